@@ -1,0 +1,111 @@
+import fs from "node:fs";
+import path from "node:path";
+import multipart from "@fastify/multipart";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { Redis } from "ioredis";
+import type { Kysely } from "kysely";
+import pino, { type Logger } from "pino";
+import type { Config } from "./config";
+import type { AppContext } from "./context";
+import { createDb } from "./db/database";
+import { migrateToLatest } from "./db/migrate";
+import type { DB } from "./db/schema";
+import { registerErrorHandler } from "./http/error-handler";
+import { auditRoutes } from "./modules/audit/audit";
+import { authRoutes } from "./modules/auth/auth.routes";
+import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
+import { menuRoutes } from "./modules/menu/menu";
+import { siteRoutes } from "./modules/site/site.routes";
+import { usermgrRoutes } from "./modules/usermgr/usermgr.routes";
+import { usersRoutes } from "./modules/users/users.routes";
+import { seedFreshInstall } from "./seed";
+import { randomToken } from "./shared/ids";
+import { memoryRateLimiter, redisRateLimiter } from "./shared/rate-limit";
+import { getSetting, setSetting } from "./shared/settings";
+
+export interface BuildOptions {
+  /** an already-open database (tests); otherwise opened from config */
+  db?: Kysely<DB>;
+  sms?: SmsDriver;
+  logger?: Logger;
+}
+
+/** Every module's routes, registered under /api. Later modules add one line here. */
+function registerModules(api: FastifyInstance, ctx: AppContext): void {
+  siteRoutes(api, ctx);
+  authRoutes(api, ctx);
+  usersRoutes(api, ctx);
+  menuRoutes(api, ctx);
+  usermgrRoutes(api, ctx);
+  auditRoutes(api, ctx);
+}
+
+async function loadJwtKey(db: Kysely<DB>, config: Config): Promise<Uint8Array> {
+  let secret = config.JWT_SECRET ?? (await getSetting(db, "jwt_secret"));
+  if (!secret) {
+    secret = randomToken(48);
+    await setSetting(db, "jwt_secret", secret);
+  }
+  return new TextEncoder().encode(secret);
+}
+
+/** Builds the whole server (migrated, seeded, routes registered) without listening: testable. */
+export async function buildApp(
+  config: Config,
+  opts: BuildOptions = {},
+): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const log = opts.logger ?? pino({ level: config.LOG_LEVEL });
+  const db =
+    opts.db ??
+    createDb({ databaseUrl: config.DATABASE_URL, sqliteFile: path.resolve(config.DATA_DIR, "burrow.sqlite") });
+  await migrateToLatest(db);
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false })
+    : undefined;
+  const ctx: AppContext = {
+    config,
+    db,
+    log,
+    redis,
+    limiter: redis ? redisRateLimiter(redis) : memoryRateLimiter(),
+    sms: opts.sms ?? createSmsDriver(config),
+    jwtKey: await loadJwtKey(db, config),
+  };
+  await seedFreshInstall(ctx);
+
+  const app: FastifyInstance = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+  });
+  registerErrorHandler(app);
+  await app.register(multipart);
+  await app.register(
+    async (api) => {
+      registerModules(api, ctx);
+    },
+    { prefix: "/api" },
+  );
+  await serveWeb(app, config.WEB_DIST);
+  app.addHook("onClose", async () => {
+    await db.destroy();
+    redis?.disconnect();
+  });
+  return { app, ctx };
+}
+
+/** Serves the built single-page app with history fallback; /api stays JSON. */
+async function serveWeb(app: FastifyInstance, dist: string): Promise<void> {
+  const index = path.join(dist, "index.html");
+  if (!fs.existsSync(index)) return;
+  await app.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: "1y", immutable: true });
+  const html = fs.readFileSync(index);
+  app.setNotFoundHandler((req, reply) => {
+    const pathname = req.url.split("?")[0];
+    if (req.method !== "GET" || pathname.startsWith("/api/") || path.extname(pathname)) {
+      return reply.status(404).send({ code: 2004, msg: `接口不存在: ${req.method} ${pathname}`, data: null });
+    }
+    return reply.header("cache-control", "no-cache").type("text/html").send(html);
+  });
+}

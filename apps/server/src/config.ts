@@ -1,0 +1,75 @@
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z.preprocess(
+  (v) => (typeof v === "string" ? ["1", "true", "yes"].includes(v.toLowerCase()) : v),
+  z.boolean(),
+);
+const blankToUndef = (v: unknown) => (v === "" ? undefined : v);
+
+/** Every environment variable Burrow reads, with its default (README "Configuration" lists them). */
+export const ConfigSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    HOST: z.string().default("0.0.0.0"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    /** public base URL of the console, used in links sent to frps and payment gateways */
+    PUBLIC_URL: z.preprocess(blankToUndef, z.url().optional()),
+    DATA_DIR: z.string().default("./data"),
+    DATABASE_URL: z.preprocess(
+      blankToUndef,
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL (leave unset for SQLite)")
+        .optional(),
+    ),
+    REDIS_URL: z.preprocess(
+      blankToUndef,
+      z
+        .string()
+        .regex(/^rediss?:\/\//, "must be a redis:// URL")
+        .optional(),
+    ),
+    JWT_SECRET: z.preprocess(blankToUndef, z.string().min(32, "must be at least 32 characters").optional()),
+    /** token lifetime in seconds */
+    JWT_TTL: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .default(7 * 24 * 3600),
+    ADMIN_PHONE: z.preprocess(
+      blankToUndef,
+      z
+        .string()
+        .regex(/^1[3-9]\d{9}$/, "must be a mobile number")
+        .optional(),
+    ),
+    ADMIN_PASSWORD: z.preprocess(blankToUndef, z.string().min(8, "must be at least 8 characters").optional()),
+    SMS_DRIVER: z.enum(["console", "http"]).default("console"),
+    SMS_HTTP_URL: z.preprocess(blankToUndef, z.url().optional()),
+    SMS_HTTP_TOKEN: z.string().default(""),
+    WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
+    TRUST_PROXY: bool.default(false),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    SITE_BRAND: z.string().default("Burrow"),
+    SITE_CLOUD_PROVIDER: z.string().default("Burrow Cloud"),
+    SITE_POLICE_NO: z.string().default("京公网安备 11010502000000号"),
+    SITE_ICP_NO: z.string().default("京ICP备00000000号-1"),
+    SITE_LICENSE_NO: z.string().default("B1-00000000"),
+  })
+  .superRefine((c, ctx) => {
+    if (c.SMS_DRIVER === "http" && !c.SMS_HTTP_URL)
+      ctx.addIssue({ code: "custom", path: ["SMS_HTTP_URL"], message: "required when SMS_DRIVER=http" });
+  });
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Reads and validates the environment; throws one readable error listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,20 @@
+import type { Redis } from "ioredis";
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import type { Config } from "./config";
+import type { DB } from "./db/schema";
+import type { SmsDriver } from "./modules/auth/sms";
+import type { RateLimiter } from "./shared/rate-limit";
+
+/** Everything a service needs, built once in buildApp and passed explicitly (no globals). */
+export interface AppContext {
+  config: Config;
+  db: Kysely<DB>;
+  log: Logger;
+  limiter: RateLimiter;
+  sms: SmsDriver;
+  /** HS256 key for session tokens */
+  jwtKey: Uint8Array;
+  /** set when REDIS_URL is configured */
+  redis?: Redis;
+}

@@ -1,0 +1,40 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import { setDialect } from "./dialect";
+import type { DB } from "./schema";
+
+// pg returns int8/bigint as strings; our bigints are fen and bytes, far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+// float4/float8 and numeric as numbers (fee discounts).
+pg.types.setTypeParser(700, (v) => Number(v));
+pg.types.setTypeParser(701, (v) => Number(v));
+
+export interface DbOptions {
+  /** postgres:// URL; unset means SQLite */
+  databaseUrl?: string;
+  /** SQLite file path, or ":memory:" */
+  sqliteFile?: string;
+}
+
+/** Opens the database: PostgreSQL when a URL is given, else SQLite (WAL, foreign keys off, busy timeout). */
+export function createDb(opts: DbOptions): Kysely<DB> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    setDialect(db, "postgres");
+    return db;
+  }
+  const file = opts.sqliteFile ?? ":memory:";
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  // NORMAL is durable in WAL mode except for the last transactions on power loss, and much faster.
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  setDialect(db, "sqlite");
+  return db;
+}

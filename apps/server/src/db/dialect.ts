@@ -1,0 +1,20 @@
+import { type Kysely, sql } from "kysely";
+
+/** Which SQL dialect a Kysely instance talks to; set once in createDb. */
+const dialects = new WeakMap<object, "sqlite" | "postgres">();
+
+export function setDialect(db: object, dialect: "sqlite" | "postgres"): void {
+  dialects.set(db, dialect);
+}
+
+export function isPostgres(db: Kysely<unknown> | object): boolean {
+  return dialects.get(db) === "postgres";
+}
+
+/** Case-insensitive "contains" for both dialects (SQLite LIKE is already case-insensitive for ASCII). */
+export function likeContains(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Escape clause for LIKE patterns built by likeContains. */
+export const likeEscape = sql.raw("'\\'");

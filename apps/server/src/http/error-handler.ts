@@ -1,0 +1,45 @@
+import { ErrorCode } from "@burrow/contract";
+import type { FastifyError, FastifyInstance } from "fastify";
+import { ZodError } from "zod";
+import { AppError } from "./errors";
+
+/** Formats a zod issue path as the field name the client sent ("body.plan.fee" → "plan.fee"). */
+export function zodMessage(err: ZodError): { field: string; message: string } {
+  const issue = err.issues[0];
+  const field = issue?.path.map(String).join(".") || "body";
+  return { field, message: `${field}: ${issue?.message ?? "参数错误"}` };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
+
+/** Maps every error to the `{code,msg,data}` envelope with a meaningful HTTP status; never leaks internals. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.status).send({ code: err.code, msg: err.message, data: null });
+    }
+    if (err instanceof ZodError) {
+      return reply.status(400).send({ code: ErrorCode.InvalidParams, msg: zodMessage(err).message, data: null });
+    }
+    if (isUniqueViolation(err)) {
+      return reply.status(409).send({ code: ErrorCode.LocalDuplicated, msg: "记录已存在", data: null });
+    }
+    // Fastify's own client errors: bad JSON, wrong content type, body too large, multipart limits.
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code = status === 429 ? ErrorCode.RateLimited : ErrorCode.InvalidParams;
+      return reply.status(status === 429 ? 429 : 400).send({ code, msg: `body: ${err.message}`, data: null });
+    }
+    req.log.error({ err }, "unhandled error");
+    return reply.status(500).send({ code: ErrorCode.Internal, msg: "服务器内部错误", data: null });
+  });
+
+  app.setNotFoundHandler((req, reply) =>
+    reply
+      .status(404)
+      .send({ code: ErrorCode.NotFound, msg: `接口不存在: ${req.method} ${req.url.split("?")[0]}`, data: null }),
+  );
+}

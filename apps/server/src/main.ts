@@ -1,0 +1,35 @@
+import { buildApp } from "./app";
+import { loadConfig } from "./config";
+
+/** Reads the environment, builds the app and listens; stops cleanly on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const { app } = await buildApp(config);
+  let closing = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (closing) return;
+      closing = true;
+      app.log.info({ signal }, "shutting down");
+      const force = setTimeout(() => process.exit(1), 10_000);
+      force.unref();
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+  await app.listen({ host: config.HOST, port: config.PORT });
+  process.stdout.write(`Burrow listening on http://localhost:${config.PORT}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`Burrow failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,49 @@
+import { AuditQuery } from "@burrow/contract";
+import type { FastifyInstance } from "fastify";
+import type { Kysely } from "kysely";
+import type { AppContext } from "../../context";
+import type { DB } from "../../db/schema";
+import { defineRoute } from "../../http/route";
+import { nowIso } from "../../shared/time";
+
+/** Writes one audit row for an admin write; call inside the write's transaction. */
+export async function audit(
+  db: Kysely<DB>,
+  entry: { operatorUid: number; action: string; target: string; detail?: unknown; ip: string },
+): Promise<void> {
+  await db
+    .insertInto("audit_logs")
+    .values({
+      operator_uid: entry.operatorUid,
+      action: entry.action,
+      target: entry.target,
+      detail: JSON.stringify(entry.detail ?? {}),
+      ip: entry.ip,
+      created_at: nowIso(),
+    })
+    .execute();
+}
+
+export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
+  defineRoute(app, ctx, {
+    method: "GET",
+    url: "/super/audit",
+    access: "manager",
+    query: AuditQuery,
+    handler: async ({ query }) => {
+      let q = ctx.db.selectFrom("audit_logs");
+      if (query.operator_uid) q = q.where("operator_uid", "=", query.operator_uid);
+      if (query.action) q = q.where("action", "=", query.action);
+      const [list, total] = await Promise.all([
+        q
+          .selectAll()
+          .orderBy("id", "desc")
+          .limit(query.size)
+          .offset((query.page - 1) * query.size)
+          .execute(),
+        q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+      ]);
+      return { list, total: Number(total.n), page: query.page, size: query.size };
+    },
+  });
+}

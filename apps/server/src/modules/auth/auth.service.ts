@@ -1,0 +1,105 @@
+import {
+  type LoginBody,
+  type RegisterBody,
+  type ResetBody,
+  Role,
+  type TokenResult,
+  UserStatus,
+} from "@burrow/contract";
+import type { AppContext } from "../../context";
+import { AppError, invalid, localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
+import { randomCode, randomToken } from "../../shared/ids";
+import { nowIso } from "../../shared/time";
+import { grantDefaultPlan } from "../catalog/default-plan";
+import { findUserByInviteCode, findUserByPhone, insertUser, recordLogin } from "../users/users.repository";
+import { hashPassword, verifyPassword } from "./passwords";
+import { issueSession, revokeSessions } from "./sessions";
+import { consumeCode, sendCode } from "./sms";
+
+export interface ClientMeta {
+  ip: string;
+  userAgent: string;
+}
+
+/** Sends an SMS code; register needs a free phone, reset/login need an existing one. */
+export async function requestSmsCode(ctx: AppContext, phone: string, scene: string, meta: ClientMeta): Promise<void> {
+  const user = await findUserByPhone(ctx.db, phone);
+  if ((scene === "register" || scene === "phone") && user) throw localDuplicated("该手机号已注册", "phone");
+  if ((scene === "reset" || scene === "login") && !user) throw notFound("该手机号对应的账号");
+  await sendCode(ctx, phone, scene, meta.ip);
+}
+
+/** Creates the user, its free plan, and a session, all in one transaction. */
+export async function register(ctx: AppContext, body: RegisterBody, meta: ClientMeta): Promise<TokenResult> {
+  if (await findUserByPhone(ctx.db, body.phone)) throw localDuplicated("该手机号已注册", "phone");
+  let referrer: number | null = null;
+  if (body.invite_code) {
+    const inviter = await findUserByInviteCode(ctx.db, body.invite_code.toUpperCase());
+    if (!inviter) throw invalid("invite_code", "邀请码不存在");
+    referrer = inviter.uid;
+  }
+  await consumeCode(ctx, body.phone, "register", body.code);
+  const passwordHash = await hashPassword(body.password);
+  return ctx.db.transaction().execute(async (trx) => {
+    const uid = await insertUser(trx, {
+      phone: body.phone,
+      password_hash: passwordHash,
+      role: Role.Customer,
+      status: UserStatus.Active,
+      ban_reason: null,
+      nickname: `用户${body.phone.slice(-4)}`,
+      frp_token: randomToken(16),
+      invite_code: randomCode(8),
+      referrer_uid: referrer,
+      real_name: null,
+      id_number_masked: null,
+      created_at: nowIso(),
+      last_login_at: null,
+    });
+    await grantDefaultPlan(trx, uid);
+    await recordLogin(trx, uid, meta.ip, meta.userAgent);
+    return issueSession(ctx, uid, meta, trx);
+  });
+}
+
+const FAIL_WINDOW = 15 * 60;
+const FAILS_PER_PHONE = 5;
+const FAILS_PER_IP = 30;
+
+/** Password sign-in. Five failures for a phone (or thirty from an IP) in 15 minutes → 429. */
+export async function login(ctx: AppContext, body: LoginBody, meta: ClientMeta): Promise<TokenResult> {
+  const phoneKey = `login:fail:phone:${body.phone}`;
+  const ipKey = `login:fail:ip:${meta.ip}`;
+  for (const [key, limit] of [
+    [phoneKey, FAILS_PER_PHONE],
+    [ipKey, FAILS_PER_IP],
+  ] as const) {
+    if ((await ctx.limiter.peek(key)) >= limit) {
+      const r = await ctx.limiter.hit(key, limit, FAIL_WINDOW);
+      throw rateLimited(r.retryAfterSec);
+    }
+  }
+  const user = await findUserByPhone(ctx.db, body.phone);
+  const ok = user ? await verifyPassword(user.password_hash, body.password) : false;
+  if (!user || !ok) {
+    await ctx.limiter.hit(phoneKey, FAILS_PER_PHONE, FAIL_WINDOW);
+    await ctx.limiter.hit(ipKey, FAILS_PER_IP, FAIL_WINDOW);
+    throw new AppError(10000, 400, "password: 手机号或密码错误", "password");
+  }
+  if (user.status !== UserStatus.Active) throw refused(`账号已被封禁${user.ban_reason ? `：${user.ban_reason}` : ""}`);
+  await ctx.limiter.reset(phoneKey);
+  await recordLogin(ctx.db, user.uid, meta.ip, meta.userAgent);
+  return issueSession(ctx, user.uid, meta);
+}
+
+/** Password reset by SMS code; every session of the account is revoked. */
+export async function resetPassword(ctx: AppContext, body: ResetBody): Promise<void> {
+  const user = await findUserByPhone(ctx.db, body.phone);
+  if (!user) throw notFound("该手机号对应的账号");
+  await consumeCode(ctx, body.phone, "reset", body.code);
+  const passwordHash = await hashPassword(body.password);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable("users").set({ password_hash: passwordHash }).where("uid", "=", user.uid).execute();
+    await revokeSessions(trx, { uid: user.uid });
+  });
+}

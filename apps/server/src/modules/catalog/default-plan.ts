@@ -1,0 +1,32 @@
+import { SubscriptionStatus } from "@burrow/contract";
+import type { Kysely } from "kysely";
+import type { DB } from "../../db/schema";
+import { nowIso } from "../../shared/time";
+
+export const GB = 1024 ** 3;
+
+/** The plan every new customer gets (plans.is_default = 1), if the operator has one on sale. */
+export const findDefaultPlan = (db: Kysely<DB>) =>
+  db.selectFrom("plans").selectAll().where("is_default", "=", 1).orderBy("id").executeTakeFirst();
+
+/** Gives a new customer the free default plan: a subscription that never expires. */
+export async function grantDefaultPlan(trx: Kysely<DB>, uid: number): Promise<void> {
+  const plan = await findDefaultPlan(trx);
+  if (!plan) return;
+  const now = nowIso();
+  await trx
+    .insertInto("subscriptions")
+    .values({
+      uid,
+      plan_id: plan.id,
+      kind: plan.type,
+      period: null,
+      start_at: now,
+      end_at: null,
+      traffic_quota: plan.traffic * GB,
+      status: SubscriptionStatus.InUse,
+      trade_id: null,
+      created_at: now,
+    })
+    .execute();
+}

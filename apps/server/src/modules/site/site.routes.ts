@@ -1,0 +1,27 @@
+import type { SiteInfo } from "@burrow/contract";
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../context";
+import { defineRoute } from "../../http/route";
+
+/** Brand and footer values for the public layout; all come from configuration. */
+export function siteRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const c = ctx.config;
+  const info: SiteInfo = {
+    brand: c.SITE_BRAND,
+    cloud_provider: c.SITE_CLOUD_PROVIDER,
+    police_no: c.SITE_POLICE_NO,
+    icp_no: c.SITE_ICP_NO,
+    license_no: c.SITE_LICENSE_NO,
+    copyright_start: 2024,
+  };
+  defineRoute(app, ctx, { method: "GET", url: "/public/site", access: "public", handler: async () => info });
+  defineRoute(app, ctx, {
+    method: "GET",
+    url: "/healthz",
+    access: "public",
+    handler: async () => {
+      await ctx.db.selectFrom("settings").select("key").limit(1).execute();
+      return { status: "ok" };
+    },
+  });
+}

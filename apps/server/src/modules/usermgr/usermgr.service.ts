@@ -1,0 +1,139 @@
+import {
+  type AdminUpdateUserBody,
+  type AdminUserDetail,
+  type AdminUserListQuery,
+  type AdminUserRow,
+  type Paged,
+  Role,
+  UserStatus,
+  type ViewInfo,
+} from "@burrow/contract";
+import type { AppContext } from "../../context";
+import { invalid, notFound, refused } from "../../http/errors";
+import { addDays, shanghaiDate, shanghaiDayStart } from "../../shared/time";
+import { audit } from "../audit/audit";
+import { hashPassword } from "../auth/passwords";
+import { revokeSessions } from "../auth/sessions";
+import { changeBalance, listLedger } from "../users/balance";
+import { presentAdminUser } from "../users/users.presenter";
+import { findUserByUid } from "../users/users.repository";
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export async function listUsers(ctx: AppContext, q: AdminUserListQuery): Promise<Paged<AdminUserRow>> {
+  for (const f of ["start_date", "end_date"] as const) {
+    if (q[f] && !DATE.test(q[f])) throw invalid(f, "日期格式应为 YYYY-MM-DD");
+  }
+  let sel = ctx.db.selectFrom("users");
+  if (q.phone) sel = sel.where("phone", "like", `%${q.phone.replace(/[^\d]/g, "")}%`);
+  if (q.uid) sel = sel.where("uid", "=", q.uid);
+  if (q.status !== undefined) sel = sel.where("status", "=", q.status);
+  if (q.role !== undefined) sel = sel.where("role", "=", q.role);
+  if (q.start_date) sel = sel.where("created_at", ">=", shanghaiDayStart(q.start_date).toISOString());
+  if (q.end_date) sel = sel.where("created_at", "<", shanghaiDayStart(addDays(q.end_date, 1)).toISOString());
+  const [rows, total] = await Promise.all([
+    sel
+      .selectAll()
+      .orderBy("uid", "desc")
+      .limit(q.size)
+      .offset((q.page - 1) * q.size)
+      .execute(),
+    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { list: rows.map(presentAdminUser), total: Number(total.n), page: q.page, size: q.size };
+}
+
+export async function userDetail(ctx: AppContext, uid: number): Promise<AdminUserDetail> {
+  const u = await findUserByUid(ctx.db, uid);
+  if (!u) throw notFound("用户");
+  const ledger = await listLedger(ctx.db, uid);
+  return {
+    ...presentAdminUser(u),
+    avatar: u.avatar,
+    invite_code: u.invite_code,
+    referrer_uid: u.referrer_uid,
+    real_name: u.real_name,
+    ledger: ledger.map((l) => ({
+      ...l,
+      change: Number(l.change),
+      balance_before: Number(l.balance_before),
+      balance_after: Number(l.balance_after),
+    })),
+  };
+}
+
+/**
+ * One admin write on a user, in one transaction with its audit row: profile, role, ban (revokes
+ * every session at once) / unban, balance adjustment (ledger), password reset (revokes sessions).
+ */
+export async function updateUser(
+  ctx: AppContext,
+  operator: { uid: number; ip: string },
+  body: AdminUpdateUserBody,
+): Promise<AdminUserDetail> {
+  const target = await findUserByUid(ctx.db, body.uid);
+  if (!target) throw notFound("用户");
+  if (body.uid === operator.uid && (body.status === UserStatus.Banned || (body.role && body.role !== Role.Manager))) {
+    throw refused("不能封禁自己或降低自己的角色");
+  }
+  const passwordHash = body.password ? await hashPassword(body.password) : undefined;
+  await ctx.db.transaction().execute(async (trx) => {
+    const set = {
+      ...(body.nickname !== undefined && { nickname: body.nickname }),
+      ...(body.role !== undefined && { role: body.role }),
+      ...(body.status !== undefined && {
+        status: body.status,
+        ban_reason: body.status === UserStatus.Banned ? (body.ban_reason ?? null) : null,
+      }),
+      ...(passwordHash && { password_hash: passwordHash }),
+    };
+    if (Object.keys(set).length) await trx.updateTable("users").set(set).where("uid", "=", body.uid).execute();
+    if (body.status === UserStatus.Banned || passwordHash) await revokeSessions(trx, { uid: body.uid });
+    if (body.balance_change !== undefined) {
+      await changeBalance(trx, {
+        uid: body.uid,
+        change: body.balance_change,
+        reason: `管理员调整：${body.balance_reason}`,
+        operatorUid: operator.uid,
+      });
+    }
+    const { password: _pw, ...detail } = body;
+    await audit(trx, {
+      operatorUid: operator.uid,
+      action: "user.update",
+      target: `user:${body.uid}`,
+      detail: { ...detail, ...(passwordHash && { password: "reset" }) },
+      ip: operator.ip,
+    });
+  });
+  return userDetail(ctx, body.uid);
+}
+
+export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
+  const today = shanghaiDate();
+  const first = addDays(today, -29);
+  const count = (q: ReturnType<typeof ctx.db.selectFrom<"users">>) =>
+    q
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  const users = ctx.db.selectFrom("users");
+  const [total, newToday, banned, recent] = await Promise.all([
+    count(users),
+    count(users.where("created_at", ">=", shanghaiDayStart(today).toISOString())),
+    count(users.where("status", "=", UserStatus.Banned)),
+    users.select("created_at").where("created_at", ">=", shanghaiDayStart(first).toISOString()).execute(),
+  ]);
+  const byDay = new Map<string, number>();
+  for (let i = 0; i < 30; i++) byDay.set(addDays(first, i), 0);
+  for (const r of recent) {
+    const d = shanghaiDate(r.created_at);
+    byDay.set(d, (byDay.get(d) ?? 0) + 1);
+  }
+  return {
+    users_total: total,
+    users_today: newToday,
+    users_banned: banned,
+    signups: [...byDay].map(([date, n]) => ({ date, count: n })),
+  };
+}

@@ -1,0 +1,54 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AppContext } from "../../context";
+import { invalid, notFound } from "../../http/errors";
+
+const MAX_BYTES = 2 * 1024 * 1024;
+
+/** Detects the image type from its first bytes; the client's content type is not trusted. */
+function sniffImage(buf: Buffer): string | null {
+  if (buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "png";
+  if (buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return "jpg";
+  if (buf.subarray(0, 4).toString("ascii") === "RIFF" && buf.subarray(8, 12).toString("ascii") === "WEBP")
+    return "webp";
+  if (buf.subarray(0, 6).toString("ascii") === "GIF87a" || buf.subarray(0, 6).toString("ascii") === "GIF89a")
+    return "gif";
+  return null;
+}
+
+const avatarDir = (ctx: AppContext) => path.resolve(ctx.config.DATA_DIR, "uploads", "avatars");
+
+/** Stores an uploaded avatar under DATA_DIR/uploads/avatars and returns its public URL. */
+export async function saveAvatar(ctx: AppContext, req: FastifyRequest, uid: number): Promise<string> {
+  if (!req.isMultipart()) throw invalid("file", "请上传图片文件");
+  const file = await req.file({ limits: { fileSize: MAX_BYTES, files: 1 } });
+  if (!file) throw invalid("file", "请上传图片文件");
+  const buf = await file.toBuffer().catch(() => {
+    throw invalid("file", "图片不能超过 2 MB");
+  });
+  if (file.file.truncated) throw invalid("file", "图片不能超过 2 MB");
+  const ext = sniffImage(buf);
+  if (!ext) throw invalid("file", "仅支持 png、jpg、webp、gif 图片");
+  const name = `${uid}-${randomBytes(8).toString("hex")}.${ext}`;
+  await fs.mkdir(avatarDir(ctx), { recursive: true });
+  await fs.writeFile(path.join(avatarDir(ctx), name), buf);
+  return `/api/uploads/avatars/${name}`;
+}
+
+const MIME: Record<string, string> = { png: "image/png", jpg: "image/jpeg", webp: "image/webp", gif: "image/gif" };
+
+/** Serves stored avatars (public: avatars are shown to operators and in the top bar). */
+export function avatarFileRoute(app: FastifyInstance, ctx: AppContext): void {
+  app.get<{ Params: { file: string } }>("/uploads/avatars/:file", async (req, reply) => {
+    const { file } = req.params;
+    if (!/^\d+-[0-9a-f]{16}\.(png|jpg|webp|gif)$/.test(file)) throw notFound("文件");
+    const data = await fs.readFile(path.join(avatarDir(ctx), file)).catch(() => null);
+    if (!data) throw notFound("文件");
+    return reply
+      .header("content-type", MIME[file.split(".").pop() ?? ""] ?? "application/octet-stream")
+      .header("cache-control", "public, max-age=31536000, immutable")
+      .send(data);
+  });
+}

@@ -1,0 +1,36 @@
+import type { AdminUserRow, UserInfo } from "@burrow/contract";
+import type { UserRow } from "./users.table";
+
+/** Hides all but the last four digits: 138****0000. */
+export const maskPhone = (phone: string): string => `${phone.slice(0, 3)}****${phone.slice(-4)}`;
+
+export function presentUserInfo(u: UserRow): UserInfo {
+  return {
+    uid: u.uid,
+    role: u.role,
+    status: u.status,
+    nickname: u.nickname,
+    balance: Number(u.balance),
+    invite_code: u.invite_code,
+    frp_token: u.frp_token,
+    verify_status: u.verify_status,
+    real_name: u.real_name,
+    created_at: u.created_at,
+    personal_info: { avatar: u.avatar, phone_number: u.phone },
+  };
+}
+
+export function presentAdminUser(u: UserRow): AdminUserRow {
+  return {
+    uid: u.uid,
+    phone: u.phone,
+    nickname: u.nickname,
+    role: u.role,
+    status: u.status,
+    balance: Number(u.balance),
+    verify_status: u.verify_status,
+    ban_reason: u.ban_reason,
+    created_at: u.created_at,
+    last_login_at: u.last_login_at,
+  };
+}

@@ -1,0 +1,47 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../../db/schema";
+import { nowIso } from "../../shared/time";
+import type { NewUserRow, UserRow } from "./users.table";
+
+/** All Kysely code for users, their login history and balance ledger. */
+export const findUserByPhone = (db: Kysely<DB>, phone: string): Promise<UserRow | undefined> =>
+  db.selectFrom("users").selectAll().where("phone", "=", phone).executeTakeFirst();
+
+export const findUserByUid = (db: Kysely<DB>, uid: number): Promise<UserRow | undefined> =>
+  db.selectFrom("users").selectAll().where("uid", "=", uid).executeTakeFirst();
+
+export const findUserByInviteCode = (db: Kysely<DB>, code: string): Promise<UserRow | undefined> =>
+  db.selectFrom("users").selectAll().where("invite_code", "=", code).executeTakeFirst();
+
+export async function insertUser(db: Kysely<DB>, row: NewUserRow): Promise<number> {
+  const r = await db.insertInto("users").values(row).returning("uid").executeTakeFirstOrThrow();
+  return r.uid;
+}
+
+export async function recordLogin(db: Kysely<DB>, uid: number, ip: string, userAgent: string): Promise<void> {
+  const now = nowIso();
+  await db
+    .insertInto("login_logs")
+    .values({ uid, ip, user_agent: userAgent.slice(0, 300), created_at: now })
+    .execute();
+  await db.updateTable("users").set({ last_login_at: now }).where("uid", "=", uid).execute();
+}
+
+export async function listLoginLogs(db: Kysely<DB>, uid: number, page: number, size: number) {
+  const [list, total] = await Promise.all([
+    db
+      .selectFrom("login_logs")
+      .select(["id", "ip", "user_agent", "created_at"])
+      .where("uid", "=", uid)
+      .orderBy("id", "desc")
+      .limit(size)
+      .offset((page - 1) * size)
+      .execute(),
+    db
+      .selectFrom("login_logs")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("uid", "=", uid)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { list, total: Number(total.n), page, size };
+}

@@ -1,0 +1,11 @@
+/** GET /api/public/site: brand and footer values, all from server configuration. */
+export interface SiteInfo {
+  brand: string;
+  /** "云计算能力由 {cloud_provider} 提供" */
+  cloud_provider: string;
+  police_no: string;
+  icp_no: string;
+  license_no: string;
+  /** copyright start year (2024) */
+  copyright_start: number;
+}

@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { optionalInt, optionalText, PageQuery, Password, Phone, SmsCode } from "./common";
+
+/** GET /user/userInfo → data */
+export interface UserInfo {
+  uid: number;
+  role: number;
+  status: number;
+  nickname: string;
+  balance: number;
+  invite_code: string;
+  frp_token: string;
+  /** 0 never, 1 verified, 2 processing, 3 rejected */
+  verify_status: number;
+  real_name: string | null;
+  created_at: string;
+  personal_info: { avatar: string; phone_number: string };
+}
+
+export const UpdateInfoBody = z.object({
+  nickname: z.string().trim().min(1, "请输入昵称").max(32, "昵称最多 32 个字符").optional(),
+  /** an avatar URL previously returned by POST /user/avatar */
+  avatar: z.string().trim().max(300).optional(),
+});
+export type UpdateInfoBody = z.infer<typeof UpdateInfoBody>;
+
+export const ChangePasswordBody = z.object({ old_password: z.string().min(1).max(64), password: Password });
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+
+export const ChangePhoneBody = z.object({ phone: Phone, code: SmsCode });
+export type ChangePhoneBody = z.infer<typeof ChangePhoneBody>;
+
+export interface LoginLog {
+  id: number;
+  ip: string;
+  user_agent: string;
+  created_at: string;
+}
+
+/** GET /super/user/list query */
+export const AdminUserListQuery = PageQuery.extend({
+  phone: optionalText(20),
+  uid: optionalInt(1),
+  status: optionalInt(-1, 1),
+  role: optionalInt(1, 3),
+  /** registered on or after (YYYY-MM-DD, Asia/Shanghai) */
+  start_date: optionalText(10),
+  /** registered on or before (YYYY-MM-DD, Asia/Shanghai) */
+  end_date: optionalText(10),
+});
+export type AdminUserListQuery = z.infer<typeof AdminUserListQuery>;
+
+export interface AdminUserRow {
+  uid: number;
+  phone: string;
+  nickname: string;
+  role: number;
+  status: number;
+  balance: number;
+  verify_status: number;
+  ban_reason: string | null;
+  created_at: string;
+  last_login_at: string | null;
+}
+
+export interface BalanceLedgerRow {
+  id: number;
+  change: number;
+  balance_before: number;
+  balance_after: number;
+  reason: string;
+  order_id: string | null;
+  created_at: string;
+}
+
+export interface AdminUserDetail extends AdminUserRow {
+  avatar: string;
+  invite_code: string;
+  referrer_uid: number | null;
+  real_name: string | null;
+  ledger: BalanceLedgerRow[];
+}
+
+export const UidQuery = z.object({ uid: z.coerce.number().int().min(1) });
+export const LoginListQuery = PageQuery.extend({ uid: z.coerce.number().int().min(1) });
+
+/** PATCH /super/user/info */
+export const AdminUpdateUserBody = z
+  .object({
+    uid: z.number().int().min(1),
+    nickname: z.string().trim().min(1).max(32).optional(),
+    role: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
+    /** 1 active, -1 banned; banning requires ban_reason */
+    status: z.union([z.literal(1), z.literal(-1)]).optional(),
+    ban_reason: z.string().trim().max(200).optional(),
+    /** balance change in fen, positive or negative, never 0 */
+    balance_change: z
+      .number()
+      .int()
+      .refine((v) => v !== 0, "调整金额不能为 0")
+      .optional(),
+    balance_reason: z.string().trim().min(1).max(200).optional(),
+    password: Password.optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.status === -1 && !b.ban_reason)
+      ctx.addIssue({ code: "custom", path: ["ban_reason"], message: "封禁时请输入封禁原因" });
+    if (b.balance_change !== undefined && !b.balance_reason)
+      ctx.addIssue({ code: "custom", path: ["balance_reason"], message: "调整余额时请输入原因" });
+  });
+export type AdminUpdateUserBody = z.infer<typeof AdminUpdateUserBody>;
+
+/** GET /super/viewInfo */
+export interface ViewInfo {
+  users_total: number;
+  users_today: number;
+  users_banned: number;
+  /** last 30 days, Asia/Shanghai dates */
+  signups: { date: string; count: number }[];
+}
+
+export const AuditQuery = PageQuery.extend({ operator_uid: optionalInt(1), action: optionalText(64) });
+export interface AuditRow {
+  id: number;
+  operator_uid: number;
+  action: string;
+  target: string;
+  detail: string;
+  ip: string;
+  created_at: string;
+}
