@@ -20,6 +20,7 @@ import { siteRoutes } from "./modules/site/site.routes";
 import { usermgrRoutes } from "./modules/usermgr/usermgr.routes";
 import { usersRoutes } from "./modules/users/users.routes";
 import { seedFreshInstall } from "./seed";
+import { createEventBus } from "./shared/events";
 import { randomToken } from "./shared/ids";
 import { memoryRateLimiter, redisRateLimiter } from "./shared/rate-limit";
 import { getSetting, setSetting } from "./shared/settings";
@@ -68,6 +69,7 @@ export async function buildApp(
     db,
     log,
     redis,
+    events: createEventBus(redis),
     limiter: redis ? redisRateLimiter(redis) : memoryRateLimiter(),
     sms: opts.sms ?? createSmsDriver(config),
     jwtKey: await loadJwtKey(db, config),
@@ -89,6 +91,7 @@ export async function buildApp(
   );
   await serveWeb(app, config.WEB_DIST);
   app.addHook("onClose", async () => {
+    await ctx.events.close();
     await db.destroy();
     redis?.disconnect();
   });

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config";
 import type { DB } from "./db/schema";
 import type { SmsDriver } from "./modules/auth/sms";
+import type { EventBus } from "./shared/events";
 import type { RateLimiter } from "./shared/rate-limit";
 
 /** Everything a service needs, built once in buildApp and passed explicitly (no globals). */
@@ -15,6 +16,8 @@ export interface AppContext {
   sms: SmsDriver;
   /** HS256 key for session tokens */
   jwtKey: Uint8Array;
+  /** change notifications for in-memory caches (cross-process with Redis) */
+  events: EventBus;
   /** set when REDIS_URL is configured */
   redis?: Redis;
 }

@@ -106,6 +106,7 @@ export async function updateUser(
       ip: operator.ip,
     });
   });
+  ctx.events.emit("user.changed", { uid: body.uid });
   return userDetail(ctx, body.uid);
 }
 

@@ -43,6 +43,7 @@ export async function changePhone(ctx: AppContext, uid: number, body: ChangePhon
   if (await findUserByPhone(ctx.db, body.phone)) throw localDuplicated("该手机号已被使用", "phone");
   await consumeCode(ctx, body.phone, "phone", body.code);
   await ctx.db.updateTable("users").set({ phone: body.phone }).where("uid", "=", uid).execute();
+  ctx.events.emit("user.changed", { uid });
   return getUserInfo(ctx, uid);
 }
 
@@ -50,5 +51,6 @@ export async function changePhone(ctx: AppContext, uid: number, body: ChangePhon
 export async function resetFrpToken(ctx: AppContext, uid: number): Promise<{ frp_token: string }> {
   const frp_token = randomToken(16);
   await ctx.db.updateTable("users").set({ frp_token }).where("uid", "=", uid).execute();
+  ctx.events.emit("user.changed", { uid });
   return { frp_token };
 }

@@ -1,0 +1,116 @@
+import { OrderType, SubscriptionStatus } from "@burrow/contract";
+import type { Kysely } from "kysely";
+import type { DB } from "../../db/schema";
+import { nowIso } from "../../shared/time";
+
+/** What a customer's current plan allows, and whether frp may serve them now. */
+export interface PlanLimits {
+  plan_id: number;
+  plan_name: string;
+  /** plan_levels.id of the plan */
+  level_id: number;
+  /** plan_levels.level (numeric rank) of the plan; a node needs plan level ≥ node level */
+  level: number;
+  /** Mbps; 0 = unlimited */
+  bandwidth: number;
+  tunnel_limit: number;
+  tunnel_peer_port_limit: number;
+  /** bytes, plan plus traffic packs in use */
+  traffic_quota: number;
+  traffic_used: number;
+  /** the plan's end, null = never */
+  end_at: string | null;
+  /** false when the plan expired or every byte of quota is spent */
+  usable: boolean;
+  /** why not usable, for the frp plugin's reject_reason and the UI */
+  reason?: string;
+}
+
+/** The subscriptions that count now: the plan in use (or over quota) and live traffic packs. */
+async function liveSubscriptions(db: Kysely<DB>, uid: number) {
+  const now = nowIso();
+  return db
+    .selectFrom("subscriptions")
+    .selectAll()
+    .where("uid", "=", uid)
+    .where("status", "in", [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota])
+    .where((eb) => eb.or([eb("end_at", "is", null), eb("end_at", ">", now)]))
+    .orderBy("end_at", "asc")
+    .orderBy("id", "asc")
+    .execute();
+}
+
+/** The customer's effective limits, or null when they have no plan at all. */
+export async function getPlanLimits(db: Kysely<DB>, uid: number): Promise<PlanLimits | null> {
+  const subs = await liveSubscriptions(db, uid);
+  const plan = subs.find((s) => s.kind === OrderType.Plan);
+  if (!plan) return null;
+  const row = await db
+    .selectFrom("plans")
+    .innerJoin("plan_levels", "plan_levels.id", "plans.level_id")
+    .select([
+      "plans.id",
+      "plans.name",
+      "plans.level_id",
+      "plan_levels.level",
+      "plans.bandwidth",
+      "plans.tunnel_limit",
+      "plans.tunnel_peer_port_limit",
+    ])
+    .where("plans.id", "=", plan.plan_id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const packs = subs.filter((s) => s.kind === OrderType.TrafficPack);
+  const quota = [plan, ...packs].reduce((n, s) => n + Number(s.traffic_quota), 0);
+  const used = [plan, ...packs].reduce((n, s) => n + Number(s.traffic_used), 0);
+  const usable = used < quota;
+  return {
+    plan_id: row.id,
+    plan_name: row.name,
+    level_id: row.level_id,
+    level: row.level,
+    bandwidth: row.bandwidth,
+    tunnel_limit: row.tunnel_limit,
+    tunnel_peer_port_limit: row.tunnel_peer_port_limit,
+    traffic_quota: quota,
+    traffic_used: used,
+    end_at: plan.end_at,
+    usable,
+    ...(!usable && { reason: "流量已用尽" }),
+  };
+}
+
+/**
+ * Charges `bytes` of traffic: the plan first, then traffic packs, earliest expiry first. What is
+ * left when everything is spent is charged to the last one, and spent subscriptions turn over quota (2).
+ * Call inside a transaction. Returns whether the customer is now over quota.
+ */
+export async function chargeTraffic(trx: Kysely<DB>, uid: number, bytes: number): Promise<{ overQuota: boolean }> {
+  if (bytes <= 0) return { overQuota: false };
+  const subs = await liveSubscriptions(trx, uid);
+  const plan = subs.find((s) => s.kind === OrderType.Plan);
+  if (!plan) return { overQuota: true };
+  const order = [plan, ...subs.filter((s) => s.kind === OrderType.TrafficPack)];
+  let left = bytes;
+  for (const [i, s] of order.entries()) {
+    const room = Math.max(0, Number(s.traffic_quota) - Number(s.traffic_used));
+    const isLast = i === order.length - 1;
+    const take = isLast ? left : Math.min(room, left);
+    if (take > 0 || room === 0) {
+      const used = Number(s.traffic_used) + take;
+      const spent = used >= Number(s.traffic_quota);
+      await trx
+        .updateTable("subscriptions")
+        .set((eb) => ({
+          traffic_used: eb("traffic_used", "+", take),
+          ...(spent && { status: SubscriptionStatus.OverQuota }),
+        }))
+        .where("id", "=", s.id)
+        .execute();
+    }
+    left -= take;
+    if (left <= 0 && !isLast) break;
+  }
+  const after = await getPlanLimits(trx, uid);
+  return { overQuota: !after?.usable };
+}

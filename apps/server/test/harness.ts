@@ -1,0 +1,175 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import type { Kysely } from "kysely";
+import pg from "pg";
+import pino from "pino";
+import { buildApp } from "../src/app";
+import { type Config, loadConfig } from "../src/config";
+import type { AppContext } from "../src/context";
+import { createDb } from "../src/db/database";
+import type { DB } from "../src/db/schema";
+import type { SmsDriver } from "../src/modules/auth/sms";
+
+export const ADMIN_PHONE = "13800000000";
+export const ADMIN_PASSWORD = "admin-pass-123";
+
+/** Which database the API suite runs on: TEST_DB=sqlite (default) or TEST_DB=postgres. */
+export const TEST_DIALECT = process.env.TEST_DB === "postgres" ? "postgres" : "sqlite";
+const PG_ADMIN_URL = process.env.TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** Records every SMS so tests can read the code a real phone would have received. */
+export class SmsOutbox implements SmsDriver {
+  readonly sent: { phone: string; code: string; scene: string }[] = [];
+  async send(phone: string, code: string, scene: string) {
+    this.sent.push({ phone, code, scene });
+  }
+  last(phone: string): string {
+    const hit = [...this.sent].reverse().find((m) => m.phone === phone);
+    if (!hit) throw new Error(`no SMS sent to ${phone}`);
+    return hit.code;
+  }
+}
+
+export interface ApiResult<T = unknown> {
+  status: number;
+  body: { code: string | number; msg: string; data: T };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  db: Kysely<DB>;
+  sms: SmsOutbox;
+  /** calls /api<url> in-process; `token` becomes the Bearer header, `query` the query string */
+  api<T = unknown>(
+    method: string,
+    url: string,
+    opts?: {
+      token?: string;
+      body?: unknown;
+      query?: Record<string, unknown>;
+      headers?: Record<string, string>;
+      /** client address; by default every call comes from a different one, so per-IP limits stay out of the way */
+      ip?: string;
+    },
+  ): Promise<ApiResult<T>>;
+  /** registers a customer through the real SMS + register flow */
+  register(phone?: string, password?: string): Promise<{ uid: number; token: string; phone: string; password: string }>;
+  login(phone: string, password: string): Promise<string>;
+  adminToken(): Promise<string>;
+  close(): Promise<void>;
+}
+
+let phoneSeq = 0;
+let ipSeq = 0;
+/** A phone number unique within this test process. */
+export const nextPhone = (): string =>
+  `139${String(process.pid % 10000).padStart(4, "0")}${String(++phoneSeq).padStart(4, "0")}`;
+
+async function openTestDb(): Promise<{ db: Kysely<DB>; drop: () => Promise<void>; dataDir: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-test-"));
+  if (TEST_DIALECT === "sqlite") {
+    const db = createDb({ sqliteFile: path.join(dataDir, "test.sqlite") });
+    return { db, dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `burrow_t_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  try {
+    await admin.connect();
+  } catch (err) {
+    throw new Error(
+      `PostgreSQL is not reachable at ${PG_ADMIN_URL} (${(err as Error).message}). Start it (scripts/ensure-services.sh) or set TEST_PG_URL.`,
+    );
+  }
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const db = createDb({ databaseUrl: url.toString() });
+  return {
+    db,
+    dataDir,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh, migrated, seeded server on its own database (SQLite file or a new PostgreSQL database). */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const { db, drop, dataDir } = await openTestDb();
+  const config: Config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    ADMIN_PHONE,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: "silent",
+    WEB_DIST: path.join(dataDir, "no-web"),
+    ...env,
+  });
+  const sms = new SmsOutbox();
+  const write = process.stdout.write.bind(process.stdout);
+  // The seed prints the operator's sign-in once; keep test output quiet.
+  process.stdout.write = (() => true) as typeof process.stdout.write;
+  let built: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    built = await buildApp(config, { db, sms, logger: pino({ level: "silent" }) });
+  } finally {
+    process.stdout.write = write;
+  }
+  const { app, ctx } = built;
+  await app.ready();
+
+  const api: TestApp["api"] = async (method, url, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    const res = await app.inject({
+      method: method as "GET",
+      url: `/api${url}`,
+      headers,
+      remoteAddress: opts.ip ?? `198.18.${(++ipSeq >> 8) & 255}.${ipSeq & 255}`,
+      query: opts.query as Record<string, string>,
+      ...(opts.body !== undefined && { payload: opts.body as object }),
+    });
+    return { status: res.statusCode, body: res.json() };
+  };
+
+  const login = async (phone: string, password: string) => {
+    const r = await api<{ token: string }>("POST", "/auth/login", { body: { phone, password } });
+    if (r.body.code !== "SUCCESS") throw new Error(`login failed: ${JSON.stringify(r.body)}`);
+    return r.body.data.token;
+  };
+
+  const register: TestApp["register"] = async (phone = nextPhone(), password = "password-123") => {
+    const s = await api("POST", "/auth/sms", { body: { phone, scene: "register" } });
+    if (s.body.code !== "SUCCESS") throw new Error(`sms failed: ${JSON.stringify(s.body)}`);
+    const r = await api<{ token: string }>("POST", "/auth/register", {
+      body: { phone, code: sms.last(phone), password },
+    });
+    if (r.body.code !== "SUCCESS") throw new Error(`register failed: ${JSON.stringify(r.body)}`);
+    const info = await api<{ uid: number }>("GET", "/user/userInfo", { token: r.body.data.token });
+    return { uid: info.body.data.uid, token: r.body.data.token, phone, password };
+  };
+
+  return {
+    app,
+    ctx,
+    db,
+    sms,
+    api,
+    register,
+    login,
+    adminToken: () => login(ADMIN_PHONE, ADMIN_PASSWORD),
+    close: async () => {
+      await app.close();
+      await drop();
+    },
+  };
+}
