@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../../test/harness";
+
+let t: TestApp;
+let admin: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+});
+afterAll(() => t.close());
+
+type Paged<T> = { list: T[]; total: number; page: number; size: number };
+type Row = { uid: number; phone: string; status: number; role: number; balance: number };
+
+describe("user list and detail", () => {
+  it("searches by phone, uid, status and role, paged", async () => {
+    const a = await t.register();
+    await t.register();
+    const byPhone = await t.api<Paged<Row>>("GET", "/super/user/list", { token: admin, query: { phone: a.phone } });
+    expect(byPhone.body.data.list.map((u) => u.uid)).toEqual([a.uid]);
+    const byUid = await t.api<Paged<Row>>("GET", "/super/user/list", { token: admin, query: { uid: a.uid } });
+    expect(byUid.body.data.total).toBe(1);
+    const managers = await t.api<Paged<Row>>("GET", "/super/user/list", { token: admin, query: { role: 3 } });
+    expect(managers.body.data.list.every((u) => u.role === 3)).toBe(true);
+    const paged = await t.api<Paged<Row>>("GET", "/super/user/list", { token: admin, query: { page: 1, size: 1 } });
+    expect(paged.body.data.list).toHaveLength(1);
+    expect(paged.body.data.total).toBeGreaterThanOrEqual(3);
+    const today = new Date(Date.now() + 8 * 3600e3).toISOString().slice(0, 10);
+    const byDate = await t.api<Paged<Row>>("GET", "/super/user/list", {
+      token: admin,
+      query: { start_date: today, end_date: today },
+    });
+    expect(byDate.body.data.total).toBeGreaterThanOrEqual(3);
+    const bad = await t.api("GET", "/super/user/list", { token: admin, query: { start_date: "yesterday" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toContain("start_date");
+  });
+
+  it("shows a user's detail and login history", async () => {
+    const a = await t.register();
+    const d = await t.api<Row & { ledger: unknown[]; invite_code: string }>("GET", "/super/user/detail", {
+      token: admin,
+      query: { uid: a.uid },
+    });
+    expect(d.body.data).toMatchObject({ uid: a.uid, phone: a.phone, ledger: [] });
+    const logins = await t.api<Paged<unknown>>("GET", "/super/user/loginList", {
+      token: admin,
+      query: { uid: a.uid, page: 1, size: 10 },
+    });
+    expect(logins.body.data.total).toBe(1);
+    const missing = await t.api("GET", "/super/user/detail", { token: admin, query: { uid: 999999 } });
+    expect(missing.status).toBe(404);
+    const bad = await t.api("GET", "/super/user/detail", { token: admin, query: {} });
+    expect(bad.body.msg).toContain("uid");
+  });
+});
+
+describe("admin writes", () => {
+  it("bans a user, revoking sessions at once, and unbans", async () => {
+    const a = await t.register();
+    const noReason = await t.api("PATCH", "/super/user/info", { token: admin, body: { uid: a.uid, status: -1 } });
+    expect(noReason.status).toBe(400);
+    expect(noReason.body.msg).toContain("ban_reason");
+    const ban = await t.api<Row>("PATCH", "/super/user/info", {
+      token: admin,
+      body: { uid: a.uid, status: -1, ban_reason: "滥用" },
+    });
+    expect(ban.body.data.status).toBe(-1);
+    const next = await t.api("GET", "/user/userInfo", { token: a.token });
+    expect(next.body.code).toBe(30003);
+    const login = await t.api("POST", "/auth/login", { body: { phone: a.phone, password: a.password } });
+    expect(login.body.code).toBe(2001);
+    expect(login.body.msg).toContain("滥用");
+    await t.api("PATCH", "/super/user/info", { token: admin, body: { uid: a.uid, status: 1 } });
+    await t.login(a.phone, a.password);
+  });
+
+  it("adjusts the balance with a ledger row, never below zero", async () => {
+    const a = await t.register();
+    const up = await t.api<Row & { ledger: { change: number; balance_after: number; reason: string }[] }>(
+      "PATCH",
+      "/super/user/info",
+      { token: admin, body: { uid: a.uid, balance_change: 1500, balance_reason: "补偿" } },
+    );
+    expect(up.body.data.balance).toBe(1500);
+    expect(up.body.data.ledger[0]).toMatchObject({ change: 1500, balance_after: 1500 });
+    const over = await t.api("PATCH", "/super/user/info", {
+      token: admin,
+      body: { uid: a.uid, balance_change: -2000, balance_reason: "扣除" },
+    });
+    expect(over.body.code).toBe(20011);
+    const frac = await t.api("PATCH", "/super/user/info", {
+      token: admin,
+      body: { uid: a.uid, balance_change: 1.5, balance_reason: "x" },
+    });
+    expect(frac.body.msg).toContain("balance_change");
+    const info = await t.api<{ balance: number }>("GET", "/user/userInfo", { token: a.token });
+    expect(info.body.data.balance).toBe(1500);
+  });
+
+  it("changes role and resets the password; every write is audited", async () => {
+    const a = await t.register();
+    await t.api("PATCH", "/super/user/info", { token: admin, body: { uid: a.uid, role: 2, password: "reset-pass-1" } });
+    expect((await t.api("GET", "/user/userInfo", { token: a.token })).body.code).toBe(30003);
+    const staff = await t.login(a.phone, "reset-pass-1");
+    expect((await t.api("GET", "/super/user/list", { token: staff })).body.code).toBe("SUCCESS");
+    const write = await t.api("PATCH", "/super/user/info", { token: staff, body: { uid: a.uid, nickname: "x" } });
+    expect(write.status).toBe(403);
+    const audit = await t.api<Paged<{ action: string; target: string; detail: string }>>("GET", "/super/audit", {
+      token: admin,
+      query: { action: "user.update" },
+    });
+    const mine = audit.body.data.list.find((r) => r.target === `user:${a.uid}`);
+    expect(mine).toBeDefined();
+    expect(mine?.detail).not.toContain("reset-pass-1");
+  });
+
+  it("refuses to ban yourself", async () => {
+    const me = await t.api<{ uid: number }>("GET", "/user/userInfo", { token: admin });
+    const r = await t.api("PATCH", "/super/user/info", {
+      token: admin,
+      body: { uid: me.body.data.uid, status: -1, ban_reason: "x" },
+    });
+    expect(r.body.code).toBe(2001);
+  });
+});
+
+describe("overview", () => {
+  it("counts users and sign-ups per day for 30 days", async () => {
+    await t.register();
+    const r = await t.api<{ users_total: number; users_today: number; signups: { date: string; count: number }[] }>(
+      "GET",
+      "/super/viewInfo",
+      { token: admin },
+    );
+    expect(r.body.data.signups).toHaveLength(30);
+    expect(r.body.data.users_today).toBeGreaterThanOrEqual(1);
+    expect(r.body.data.signups.at(-1)?.count).toBe(r.body.data.users_today);
+  });
+});

@@ -1,0 +1,91 @@
+// `npm test`: makes sure Chromium, PostgreSQL and Redis are there, then runs every suite —
+// server API tests on SQLite and on PostgreSQL, web unit tests, then the browser tests against a
+// freshly built web app — and ends with one line "N passed, N failed".
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-results-"));
+const only = process.argv.slice(2); // optional subset: sqlite postgres web e2e
+
+function run(cmd, args, opts = {}) {
+  console.log(`\n▶ ${cmd} ${args.join(" ")}`);
+  return spawnSync(cmd, args, { cwd: root, stdio: "inherit", ...opts, env: { ...process.env, ...opts.env } }).status;
+}
+
+const deps = run("bash", ["scripts/ensure-test-deps.sh"]);
+if (deps !== 0) {
+  console.error("Test dependencies are missing (see above).\n0 passed, 1 failed");
+  process.exit(1);
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const suites = [];
+
+function vitestSuite(name, workspace, env) {
+  const out = path.join(tmp, `${name}.json`);
+  const status = run("npx", ["vitest", "run"], { cwd: path.join(root, workspace), env: { ...env, VITEST_JSON: out } });
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  if (fs.existsSync(out)) {
+    const r = JSON.parse(fs.readFileSync(out, "utf8"));
+    passed = r.numPassedTests;
+    // A file that fails to load counts as a failed suite with no failed test in it.
+    failed = r.numFailedTests || r.numFailedTestSuites;
+    skipped = r.numPendingTests + (r.numTodoTests ?? 0);
+    if (r.numTotalTests === 0) failed += 1;
+  } else failed = 1;
+  if (status !== 0 && failed === 0) failed = 1;
+  suites.push({ name, passed, failed, skipped });
+}
+
+function countPlaywright(file) {
+  const r = JSON.parse(fs.readFileSync(file, "utf8"));
+  const c = { passed: 0, failed: 0, skipped: 0 };
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? []) {
+        const s = t.status ?? t.results?.at(-1)?.status;
+        if (s === "expected" || s === "flaky") c.passed++;
+        else if (s === "skipped") c.skipped++;
+        else c.failed++;
+      }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const s of r.suites ?? []) walk(s);
+  return c;
+}
+
+const want = (s) => only.length === 0 || only.includes(s);
+if (want("sqlite")) vitestSuite("server-sqlite", "apps/server", { TEST_DB: "sqlite" });
+if (want("postgres")) vitestSuite("server-postgres", "apps/server", { TEST_DB: "postgres" });
+if (want("web")) vitestSuite("web-unit", "apps/web", {});
+if (want("e2e")) {
+  const build = run("npm", ["run", "build", "-w", "@burrow/web"]);
+  const out = path.join(tmp, "e2e.json");
+  const status =
+    build === 0
+      ? run("npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"], {
+          env: { PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+        })
+      : 1;
+  const c = fs.existsSync(out) ? countPlaywright(out) : { passed: 0, failed: 1, skipped: 0 };
+  if (status !== 0 && c.failed === 0) c.failed = 1;
+  if (c.passed + c.failed === 0) c.failed = 1;
+  suites.push({ name: "e2e", ...c });
+}
+
+console.log("\nSummary");
+for (const s of suites) {
+  totals.passed += s.passed;
+  totals.failed += s.failed;
+  totals.skipped += s.skipped;
+  console.log(
+    `  ${s.name.padEnd(16)} ${s.passed} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ""}`,
+  );
+}
+console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+process.exit(totals.failed > 0 ? 1 : 0);
