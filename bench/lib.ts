@@ -1,0 +1,51 @@
+import fs from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+
+export const RESULTS = path.join(import.meta.dirname, "results");
+
+/** Runs autocannon against a URL for a bounded time on loopback. */
+export async function load(opts: {
+  url: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  seconds?: number;
+  connections?: number;
+}): Promise<{ rps: number; p50: number; p99: number; errors: number; non2xx: number }> {
+  const r = await autocannon({
+    url: opts.url,
+    method: opts.method ?? "GET",
+    headers: opts.headers,
+    body: opts.body,
+    duration: opts.seconds ?? 5,
+    connections: opts.connections ?? 20,
+  });
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+  };
+}
+
+/** Writes a result file under bench/results and prints it. */
+export function report(name: string, data: unknown): void {
+  fs.mkdirSync(RESULTS, { recursive: true });
+  fs.writeFileSync(path.join(RESULTS, `${name}.json`), `${JSON.stringify(data, null, 2)}\n`);
+  console.log(`\n[${name}]`);
+  console.log(JSON.stringify(data, null, 2));
+}
+
+/** Median wall time of `fn` over `runs` runs, in milliseconds. */
+export async function timeIt(fn: () => Promise<unknown>, runs = 15): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}

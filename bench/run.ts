@@ -1,0 +1,17 @@
+// `npm run bench`: every benchmark in this folder, one after another (loopback only, bounded).
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const here = import.meta.dirname;
+const order = ["bundle-size.ts", "api.ts", "plugin.ts", "poller.ts"];
+const only = process.argv.slice(2);
+let failed = 0;
+for (const file of order) {
+  if (!fs.existsSync(path.join(here, file))) continue;
+  if (only.length && !only.some((o) => file.startsWith(o))) continue;
+  console.log(`\n=== ${file}`);
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(here, file)], { stdio: "inherit", cwd: here });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
