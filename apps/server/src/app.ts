@@ -11,7 +11,7 @@ import type { AppContext } from "./context";
 import { createDb } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
 import type { DB } from "./db/schema";
-import { registerErrorHandler } from "./http/error-handler";
+import { registerErrorHandler, registerNotFound } from "./http/error-handler";
 import { auditRoutes } from "./modules/audit/audit";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
@@ -98,17 +98,10 @@ export async function buildApp(
   return { app, ctx };
 }
 
-/** Serves the built single-page app with history fallback; /api stays JSON. */
+/** Serves the built single-page app (when built) with history fallback; /api stays JSON. */
 async function serveWeb(app: FastifyInstance, dist: string): Promise<void> {
   const index = path.join(dist, "index.html");
-  if (!fs.existsSync(index)) return;
+  if (!fs.existsSync(index)) return registerNotFound(app);
   await app.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: "1y", immutable: true });
-  const html = fs.readFileSync(index);
-  app.setNotFoundHandler((req, reply) => {
-    const pathname = req.url.split("?")[0];
-    if (req.method !== "GET" || pathname.startsWith("/api/") || path.extname(pathname)) {
-      return reply.status(404).send({ code: 2004, msg: `接口不存在: ${req.method} ${pathname}`, data: null });
-    }
-    return reply.header("cache-control", "no-cache").type("text/html").send(html);
-  });
+  registerNotFound(app, fs.readFileSync(index));
 }

@@ -10,7 +10,8 @@ export function zodMessage(err: ZodError): { field: string; message: string } {
   return { field, message: `${field}: ${issue?.message ?? "参数错误"}` };
 }
 
-function isUniqueViolation(err: unknown): boolean {
+/** Whether a driver error is a unique-constraint violation (PostgreSQL 23505, SQLite CONSTRAINT_UNIQUE/PRIMARYKEY). */
+export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
@@ -19,10 +20,13 @@ function isUniqueViolation(err: unknown): boolean {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {
-      return reply.status(err.status).send({ code: err.code, msg: err.message, data: null });
+      return reply
+        .status(err.status)
+        .send({ code: err.code, msg: err.message, data: err.field ? { field: err.field } : null });
     }
     if (err instanceof ZodError) {
-      return reply.status(400).send({ code: ErrorCode.InvalidParams, msg: zodMessage(err).message, data: null });
+      const { field, message } = zodMessage(err);
+      return reply.status(400).send({ code: ErrorCode.InvalidParams, msg: message, data: { field } });
     }
     if (isUniqueViolation(err)) {
       return reply.status(409).send({ code: ErrorCode.LocalDuplicated, msg: "记录已存在", data: null });
@@ -36,10 +40,19 @@ export function registerErrorHandler(app: FastifyInstance): void {
     req.log.error({ err }, "unhandled error");
     return reply.status(500).send({ code: ErrorCode.Internal, msg: "服务器内部错误", data: null });
   });
+}
 
-  app.setNotFoundHandler((req, reply) =>
-    reply
+/**
+ * The one not-found handler: unknown API paths (and any non-GET or file-like path) get a JSON 404;
+ * with the built web app present, other GETs get its index.html (history fallback).
+ */
+export function registerNotFound(app: FastifyInstance, spaIndexHtml?: Buffer): void {
+  app.setNotFoundHandler((req, reply) => {
+    const pathname = req.url.split("?")[0];
+    const isPage = req.method === "GET" && !pathname.startsWith("/api/") && !/\.[a-z0-9]+$/i.test(pathname);
+    if (spaIndexHtml && isPage) return reply.header("cache-control", "no-cache").type("text/html").send(spaIndexHtml);
+    return reply
       .status(404)
-      .send({ code: ErrorCode.NotFound, msg: `接口不存在: ${req.method} ${req.url.split("?")[0]}`, data: null }),
-  );
+      .send({ code: ErrorCode.NotFound, msg: `接口不存在: ${req.method} ${pathname}`, data: null });
+  });
 }

@@ -23,6 +23,7 @@ describe("SMS codes", () => {
     expect(r.status).toBe(400);
     expect(r.body.code).toBe(10000);
     expect(r.body.msg).toContain("phone");
+    expect(r.body.data).toEqual({ field: "phone" });
     const s = await t.api("POST", "/auth/sms", { body: { phone: nextPhone(), scene: "hack" } });
     expect(s.body.code).toBe(10000);
     expect(s.body.msg).toContain("scene");

@@ -1,0 +1,124 @@
+import { type MenuItem, normalizeMenuPath, type UserInfo } from "@burrow/contract";
+import { RiMenuFoldLine, RiMenuUnfoldLine } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
+import { Button, Layout, Menu, type MenuProps } from "antd";
+import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { Link, useLocation, useNavigate } from "react-router";
+import { siteQuery } from "@/features/shell/shell.api";
+import { groupKey, menuKeyOf, openKeysFor } from "../access";
+import { MenuIcon } from "./menu-icons";
+import { UserMenu } from "./UserMenu";
+
+type AntMenuItem = Required<MenuProps>["items"][number];
+
+function toAntItems(items: MenuItem[]): AntMenuItem[] {
+  return items.map((item) =>
+    item.children?.length
+      ? {
+          key: groupKey(item),
+          icon: <MenuIcon name={item.icon} />,
+          label: item.name,
+          children: toAntItems(item.children),
+        }
+      : { key: normalizeMenuPath(item.path), icon: <MenuIcon name={item.icon} />, label: item.name },
+  );
+}
+
+function pathsByKey(items: MenuItem[], base: string, out = new Map<string, string>()): Map<string, string> {
+  for (const item of items) {
+    if (item.children?.length) pathsByKey(item.children, base, out);
+    else out.set(normalizeMenuPath(item.path), `${base}${item.path}`);
+  }
+  return out;
+}
+
+export interface AppShellProps {
+  /** the area's menu as the server sent it */
+  menu: MenuItem[];
+  /** "" for the customer console, "/admin" for the admin area */
+  base: string;
+  user: UserInfo;
+  children: ReactNode;
+}
+
+/**
+ * The console shell (SPEC §2 "Shell"): a collapsible sider with the brand and the server's menu, a
+ * header with the collapse toggle and the user dropdown, and a content area that scrolls to the top
+ * on every route change.
+ */
+export function AppShell({ menu, base, user, children }: AppShellProps) {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const { data: site } = useQuery(siteQuery());
+  const [collapsed, setCollapsed] = useState(false);
+  const contentRef = useRef<HTMLElement>(null);
+
+  const selectedKey = menuKeyOf(pathname, base);
+  const items = useMemo(() => toAntItems(menu), [menu]);
+  const targets = useMemo(() => pathsByKey(menu, base), [menu, base]);
+  const [openKeys, setOpenKeys] = useState<string[]>(() => openKeysFor(menu, selectedKey));
+
+  // Open the submenu holding the current page when the route changes (keeping others as they are).
+  useEffect(() => {
+    const needed = openKeysFor(menu, selectedKey);
+    if (needed.length) setOpenKeys((keys) => Array.from(new Set([...keys, ...needed])));
+  }, [menu, selectedKey]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every route change by design
+  useLayoutEffect(() => {
+    contentRef.current?.scrollTo({ top: 0, left: 0 });
+    window.scrollTo({ top: 0, left: 0 });
+  }, [pathname]);
+
+  const onMenuClick: MenuProps["onClick"] = ({ key }) => {
+    const to = targets.get(key);
+    if (to && to !== pathname) void navigate(to);
+  };
+
+  const brand = site?.brand ?? "";
+  return (
+    <Layout className="shell" hasSider>
+      <Layout.Sider
+        className="shell-sider"
+        theme="light"
+        width={220}
+        collapsedWidth={64}
+        collapsible
+        trigger={null}
+        collapsed={collapsed}
+        breakpoint="xl"
+        onBreakpoint={(broken) => setCollapsed(broken)}
+        aria-label="侧边菜单"
+      >
+        <Link to="/dashboard" className="shell-logo" aria-label={brand ? `${brand} 控制台首页` : "控制台首页"}>
+          <img src="/favicon.svg" alt="" width={28} height={28} />
+          {!collapsed && <span className="shell-logo-text">{brand}</span>}
+        </Link>
+        <Menu
+          className="shell-menu"
+          mode="inline"
+          items={items}
+          selectedKeys={[selectedKey]}
+          openKeys={openKeys}
+          onOpenChange={(keys) => setOpenKeys(keys)}
+          onClick={onMenuClick}
+        />
+      </Layout.Sider>
+      <Layout className="shell-main">
+        <Layout.Header className="shell-header">
+          <Button
+            type="text"
+            className="shell-toggle"
+            aria-label={collapsed ? "展开菜单" : "折叠菜单"}
+            icon={collapsed ? <RiMenuUnfoldLine size={20} /> : <RiMenuFoldLine size={20} />}
+            onClick={() => setCollapsed((c) => !c)}
+          />
+          <UserMenu user={user} />
+        </Layout.Header>
+        <Layout.Content ref={contentRef} className="shell-content">
+          <div className="shell-content-inner">{children}</div>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

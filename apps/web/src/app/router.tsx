@@ -1,0 +1,56 @@
+import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
+import { FullPageSpin } from "@/components/FullPageSpin";
+import { accountRoutes } from "@/features/account/account.routes";
+import { adminviewRoutes } from "@/features/adminview/adminview.routes";
+import { auditRoutes } from "@/features/audit/audit.routes";
+import { authRoutes } from "@/features/auth/auth.routes";
+import { dashboardRoutes } from "@/features/dashboard/dashboard.routes";
+import { usermgrRoutes } from "@/features/usermgr/usermgr.routes";
+import { ADMIN_BASE } from "./access";
+import { RootRoute } from "./RootRoute";
+import { RouteErrorPage } from "./RouteErrorPage";
+import { lazyComponent, type RouteHandle } from "./route-types";
+
+/** Customer console pages (paths relative to "/"); access is checked against GET /user/rolemenu. */
+const customerRoutes: RouteObject[] = [...dashboardRoutes, ...accountRoutes];
+
+/** Admin pages (paths relative to /admin); access is checked against GET /super/roleMenu. */
+const adminRoutes: RouteObject[] = [
+  { index: true, element: <Navigate to="view" replace />, handle: { access: "signedIn" } satisfies RouteHandle },
+  ...adminviewRoutes,
+  ...usermgrRoutes,
+  ...auditRoutes,
+  { path: "dash", element: <Navigate to="/dashboard" replace /> },
+];
+
+/** The route table of SPEC §2. Every page and layout is lazy-loaded. */
+export const routes: RouteObject[] = [
+  {
+    element: <RootRoute />,
+    errorElement: <RouteErrorPage />,
+    hydrateFallbackElement: <FullPageSpin />,
+    children: [
+      { path: "/", element: <Navigate to="/login" replace /> },
+      { lazy: lazyComponent(() => import("./layout/PublicLayout"), "PublicLayout"), children: authRoutes },
+      { path: "/adm", element: <Navigate to={`${ADMIN_BASE}/view`} replace /> },
+      { lazy: lazyComponent(() => import("./layout/ConsoleLayout"), "ConsoleLayout"), children: customerRoutes },
+      {
+        path: ADMIN_BASE,
+        lazy: lazyComponent(() => import("./layout/AdminLayout"), "AdminLayout"),
+        children: adminRoutes,
+      },
+      {
+        path: "/403",
+        handle: { title: "无权访问" } satisfies RouteHandle,
+        lazy: lazyComponent(() => import("@/features/shell/pages/ForbiddenPage"), "ForbiddenPage"),
+      },
+      {
+        path: "*",
+        handle: { title: "页面不存在" } satisfies RouteHandle,
+        lazy: lazyComponent(() => import("@/features/shell/pages/NotFoundPage"), "NotFoundPage"),
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

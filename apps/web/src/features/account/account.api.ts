@@ -1,0 +1,46 @@
+import type { ChangePasswordBody, ChangePhoneBody, LoginLog, Paged, UpdateInfoBody, UserInfo } from "@burrow/contract";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { api } from "@/api/client";
+
+export const accountKeys = {
+  all: ["account"] as const,
+  info: () => [...accountKeys.all, "info"] as const,
+  loginLists: () => [...accountKeys.all, "loginList"] as const,
+  loginList: (page: number, size: number) => [...accountKeys.loginLists(), { page, size }] as const,
+};
+
+/** GET /user/userInfo: the signed-in user; loaded by every shell. */
+export const userInfoQuery = () =>
+  queryOptions({
+    queryKey: accountKeys.info(),
+    queryFn: ({ signal }) => api.get<UserInfo>("/user/userInfo", { signal }),
+  });
+
+/** GET /user/loginList: the user's own sign-in history. */
+export const loginListQuery = (page: number, size: number) =>
+  queryOptions({
+    queryKey: accountKeys.loginList(page, size),
+    queryFn: ({ signal }) => api.get<Paged<LoginLog>>("/user/loginList", { params: { page, size }, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** PATCH /user/info */
+export const updateInfo = (body: UpdateInfoBody) => api.patch<null>("/user/info", body);
+
+/** POST /user/avatar (multipart "file") → the stored avatar's URL; the server also saves it on the user. */
+export const uploadAvatar = (file: Blob, onProgress?: (percent: number) => void) => {
+  const form = new FormData();
+  form.append("file", file);
+  return api.post<{ url: string }>("/user/avatar", form, {
+    onUploadProgress: (e) => onProgress?.(e.total ? Math.round((e.loaded / e.total) * 100) : 0),
+  });
+};
+
+/** POST /user/password: revokes every session, including the current one. */
+export const changePassword = (body: ChangePasswordBody) => api.post<null>("/user/password", body);
+
+/** POST /user/phone: the code was sent to the new phone with scene "phone". */
+export const changePhone = (body: ChangePhoneBody) => api.post<null>("/user/phone", body);
+
+/** POST /user/frpToken: issues a new frp access token; frpc configs with the old one stop working. */
+export const resetFrpToken = () => api.post<{ frp_token: string }>("/user/frpToken");

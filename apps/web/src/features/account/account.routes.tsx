@@ -1,0 +1,5 @@
+import { pageRoute } from "@/app/route-types";
+
+export const accountRoutes = [
+  pageRoute("account/info", "个人中心", () => import("./pages/AccountInfoPage"), "AccountInfoPage"),
+];

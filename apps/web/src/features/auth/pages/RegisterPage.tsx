@@ -1,0 +1,99 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Button, Form, Input, Space } from "antd";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { SmsCodeButton } from "@/components/SmsCodeButton";
+import { feedback } from "@/lib/feedback";
+import { showFormError } from "@/lib/form-error";
+import { confirmRules, fieldRules, passwordRules, phoneRules, smsCodeRules } from "@/lib/rules";
+import { register, sendSmsCode } from "../auth.api";
+import { AuthCard } from "../components/AuthCard";
+import { startSession } from "../session";
+
+interface RegisterForm {
+  phone: string;
+  code: string;
+  password: string;
+  confirm: string;
+  invite_code?: string;
+}
+
+/** /reg: phone with an SMS code, password, optional invite code (prefilled from ?invite=). */
+export function RegisterPage() {
+  const [form] = Form.useForm<RegisterForm>();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+
+  const sms = useMutation({
+    mutationFn: sendSmsCode,
+    meta: { silentError: true },
+    onSuccess: () => feedback.success("验证码已发送"),
+    onError: (error) => showFormError(form, error),
+  });
+  const mutation = useMutation({
+    mutationFn: register,
+    meta: { silentError: true },
+    onSuccess: (result) => {
+      startSession(queryClient, result.token);
+      feedback.success("注册成功");
+      void navigate("/dashboard", { replace: true });
+    },
+    onError: (error) => showFormError(form, error),
+  });
+
+  const sendCode = async () => {
+    const { phone } = await form.validateFields(["phone"]);
+    await sms.mutateAsync({ phone, scene: "register" });
+  };
+
+  return (
+    <AuthCard title="注册" subtitle="注册账号，几分钟内开通你的第一条隧道">
+      <Form
+        form={form}
+        layout="vertical"
+        size="large"
+        requiredMark={false}
+        initialValues={{ invite_code: params.get("invite") ?? "" }}
+        onFinish={({ phone, code, password, invite_code }) =>
+          mutation.mutate({ phone, code, password, invite_code: invite_code?.trim() || undefined })
+        }
+      >
+        <Form.Item name="phone" label="手机号" rules={phoneRules()}>
+          <Input inputMode="numeric" autoComplete="tel" maxLength={11} placeholder="请输入手机号" />
+        </Form.Item>
+        <Form.Item label="验证码" required>
+          <Space.Compact block>
+            <Form.Item name="code" noStyle rules={smsCodeRules()}>
+              <Input
+                id="register-code"
+                aria-label="验证码"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                placeholder="6 位数字"
+              />
+            </Form.Item>
+            <SmsCodeButton send={sendCode} />
+          </Space.Compact>
+        </Form.Item>
+        <Form.Item name="password" label="密码" rules={passwordRules()}>
+          <Input.Password autoComplete="new-password" placeholder="8-64 位" />
+        </Form.Item>
+        <Form.Item name="confirm" label="确认密码" dependencies={["password"]} rules={confirmRules("password", "密码")}>
+          <Input.Password autoComplete="new-password" placeholder="再次输入密码" />
+        </Form.Item>
+        <Form.Item name="invite_code" label="邀请码（选填）" rules={fieldRules("邀请码", { length: { max: 32 } })}>
+          <Input placeholder="没有可不填" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block loading={mutation.isPending}>
+          注册
+        </Button>
+      </Form>
+      <div className="auth-links">
+        <span>
+          已有账号？<Link to="/login">立即登录</Link>
+        </span>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,5 @@
+import { pageRoute } from "@/app/route-types";
+
+export const dashboardRoutes = [
+  pageRoute("dashboard", "控制台", () => import("./pages/DashboardPage"), "DashboardPage"),
+];

@@ -1,0 +1,81 @@
+import { ProcessStatusLabel, RoleLabel } from "@burrow/contract";
+import { RiAccountCircleLine, RiDashboard3Line } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
+import { Avatar, Button, Card, Col, Row, Space, Statistic, Typography } from "antd";
+import { useNavigate } from "react-router";
+import { accessOf } from "@/app/access";
+import { avatarInitial } from "@/app/layout/UserMenu";
+import { PageContainer } from "@/components/PageContainer";
+import { userInfoQuery } from "@/features/account/account.api";
+import { DISPLAY_TZ, dayjs } from "@/lib/dayjs";
+import { formatTime, formatYuan } from "@/lib/format";
+
+/** Greeting by the hour in Asia/Shanghai. */
+export function greeting(hour: number): string {
+  if (hour < 6) return "夜深了";
+  if (hour < 12) return "早上好";
+  if (hour < 14) return "中午好";
+  if (hour < 18) return "下午好";
+  return "晚上好";
+}
+
+/** /dashboard: welcome, balance and account state; the admin entry for staff. */
+export function DashboardPage() {
+  const navigate = useNavigate();
+  const { data: user } = useQuery(userInfoQuery());
+  if (!user) return null;
+  const { canEnterAdmin } = accessOf(user);
+  const name = user.nickname || user.personal_info.phone_number;
+  const hello = greeting(dayjs().tz(DISPLAY_TZ).hour());
+
+  return (
+    <PageContainer
+      title="控制台"
+      extra={
+        <Space>
+          <Button icon={<RiAccountCircleLine size={16} />} onClick={() => navigate("/account/info")}>
+            个人中心
+          </Button>
+          {canEnterAdmin ? (
+            <Button type="primary" icon={<RiDashboard3Line size={16} />} onClick={() => navigate("/adm")}>
+              管理后台
+            </Button>
+          ) : null}
+        </Space>
+      }
+    >
+      <Card className="dashboard-welcome">
+        <Space size={16} align="center">
+          <Avatar size={56} src={user.personal_info.avatar || undefined} alt="头像">
+            {user.personal_info.avatar ? null : avatarInitial(user)}
+          </Avatar>
+          <div>
+            <Typography.Title level={4} style={{ margin: 0 }}>
+              {hello}，{name}
+            </Typography.Title>
+            <Typography.Text type="secondary">
+              UID {user.uid} · {RoleLabel[user.role] ?? "用户"} · 注册于 {formatTime(user.created_at)}
+            </Typography.Text>
+          </div>
+        </Space>
+      </Card>
+      <Row gutter={[16, 16]} className="dashboard-stats">
+        <Col xs={24} md={12} xl={8}>
+          <Card>
+            <Statistic title="账户余额（元）" value={formatYuan(user.balance)} prefix="¥" />
+          </Card>
+        </Col>
+        <Col xs={24} md={12} xl={8}>
+          <Card>
+            <Statistic title="实名认证" value={ProcessStatusLabel[user.verify_status] ?? "未提交"} />
+          </Card>
+        </Col>
+        <Col xs={24} md={12} xl={8}>
+          <Card>
+            <Statistic title="我的邀请码" value={user.invite_code || "-"} />
+          </Card>
+        </Col>
+      </Row>
+    </PageContainer>
+  );
+}

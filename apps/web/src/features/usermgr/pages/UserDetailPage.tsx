@@ -1,0 +1,194 @@
+import { type BalanceLedgerRow, type LoginLog, UserStatus } from "@burrow/contract";
+import { RiArrowLeftLine } from "@remixicon/react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  Avatar,
+  Button,
+  Card,
+  Descriptions,
+  Modal,
+  Result,
+  Space,
+  Table,
+  type TableColumnsType,
+  Typography,
+} from "antd";
+import { useState } from "react";
+import { useNavigate, useParams } from "react-router";
+import { ADMIN_BASE, accessOf } from "@/app/access";
+import { PageContainer } from "@/components/PageContainer";
+import { userInfoQuery } from "@/features/account/account.api";
+import { loginLogColumns } from "@/features/account/components/LoginHistoryCard";
+import { feedback } from "@/lib/feedback";
+import { formatTime, formatYuan } from "@/lib/format";
+import { UserActionModal } from "../components/UserActionModal";
+import { RoleTag, UserStatusTag } from "../components/UserTags";
+import type { UserAction } from "../user-actions";
+import { updateUser, userDetailQuery, userLoginListQuery, usermgrKeys } from "../usermgr.api";
+
+const ledgerColumns: TableColumnsType<BalanceLedgerRow> = [
+  { title: "时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+  {
+    title: "变动（元）",
+    dataIndex: "change",
+    width: 120,
+    align: "right",
+    render: (fen: number) => (
+      <Typography.Text type={fen < 0 ? "danger" : "success"}>
+        {fen > 0 ? "+" : fen < 0 ? "-" : ""}
+        {formatYuan(Math.abs(fen))}
+      </Typography.Text>
+    ),
+  },
+  { title: "变动前（元）", dataIndex: "balance_before", width: 120, align: "right", render: formatYuan },
+  { title: "变动后（元）", dataIndex: "balance_after", width: 120, align: "right", render: formatYuan },
+  { title: "原因", dataIndex: "reason", ellipsis: true },
+  { title: "订单号", dataIndex: "order_id", width: 200, render: (v: string | null) => v ?? "-" },
+];
+
+/** Paged login history of one user. */
+function UserLoginHistory({ uid }: { uid: number }) {
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(10);
+  const { data, isFetching } = useQuery(userLoginListQuery(uid, page, size));
+  return (
+    <Card title="登录记录">
+      <Table<LoginLog>
+        rowKey="id"
+        size="middle"
+        columns={loginLogColumns}
+        dataSource={data?.list}
+        loading={isFetching}
+        scroll={{ x: 640 }}
+        pagination={{
+          current: page,
+          pageSize: size,
+          total: data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => `共 ${total} 条`,
+          onChange: (p, s) => {
+            setPage(s === size ? p : 1);
+            setSize(s);
+          },
+        }}
+      />
+    </Card>
+  );
+}
+
+/** /admin/usermgr/list/:uid: profile, balance ledger, login history and the operator's actions. */
+export function UserDetailPage() {
+  const params = useParams();
+  const uid = Number(params.uid);
+  const validUid = Number.isInteger(uid) && uid > 0;
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [modal, modalHolder] = Modal.useModal();
+  const [action, setAction] = useState<UserAction | null>(null);
+  const { data: me } = useQuery(userInfoQuery());
+  const { canManageUsers } = accessOf(me);
+  const { data: user, isPending, isError } = useQuery({ ...userDetailQuery(uid), enabled: validUid });
+
+  const unban = useMutation({
+    mutationFn: updateUser,
+    onSuccess: async () => {
+      feedback.success("已解封");
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: usermgrKeys.detail(uid) }),
+        queryClient.invalidateQueries({ queryKey: usermgrKeys.lists() }),
+      ]);
+    },
+  });
+
+  const back = (
+    <Button icon={<RiArrowLeftLine size={16} />} onClick={() => navigate(`${ADMIN_BASE}/usermgr/list`)}>
+      返回列表
+    </Button>
+  );
+
+  if (!validUid || isError) {
+    return (
+      <PageContainer title="用户详情" extra={back}>
+        <Result status="404" title="用户不存在" subTitle={`未找到 UID 为 ${params.uid} 的用户`} />
+      </PageContainer>
+    );
+  }
+  if (isPending || !user) {
+    return (
+      <PageContainer title="用户详情" extra={back}>
+        <Card loading />
+      </PageContainer>
+    );
+  }
+
+  const banned = user.status === UserStatus.Banned;
+  const confirmUnban = () =>
+    modal.confirm({
+      title: "解封用户？",
+      content: `确认解封 ${user.phone}（UID ${user.uid}）？解封后该用户可以重新登录。`,
+      okText: "确认",
+      cancelText: "取消",
+      onOk: () => unban.mutateAsync({ uid: user.uid, status: 1 }).catch(() => undefined),
+    });
+
+  const actions = canManageUsers ? (
+    <Space wrap>
+      <Button onClick={() => setAction("nickname")}>修改昵称</Button>
+      <Button onClick={() => setAction("role")}>修改角色</Button>
+      <Button onClick={() => setAction("balance")}>调整余额</Button>
+      <Button onClick={() => setAction("password")}>重置密码</Button>
+      {banned ? (
+        <Button onClick={confirmUnban} loading={unban.isPending}>
+          解封
+        </Button>
+      ) : (
+        <Button danger onClick={() => setAction("ban")}>
+          封禁
+        </Button>
+      )}
+    </Space>
+  ) : null;
+
+  return (
+    <PageContainer title={`用户详情 · ${user.phone}`} extra={back}>
+      {modalHolder}
+      <Card title="基本信息" extra={actions} className="user-profile-card">
+        <Space size={20} align="start" wrap>
+          <Avatar size={64} src={user.avatar || undefined} alt="头像">
+            {user.avatar ? null : (user.nickname || user.phone).slice(0, 1)}
+          </Avatar>
+          <Descriptions column={{ xs: 1, sm: 2, xl: 3 }} size="small">
+            <Descriptions.Item label="UID">{user.uid}</Descriptions.Item>
+            <Descriptions.Item label="手机号">{user.phone}</Descriptions.Item>
+            <Descriptions.Item label="昵称">{user.nickname || "-"}</Descriptions.Item>
+            <Descriptions.Item label="角色">
+              <RoleTag role={user.role} />
+            </Descriptions.Item>
+            <Descriptions.Item label="状态">
+              <UserStatusTag status={user.status} />
+            </Descriptions.Item>
+            {banned ? <Descriptions.Item label="封禁原因">{user.ban_reason || "-"}</Descriptions.Item> : null}
+            <Descriptions.Item label="余额（元）">{formatYuan(user.balance)}</Descriptions.Item>
+            <Descriptions.Item label="邀请码">{user.invite_code || "-"}</Descriptions.Item>
+            <Descriptions.Item label="邀请人 UID">{user.referrer_uid ?? "-"}</Descriptions.Item>
+            <Descriptions.Item label="实名姓名">{user.real_name ?? "-"}</Descriptions.Item>
+            <Descriptions.Item label="注册时间">{formatTime(user.created_at)}</Descriptions.Item>
+            <Descriptions.Item label="最后登录">{formatTime(user.last_login_at)}</Descriptions.Item>
+          </Descriptions>
+        </Space>
+      </Card>
+      <Card title="余额明细">
+        <Table<BalanceLedgerRow>
+          rowKey="id"
+          size="middle"
+          columns={ledgerColumns}
+          dataSource={user.ledger}
+          scroll={{ x: 900 }}
+          pagination={{ pageSize: 10, hideOnSinglePage: true }}
+        />
+      </Card>
+      <UserLoginHistory uid={user.uid} />
+      {canManageUsers ? <UserActionModal action={action} user={user} onClose={() => setAction(null)} /> : null}
+    </PageContainer>
+  );
+}

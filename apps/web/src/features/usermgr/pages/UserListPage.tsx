@@ -1,0 +1,163 @@
+import { type AdminUserRow, RoleLabel, UserStatusLabel } from "@burrow/contract";
+import { RiRefreshLine, RiSearchLine } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
+import type { TableColumnsType } from "antd";
+import { Button, Card, Col, DatePicker, Form, Input, InputNumber, Row, Select, Space, Table } from "antd";
+import type { Dayjs } from "dayjs";
+import { useEffect } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { ADMIN_BASE } from "@/app/access";
+import { PageContainer } from "@/components/PageContainer";
+import { dayjs } from "@/lib/dayjs";
+import { formatTime, formatYuan } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { RoleTag, UserStatusTag } from "../components/UserTags";
+import { filtersFromSearch, filtersToSearch } from "../filters";
+import { userListQuery } from "../usermgr.api";
+
+interface SearchForm {
+  phone?: string;
+  uid?: number | null;
+  status?: number;
+  role?: number;
+  dates?: [Dayjs, Dayjs] | null;
+}
+
+const detailPath = (uid: number) => `${ADMIN_BASE}/usermgr/list/${uid}`;
+
+const columns: TableColumnsType<AdminUserRow> = [
+  { title: "UID", dataIndex: "uid", width: 90, render: (uid: number) => <Link to={detailPath(uid)}>{uid}</Link> },
+  { title: "手机号", dataIndex: "phone", width: 140 },
+  { title: "昵称", dataIndex: "nickname", ellipsis: true },
+  { title: "角色", dataIndex: "role", width: 100, render: (role: number) => <RoleTag role={role} /> },
+  { title: "状态", dataIndex: "status", width: 100, render: (status: number) => <UserStatusTag status={status} /> },
+  { title: "余额（元）", dataIndex: "balance", width: 120, align: "right", render: (fen: number) => formatYuan(fen) },
+  { title: "注册时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+  { title: "最后登录", dataIndex: "last_login_at", width: 180, render: (v: string | null) => formatTime(v) },
+  {
+    title: "操作",
+    key: "actions",
+    width: 80,
+    fixed: "right",
+    render: (_: unknown, row) => <Link to={detailPath(row.uid)}>详情</Link>,
+  },
+];
+
+const toOptions = (labels: Record<number, string>) =>
+  Object.entries(labels).map(([value, label]) => ({ value: Number(value), label }));
+
+/** /admin/usermgr/list: users with filters (kept in the URL) and server-side paging. */
+export function UserListPage() {
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const filters = filtersFromSearch(params);
+  const [form] = Form.useForm<SearchForm>();
+  const { data, isFetching } = useQuery(userListQuery(filters));
+
+  const initialValues: SearchForm = {
+    phone: filters.phone,
+    uid: filters.uid ?? null,
+    status: filters.status,
+    role: filters.role,
+    dates: filters.start_date && filters.end_date ? [dayjs(filters.start_date), dayjs(filters.end_date)] : null,
+  };
+
+  // Back/forward change the URL without remounting: keep the form in step with it.
+  const searchKey = params.toString();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the URL string stands for every filter
+  useEffect(() => form.setFieldsValue(initialValues), [form, searchKey]);
+
+  const search = (values: SearchForm) => {
+    setParams(
+      filtersToSearch({
+        page: 1,
+        size: filters.size,
+        phone: values.phone?.trim() || undefined,
+        uid: values.uid ?? undefined,
+        status: values.status,
+        role: values.role,
+        start_date: values.dates?.[0]?.format("YYYY-MM-DD"),
+        end_date: values.dates?.[1]?.format("YYYY-MM-DD"),
+      }),
+    );
+  };
+
+  const reset = () => {
+    form.setFieldsValue({ phone: undefined, uid: null, status: undefined, role: undefined, dates: null });
+    setParams(new URLSearchParams());
+  };
+
+  return (
+    <PageContainer title="用户管理">
+      <Card className="search-card">
+        <Form form={form} layout="vertical" initialValues={initialValues} onFinish={search}>
+          <Row gutter={16}>
+            <Col xs={24} sm={12} lg={8} xl={6}>
+              <Form.Item name="phone" label="手机号" rules={fieldRules("手机号", { length: { max: 20 } })}>
+                <Input allowClear placeholder="支持部分号码" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={6}>
+              <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
+                <InputNumber min={1} precision={0} style={{ width: "100%" }} placeholder="用户 UID" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={6}>
+              <Form.Item name="status" label="状态">
+                <Select allowClear placeholder="全部" options={toOptions(UserStatusLabel)} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={6}>
+              <Form.Item name="role" label="角色">
+                <Select allowClear placeholder="全部" options={toOptions(RoleLabel)} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={6}>
+              <Form.Item name="dates" label="注册日期">
+                <DatePicker.RangePicker style={{ width: "100%" }} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={6} className="search-actions">
+              <Form.Item label=" " colon={false}>
+                <Space>
+                  <Button type="primary" htmlType="submit" icon={<RiSearchLine size={16} />}>
+                    查询
+                  </Button>
+                  <Button onClick={reset} icon={<RiRefreshLine size={16} />}>
+                    重置
+                  </Button>
+                </Space>
+              </Form.Item>
+            </Col>
+          </Row>
+        </Form>
+      </Card>
+      <Card>
+        <Table<AdminUserRow>
+          rowKey="uid"
+          columns={columns}
+          dataSource={data?.list}
+          loading={isFetching}
+          scroll={{ x: 1100 }}
+          onRow={(row) => ({
+            onClick: (e) => {
+              // Let links and buttons inside the row do their own thing.
+              if ((e.target as HTMLElement).closest("a,button")) return;
+              void navigate(detailPath(row.uid));
+            },
+            className: "clickable-row",
+          })}
+          pagination={{
+            current: filters.page,
+            pageSize: filters.size,
+            total: data?.total ?? 0,
+            showSizeChanger: true,
+            showTotal: (total) => `共 ${total} 条`,
+            onChange: (page, size) =>
+              setParams(filtersToSearch({ ...filters, page: size === filters.size ? page : 1, size })),
+          }}
+        />
+      </Card>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,49 @@
+import type {
+  AdminUpdateUserBody,
+  AdminUserDetail,
+  AdminUserListQuery,
+  AdminUserRow,
+  LoginLog,
+  Paged,
+} from "@burrow/contract";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { api } from "@/api/client";
+
+/** List filters as the page holds them (everything optional but paging). */
+export type UserListFilters = Partial<Omit<AdminUserListQuery, "page" | "size">> & { page: number; size: number };
+
+export const usermgrKeys = {
+  all: ["usermgr"] as const,
+  lists: () => [...usermgrKeys.all, "list"] as const,
+  list: (filters: UserListFilters) => [...usermgrKeys.lists(), filters] as const,
+  details: () => [...usermgrKeys.all, "detail"] as const,
+  detail: (uid: number) => [...usermgrKeys.details(), uid] as const,
+  loginList: (uid: number, page: number, size: number) =>
+    [...usermgrKeys.detail(uid), "loginList", { page, size }] as const,
+};
+
+/** GET /super/user/list */
+export const userListQuery = (filters: UserListFilters) =>
+  queryOptions({
+    queryKey: usermgrKeys.list(filters),
+    queryFn: ({ signal }) => api.get<Paged<AdminUserRow>>("/super/user/list", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** GET /super/user/detail?uid= (profile and balance ledger) */
+export const userDetailQuery = (uid: number) =>
+  queryOptions({
+    queryKey: usermgrKeys.detail(uid),
+    queryFn: ({ signal }) => api.get<AdminUserDetail>("/super/user/detail", { params: { uid }, signal }),
+  });
+
+/** GET /super/user/loginList?uid&page&size */
+export const userLoginListQuery = (uid: number, page: number, size: number) =>
+  queryOptions({
+    queryKey: usermgrKeys.loginList(uid, page, size),
+    queryFn: ({ signal }) => api.get<Paged<LoginLog>>("/super/user/loginList", { params: { uid, page, size }, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** PATCH /super/user/info: one change per call from the UI (nickname, role, status, balance, password). */
+export const updateUser = (body: AdminUpdateUserBody) => api.patch<null>("/super/user/info", body);

@@ -1,0 +1,72 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { ADMIN, BASE_URL, E2E_PORT, REPO_ROOT, SERVER_LOG, SERVER_STATE, TMP_DIR } from "./fixtures/env";
+
+function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+async function waitForHealth(child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const res = await fetch(`${BASE_URL}/api/healthz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const tail = readFileSync(SERVER_LOG, "utf8").split("\n").slice(-30).join("\n");
+  throw new Error(`the server did not become healthy (exit code ${child.exitCode}). Log tail:\n${tail}`);
+}
+
+/**
+ * Starts the real server on a fresh data directory, serving the built web app (built here only
+ * when apps/web/dist is missing; the root test script builds it first). Stdout goes to
+ * e2e/.tmp/server.log, where the specs read SMS codes.
+ */
+export default async function globalSetup(): Promise<void> {
+  if (!existsSync(path.join(REPO_ROOT, "apps/web/dist/index.html"))) {
+    execFileSync("npm", ["run", "build", "-w", "@burrow/web"], { cwd: REPO_ROOT, stdio: "inherit" });
+  }
+  if (await portInUse(E2E_PORT)) {
+    throw new Error(`port ${E2E_PORT} is already in use; stop that process or set E2E_PORT`);
+  }
+  mkdirSync(TMP_DIR, { recursive: true });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "burrow-e2e-"));
+  const log = openSync(SERVER_LOG, "w");
+  // E2E_SERVER_ENTRY: run another server entry (a local build of the server under test).
+  const entry = process.env.E2E_SERVER_ENTRY ?? "apps/server/src/main.ts";
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: String(E2E_PORT),
+      DATA_DIR: dataDir,
+      WEB_DIST: path.join(REPO_ROOT, "apps/web/dist"),
+      ADMIN_PHONE: ADMIN.phone,
+      ADMIN_PASSWORD: ADMIN.password,
+      NODE_ENV: "test",
+      SMS_DRIVER: "console",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", log, log],
+  });
+  writeFileSync(SERVER_STATE, JSON.stringify({ pid: child.pid, dataDir }));
+  await waitForHealth(child, 60_000);
+  // The suite's process must not wait for the server; the teardown stops it.
+  child.unref();
+}

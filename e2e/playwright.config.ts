@@ -1,0 +1,43 @@
+import { defineConfig } from "@playwright/test";
+import { BASE_URL } from "./fixtures/env";
+
+/**
+ * Browser tests against the real server (started by global-setup.ts) and the built web app, in
+ * Debian's Chromium. Never run `playwright install`: the browser comes from the system.
+ */
+export default defineConfig({
+  testDir: "./specs",
+  globalSetup: "./global-setup.ts",
+  globalTeardown: "./global-teardown.ts",
+  outputDir: "./.tmp/test-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 45_000,
+  expect: { timeout: 8_000 },
+  // The root test script asks for the JSON report at PLAYWRIGHT_JSON_OUTPUT_NAME.
+  reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? "./.tmp/results.json" }]],
+  use: {
+    baseURL: BASE_URL,
+    browserName: "chromium",
+    headless: true,
+    locale: "zh-CN",
+    timezoneId: "Asia/Shanghai",
+    viewport: { width: 1400, height: 900 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+});
