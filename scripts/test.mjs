@@ -3,12 +3,25 @@
 // freshly built web app — and ends with one line "N passed, N failed".
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-results-"));
 const only = process.argv.slice(2); // optional subset: sqlite postgres web e2e
+
+/** A free loopback port, so the browser suite never collides with another server on this machine. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 function run(cmd, args, opts = {}) {
   console.log(`\n▶ ${cmd} ${args.join(" ")}`);
@@ -69,7 +82,11 @@ if (want("e2e")) {
   const status =
     build === 0
       ? run("npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"], {
-          env: { PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+          env: {
+            PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+            E2E_PORT: process.env.E2E_PORT ?? String(await freePort()),
+            E2E_TMP_DIR: process.env.E2E_TMP_DIR ?? path.join(tmp, "e2e"),
+          },
         })
       : 1;
   const c = fs.existsSync(out) ? countPlaywright(out) : { passed: 0, failed: 1, skipped: 0 };
