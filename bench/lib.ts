@@ -12,12 +12,18 @@ export async function load(opts: {
   body?: string;
   seconds?: number;
   connections?: number;
+  /** a sequence of requests each connection cycles through (overrides method/body) */
+  requests?: autocannon.Request[];
+  /** requests per second across all connections (default: as fast as possible) */
+  overallRate?: number;
 }): Promise<{ rps: number; p50: number; p99: number; errors: number; non2xx: number }> {
   const r = await autocannon({
     url: opts.url,
     method: opts.method ?? "GET",
     headers: opts.headers,
     body: opts.body,
+    ...(opts.requests && { requests: opts.requests }),
+    ...(opts.overallRate && { overallRate: opts.overallRate }),
     duration: opts.seconds ?? 5,
     connections: opts.connections ?? 20,
   });

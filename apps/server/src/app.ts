@@ -15,13 +15,24 @@ import { registerErrorHandler, registerNotFound } from "./http/error-handler";
 import { auditRoutes } from "./modules/audit/audit";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
+import { downloadsRoutes } from "./modules/downloads/downloads.routes";
+import { frpRoutes } from "./modules/frp/frp.routes";
+import { marketingRoutes } from "./modules/marketing/marketing.routes";
 import { menuRoutes } from "./modules/menu/menu";
+import { nodesRoutes } from "./modules/nodes/nodes.routes";
+import { storeJobs } from "./modules/orders/jobs";
+import { ordersRoutes } from "./modules/orders/orders.routes";
+import { paymentsRoutes } from "./modules/payments/payments.routes";
+import { plansRoutes } from "./modules/plans/plans.routes";
 import { siteRoutes } from "./modules/site/site.routes";
+import { subscriptionsRoutes } from "./modules/subscriptions/subscriptions.routes";
+import { tunnelsRoutes } from "./modules/tunnels/tunnels.routes";
 import { usermgrRoutes } from "./modules/usermgr/usermgr.routes";
 import { usersRoutes } from "./modules/users/users.routes";
 import { seedFreshInstall } from "./seed";
 import { createEventBus } from "./shared/events";
 import { randomToken } from "./shared/ids";
+import { startJobs } from "./shared/jobs";
 import { memoryRateLimiter, redisRateLimiter } from "./shared/rate-limit";
 import { getSetting, setSetting } from "./shared/settings";
 
@@ -40,6 +51,15 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   menuRoutes(api, ctx);
   usermgrRoutes(api, ctx);
   auditRoutes(api, ctx);
+  nodesRoutes(api, ctx);
+  tunnelsRoutes(api, ctx);
+  downloadsRoutes(api, ctx);
+  frpRoutes(api, ctx);
+  plansRoutes(api, ctx);
+  ordersRoutes(api, ctx);
+  subscriptionsRoutes(api, ctx);
+  marketingRoutes(api, ctx);
+  paymentsRoutes(api, ctx);
 }
 
 async function loadJwtKey(db: Kysely<DB>, config: Config): Promise<Uint8Array> {
@@ -90,6 +110,11 @@ export async function buildApp(
     { prefix: "/api" },
   );
   await serveWeb(app, config.WEB_DIST);
+  // Background jobs (lease-guarded, so several processes may run them); tests call them directly.
+  if (config.NODE_ENV !== "test") {
+    const stopJobs = startJobs(ctx, [...storeJobs]);
+    app.addHook("preClose", stopJobs);
+  }
   app.addHook("onClose", async () => {
     await ctx.events.close();
     await db.destroy();

@@ -56,10 +56,38 @@ export const ConfigSchema = z
     SITE_POLICE_NO: z.string().default("京公网安备 11010502000000号"),
     SITE_ICP_NO: z.string().default("京ICP备00000000号-1"),
     SITE_LICENSE_NO: z.string().default("B1-00000000"),
+    /** run the frp node poller (default: on, except NODE_ENV=test where tests call pollNode/pollAll) */
+    FRP_POLLER: z.preprocess(blankToUndef, bool.optional()),
+    /** seconds between two polls of a node's dashboard */
+    FRP_POLL_INTERVAL: z.coerce.number().int().min(5).max(3600).default(30),
+    /** days of visitor connection rows (NewUserConn) kept */
+    FRP_CONN_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+    /** "epay" (a real epay-style gateway) or "sandbox" (built in); unset: sandbox, epay in production */
+    PAY_GATEWAY: z.preprocess(blankToUndef, z.enum(["epay", "sandbox"]).optional()),
+    /** the gateway's base URL; Burrow redirects to <EPAY_URL>/submit.php */
+    EPAY_URL: z.preprocess(blankToUndef, z.url().optional()),
+    /** merchant id at the gateway */
+    EPAY_PID: z.preprocess(
+      blankToUndef,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be the merchant id")
+        .optional(),
+    ),
+    /** merchant key (MD5 signing secret) */
+    EPAY_KEY: z.preprocess(blankToUndef, z.string().min(8, "must be at least 8 characters").optional()),
   })
   .superRefine((c, ctx) => {
     if (c.SMS_DRIVER === "http" && !c.SMS_HTTP_URL)
       ctx.addIssue({ code: "custom", path: ["SMS_HTTP_URL"], message: "required when SMS_DRIVER=http" });
+    const gateway = c.PAY_GATEWAY ?? (c.NODE_ENV === "production" ? "epay" : "sandbox");
+    if (gateway === "sandbox" && c.NODE_ENV === "production")
+      ctx.addIssue({ code: "custom", path: ["PAY_GATEWAY"], message: "the sandbox gateway is refused in production" });
+    if (gateway === "epay") {
+      for (const key of ["EPAY_URL", "EPAY_PID", "EPAY_KEY"] as const) {
+        if (!c[key]) ctx.addIssue({ code: "custom", path: [key], message: "required for the epay gateway" });
+      }
+    }
   });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -23,6 +23,9 @@ export interface DbOptions {
 export function createDb(opts: DbOptions): Kysely<DB> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection closed by the server (PostgreSQL restart, admin command) is dropped by
+    // the pool and replaced on next use; without a listener its error would crash the process.
+    pool.on("error", () => undefined);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     setDialect(db, "postgres");
     return db;

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
 
 /** Which SQL dialect a Kysely instance talks to; set once in createDb. */
 const dialects = new WeakMap<object, "sqlite" | "postgres">();
@@ -18,3 +18,12 @@ export function likeContains(value: string): string {
 
 /** Escape clause for LIKE patterns built by likeContains. */
 export const likeEscape = sql.raw("'\\'");
+
+/**
+ * `column` contains `value`, case-insensitively on both dialects (ILIKE on PostgreSQL, where LIKE
+ * is case-sensitive), with "%" and "_" in the value taken literally.
+ */
+export function containsText(db: object, column: string, value: string): RawBuilder<SqlBool> {
+  const op = isPostgres(db) ? sql.raw("ilike") : sql.raw("like");
+  return sql<SqlBool>`${sql.ref(column)} ${op} ${likeContains(value)} escape ${likeEscape}`;
+}

@@ -65,6 +65,8 @@ export interface SubscriptionTable {
   status: number;
   trade_id: string | null;
   created_at: string;
+  /** fen paid for it over its life (purchase and extensions): the base of pro-rata upgrade credit */
+  paid_amount: Generated<number>;
 }
 export type SubscriptionRow = Selectable<SubscriptionTable>;
 

@@ -16,6 +16,13 @@ const MANAGER = [Role.Manager];
 /** The customer console's menu (paths are absolute). */
 export const customerMenu: MenuDef[] = [
   { name: "仪表盘", id: "dashboard", path: "/dashboard", icon: "home", roles: ALL },
+  { name: "隧道列表", id: "tunnels", path: "/tun/list", icon: "list", roles: ALL },
+  { name: "节点列表", id: "nodes", path: "/tun/node", icon: "node", roles: ALL },
+  { name: "流量统计", id: "traffic", path: "/traffic", icon: "traffic", roles: ALL },
+  { name: "客户端下载", id: "download", path: "/download", icon: "download", roles: ALL },
+  { name: "购买套餐", id: "purchase", path: "/purchase/plan", icon: "shippingBag", roles: ALL },
+  { name: "余额充值", id: "recharge", path: "/epay/recharge", icon: "wallet", roles: ALL },
+  { name: "我的套餐", id: "myplan", path: "/epay/plan", icon: "bill", roles: ALL },
   { name: "个人中心", id: "account", path: "/account/info", icon: "account", roles: ALL },
   { name: "管理后台", id: "adm", path: "/adm", icon: "setting", roles: STAFF },
 ];
@@ -24,6 +31,57 @@ export const customerMenu: MenuDef[] = [
 export const adminMenu: MenuDef[] = [
   { name: "概览", id: "view", path: "/view", icon: "homeGear", roles: STAFF },
   { name: "用户管理", id: "usermgr", path: "/usermgr/list", icon: "user", roles: STAFF },
+  { name: "套餐管理", id: "plan", path: "/plan", icon: "store", roles: MANAGER },
+  {
+    name: "订单",
+    id: "orders",
+    path: "",
+    icon: "bill",
+    roles: STAFF,
+    children: [
+      { name: "订单管理", id: "order", path: "/order", icon: "bill", roles: STAFF },
+      { name: "套餐开通记录", id: "order-reg", path: "/order/reg", icon: "list", roles: STAFF },
+    ],
+  },
+  {
+    name: "营销",
+    id: "market",
+    path: "",
+    icon: "market",
+    roles: MANAGER,
+    children: [
+      { name: "优惠码", id: "market-code", path: "/market/code", icon: "market", roles: MANAGER },
+      { name: "礼品卡", id: "market-gift", path: "/market/gift", icon: "coins", roles: MANAGER },
+      { name: "充值优惠", id: "market-recharge", path: "/market/recharge", icon: "wallet3", roles: MANAGER },
+    ],
+  },
+  {
+    name: "节点",
+    id: "nodes",
+    path: "",
+    icon: "server",
+    roles: MANAGER,
+    children: [
+      { name: "节点管理", id: "node", path: "/node", icon: "server", roles: MANAGER },
+      { name: "地区管理", id: "area", path: "/area", icon: "group", roles: MANAGER },
+      { name: "网络类型", id: "type", path: "/type", icon: "setting", roles: MANAGER },
+      { name: "商店等级", id: "level", path: "/level", icon: "store", roles: MANAGER },
+    ],
+  },
+  {
+    name: "隧道",
+    id: "tunnels",
+    path: "",
+    icon: "list",
+    roles: MANAGER,
+    children: [
+      { name: "隧道管理", id: "tun", path: "/tun", icon: "list", roles: MANAGER },
+      { name: "违规隧道", id: "tun-illegal", path: "/tun/illegal", icon: "shield", roles: MANAGER },
+      { name: "连接管理", id: "tun-conns", path: "/tun/conns", icon: "userShared", roles: MANAGER },
+    ],
+  },
+  { name: "流量统计", id: "flow", path: "/flow", icon: "traffic", roles: MANAGER },
+  { name: "客户端管理", id: "download", path: "/download", icon: "download", roles: MANAGER },
   { name: "审计日志", id: "audit", path: "/audit", icon: "article", roles: MANAGER },
   { name: "返回用户端", id: "dash", path: "/dash", icon: "gobackLine", roles: STAFF },
 ];

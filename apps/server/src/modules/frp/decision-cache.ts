@@ -1,0 +1,278 @@
+import { createHash } from "node:crypto";
+import { TunnelStatus, UserStatus } from "@burrow/contract";
+import type { Kysely } from "kysely";
+import type { DB } from "../../db/schema";
+import type { EventBus } from "../../shared/events";
+import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
+import { parseJson } from "../tunnels/tunnels.presenter";
+
+/** SHA-256 of a secret: fixed-length input for timingSafeEqual, and no plain secret kept around. */
+export const digest = (s: string): Buffer => createHash("sha256").update(s).digest();
+
+export interface NodeEntry {
+  node_id: number;
+  status: number;
+  level_id: number;
+  /** Mbps cap per tunnel, 0 = none */
+  bandwidth: number;
+  secretDigest: Buffer;
+}
+
+export interface TunnelEntry {
+  tun_id: number;
+  uid: number;
+  node_id: number;
+  tun_name: string;
+  protocol: string;
+  remote_port: number | null;
+  /** custom domains, lower-case */
+  custom_domains: string[];
+  subdomain: string | null;
+  bandwidth: number;
+  enabled: boolean;
+  status: number;
+  banned_reason: string | null;
+  /** run id of the frpc session holding the proxy, as far as this process knows */
+  run_id: string | null;
+}
+
+export interface UserEntry {
+  uid: number;
+  active: boolean;
+  tokenDigest: Buffer;
+  limits: PlanLimits | null;
+  /** the user's tunnels that are not deleted, by tun_id */
+  tunnels: Map<number, TunnelEntry>;
+}
+
+/** Why a tunnel may not carry traffic now, or null when it may. */
+export function tunnelBlock(t: TunnelEntry): string | null {
+  if (t.status === TunnelStatus.Locked)
+    return `隧道 ${t.tun_name} 已被锁定${t.banned_reason ? `：${t.banned_reason}` : ""}`;
+  if (t.status === TunnelStatus.Deleted) return `隧道 ${t.tun_name} 已删除`;
+  if (!t.enabled) return `隧道 ${t.tun_name} 已停用`;
+  return null;
+}
+
+/**
+ * A keyed cache with single-flight loading, a safety TTL and a size cap. `invalidate` drops the
+ * value and forgets a load in flight, so a load that raced with a change is never stored.
+ */
+class LoadingCache<K, V> {
+  private readonly values = new Map<K, { value: V; expires: number }>();
+  private readonly loading = new Map<K, Promise<V>>();
+
+  constructor(
+    private readonly loader: (key: K) => Promise<V>,
+    private readonly ttlMs: number,
+    private readonly max: number,
+  ) {}
+
+  /** The cached value when fresh; never touches the database. */
+  peek(key: K, now = Date.now()): V | undefined {
+    const hit = this.values.get(key);
+    if (!hit) return undefined;
+    if (hit.expires <= now) {
+      this.values.delete(key);
+      return undefined;
+    }
+    return hit.value;
+  }
+
+  /** The value, loading it once if it is not cached. */
+  get(key: K): V | Promise<V> {
+    const hit = this.peek(key);
+    if (hit !== undefined) return hit;
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    const p = this.loader(key).then(
+      (value) => {
+        if (this.loading.get(key) === p) {
+          this.loading.delete(key);
+          // Insertion order doubles as age: evict the oldest entries past the cap.
+          if (this.values.size >= this.max) this.values.delete(this.values.keys().next().value as K);
+          this.values.set(key, { value, expires: Date.now() + this.ttlMs });
+        }
+        return value;
+      },
+      (err) => {
+        if (this.loading.get(key) === p) this.loading.delete(key);
+        throw err;
+      },
+    );
+    this.loading.set(key, p);
+    return p;
+  }
+
+  invalidate(key: K): void {
+    this.values.delete(key);
+    this.loading.delete(key);
+  }
+
+  clear(): void {
+    this.values.clear();
+    this.loading.clear();
+  }
+
+  get size(): number {
+    return this.values.size;
+  }
+}
+
+/** How long this process trusts its own view of a proxy's session over the database's. */
+const RECENT_MS = 10_000;
+
+/** Entries expire after this long even without an event (a lost pub/sub message heals). */
+const TTL_MS = 5 * 60_000;
+
+/**
+ * Everything the frp plugin decides with, kept in memory: nodes (secret, level, status), store
+ * level ranks, and per user their status, token, plan limits and tunnels. Loaded on first use and
+ * dropped on every change event (user/subscription/tunnel/node.changed — cross-process through
+ * Redis), so a plugin call costs no database round trip once its user is warm.
+ */
+export class FrpDecisionCache {
+  private readonly nodes: LoadingCache<number, NodeEntry | null>;
+  private readonly users: LoadingCache<number, UserEntry | null>;
+  private levels: Map<number, number> | null = null;
+  /** Sessions this process saw open/close proxies lately: newer than the database until written. */
+  private readonly recentRunIds = new Map<number, { runId: string | null; until: number }>();
+  private levelsLoading: Promise<Map<number, number>> | null = null;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    events: EventBus,
+    maxUsers = 200_000,
+  ) {
+    this.nodes = new LoadingCache((id) => this.loadNode(id), TTL_MS, 10_000);
+    this.users = new LoadingCache((uid) => this.loadUser(uid), TTL_MS, maxUsers);
+    events.on("user.changed", ({ uid }) => this.users.invalidate(uid));
+    events.on("subscription.changed", ({ uid }) => this.users.invalidate(uid));
+    events.on("tunnel.changed", ({ uid }) => this.users.invalidate(uid));
+    events.on("node.changed", ({ node_id }) => {
+      this.nodes.invalidate(node_id);
+      // Level ranks change rarely and are announced with node.changed; reload them with any node change.
+      this.levels = null;
+      this.levelsLoading = null;
+    });
+  }
+
+  /** The node, or null when it does not exist. */
+  node(nodeId: number): NodeEntry | null | Promise<NodeEntry | null> {
+    return this.nodes.get(nodeId);
+  }
+
+  /** The user with plan limits and tunnels, or null when there is no such user. */
+  user(uid: number): UserEntry | null | Promise<UserEntry | null> {
+    return this.users.get(uid);
+  }
+
+  /** Rank of a store level (plan_levels.level); unknown levels rank 0. */
+  levelRank(levelId: number): number | Promise<number> {
+    if (this.levels) return this.levels.get(levelId) ?? 0;
+    this.levelsLoading ??= this.db
+      .selectFrom("plan_levels")
+      .select(["id", "level"])
+      .execute()
+      .then((rows) => {
+        const map = new Map(rows.map((r) => [r.id, r.level]));
+        this.levels = map;
+        return map;
+      });
+    return this.levelsLoading.then((m) => m.get(levelId) ?? 0);
+  }
+
+  /** Notes locally that a session now holds (run id) or released (null) a tunnel. */
+  setRunId(uid: number, tunId: number, runId: string | null, online: boolean): void {
+    this.recentRunIds.set(tunId, { runId, until: Date.now() + RECENT_MS });
+    if (this.recentRunIds.size > 50_000) this.sweepRecent();
+    const t = this.users.peek(uid)?.tunnels.get(tunId);
+    if (!t) return;
+    t.run_id = runId;
+    if (online && t.status === TunnelStatus.Offline) t.status = TunnelStatus.Connected;
+    if (!online && t.status === TunnelStatus.Connected) t.status = TunnelStatus.Offline;
+  }
+
+  private sweepRecent(): void {
+    const now = Date.now();
+    for (const [k, v] of this.recentRunIds) if (v.until <= now) this.recentRunIds.delete(k);
+  }
+
+  /** Drops everything (tests, or after a configuration reload). */
+  clear(): void {
+    this.nodes.clear();
+    this.users.clear();
+    this.levels = null;
+    this.levelsLoading = null;
+    this.recentRunIds.clear();
+  }
+
+  /** Entries held now, for diagnostics. */
+  stats(): { users: number; nodes: number } {
+    return { users: this.users.size, nodes: this.nodes.size };
+  }
+
+  private async loadNode(nodeId: number): Promise<NodeEntry | null> {
+    const n = await this.db
+      .selectFrom("nodes")
+      .select(["node_id", "status", "level_id", "bandwidth", "plugin_secret"])
+      .where("node_id", "=", nodeId)
+      .executeTakeFirst();
+    if (!n) return null;
+    return {
+      node_id: n.node_id,
+      status: n.status,
+      level_id: n.level_id,
+      bandwidth: n.bandwidth,
+      secretDigest: digest(n.plugin_secret),
+    };
+  }
+
+  private async loadUser(uid: number): Promise<UserEntry | null> {
+    const [user, limits, tunnels] = await Promise.all([
+      this.db.selectFrom("users").select(["uid", "status", "frp_token"]).where("uid", "=", uid).executeTakeFirst(),
+      getPlanLimits(this.db, uid),
+      this.db
+        .selectFrom("tunnels")
+        .select([
+          "tun_id",
+          "uid",
+          "node_id",
+          "tun_name",
+          "protocol",
+          "remote_port",
+          "custom_domains",
+          "subdomain",
+          "bandwidth",
+          "enabled",
+          "status",
+          "banned_reason",
+          "run_id",
+        ])
+        .where("uid", "=", uid)
+        // Deleted tunnels still held by a session are kept: that session is to be cut off.
+        .where((eb) => eb.or([eb("status", "<>", TunnelStatus.Deleted), eb("run_id", "is not", null)]))
+        .execute(),
+    ]);
+    if (!user) return null;
+    const map = new Map<number, TunnelEntry>();
+    const now = Date.now();
+    for (const t of tunnels) {
+      const recent = this.recentRunIds.get(t.tun_id);
+      map.set(t.tun_id, {
+        ...t,
+        custom_domains: parseJson<string[]>(t.custom_domains, []),
+        enabled: t.enabled === 1,
+        // A proxy this process saw open or close moments ago may not be written yet.
+        run_id: recent && recent.until > now ? recent.runId : t.run_id,
+      });
+    }
+    return {
+      uid,
+      active: user.status === UserStatus.Active,
+      tokenDigest: digest(user.frp_token),
+      limits,
+      tunnels: map,
+    };
+  }
+}

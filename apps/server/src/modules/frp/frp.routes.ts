@@ -1,0 +1,57 @@
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../context";
+import { FrpDecisionCache } from "./decision-cache";
+import { FrpWriter } from "./frp-writer";
+import { FrpPlugin } from "./plugin";
+import { type PollerHandle, startPoller } from "./poller";
+
+/** The frp control plane of one app: decision cache, plugin, write-behind writer, poller. */
+export interface FrpRuntime {
+  cache: FrpDecisionCache;
+  writer: FrpWriter;
+  plugin: FrpPlugin;
+  poller: PollerHandle | null;
+}
+
+const runtimes = new WeakMap<AppContext, FrpRuntime>();
+
+/** The control plane of an app context, created on first use (one per context, never global). */
+export function frpRuntime(ctx: AppContext): FrpRuntime {
+  let rt = runtimes.get(ctx);
+  if (!rt) {
+    const cache = new FrpDecisionCache(ctx.db, ctx.events);
+    const writer = new FrpWriter(ctx);
+    rt = { cache, writer, plugin: new FrpPlugin(cache, writer, ctx.log), poller: null };
+    runtimes.set(ctx, rt);
+  }
+  return rt;
+}
+
+/**
+ * `POST /api/frp/plugin/{node_id}/{secret}`: the frps httpPlugins endpoint (frps appends
+ * `?op=…&version=…` itself, which is why the secret is in the path). It answers in frp's own
+ * format, not the API envelope, and logs only warnings: it is called for every visitor connection.
+ * Also starts the node poller with the server and, before the database closes, stops it and flushes
+ * pending writes.
+ */
+export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const rt = frpRuntime(ctx);
+  app.post<{ Params: { node_id: string; secret: string } }>(
+    "/frp/plugin/:node_id/:secret",
+    { logLevel: "warn" },
+    async (req, reply) => {
+      const answer = await rt.plugin.handle(Number(req.params.node_id), req.params.secret, req.body);
+      return reply.status(answer.status).send(answer.body);
+    },
+  );
+  app.addHook("onReady", async () => {
+    const wanted = ctx.config.FRP_POLLER ?? ctx.config.NODE_ENV !== "test";
+    if (wanted && !rt.poller) rt.poller = startPoller(ctx, { intervalMs: ctx.config.FRP_POLL_INTERVAL * 1000 });
+  });
+  // preClose: before the app's onClose destroys the database connection.
+  app.addHook("preClose", async () => {
+    await rt.poller?.stop();
+    rt.poller = null;
+    await rt.writer.flush();
+  });
+}

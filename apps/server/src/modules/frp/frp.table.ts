@@ -1,0 +1,40 @@
+import type { Generated } from "kysely";
+
+/** The poller's per-proxy state on a node: the last "today" counters seen (frp-protocol.md §6.3). */
+export interface ProxyCounterTable {
+  node_id: number;
+  /** server-side name, "u_<uid>.t_<tun_id>" for Burrow's tunnels */
+  proxy_name: string;
+  tun_id: number | null;
+  /** the node-local (Asia/Shanghai) day the counters belong to */
+  day: string;
+  last_in: number;
+  last_out: number;
+  cur_conns: number;
+  online: number;
+  /** the dashboard's lastStartTime when last seen: a new one with no close time is a fresh stats entry */
+  start_time: string;
+  updated_at: string;
+}
+
+/** What the last poll of a node saw on its dashboard. */
+export interface NodeRuntimeTable {
+  node_id: number;
+  version: string | null;
+  cur_conns: Generated<number>;
+  client_counts: Generated<number>;
+  /** JSON proxyTypeCount */
+  proxy_counts: Generated<string>;
+  /** today's server-wide bytes */
+  traffic_in: Generated<number>;
+  traffic_out: Generated<number>;
+  last_poll_at: string | null;
+  last_error: string | null;
+  /** bumped by every poll that writes traffic: a poll that read an older version gives up */
+  counters_version: Generated<number>;
+}
+
+export interface FrpTables {
+  proxy_counters: ProxyCounterTable;
+  node_runtime: NodeRuntimeTable;
+}

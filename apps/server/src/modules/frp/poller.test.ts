@@ -1,0 +1,437 @@
+import type { ConnOverview, Flow, IllegalFlagRow, Paged, TunnelView, UserTraffic } from "@burrow/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
+import { createTestApp, type TestApp } from "../../../test/harness";
+import { frpcFor, type SimNode, startSimNode } from "../../../test/sim-env";
+import { acquireLease } from "../../shared/jobs";
+import { addDays, shanghaiDate, shanghaiDayStart } from "../../shared/time";
+import { frpRuntime } from "./frp.routes";
+import { counterDelta, PollConflict, pollAll, pollNode, pruneConnections } from "./poller";
+
+let t: TestApp;
+let admin: string;
+const sims: SimNode[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+});
+afterAll(async () => {
+  for (const s of sims) await s.sim.stop();
+  await t.close();
+});
+
+const today = shanghaiDate();
+/** Noon (Shanghai) of a day: far from the midnight guard. */
+const noon = (day: string, plusMs = 0) => new Date(shanghaiDayStart(day).getTime() + 12 * 3600_000 + plusMs);
+
+async function simNode(opts: Parameters<typeof startSimNode>[2] = {}) {
+  const s = await startSimNode(t, admin, opts);
+  sims.push(s);
+  return s;
+}
+
+async function customerOn(nodeId: number, plan: Parameters<typeof setPlan>[2] = {}) {
+  const u = await t.register();
+  await setPlan(t, u.uid, plan);
+  const tcp = await createTestTunnel(t, u.token, { node_id: nodeId, tun_name: "ssh", protocol: "tcp", local_port: 22 });
+  return { ...u, tcp };
+}
+
+const tunnel = (id: number) =>
+  t.db
+    .selectFrom("tunnels")
+    .select(["status", "traffic_in", "traffic_out", "run_id"])
+    .where("tun_id", "=", id)
+    .executeTakeFirstOrThrow();
+const days = (id: number) =>
+  t.db
+    .selectFrom("tunnel_traffic")
+    .select(["day", "traffic_in", "traffic_out"])
+    .where("tun_id", "=", id)
+    .orderBy("day")
+    .execute();
+const used = async (uid: number) =>
+  Number(
+    (
+      await t.db
+        .selectFrom("subscriptions")
+        .select((eb) => eb.fn.sum<number>("traffic_used").as("n"))
+        .where("uid", "=", uid)
+        .where("status", "in", [1, 2])
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+describe("counter arithmetic", () => {
+  it("treats a counter that went back as reset", () => {
+    expect(counterDelta(100, 150)).toBe(50);
+    expect(counterDelta(100, 30)).toBe(30);
+    expect(counterDelta(0, 0)).toBe(0);
+  });
+});
+
+describe("node health", () => {
+  it("marks a healthy node online (1) and records its dashboard snapshot", async () => {
+    const { node } = await simNode();
+    const r = await pollNode(t.ctx, node.node_id, { now: noon(today) });
+    expect(r).toMatchObject({ status: 1, error: null });
+    const row = await t.db
+      .selectFrom("nodes")
+      .select("status")
+      .where("node_id", "=", node.node_id)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe(1);
+    const rt = await t.db
+      .selectFrom("node_runtime")
+      .selectAll()
+      .where("node_id", "=", node.node_id)
+      .executeTakeFirstOrThrow();
+    expect(rt).toMatchObject({ version: "0.70.1", last_error: null });
+  });
+
+  it("marks an unreachable node offline (2) and a node refusing the credentials as exception (3)", async () => {
+    const down = await createTestNode(t, { api_addr: "http://127.0.0.1:9" }, admin);
+    const r = await pollNode(t.ctx, down.node_id, { now: noon(today), timeoutMs: 2000 });
+    expect(r?.status).toBe(2);
+    expect(r?.error).toContain("无法连接");
+
+    const { node } = await simNode();
+    await t.api("PATCH", "/super/node", {
+      token: admin,
+      body: { node_id: node.node_id, api_password: "wrong-password" },
+    });
+    const bad = await pollNode(t.ctx, node.node_id, { now: noon(today) });
+    expect(bad?.status).toBe(3);
+    const rt = await t.db
+      .selectFrom("node_runtime")
+      .select("last_error")
+      .where("node_id", "=", node.node_id)
+      .executeTakeFirstOrThrow();
+    expect(rt.last_error).toContain("401");
+  });
+
+  it("marks a reachable address that is not a frps dashboard as exception (3)", async () => {
+    const origin = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    const notFrps = await createTestNode(t, { api_addr: origin }, admin);
+    expect((await pollNode(t.ctx, notFrps.node_id, { now: noon(today) }))?.status).toBe(3);
+  });
+
+  it("does not poll an off-shelf node", async () => {
+    const { node } = await simNode();
+    await t.api("PATCH", "/super/node", { token: admin, body: { node_id: node.node_id, status: -1 } });
+    expect(await pollNode(t.ctx, node.node_id, { now: noon(today) })).toBeNull();
+    const results = await pollAll(t.ctx, { now: noon(today, 3_600_000) });
+    expect(results.map((r) => r.node_id)).not.toContain(node.node_id);
+  });
+
+  it("reads the snake_case dashboards of frps ≤ 0.52.0", async () => {
+    const { node, sim } = await simNode({ sim: { legacyKeys: true } });
+    const u = await customerOn(node.node_id);
+    const c = await frpcFor(t, sim, u.token, node.node_id);
+    await c.start();
+    await c.visit(`t_${u.tcp.tun_id}`, { bytesIn: 7, bytesOut: 9 });
+    const r = await pollNode(t.ctx, node.node_id, { now: noon(today) });
+    expect(r).toMatchObject({ status: 1, proxies: 1, charged: 16 });
+  });
+});
+
+describe("traffic", () => {
+  it("turns counter growth into per-day rows, tunnel totals and quota, once", async () => {
+    const { node, sim } = await simNode();
+    const u = await customerOn(node.node_id);
+    const c = await frpcFor(t, sim, u.token, node.node_id);
+    await c.start();
+    await frpRuntime(t.ctx).writer.flush();
+    expect((await tunnel(u.tcp.tun_id)).status).toBe(1);
+    const name = `t_${u.tcp.tun_id}`;
+    await c.visit(name, { bytesIn: 1000, bytesOut: 3000 });
+    const r1 = await pollNode(t.ctx, node.node_id, { now: noon(today) });
+    expect(r1).toMatchObject({ proxies: 1, charged: 4000, restarted: false });
+    await c.visit(name, { bytesIn: 500, bytesOut: 500 });
+    expect((await pollNode(t.ctx, node.node_id, { now: noon(today, 30_000) }))?.charged).toBe(1000);
+    expect((await pollNode(t.ctx, node.node_id, { now: noon(today, 60_000) }))?.charged).toBe(0);
+    expect(await days(u.tcp.tun_id)).toEqual([{ day: today, traffic_in: 1500, traffic_out: 3500 }]);
+    expect(await tunnel(u.tcp.tun_id)).toMatchObject({ traffic_in: 1500, traffic_out: 3500 });
+    expect(await used(u.uid)).toBe(5000);
+
+    const view = await t.api<TunnelView>("GET", `/user/tun/${u.tcp.tun_id}`, { token: u.token });
+    expect(view.body.data).toMatchObject({ today_in: 1500, today_out: 3500, traffic_in: 1500, status: 1 });
+    const mine = await t.api<UserTraffic>("GET", "/user/traffic", { token: u.token });
+    expect(mine.body.data.days.at(-1)).toEqual({ date: today, traffic_in: 1500, traffic_out: 3500 });
+    expect(mine.body.data.tunnels).toEqual([
+      { tun_id: u.tcp.tun_id, tun_name: "ssh", status: 1, traffic_in: 1500, traffic_out: 3500 },
+    ]);
+    expect(mine.body.data.quota).toMatchObject({ used: 5000, total: 10 * 1024 ** 3, left: 10 * 1024 ** 3 - 5000 });
+    const chart = await t.api<{ days: { date: string; traffic_in: number }[] }>(
+      "GET",
+      `/user/tun/${u.tcp.tun_id}/traffic`,
+      {
+        token: u.token,
+        query: { days: 3 },
+      },
+    );
+    expect(chart.body.data.days.map((d) => d.traffic_in)).toEqual([0, 0, 1500]);
+    const flow = await t.api<Flow>("GET", "/super/flow", { token: admin, query: { node_id: node.node_id } });
+    expect(flow.body.data).toMatchObject({ total_in: 1500, total_out: 3500 });
+    expect(flow.body.data.nodes).toEqual([
+      { node_id: node.node_id, node_name: node.name, traffic_in: 1500, traffic_out: 3500 },
+    ]);
+    expect(flow.body.data.users.list).toEqual([{ uid: u.uid, phone: u.phone, traffic_in: 1500, traffic_out: 3500 }]);
+    const other = await t.register();
+    const none = await t.api<UserTraffic>("GET", "/user/traffic", { token: other.token });
+    expect(none.body.data.tunnels).toEqual([]);
+  });
+
+  it("counts what a restarted frps shows as new, without counting old bytes twice", async () => {
+    let clock = noon(today).getTime();
+    const { node, sim } = await simNode({ sim: { clock: () => new Date(clock) } });
+    const u = await customerOn(node.node_id);
+    const c = await frpcFor(t, sim, u.token, node.node_id);
+    await c.start();
+    const name = `t_${u.tcp.tun_id}`;
+    await c.visit(name, { bytesIn: 100, bytesOut: 100 });
+    expect((await pollNode(t.ctx, node.node_id, { now: noon(today) }))?.charged).toBe(200);
+    // frps restarts; the client comes back and more than before flows: the counter does not go back.
+    clock += 5_000;
+    await sim.restart();
+    await c.reconnect();
+    await c.visit(name, { bytesIn: 300, bytesOut: 300 });
+    const r = await pollNode(t.ctx, node.node_id, { now: noon(today, 30_000) });
+    expect(r).toMatchObject({ restarted: true, charged: 600 });
+    // a plain reconnect (frps keeps the counters) is no reset
+    clock += 5_000;
+    await c.stop();
+    await c.start();
+    await c.visit(name, { bytesIn: 1, bytesOut: 1 });
+    expect(await pollNode(t.ctx, node.node_id, { now: noon(today, 60_000) })).toMatchObject({
+      restarted: false,
+      charged: 2,
+    });
+    expect(await days(u.tcp.tun_id)).toEqual([{ day: today, traffic_in: 401, traffic_out: 401 }]);
+  });
+
+  it("notices a restart from counters that went back", async () => {
+    const { node, sim } = await simNode();
+    const u = await customerOn(node.node_id);
+    const c = await frpcFor(t, sim, u.token, node.node_id);
+    await c.start();
+    const name = `t_${u.tcp.tun_id}`;
+    await c.visit(name, { bytesIn: 1000, bytesOut: 0 });
+    await pollNode(t.ctx, node.node_id, { now: noon(today) });
+    await sim.restart({ graceful: false });
+    await c.reconnect();
+    await c.visit(name, { bytesIn: 10, bytesOut: 0 });
+    expect(await pollNode(t.ctx, node.node_id, { now: noon(today, 30_000) })).toMatchObject({
+      restarted: true,
+      charged: 10,
+    });
+    expect(await tunnel(u.tcp.tun_id)).toMatchObject({ traffic_in: 1010 });
+  });
+
+  it("collects yesterday's last bytes across midnight from the 7-day history", async () => {
+    const yesterday = addDays(today, -1);
+    const { node, sim } = await simNode();
+    const u = await customerOn(node.node_id);
+    const c = await frpcFor(t, sim, u.token, node.node_id);
+    await c.start();
+    const name = `t_${u.tcp.tun_id}`;
+    await c.visit(name, { bytesIn: 100, bytesOut: 10 });
+    await pollNode(t.ctx, node.node_id, { now: noon(yesterday) });
+    await c.visit(name, { bytesIn: 50, bytesOut: 5 }); // after the last poll of the day
+    sim.rollover();
+    await c.visit(name, { bytesIn: 30, bytesOut: 3 });
+    const r = await pollNode(t.ctx, node.node_id, { now: noon(today) });
+    expect(r?.charged).toBe(88);
+    expect(await days(u.tcp.tun_id)).toEqual([
+      { day: yesterday, traffic_in: 150, traffic_out: 15 },
+      { day: today, traffic_in: 30, traffic_out: 3 },
+    ]);
+    expect(await used(u.uid)).toBe(198);
+  });
+
+  it("fills the days in between when the node was not polled for a while", async () => {
+    const start = addDays(today, -3);
+    const { node, sim } = await simNode();
+    const u = await customerOn(node.node_id);
+    const c = await frpcFor(t, sim, u.token, node.node_id);
+    await c.start();
+    const name = `t_${u.tcp.tun_id}`;
+    await c.visit(name, { bytesIn: 10, bytesOut: 0 });
+    await pollNode(t.ctx, node.node_id, { now: noon(start) });
+    await c.visit(name, { bytesIn: 5, bytesOut: 0 });
+    sim.rollover();
+    await c.visit(name, { bytesIn: 7, bytesOut: 0 });
+    sim.rollover(2);
+    await c.visit(name, { bytesIn: 1, bytesOut: 0 });
+    await pollNode(t.ctx, node.node_id, { now: noon(today) });
+    expect((await days(u.tcp.tun_id)).map((d) => [d.day, d.traffic_in])).toEqual([
+      [start, 15],
+      [addDays(start, 1), 7],
+      [today, 1],
+    ]);
+  });
+
+  it("leaves traffic for the next poll right around midnight", async () => {
+    const { node, sim } = await simNode();
+    const u = await customerOn(node.node_id);
+    const c = await frpcFor(t, sim, u.token, node.node_id);
+    await c.start();
+    await c.visit(`t_${u.tcp.tun_id}`, { bytesIn: 10, bytesOut: 0 });
+    const r = await pollNode(t.ctx, node.node_id, { now: new Date(shanghaiDayStart(today).getTime() + 20_000) });
+    expect(r).toMatchObject({ deferred: true, charged: 0, status: 1 });
+    expect((await pollNode(t.ctx, node.node_id, { now: noon(today) }))?.charged).toBe(10);
+  });
+});
+
+describe("quota and control", () => {
+  it("spends the quota, marks the subscription over quota, and the client's next heartbeat is refused", async () => {
+    const { node, sim } = await simNode();
+    const u = await customerOn(node.node_id, { traffic: 1 });
+    const c = await frpcFor(t, sim, u.token, node.node_id);
+    await c.start();
+    expect(await c.heartbeat()).toBe(true);
+    sim.addTraffic(`u_${u.uid}.t_${u.tcp.tun_id}`, 700 * 1024 ** 2, 400 * 1024 ** 2);
+    await pollNode(t.ctx, node.node_id, { now: noon(today) });
+    const sub = await t.db
+      .selectFrom("subscriptions")
+      .select("status")
+      .where("uid", "=", u.uid)
+      .where("status", "in", [1, 2])
+      .executeTakeFirstOrThrow();
+    expect(sub.status).toBe(2);
+    expect(await c.heartbeat()).toBe(false);
+    expect(c.lastError).toBe("流量已用尽");
+    await sim.settle();
+    expect(c.session).toBeNull();
+    expect(await c.reconnect()).toBe(false);
+    expect(c.lastError).toBe("流量已用尽");
+    await c.stop();
+  });
+
+  it("makes tunnel status follow the dashboard and refuses visitors of a tunnel locked meanwhile", async () => {
+    const { node, sim } = await simNode();
+    const u = await customerOn(node.node_id);
+    const c = await frpcFor(t, sim, u.token, node.node_id);
+    await c.start();
+    await frpRuntime(t.ctx).writer.flush();
+    // CloseProxy may never come (frps crash): the poller notices the proxy is gone.
+    await sim.restart({ graceful: false });
+    await pollNode(t.ctx, node.node_id, { now: noon(today) });
+    expect(await tunnel(u.tcp.tun_id)).toMatchObject({ status: 2, run_id: null });
+    await c.reconnect();
+    await t.db.updateTable("tunnels").set({ status: 2 }).where("tun_id", "=", u.tcp.tun_id).execute();
+    await pollNode(t.ctx, node.node_id, { now: noon(today, 30_000) });
+    expect((await tunnel(u.tcp.tun_id)).status).toBe(1);
+
+    const held = await c.visit(`t_${u.tcp.tun_id}`, { bytesIn: 1, bytesOut: 1, hold: true });
+    expect(held.accepted).toBe(true);
+    await pollNode(t.ctx, node.node_id, { now: noon(today, 60_000) });
+    await frpRuntime(t.ctx).writer.flush();
+    const conns = await t.api<ConnOverview>("GET", "/super/tun/conns", {
+      token: admin,
+      query: { node_id: node.node_id },
+    });
+    expect(conns.body.data.live).toEqual([
+      expect.objectContaining({
+        tun_id: u.tcp.tun_id,
+        cur_conns: 1,
+        online: true,
+        proxy_name: `u_${u.uid}.t_${u.tcp.tun_id}`,
+      }),
+    ]);
+    expect(conns.body.data.list[0]).toMatchObject({ tun_id: u.tcp.tun_id, tun_name: "ssh" });
+    held.close();
+
+    await t.api("PATCH", "/super/tun", {
+      token: admin,
+      body: { tun_id: u.tcp.tun_id, status: 3, banned_reason: "scan" },
+    });
+    const refused = await c.visit(`t_${u.tcp.tun_id}`, { bytesIn: 1, bytesOut: 1 });
+    expect(refused).toMatchObject({ accepted: false });
+    expect(refused.reason).toContain("锁定");
+    expect(await c.heartbeat()).toBe(false);
+    await sim.settle();
+    await frpRuntime(t.ctx).writer.flush();
+    expect(await c.reconnect()).toBe(true);
+    expect(c.proxies.get(`t_${u.tcp.tun_id}`)?.status).toBe("start error");
+    expect(await tunnel(u.tcp.tun_id)).toMatchObject({ status: 3, run_id: null });
+    await c.stop();
+  });
+
+  it("flags online tunnels that break a rule added later", async () => {
+    const { node, sim } = await simNode();
+    const u = await customerOn(node.node_id);
+    const c = await frpcFor(t, sim, u.token, node.node_id);
+    await c.start();
+    await t.api("POST", "/super/tun/illegal/rule", {
+      token: admin,
+      body: { kind: "port", value: String(u.tcp.remote_port) },
+    });
+    await pollNode(t.ctx, node.node_id, { now: noon(today) });
+    await pollNode(t.ctx, node.node_id, { now: noon(today, 30_000) });
+    const flags = await t.api<Paged<IllegalFlagRow>>("GET", "/super/tun/illegal", {
+      token: admin,
+      query: { tun_id: u.tcp.tun_id },
+    });
+    expect(flags.body.data.total).toBe(1);
+    expect(flags.body.data.list[0]).toMatchObject({ source: "rule", status: 1, tun_name: "ssh" });
+    await c.stop();
+  });
+});
+
+describe("pollAll", () => {
+  it("polls each node once per lease, so several processes never poll a node twice", async () => {
+    const { node } = await simNode();
+    const at = noon(today, 2 * 3600_000);
+    const polled = async (holder: string, plusMs: number) =>
+      (await pollAll(t.ctx, { now: new Date(at.getTime() + plusMs), leaseMs: 25_000, holder })).map((r) => r.node_id);
+    expect(await polled("process-a", 0)).toContain(node.node_id);
+    expect(await polled("process-b", 1_000)).not.toContain(node.node_id);
+    expect(await polled("process-b", 30_000)).toContain(node.node_id);
+    expect(await polled("process-a", 31_000)).not.toContain(node.node_id);
+    expect(
+      await acquireLease(t.db, `frp-poll:${node.node_id}`, 25_000, "process-c", new Date(at.getTime() + 40_000)),
+    ).toBe(false);
+  });
+
+  it("never counts bytes twice when two polls of one node overlap", async () => {
+    const { node, sim } = await simNode();
+    const u = await customerOn(node.node_id);
+    const c = await frpcFor(t, sim, u.token, node.node_id);
+    await c.start();
+    await pollNode(t.ctx, node.node_id, { now: noon(today) });
+    await c.visit(`t_${u.tcp.tun_id}`, { bytesIn: 1000, bytesOut: 0 });
+    const both = await Promise.allSettled([
+      pollNode(t.ctx, node.node_id, { now: noon(today, 30_000) }),
+      pollNode(t.ctx, node.node_id, { now: noon(today, 30_000) }),
+    ]);
+    const done = both.filter((r) => r.status === "fulfilled");
+    const lost = both.filter((r) => r.status === "rejected");
+    expect(done).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect((lost[0] as PromiseRejectedResult).reason).toBeInstanceOf(PollConflict);
+    expect(await tunnel(u.tcp.tun_id)).toMatchObject({ traffic_in: 1000 });
+    await c.stop();
+  });
+
+  it("prunes visitor connections past the retention", async () => {
+    const { node } = await simNode();
+    const u = await customerOn(node.node_id);
+    const old = new Date(Date.now() - 30 * 86_400_000).toISOString();
+    await t.db
+      .insertInto("tunnel_conns")
+      .values({
+        tun_id: u.tcp.tun_id,
+        uid: u.uid,
+        node_id: node.node_id,
+        proxy_type: "tcp",
+        remote_addr: "1.2.3.4:5",
+        created_at: old,
+      })
+      .execute();
+    expect(await pruneConnections(t.ctx, new Date(Date.now() + 7200_000))).toBeGreaterThanOrEqual(1);
+    const left = await t.db.selectFrom("tunnel_conns").select("id").where("created_at", "=", old).execute();
+    expect(left).toEqual([]);
+  });
+});

@@ -1,0 +1,43 @@
+import { TunnelStatus } from "@burrow/contract";
+import type { Kysely } from "kysely";
+import type { DB } from "../../db/schema";
+
+/**
+ * Nodes with everything both consoles show: area, network type and level names, the poller's
+ * last runtime snapshot and the number of live tunnels.
+ */
+export function selectNodes(db: Kysely<DB>) {
+  return db
+    .selectFrom("nodes")
+    .leftJoin("areas", "areas.area_id", "nodes.area_id")
+    .leftJoin("net_types", "net_types.id", "nodes.net_type_id")
+    .leftJoin("plan_levels", "plan_levels.id", "nodes.level_id")
+    .leftJoin("node_runtime", "node_runtime.node_id", "nodes.node_id")
+    .selectAll("nodes")
+    .select((eb) => [
+      "areas.area_name",
+      "net_types.name as net_type_name",
+      "plan_levels.name as level_name",
+      "plan_levels.level as level",
+      "node_runtime.version as rt_version",
+      "node_runtime.cur_conns as rt_cur_conns",
+      "node_runtime.client_counts as rt_clients",
+      "node_runtime.proxy_counts as rt_proxy_counts",
+      "node_runtime.traffic_in as rt_traffic_in",
+      "node_runtime.traffic_out as rt_traffic_out",
+      "node_runtime.last_poll_at as rt_last_poll_at",
+      "node_runtime.last_error as rt_last_error",
+      eb
+        .selectFrom("tunnels")
+        .select((e) => e.fn.countAll<number>().as("n"))
+        .whereRef("tunnels.node_id", "=", "nodes.node_id")
+        .where("tunnels.status", "<>", TunnelStatus.Deleted)
+        .as("tunnel_count"),
+    ]);
+}
+
+export type NodeJoinedRow = Awaited<ReturnType<ReturnType<typeof selectNodes>["executeTakeFirstOrThrow"]>>;
+
+/** One node by id with its joins, or undefined. */
+export const findNode = (db: Kysely<DB>, nodeId: number): Promise<NodeJoinedRow | undefined> =>
+  selectNodes(db).where("nodes.node_id", "=", nodeId).executeTakeFirst();

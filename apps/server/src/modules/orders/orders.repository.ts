@@ -1,0 +1,101 @@
+import type { AdminOrderQuery, OrderListQuery } from "@burrow/contract";
+import type { Kysely } from "kysely";
+import type { DB } from "../../db/schema";
+import type { NewOrderRow, OrderRow } from "./orders.table";
+
+/** All Kysely code for orders and the balance ledger pages. */
+
+export type OrderWithPlan = OrderRow & { plan_name: string | null };
+export type OrderWithUser = OrderWithPlan & { phone: string | null };
+
+/** An order by trade id. */
+export const findOrder = (db: Kysely<DB>, tradeId: string): Promise<OrderRow | undefined> =>
+  db.selectFrom("orders").selectAll().where("trade_id", "=", tradeId).executeTakeFirst();
+
+/** An order by trade id, with its plan's name. */
+export async function findOrderWithPlan(db: Kysely<DB>, tradeId: string): Promise<OrderWithPlan | undefined> {
+  return db
+    .selectFrom("orders")
+    .leftJoin("plans", "plans.id", "orders.plan_id")
+    .selectAll("orders")
+    .select("plans.name as plan_name")
+    .where("orders.trade_id", "=", tradeId)
+    .executeTakeFirst();
+}
+
+/** Writes a new order and answers the row. */
+export async function insertOrder(db: Kysely<DB>, row: NewOrderRow): Promise<OrderRow> {
+  return db.insertInto("orders").values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A customer's orders, newest first. */
+export async function listUserOrders(db: Kysely<DB>, uid: number, q: OrderListQuery) {
+  let sel = db.selectFrom("orders").where("orders.uid", "=", uid);
+  if (q.type !== undefined) sel = sel.where("orders.type", "=", q.type);
+  if (q.status !== undefined) sel = sel.where("orders.status", "=", q.status);
+  const [rows, total] = await Promise.all([
+    sel
+      .leftJoin("plans", "plans.id", "orders.plan_id")
+      .selectAll("orders")
+      .select("plans.name as plan_name")
+      .orderBy("orders.id", "desc")
+      .limit(q.size)
+      .offset((q.page - 1) * q.size)
+      .execute(),
+    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as OrderWithPlan[], total: Number(total.n) };
+}
+
+/** Every order, with the SPEC §7 filters, newest first. */
+export async function listAllOrders(db: Kysely<DB>, q: AdminOrderQuery) {
+  let sel = db.selectFrom("orders");
+  if (q.user_id !== undefined) sel = sel.where("orders.uid", "=", q.user_id);
+  if (q.order_id !== undefined) sel = sel.where("orders.id", "=", q.order_id);
+  if (q.channel_trade_id) sel = sel.where("orders.channel_trade_id", "=", q.channel_trade_id);
+  if (q.local_trade_id) sel = sel.where("orders.trade_id", "=", q.local_trade_id);
+  if (q.type !== undefined) sel = sel.where("orders.type", "=", q.type);
+  if (q.status !== undefined) sel = sel.where("orders.status", "=", q.status);
+  const [rows, total] = await Promise.all([
+    sel
+      .leftJoin("plans", "plans.id", "orders.plan_id")
+      .leftJoin("users", "users.uid", "orders.uid")
+      .selectAll("orders")
+      .select(["plans.name as plan_name", "users.phone as phone"])
+      .orderBy("orders.id", "desc")
+      .limit(q.size)
+      .offset((q.page - 1) * q.size)
+      .execute(),
+    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as OrderWithUser[], total: Number(total.n) };
+}
+
+/** One page of a customer's balance ledger, newest first. */
+export async function ledgerPage(db: Kysely<DB>, uid: number, page: number, size: number) {
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom("balance_ledger")
+      .select(["id", "change", "balance_before", "balance_after", "reason", "order_id", "created_at"])
+      .where("uid", "=", uid)
+      .orderBy("id", "desc")
+      .limit(size)
+      .offset((page - 1) * size)
+      .execute(),
+    db
+      .selectFrom("balance_ledger")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("uid", "=", uid)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+/** The ledger rows of one order. */
+export const ledgerOfOrder = (db: Kysely<DB>, tradeId: string) =>
+  db
+    .selectFrom("balance_ledger")
+    .select(["id", "change", "balance_before", "balance_after", "reason", "order_id", "created_at"])
+    .where("order_id", "=", tradeId)
+    .orderBy("id")
+    .execute();

@@ -1,0 +1,355 @@
+import {
+  type AdminOrderDetail,
+  type AdminOrderQuery,
+  type AdminOrderRow,
+  type BalanceLedgerRow,
+  type CreateOrderBody,
+  type CreateOrderResult,
+  ORDER_PAY_TIMEOUT_MINUTES,
+  type OrderDetail,
+  type OrderListQuery,
+  type OrderQuote,
+  OrderType,
+  type OrderView,
+  type Paged,
+  PayMethod,
+  PayStatus,
+  type PreviewOrderBody,
+  type RefundResult,
+} from "@burrow/contract";
+import type { Kysely } from "kysely";
+import type { AppContext } from "../../context";
+import type { DB } from "../../db/schema";
+import { notFound, refused } from "../../http/errors";
+import { randomDigits } from "../../shared/ids";
+import { lockUser } from "../../shared/locks";
+import { audit } from "../audit/audit";
+import { releaseDiscountCode, reserveDiscountCode } from "../marketing/discount-codes";
+import { buildPayUrl } from "../payments/epay";
+import { presentStorePlanFor } from "../plans/plans.service";
+import { presentSubscription } from "../subscriptions/subscriptions.presenter";
+import { findPlanWithLevel, findSubscription } from "../subscriptions/subscriptions.repository";
+import { revokePurchase } from "../subscriptions/subscriptions.service";
+import { changeBalance } from "../users/balance";
+import { fulfilOrder } from "./fulfil";
+import { presentLedger, presentOrder } from "./orders.presenter";
+import {
+  findOrder,
+  findOrderWithPlan,
+  insertOrder,
+  ledgerOfOrder,
+  ledgerPage,
+  listAllOrders,
+  listUserOrders,
+} from "./orders.repository";
+import type { OrderRow } from "./orders.table";
+import { priceOrder } from "./pricing";
+
+const SHANGHAI_OFFSET_MS = 8 * 3600 * 1000;
+/** Awaiting online orders one customer may have at a time. */
+export const MAX_AWAITING_ORDERS = 10;
+
+/** A trade id: Shanghai time to the second plus 6 random digits (20 digits, sortable, unguessable enough). */
+export function newTradeId(now = new Date()): string {
+  const stamp = new Date(now.getTime() + SHANGHAI_OFFSET_MS).toISOString().replace(/\D/g, "").slice(0, 14);
+  return `${stamp}${randomDigits(6)}`;
+}
+
+/** POST /user/order/preview: the price of an order for this customer now, nothing written. */
+export async function previewOrder(ctx: AppContext, uid: number, body: PreviewOrderBody): Promise<OrderQuote> {
+  return (await priceOrder(ctx.db, uid, body, new Date())).quote;
+}
+
+/**
+ * POST /user/order. In one transaction under the customer's lock: price it, take the promo code
+ * use, write the order; with the balance (or nothing to pay) debit and deliver at once, else
+ * answer the gateway link. Insufficient balance (20011) or any refusal rolls everything back.
+ * @param origin this server's public origin, for the gateway's notify and return URLs.
+ */
+export async function createOrder(
+  ctx: AppContext,
+  uid: number,
+  body: CreateOrderBody,
+  origin: string,
+): Promise<CreateOrderResult> {
+  const now = new Date();
+  const out = await ctx.db.transaction().execute(async (trx) => {
+    await lockUser(trx, uid);
+    const priced = await priceOrder(trx, uid, body, now);
+    const q = priced.quote;
+    if (priced.code) await reserveDiscountCode(trx, priced.code.id);
+    const order = await insertOrder(trx, {
+      trade_id: newTradeId(now),
+      uid,
+      type: body.type,
+      pay_method: body.pay_method,
+      pay_type: body.pay_method === PayMethod.Online ? body.pay_type : null,
+      status: PayStatus.Awaiting,
+      name: priced.name,
+      action: q.action,
+      plan_id: q.plan_id,
+      period: q.period,
+      months: q.months,
+      fee: q.fee,
+      price: q.price,
+      discount_code_id: priced.code?.id ?? null,
+      discount_code: priced.code?.code ?? null,
+      code_discount: q.code_discount,
+      upgrade_credit: q.upgrade_credit,
+      bonus: q.bonus,
+      amount: q.amount,
+      subscription_id: q.subscription_id,
+      replaces_subscription_id: q.replaces_subscription_id,
+      note: "",
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + ORDER_PAY_TIMEOUT_MINUTES * 60_000).toISOString(),
+    });
+    if (body.pay_method === PayMethod.Balance || q.amount === 0) {
+      if (q.amount > 0) {
+        await changeBalance(trx, { uid, change: -q.amount, reason: priced.name, orderId: order.trade_id });
+      }
+      const paid = { status: PayStatus.Paid, paid_at: now.toISOString() };
+      await trx.updateTable("orders").set(paid).where("id", "=", order.id).execute();
+      const changed = await fulfilOrder(trx, { ...order, ...paid }, { wasClosed: false, now });
+      return { result: { trade_id: order.trade_id, status: PayStatus.Paid, amount: q.amount, pay_url: null }, changed };
+    }
+    // Each awaiting order holds a promo code use and a row for 15 minutes: cap them per customer.
+    const awaiting = await trx
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("uid", "=", uid)
+      .where("status", "=", PayStatus.Awaiting)
+      .executeTakeFirstOrThrow();
+    if (Number(awaiting.n) > MAX_AWAITING_ORDERS) {
+      throw refused(`待支付订单过多（最多 ${MAX_AWAITING_ORDERS} 笔），请先完成支付或取消后再下单`);
+    }
+    const payUrl = buildPayUrl(ctx.config, origin, order);
+    await trx.updateTable("orders").set({ pay_url: payUrl }).where("id", "=", order.id).execute();
+    return {
+      result: { trade_id: order.trade_id, status: PayStatus.Awaiting, amount: q.amount, pay_url: payUrl },
+      changed: false,
+    };
+  });
+  if (out.changed) ctx.events.emit("subscription.changed", { uid });
+  return out.result;
+}
+
+/** What an online payment did to its order. */
+export type PaymentOutcome = "paid" | "duplicate" | "unknown" | "mismatch";
+
+/**
+ * Records a verified online payment (the gateway's notify or return) exactly once: under the
+ * customer's lock the order moves 2 (or −1) → 1 by a conditional update and is delivered in the
+ * same transaction; the same payment again answers "duplicate" and changes nothing.
+ * @param p.amount fen the gateway says was paid; must equal the order's amount.
+ */
+export async function recordOnlinePayment(
+  ctx: AppContext,
+  p: { tradeId: string; channelTradeId: string; amount: number },
+): Promise<PaymentOutcome> {
+  const first = await findOrder(ctx.db, p.tradeId);
+  if (!first || first.pay_method !== PayMethod.Online) return "unknown";
+  if (Number(first.amount) !== p.amount) return "mismatch";
+  const now = new Date();
+  const out = await ctx.db.transaction().execute(async (trx) => {
+    await lockUser(trx, first.uid);
+    const order = await findOrder(trx, p.tradeId);
+    if (!order) return { outcome: "unknown" as const, changed: false };
+    if (order.status !== PayStatus.Awaiting && order.status !== PayStatus.Closed) {
+      if (order.channel_trade_id !== p.channelTradeId) {
+        ctx.log.error(
+          { trade_id: order.trade_id, known: order.channel_trade_id, again: p.channelTradeId },
+          "payment: a second, different payment for an order already paid; settle it with the gateway",
+        );
+      }
+      return { outcome: "duplicate" as const, changed: false };
+    }
+    const paid = { status: PayStatus.Paid, paid_at: now.toISOString(), channel_trade_id: p.channelTradeId };
+    const r = await trx
+      .updateTable("orders")
+      .set(paid)
+      .where("id", "=", order.id)
+      .where("status", "=", order.status)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return { outcome: "duplicate" as const, changed: false };
+    const changed = await fulfilOrder(
+      trx,
+      { ...order, ...paid },
+      { wasClosed: order.status === PayStatus.Closed, now },
+    );
+    return { outcome: "paid" as const, changed };
+  });
+  if (out.changed) ctx.events.emit("subscription.changed", { uid: first.uid });
+  return out.outcome;
+}
+
+/** Closes one awaiting order (under its customer's lock) and gives its promo code use back. */
+async function closeOrder(trx: Kysely<DB>, order: OrderRow, now: Date): Promise<boolean> {
+  await lockUser(trx, order.uid);
+  const r = await trx
+    .updateTable("orders")
+    .set({ status: PayStatus.Closed, closed_at: now.toISOString() })
+    .where("id", "=", order.id)
+    .where("status", "=", PayStatus.Awaiting)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) return false;
+  if (order.discount_code_id !== null) await releaseDiscountCode(trx, order.discount_code_id);
+  return true;
+}
+
+/**
+ * The order-closing job: awaiting orders past their 15 minutes turn closed (−1). Idempotent and
+ * safe beside a payment arriving at the same moment (both run under the customer's lock with
+ * conditional updates; a payment for a closed order still credits the customer).
+ * @returns how many orders closed.
+ */
+export async function closeExpiredOrders(ctx: AppContext, now = new Date()): Promise<number> {
+  const due = await ctx.db
+    .selectFrom("orders")
+    .selectAll()
+    .where("status", "=", PayStatus.Awaiting)
+    .where("expires_at", "<=", now.toISOString())
+    .orderBy("id")
+    .limit(1000)
+    .execute();
+  let closed = 0;
+  for (const order of due) {
+    if (await ctx.db.transaction().execute((trx) => closeOrder(trx, order, now))) closed++;
+  }
+  return closed;
+}
+
+/** POST /user/order/{tradeID}/cancel: the customer gives up an awaiting order. */
+export async function cancelOrder(ctx: AppContext, uid: number, tradeId: string): Promise<OrderView> {
+  const order = await findOrder(ctx.db, tradeId);
+  if (!order || order.uid !== uid) throw notFound("订单");
+  const ok = await ctx.db.transaction().execute((trx) => closeOrder(trx, order, new Date()));
+  if (!ok) throw refused("只有待支付的订单可以取消");
+  return presentOrder((await findOrderWithPlan(ctx.db, tradeId))!);
+}
+
+/** GET /user/order */
+export async function listMyOrders(ctx: AppContext, uid: number, q: OrderListQuery): Promise<Paged<OrderView>> {
+  const { rows, total } = await listUserOrders(ctx.db, uid, q);
+  return { list: rows.map(presentOrder), total, page: q.page, size: q.size };
+}
+
+/** GET /user/order/{tradeID}: 404 for anyone but its customer. */
+export async function getMyOrder(ctx: AppContext, uid: number, tradeId: string): Promise<OrderDetail> {
+  const order = await findOrderWithPlan(ctx.db, tradeId);
+  if (!order || order.uid !== uid) throw notFound("订单");
+  const now = new Date();
+  const sub = order.subscription_id ? await findSubscription(ctx.db, order.subscription_id) : undefined;
+  const plan = order.plan_id ? await findPlanWithLevel(ctx.db, order.plan_id) : undefined;
+  const subView = sub ? await presentSubscription(ctx.db, sub, now) : null;
+  return {
+    ...presentOrder(order),
+    subscription: subView,
+    plan: plan ? await presentStorePlanFor(ctx.db, uid, plan, now) : null,
+    renewable: Boolean(subView?.renewable && order.status === PayStatus.Paid),
+  };
+}
+
+/** GET /user/ledger */
+export async function myLedger(
+  ctx: AppContext,
+  uid: number,
+  q: { page: number; size: number },
+): Promise<Paged<BalanceLedgerRow>> {
+  const { rows, total } = await ledgerPage(ctx.db, uid, q.page, q.size);
+  return { list: rows.map(presentLedger), total, page: q.page, size: q.size };
+}
+
+const presentAdminOrder = (o: Parameters<typeof presentOrder>[0] & { phone: string | null }): AdminOrderRow => ({
+  ...presentOrder(o),
+  uid: o.uid,
+  phone: o.phone ?? "",
+});
+
+/** GET /super/epay/order */
+export async function listOrders(ctx: AppContext, q: AdminOrderQuery): Promise<Paged<AdminOrderRow>> {
+  const { rows, total } = await listAllOrders(ctx.db, q);
+  return { list: rows.map(presentAdminOrder), total, page: q.page, size: q.size };
+}
+
+const isRefundable = (o: OrderRow) =>
+  o.status === PayStatus.Paid && o.type !== OrderType.Recharge && o.fulfilment === "applied";
+
+/** GET /super/epay/order/detail?trade_id */
+export async function orderDetail(ctx: AppContext, tradeId: string): Promise<AdminOrderDetail> {
+  const order = await findOrderWithPlan(ctx.db, tradeId);
+  if (!order) throw notFound("订单");
+  const user = await ctx.db
+    .selectFrom("users")
+    .select(["uid", "phone", "nickname", "balance"])
+    .where("uid", "=", order.uid)
+    .executeTakeFirst();
+  const sub = order.subscription_id ? await findSubscription(ctx.db, order.subscription_id) : undefined;
+  return {
+    ...presentAdminOrder({ ...order, phone: user?.phone ?? null }),
+    user: {
+      uid: order.uid,
+      phone: user?.phone ?? "",
+      nickname: user?.nickname ?? "",
+      balance: Number(user?.balance ?? 0),
+    },
+    subscription: sub ? await presentSubscription(ctx.db, sub, new Date()) : null,
+    ledger: (await ledgerOfOrder(ctx.db, tradeId)).map(presentLedger),
+    refundable: isRefundable(order),
+  };
+}
+
+/**
+ * POST /super/epay/order/refund: gives back to the balance what a paid purchase put into its
+ * subscription (for an upgrade that includes the credit of the plan it replaced), takes the
+ * subscription back (opened by it: −2; extended by it: exactly its months and traffic), marks
+ * the order −2, all in one audited transaction. Recharges cannot be refunded to the balance.
+ */
+export async function refundOrder(
+  ctx: AppContext,
+  operator: { uid: number; ip: string },
+  tradeId: string,
+): Promise<RefundResult> {
+  const first = await findOrder(ctx.db, tradeId);
+  if (!first) throw notFound("订单");
+  const now = new Date();
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    await lockUser(trx, first.uid);
+    const order = (await findOrder(trx, tradeId))!;
+    if (order.status !== PayStatus.Paid) throw refused("只有已支付的订单可以退款");
+    if (order.type === OrderType.Recharge) throw refused("充值订单的款项已在余额中，不能退款到余额");
+    if (order.fulfilment !== "applied") throw refused("该订单的款项已转入余额，无需退款");
+    const refund = Number(order.value_added);
+    await revokePurchase(trx, order, now);
+    let balance: number;
+    if (refund > 0) {
+      balance = (
+        await changeBalance(trx, {
+          uid: order.uid,
+          change: refund,
+          reason: `订单退款：${order.name}`,
+          orderId: order.trade_id,
+          operatorUid: operator.uid,
+        })
+      ).after;
+    } else {
+      const u = await trx.selectFrom("users").select("balance").where("uid", "=", order.uid).executeTakeFirstOrThrow();
+      balance = Number(u.balance);
+    }
+    await trx
+      .updateTable("orders")
+      .set({ status: PayStatus.Refunded, refunded_at: now.toISOString() })
+      .where("id", "=", order.id)
+      .execute();
+    await audit(trx, {
+      operatorUid: operator.uid,
+      action: "order.refund",
+      target: `order:${order.trade_id}`,
+      detail: { uid: order.uid, refunded: refund, subscription_id: order.subscription_id },
+      ip: operator.ip,
+    });
+    return { trade_id: order.trade_id, refunded: refund, balance };
+  });
+  ctx.events.emit("subscription.changed", { uid: first.uid });
+  return result;
+}

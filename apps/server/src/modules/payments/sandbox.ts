@@ -1,0 +1,139 @@
+import { type PayChannel, PayChannelLabel } from "@burrow/contract";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { AppContext } from "../../context";
+import { defineRoute } from "../../http/route";
+import { randomDigits } from "../../shared/ids";
+import { epaySign, epayVerify, gatewayKeys, parseYuan } from "./epay";
+import { flattenParams } from "./payments.service";
+
+/**
+ * The sandbox gateway: a stand-in for an epay-style gateway, for development and tests (config.ts
+ * refuses it in production). It checks the signed request like a real gateway, shows the order,
+ * and on "pay" sends the same signed notify over real HTTP to the notify_url, then returns the
+ * browser to return_url with the signed result. It knows nothing of Burrow's database.
+ */
+
+const REQUEST_KEYS = ["pid", "type", "out_trade_no", "notify_url", "return_url", "name", "money"] as const;
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+
+function page(reply: FastifyReply, status: number, title: string, body: string) {
+  const html = `<!doctype html>
+<html lang="zh-CN">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} - 沙箱支付</title>
+<style>
+  body { font-family: -apple-system, "PingFang SC", "Microsoft YaHei", sans-serif; background: #f5f5f5; margin: 0; }
+  main { max-width: 420px; margin: 48px auto; background: #fff; border-radius: 8px; padding: 24px 28px;
+         box-shadow: 0 2px 8px rgba(0,0,0,.08); }
+  .banner { background: #fffbe6; border: 1px solid #ffe58f; color: #ad6800; padding: 8px 12px; border-radius: 4px;
+            font-size: 13px; margin-bottom: 16px; }
+  h1 { font-size: 20px; margin: 0 0 16px; }
+  dl { display: grid; grid-template-columns: 84px 1fr; gap: 8px 12px; margin: 0 0 20px; font-size: 14px; }
+  dt { color: #888; } dd { margin: 0; word-break: break-all; }
+  .money { font-size: 28px; color: #f5222d; font-weight: 600; }
+  .actions { display: flex; gap: 12px; }
+  button { flex: 1; height: 40px; border-radius: 6px; border: 1px solid #d9d9d9; background: #fff; font-size: 15px;
+           cursor: pointer; }
+  button.primary { background: #1677ff; border-color: #1677ff; color: #fff; }
+  pre { background: #fafafa; padding: 8px; white-space: pre-wrap; font-size: 12px; }
+</style>
+</head>
+<body><main><div class="banner">沙箱支付网关：仅用于开发与测试，不会产生真实扣款。</div>${body}</main></body>
+</html>`;
+  return reply.status(status).type("text/html; charset=utf-8").header("cache-control", "no-store").send(html);
+}
+
+/** The request's own parameters if its signature and merchant are right, else null. */
+function verifiedRequest(ctx: AppContext, params: Record<string, string>): Record<string, string> | null {
+  const keys = gatewayKeys(ctx.config);
+  // Only the protocol's own parameters are signed (the page's button adds "action").
+  const out: Record<string, string> = {};
+  for (const k of REQUEST_KEYS) if (params[k] !== undefined) out[k] = params[k];
+  const signed = { ...out, sign: params.sign ?? "", sign_type: params.sign_type ?? "MD5" };
+  if (out.pid !== keys.pid || !epayVerify(signed, keys.key)) return null;
+  if (parseYuan(out.money) === null || !out.out_trade_no || !out.notify_url || !out.return_url) return null;
+  return signed;
+}
+
+const withQuery = (url: string, params: Record<string, string>) =>
+  `${url}${url.includes("?") ? "&" : "?"}${new URLSearchParams(params).toString()}`;
+
+/** Registers /pay/sandbox/submit.php (the payment page) and /pay/sandbox/pay (its buttons). */
+export function sandboxRoutes(app: FastifyInstance, ctx: AppContext): void {
+  defineRoute(app, ctx, {
+    method: "GET",
+    url: "/pay/sandbox/submit.php",
+    access: "public",
+    handler: async ({ req, reply }) => {
+      const req0 = verifiedRequest(ctx, flattenParams(req.query));
+      if (!req0) return page(reply, 400, "请求无效", "<h1>支付请求无效</h1><p>签名错误、商户号不符或参数缺失。</p>");
+      const hidden = Object.entries(req0)
+        .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+        .join("");
+      const channel = PayChannelLabel[req0.type as PayChannel] ?? req0.type ?? "";
+      return page(
+        reply,
+        200,
+        "收银台",
+        `<h1>收银台</h1>
+<dl>
+  <dt>商品</dt><dd>${escapeHtml(req0.name ?? "")}</dd>
+  <dt>订单号</dt><dd>${escapeHtml(req0.out_trade_no)}</dd>
+  <dt>支付方式</dt><dd>${escapeHtml(channel)}</dd>
+  <dt>金额</dt><dd class="money">¥${escapeHtml(req0.money)}</dd>
+</dl>
+<form method="post" action="pay" class="actions">${hidden}
+  <button type="submit" name="action" value="cancel">取消支付</button>
+  <button type="submit" name="action" value="pay" class="primary">确认支付</button>
+</form>`,
+      );
+    },
+  });
+
+  defineRoute(app, ctx, {
+    method: "POST",
+    url: "/pay/sandbox/pay",
+    access: "public",
+    handler: async ({ req, reply }) => {
+      const params = flattenParams(req.body);
+      const req0 = verifiedRequest(ctx, params);
+      if (!req0) return page(reply, 400, "请求无效", "<h1>支付请求无效</h1><p>签名错误、商户号不符或参数缺失。</p>");
+      if (params.action !== "pay") {
+        // Like a real gateway: back to the merchant without a payment; the order stays unpaid.
+        return reply.redirect(withQuery(req0.return_url, { out_trade_no: req0.out_trade_no }), 302);
+      }
+      const keys = gatewayKeys(ctx.config);
+      const result: Record<string, string> = {
+        pid: keys.pid,
+        trade_no: `SB${Date.now()}${randomDigits(6)}`,
+        out_trade_no: req0.out_trade_no,
+        type: req0.type ?? "alipay",
+        name: req0.name ?? "",
+        money: req0.money,
+        trade_status: "TRADE_SUCCESS",
+      };
+      const signed = { ...result, sign: epaySign(result, keys.key), sign_type: "MD5" };
+      let answer: string;
+      try {
+        const res = await fetch(withQuery(req0.notify_url, signed), { signal: AbortSignal.timeout(10_000) });
+        answer = (await res.text()).trim();
+      } catch (err) {
+        answer = `通知失败：${(err as Error).message}`;
+      }
+      if (answer !== "success") {
+        req.log.warn({ out_trade_no: req0.out_trade_no, answer }, "sandbox: merchant did not accept the notify");
+        return page(
+          reply,
+          502,
+          "通知失败",
+          `<h1>商户未确认支付通知</h1><p>异步通知地址的应答：</p><pre>${escapeHtml(answer.slice(0, 500))}</pre>`,
+        );
+      }
+      return reply.redirect(withQuery(req0.return_url, signed), 302);
+    },
+  });
+}

@@ -1,0 +1,115 @@
+import { type AdminPlanQuery, SubscriptionStatus } from "@burrow/contract";
+import { type Kysely, sql } from "kysely";
+import { likeContains, likeEscape } from "../../db/dialect";
+import type { DB } from "../../db/schema";
+import type { PlanRow, PlanTable } from "../catalog/catalog.table";
+import type { PlanWithLevel } from "../subscriptions/subscriptions.repository";
+
+/** All Kysely code for the plans catalogue. */
+
+export type AdminPlanRow = PlanRow & { level_name: string | null; live_subscriptions: number };
+
+/** One page of plans for operators, with level name and live subscription count. */
+export async function listPlans(db: Kysely<DB>, q: AdminPlanQuery) {
+  let sel = db.selectFrom("plans");
+  if (q.name) {
+    const pattern = likeContains(q.name);
+    sel = sel.where(sql<boolean>`lower(${sql.ref("plans.name")}) like lower(${pattern}) escape ${likeEscape}`);
+  }
+  if (q.order_type !== undefined) sel = sel.where("plans.type", "=", q.order_type);
+  if (q.level_id !== undefined) sel = sel.where("plans.level_id", "=", q.level_id);
+  const [rows, total] = await Promise.all([
+    sel
+      .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
+      .selectAll("plans")
+      .select((eb) => [
+        "plan_levels.name as level_name",
+        eb
+          .selectFrom("subscriptions")
+          .select((e) => e.fn.countAll<number>().as("n"))
+          .whereRef("subscriptions.plan_id", "=", "plans.id")
+          .where("subscriptions.status", "in", [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota])
+          .as("live_subscriptions"),
+      ])
+      .orderBy("plans.type")
+      .orderBy("plans.sort")
+      .orderBy("plans.id")
+      .limit(q.size)
+      .offset((q.page - 1) * q.size)
+      .execute(),
+    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    rows: rows.map((r) => ({ ...r, live_subscriptions: Number(r.live_subscriptions ?? 0) })) as AdminPlanRow[],
+    total: Number(total.n),
+  };
+}
+
+/** One plan with its level name and live subscription count. */
+export async function findAdminPlan(db: Kysely<DB>, id: number): Promise<AdminPlanRow | undefined> {
+  const row = await db
+    .selectFrom("plans")
+    .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
+    .selectAll("plans")
+    .select((eb) => [
+      "plan_levels.name as level_name",
+      eb
+        .selectFrom("subscriptions")
+        .select((e) => e.fn.countAll<number>().as("n"))
+        .whereRef("subscriptions.plan_id", "=", "plans.id")
+        .where("subscriptions.status", "in", [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota])
+        .as("live_subscriptions"),
+    ])
+    .where("plans.id", "=", id)
+    .executeTakeFirst();
+  return row ? ({ ...row, live_subscriptions: Number(row.live_subscriptions ?? 0) } as AdminPlanRow) : undefined;
+}
+
+/** Plans on sale with their level, by level, then sort and id. */
+export async function listPlansOnSale(db: Kysely<DB>, type?: number): Promise<PlanWithLevel[]> {
+  let sel = db
+    .selectFrom("plans")
+    .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
+    .selectAll("plans")
+    .select(["plan_levels.level as level", "plan_levels.name as level_name"])
+    .where("plans.on_sale", "=", 1);
+  if (type !== undefined) sel = sel.where("plans.type", "=", type);
+  const rows = await sel.orderBy("plan_levels.level").orderBy("plans.sort").orderBy("plans.id").execute();
+  return rows.map((r) => ({ ...r, level: r.level ?? 0 }));
+}
+
+/** Another plan with this name (names are unique across plans and packs). */
+export const findPlanByName = (db: Kysely<DB>, name: string, exceptId = 0) =>
+  db.selectFrom("plans").select("id").where("name", "=", name).where("id", "!=", exceptId).executeTakeFirst();
+
+/** Whether a store level exists. */
+export const levelExists = async (db: Kysely<DB>, levelId: number): Promise<boolean> =>
+  Boolean(await db.selectFrom("plan_levels").select("id").where("id", "=", levelId).executeTakeFirst());
+
+/** Writes a new plan and answers its id. */
+export async function insertPlan(db: Kysely<DB>, row: Omit<PlanTable, "id">): Promise<number> {
+  const r = await db.insertInto("plans").values(row).returning("id").executeTakeFirstOrThrow();
+  return r.id;
+}
+
+/** Whether anything (subscription, order, gift card) refers to a plan, so that it must not be deleted. */
+export async function planIsReferenced(db: Kysely<DB>, id: number): Promise<boolean> {
+  const [sub, order, card] = await Promise.all([
+    db.selectFrom("subscriptions").select("id").where("plan_id", "=", id).limit(1).executeTakeFirst(),
+    db.selectFrom("orders").select("id").where("plan_id", "=", id).limit(1).executeTakeFirst(),
+    db.selectFrom("gift_cards").select("card_id").where("plan_id", "=", id).limit(1).executeTakeFirst(),
+  ]);
+  return Boolean(sub || order || card);
+}
+
+/** Customers with a live subscription of a plan (to tell the frp plugin cache when its limits change). */
+export async function liveSubscriberUids(db: Kysely<DB>, planId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("subscriptions")
+    .select("uid")
+    .distinct()
+    .where("plan_id", "=", planId)
+    .where("status", "in", [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota])
+    .execute();
+  return rows.map((r) => r.uid);
+}

@@ -1,0 +1,258 @@
+import {
+  type AdminPlan,
+  type AdminPlanQuery,
+  type CreatePlanBody,
+  type CurrentPlan,
+  type DeletePlanResult,
+  fenToYuan,
+  OrderType,
+  type Paged,
+  type PurchaseKind,
+  type StoreCatalog,
+  type StoreLevelGroup,
+  type StorePlan,
+  type UpdatePlanBody,
+} from "@burrow/contract";
+import type { Kysely } from "kysely";
+import type { AppContext } from "../../context";
+import type { DB } from "../../db/schema";
+import { invalid, localDuplicated, notFound, refused } from "../../http/errors";
+import { nowIso } from "../../shared/time";
+import { audit } from "../audit/audit";
+import type { PlanTable } from "../catalog/catalog.table";
+import { proRataCredit } from "../subscriptions/periods";
+import { findPlanWithLevel, type PlanWithLevel } from "../subscriptions/subscriptions.repository";
+import { type CurrentPlanSub, currentPlanSubscription } from "../subscriptions/subscriptions.service";
+import {
+  type AdminPlanRow,
+  findAdminPlan,
+  findPlanByName,
+  insertPlan,
+  levelExists,
+  listPlans,
+  listPlansOnSale,
+  liveSubscriberUids,
+  planIsReferenced,
+} from "./plans.repository";
+import { planPeriods } from "./pricing";
+
+type Operator = { uid: number; ip: string };
+
+function presentAdminPlan(p: AdminPlanRow): AdminPlan {
+  return {
+    id: p.id,
+    name: p.name,
+    tag: p.tag,
+    simple_desc: p.simple_desc,
+    traffic: p.traffic,
+    type: p.type,
+    level_id: p.level_id,
+    level_name: p.level_name,
+    sort: p.sort,
+    bandwidth: p.bandwidth,
+    tunnel_limit: p.tunnel_limit,
+    tunnel_peer_port_limit: p.tunnel_peer_port_limit,
+    monthly_fee: p.monthly_fee === null ? null : Number(p.monthly_fee),
+    monthly_fee_discount: Number(p.monthly_fee_discount),
+    quarterly_fee: p.quarterly_fee === null ? null : Number(p.quarterly_fee),
+    quarterly_fee_discount: Number(p.quarterly_fee_discount),
+    semiannual_fee: p.semiannual_fee === null ? null : Number(p.semiannual_fee),
+    semiannual_fee_discount: Number(p.semiannual_fee_discount),
+    annual_fee: p.annual_fee === null ? null : Number(p.annual_fee),
+    annual_fee_discount: Number(p.annual_fee_discount),
+    on_sale: p.on_sale === 1,
+    is_default: p.is_default === 1,
+    live_subscriptions: p.live_subscriptions,
+    created_at: p.created_at,
+  };
+}
+
+/** GET /super/plan */
+export async function listAdminPlans(ctx: AppContext, q: AdminPlanQuery): Promise<Paged<AdminPlan>> {
+  const { rows, total } = await listPlans(ctx.db, q);
+  return { list: rows.map(presentAdminPlan), total, page: q.page, size: q.size };
+}
+
+async function checkPlanFields(
+  db: Kysely<DB>,
+  f: { name?: string; level_id?: number; type?: number; is_default?: boolean },
+  exceptId = 0,
+): Promise<void> {
+  if (f.level_id !== undefined && !(await levelExists(db, f.level_id))) throw invalid("level_id", "商店等级不存在");
+  if (f.name !== undefined && (await findPlanByName(db, f.name, exceptId))) {
+    throw localDuplicated("套餐名称已存在", "name");
+  }
+  if (f.is_default && f.type !== OrderType.Plan) throw invalid("is_default", "只有套餐（类型 2）可以设为默认套餐");
+}
+
+/** The flag columns and the rest, as the table stores them. */
+function toColumns(b: Partial<CreatePlanBody>): Partial<Omit<PlanTable, "id" | "created_at">> {
+  const { on_sale, is_default, ...rest } = b;
+  return {
+    ...rest,
+    ...(on_sale !== undefined && { on_sale: on_sale ? 1 : 0 }),
+    ...(is_default !== undefined && { is_default: is_default ? 1 : 0 }),
+  };
+}
+
+/** POST /super/plan (audited). Making it the default takes the flag from the previous default. */
+export async function createPlan(ctx: AppContext, op: Operator, body: CreatePlanBody): Promise<AdminPlan> {
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    await checkPlanFields(trx, body);
+    if (body.is_default) await trx.updateTable("plans").set({ is_default: 0 }).execute();
+    const id = await insertPlan(trx, {
+      ...(toColumns(body) as Omit<PlanTable, "id" | "created_at">),
+      created_at: nowIso(),
+    });
+    await audit(trx, { operatorUid: op.uid, action: "plan.create", target: `plan:${id}`, detail: body, ip: op.ip });
+    return id;
+  });
+  return presentAdminPlan((await findAdminPlan(ctx.db, id))!);
+}
+
+/**
+ * PATCH /super/plan (audited). The type of a plan that anyone subscribed to cannot change. When
+ * what frp enforces changes (level, bandwidth, tunnel limits), every live subscriber's cached
+ * decision is dropped (subscription.changed).
+ */
+export async function updatePlan(ctx: AppContext, op: Operator, body: UpdatePlanBody): Promise<AdminPlan> {
+  const { id, ...fields } = body;
+  const uids = await ctx.db.transaction().execute(async (trx) => {
+    const cur = await findAdminPlan(trx, id);
+    if (!cur) throw notFound("套餐");
+    const type = fields.type ?? cur.type;
+    if (fields.type !== undefined && fields.type !== cur.type && (await planIsReferenced(trx, id))) {
+      throw refused("该套餐已有订单或订阅，不能修改类型");
+    }
+    await checkPlanFields(trx, { ...fields, type, is_default: fields.is_default ?? cur.is_default === 1 }, id);
+    if (fields.is_default) await trx.updateTable("plans").set({ is_default: 0 }).where("id", "!=", id).execute();
+    const set = toColumns(fields);
+    if (Object.keys(set).length) await trx.updateTable("plans").set(set).where("id", "=", id).execute();
+    await audit(trx, { operatorUid: op.uid, action: "plan.update", target: `plan:${id}`, detail: body, ip: op.ip });
+    const limitsChanged = (["level_id", "bandwidth", "tunnel_limit", "tunnel_peer_port_limit"] as const).some(
+      (k) => fields[k] !== undefined && fields[k] !== cur[k],
+    );
+    return limitsChanged ? liveSubscriberUids(trx, id) : [];
+  });
+  for (const uid of uids) ctx.events.emit("subscription.changed", { uid });
+  return presentAdminPlan((await findAdminPlan(ctx.db, id))!);
+}
+
+/**
+ * DELETE /super/plan (audited). A plan that anything refers to (subscriptions, orders, gift
+ * cards) is taken off sale instead, so history and renewals keep working; the default plan stays.
+ */
+export async function deletePlan(ctx: AppContext, op: Operator, id: number): Promise<DeletePlanResult> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const cur = await findAdminPlan(trx, id);
+    if (!cur) throw notFound("套餐");
+    if (cur.is_default === 1) throw refused("这是新用户的默认套餐，请先把其他套餐设为默认再删除");
+    const keep = await planIsReferenced(trx, id);
+    if (keep) await trx.updateTable("plans").set({ on_sale: 0 }).where("id", "=", id).execute();
+    else await trx.deleteFrom("plans").where("id", "=", id).execute();
+    await audit(trx, {
+      operatorUid: op.uid,
+      action: keep ? "plan.offSale" : "plan.delete",
+      target: `plan:${id}`,
+      detail: { name: cur.name },
+      ip: op.ip,
+    });
+    return { deleted: !keep, off_sale: keep };
+  });
+}
+
+/** What buying `plan` would do for a customer whose current plan is `current`. */
+function purchaseKind(current: CurrentPlanSub | null, plan: PlanWithLevel, now: Date): [PurchaseKind, string] {
+  if (plan.type === OrderType.TrafficPack) {
+    return current ? ["new", ""] : ["refused", "流量包需要在套餐有效期内使用，请先开通套餐"];
+  }
+  if (!current || current.free) return ["new", ""];
+  if (current.plan.id === plan.id) return ["extend", "已是当前套餐，购买将顺延到期时间"];
+  if (plan.level > current.plan.level) {
+    const credit = proRataCredit(current.sub, now);
+    return [
+      "upgrade",
+      `立即升级；原套餐剩余 ${credit.unusedDays} 天，折合 ${fenToYuan(credit.credit)} 元抵扣新套餐费用`,
+    ];
+  }
+  return [
+    "refused",
+    plan.level < current.plan.level
+      ? `当前套餐「${current.plan.name}」等级更高，不能购买低等级套餐`
+      : `当前套餐「${current.plan.name}」与此套餐同等级，不能切换`,
+  ];
+}
+
+function presentStorePlan(plan: PlanWithLevel, current: CurrentPlanSub | null, now: Date): StorePlan {
+  const [purchase, note] = purchaseKind(current, plan, now);
+  return {
+    id: plan.id,
+    name: plan.name,
+    tag: plan.tag,
+    simple_desc: plan.simple_desc,
+    traffic: plan.traffic,
+    type: plan.type,
+    level_id: plan.level_id,
+    level_name: plan.level_name,
+    level: plan.level,
+    sort: plan.sort,
+    bandwidth: plan.bandwidth,
+    tunnel_limit: plan.tunnel_limit,
+    tunnel_peer_port_limit: plan.tunnel_peer_port_limit,
+    periods: planPeriods(plan),
+    purchase,
+    purchase_note: note,
+  };
+}
+
+/** A plan as the store shows it to this customer (also used for the renewal page). */
+export async function presentStorePlanFor(
+  db: Kysely<DB>,
+  uid: number,
+  plan: PlanWithLevel,
+  now: Date,
+): Promise<StorePlan> {
+  return presentStorePlan(plan, await currentPlanSubscription(db, uid, now), now);
+}
+
+function presentCurrent(c: CurrentPlanSub | null): CurrentPlan | null {
+  if (!c) return null;
+  return {
+    subscription_id: c.sub.id,
+    plan_id: c.plan.id,
+    plan_name: c.plan.name,
+    level: c.plan.level,
+    free: c.free,
+    end_at: c.sub.end_at,
+    status: c.sub.status,
+  };
+}
+
+/** GET /user/plan: plans on sale grouped by level, each with its prices and what buying it would do. */
+export async function storeCatalog(ctx: AppContext, uid: number, type?: number): Promise<StoreCatalog> {
+  const now = new Date();
+  const current = await currentPlanSubscription(ctx.db, uid, now);
+  const plans = await listPlansOnSale(ctx.db, type);
+  const levels: StoreLevelGroup[] = [];
+  for (const plan of plans) {
+    const view = presentStorePlan(plan, current, now);
+    // A plan without any period on sale cannot be bought: it is not shown.
+    if (!view.periods.length) continue;
+    let group = levels.find((g) => g.level_id === plan.level_id);
+    if (!group) {
+      group = { level_id: plan.level_id, name: plan.level_name ?? "", level: plan.level, plans: [] };
+      levels.push(group);
+    }
+    group.plans.push(view);
+  }
+  return { current: presentCurrent(current), levels };
+}
+
+/** GET /user/plan/{planID}: one plan on sale (404 otherwise). */
+export async function storePlan(ctx: AppContext, uid: number, planId: number): Promise<StorePlan> {
+  const plan = await findPlanWithLevel(ctx.db, planId);
+  if (plan?.on_sale !== 1) throw notFound("套餐");
+  const view = await presentStorePlanFor(ctx.db, uid, plan, new Date());
+  if (!view.periods.length) throw notFound("套餐");
+  return view;
+}

@@ -1,0 +1,54 @@
+import { OrderType, SubscriptionStatus } from "@burrow/contract";
+import type { Kysely } from "kysely";
+import type { DB } from "../../db/schema";
+import type { PlanRow, SubscriptionRow } from "../catalog/catalog.table";
+
+/** All Kysely code for subscriptions and the plans they refer to. */
+
+export interface PlanWithLevel extends PlanRow {
+  /** plan_levels.level; 0 when the level was removed */
+  level: number;
+  level_name: string | null;
+}
+
+/** A plan with its store level, or undefined. */
+export async function findPlanWithLevel(db: Kysely<DB>, planId: number): Promise<PlanWithLevel | undefined> {
+  const row = await db
+    .selectFrom("plans")
+    .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
+    .selectAll("plans")
+    .select(["plan_levels.level as level", "plan_levels.name as level_name"])
+    .where("plans.id", "=", planId)
+    .executeTakeFirst();
+  return row ? { ...row, level: row.level ?? 0 } : undefined;
+}
+
+/** A subscription by id. */
+export const findSubscription = (db: Kysely<DB>, id: number): Promise<SubscriptionRow | undefined> =>
+  db.selectFrom("subscriptions").selectAll().where("id", "=", id).executeTakeFirst();
+
+/** The subscription an order opened, found by the order's trade id, for its owner only. */
+export const findSubscriptionByTrade = (
+  db: Kysely<DB>,
+  uid: number,
+  tradeId: string,
+): Promise<SubscriptionRow | undefined> =>
+  db
+    .selectFrom("subscriptions")
+    .selectAll()
+    .where("uid", "=", uid)
+    .where("trade_id", "=", tradeId)
+    .orderBy("id")
+    .executeTakeFirst();
+
+/** Plan subscriptions that count now (in use or over quota, not ended). */
+export const livePlanSubscriptions = (db: Kysely<DB>, uid: number, now: Date): Promise<SubscriptionRow[]> =>
+  db
+    .selectFrom("subscriptions")
+    .selectAll()
+    .where("uid", "=", uid)
+    .where("kind", "=", OrderType.Plan)
+    .where("status", "in", [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota])
+    .where((eb) => eb.or([eb("end_at", "is", null), eb("end_at", ">", now.toISOString())]))
+    .orderBy("id")
+    .execute();

@@ -1,0 +1,403 @@
+import {
+  OrderType,
+  type Paged,
+  type PlanLimitsInfo,
+  type PlanPeriod,
+  type PlanRegQuery,
+  type PlanRegRow,
+  type SubscriptionList,
+  type SubscriptionQuery,
+  SubscriptionStatus,
+} from "@burrow/contract";
+import { type Kysely, sql } from "kysely";
+import type { AppContext } from "../../context";
+import type { DB } from "../../db/schema";
+import { refused } from "../../http/errors";
+import { lockUser } from "../../shared/locks";
+import type { SubscriptionRow } from "../catalog/catalog.table";
+import { GB, grantDefaultPlan } from "../catalog/default-plan";
+import { addMonths, proRataCredit } from "./periods";
+import { getPlanLimits } from "./quota";
+import { presentSubscriptionRow, type SubscriptionViewRow, subscriptionViewQuery } from "./subscriptions.presenter";
+import {
+  findPlanWithLevel,
+  findSubscription,
+  livePlanSubscriptions,
+  type PlanWithLevel,
+} from "./subscriptions.repository";
+
+/**
+ * The rules of a customer's subscriptions: one plan in use at a time; the same plan extends;
+ * a higher-level plan upgrades at once with the unused days credited pro rata; a lower (or other
+ * same-level) plan is refused; the free plan never blocks and any paid plan replaces it; traffic
+ * packs stack beside the plan. Orders, gift cards and refunds all go through here.
+ */
+
+const LIVE = [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota];
+
+/** The plan subscription in use now, with its plan. */
+export interface CurrentPlanSub {
+  sub: SubscriptionRow;
+  plan: PlanWithLevel;
+  /** the free default plan: never ends, any paid plan replaces it */
+  free: boolean;
+}
+
+/** A subscription without an end is the free default plan (grantDefaultPlan); paid ones always end. */
+export const isFreeSubscription = (sub: Pick<SubscriptionRow, "end_at">): boolean => sub.end_at === null;
+
+/**
+ * The customer's plan subscription now, or null. There is one by construction; should two ever be
+ * live, the paid one of the highest level wins, as it is the one the customer pays for.
+ */
+export async function currentPlanSubscription(db: Kysely<DB>, uid: number, now: Date): Promise<CurrentPlanSub | null> {
+  const subs = await livePlanSubscriptions(db, uid, now);
+  let best: CurrentPlanSub | null = null;
+  for (const sub of subs) {
+    const plan = await findPlanWithLevel(db, sub.plan_id);
+    if (!plan) continue;
+    const cand = { sub, plan, free: isFreeSubscription(sub) };
+    if (!best || rank(cand) > rank(best)) best = cand;
+  }
+  return best;
+}
+const rank = (c: CurrentPlanSub) => (c.free ? 0 : 1_000_000) + c.plan.level;
+
+/** What a customer wants: a plan or a traffic pack for some months, or more months of a subscription. */
+export type PurchaseIntent =
+  | { kind: "plan"; plan: PlanWithLevel; months: number; period: PlanPeriod | null }
+  | { kind: "pack"; plan: PlanWithLevel; months: number; period: PlanPeriod | null }
+  | { kind: "renew"; plan: PlanWithLevel; months: number; period: PlanPeriod | null; sub: SubscriptionRow };
+
+/** What a purchase will do, decided against the customer's subscriptions now. */
+export interface PurchaseDecision {
+  action: "new" | "extend" | "upgrade" | "pack" | "renew";
+  /** the subscription extended or renewed */
+  subscription_id: number | null;
+  /** the plan subscription replaced: the one upgraded from, or the free plan */
+  replaces_subscription_id: number | null;
+  /** pro-rata value of the replaced subscription's unused days (upgrades only), fen */
+  upgrade_credit: number;
+  /** when the new or extended subscription will end */
+  end_at: string;
+}
+
+/**
+ * Decides what a purchase does, or refuses it (2001) with a message the customer can act on.
+ * Reads only; call inside the purchase's transaction after lockUser so the state cannot move.
+ */
+export async function decidePurchase(
+  db: Kysely<DB>,
+  uid: number,
+  intent: PurchaseIntent,
+  now: Date,
+): Promise<PurchaseDecision> {
+  const base = { subscription_id: null, replaces_subscription_id: null, upgrade_credit: 0 };
+  if (intent.kind === "renew") {
+    const sub = intent.sub;
+    if (!LIVE.includes(sub.status as never) || !sub.end_at || Date.parse(sub.end_at) <= now.getTime()) {
+      throw refused("该套餐已过期或已退款，不能续费，请重新购买");
+    }
+    return { ...base, action: "renew", subscription_id: sub.id, end_at: addMonths(sub.end_at, intent.months) };
+  }
+  const current = await currentPlanSubscription(db, uid, now);
+  if (intent.kind === "pack") {
+    if (!current) throw refused("流量包需要在套餐有效期内使用，请先开通套餐");
+    return { ...base, action: "pack", end_at: addMonths(now, intent.months) };
+  }
+  if (!current || current.free) {
+    return {
+      ...base,
+      action: "new",
+      replaces_subscription_id: current?.sub.id ?? null,
+      end_at: addMonths(now, intent.months),
+    };
+  }
+  if (current.plan.id === intent.plan.id) {
+    return {
+      ...base,
+      action: "extend",
+      subscription_id: current.sub.id,
+      end_at: addMonths(current.sub.end_at ?? now, intent.months),
+    };
+  }
+  if (intent.plan.level > current.plan.level) {
+    return {
+      ...base,
+      action: "upgrade",
+      replaces_subscription_id: current.sub.id,
+      upgrade_credit: proRataCredit(current.sub, now).credit,
+      end_at: addMonths(now, intent.months),
+    };
+  }
+  throw refused(
+    intent.plan.level < current.plan.level
+      ? `当前套餐「${current.plan.name}」等级更高，不能购买低等级套餐；可续费当前套餐，或在其到期后再购买`
+      : `当前套餐「${current.plan.name}」与所选套餐同等级，不能切换；可续费当前套餐，或购买更高等级的套餐`,
+  );
+}
+
+/** What applying a purchase changed (kept on the order so that a refund can undo exactly that). */
+export interface AppliedPurchase {
+  subscription_id: number;
+  sub_end_before: string | null;
+  sub_end_after: string | null;
+  quota_added: number;
+  value_added: number;
+}
+
+/**
+ * Applies a decided purchase: opens a subscription (ending the one it replaces), or extends one.
+ * Call inside the transaction, after lockUser and decidePurchase.
+ * @param opts.value fen the customer paid for it (its pro-rata base); 0 for gift cards.
+ * @param opts.tradeId the order that opens a new subscription (its renewal key).
+ */
+export async function applyPurchase(
+  trx: Kysely<DB>,
+  uid: number,
+  intent: PurchaseIntent,
+  decision: PurchaseDecision,
+  opts: { value: number; tradeId: string | null; now: Date },
+): Promise<AppliedPurchase> {
+  const now = opts.now.toISOString();
+  const quota = intent.plan.traffic * GB * intent.months;
+  if (decision.action === "extend" || decision.action === "renew") {
+    const sub = await findSubscription(trx, decision.subscription_id ?? 0);
+    if (!sub?.end_at) throw refused("要续费的套餐不存在");
+    const end = addMonths(sub.end_at, intent.months);
+    const newQuota = Number(sub.traffic_quota) + quota;
+    await trx
+      .updateTable("subscriptions")
+      .set((eb) => ({
+        end_at: end,
+        traffic_quota: newQuota,
+        paid_amount: eb("paid_amount", "+", opts.value),
+        // More traffic lifts "over quota"; refunded or expired ones are never renewed (decidePurchase).
+        status: Number(sub.traffic_used) < newQuota ? SubscriptionStatus.InUse : SubscriptionStatus.OverQuota,
+      }))
+      .where("id", "=", sub.id)
+      .execute();
+    return {
+      subscription_id: sub.id,
+      sub_end_before: sub.end_at,
+      sub_end_after: end,
+      quota_added: quota,
+      value_added: opts.value,
+    };
+  }
+  if (decision.replaces_subscription_id !== null) {
+    await trx
+      .updateTable("subscriptions")
+      .set({ status: SubscriptionStatus.Expired, end_at: now })
+      .where("id", "=", decision.replaces_subscription_id)
+      .where("status", "in", LIVE)
+      .execute();
+  }
+  const row = await trx
+    .insertInto("subscriptions")
+    .values({
+      uid,
+      plan_id: intent.plan.id,
+      kind: intent.kind === "pack" ? OrderType.TrafficPack : OrderType.Plan,
+      period: intent.period,
+      start_at: now,
+      end_at: decision.end_at,
+      traffic_quota: quota,
+      status: quota > 0 ? SubscriptionStatus.InUse : SubscriptionStatus.OverQuota,
+      trade_id: opts.tradeId,
+      created_at: now,
+      paid_amount: opts.value,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return {
+    subscription_id: row.id,
+    sub_end_before: null,
+    sub_end_after: null,
+    quota_added: quota,
+    value_added: opts.value,
+  };
+}
+
+/** Gives the free default plan back to a customer left without any live plan. */
+export async function ensureDefaultPlan(trx: Kysely<DB>, uid: number, now: Date): Promise<boolean> {
+  if ((await livePlanSubscriptions(trx, uid, now)).length > 0) return false;
+  await grantDefaultPlan(trx, uid);
+  return true;
+}
+
+/**
+ * Undoes what a refunded order did to its subscription. An order that opened the subscription
+ * refunds it (−2); an order that extended one takes back exactly its months, traffic and value
+ * (the end moves back by what that order added, even if later renewals followed).
+ */
+export async function revokePurchase(
+  trx: Kysely<DB>,
+  order: {
+    uid: number;
+    subscription_id: number | null;
+    sub_end_before: string | null;
+    sub_end_after: string | null;
+    quota_added: number;
+    value_added: number;
+  },
+  now: Date,
+): Promise<void> {
+  const sub = order.subscription_id ? await findSubscription(trx, order.subscription_id) : undefined;
+  if (!sub) return;
+  if (order.sub_end_before && order.sub_end_after && sub.end_at) {
+    const shift = Date.parse(order.sub_end_after) - Date.parse(order.sub_end_before);
+    const end = new Date(Date.parse(sub.end_at) - shift).toISOString();
+    const quota = Math.max(0, Number(sub.traffic_quota) - Number(order.quota_added));
+    let status = sub.status;
+    if (LIVE.includes(sub.status as never)) {
+      if (Date.parse(end) <= now.getTime()) status = SubscriptionStatus.Expired;
+      else status = Number(sub.traffic_used) < quota ? SubscriptionStatus.InUse : SubscriptionStatus.OverQuota;
+    }
+    await trx
+      .updateTable("subscriptions")
+      .set((eb) => ({
+        end_at: end,
+        traffic_quota: quota,
+        paid_amount: eb("paid_amount", "-", Number(order.value_added)),
+        status,
+      }))
+      .where("id", "=", sub.id)
+      .execute();
+  } else {
+    await trx
+      .updateTable("subscriptions")
+      .set({ status: SubscriptionStatus.Refunded })
+      .where("id", "=", sub.id)
+      .execute();
+  }
+  if (sub.kind === OrderType.Plan) await ensureDefaultPlan(trx, order.uid, now);
+}
+
+/**
+ * The expiry job: every subscription whose end has passed turns expired (−1); a customer left
+ * without a plan gets the free default plan back. Idempotent (conditional updates under the
+ * customer's lock), so several processes may run it. Emits subscription.changed per customer.
+ * @returns how many subscriptions expired.
+ */
+export async function expireSubscriptions(ctx: AppContext, now = new Date()): Promise<number> {
+  const due = await ctx.db
+    .selectFrom("subscriptions")
+    .select(["uid"])
+    .distinct()
+    .where("status", "in", LIVE)
+    .where("end_at", "is not", null)
+    .where("end_at", "<=", now.toISOString())
+    .limit(1000)
+    .execute();
+  let expired = 0;
+  for (const { uid } of due) {
+    const n = await ctx.db.transaction().execute(async (trx) => {
+      await lockUser(trx, uid);
+      const r = await trx
+        .updateTable("subscriptions")
+        .set({ status: SubscriptionStatus.Expired })
+        .where("uid", "=", uid)
+        .where("status", "in", LIVE)
+        .where("end_at", "is not", null)
+        .where("end_at", "<=", now.toISOString())
+        .executeTakeFirst();
+      await ensureDefaultPlan(trx, uid, now);
+      return Number(r.numUpdatedRows);
+    });
+    if (n > 0) ctx.events.emit("subscription.changed", { uid });
+    expired += n;
+  }
+  return expired;
+}
+
+/** Live first (in use, over quota), then the rest; newest first within each. */
+const liveFirst = sql<number>`case when subscriptions.status in (${SubscriptionStatus.InUse}, ${SubscriptionStatus.OverQuota}) then 0 else 1 end`;
+
+/** GET /user/subscription: my plans and traffic packs with traffic used/left, and my limits now. */
+export async function listMySubscriptions(
+  ctx: AppContext,
+  uid: number,
+  q: SubscriptionQuery,
+): Promise<SubscriptionList> {
+  let sel = ctx.db.selectFrom("subscriptions").where("subscriptions.uid", "=", uid);
+  if (q.status !== undefined) sel = sel.where("subscriptions.status", "=", q.status);
+  if (q.kind !== undefined) sel = sel.where("subscriptions.kind", "=", q.kind);
+  let rows = subscriptionViewQuery(ctx.db).where("subscriptions.uid", "=", uid);
+  if (q.status !== undefined) rows = rows.where("subscriptions.status", "=", q.status);
+  if (q.kind !== undefined) rows = rows.where("subscriptions.kind", "=", q.kind);
+  const now = new Date();
+  const [list, total, limits] = await Promise.all([
+    rows
+      .orderBy(liveFirst)
+      .orderBy("subscriptions.id", "desc")
+      .limit(q.size)
+      .offset((q.page - 1) * q.size)
+      .execute(),
+    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    getPlanLimits(ctx.db, uid),
+  ]);
+  const info: PlanLimitsInfo | null = limits && {
+    plan_id: limits.plan_id,
+    plan_name: limits.plan_name,
+    level: limits.level,
+    bandwidth: limits.bandwidth,
+    tunnel_limit: limits.tunnel_limit,
+    tunnel_peer_port_limit: limits.tunnel_peer_port_limit,
+    traffic_quota: limits.traffic_quota,
+    traffic_used: limits.traffic_used,
+    end_at: limits.end_at,
+    usable: limits.usable,
+    ...(limits.reason && { reason: limits.reason }),
+  };
+  return {
+    list: list.map((r) => presentSubscriptionRow(r as SubscriptionViewRow, now)),
+    total: Number(total.n),
+    page: q.page,
+    size: q.size,
+    limits: info,
+  };
+}
+
+/** GET /super/plan/reg: every plan and pack registration (subscription), with its customer. */
+export async function listPlanRegistrations(ctx: AppContext, q: PlanRegQuery): Promise<Paged<PlanRegRow>> {
+  let count = ctx.db.selectFrom("subscriptions");
+  let rows = subscriptionViewQuery(ctx.db)
+    .leftJoin("users", "users.uid", "subscriptions.uid")
+    .select("users.phone as phone");
+  if (q.user_id !== undefined) {
+    count = count.where("subscriptions.uid", "=", q.user_id);
+    rows = rows.where("subscriptions.uid", "=", q.user_id);
+  }
+  if (q.local_trade_id) {
+    count = count.where("subscriptions.trade_id", "=", q.local_trade_id);
+    rows = rows.where("subscriptions.trade_id", "=", q.local_trade_id);
+  }
+  if (q.kind !== undefined) {
+    count = count.where("subscriptions.kind", "=", q.kind);
+    rows = rows.where("subscriptions.kind", "=", q.kind);
+  }
+  if (q.status !== undefined) {
+    count = count.where("subscriptions.status", "=", q.status);
+    rows = rows.where("subscriptions.status", "=", q.status);
+  }
+  const now = new Date();
+  const [list, total] = await Promise.all([
+    rows
+      .orderBy("subscriptions.id", "desc")
+      .limit(q.size)
+      .offset((q.page - 1) * q.size)
+      .execute(),
+    count.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    list: list.map((r) => ({
+      ...presentSubscriptionRow(r as SubscriptionViewRow, now),
+      uid: r.uid,
+      phone: r.phone ?? "",
+    })),
+    total: Number(total.n),
+    page: q.page,
+    size: q.size,
+  };
+}

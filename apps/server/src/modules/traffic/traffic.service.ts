@@ -1,0 +1,310 @@
+import type {
+  ConnListQuery,
+  ConnOverview,
+  ConnRow,
+  Flow,
+  FlowQuery,
+  LiveProxyRow,
+  Paged,
+  TrafficDay,
+  TunnelTrafficChart,
+  UserTraffic,
+  UserTrafficQuery,
+} from "@burrow/contract";
+import { sql } from "kysely";
+import type { AppContext } from "../../context";
+import { containsText } from "../../db/dialect";
+import { invalid, notFound } from "../../http/errors";
+import { pageOf } from "../../shared/paging";
+import { addDays, shanghaiDate } from "../../shared/time";
+import { getPlanLimits } from "../subscriptions/quota";
+
+/** Longest range a traffic query may span, in days. */
+const MAX_RANGE_DAYS = 366;
+
+/** Resolves an optional date range ending today (Asia/Shanghai) and checks it. */
+export function dateRange(q: { start_date?: string; end_date?: string }, defaultDays: number): [string, string] {
+  const end = q.end_date ?? shanghaiDate();
+  const start = q.start_date ?? addDays(end, -(defaultDays - 1));
+  if (start > end) throw invalid("start_date", "开始日期不能晚于结束日期");
+  if (addDays(start, MAX_RANGE_DAYS) <= end) throw invalid("start_date", `日期范围最多 ${MAX_RANGE_DAYS} 天`);
+  return [start, end];
+}
+
+/** Every day of [start, end] with the given sums, zeros where nothing flowed. */
+function fillDays(
+  start: string,
+  end: string,
+  rows: { day: string; traffic_in: unknown; traffic_out: unknown }[],
+): TrafficDay[] {
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  const out: TrafficDay[] = [];
+  for (let d = start; d <= end; d = addDays(d, 1)) {
+    const r = byDay.get(d);
+    out.push({ date: d, traffic_in: Number(r?.traffic_in ?? 0), traffic_out: Number(r?.traffic_out ?? 0) });
+  }
+  return out;
+}
+
+const sumIn = sql<string | number>`sum(traffic_in)`;
+const sumOut = sql<string | number>`sum(traffic_out)`;
+
+/**
+ * A customer's traffic over a range: per day, per tunnel, per tunnel and day, and the quota of
+ * their plan and packs (used and left). Only their own tunnels, deleted ones' history included.
+ */
+export async function userTraffic(ctx: AppContext, uid: number, q: UserTrafficQuery): Promise<UserTraffic> {
+  const [start, end] = dateRange(q, 30);
+  if (q.tun_id) {
+    const own = await ctx.db
+      .selectFrom("tunnels")
+      .select("tun_id")
+      .where("tun_id", "=", q.tun_id)
+      .where("uid", "=", uid)
+      .executeTakeFirst();
+    if (!own) throw notFound("隧道");
+  }
+  let base = ctx.db
+    .selectFrom("tunnel_traffic")
+    .where("tunnel_traffic.uid", "=", uid)
+    .where("day", ">=", start)
+    .where("day", "<=", end);
+  if (q.tun_id) base = base.where("tunnel_traffic.tun_id", "=", q.tun_id);
+  const [days, rows, perTunnel, limits] = await Promise.all([
+    base
+      .select(["day", sumIn.as("traffic_in"), sumOut.as("traffic_out")])
+      .groupBy("day")
+      .execute(),
+    base
+      .select(["tunnel_traffic.tun_id", "day", "tunnel_traffic.traffic_in", "tunnel_traffic.traffic_out"])
+      .orderBy("day")
+      .orderBy("tunnel_traffic.tun_id")
+      .execute(),
+    base
+      .innerJoin("tunnels", "tunnels.tun_id", "tunnel_traffic.tun_id")
+      .select([
+        "tunnel_traffic.tun_id",
+        "tunnels.tun_name",
+        "tunnels.status",
+        sql<string | number>`sum(tunnel_traffic.traffic_in)`.as("traffic_in"),
+        sql<string | number>`sum(tunnel_traffic.traffic_out)`.as("traffic_out"),
+      ])
+      .groupBy(["tunnel_traffic.tun_id", "tunnels.tun_name", "tunnels.status"])
+      .orderBy("tunnel_traffic.tun_id")
+      .execute(),
+    getPlanLimits(ctx.db, uid),
+  ]);
+  const total = limits?.traffic_quota ?? 0;
+  const used = limits?.traffic_used ?? 0;
+  return {
+    start_date: start,
+    end_date: end,
+    quota: {
+      plan_name: limits?.plan_name ?? null,
+      total,
+      used,
+      left: Math.max(0, total - used),
+      usable: Boolean(limits?.usable && (!limits.end_at || limits.end_at > new Date().toISOString())),
+      end_at: limits?.end_at ?? null,
+    },
+    days: fillDays(start, end, days),
+    tunnels: perTunnel.map((r) => ({
+      tun_id: r.tun_id,
+      tun_name: r.tun_name,
+      status: r.status,
+      traffic_in: Number(r.traffic_in),
+      traffic_out: Number(r.traffic_out),
+    })),
+    rows: rows.map((r) => ({
+      tun_id: r.tun_id,
+      date: r.day,
+      traffic_in: Number(r.traffic_in),
+      traffic_out: Number(r.traffic_out),
+    })),
+  };
+}
+
+/** Chart data of one of the customer's tunnels: the last `days` days. */
+export async function tunnelTrafficChart(
+  ctx: AppContext,
+  uid: number,
+  tunId: number,
+  days: number,
+): Promise<TunnelTrafficChart> {
+  const own = await ctx.db
+    .selectFrom("tunnels")
+    .select("tun_id")
+    .where("tun_id", "=", tunId)
+    .where("uid", "=", uid)
+    .where("status", "<>", -1)
+    .executeTakeFirst();
+  if (!own) throw notFound("隧道");
+  const end = shanghaiDate();
+  const start = addDays(end, -(days - 1));
+  const rows = await ctx.db
+    .selectFrom("tunnel_traffic")
+    .select(["day", "traffic_in", "traffic_out"])
+    .where("tun_id", "=", tunId)
+    .where("day", ">=", start)
+    .where("day", "<=", end)
+    .execute();
+  return { tun_id: tunId, days: fillDays(start, end, rows) };
+}
+
+function selectConns(ctx: AppContext, q: ConnListQuery) {
+  let sel = ctx.db
+    .selectFrom("tunnel_conns as c")
+    .leftJoin("tunnels", "tunnels.tun_id", "c.tun_id")
+    .leftJoin("nodes", "nodes.node_id", "c.node_id");
+  if (q.tun_id) sel = sel.where("c.tun_id", "=", q.tun_id);
+  if (q.uid) sel = sel.where("c.uid", "=", q.uid);
+  if (q.node_id) sel = sel.where("c.node_id", "=", q.node_id);
+  if (q.remote_addr) sel = sel.where(containsText(ctx.db, "c.remote_addr", q.remote_addr));
+  return sel;
+}
+
+/** Recent visitor connections (newest first), filtered by tunnel, owner, node and visitor address. */
+export function listConns(ctx: AppContext, q: ConnListQuery): Promise<Paged<ConnRow>> {
+  const sel = selectConns(ctx, q);
+  return pageOf(
+    q.page,
+    q.size,
+    async (limit, offset) =>
+      (
+        await sel
+          .select([
+            "c.id",
+            "c.tun_id",
+            "c.uid",
+            "c.node_id",
+            "c.proxy_type",
+            "c.remote_addr",
+            "c.created_at",
+            "tunnels.tun_name",
+            "nodes.name as node_name",
+          ])
+          .orderBy("c.id", "desc")
+          .limit(limit)
+          .offset(offset)
+          .execute()
+      ).map((r) => ({ ...r, tun_name: r.tun_name ?? "", node_name: r.node_name ?? `#${r.node_id}` })),
+    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+  );
+}
+
+/** Proxies with open visitor connections now (the poller's last look at each dashboard), busiest first. */
+export async function liveProxies(
+  ctx: AppContext,
+  q: { tun_id?: number; uid?: number; node_id?: number },
+  limit = 100,
+): Promise<LiveProxyRow[]> {
+  let sel = ctx.db
+    .selectFrom("proxy_counters as pc")
+    .leftJoin("tunnels", "tunnels.tun_id", "pc.tun_id")
+    .leftJoin("nodes", "nodes.node_id", "pc.node_id")
+    .where("pc.cur_conns", ">", 0);
+  if (q.tun_id) sel = sel.where("pc.tun_id", "=", q.tun_id);
+  if (q.uid) sel = sel.where("tunnels.uid", "=", q.uid);
+  if (q.node_id) sel = sel.where("pc.node_id", "=", q.node_id);
+  const rows = await sel
+    .select([
+      "pc.node_id",
+      "pc.proxy_name",
+      "pc.tun_id",
+      "pc.online",
+      "pc.cur_conns",
+      "pc.last_in",
+      "pc.last_out",
+      "pc.updated_at",
+      "tunnels.tun_name",
+      "tunnels.uid",
+      "nodes.name as node_name",
+    ])
+    .orderBy("pc.cur_conns", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    node_id: r.node_id,
+    node_name: r.node_name ?? `#${r.node_id}`,
+    proxy_name: r.proxy_name,
+    tun_id: r.tun_id,
+    tun_name: r.tun_name ?? null,
+    uid: r.uid ?? null,
+    online: r.online === 1,
+    cur_conns: r.cur_conns,
+    today_in: Number(r.last_in),
+    today_out: Number(r.last_out),
+    updated_at: r.updated_at,
+  }));
+}
+
+/** GET /super/tun/conns: recent connections plus live per-proxy connection counts. */
+export async function connOverview(ctx: AppContext, q: ConnListQuery): Promise<ConnOverview> {
+  const [page, live] = await Promise.all([listConns(ctx, q), liveProxies(ctx, q)]);
+  return { ...page, live };
+}
+
+/** Traffic over a range by day, by node and by user (heaviest first, paged). */
+export async function flow(ctx: AppContext, q: FlowQuery): Promise<Flow> {
+  const [start, end] = dateRange(q, 7);
+  let base = ctx.db.selectFrom("tunnel_traffic").where("day", ">=", start).where("day", "<=", end);
+  if (q.node_id) base = base.where("tunnel_traffic.node_id", "=", q.node_id);
+  if (q.uid) base = base.where("tunnel_traffic.uid", "=", q.uid);
+  const [days, nodes, users, userCount] = await Promise.all([
+    base
+      .select(["day", sumIn.as("traffic_in"), sumOut.as("traffic_out")])
+      .groupBy("day")
+      .execute(),
+    base
+      .leftJoin("nodes", "nodes.node_id", "tunnel_traffic.node_id")
+      .select([
+        "tunnel_traffic.node_id",
+        "nodes.name",
+        sql<string | number>`sum(tunnel_traffic.traffic_in)`.as("traffic_in"),
+        sql<string | number>`sum(tunnel_traffic.traffic_out)`.as("traffic_out"),
+      ])
+      .groupBy(["tunnel_traffic.node_id", "nodes.name"])
+      .orderBy("tunnel_traffic.node_id")
+      .execute(),
+    base
+      .leftJoin("users", "users.uid", "tunnel_traffic.uid")
+      .select([
+        "tunnel_traffic.uid",
+        "users.phone",
+        sql<string | number>`sum(tunnel_traffic.traffic_in)`.as("traffic_in"),
+        sql<string | number>`sum(tunnel_traffic.traffic_out)`.as("traffic_out"),
+      ])
+      .groupBy(["tunnel_traffic.uid", "users.phone"])
+      .orderBy(sql`sum(tunnel_traffic.traffic_in + tunnel_traffic.traffic_out)`, "desc")
+      .orderBy("tunnel_traffic.uid")
+      .limit(q.size)
+      .offset((q.page - 1) * q.size)
+      .execute(),
+    base.select((eb) => eb.fn.count("tunnel_traffic.uid").distinct().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  const dayRows = fillDays(start, end, days);
+  return {
+    start_date: start,
+    end_date: end,
+    total_in: dayRows.reduce((n, d) => n + d.traffic_in, 0),
+    total_out: dayRows.reduce((n, d) => n + d.traffic_out, 0),
+    days: dayRows,
+    nodes: nodes.map((r) => ({
+      node_id: r.node_id,
+      node_name: r.name ?? `#${r.node_id}`,
+      traffic_in: Number(r.traffic_in),
+      traffic_out: Number(r.traffic_out),
+    })),
+    users: {
+      list: users.map((r) => ({
+        uid: r.uid,
+        phone: r.phone ?? "",
+        traffic_in: Number(r.traffic_in),
+        traffic_out: Number(r.traffic_out),
+      })),
+      total: Number(userCount.n),
+      page: q.page,
+      size: q.size,
+    },
+  };
+}

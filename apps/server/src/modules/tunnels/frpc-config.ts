@@ -1,0 +1,122 @@
+import { frpProxyLocalName, frpUserName, type TunnelConfig, TunnelStatus } from "@burrow/contract";
+import type { AppContext } from "../../context";
+import { notFound, refused } from "../../http/errors";
+import { tomlLine } from "../../shared/toml";
+import { tunnelAddon, tunnelCustomDomains } from "./tunnels.presenter";
+import type { TunnelRow } from "./tunnels.table";
+
+/** frpc heartbeat period (s). Burrow refuses a heartbeat to cut a client off, so it must be on. */
+export const FRPC_HEARTBEAT_INTERVAL = 30;
+/** Must be ≥ the interval (frpc verify); frps.toml uses the same value. */
+export const FRPC_HEARTBEAT_TIMEOUT = 90;
+
+export interface FrpcConfigInput {
+  node: { node_id: number; name: string; host: string; bind_port: number };
+  uid: number;
+  frpToken: string;
+  tunnels: TunnelRow[];
+}
+
+function proxyLines(t: TunnelRow): string[] {
+  const addon = tunnelAddon(t);
+  const domains = tunnelCustomDomains(t);
+  return [
+    "",
+    `# ${t.tun_name} (#${t.tun_id})`,
+    "[[proxies]]",
+    ...tomlLine("name", frpProxyLocalName(t.tun_id)),
+    ...tomlLine("type", t.protocol),
+    ...tomlLine("localIP", t.local_ip),
+    ...tomlLine("localPort", t.local_port),
+    ...tomlLine("remotePort", t.remote_port),
+    ...(domains.length ? tomlLine("customDomains", domains) : []),
+    ...tomlLine("subdomain", t.subdomain),
+    ...(t.protocol === "http" && addon.locations?.length ? tomlLine("locations", addon.locations) : []),
+    ...(t.protocol === "http" ? tomlLine("httpUser", addon.http_user) : []),
+    ...(t.protocol === "http" ? tomlLine("httpPassword", addon.http_password) : []),
+    ...(t.protocol === "http" ? tomlLine("hostHeaderRewrite", addon.host_header_rewrite) : []),
+    ...(t.use_encryption ? tomlLine("transport.useEncryption", true) : []),
+    ...(t.use_compression ? tomlLine("transport.useCompression", true) : []),
+    ...tomlLine("metadatas.tunnel_id", String(t.tun_id)),
+  ];
+}
+
+/**
+ * A complete frpc.toml: the node's address, `user` and `metadatas.token` (the customer's frp
+ * access token, which the plugin checks on every op), heartbeats on, and one `[[proxies]]` per
+ * tunnel named "t_<tun_id>" — frpc sends it as "u_<uid>.t_<tun_id>", which maps back to the tunnel.
+ */
+export function buildFrpcToml(input: FrpcConfigInput): string {
+  const { node } = input;
+  const lines = [
+    `# frpc.toml for Burrow node ${JSON.stringify(node.name)} (#${node.node_id}).`,
+    "# Keep the heartbeat settings: the service checks your account on every heartbeat.",
+    ...tomlLine("serverAddr", node.host),
+    ...tomlLine("serverPort", node.bind_port),
+    ...tomlLine("user", frpUserName(input.uid)),
+    ...tomlLine("metadatas.token", input.frpToken),
+    ...tomlLine("loginFailExit", false),
+    ...tomlLine("transport.heartbeatInterval", FRPC_HEARTBEAT_INTERVAL),
+    ...tomlLine("transport.heartbeatTimeout", FRPC_HEARTBEAT_TIMEOUT),
+    ...input.tunnels.flatMap(proxyLines),
+    "",
+  ];
+  return lines.join("\n");
+}
+
+/** Run commands for a config saved as `file` next to the frpc binary. */
+export function runCommands(file: string): TunnelConfig["commands"] {
+  return {
+    windows: `.\\frpc.exe -c .\\${file}`,
+    macos: `xattr -d com.apple.quarantine ./frpc 2>/dev/null; chmod +x ./frpc && ./frpc -c ./${file}`,
+    linux: `chmod +x ./frpc && ./frpc -c ./${file}`,
+  };
+}
+
+/**
+ * frpc configuration for one of the customer's tunnels (tun_id) or for all of them on one node
+ * (node_id; locked tunnels left out — frps would refuse them). Disabled tunnels stay in: frps
+ * refuses them until they are turned back on, and then frpc's own retry brings them up.
+ */
+export async function tunnelConfig(
+  ctx: AppContext,
+  uid: number,
+  q: { tun_id?: number; node_id?: number },
+): Promise<TunnelConfig> {
+  let sel = ctx.db
+    .selectFrom("tunnels")
+    .selectAll()
+    .where("uid", "=", uid)
+    .where("status", "<>", TunnelStatus.Deleted)
+    .orderBy("tun_id");
+  sel = q.tun_id ? sel.where("tun_id", "=", q.tun_id) : sel.where("node_id", "=", q.node_id ?? 0);
+  let tunnels = await sel.execute();
+  if (q.tun_id) {
+    if (!tunnels.length) throw notFound("隧道");
+    if (tunnels[0].status === TunnelStatus.Locked)
+      throw refused(`隧道已被锁定：${tunnels[0].banned_reason ?? ""}`.trim());
+  } else {
+    tunnels = tunnels.filter((t) => t.status !== TunnelStatus.Locked);
+    if (!tunnels.length) throw notFound("该节点上的可用隧道");
+  }
+  const nodeId = tunnels[0].node_id;
+  const [node, user] = await Promise.all([
+    ctx.db
+      .selectFrom("nodes")
+      .select(["node_id", "name", "host", "bind_port"])
+      .where("node_id", "=", nodeId)
+      .executeTakeFirst(),
+    ctx.db.selectFrom("users").select("frp_token").where("uid", "=", uid).executeTakeFirstOrThrow(),
+  ]);
+  if (!node) throw notFound("节点");
+  const filename = q.tun_id ? `frpc_t${q.tun_id}.toml` : `frpc_node${node.node_id}.toml`;
+  return {
+    scope: q.tun_id ? "tunnel" : "node",
+    node_id: node.node_id,
+    node_name: node.name,
+    filename,
+    toml: buildFrpcToml({ node, uid, frpToken: user.frp_token, tunnels }),
+    commands: runCommands(filename),
+    tun_ids: tunnels.map((t) => t.tun_id),
+  };
+}

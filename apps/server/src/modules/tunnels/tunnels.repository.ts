@@ -1,0 +1,70 @@
+import { TunnelStatus } from "@burrow/contract";
+import type { Kysely } from "kysely";
+import type { DB } from "../../db/schema";
+import { shanghaiDate } from "../../shared/time";
+
+/**
+ * Tunnels with what every view of them needs: node address and ports, today's traffic row,
+ * the owner's phone, and the connection count the poller last saw.
+ */
+export function selectTunnels(db: Kysely<DB>, today = shanghaiDate()) {
+  return db
+    .selectFrom("tunnels")
+    .innerJoin("nodes", "nodes.node_id", "tunnels.node_id")
+    .leftJoin("users", "users.uid", "tunnels.uid")
+    .leftJoin("tunnel_traffic as tt", (join) => join.onRef("tt.tun_id", "=", "tunnels.tun_id").on("tt.day", "=", today))
+    .leftJoin("proxy_counters as pc", (join) =>
+      join.onRef("pc.tun_id", "=", "tunnels.tun_id").onRef("pc.node_id", "=", "tunnels.node_id"),
+    )
+    .selectAll("tunnels")
+    .select([
+      "nodes.name as node_name",
+      "nodes.host as node_host",
+      "nodes.bind_port as node_bind_port",
+      "nodes.status as node_status",
+      "nodes.vhost_http_port as node_http_port",
+      "nodes.vhost_https_port as node_https_port",
+      "nodes.subdomain_host as node_subdomain_host",
+      "users.phone as owner_phone",
+      "users.nickname as owner_nickname",
+      "tt.traffic_in as today_in",
+      "tt.traffic_out as today_out",
+      "pc.cur_conns as cur_conns",
+    ]);
+}
+
+export type TunnelJoinedRow = Awaited<ReturnType<ReturnType<typeof selectTunnels>["executeTakeFirstOrThrow"]>>;
+
+/** A live (not deleted) tunnel of one customer, or undefined: other customers' tunnels do not exist for them. */
+export const findOwnTunnel = (db: Kysely<DB>, uid: number, tunId: number): Promise<TunnelJoinedRow | undefined> =>
+  selectTunnels(db)
+    .where("tunnels.tun_id", "=", tunId)
+    .where("tunnels.uid", "=", uid)
+    .where("tunnels.status", "<>", TunnelStatus.Deleted)
+    .executeTakeFirst();
+
+/** Any tunnel by id (operators). */
+export const findTunnel = (db: Kysely<DB>, tunId: number): Promise<TunnelJoinedRow | undefined> =>
+  selectTunnels(db).where("tunnels.tun_id", "=", tunId).executeTakeFirst();
+
+/** Full domain names (custom domains and subdomain.subDomainHost) a tunnel holds on its node. */
+export function tunnelDomains(t: { custom_domains: string[]; subdomain: string | null }, subdomainHost: string | null) {
+  const out = [...t.custom_domains];
+  if (t.subdomain && subdomainHost) out.push(`${t.subdomain}.${subdomainHost}`);
+  return out;
+}
+
+/** Replaces the domain rows of a tunnel (none for deleted tunnels). */
+export async function writeTunnelDomains(
+  trx: Kysely<DB>,
+  tunId: number,
+  nodeId: number,
+  domains: string[],
+): Promise<void> {
+  await trx.deleteFrom("tunnel_domains").where("tun_id", "=", tunId).execute();
+  if (domains.length)
+    await trx
+      .insertInto("tunnel_domains")
+      .values(domains.map((domain) => ({ node_id: nodeId, domain, tun_id: tunId })))
+      .execute();
+}

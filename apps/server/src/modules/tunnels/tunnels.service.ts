@@ -1,0 +1,533 @@
+import { randomInt } from "node:crypto";
+import {
+  type AdminTunnelListQuery,
+  type AdminTunnelRow,
+  type AdminUpdateTunnelBody,
+  type CreateTunnelBody,
+  IllegalStatus,
+  NodeStatus,
+  type Paged,
+  type TunnelAddon,
+  type TunnelDetail,
+  type TunnelListQuery,
+  type TunnelProtocol,
+  TunnelStatus,
+  type TunnelView,
+  type UpdateTunnelBody,
+} from "@burrow/contract";
+import type { Kysely } from "kysely";
+import type { AppContext } from "../../context";
+import { containsText } from "../../db/dialect";
+import type { DB } from "../../db/schema";
+import { isUniqueViolation } from "../../http/error-handler";
+import { invalid, localDuplicated, notFound, refused, remoteDuplicated } from "../../http/errors";
+import { lockUser } from "../../shared/locks";
+import { pageOf } from "../../shared/paging";
+import { nowIso } from "../../shared/time";
+import { audit } from "../audit/audit";
+import type { NodeRow } from "../catalog/catalog.table";
+import type { Operator } from "../nodes/catalog.service";
+import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
+import { type CompiledRule, flagByRules, loadRules } from "./illegal-rules";
+import {
+  presentAdminTunnel,
+  presentTunnel,
+  presentTunnelDetail,
+  tunnelAddon,
+  tunnelCustomDomains,
+} from "./tunnels.presenter";
+import { findOwnTunnel, findTunnel, selectTunnels, tunnelDomains, writeTunnelDomains } from "./tunnels.repository";
+import type { TunnelRow } from "./tunnels.table";
+
+/** The shape a tunnel has after a create or edit, before it is written. */
+interface TunnelDraft {
+  tun_name: string;
+  protocol: TunnelProtocol;
+  local_ip: string;
+  local_port: number;
+  /** 0 = pick a free port */
+  remote_port: number | null;
+  custom_domains: string[];
+  subdomain: string | null;
+  use_encryption: boolean;
+  use_compression: boolean;
+  bandwidth: number;
+  addon: TunnelAddon;
+  enabled: boolean;
+}
+
+const isWeb = (p: string) => p === "http" || p === "https";
+
+/** Drops empty addon fields so that stored addons stay minimal. */
+function cleanAddon(a: TunnelAddon | undefined): TunnelAddon {
+  const out: TunnelAddon = {};
+  if (!a) return out;
+  if (a.host_header_rewrite) out.host_header_rewrite = a.host_header_rewrite;
+  if (a.http_user) out.http_user = a.http_user;
+  if (a.http_password) out.http_password = a.http_password;
+  if (a.locations?.length) out.locations = [...new Set(a.locations)];
+  return out;
+}
+
+/** Rules that depend on the node and the plan (the schema already checked each field alone). */
+function checkDraft(draft: TunnelDraft, node: NodeRow, limits: PlanLimits, levelOfNode: number): void {
+  if (node.status === NodeStatus.OffShelf) throw invalid("node_id", "节点已下架");
+  if (levelOfNode > limits.level)
+    throw refused(`套餐等级不足：该节点需要等级 ${levelOfNode}，当前套餐等级 ${limits.level}（level）`);
+  if (draft.protocol === "http" && !node.vhost_http_port) throw invalid("protocol", "该节点不支持 http 隧道");
+  if (draft.protocol === "https" && !node.vhost_https_port) throw invalid("protocol", "该节点不支持 https 隧道");
+  if (isWeb(draft.protocol)) {
+    if (draft.subdomain && !node.subdomain_host) throw invalid("subdomain", "该节点不支持子域名，请使用自定义域名");
+    const under = node.subdomain_host
+      ? draft.custom_domains.find((d) => d === node.subdomain_host || d.endsWith(`.${node.subdomain_host}`))
+      : undefined;
+    // frps refuses a custom domain under its own subDomainHost (frp-protocol.md §3.5).
+    if (under) throw invalid("custom_domains", `${under} 属于节点子域名，请改用子域名字段`);
+    if (!draft.custom_domains.length && !draft.subdomain) throw invalid("custom_domains", "请填写自定义域名或子域名");
+    if (new Set(draft.custom_domains).size !== draft.custom_domains.length)
+      throw invalid("custom_domains", "自定义域名重复");
+  } else if (draft.remote_port && (draft.remote_port < node.port_min || draft.remote_port > node.port_max)) {
+    throw invalid("remote_port", `远程端口须在 ${node.port_min}-${node.port_max} 之间`);
+  }
+  if (Object.keys(draft.addon).length && draft.protocol !== "http")
+    throw invalid("addon", "附加选项仅适用于 http 隧道");
+  const entries = isWeb(draft.protocol) ? draft.custom_domains.length + (draft.subdomain ? 1 : 0) : 1;
+  if (limits.tunnel_peer_port_limit > 0 && entries > limits.tunnel_peer_port_limit)
+    throw refused(`超出套餐限制：每条隧道最多 ${limits.tunnel_peer_port_limit} 个端口或域名（tunnel_peer_port_limit）`);
+  if (draft.bandwidth > 0 && limits.bandwidth > 0 && draft.bandwidth > limits.bandwidth)
+    throw refused(`超出套餐带宽：最多 ${limits.bandwidth} Mbps（bandwidth）`);
+  if (draft.bandwidth > 0 && node.bandwidth > 0 && draft.bandwidth > node.bandwidth)
+    throw refused(`超出节点带宽：最多 ${node.bandwidth} Mbps（bandwidth）`);
+}
+
+async function loadNode(db: Kysely<DB>, nodeId: number): Promise<{ node: NodeRow; level: number }> {
+  const node = await db
+    .selectFrom("nodes")
+    .leftJoin("plan_levels", "plan_levels.id", "nodes.level_id")
+    .selectAll("nodes")
+    .select("plan_levels.level")
+    .where("nodes.node_id", "=", nodeId)
+    .executeTakeFirst();
+  if (!node) throw invalid("node_id", "节点不存在");
+  const { level, ...row } = node;
+  return { node: row, level: level ?? 0 };
+}
+
+async function requireLimits(db: Kysely<DB>, uid: number): Promise<PlanLimits> {
+  const limits = await getPlanLimits(db, uid);
+  if (!limits) throw refused("没有生效中的套餐，请先购买套餐");
+  return limits;
+}
+
+/** A random free port in the node's range, avoiding ports blocked by rules. */
+async function pickFreePort(trx: Kysely<DB>, node: NodeRow, rules: CompiledRule[]): Promise<number> {
+  const used = new Set(
+    (
+      await trx
+        .selectFrom("tunnels")
+        .select("remote_port")
+        .where("node_id", "=", node.node_id)
+        .where("status", "<>", TunnelStatus.Deleted)
+        .where("remote_port", "is not", null)
+        .execute()
+    ).map((r) => r.remote_port),
+  );
+  const blocked = (p: number) =>
+    rules.some((r) => r.kind === "port" && r.lo !== undefined && r.hi !== undefined && p >= r.lo && p <= r.hi);
+  const span = node.port_max - node.port_min + 1;
+  const start = randomInt(span);
+  for (let i = 0; i < span; i++) {
+    const p = node.port_min + ((start + i) % span);
+    if (!used.has(p) && !blocked(p)) return p;
+  }
+  throw refused("该节点已没有可用的远程端口，请换一个节点");
+}
+
+/** 40008/40001 checks inside the write transaction (the unique indexes are the last word). */
+async function assertFree(
+  trx: Kysely<DB>,
+  uid: number,
+  node: NodeRow,
+  draft: TunnelDraft,
+  exceptTunId?: number,
+): Promise<void> {
+  let name = trx
+    .selectFrom("tunnels")
+    .select("tun_id")
+    .where("uid", "=", uid)
+    .where("tun_name", "=", draft.tun_name)
+    .where("status", "<>", TunnelStatus.Deleted);
+  if (exceptTunId) name = name.where("tun_id", "<>", exceptTunId);
+  if (await name.executeTakeFirst()) throw localDuplicated("隧道名称已存在", "tun_name");
+  if (draft.remote_port) {
+    let port = trx
+      .selectFrom("tunnels")
+      .select("tun_id")
+      .where("node_id", "=", node.node_id)
+      .where("remote_port", "=", draft.remote_port)
+      .where("status", "<>", TunnelStatus.Deleted);
+    if (exceptTunId) port = port.where("tun_id", "<>", exceptTunId);
+    if (await port.executeTakeFirst()) throw remoteDuplicated(`端口 ${draft.remote_port} 已被占用`, "remote_port");
+  }
+  const domains = tunnelDomains(draft, node.subdomain_host);
+  if (domains.length) {
+    let taken = trx
+      .selectFrom("tunnel_domains")
+      .select("domain")
+      .where("node_id", "=", node.node_id)
+      .where("domain", "in", domains);
+    if (exceptTunId) taken = taken.where("tun_id", "<>", exceptTunId);
+    const hit = await taken.executeTakeFirst();
+    if (hit) {
+      const field = draft.custom_domains.includes(hit.domain) ? "custom_domains" : "subdomain";
+      throw remoteDuplicated(`域名 ${hit.domain} 已被占用`, field);
+    }
+  }
+}
+
+/** Runs a tunnel write; a unique index firing on a race becomes the matching 40001/40008. */
+async function writeWithChecks<T>(
+  draft: TunnelDraft,
+  recheck: () => Promise<void>,
+  write: () => Promise<T>,
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      await recheck();
+      // A random port taken by someone else between pick and insert: pick again.
+      if (draft.remote_port === 0 && attempt < 3) continue;
+      throw remoteDuplicated("端口或域名已被占用，请重试", "remote_port");
+    }
+  }
+}
+
+function draftValues(draft: TunnelDraft) {
+  return {
+    tun_name: draft.tun_name,
+    protocol: draft.protocol,
+    local_ip: draft.local_ip,
+    local_port: draft.local_port,
+    remote_port: isWeb(draft.protocol) ? null : draft.remote_port,
+    custom_domains: JSON.stringify(isWeb(draft.protocol) ? draft.custom_domains : []),
+    subdomain: isWeb(draft.protocol) ? draft.subdomain : null,
+    use_encryption: draft.use_encryption ? 1 : 0,
+    use_compression: draft.use_compression ? 1 : 0,
+    bandwidth: draft.bandwidth,
+    addon: JSON.stringify(draft.addon),
+    enabled: draft.enabled ? 1 : 0,
+  };
+}
+
+/** Flags a freshly written tunnel for every operator rule it breaks. */
+async function checkRules(ctx: AppContext, row: TunnelRow, subdomainHost: string | null): Promise<void> {
+  const rules = await loadRules(ctx.db);
+  if (!rules.length) return;
+  await flagByRules(ctx.db, rules, {
+    tun_id: row.tun_id,
+    uid: row.uid,
+    node_id: row.node_id,
+    tun_name: row.tun_name,
+    domains: tunnelDomains({ custom_domains: tunnelCustomDomains(row), subdomain: row.subdomain }, subdomainHost),
+    remote_port: row.remote_port,
+  });
+}
+
+/**
+ * Creates a tunnel within the plan's limits: tunnel_limit, tunnel_peer_port_limit, bandwidth and
+ * the node's level (2001 naming the limit); a taken port or domain is 40001, a used name 40008.
+ */
+export async function createTunnel(ctx: AppContext, uid: number, body: CreateTunnelBody): Promise<TunnelView> {
+  const { node, level } = await loadNode(ctx.db, body.node_id);
+  const limits = await requireLimits(ctx.db, uid);
+  const draft: TunnelDraft = {
+    tun_name: body.tun_name,
+    protocol: body.protocol,
+    local_ip: body.local_ip,
+    local_port: body.local_port,
+    remote_port: isWeb(body.protocol) ? null : (body.remote_port ?? 0),
+    custom_domains: body.custom_domains ?? [],
+    subdomain: body.subdomain ?? null,
+    use_encryption: body.use_encryption,
+    use_compression: body.use_compression,
+    bandwidth: body.bandwidth ?? 0,
+    addon: cleanAddon(body.addon),
+    enabled: true,
+  };
+  checkDraft(draft, node, limits, level);
+  const rules = draft.remote_port === 0 ? await loadRules(ctx.db) : [];
+  const tunId = await writeWithChecks(
+    draft,
+    () => ctx.db.transaction().execute((trx) => assertFree(trx, uid, node, draft)),
+    () =>
+      ctx.db.transaction().execute(async (trx) => {
+        await lockUser(trx, uid);
+        const count = await trx
+          .selectFrom("tunnels")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("uid", "=", uid)
+          .where("status", "<>", TunnelStatus.Deleted)
+          .executeTakeFirstOrThrow();
+        if (limits.tunnel_limit > 0 && Number(count.n) >= limits.tunnel_limit)
+          throw refused(`已达到套餐隧道数量上限 ${limits.tunnel_limit} 条（tunnel_limit）`);
+        await assertFree(trx, uid, node, draft);
+        const values = draftValues(draft);
+        if (draft.remote_port === 0) values.remote_port = await pickFreePort(trx, node, rules);
+        const now = nowIso();
+        const r = await trx
+          .insertInto("tunnels")
+          .values({
+            ...values,
+            uid,
+            node_id: node.node_id,
+            status: TunnelStatus.Offline,
+            banned_reason: null,
+            run_id: null,
+            last_online_at: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning("tun_id")
+          .executeTakeFirstOrThrow();
+        await writeTunnelDomains(trx, r.tun_id, node.node_id, tunnelDomains(draft, node.subdomain_host));
+        return r.tun_id;
+      }),
+  );
+  const row = await ctx.db.selectFrom("tunnels").selectAll().where("tun_id", "=", tunId).executeTakeFirstOrThrow();
+  await checkRules(ctx, row, node.subdomain_host);
+  ctx.events.emit("tunnel.changed", { tun_id: tunId, uid });
+  return presentTunnel((await findOwnTunnel(ctx.db, uid, tunId))!);
+}
+
+/**
+ * Edits a customer's tunnel (not its node or protocol). `enabled: false` turns it off: frps
+ * refuses it and, if it is connected, the client's next heartbeat is refused so it drops it.
+ */
+export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTunnelBody): Promise<TunnelView> {
+  const cur = await findOwnTunnel(ctx.db, uid, body.tun_id);
+  if (!cur) throw notFound("隧道");
+  if (cur.status === TunnelStatus.Locked) throw refused(`隧道已被锁定：${cur.banned_reason ?? ""}`.trim());
+  const { node, level } = await loadNode(ctx.db, cur.node_id);
+  const limits = await requireLimits(ctx.db, uid);
+  const protocol = cur.protocol as TunnelProtocol;
+  if (!isWeb(protocol) && (body.custom_domains?.length || body.subdomain))
+    throw invalid(body.subdomain ? "subdomain" : "custom_domains", "tcp/udp 隧道不使用域名");
+  if (isWeb(protocol) && body.remote_port) throw invalid("remote_port", "http(s) 隧道不使用远程端口");
+  const draft: TunnelDraft = {
+    tun_name: body.tun_name ?? cur.tun_name,
+    protocol,
+    local_ip: body.local_ip ?? cur.local_ip,
+    local_port: body.local_port ?? cur.local_port,
+    remote_port: isWeb(protocol) ? null : body.remote_port !== undefined ? body.remote_port : cur.remote_port,
+    custom_domains: body.custom_domains ?? tunnelCustomDomains(cur),
+    subdomain: body.subdomain !== undefined ? body.subdomain : cur.subdomain,
+    use_encryption: body.use_encryption ?? cur.use_encryption === 1,
+    use_compression: body.use_compression ?? cur.use_compression === 1,
+    bandwidth: body.bandwidth ?? cur.bandwidth,
+    addon: body.addon !== undefined ? cleanAddon(body.addon) : tunnelAddon(cur),
+    enabled: body.enabled ?? cur.enabled === 1,
+  };
+  // A plan that shrank since creation must not lock the customer out of turning a tunnel off.
+  const onlyToggle = Object.keys(body).every((k) => k === "tun_id" || k === "enabled");
+  if (!onlyToggle) checkDraft(draft, node, limits, level);
+  const rules = draft.remote_port === 0 ? await loadRules(ctx.db) : [];
+  await writeWithChecks(
+    draft,
+    () => ctx.db.transaction().execute((trx) => assertFree(trx, uid, node, draft, cur.tun_id)),
+    () =>
+      ctx.db.transaction().execute(async (trx) => {
+        await lockUser(trx, uid);
+        await assertFree(trx, uid, node, draft, cur.tun_id);
+        const values = draftValues(draft);
+        if (draft.remote_port === 0) values.remote_port = await pickFreePort(trx, node, rules);
+        await trx
+          .updateTable("tunnels")
+          .set({ ...values, updated_at: nowIso() })
+          .where("tun_id", "=", cur.tun_id)
+          .execute();
+        await writeTunnelDomains(trx, cur.tun_id, node.node_id, tunnelDomains(draft, node.subdomain_host));
+        // An edited tunnel is judged again by rules an operator cleared before.
+        if (!onlyToggle)
+          await trx
+            .deleteFrom("tunnel_flags")
+            .where("tun_id", "=", cur.tun_id)
+            .where("source", "=", "rule")
+            .where("status", "=", IllegalStatus.Cleared)
+            .execute();
+      }),
+  );
+  const row = await ctx.db.selectFrom("tunnels").selectAll().where("tun_id", "=", cur.tun_id).executeTakeFirstOrThrow();
+  if (!onlyToggle) await checkRules(ctx, row, node.subdomain_host);
+  ctx.events.emit("tunnel.changed", { tun_id: cur.tun_id, uid });
+  return presentTunnel((await findOwnTunnel(ctx.db, uid, cur.tun_id))!);
+}
+
+/** Marks a tunnel deleted (−1): its name, port and domains are free again; its traffic history stays. */
+async function markDeleted(trx: Kysely<DB>, tunId: number): Promise<void> {
+  await trx
+    .updateTable("tunnels")
+    .set({ status: TunnelStatus.Deleted, updated_at: nowIso() })
+    .where("tun_id", "=", tunId)
+    .execute();
+  await writeTunnelDomains(trx, tunId, 0, []);
+}
+
+/** Deletes a customer's tunnel; a locked one stays for the operators to judge. */
+export async function deleteTunnel(ctx: AppContext, uid: number, tunId: number): Promise<void> {
+  const cur = await findOwnTunnel(ctx.db, uid, tunId);
+  if (!cur) throw notFound("隧道");
+  if (cur.status === TunnelStatus.Locked) throw refused("隧道已被锁定，不能删除，如有疑问请联系客服");
+  await ctx.db.transaction().execute((trx) => markDeleted(trx, tunId));
+  ctx.events.emit("tunnel.changed", { tun_id: tunId, uid });
+}
+
+function applyListFilters<T extends ReturnType<typeof selectTunnels>>(
+  ctx: AppContext,
+  sel: T,
+  q: TunnelListQuery & { uid?: number; phone?: string },
+): T {
+  let s = sel;
+  if (q.node_id) s = s.where("tunnels.node_id", "=", q.node_id) as T;
+  if (q.protocol) s = s.where("tunnels.protocol", "=", q.protocol) as T;
+  if (q.name) s = s.where(containsText(ctx.db, "tunnels.tun_name", q.name)) as T;
+  if (q.uid) s = s.where("tunnels.uid", "=", q.uid) as T;
+  if (q.phone) s = s.where(containsText(ctx.db, "users.phone", q.phone)) as T;
+  if (q.status !== undefined) s = s.where("tunnels.status", "=", q.status) as T;
+  else s = s.where("tunnels.status", "<>", TunnelStatus.Deleted) as T;
+  return s;
+}
+
+async function pageTunnels<R>(
+  sel: ReturnType<typeof selectTunnels>,
+  page: number,
+  size: number,
+  present: (r: Awaited<ReturnType<typeof sel.execute>>[number]) => R,
+): Promise<Paged<R>> {
+  return pageOf(
+    page,
+    size,
+    async (limit, offset) =>
+      (await sel.orderBy("tunnels.tun_id", "desc").limit(limit).offset(offset).execute()).map(present),
+    async () =>
+      (
+        await sel
+          .clearSelect()
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+  );
+}
+
+/** The customer's own tunnels, newest first, filtered by node, protocol, status and name. */
+export function listUserTunnels(ctx: AppContext, uid: number, q: TunnelListQuery): Promise<Paged<TunnelView>> {
+  const sel = applyListFilters(ctx, selectTunnels(ctx.db).where("tunnels.uid", "=", uid), q);
+  return pageTunnels(sel, q.page, q.size, presentTunnel);
+}
+
+/** One of the customer's tunnels; anyone else's is 404. */
+export async function getUserTunnel(ctx: AppContext, uid: number, tunId: number): Promise<TunnelDetail> {
+  const row = await findOwnTunnel(ctx.db, uid, tunId);
+  if (!row) throw notFound("隧道");
+  return presentTunnelDetail(row);
+}
+
+/** Every customer's tunnels for operators; status −1 lists deleted ones. */
+export function listAdminTunnels(ctx: AppContext, q: AdminTunnelListQuery): Promise<Paged<AdminTunnelRow>> {
+  return pageTunnels(applyListFilters(ctx, selectTunnels(ctx.db), q), q.page, q.size, presentAdminTunnel);
+}
+
+/** One tunnel for operators, deleted ones included. */
+export async function getAdminTunnel(ctx: AppContext, tunId: number): Promise<AdminTunnelRow> {
+  const row = await findTunnel(ctx.db, tunId);
+  if (!row) throw notFound("隧道");
+  return presentAdminTunnel(row);
+}
+
+/**
+ * Locks a tunnel (status 3 with a reason). If it is connected, the frp decision cache sees the
+ * lock at once: new visitor connections are refused and the client's next heartbeat is refused,
+ * which makes frps drop the session; the client's reconnect can no longer open this tunnel.
+ */
+export async function lockTunnel(trx: Kysely<DB>, tunId: number, reason: string, operatorUid: number): Promise<void> {
+  const now = nowIso();
+  await trx
+    .updateTable("tunnels")
+    .set({ status: TunnelStatus.Locked, banned_reason: reason, updated_at: now })
+    .where("tun_id", "=", tunId)
+    .execute();
+  await trx
+    .updateTable("tunnel_flags")
+    .set({ status: IllegalStatus.Banned, handled_at: now, handled_by: operatorUid })
+    .where("tun_id", "=", tunId)
+    .where("status", "=", IllegalStatus.Pending)
+    .execute();
+}
+
+/**
+ * An operator's edit: status and banned reason change together (3 locks with a reason, 2
+ * unlocks and clears it, −1 deletes), plus name and addon.
+ */
+export async function adminUpdateTunnel(
+  ctx: AppContext,
+  op: Operator,
+  body: AdminUpdateTunnelBody,
+): Promise<AdminTunnelRow> {
+  const cur = await findTunnel(ctx.db, body.tun_id);
+  if (!cur) throw notFound("隧道");
+  if (cur.status === TunnelStatus.Deleted) throw refused("隧道已删除，不能修改");
+  if (body.banned_reason !== undefined && body.status === undefined && cur.status !== TunnelStatus.Locked)
+    throw invalid("banned_reason", "只有锁定的隧道才有封禁原因，请同时设置 status 为 3");
+  if (body.addon && Object.keys(cleanAddon(body.addon)).length && cur.protocol !== "http")
+    throw invalid("addon", "附加选项仅适用于 http 隧道");
+  if (body.tun_name && body.tun_name !== cur.tun_name) {
+    const dup = await ctx.db
+      .selectFrom("tunnels")
+      .select("tun_id")
+      .where("uid", "=", cur.uid)
+      .where("tun_name", "=", body.tun_name)
+      .where("status", "<>", TunnelStatus.Deleted)
+      .where("tun_id", "<>", cur.tun_id)
+      .executeTakeFirst();
+    if (dup) throw localDuplicated("该用户已有同名隧道", "tun_name");
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    const set = {
+      ...(body.tun_name !== undefined && { tun_name: body.tun_name }),
+      ...(body.addon !== undefined && { addon: JSON.stringify(cleanAddon(body.addon)) }),
+    };
+    if (Object.keys(set).length)
+      await trx
+        .updateTable("tunnels")
+        .set({ ...set, updated_at: nowIso() })
+        .where("tun_id", "=", cur.tun_id)
+        .execute();
+    if (body.status === TunnelStatus.Locked) {
+      await lockTunnel(trx, cur.tun_id, body.banned_reason ?? "", op.uid);
+    } else if (body.status === TunnelStatus.Offline && cur.status === TunnelStatus.Locked) {
+      await trx
+        .updateTable("tunnels")
+        .set({ status: TunnelStatus.Offline, banned_reason: null, updated_at: nowIso() })
+        .where("tun_id", "=", cur.tun_id)
+        .execute();
+    } else if (body.status === TunnelStatus.Deleted) {
+      await markDeleted(trx, cur.tun_id);
+    } else if (body.banned_reason !== undefined && cur.status === TunnelStatus.Locked) {
+      await trx
+        .updateTable("tunnels")
+        .set({ banned_reason: body.banned_reason })
+        .where("tun_id", "=", cur.tun_id)
+        .execute();
+    }
+    await audit(trx, {
+      operatorUid: op.uid,
+      action: "tunnel.update",
+      target: `tunnel:${cur.tun_id}`,
+      detail: body,
+      ip: op.ip,
+    });
+  });
+  ctx.events.emit("tunnel.changed", { tun_id: cur.tun_id, uid: cur.uid });
+  return getAdminTunnel(ctx, cur.tun_id);
+}

@@ -1,0 +1,101 @@
+import type { Generated, Selectable } from "kysely";
+
+export interface TunnelTable {
+  tun_id: Generated<number>;
+  uid: number;
+  node_id: number;
+  tun_name: string;
+  /** tcp, udp, http, https */
+  protocol: string;
+  local_ip: string;
+  local_port: number;
+  /** tcp/udp only */
+  remote_port: number | null;
+  /** JSON array of lower-case domains (http/https) */
+  custom_domains: string;
+  subdomain: string | null;
+  use_encryption: number;
+  use_compression: number;
+  /** Mbps asked for this tunnel, 0 = the plan's */
+  bandwidth: number;
+  /** 1 on, 0 turned off by its owner */
+  enabled: number;
+  /** −1 deleted, 1 connected, 2 offline, 3 locked */
+  status: number;
+  banned_reason: string | null;
+  /** JSON TunnelAddon */
+  addon: string;
+  traffic_in: Generated<number>;
+  traffic_out: Generated<number>;
+  /** frpc run id of the session that holds the proxy now (set by NewProxy, cleared by CloseProxy) */
+  run_id: string | null;
+  last_online_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type TunnelRow = Selectable<TunnelTable>;
+
+/** Full domain names held by live tunnels, unique per node. */
+export interface TunnelDomainTable {
+  node_id: number;
+  domain: string;
+  tun_id: number;
+}
+
+/** Bytes per tunnel per Asia/Shanghai day. */
+export interface TunnelTrafficTable {
+  tun_id: number;
+  day: string;
+  uid: number;
+  node_id: number;
+  traffic_in: number;
+  traffic_out: number;
+}
+
+/** Visitor connections announced by frps (NewUserConn). */
+export interface TunnelConnTable {
+  id: Generated<number>;
+  tun_id: number;
+  uid: number;
+  node_id: number;
+  proxy_type: string;
+  remote_addr: string;
+  created_at: string;
+}
+
+/** Operator rules that flag tunnels as illegal. */
+export interface IllegalRuleTable {
+  id: Generated<number>;
+  /** keyword | port */
+  kind: string;
+  value: string;
+  note: string;
+  created_at: string;
+}
+
+/** A tunnel flagged as illegal, by a rule or a report, and what the operator decided. */
+export interface TunnelFlagTable {
+  id: Generated<number>;
+  tun_id: number;
+  uid: number;
+  node_id: number;
+  /** rule | report */
+  source: string;
+  rule_id: number | null;
+  reason: string;
+  reporter: string;
+  /** 1 pending, 2 banned, 3 cleared */
+  status: number;
+  created_at: string;
+  handled_at: string | null;
+  handled_by: number | null;
+}
+
+export interface TunnelTables {
+  tunnels: TunnelTable;
+  tunnel_domains: TunnelDomainTable;
+  tunnel_traffic: TunnelTrafficTable;
+  tunnel_conns: TunnelConnTable;
+  illegal_rules: IllegalRuleTable;
+  tunnel_flags: TunnelFlagTable;
+}

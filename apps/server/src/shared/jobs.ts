@@ -1,0 +1,94 @@
+import type { Kysely } from "kysely";
+import type { AppContext } from "../context";
+import type { DB } from "../db/schema";
+import { randomToken } from "./ids";
+
+/** This process's name in job_leases. */
+const HOLDER = `${process.pid}-${randomToken(6)}`;
+
+/**
+ * Takes (or renews) the lease on a job for `ttlMs`. Returns false when another process holds an
+ * unexpired one. Two statements, both atomic on their own: create the row if missing, then take
+ * it only if it is ours or expired — whichever process's update lands first wins.
+ */
+export async function acquireLease(
+  db: Kysely<DB>,
+  name: string,
+  ttlMs: number,
+  holder = HOLDER,
+  now = new Date(),
+): Promise<boolean> {
+  const expires = new Date(now.getTime() + ttlMs).toISOString();
+  await db
+    .insertInto("job_leases")
+    .values({ name, holder: "", expires_at: new Date(0).toISOString() })
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
+  const r = await db
+    .updateTable("job_leases")
+    .set({ holder, expires_at: expires })
+    .where("name", "=", name)
+    .where((eb) => eb.or([eb("holder", "=", holder), eb("expires_at", "<", now.toISOString())]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Gives a lease back early so that another process may run the job at once. */
+export async function releaseLease(db: Kysely<DB>, name: string, holder = HOLDER): Promise<void> {
+  await db
+    .updateTable("job_leases")
+    .set({ expires_at: new Date(0).toISOString() })
+    .where("name", "=", name)
+    .where("holder", "=", holder)
+    .execute();
+}
+
+export interface JobDef {
+  name: string;
+  /** run every this many milliseconds (first run shortly after start) */
+  everyMs: number;
+  /** the work; must be idempotent (a lease can expire under a slow run) */
+  run: (ctx: AppContext) => Promise<unknown>;
+}
+
+/**
+ * Runs each job on its interval, under a lease so that only one process runs a job at a time.
+ * Returns a stop function that cancels the timers, waits for runs in progress and releases the leases.
+ */
+export function startJobs(ctx: AppContext, jobs: JobDef[]): () => Promise<void> {
+  const timers = new Set<NodeJS.Timeout>();
+  const running = new Set<Promise<void>>();
+  const held = new Set<string>();
+  let stopped = false;
+  const schedule = (job: JobDef, delay: number) => {
+    if (stopped) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const run = (async () => {
+        // The lease lasts two intervals: the holder renews it at each run and keeps the job, and
+        // another process takes over only if the holder stops renewing (crashed or stopped).
+        if (!(await acquireLease(ctx.db, job.name, job.everyMs * 2))) return;
+        held.add(job.name);
+        const result = await job.run(ctx);
+        ctx.log.debug({ job: job.name, result }, "job done");
+      })()
+        .catch((err) => ctx.log.error({ err, job: job.name }, "job failed"))
+        .finally(() => {
+          running.delete(run);
+          schedule(job, job.everyMs);
+        });
+      running.add(run);
+    }, delay);
+    timer.unref();
+    timers.add(timer);
+  };
+  for (const job of jobs) schedule(job, Math.min(5_000, job.everyMs));
+  return async () => {
+    stopped = true;
+    for (const t of timers) clearTimeout(t);
+    timers.clear();
+    await Promise.allSettled([...running]);
+    // Hand the jobs over at once instead of after the lease runs out.
+    await Promise.allSettled([...held].map((name) => releaseLease(ctx.db, name)));
+  };
+}

@@ -1,0 +1,211 @@
+// The node poller at scale: NODES simulated frps dashboards (real HTTP on loopback) with PROXIES
+// proxies each, polled by pollAll as the 30 s job does. Measures a first poll, an idle poll, a
+// poll with 10 % and with 100 % of the proxies carrying traffic, and the daily rollover poll
+// (which reads each proxy's 7-day history). The whole pollAll must fit well inside the interval.
+import { fork } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pino from "pino";
+import { buildApp } from "../apps/server/src/app";
+import { loadConfig } from "../apps/server/src/config";
+import { GB } from "../apps/server/src/modules/catalog/default-plan";
+import { pollAll } from "../apps/server/src/modules/frp/poller";
+import { addDays, shanghaiDate, shanghaiDayStart } from "../apps/server/src/shared/time";
+import { report } from "./lib";
+import type { FarmRequest } from "./sim-farm";
+
+// The simulated nodes live in a child process (their own CPU, like real frps machines).
+const farm = fork(path.join(import.meta.dirname, "sim-farm.ts"), [], { execArgv: ["--import", "tsx"] });
+let seq = 0;
+type FarmCommand = FarmRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+function ask<T>(req: FarmCommand): Promise<T> {
+  const id = ++seq;
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: { id: number; result?: T; error?: string }) => {
+      if (m.id !== id) return;
+      farm.off("message", onMessage);
+      if (m.error) reject(new Error(m.error));
+      else resolve(m.result as T);
+    };
+    farm.on("message", onMessage);
+    farm.send({ ...req, id });
+  });
+}
+
+const NODES = Number(process.env.BENCH_NODES ?? 100);
+const PROXIES = Number(process.env.BENCH_PROXIES ?? 1_000);
+const USERS_PER_NODE = 10;
+const INTERVAL_S = 30;
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-bench-poller-"));
+const config = loadConfig({
+  DATA_DIR: dir,
+  DATABASE_URL: process.env.DATABASE_URL ?? "",
+  LOG_LEVEL: "silent",
+  ADMIN_PASSWORD: "bench-pass-123",
+  NODE_ENV: "test",
+});
+const out = process.stdout.write.bind(process.stdout);
+process.stdout.write = (() => true) as typeof process.stdout.write;
+const { app, ctx } = await buildApp(config, { logger: pino({ level: "silent" }) });
+process.stdout.write = out;
+const db = ctx.db;
+
+const setup0 = performance.now();
+const seed = await db.selectFrom("nodes").selectAll().orderBy("node_id").executeTakeFirstOrThrow();
+const plan = await db.selectFrom("plans").select(["id", "type"]).where("is_default", "=", 1).executeTakeFirstOrThrow();
+// Only the benchmark's nodes are polled.
+await db.updateTable("nodes").set({ status: -1 }).where("node_id", "=", seed.node_id).execute();
+const now = new Date().toISOString();
+const PASSWORD = "bench-dashboard";
+const nodeIds: number[] = [];
+const farmNodes: { user: string; name: string; port: number }[][] = [];
+let phone = 0;
+for (let n = 0; n < NODES; n++) {
+  const node = await db
+    .insertInto("nodes")
+    .values({
+      ...seed,
+      node_id: undefined,
+      name: `bench-${n}`,
+      status: 2,
+      api_addr: "http://127.0.0.1:9",
+      api_user: "admin",
+      api_password: PASSWORD,
+      port_min: 10000,
+      port_max: 10000 + PROXIES,
+      created_at: now,
+    })
+    .returning("node_id")
+    .executeTakeFirstOrThrow();
+  nodeIds.push(node.node_id);
+  const users = await db
+    .insertInto("users")
+    .values(
+      Array.from({ length: USERS_PER_NODE }, () => {
+        const i = phone++;
+        return {
+          phone: `152${String(i).padStart(8, "0")}`,
+          password_hash: "x",
+          role: 1,
+          status: 1,
+          ban_reason: null,
+          nickname: `p${i}`,
+          frp_token: `poll-token-${i}`,
+          invite_code: `POLL${i}`,
+          referrer_uid: null,
+          real_name: null,
+          id_number_masked: null,
+          created_at: now,
+          last_login_at: null,
+        };
+      }),
+    )
+    .returning("uid")
+    .execute();
+  await db
+    .insertInto("subscriptions")
+    .values(
+      users.map((u) => ({
+        uid: u.uid,
+        plan_id: plan.id,
+        kind: plan.type,
+        period: null,
+        start_at: now,
+        end_at: null,
+        traffic_quota: 1024 * GB,
+        status: 1,
+        trade_id: null,
+        created_at: now,
+      })),
+    )
+    .execute();
+  const proxies: { user: string; name: string; port: number }[] = [];
+  for (let i = 0; i < PROXIES; i += 500) {
+    const rows = await db
+      .insertInto("tunnels")
+      .values(
+        Array.from({ length: Math.min(500, PROXIES - i) }, (_, k) => ({
+          uid: users[(i + k) % USERS_PER_NODE].uid,
+          node_id: node.node_id,
+          tun_name: `t${i + k}`,
+          protocol: "tcp",
+          local_ip: "127.0.0.1",
+          local_port: 22,
+          remote_port: 10000 + i + k,
+          custom_domains: "[]",
+          subdomain: null,
+          use_encryption: 0,
+          use_compression: 0,
+          bandwidth: 0,
+          enabled: 1,
+          status: 2,
+          banned_reason: null,
+          addon: "{}",
+          run_id: null,
+          last_online_at: null,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .returning(["tun_id", "uid", "remote_port"])
+      .execute();
+    for (const r of rows) proxies.push({ user: `u_${r.uid}`, name: `t_${r.tun_id}`, port: r.remote_port ?? 0 });
+  }
+  farmNodes.push(proxies);
+}
+const urls = await ask<string[]>({ cmd: "start", nodes: farmNodes, password: PASSWORD });
+for (const [i, nodeId] of nodeIds.entries())
+  await db.updateTable("nodes").set({ api_addr: urls[i] }).where("node_id", "=", nodeId).execute();
+const setupMs = Math.round(performance.now() - setup0);
+
+const today = shanghaiDate();
+let clock = shanghaiDayStart(today).getTime() + 10 * 3600_000;
+/** One pollAll at the next interval, timed. */
+async function timedPoll(label: string, at?: number) {
+  clock = at ?? clock + INTERVAL_S * 1000;
+  const t0 = performance.now();
+  const results = await pollAll(ctx, { now: new Date(clock), leaseMs: 25_000 });
+  const ms = Math.round(performance.now() - t0);
+  const charged = results.reduce((n, r) => n + r.charged, 0);
+  const failed = results.filter((r) => r.status !== 1).length;
+  console.log(`${label}: ${ms} ms for ${results.length} nodes (${failed} not online), ${charged} bytes charged`);
+  return { ms, nodes: results.length, failed, charged, fits_interval: ms < INTERVAL_S * 1000 };
+}
+const traffic = (share: number) => ask<boolean>({ cmd: "traffic", share });
+
+const first = await timedPoll("first poll (all proxies new)");
+const idle = await timedPoll("idle poll");
+await traffic(0.1);
+const tenth = await timedPoll("10% of proxies with traffic");
+await traffic(1);
+const all = await timedPoll("every proxy with traffic");
+await ask<boolean>({ cmd: "rollover" });
+await traffic(0.1);
+const rollover = await timedPoll(
+  "first poll of a new day (7-day history read per proxy)",
+  shanghaiDayStart(addDays(today, 1)).getTime() + 10 * 3600_000,
+);
+
+const counts = await db
+  .selectFrom("tunnel_traffic")
+  .select((eb) => eb.fn.countAll<number>().as("n"))
+  .executeTakeFirstOrThrow();
+report("poller", {
+  database: config.DATABASE_URL ? "postgres" : "sqlite",
+  cpus: os.cpus().length,
+  load_average_1m_at_end: Number(os.loadavg()[0].toFixed(2)),
+  nodes: NODES,
+  proxies_per_node: PROXIES,
+  setup_ms: setupMs,
+  interval_s: INTERVAL_S,
+  polls: { first, idle, ten_percent_traffic: tenth, all_traffic: all, rollover },
+  per_node_ms_all_traffic: Number((all.ms / NODES).toFixed(1)),
+  traffic_rows: Number(counts.n),
+  met: [first, idle, tenth, all, rollover].every((p) => p.fits_interval && p.failed === 0),
+});
+
+await ask<boolean>({ cmd: "stop" });
+await app.close();
+fs.rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,394 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { FrpcClient, parseFrpcConfig } from "./frpc";
+import { FrpsSim } from "./frps";
+import { frpsOptionsFromToml } from "./frps-config";
+import { PLUGIN_OPS } from "./plugin-client";
+import { parseToml, TomlError } from "./toml";
+
+describe("TOML reader", () => {
+  it("reads what frp configs use", () => {
+    const t = parseToml(`
+# comment
+serverAddr = "node.example.net" # trailing comment
+serverPort = 7_000
+auth.token = 'lit\\eral'
+metadatas.token = "a\\"b\\u00e9"
+loginFailExit = false
+ratio = 1.5
+ops = ["Login", "NewProxy",
+  "Ping", ] # multi-line, trailing comma
+allowPorts = [{ start = 2000, end = 3000 }, { single = 3001 }]
+
+[webServer]
+port = 7500
+
+[[proxies]]
+name = "t_1"
+transport.useEncryption = true
+
+[[proxies]]
+name = "t_2"
+customDomains = ["a.example.com"]
+`);
+    expect(t).toEqual({
+      serverAddr: "node.example.net",
+      serverPort: 7000,
+      auth: { token: "lit\\eral" },
+      metadatas: { token: 'a"bé' },
+      loginFailExit: false,
+      ratio: 1.5,
+      ops: ["Login", "NewProxy", "Ping"],
+      allowPorts: [{ start: 2000, end: 3000 }, { single: 3001 }],
+      webServer: { port: 7500 },
+      proxies: [
+        { name: "t_1", transport: { useEncryption: true } },
+        { name: "t_2", customDomains: ["a.example.com"] },
+      ],
+    });
+  });
+
+  it("refuses broken documents with the line number", () => {
+    expect(() => parseToml('a = "x"\na = "y"')).toThrow(TomlError);
+    expect(() => parseToml('a = "x"\nb = ')).toThrow(/line 2/);
+    expect(() => parseToml("a = 1979-05-27")).toThrow(TomlError);
+    expect(() => parseToml('a = "unterminated')).toThrow(TomlError);
+  });
+});
+
+/** A plugin server answering with whatever the test sets, recording each request. */
+let plugin: Server;
+let pluginUrl = "";
+let answer: (op: string, body: Record<string, unknown>) => { status?: number; body: string } = () => ({
+  body: '{"reject":false,"unchange":true}',
+});
+const seen: { url: string; headers: Record<string, unknown>; body: Record<string, unknown> }[] = [];
+
+beforeAll(async () => {
+  plugin = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c) => {
+      raw += c;
+    });
+    req.on("end", () => {
+      const body = JSON.parse(raw) as Record<string, unknown>;
+      seen.push({ url: req.url ?? "", headers: req.headers, body });
+      const a = answer(String(body.op), body);
+      res.writeHead(a.status ?? 200, { "content-type": "application/json" });
+      res.end(a.body);
+    });
+  });
+  await new Promise<void>((r) => plugin.listen(0, "127.0.0.1", r));
+  pluginUrl = `http://127.0.0.1:${(plugin.address() as AddressInfo).port}/frp/handler`;
+});
+afterAll(() => new Promise<void>((r) => plugin.close(() => r())));
+afterEach(() => {
+  seen.length = 0;
+  answer = () => ({ body: '{"reject":false,"unchange":true}' });
+});
+
+const sim = (extra: ConstructorParameters<typeof FrpsSim>[0] = {}) =>
+  new FrpsSim({
+    plugins: [{ name: "t", url: pluginUrl, ops: PLUGIN_OPS }],
+    vhostHTTPPort: 80,
+    subDomainHost: "frp.example.net",
+    allowPorts: [{ start: 6000, end: 6100 }],
+    ...extra,
+  });
+
+describe("plugin calls", () => {
+  it("posts what frps posts: ?op=…&version=0.1.0, Go's headers, the envelope, snake_case with omitempty", async () => {
+    const s = sim();
+    const session = await s.login({ user: "alice", metas: { token: "tok" }, timestamp: 1753279200 });
+    await session.newProxy({ name: "ssh", type: "tcp", remotePort: 6000 });
+    const [login, newProxy] = seen;
+    expect(login.url).toBe("/frp/handler?op=Login&version=0.1.0");
+    expect(login.headers["content-type"]).toBe("application/json");
+    expect(login.headers["user-agent"]).toBe("Go-http-client/1.1");
+    expect(String(login.headers["x-frp-reqid"])).toMatch(/^[0-9a-f]{16}$/);
+    expect(login.body).toEqual({
+      version: "0.1.0",
+      op: "Login",
+      content: {
+        version: "0.70.1",
+        hostname: "sim-host",
+        os: "linux",
+        arch: "amd64",
+        user: "alice",
+        privilege_key: "7ad5f6875c64a23bd2a288033ae0a16b",
+        timestamp: 1753279200,
+        metas: { token: "tok" },
+        client_spec: {},
+        pool_count: 1,
+        client_address: "203.0.113.7:51234",
+      },
+    });
+    expect(Object.keys(login.body.content as object)).not.toContain("run_id");
+    expect(newProxy.body).toEqual({
+      version: "0.1.0",
+      op: "NewProxy",
+      content: {
+        user: { user: "alice", metas: { token: "tok" }, run_id: session.runId },
+        proxy_name: "alice.ssh",
+        proxy_type: "tcp",
+        remote_port: 6000,
+      },
+    });
+  });
+
+  it("applies reject, unchange, replace-on-missing-unchange, non-200 and type errors exactly", async () => {
+    const s = sim();
+    answer = () => ({ body: '{"reject":true,"reject_reason":"nope"}' });
+    await expect(s.login({ user: "a" })).rejects.toThrow(/^nope$/);
+    answer = () => ({ status: 500, body: "{}" });
+    await expect(s.login({ user: "a" })).rejects.toThrow("send Login request to plugin error");
+    answer = () => ({ body: '{"reject":false,"unchange":"false"}' });
+    await expect(s.login({ user: "a" })).rejects.toThrow("send Login request to plugin error");
+    answer = () => ({ body: "not json" });
+    await expect(s.login({ user: "a" })).rejects.toThrow("send Login request to plugin error");
+
+    // {} is not "allow": NewProxy content becomes an unnamed tcp proxy (fatedier/frp#2219).
+    answer = (op) => ({ body: op === "NewProxy" ? "{}" : '{"reject":false,"unchange":true}' });
+    const session = await s.login({ user: "a" });
+    const r = await session.newProxy({ name: "ssh", type: "tcp", remotePort: 6001 });
+    expect(r.proxyName).toBe("");
+    expect(r.content.proxy_type).toBeUndefined();
+
+    // a modified content is what frps builds the proxy from
+    answer = (op, body) =>
+      op === "NewProxy"
+        ? {
+            body: JSON.stringify({
+              reject: false,
+              unchange: false,
+              content: {
+                ...(body.content as object),
+                remote_port: 6050,
+                bandwidth_limit: "1MB",
+                bandwidth_limit_mode: "server",
+              },
+            }),
+          }
+        : { body: '{"reject":false,"unchange":true}' };
+    const m = await session.newProxy({ name: "web", type: "tcp", remotePort: 6002 });
+    expect(m.remoteAddr).toBe(":6050");
+    expect(s.stats.get("a.web")?.content?.bandwidth_limit).toBe("1MB");
+  });
+
+  it("shows frpc a summary instead of the reason when detailedErrorsToClient is off", async () => {
+    const s = sim({ detailedErrorsToClient: false });
+    answer = () => ({ body: '{"reject":true,"reject_reason":"secret reason"}' });
+    await expect(s.login({ user: "a" })).rejects.toThrow("register control error");
+  });
+});
+
+describe("sessions, proxies and counters", () => {
+  it("runs frpc's sequence: Login, NewWorkConn pool, NewProxy, Ping; NewUserConn for tcp only; CloseProxy on stop", async () => {
+    const s = sim();
+    const cfg = parseFrpcConfig(`
+serverAddr = "127.0.0.1"
+user = "u_1"
+metadatas.token = "tok"
+transport.heartbeatInterval = 30
+[[proxies]]
+name = "t_1"
+type = "tcp"
+localPort = 22
+remotePort = 6010
+[[proxies]]
+name = "t_2"
+type = "http"
+localPort = 80
+subdomain = "blog"
+[[proxies]]
+name = "t_3"
+type = "udp"
+localPort = 53
+remotePort = 6011
+[[proxies]]
+name = "off"
+type = "tcp"
+enabled = false
+`);
+    const c = new FrpcClient(s, cfg);
+    await c.start();
+    await c.heartbeat();
+    await c.visit("t_1", { bytesIn: 100, bytesOut: 200 });
+    await c.visit("t_2", { bytesIn: 10, bytesOut: 20 });
+    await c.visit("t_3", { bytesIn: 1, bytesOut: 2 });
+    await s.settle();
+    await c.stop();
+    await s.settle();
+    const ops = seen.map((x) => x.body.op);
+    expect(ops.slice(0, 6)).toEqual(["Login", "NewWorkConn", "NewProxy", "NewProxy", "NewProxy", "Ping"]);
+    expect(ops.filter((o) => o === "NewUserConn")).toHaveLength(1);
+    expect(ops.filter((o) => o === "CloseProxy")).toHaveLength(3);
+    const uc = seen.find((x) => x.body.op === "NewUserConn")!;
+    expect(uc.body.content).toEqual({
+      user: { user: "u_1", metas: { token: "tok" }, run_id: c.runId },
+      proxy_name: "u_1.t_1",
+      proxy_type: "tcp",
+      remote_addr: "198.51.100.9:40112",
+    });
+    expect(s.stats.get("u_1.t_1")).toMatchObject({ online: false, trafficIn: [100, 0, 0, 0, 0, 0, 0] });
+  });
+
+  it("enforces frps's own rules: allowPorts, used ports, names, vhost routes, subdomain host", async () => {
+    const s = sim();
+    const a = await s.login({ user: "a" });
+    const b = await s.login({ user: "b" });
+    await a.newProxy({ name: "x", type: "tcp", remotePort: 6000 });
+    await expect(b.newProxy({ name: "y", type: "tcp", remotePort: 6000 })).rejects.toThrow("port already used");
+    await expect(b.newProxy({ name: "y", type: "tcp", remotePort: 7000 })).rejects.toThrow("port not allowed");
+    await expect(b.newProxy({ name: "y", type: "udp", remotePort: 7000 })).rejects.toThrow(
+      "acquire port 7000 error: port not allowed",
+    );
+    await a.newProxy({ name: "w", type: "http", customDomains: ["a.example.com"] });
+    await expect(b.newProxy({ name: "w", type: "http", customDomains: ["a.example.com"] })).rejects.toThrow(
+      "router config conflict",
+    );
+    await expect(b.newProxy({ name: "z", type: "http", customDomains: ["x.frp.example.net"] })).rejects.toThrow(
+      "should not belong to subdomain host",
+    );
+    await expect(b.newProxy({ name: "s", type: "https", subdomain: "q" })).rejects.toThrow("vhost https port");
+    const random = await b.newProxy({ name: "r", type: "tcp" });
+    expect(Number(random.remoteAddr.slice(1))).toBeGreaterThanOrEqual(6000);
+  });
+
+  it("drops the session when a Ping is refused, and the client logs in again with its run id", async () => {
+    const s = sim();
+    const c = new FrpcClient(
+      s,
+      parseFrpcConfig('user = "u"\n[[proxies]]\nname = "p"\ntype = "tcp"\nremotePort = 6020'),
+    );
+    await c.start();
+    const runId = c.runId;
+    answer = (op) => ({
+      body: op === "Ping" ? '{"reject":true,"reject_reason":"banned"}' : '{"reject":false,"unchange":true}',
+    });
+    expect(await c.heartbeat()).toBe(false);
+    expect(c.lastError).toBe("banned");
+    await s.settle();
+    expect(seen.at(-1)?.body.op).toBe("CloseProxy");
+    expect(s.stats.get("u.p")?.online).toBe(false);
+    answer = () => ({ body: '{"reject":false,"unchange":true}' });
+    expect(await c.reconnect()).toBe(true);
+    const relogin = seen.filter((x) => x.body.op === "Login").at(-1)!;
+    expect((relogin.body.content as { run_id: string }).run_id).toBe(runId);
+    expect(s.stats.get("u.p")?.online).toBe(true);
+  });
+
+  it("rotates daily buckets at midnight and forgets everything on restart", async () => {
+    const s = sim();
+    const c = new FrpcClient(
+      s,
+      parseFrpcConfig('user = "u"\n[[proxies]]\nname = "p"\ntype = "tcp"\nremotePort = 6030'),
+    );
+    await c.start();
+    await c.visit("p", { bytesIn: 5, bytesOut: 7 });
+    s.rollover();
+    await c.visit("p", { bytesIn: 1, bytesOut: 1 });
+    expect(s.stats.get("u.p")?.trafficIn.slice(0, 2)).toEqual([1, 5]);
+    await s.restart();
+    expect(s.stats.size).toBe(0);
+    await c.reconnect();
+    expect(s.stats.get("u.p")?.trafficIn[0]).toBe(0);
+  });
+});
+
+describe("dashboard", () => {
+  it("serves the v1 API behind basic auth, /healthz open, errors as frps writes them", async () => {
+    const s = sim({ webServer: { port: 0, user: "admin", password: "pw" }, authFailDelayMs: 0 });
+    await s.start();
+    try {
+      const c = new FrpcClient(
+        s,
+        parseFrpcConfig('user = "u"\n[[proxies]]\nname = "p"\ntype = "tcp"\nremotePort = 6040'),
+      );
+      await c.start();
+      const held = await c.visit("p", { bytesIn: 10, bytesOut: 20, hold: true });
+      const auth = { authorization: `Basic ${Buffer.from("admin:pw").toString("base64")}` };
+      const get = (path: string, headers: Record<string, string> = auth) =>
+        fetch(`${s.dashboardUrl}${path}`, { headers });
+
+      expect((await get("/healthz", {})).status).toBe(200);
+      const denied = await get("/api/serverinfo", {});
+      expect(denied.status).toBe(401);
+      expect(denied.headers.get("www-authenticate")).toBe('Basic realm="Restricted"');
+      expect(await denied.text()).toBe("Unauthorized\n");
+
+      const info = await (await get("/api/serverinfo")).json();
+      expect(info).toMatchObject({
+        version: "0.70.1",
+        bindPort: 7000,
+        curConns: 1,
+        clientCounts: 1,
+        allowPortsStr: "6000-6100",
+      });
+      const list = await (await get("/api/proxy/tcp")).json();
+      expect(list.proxies[0]).toMatchObject({
+        name: "u.p",
+        user: "u",
+        clientID: c.runId,
+        todayTrafficIn: 0,
+        curConns: 1,
+        status: "online",
+        conf: { name: "u.p", type: "tcp", remotePort: 6040, localIP: "127.0.0.1", plugin: null },
+      });
+      held.close();
+      const after = await (await get("/api/proxies/u.p")).json();
+      expect(after).toMatchObject({ todayTrafficIn: 10, todayTrafficOut: 20, curConns: 0 });
+      expect(await (await get("/api/traffic/u.p")).json()).toEqual({
+        name: "u.p",
+        trafficIn: [10, 0, 0, 0, 0, 0, 0],
+        trafficOut: [20, 0, 0, 0, 0, 0, 0],
+      });
+      const missing = await get("/api/traffic/nope");
+      expect(missing.status).toBe(404);
+      expect(await missing.json()).toEqual({ Code: 404, Msg: "no proxy info found" });
+      expect((await (await get("/api/proxy/xtcp")).json()).proxies).toEqual([]);
+      expect((await get("/nope")).status).toBe(404);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it("answers with the snake_case keys of frps ≤ 0.52.0 when asked", async () => {
+    const s = sim({ webServer: { port: 0 }, legacyKeys: true });
+    await s.start();
+    try {
+      const info = await (await fetch(`${s.dashboardUrl}/api/serverinfo`)).json();
+      expect(info).toHaveProperty("bind_port", 7000);
+      expect(info).toHaveProperty("total_traffic_in", 0);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it("reads a Burrow frps.toml: plugins, ports, dashboard", () => {
+    const o = frpsOptionsFromToml(`
+bindPort = 7000
+vhostHTTPPort = 8081
+subDomainHost = "frp.localhost"
+allowPorts = [{ start = 10000, end = 20000 }]
+webServer.addr = "127.0.0.1"
+webServer.port = 7500
+webServer.user = "admin"
+webServer.password = "pw"
+[[httpPlugins]]
+name = "burrow"
+addr = "127.0.0.1:8080"
+path = "/api/frp/plugin/1/secret"
+ops = ["Login", "NewProxy", "CloseProxy", "Ping", "NewWorkConn", "NewUserConn"]
+`);
+    expect(o.plugins).toEqual([
+      { name: "burrow", url: "http://127.0.0.1:8080/api/frp/plugin/1/secret", ops: [...PLUGIN_OPS] },
+    ]);
+    expect(o.webServer).toEqual({ addr: "127.0.0.1", port: 7500, user: "admin", password: "pw" });
+    expect(o.allowPorts).toEqual([{ start: 10000, end: 20000 }]);
+    expect(() => frpsOptionsFromToml('[[httpPlugins]]\naddr = "x"\npath = "/"\nops = ["login"]')).toThrow(
+      "invalid http plugin ops",
+    );
+  });
+});
