@@ -9,7 +9,7 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-results-"));
-const only = process.argv.slice(2); // optional subset: sqlite postgres web e2e
+const only = process.argv.slice(2); // optional subset: sqlite postgres web sim e2e
 
 /** A free loopback port, so the browser suite never collides with another server on this machine. */
 function freePort() {
@@ -76,6 +76,7 @@ const want = (s) => only.length === 0 || only.includes(s);
 if (want("sqlite")) vitestSuite("server-sqlite", "apps/server", { TEST_DB: "sqlite" });
 if (want("postgres")) vitestSuite("server-postgres", "apps/server", { TEST_DB: "postgres" });
 if (want("web")) vitestSuite("web-unit", "apps/web", {});
+if (want("sim")) vitestSuite("frps-sim", "tools/frps-sim", {});
 if (want("e2e")) {
   const build = run("npm", ["run", "build", "-w", "@burrow/web"]);
   const out = path.join(tmp, "e2e.json");
