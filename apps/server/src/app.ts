@@ -15,6 +15,7 @@ import { registerErrorHandler, registerNotFound } from "./http/error-handler";
 import { auditRoutes } from "./modules/audit/audit";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
+import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
 import { downloadsRoutes } from "./modules/downloads/downloads.routes";
 import { frpRoutes } from "./modules/frp/frp.routes";
 import { marketingRoutes } from "./modules/marketing/marketing.routes";
@@ -48,6 +49,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   siteRoutes(api, ctx);
   authRoutes(api, ctx);
   usersRoutes(api, ctx);
+  dashboardRoutes(api, ctx);
   menuRoutes(api, ctx);
   usermgrRoutes(api, ctx);
   auditRoutes(api, ctx);

@@ -56,6 +56,9 @@ export const ConfigSchema = z
     SITE_POLICE_NO: z.string().default("京公网安备 11010502000000号"),
     SITE_ICP_NO: z.string().default("京ICP备00000000号-1"),
     SITE_LICENSE_NO: z.string().default("B1-00000000"),
+    /** daily check-in bonus: a random amount of traffic between these (MB) */
+    CHECKIN_MIN_MB: z.coerce.number().int().min(0).default(100),
+    CHECKIN_MAX_MB: z.coerce.number().int().min(0).default(1024),
     /** run the frp node poller (default: on, except NODE_ENV=test where tests call pollNode/pollAll) */
     FRP_POLLER: z.preprocess(blankToUndef, bool.optional()),
     /** seconds between two polls of a node's dashboard */

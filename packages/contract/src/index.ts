@@ -1,5 +1,6 @@
 export * from "./auth";
 export * from "./common";
+export * from "./dashboard";
 export * from "./downloads";
 export * from "./enums";
 export * from "./frp";

@@ -1,5 +1,6 @@
 import type { Generated } from "kysely";
 import type { CatalogTables } from "../modules/catalog/catalog.table";
+import type { DashboardTables } from "../modules/dashboard/dashboard.table";
 import type { DownloadTables } from "../modules/downloads/downloads.table";
 import type { FrpTables } from "../modules/frp/frp.table";
 import type { MarketingTables } from "../modules/marketing/marketing.table";
@@ -34,6 +35,7 @@ export interface AuditLogTable {
 export interface DB
   extends UserTables,
     CatalogTables,
+    DashboardTables,
     OrderTables,
     MarketingTables,
     TunnelTables,

@@ -2,10 +2,12 @@ import type { Migration } from "kysely";
 import * as foundation from "./2026-11-21T00-00_foundation";
 import * as store from "./2026-11-22T10-00_store";
 import * as tunnels from "./2026-11-22T12-00_tunnels";
+import * as checkins from "./2026-11-22T14-00_checkins";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
   "2026-11-21T00-00_foundation": foundation,
   "2026-11-22T10-00_store": store,
   "2026-11-22T12-00_tunnels": tunnels,
+  "2026-11-22T14-00_checkins": checkins,
 };
