@@ -38,8 +38,11 @@ async function waitForHealth(child: ChildProcess, timeoutMs: number): Promise<vo
  * e2e/.tmp/server.log, where the specs read SMS codes.
  */
 export default async function globalSetup(): Promise<void> {
-  if (!existsSync(path.join(REPO_ROOT, "apps/web/dist/index.html"))) {
-    execFileSync("npm", ["run", "build", "-w", "@burrow/web"], { cwd: REPO_ROOT, stdio: "inherit" });
+  // E2E_WEB_DIST: serve another build of the web app (a run that must not see concurrent rebuilds).
+  const webDist = process.env.E2E_WEB_DIST ?? path.join(REPO_ROOT, "apps/web/dist");
+  if (!existsSync(path.join(webDist, "index.html"))) {
+    const outDir = process.env.E2E_WEB_DIST ? ["--", "--outDir", webDist] : [];
+    execFileSync("npm", ["run", "build", "-w", "@burrow/web", ...outDir], { cwd: REPO_ROOT, stdio: "inherit" });
   }
   if (await portInUse(E2E_PORT)) {
     throw new Error(`port ${E2E_PORT} is already in use; stop that process or set E2E_PORT`);
@@ -56,12 +59,17 @@ export default async function globalSetup(): Promise<void> {
       HOST: "127.0.0.1",
       PORT: String(E2E_PORT),
       DATA_DIR: dataDir,
-      WEB_DIST: path.join(REPO_ROOT, "apps/web/dist"),
+      WEB_DIST: webDist,
       ADMIN_PHONE: ADMIN.phone,
       ADMIN_PASSWORD: ADMIN.password,
       NODE_ENV: "test",
       SMS_DRIVER: "console",
       LOG_LEVEL: "warn",
+      // The payment gateway (the built-in sandbox) calls back and returns the browser to this origin.
+      PUBLIC_URL: BASE_URL,
+      // The frp node poller is off under NODE_ENV=test; the tunnel journey needs it, polling often.
+      FRP_POLLER: "1",
+      FRP_POLL_INTERVAL: "5",
     },
     stdio: ["ignore", log, log],
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, splitFieldMessage } from "./client";
+import { ApiError, filenameFromDisposition, splitFieldMessage } from "./client";
 
 describe("splitFieldMessage", () => {
   it("takes the field from a 10000 message", () => {
@@ -21,5 +21,19 @@ describe("ApiError", () => {
     expect(new ApiError(30004, 403, "x").isForbidden).toBe(true);
     expect(new ApiError(2001, 403, "x").isSessionInvalid).toBe(false);
     expect(new ApiError(2001, 403, "x").isForbidden).toBe(false);
+  });
+});
+
+describe("filenameFromDisposition", () => {
+  it("reads plain and RFC 5987 file names", () => {
+    expect(filenameFromDisposition('attachment; filename="gift-cards-GC2026.csv"')).toBe("gift-cards-GC2026.csv");
+    expect(filenameFromDisposition("attachment; filename*=UTF-8''%E7%A4%BC%E5%93%81%E5%8D%A1.csv")).toBe("礼品卡.csv");
+    expect(filenameFromDisposition("attachment; filename=plain.csv")).toBe("plain.csv");
+  });
+
+  it("answers undefined without a name, and keeps a name that is not valid URI encoding", () => {
+    expect(filenameFromDisposition("")).toBeUndefined();
+    expect(filenameFromDisposition("inline")).toBeUndefined();
+    expect(filenameFromDisposition('attachment; filename="100%.csv"')).toBe("100%.csv");
   });
 });

@@ -153,6 +153,71 @@ async function call<T>(config: AxiosRequestConfig, opts?: CallOptions): Promise<
   }
 }
 
+/** A file the server sent instead of an envelope. */
+export interface DownloadedFile {
+  blob: Blob;
+  /** from Content-Disposition, when the server names it */
+  filename?: string;
+}
+
+const FILENAME = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i;
+
+/**
+ * The file name a Content-Disposition header gives (`filename="a.csv"` or `filename*=UTF-8''a.csv`).
+ * @param header the header's value
+ */
+export function filenameFromDisposition(header: string): string | undefined {
+  const name = FILENAME.exec(header)?.[1];
+  if (!name) return undefined;
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * GET a file (CSV exports…) with the same base URL, token, timeout, progress bar and error
+ * reactions as every call; an error answer is the usual envelope and rejects with {@link ApiError}.
+ */
+async function download(url: string, opts?: CallOptions): Promise<DownloadedFile> {
+  const token = getToken();
+  const headers: Record<string, string> = { ...(opts?.headers as Record<string, string> | undefined) };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  progressStart();
+  try {
+    let res: Awaited<ReturnType<typeof http.request<Blob>>>;
+    try {
+      res = await http.request<Blob>({
+        method: "GET",
+        url,
+        params: opts?.params,
+        signal: opts?.signal,
+        headers,
+        responseType: "blob",
+      });
+    } catch (err) {
+      if (isCancel(err)) throw err;
+      throw transportError(err);
+    }
+    const type = String(res.headers["content-type"] ?? "");
+    if (res.status >= 200 && res.status < 300 && !type.includes("application/json")) {
+      return { blob: res.data, filename: filenameFromDisposition(String(res.headers["content-disposition"] ?? "")) };
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await res.data.text());
+    } catch {
+      body = undefined;
+    }
+    const err = toApiError(body, res.status);
+    react(err, token, opts);
+    throw err;
+  } finally {
+    progressDone();
+  }
+}
+
 /**
  * THE API client: base URL, Bearer token, progress bar, envelope unwrapping, `ApiError`s and the
  * session/permission reactions of SPEC §6/§8. Resolves with the envelope's `data`.
@@ -163,4 +228,5 @@ export const api = {
   patch: <T>(url: string, body?: unknown, opts?: CallOptions) => call<T>({ method: "PATCH", url, data: body }, opts),
   put: <T>(url: string, body?: unknown, opts?: CallOptions) => call<T>({ method: "PUT", url, data: body }, opts),
   delete: <T>(url: string, body?: unknown, opts?: CallOptions) => call<T>({ method: "DELETE", url, data: body }, opts),
+  download,
 };

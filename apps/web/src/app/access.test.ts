@@ -73,10 +73,10 @@ describe("openKeysFor", () => {
 });
 
 describe("accessOf", () => {
-  it("lets staff into the admin area and only managers change users", () => {
-    expect(accessOf({ role: 1 })).toEqual({ canEnterAdmin: false, canManageUsers: false });
-    expect(accessOf({ role: 2 })).toEqual({ canEnterAdmin: true, canManageUsers: false });
-    expect(accessOf({ role: 3 })).toEqual({ canEnterAdmin: true, canManageUsers: true });
-    expect(accessOf(undefined)).toEqual({ canEnterAdmin: false, canManageUsers: false });
+  it("lets staff into the admin area and only managers change users or write", () => {
+    expect(accessOf({ role: 1 })).toEqual({ canEnterAdmin: false, canManageUsers: false, canWrite: false });
+    expect(accessOf({ role: 2 })).toEqual({ canEnterAdmin: true, canManageUsers: false, canWrite: false });
+    expect(accessOf({ role: 3 })).toEqual({ canEnterAdmin: true, canManageUsers: true, canWrite: true });
+    expect(accessOf(undefined)).toEqual({ canEnterAdmin: false, canManageUsers: false, canWrite: false });
   });
 });

@@ -54,5 +54,7 @@ export function accessOf(user: { role: number } | undefined) {
     canEnterAdmin: role >= Role.Support,
     /** only managers change users */
     canManageUsers: role === Role.Manager,
+    /** only managers write under /super (nodes, tunnels, downloads…); staff read where the server lets them */
+    canWrite: role === Role.Manager,
   };
 }

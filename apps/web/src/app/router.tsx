@@ -5,6 +5,15 @@ import { adminviewRoutes } from "@/features/adminview/adminview.routes";
 import { auditRoutes } from "@/features/audit/audit.routes";
 import { authRoutes } from "@/features/auth/auth.routes";
 import { dashboardRoutes } from "@/features/dashboard/dashboard.routes";
+import { downloadsAdminRoutes, downloadsCustomerRoutes } from "@/features/downloads/downloads.routes";
+import { epayRoutes, payResultRoute } from "@/features/epay/epay.routes";
+import { marketingRoutes } from "@/features/marketing/marketing.routes";
+import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.routes";
+import { ordersRoutes } from "@/features/orders/orders.routes";
+import { plansRoutes } from "@/features/plans/plans.routes";
+import { storeRoutes } from "@/features/store/store.routes";
+import { trafficAdminRoutes, trafficCustomerRoutes } from "@/features/traffic/traffic.routes";
+import { tunnelsAdminRoutes, tunnelsCustomerRoutes } from "@/features/tunnels/tunnels.routes";
 import { usermgrRoutes } from "@/features/usermgr/usermgr.routes";
 import { ADMIN_BASE } from "./access";
 import { RootRoute } from "./RootRoute";
@@ -12,7 +21,16 @@ import { RouteErrorPage } from "./RouteErrorPage";
 import { lazyComponent, type RouteHandle } from "./route-types";
 
 /** Customer console pages (paths relative to "/"); access is checked against GET /user/rolemenu. */
-const customerRoutes: RouteObject[] = [...dashboardRoutes, ...accountRoutes];
+const customerRoutes: RouteObject[] = [
+  ...dashboardRoutes,
+  ...accountRoutes,
+  ...tunnelsCustomerRoutes,
+  ...nodesCustomerRoutes,
+  ...trafficCustomerRoutes,
+  ...downloadsCustomerRoutes,
+  ...storeRoutes,
+  ...epayRoutes,
+];
 
 /** Admin pages (paths relative to /admin); access is checked against GET /super/roleMenu. */
 const adminRoutes: RouteObject[] = [
@@ -20,6 +38,13 @@ const adminRoutes: RouteObject[] = [
   ...adminviewRoutes,
   ...usermgrRoutes,
   ...auditRoutes,
+  ...nodesAdminRoutes,
+  ...tunnelsAdminRoutes,
+  ...trafficAdminRoutes,
+  ...downloadsAdminRoutes,
+  ...plansRoutes,
+  ...ordersRoutes,
+  ...marketingRoutes,
   { path: "dash", element: <Navigate to="/dashboard" replace /> },
 ];
 
@@ -39,6 +64,7 @@ export const routes: RouteObject[] = [
         lazy: lazyComponent(() => import("./layout/AdminLayout"), "AdminLayout"),
         children: adminRoutes,
       },
+      payResultRoute,
       {
         path: "/403",
         handle: { title: "无权访问" } satisfies RouteHandle,

@@ -4,17 +4,21 @@ import { reportError } from "@/api/query-client";
 
 /**
  * Puts a server error on the form field it names (code 10000 "phone: …", or 40001/40008 with a
- * field), and falls back to the central toast. Use with `meta: { silentError: true }`.
+ * field; an item of a list field, "custom_domains.0", counts for the list), and falls back to the
+ * central toast. Use with `meta: { silentError: true }`.
  * @param form the form that sent the request
  * @param error what the mutation rejected with
  * @param fieldMap server field name → form field name, where they differ
  */
 export function showFormError(form: FormInstance, error: unknown, fieldMap: Record<string, string> = {}): void {
   if (error instanceof ApiError && error.field) {
-    const name = fieldMap[error.field] ?? error.field;
-    if (name in form.getFieldsValue()) {
-      form.setFields([{ name, errors: [error.message] }]);
-      return;
+    const values = form.getFieldsValue();
+    for (const field of new Set([error.field, error.field.replace(/(\.\d+)+$/, "")])) {
+      const name = fieldMap[field] ?? field;
+      if (name in values) {
+        form.setFields([{ name, errors: [error.message] }]);
+        return;
+      }
     }
   }
   reportError(error);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatTime, formatYuan, maskPhone, maskSecret, yuanToFen } from "./format";
+import { formatBytes, formatTime, formatYuan, maskPhone, maskSecret, yuanToFen } from "./format";
 
 describe("money", () => {
   it("shows fen as yuan with two decimals", () => {
@@ -41,5 +41,22 @@ describe("masking", () => {
   it("masks the middle of a phone number", () => {
     expect(maskPhone("13800001234")).toBe("138****1234");
     expect(maskPhone("+8613800001234")).toBe("+8613800001234");
+  });
+});
+
+describe("formatBytes", () => {
+  it("uses binary units with two decimals", () => {
+    expect(formatBytes(0)).toBe("0 B");
+    expect(formatBytes(1023)).toBe("1023 B");
+    expect(formatBytes(1536)).toBe("1.50 KB");
+    expect(formatBytes(10 * 1024 ** 3)).toBe("10.00 GB");
+    expect(formatBytes(2 * 1024 ** 6)).toBe("2048.00 PB");
+  });
+
+  it("treats negative and invalid values as nothing", () => {
+    expect(formatBytes(-5)).toBe("0 B");
+    expect(formatBytes(0.4)).toBe("0 B");
+    expect(formatBytes(204.8)).toBe("205 B");
+    expect(formatBytes(Number.NaN)).toBe("0 B");
   });
 });

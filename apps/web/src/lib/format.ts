@@ -47,3 +47,17 @@ export function maskSecret(value: string): string {
 export function maskPhone(phone: string): string {
   return /^\d{11}$/.test(phone) ? `${phone.slice(0, 3)}****${phone.slice(7)}` : phone;
 }
+
+const BYTE_UNITS = ["B", "KB", "MB", "GB", "TB", "PB"];
+
+/**
+ * Formats a byte count (traffic, sizes) with binary units.
+ * @param bytes integer bytes
+ * @returns e.g. "0 B", "1.50 KB", "10.00 GB"
+ */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return "0 B";
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  const exp = Math.min(BYTE_UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
+  return `${(bytes / 1024 ** exp).toFixed(2)} ${BYTE_UNITS[exp]}`;
+}

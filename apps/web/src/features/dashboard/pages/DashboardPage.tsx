@@ -1,14 +1,18 @@
-import { ProcessStatusLabel, RoleLabel } from "@burrow/contract";
+import { RoleLabel } from "@burrow/contract";
 import { RiAccountCircleLine, RiDashboard3Line } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Avatar, Button, Card, Col, Row, Space, Statistic, Typography } from "antd";
+import { Avatar, Button, Card, Space, Typography } from "antd";
 import { useNavigate } from "react-router";
 import { accessOf } from "@/app/access";
 import { avatarInitial } from "@/app/layout/UserMenu";
 import { PageContainer } from "@/components/PageContainer";
 import { userInfoQuery } from "@/features/account/account.api";
+import { dailyTrafficOption } from "@/features/traffic/chart-options";
+import { EChart } from "@/features/traffic/components/EChart";
 import { DISPLAY_TZ, dayjs } from "@/lib/dayjs";
-import { formatTime, formatYuan } from "@/lib/format";
+import { formatTime } from "@/lib/format";
+import { DashboardStats } from "../components/DashboardStats";
+import { dashChartQuery, dashDataQuery } from "../dashboard.api";
 
 /** Greeting by the hour in Asia/Shanghai. */
 export function greeting(hour: number): string {
@@ -23,6 +27,8 @@ export function greeting(hour: number): string {
 export function DashboardPage() {
   const navigate = useNavigate();
   const { data: user } = useQuery(userInfoQuery());
+  const { data: dash } = useQuery(dashDataQuery());
+  const { data: chart } = useQuery(dashChartQuery());
   if (!user) return null;
   const { canEnterAdmin } = accessOf(user);
   const name = user.nickname || user.personal_info.phone_number;
@@ -59,23 +65,10 @@ export function DashboardPage() {
           </div>
         </Space>
       </Card>
-      <Row gutter={[16, 16]} className="dashboard-stats">
-        <Col xs={24} md={12} xl={8}>
-          <Card>
-            <Statistic title="账户余额（元）" value={formatYuan(user.balance)} prefix="¥" />
-          </Card>
-        </Col>
-        <Col xs={24} md={12} xl={8}>
-          <Card>
-            <Statistic title="实名认证" value={ProcessStatusLabel[user.verify_status] ?? "未提交"} />
-          </Card>
-        </Col>
-        <Col xs={24} md={12} xl={8}>
-          <Card>
-            <Statistic title="我的邀请码" value={user.invite_code || "-"} />
-          </Card>
-        </Col>
-      </Row>
+      {dash ? <DashboardStats data={dash} /> : null}
+      <Card title="近 7 天流量" className="dashboard-chart">
+        {chart ? <EChart option={dailyTrafficOption(chart.days)} label="近 7 天流量趋势" height={260} /> : null}
+      </Card>
     </PageContainer>
   );
 }

@@ -1,0 +1,61 @@
+import {
+  Kind,
+  KindLabel,
+  OrderType,
+  OrderTypeLabel,
+  PayStatus,
+  PayStatusLabel,
+  SubscriptionStatus,
+  SubscriptionStatusLabel,
+} from "@burrow/contract";
+import { Tag } from "antd";
+
+/** Tags of the store's statuses and kinds, shared by the customer pages and the operators' desks. */
+
+const payColor: Record<number, string> = {
+  [PayStatus.Refunded]: "purple",
+  [PayStatus.Closed]: "default",
+  [PayStatus.Paid]: "success",
+  [PayStatus.Awaiting]: "processing",
+};
+
+/** Payment status (SPEC §4): 已退款 / 已关闭 / 已支付 / 待支付. */
+export function PayStatusTag({ status }: { status: number }) {
+  return <Tag color={payColor[status] ?? "default"}>{PayStatusLabel[status] ?? `状态 ${status}`}</Tag>;
+}
+
+const subscriptionColor: Record<number, string> = {
+  [SubscriptionStatus.Refunded]: "purple",
+  [SubscriptionStatus.Expired]: "default",
+  [SubscriptionStatus.InUse]: "success",
+  [SubscriptionStatus.OverQuota]: "error",
+};
+
+/** Plan / traffic-pack subscription status (SPEC §4): 已退款 / 已过期 / 使用中 / 超额. */
+export function SubscriptionStatusTag({ status }: { status: number }) {
+  return (
+    <Tag color={subscriptionColor[status] ?? "default"}>{SubscriptionStatusLabel[status] ?? `状态 ${status}`}</Tag>
+  );
+}
+
+const orderTypeColor: Record<number, string> = {
+  [OrderType.Recharge]: "gold",
+  [OrderType.Plan]: "blue",
+  [OrderType.TrafficPack]: "cyan",
+  [OrderType.Renewal]: "geekblue",
+};
+
+/** Order type (SPEC §3): 余额充值 / 套餐订阅 / 流量包 / 续费. */
+export function OrderTypeTag({ type }: { type: number }) {
+  return <Tag color={orderTypeColor[type] ?? "default"}>{OrderTypeLabel[type] ?? `类型 ${type}`}</Tag>;
+}
+
+/** What a plan row sells: 套餐 (type 2) or 流量包 (type 3). */
+export function PlanTypeTag({ type }: { type: number }) {
+  return type === OrderType.TrafficPack ? <Tag color="cyan">流量包</Tag> : <Tag color="blue">套餐</Tag>;
+}
+
+/** Gift card kind (SPEC §3 "Kind"): 余额 / 套餐. */
+export function KindTag({ kind }: { kind: number }) {
+  return <Tag color={kind === Kind.Balance ? "gold" : "blue"}>{KindLabel[kind] ?? `类型 ${kind}`}</Tag>;
+}

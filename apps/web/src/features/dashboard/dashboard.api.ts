@@ -1,0 +1,26 @@
+import type { CheckInResult, DashChart, DashData } from "@burrow/contract";
+import { queryOptions } from "@tanstack/react-query";
+import { api } from "@/api/client";
+
+export const dashboardKeys = {
+  all: ["dashboard"] as const,
+  data: () => [...dashboardKeys.all, "data"] as const,
+  chart: () => [...dashboardKeys.all, "chart"] as const,
+};
+
+/** GET /user/dashData: balance, plan and quota, tunnels, today's traffic, check-in state. */
+export const dashDataQuery = () =>
+  queryOptions({
+    queryKey: dashboardKeys.data(),
+    queryFn: ({ signal }) => api.get<DashData>("/user/dashData", { signal }),
+  });
+
+/** GET /user/dashChart: this customer's traffic of the last seven days. */
+export const dashChartQuery = () =>
+  queryOptions({
+    queryKey: dashboardKeys.chart(),
+    queryFn: ({ signal }) => api.get<DashChart>("/user/dashChart", { signal }),
+  });
+
+/** GET /user/checkIn (SPEC §7): once a day, adds bonus traffic to the plan. */
+export const checkIn = () => api.get<CheckInResult>("/user/checkIn");

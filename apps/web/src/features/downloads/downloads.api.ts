@@ -1,0 +1,34 @@
+import type { CreateDownloadBody, DownloadListQuery, DownloadRow, Paged, UpdateDownloadBody } from "@burrow/contract";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { api } from "@/api/client";
+
+export type DownloadFilters = Partial<Omit<DownloadListQuery, "page" | "size">> & { page: number; size: number };
+
+export const downloadsKeys = {
+  all: ["downloads"] as const,
+  user: () => [...downloadsKeys.all, "user"] as const,
+  admin: (f: DownloadFilters) => [...downloadsKeys.all, "admin", f] as const,
+};
+
+/** GET /user/download: every build, newest version first */
+export const userDownloadsQuery = () =>
+  queryOptions({
+    queryKey: downloadsKeys.user(),
+    queryFn: ({ signal }) => api.get<DownloadRow[]>("/user/download", { signal }),
+    staleTime: 5 * 60_000,
+  });
+
+/** GET /super/download */
+export const adminDownloadsQuery = (filters: DownloadFilters) =>
+  queryOptions({
+    queryKey: downloadsKeys.admin(filters),
+    queryFn: ({ signal }) => api.get<Paged<DownloadRow>>("/super/download", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** POST /super/download: one build per os, arch and version (40008 on version) */
+export const createDownload = (body: CreateDownloadBody) => api.post<DownloadRow>("/super/download", body);
+/** PATCH /super/download */
+export const updateDownload = (body: UpdateDownloadBody) => api.patch<DownloadRow>("/super/download", body);
+/** DELETE /super/download */
+export const deleteDownload = (id: number) => api.delete<null>("/super/download", { id });

@@ -1,0 +1,101 @@
+import type { DownloadRow } from "@burrow/contract";
+import { RiDownloadLine } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
+import { Button, Card, Empty, Space, Table, type TableColumnsType, Tag, Typography } from "antd";
+import { Link } from "react-router";
+import { PageContainer } from "@/components/PageContainer";
+import { ARCH_LABEL, groupByOs, OS_LABEL } from "../download-groups";
+import { userDownloadsQuery } from "../downloads.api";
+
+/** /download: frpc builds grouped by system, newest version first. */
+export function DownloadPage() {
+  const { data, isPending } = useQuery(userDownloadsQuery());
+  const groups = groupByOs(data ?? []);
+
+  const columns = (latest: string): TableColumnsType<DownloadRow> => [
+    {
+      title: "架构",
+      dataIndex: "arch",
+      width: 180,
+      render: (a: DownloadRow["arch"]) => ARCH_LABEL[a] ?? a,
+    },
+    {
+      title: "版本",
+      dataIndex: "version",
+      width: 140,
+      render: (v: string) => (
+        <Space size={4}>
+          {v}
+          {v === latest ? <Tag color="green">最新</Tag> : null}
+        </Space>
+      ),
+    },
+    {
+      title: "SHA-256",
+      dataIndex: "checksum",
+      ellipsis: true,
+      render: (c: string) => (
+        <Typography.Text code copyable={{ text: c, tooltips: ["复制校验和", "已复制"] }}>
+          {c.slice(0, 16)}…
+        </Typography.Text>
+      ),
+    },
+    { title: "说明", dataIndex: "note", ellipsis: true },
+    {
+      title: "下载",
+      key: "download",
+      width: 110,
+      render: (_: unknown, row) => (
+        <Button
+          type="primary"
+          size="small"
+          icon={<RiDownloadLine size={14} />}
+          href={row.url}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label={`下载 ${OS_LABEL[row.os]} ${row.arch} ${row.version}`}
+        >
+          下载
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <PageContainer
+      title="客户端下载"
+      description={
+        <>
+          下载对应系统和架构的 frpc，解压后配合 <Link to="/tun/list">隧道</Link> 详情页中的配置文件使用。
+        </>
+      }
+    >
+      {isPending ? <Card loading /> : null}
+      {!isPending && !groups.length ? (
+        <Card>
+          <Empty description="暂无可下载的客户端" />
+        </Card>
+      ) : null}
+      {groups.map((g) => (
+        <Card
+          key={g.os}
+          title={
+            <Space>
+              {OS_LABEL[g.os]}
+              <Typography.Text type="secondary">最新版本 {g.latest}</Typography.Text>
+            </Space>
+          }
+        >
+          <Table<DownloadRow>
+            rowKey="id"
+            size="middle"
+            columns={columns(g.latest)}
+            dataSource={g.builds}
+            pagination={{ pageSize: 10, hideOnSinglePage: true }}
+            scroll={{ x: 760 }}
+          />
+        </Card>
+      ))}
+    </PageContainer>
+  );
+}

@@ -1,0 +1,55 @@
+import type { BalanceLedgerRow } from "@burrow/contract";
+import { useQuery } from "@tanstack/react-query";
+import { Card, Table, type TableColumnsType, Typography } from "antd";
+import { useState } from "react";
+import { formatTime, formatYuan } from "@/lib/format";
+import { ledgerQuery } from "../epay.api";
+
+const columns: TableColumnsType<BalanceLedgerRow> = [
+  { title: "时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+  {
+    title: "变动（元）",
+    dataIndex: "change",
+    width: 120,
+    align: "right",
+    render: (fen: number) => (
+      <Typography.Text type={fen < 0 ? "danger" : "success"}>
+        {fen > 0 ? "+" : fen < 0 ? "-" : ""}
+        {formatYuan(Math.abs(fen))}
+      </Typography.Text>
+    ),
+  },
+  { title: "变动后余额（元）", dataIndex: "balance_after", width: 150, align: "right", render: formatYuan },
+  { title: "说明", dataIndex: "reason", ellipsis: true },
+  { title: "订单号", dataIndex: "order_id", width: 200, render: (v: string | null) => v ?? "-" },
+];
+
+/** The customer's balance ledger, paged on the server. */
+export function LedgerCard() {
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(10);
+  const { data, isFetching } = useQuery(ledgerQuery(page, size));
+  return (
+    <Card title="余额明细">
+      <Table<BalanceLedgerRow>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={data?.list}
+        loading={isFetching}
+        scroll={{ x: 800 }}
+        pagination={{
+          current: page,
+          pageSize: size,
+          total: data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => `共 ${total} 条`,
+          onChange: (p, s) => {
+            setPage(s === size ? p : 1);
+            setSize(s);
+          },
+        }}
+      />
+    </Card>
+  );
+}

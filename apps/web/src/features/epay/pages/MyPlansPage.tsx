@@ -1,0 +1,148 @@
+import { OrderType, type PlanLimitsInfo, PlanPeriodLabel, type SubscriptionView } from "@burrow/contract";
+import { useQuery } from "@tanstack/react-query";
+import { Alert, Button, Card, Descriptions, Segmented, Space, Table, type TableColumnsType, Tag } from "antd";
+import { Link, useNavigate } from "react-router";
+import { PageContainer } from "@/components/PageContainer";
+import { PlanTypeTag, SubscriptionStatusTag } from "@/components/StoreTags";
+import { bandwidthText } from "@/features/store/pricing";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { formatTime } from "@/lib/format";
+import { TrafficBar } from "../components/TrafficBar";
+import { subscriptionsQuery } from "../epay.api";
+
+const columns: TableColumnsType<SubscriptionView> = [
+  {
+    title: "套餐",
+    dataIndex: "plan_name",
+    render: (name: string, row) => (
+      <Space size={4} wrap>
+        <span>{name}</span>
+        <PlanTypeTag type={row.kind} />
+        {row.free ? <Tag>免费</Tag> : null}
+      </Space>
+    ),
+  },
+  {
+    title: "状态",
+    dataIndex: "status",
+    width: 100,
+    render: (status: number) => <SubscriptionStatusTag status={status} />,
+  },
+  {
+    title: "流量",
+    key: "traffic",
+    width: 300,
+    render: (_: unknown, row) => (
+      <TrafficBar used={row.traffic_used} quota={row.traffic_quota} left={row.traffic_left} />
+    ),
+  },
+  {
+    title: "周期",
+    dataIndex: "period",
+    width: 90,
+    render: (p: SubscriptionView["period"]) => (p ? PlanPeriodLabel[p] : "-"),
+  },
+  { title: "开始时间", dataIndex: "start_at", width: 180, render: (v: string) => formatTime(v) },
+  {
+    title: "到期时间",
+    dataIndex: "end_at",
+    width: 180,
+    render: (v: string | null) => (v ? formatTime(v) : "永久有效"),
+  },
+  {
+    title: "操作",
+    key: "actions",
+    width: 90,
+    fixed: "right",
+    render: (_: unknown, row) =>
+      row.renewable && row.trade_id ? (
+        <Link to={`/epay/plan/${row.trade_id}`} aria-label={`续费 ${row.plan_name}`}>
+          续费
+        </Link>
+      ) : (
+        "-"
+      ),
+  },
+];
+
+/** What the customer may use now: the limits frp enforces. */
+function LimitsCard({ limits }: { limits: PlanLimitsInfo }) {
+  return (
+    <Card title="当前可用额度">
+      {!limits.usable ? (
+        <Alert type="warning" showIcon title={limits.reason || "当前套餐不可用"} className="limits-alert" />
+      ) : null}
+      <Descriptions
+        size="small"
+        column={{ xs: 1, sm: 2, xl: 4 }}
+        items={[
+          { key: "plan", label: "当前套餐", children: limits.plan_name },
+          { key: "bandwidth", label: "带宽", children: bandwidthText(limits.bandwidth) },
+          { key: "tunnels", label: "隧道数", children: `${limits.tunnel_limit} 个` },
+          { key: "ports", label: "单隧道端口", children: `${limits.tunnel_peer_port_limit} 个` },
+          { key: "end", label: "到期时间", children: limits.end_at ? formatTime(limits.end_at) : "永久有效" },
+          {
+            key: "traffic",
+            label: "流量",
+            span: { xs: 1, sm: 2, xl: 3 },
+            children: (
+              <TrafficBar
+                used={limits.traffic_used}
+                quota={limits.traffic_quota}
+                left={Math.max(0, limits.traffic_quota - limits.traffic_used)}
+              />
+            ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}
+
+const kindOptions = [
+  { value: 0, label: "全部" },
+  { value: OrderType.Plan, label: "套餐" },
+  { value: OrderType.TrafficPack, label: "流量包" },
+];
+
+/** /epay/plan: the customer's plans and traffic packs, their traffic and expiry; renewals. */
+export function MyPlansPage() {
+  const navigate = useNavigate();
+  const { filters, search, pagination } = useUrlFilters({ kind: "int" });
+  const { data, isFetching } = useQuery(subscriptionsQuery(filters));
+
+  return (
+    <PageContainer
+      title="我的套餐"
+      extra={
+        <Space>
+          <Button type="primary" onClick={() => navigate("/purchase/plan")}>
+            购买套餐
+          </Button>
+          <Button onClick={() => navigate("/purchase/plan?type=3")}>购买流量包</Button>
+        </Space>
+      }
+    >
+      {data?.limits ? <LimitsCard limits={data.limits} /> : null}
+      <Card
+        title="套餐与流量包"
+        extra={
+          <Segmented
+            value={filters.kind ?? 0}
+            options={kindOptions}
+            onChange={(v) => search({ kind: v === 0 ? undefined : Number(v) })}
+          />
+        }
+      >
+        <Table<SubscriptionView>
+          rowKey="id"
+          columns={columns}
+          dataSource={data?.list}
+          loading={isFetching}
+          scroll={{ x: 1100 }}
+          pagination={pagination(data?.total)}
+        />
+      </Card>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,89 @@
+import type {
+  CreateDiscountCodeBody,
+  CreatedGiftCards,
+  CreateGiftCardsBody,
+  CreateRechargePromotionBody,
+  DiscountCodeQuery,
+  DiscountCodeRow,
+  GiftCardExportQuery,
+  GiftCardQuery,
+  GiftCardRow,
+  Paged,
+  RechargePromotionRow,
+  UpdateGiftCardBody,
+} from "@burrow/contract";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import type { z } from "zod";
+import { api } from "@/api/client";
+
+type Filters<Q extends { page: number; size: number }> = Partial<Omit<Q, "page" | "size">> & {
+  page: number;
+  size: number;
+};
+export type DiscountCodeFilters = Filters<DiscountCodeQuery>;
+export type GiftCardFilters = Filters<GiftCardQuery>;
+export type PageFilters = { page: number; size: number };
+
+export const marketingKeys = {
+  all: ["marketing"] as const,
+  codes: () => [...marketingKeys.all, "codes"] as const,
+  codeList: (filters: DiscountCodeFilters) => [...marketingKeys.codes(), filters] as const,
+  gifts: () => [...marketingKeys.all, "gifts"] as const,
+  giftList: (filters: GiftCardFilters) => [...marketingKeys.gifts(), filters] as const,
+  recharges: () => [...marketingKeys.all, "recharges"] as const,
+  rechargeList: (filters: PageFilters) => [...marketingKeys.recharges(), filters] as const,
+};
+
+// ---------------------------------------------------------------- promo codes
+
+/** GET /super/discountCode */
+export const discountCodeListQuery = (filters: DiscountCodeFilters) =>
+  queryOptions({
+    queryKey: marketingKeys.codeList(filters),
+    queryFn: ({ signal }) => api.get<Paged<DiscountCodeRow>>("/super/discountCode", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+/** POST /super/discountCode: without `code` the server makes a random one */
+export const createDiscountCode = (body: z.input<typeof CreateDiscountCodeBody>) =>
+  api.post<DiscountCodeRow>("/super/discountCode", body);
+/** DELETE /super/discountCode */
+export const deleteDiscountCode = (id: number) => api.delete<null>("/super/discountCode", { id });
+
+// ---------------------------------------------------------------- gift cards
+
+/** GET /super/giftCard */
+export const giftCardListQuery = (filters: GiftCardFilters) =>
+  queryOptions({
+    queryKey: marketingKeys.giftList(filters),
+    queryFn: ({ signal }) => api.get<Paged<GiftCardRow>>("/super/giftCard", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+/** POST /super/giftCard: one batch of `count` cards; answers their numbers */
+export const createGiftCards = (body: z.input<typeof CreateGiftCardsBody>) =>
+  api.post<CreatedGiftCards>("/super/giftCard", body);
+/** PATCH /super/giftCard: only cards nobody redeemed */
+export const updateGiftCard = (body: z.input<typeof UpdateGiftCardBody>) =>
+  api.patch<GiftCardRow>("/super/giftCard", body);
+/** DELETE /super/giftCard: one unused card, or every unused card of a batch */
+export const deleteGiftCards = (target: { card_id: number } | { batch_no: string }) =>
+  api.delete<{ deleted: number }>("/super/giftCard", target);
+/** GET /super/giftCard/export: the matching cards as CSV */
+export const exportGiftCards = (query: Partial<GiftCardExportQuery>) =>
+  api.download("/super/giftCard/export", { params: query });
+
+// ---------------------------------------------------------------- recharge promotions
+
+/** GET /super/discountRecharge */
+export const rechargePromotionListQuery = (filters: PageFilters) =>
+  queryOptions({
+    queryKey: marketingKeys.rechargeList(filters),
+    queryFn: ({ signal }) =>
+      api.get<Paged<RechargePromotionRow>>("/super/discountRecharge", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+/** POST /super/discountRecharge */
+export const createRechargePromotion = (body: z.input<typeof CreateRechargePromotionBody>) =>
+  api.post<RechargePromotionRow>("/super/discountRecharge", body);
+/** DELETE /super/discountRecharge?id= (SPEC §7: the id in the query) */
+export const deleteRechargePromotion = (id: number) =>
+  api.delete<null>("/super/discountRecharge", undefined, { params: { id } });

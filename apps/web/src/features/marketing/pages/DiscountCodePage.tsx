@@ -1,0 +1,225 @@
+import type { DiscountCodeRow } from "@burrow/contract";
+import { RiAddLine } from "@remixicon/react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  Button,
+  Card,
+  Col,
+  DatePicker,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Row,
+  Select,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Typography,
+} from "antd";
+import { useState } from "react";
+import { accessOf } from "@/app/access";
+import { FormModal } from "@/components/FormModal";
+import { PageContainer } from "@/components/PageContainer";
+import { SearchActions } from "@/components/SearchActions";
+import { userInfoQuery } from "@/features/account/account.api";
+import { allPlansQuery } from "@/features/plans/plans.api";
+import { discountText } from "@/features/store/pricing";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { feedback } from "@/lib/feedback";
+import { formatTime } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { beforeToday, type DiscountCodeForm, discountCodeBody, emptyDiscountCodeForm } from "../forms";
+import { createDiscountCode, deleteDiscountCode, discountCodeListQuery, marketingKeys } from "../marketing.api";
+
+const CODE_PATTERN = /^[A-Za-z0-9_-]{3,32}$/;
+
+/** /admin/market/code: promo codes (a multiplier off plans, packs and renewals until a date, within use limits). */
+export function DiscountCodePage() {
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm();
+  const [modal, modalHolder] = Modal.useModal();
+  const { filters, search, reset, pagination } = useUrlFilters({ code: "text" }, form);
+  const { data, isFetching } = useQuery(discountCodeListQuery(filters));
+  const { data: me } = useQuery(userInfoQuery());
+  const { canWrite } = accessOf(me);
+  const { data: plans } = useQuery({ ...allPlansQuery(), enabled: canWrite });
+  const [creating, setCreating] = useState(false);
+  const planName = (id: number) => plans?.list.find((p) => p.id === id)?.name ?? `#${id}`;
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: marketingKeys.codes() });
+  const remove = useMutation({ mutationFn: deleteDiscountCode, onSuccess: refresh });
+
+  const confirmDelete = (row: DiscountCodeRow) =>
+    modal.confirm({
+      title: "删除优惠码？",
+      content: `确认删除优惠码 ${row.code}？已使用它的订单不受影响。`,
+      okText: "删除",
+      okButtonProps: { danger: true },
+      cancelText: "取消",
+      onOk: () =>
+        remove
+          .mutateAsync(row.id)
+          .then(() => feedback.success("优惠码已删除"))
+          .catch(() => undefined),
+    });
+
+  const columns: TableColumnsType<DiscountCodeRow> = [
+    {
+      title: "优惠码",
+      dataIndex: "code",
+      width: 180,
+      render: (code: string) => <Typography.Text copyable>{code}</Typography.Text>,
+    },
+    { title: "折扣", dataIndex: "discount", width: 90, render: (d: number) => discountText(d) || d },
+    {
+      title: "已用 / 总次数",
+      key: "uses",
+      width: 120,
+      render: (_: unknown, row) => `${row.used_count} / ${row.use_limit > 0 ? row.use_limit : "不限"}`,
+    },
+    {
+      title: "每人限用",
+      dataIndex: "user_limit",
+      width: 90,
+      render: (n: number) => (n > 0 ? `${n} 次` : "不限"),
+    },
+    {
+      title: "适用套餐",
+      dataIndex: "plan_ids",
+      render: (ids: number[]) => (ids.length === 0 ? "全部套餐" : ids.map((id) => <Tag key={id}>{planName(id)}</Tag>)),
+    },
+    { title: "过期时间", dataIndex: "expire_date", width: 175, render: (v: string) => formatTime(v) },
+    {
+      title: "状态",
+      dataIndex: "expired",
+      width: 90,
+      render: (expired: boolean) => (expired ? <Tag>已过期</Tag> : <Tag color="success">有效</Tag>),
+    },
+    { title: "创建时间", dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
+  ];
+  if (canWrite) {
+    columns.push({
+      title: "操作",
+      key: "actions",
+      width: 80,
+      fixed: "right",
+      render: (_: unknown, row) => (
+        <Button type="link" size="small" danger onClick={() => confirmDelete(row)} aria-label={`删除 ${row.code}`}>
+          删除
+        </Button>
+      ),
+    });
+  }
+
+  return (
+    <PageContainer
+      title="优惠码"
+      extra={
+        canWrite ? (
+          <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => setCreating(true)}>
+            新建优惠码
+          </Button>
+        ) : null
+      }
+    >
+      {modalHolder}
+      <Card className="search-card">
+        <Form form={form} layout="inline" onFinish={search}>
+          <Form.Item name="code" label="优惠码" rules={fieldRules("优惠码", { length: { max: 32 } })}>
+            <Input allowClear style={{ width: 200 }} />
+          </Form.Item>
+          <SearchActions onReset={reset} />
+        </Form>
+      </Card>
+      <Card>
+        <Table<DiscountCodeRow>
+          rowKey="id"
+          columns={columns}
+          dataSource={data?.list}
+          loading={isFetching}
+          scroll={{ x: 1200 }}
+          pagination={pagination(data?.total)}
+        />
+      </Card>
+      {canWrite ? (
+        <FormModal<DiscountCodeForm>
+          open={creating}
+          title="新建优惠码"
+          initialValues={emptyDiscountCodeForm}
+          onSubmit={async (v) => {
+            await createDiscountCode(discountCodeBody(v));
+            await refresh();
+          }}
+          onClose={() => setCreating(false)}
+          successText="优惠码已创建"
+          width={640}
+        >
+          <Row gutter={16}>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="code"
+                label="优惠码"
+                extra="留空则自动生成 8 位随机码；字母不区分大小写"
+                rules={fieldRules("优惠码", { pattern: CODE_PATTERN })}
+              >
+                <Input maxLength={32} placeholder="如 SPRING2026" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="discount"
+                label="折扣"
+                extra="价格乘数，0.85 即八五折"
+                rules={fieldRules("折扣", { required: true, range: { min: 0.01, max: 0.99 } })}
+              >
+                <InputNumber min={0.01} max={0.99} step={0.05} style={{ width: "100%" }} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="expire_date"
+                label="过期日期"
+                extra="当天 23:59:59 过期"
+                rules={fieldRules("过期日期", { required: true, choice: true })}
+              >
+                <DatePicker disabledDate={beforeToday} style={{ width: "100%" }} />
+              </Form.Item>
+            </Col>
+            <Col xs={12} md={6}>
+              <Form.Item
+                name="use_limit"
+                label="总次数"
+                tooltip="0 表示不限"
+                rules={fieldRules("总次数", { required: true, integer: true, range: { min: 0, max: 1_000_000 } })}
+              >
+                <InputNumber min={0} max={1_000_000} precision={0} style={{ width: "100%" }} />
+              </Form.Item>
+            </Col>
+            <Col xs={12} md={6}>
+              <Form.Item
+                name="user_limit"
+                label="每人次数"
+                tooltip="0 表示不限"
+                rules={fieldRules("每人次数", { required: true, integer: true, range: { min: 0, max: 1000 } })}
+              >
+                <InputNumber min={0} max={1000} precision={0} style={{ width: "100%" }} />
+              </Form.Item>
+            </Col>
+            <Col span={24}>
+              <Form.Item name="plan_ids" label="适用套餐" extra="不选表示适用于全部套餐、流量包与续费">
+                <Select
+                  mode="multiple"
+                  allowClear
+                  placeholder="全部套餐"
+                  optionFilterProp="label"
+                  options={(plans?.list ?? []).map((p) => ({ value: p.id, label: p.name }))}
+                />
+              </Form.Item>
+            </Col>
+          </Row>
+        </FormModal>
+      ) : null}
+    </PageContainer>
+  );
+}

@@ -1,0 +1,162 @@
+import type { RechargePromotionRow } from "@burrow/contract";
+import { RiAddLine } from "@remixicon/react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Button, Card, DatePicker, Form, Input, InputNumber, Modal, Table, type TableColumnsType, Tag } from "antd";
+import { useState } from "react";
+import { useSearchParams } from "react-router";
+import { accessOf } from "@/app/access";
+import { FormModal } from "@/components/FormModal";
+import { PageContainer } from "@/components/PageContainer";
+import { userInfoQuery } from "@/features/account/account.api";
+import { feedback } from "@/lib/feedback";
+import { formatTime, formatYuan } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { readFilters, writeFilters } from "@/lib/url-filters";
+import { beforeToday, type RechargePromotionForm, rechargePromotionBody } from "../forms";
+import {
+  createRechargePromotion,
+  deleteRechargePromotion,
+  marketingKeys,
+  rechargePromotionListQuery,
+} from "../marketing.api";
+
+/** /admin/market/recharge: recharge promotions (recharge at least X between two days, get Y). */
+export function RechargePromotionPage() {
+  const queryClient = useQueryClient();
+  const [modal, modalHolder] = Modal.useModal();
+  const [params, setParams] = useSearchParams();
+  const filters = readFilters(params, {});
+  const { data, isFetching } = useQuery(rechargePromotionListQuery(filters));
+  const { data: me } = useQuery(userInfoQuery());
+  const { canWrite } = accessOf(me);
+  const [creating, setCreating] = useState(false);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: marketingKeys.recharges() });
+  const remove = useMutation({ mutationFn: deleteRechargePromotion, onSuccess: refresh });
+
+  const confirmDelete = (row: RechargePromotionRow) =>
+    modal.confirm({
+      title: "删除充值优惠？",
+      content: `确认删除「${row.name || `满 ${formatYuan(row.min_amount)} 送 ${formatYuan(row.bonus)}`}」？已到账的赠送金额不受影响。`,
+      okText: "删除",
+      okButtonProps: { danger: true },
+      cancelText: "取消",
+      onOk: () =>
+        remove
+          .mutateAsync(row.id)
+          .then(() => feedback.success("充值优惠已删除"))
+          .catch(() => undefined),
+    });
+
+  const columns: TableColumnsType<RechargePromotionRow> = [
+    { title: "ID", dataIndex: "id", width: 70 },
+    { title: "名称", dataIndex: "name", render: (v: string) => v || "-" },
+    {
+      title: "起充金额（元）",
+      dataIndex: "min_amount",
+      width: 130,
+      align: "right",
+      render: (fen: number) => formatYuan(fen),
+    },
+    { title: "赠送（元）", dataIndex: "bonus", width: 110, align: "right", render: (fen: number) => formatYuan(fen) },
+    { title: "开始时间", dataIndex: "start_at", width: 175, render: (v: string) => formatTime(v) },
+    { title: "结束时间", dataIndex: "end_at", width: 175, render: (v: string) => formatTime(v) },
+    {
+      title: "状态",
+      dataIndex: "active",
+      width: 90,
+      render: (active: boolean, row) =>
+        active ? (
+          <Tag color="success">进行中</Tag>
+        ) : Date.parse(row.start_at) > Date.now() ? (
+          <Tag color="processing">未开始</Tag>
+        ) : (
+          <Tag>已结束</Tag>
+        ),
+    },
+  ];
+  if (canWrite) {
+    columns.push({
+      title: "操作",
+      key: "actions",
+      width: 80,
+      fixed: "right",
+      render: (_: unknown, row) => (
+        <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
+          删除
+        </Button>
+      ),
+    });
+  }
+
+  return (
+    <PageContainer
+      title="充值优惠"
+      description="活动期间单笔充值达到起充金额即赠送，多个活动同时满足时取赠送最多的一个。"
+      extra={
+        canWrite ? (
+          <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => setCreating(true)}>
+            新建充值优惠
+          </Button>
+        ) : null
+      }
+    >
+      {modalHolder}
+      <Card>
+        <Table<RechargePromotionRow>
+          rowKey="id"
+          columns={columns}
+          dataSource={data?.list}
+          loading={isFetching}
+          scroll={{ x: 1000 }}
+          pagination={{
+            current: filters.page,
+            pageSize: filters.size,
+            total: data?.total ?? 0,
+            showSizeChanger: true,
+            showTotal: (total) => `共 ${total} 条`,
+            onChange: (page, size) => setParams(writeFilters({ page: size === filters.size ? page : 1, size })),
+          }}
+        />
+      </Card>
+      {canWrite ? (
+        <FormModal<RechargePromotionForm>
+          open={creating}
+          title="新建充值优惠"
+          onSubmit={async (v) => {
+            await createRechargePromotion(rechargePromotionBody(v));
+            await refresh();
+          }}
+          onClose={() => setCreating(false)}
+          successText="充值优惠已创建"
+        >
+          <Form.Item name="name" label="名称" rules={fieldRules("名称", { length: { max: 32 } })}>
+            <Input maxLength={32} placeholder="如：开学季充值送" />
+          </Form.Item>
+          <Form.Item
+            name="min_amount"
+            label="起充金额（元）"
+            rules={fieldRules("起充金额", { required: true, range: { min: 0.01, max: 50_000 } })}
+          >
+            <InputNumber min={0.01} max={50_000} precision={2} style={{ width: "100%" }} />
+          </Form.Item>
+          <Form.Item
+            name="bonus"
+            label="赠送金额（元）"
+            rules={fieldRules("赠送金额", { required: true, range: { min: 0.01, max: 10_000_000 } })}
+          >
+            <InputNumber min={0.01} max={10_000_000} precision={2} style={{ width: "100%" }} />
+          </Form.Item>
+          <Form.Item
+            name="range"
+            label="活动日期"
+            extra="从开始日 00:00 到结束日 23:59:59"
+            rules={fieldRules("活动日期", { required: true, choice: true })}
+          >
+            <DatePicker.RangePicker disabledDate={beforeToday} style={{ width: "100%" }} />
+          </Form.Item>
+        </FormModal>
+      ) : null}
+    </PageContainer>
+  );
+}

@@ -1,0 +1,129 @@
+import type { AdminNodeRow, NodeSetup } from "@burrow/contract";
+import { RiRefreshLine } from "@remixicon/react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Alert, Button, Drawer, Popconfirm, Skeleton, Space, Tabs, Tag, Typography } from "antd";
+import { CodeBlock } from "@/components/CodeBlock";
+import { CopyButton } from "@/components/CopyButton";
+import { feedback } from "@/lib/feedback";
+import { nodeSetupQuery, nodesKeys, updateNode } from "../nodes.api";
+
+type Variant = NodeSetup["recommended"];
+
+/** The install variants, in the order they are offered. */
+const VARIANTS: { key: Variant; label: string; hint: string }[] = [
+  { key: "host", label: "Docker · host", hint: "Docker 容器使用宿主机网络" },
+  { key: "ipvlan", label: "Docker · IP-vlan", hint: "容器独占节点公网地址（ipvlan 网络）" },
+  { key: "macvlan", label: "Docker · mac-vlan", hint: "容器独占节点公网地址（macvlan 网络）" },
+  { key: "binary", label: "二进制 · systemd", hint: "直接运行 frps 二进制，由 systemd 守护" },
+];
+
+export interface NodeSetupDrawerProps {
+  node: AdminNodeRow | null;
+  /** managers may reset the plugin secret */
+  canWrite: boolean;
+  onClose: () => void;
+}
+
+/** 部署: the node's ready frps.toml and the install script for its network type, with copy buttons. */
+export function NodeSetupDrawer({ node, canWrite, onClose }: NodeSetupDrawerProps) {
+  const queryClient = useQueryClient();
+  const nodeId = node?.node_id ?? 0;
+  const { data: setup, isPending } = useQuery({ ...nodeSetupQuery(nodeId), enabled: node !== null });
+  const reset = useMutation({
+    mutationFn: () => updateNode({ node_id: nodeId, reset_secret: true }),
+    onSuccess: async () => {
+      feedback.success("插件密钥已重置，请用新的 frps.toml 重启节点");
+      await queryClient.invalidateQueries({ queryKey: nodesKeys.setup(nodeId) });
+    },
+  });
+
+  return (
+    <Drawer
+      open={node !== null}
+      title={node ? `部署节点 · ${node.name}` : "部署节点"}
+      size={820}
+      onClose={onClose}
+      destroyOnHidden
+      extra={
+        canWrite ? (
+          <Popconfirm
+            title="重置插件密钥？"
+            description="重置后，节点需使用新的 frps.toml 重启，旧密钥立即失效。"
+            okText="重置"
+            cancelText="取消"
+            okButtonProps={{ danger: true }}
+            onConfirm={() => reset.mutateAsync().catch(() => undefined)}
+          >
+            <Button danger icon={<RiRefreshLine size={16} />} loading={reset.isPending}>
+              重置插件密钥
+            </Button>
+          </Popconfirm>
+        ) : null
+      }
+    >
+      {isPending || !setup ? (
+        <Skeleton active paragraph={{ rows: 12 }} />
+      ) : (
+        <Space orientation="vertical" size={16} style={{ width: "100%" }}>
+          <Alert
+            type="info"
+            showIcon
+            title={`frp ${setup.frp_version}：在节点服务器上以 root 运行安装脚本，或把 frps.toml 放到 /etc/frp/ 后启动 frps。`}
+            description="Burrow 通过插件地址决定每次登录、隧道、心跳和连接，并轮询节点面板获取状态与流量。"
+          />
+          <div>
+            <Typography.Text strong>插件地址</Typography.Text>
+            <Space.Compact block className="setup-plugin-url">
+              <Typography.Text code className="setup-plugin-url-text" data-testid="plugin-url">
+                {setup.plugin_url}
+              </Typography.Text>
+              <CopyButton text={setup.plugin_url} aria-label="复制插件地址" />
+            </Space.Compact>
+          </div>
+          <Tabs
+            defaultActiveKey="install"
+            items={[
+              {
+                key: "install",
+                label: "安装命令",
+                children: <InstallScripts setup={setup} />,
+              },
+              {
+                key: "toml",
+                label: "frps.toml",
+                children: <CodeBlock code={setup.frps_toml} label="frps.toml" />,
+              },
+            ]}
+          />
+        </Space>
+      )}
+    </Drawer>
+  );
+}
+
+function InstallScripts({ setup }: { setup: NodeSetup }) {
+  return (
+    <Tabs
+      tabPlacement="start"
+      defaultActiveKey={setup.recommended}
+      items={VARIANTS.map((v) => ({
+        key: v.key,
+        label: (
+          <Space size={4}>
+            {v.label}
+            {v.key === setup.recommended ? <Tag color="blue">推荐</Tag> : null}
+          </Space>
+        ),
+        children: (
+          <Space orientation="vertical" style={{ width: "100%" }}>
+            <Typography.Text type="secondary">
+              {v.hint}
+              {v.key === setup.recommended ? "（与节点的网络类型一致）" : ""}
+            </Typography.Text>
+            <CodeBlock code={setup.install[v.key]} label={`安装脚本 ${v.label}`} />
+          </Space>
+        ),
+      }))}
+    />
+  );
+}

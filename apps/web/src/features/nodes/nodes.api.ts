@@ -1,0 +1,136 @@
+import type {
+  AdminNodeDetail,
+  AdminNodeRow,
+  AreaListQuery,
+  AreaRow,
+  CreateAreaBody,
+  CreateLevelBody,
+  CreateNetTypeBody,
+  CreateNodeBody,
+  LevelListQuery,
+  NetTypeListQuery,
+  NetTypeRow,
+  NodeListQuery,
+  NodeSetup,
+  Paged,
+  PlanLevelRow,
+  UpdateAreaBody,
+  UpdateLevelBody,
+  UpdateNetTypeBody,
+  UpdateNodeBody,
+  UserNodeRow,
+} from "@burrow/contract";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { api } from "@/api/client";
+
+/** List filters as the pages hold them: everything optional but paging. */
+type Filters<Q extends { page: number; size: number }> = Partial<Omit<Q, "page" | "size">> & {
+  page: number;
+  size: number;
+};
+export type AreaFilters = Filters<AreaListQuery>;
+export type NetTypeFilters = Filters<NetTypeListQuery>;
+export type LevelFilters = Filters<LevelListQuery>;
+export type NodeFilters = Filters<NodeListQuery>;
+
+/** The largest page the server serves: option lists (areas, levels…) are short enough for one page. */
+export const ALL = { page: 1, size: 100 } as const;
+
+export const nodesKeys = {
+  all: ["nodes"] as const,
+  areas: (f: AreaFilters) => [...nodesKeys.all, "areas", f] as const,
+  netTypes: (f: NetTypeFilters) => [...nodesKeys.all, "netTypes", f] as const,
+  levels: (f: LevelFilters) => [...nodesKeys.all, "levels", f] as const,
+  adminNodes: (f: NodeFilters) => [...nodesKeys.all, "admin", f] as const,
+  detail: (nodeId: number) => [...nodesKeys.all, "detail", nodeId] as const,
+  setup: (nodeId: number) => [...nodesKeys.all, "setup", nodeId] as const,
+  userNodes: (f: NodeFilters) => [...nodesKeys.all, "user", f] as const,
+};
+
+// ---------------------------------------------------------------- areas
+
+/** GET /super/area */
+export const areaListQuery = (filters: AreaFilters) =>
+  queryOptions({
+    queryKey: nodesKeys.areas(filters),
+    queryFn: ({ signal }) => api.get<Paged<AreaRow>>("/super/area", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+/** POST /super/area */
+export const createArea = (body: CreateAreaBody) => api.post<AreaRow>("/super/area", body);
+/** PATCH /super/area */
+export const updateArea = (body: UpdateAreaBody) => api.patch<AreaRow>("/super/area", body);
+/** DELETE /super/area: refused (2001) while nodes use the area */
+export const deleteArea = (area_id: number) => api.delete<null>("/super/area", { area_id });
+
+// ---------------------------------------------------------------- network types
+
+/** GET /super/node/netType */
+export const netTypeListQuery = (filters: NetTypeFilters) =>
+  queryOptions({
+    queryKey: nodesKeys.netTypes(filters),
+    queryFn: ({ signal }) => api.get<Paged<NetTypeRow>>("/super/node/netType", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+/** POST /super/node/netType */
+export const createNetType = (body: CreateNetTypeBody) => api.post<NetTypeRow>("/super/node/netType", body);
+/** PATCH /super/node/netType */
+export const updateNetType = (body: UpdateNetTypeBody) => api.patch<NetTypeRow>("/super/node/netType", body);
+/** DELETE /super/node/netType: built-in and used types are refused */
+export const deleteNetType = (id: number) => api.delete<null>("/super/node/netType", { id });
+
+// ---------------------------------------------------------------- store levels
+
+/** GET /super/plan/level */
+export const levelListQuery = (filters: LevelFilters) =>
+  queryOptions({
+    queryKey: nodesKeys.levels(filters),
+    queryFn: ({ signal }) => api.get<Paged<PlanLevelRow>>("/super/plan/level", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+/** POST /super/plan/level */
+export const createLevel = (body: CreateLevelBody) => api.post<PlanLevelRow>("/super/plan/level", body);
+/** PATCH /super/plan/level */
+export const updateLevel = (body: UpdateLevelBody) => api.patch<PlanLevelRow>("/super/plan/level", body);
+/** DELETE /super/plan/level: refused while plans or nodes use it */
+export const deleteLevel = (id: number) => api.delete<null>("/super/plan/level", { id });
+
+// ---------------------------------------------------------------- nodes (operators)
+
+/** GET /super/node */
+export const adminNodeListQuery = (filters: NodeFilters) =>
+  queryOptions({
+    queryKey: nodesKeys.adminNodes(filters),
+    queryFn: ({ signal }) => api.get<Paged<AdminNodeRow>>("/super/node", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+/** GET /super/node/detail: the row with its dashboard password and plugin secret */
+export const nodeDetailQuery = (nodeId: number) =>
+  queryOptions({
+    queryKey: nodesKeys.detail(nodeId),
+    queryFn: ({ signal }) => api.get<AdminNodeDetail>("/super/node/detail", { params: { node_id: nodeId }, signal }),
+    staleTime: 0,
+  });
+/** GET /super/node/setup: frps.toml and install scripts */
+export const nodeSetupQuery = (nodeId: number) =>
+  queryOptions({
+    queryKey: nodesKeys.setup(nodeId),
+    queryFn: ({ signal }) => api.get<NodeSetup>("/super/node/setup", { params: { node_id: nodeId }, signal }),
+    staleTime: 0,
+  });
+/** POST /super/node */
+export const createNode = (body: CreateNodeBody) => api.post<AdminNodeDetail>("/super/node", body);
+/** PATCH /super/node (any subset; `reset_secret` issues a new plugin secret) */
+export const updateNode = (body: UpdateNodeBody) => api.patch<AdminNodeDetail>("/super/node", body);
+/** DELETE /super/node: refused while tunnels use the node */
+export const deleteNode = (node_id: number) => api.delete<null>("/super/node", { node_id });
+
+// ---------------------------------------------------------------- nodes (customers)
+
+/** GET /user/node: the nodes the customer's plan may use */
+export const userNodeListQuery = (filters: NodeFilters) =>
+  queryOptions({
+    queryKey: nodesKeys.userNodes(filters),
+    queryFn: ({ signal }) => api.get<Paged<UserNodeRow>>("/user/node", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });

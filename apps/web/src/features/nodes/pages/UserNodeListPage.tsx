@@ -1,0 +1,105 @@
+import { NodeStatusLabel, type UserNodeRow } from "@burrow/contract";
+import { RiAddLine } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
+import { Button, Card, Empty, Form, Input, Select, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Link, useNavigate } from "react-router";
+import { PageContainer } from "@/components/PageContainer";
+import { SearchActions } from "@/components/SearchActions";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { fieldRules } from "@/lib/rules";
+import { labelOptions, NodeStatusTag, ProtocolTags } from "../components/NodeTags";
+import { userNodeListQuery } from "../nodes.api";
+
+const FILTERS = { name: "text", status: "int" } as const;
+
+const columns: TableColumnsType<UserNodeRow> = [
+  {
+    title: "节点",
+    dataIndex: "name",
+    width: 220,
+    render: (name: string, row) => (
+      <Space orientation="vertical" size={0}>
+        <Typography.Text strong>{name}</Typography.Text>
+        {row.description ? <Typography.Text type="secondary">{row.description}</Typography.Text> : null}
+      </Space>
+    ),
+  },
+  { title: "地区", dataIndex: "area_name", width: 120 },
+  { title: "网络类型", dataIndex: "net_type_name", width: 110 },
+  { title: "状态", dataIndex: "status", width: 90, render: (s: number) => <NodeStatusTag status={s} /> },
+  {
+    title: "负载",
+    key: "load",
+    width: 160,
+    render: (_: unknown, row) => (
+      <Typography.Text type="secondary">
+        在线客户端 {row.load.clients} · 连接 {row.load.cur_conns}
+      </Typography.Text>
+    ),
+  },
+  { title: "协议", dataIndex: "protocols", width: 180, render: (p: string[]) => <ProtocolTags protocols={p} /> },
+  {
+    title: "远程端口范围",
+    key: "ports",
+    width: 130,
+    render: (_: unknown, row) => `${row.port_min}-${row.port_max}`,
+  },
+  {
+    title: "带宽",
+    dataIndex: "bandwidth",
+    width: 100,
+    render: (mbps: number) => (mbps > 0 ? `${mbps} Mbps` : "不限"),
+  },
+  { title: "等级", dataIndex: "level_name", width: 100 },
+];
+
+/** /tun/node: the nodes the customer's plan may use. */
+export function UserNodeListPage() {
+  const navigate = useNavigate();
+  const [form] = Form.useForm();
+  const { filters, search, reset, pagination } = useUrlFilters(FILTERS, form);
+  const { data, isFetching } = useQuery(userNodeListQuery(filters));
+
+  const actions: TableColumnsType<UserNodeRow>[number] = {
+    title: "操作",
+    key: "actions",
+    width: 110,
+    fixed: "right",
+    render: (_: unknown, row) => <Link to={`/tun/list/add?node_id=${row.node_id}`}>创建隧道</Link>,
+  };
+
+  return (
+    <PageContainer
+      title="节点列表"
+      description="你的套餐可以使用的节点；节点等级高于套餐等级时不会显示"
+      extra={
+        <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => navigate("/tun/list/add")}>
+          创建隧道
+        </Button>
+      }
+    >
+      <Card className="search-card">
+        <Form form={form} layout="inline" onFinish={search}>
+          <Form.Item name="name" label="节点名称" rules={fieldRules("节点名称", { length: { max: 50 } })}>
+            <Input allowClear placeholder="支持部分名称" />
+          </Form.Item>
+          <Form.Item name="status" label="状态">
+            <Select allowClear placeholder="全部" style={{ width: 120 }} options={labelOptions(NodeStatusLabel)} />
+          </Form.Item>
+          <SearchActions onReset={reset} />
+        </Form>
+      </Card>
+      <Card>
+        <Table<UserNodeRow>
+          rowKey="node_id"
+          columns={[...columns, actions]}
+          dataSource={data?.list}
+          loading={isFetching}
+          scroll={{ x: 1250 }}
+          pagination={pagination(data?.total)}
+          locale={{ emptyText: <Empty description="暂无可用节点，请先购买或续费套餐" /> }}
+        />
+      </Card>
+    </PageContainer>
+  );
+}

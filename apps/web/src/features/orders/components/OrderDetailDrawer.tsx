@@ -1,0 +1,205 @@
+import {
+  type AdminOrderDetail,
+  type BalanceLedgerRow,
+  type PayChannel,
+  PayChannelLabel,
+  PayMethodLabel,
+  PlanPeriodLabel,
+} from "@burrow/contract";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  Button,
+  Descriptions,
+  Drawer,
+  Modal,
+  Result,
+  Skeleton,
+  Space,
+  Table,
+  type TableColumnsType,
+  Typography,
+} from "antd";
+import { Link } from "react-router";
+import { ADMIN_BASE } from "@/app/access";
+import { OrderTypeTag, PayStatusTag, SubscriptionStatusTag } from "@/components/StoreTags";
+import { lineText, quoteLines } from "@/features/store/pricing";
+import { feedback } from "@/lib/feedback";
+import { formatBytes, formatTime, formatYuan } from "@/lib/format";
+import { orderDetailQuery, ordersKeys, refundOrder } from "../orders.api";
+
+const ledgerColumns: TableColumnsType<BalanceLedgerRow> = [
+  { title: "时间", dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
+  {
+    title: "变动（元）",
+    dataIndex: "change",
+    width: 100,
+    align: "right",
+    render: (fen: number) => (
+      <Typography.Text type={fen < 0 ? "danger" : "success"}>
+        {fen > 0 ? "+" : fen < 0 ? "-" : ""}
+        {formatYuan(Math.abs(fen))}
+      </Typography.Text>
+    ),
+  },
+  { title: "变动后（元）", dataIndex: "balance_after", width: 110, align: "right", render: formatYuan },
+  { title: "说明", dataIndex: "reason", ellipsis: true },
+];
+
+const channelText = (payType: string | null) => (payType ? (PayChannelLabel[payType as PayChannel] ?? payType) : "-");
+
+/** The body of the drawer once the order is loaded. */
+function OrderDetailBody({ order }: { order: AdminOrderDetail }) {
+  const sub = order.subscription;
+  return (
+    <Space orientation="vertical" size={20} style={{ width: "100%" }}>
+      <Descriptions
+        title="订单信息"
+        size="small"
+        column={2}
+        bordered
+        items={[
+          {
+            key: "trade",
+            label: "订单号",
+            span: 2,
+            children: <Typography.Text copyable>{order.trade_id}</Typography.Text>,
+          },
+          { key: "id", label: "订单 ID", children: order.id },
+          { key: "status", label: "状态", children: <PayStatusTag status={order.status} /> },
+          { key: "type", label: "类型", children: <OrderTypeTag type={order.type} /> },
+          { key: "period", label: "周期", children: order.period ? PlanPeriodLabel[order.period] : "-" },
+          { key: "name", label: "商品", span: 2, children: order.name },
+          { key: "method", label: "支付方式", children: PayMethodLabel[order.pay_method] ?? order.pay_method },
+          { key: "channel", label: "支付渠道", children: channelText(order.pay_type) },
+          { key: "channel_trade", label: "网关交易号", span: 2, children: order.channel_trade_id ?? "-" },
+          { key: "created", label: "创建时间", children: formatTime(order.created_at) },
+          { key: "paid", label: "支付时间", children: formatTime(order.paid_at) },
+          ...(order.closed_at ? [{ key: "closed", label: "关闭时间", children: formatTime(order.closed_at) }] : []),
+          ...(order.refunded_at
+            ? [{ key: "refunded", label: "退款时间", children: formatTime(order.refunded_at) }]
+            : []),
+          ...(order.note ? [{ key: "note", label: "备注", span: 2, children: order.note }] : []),
+        ]}
+      />
+      <Descriptions
+        title="金额"
+        size="small"
+        column={1}
+        bordered
+        items={quoteLines(order).map((line) => ({ key: line.key, label: line.label, children: lineText(line) }))}
+      />
+      <Descriptions
+        title="用户"
+        size="small"
+        column={2}
+        bordered
+        items={[
+          {
+            key: "uid",
+            label: "UID",
+            children: <Link to={`${ADMIN_BASE}/usermgr/list/${order.user.uid}`}>{order.user.uid}</Link>,
+          },
+          { key: "phone", label: "手机号", children: order.user.phone },
+          { key: "nickname", label: "昵称", children: order.user.nickname || "-" },
+          { key: "balance", label: "当前余额", children: `¥${formatYuan(order.user.balance)}` },
+        ]}
+      />
+      {sub ? (
+        <Descriptions
+          title="关联套餐"
+          size="small"
+          column={2}
+          bordered
+          items={[
+            { key: "plan", label: "套餐", children: sub.plan_name },
+            { key: "status", label: "状态", children: <SubscriptionStatusTag status={sub.status} /> },
+            { key: "start", label: "开始时间", children: formatTime(sub.start_at) },
+            { key: "end", label: "到期时间", children: sub.end_at ? formatTime(sub.end_at) : "永久有效" },
+            {
+              key: "traffic",
+              label: "流量",
+              span: 2,
+              children: `已用 ${formatBytes(sub.traffic_used)} / ${formatBytes(sub.traffic_quota)}`,
+            },
+          ]}
+        />
+      ) : null}
+      <div>
+        <Typography.Title level={5}>余额变动</Typography.Title>
+        <Table<BalanceLedgerRow>
+          rowKey="id"
+          size="small"
+          columns={ledgerColumns}
+          dataSource={order.ledger}
+          pagination={false}
+          locale={{ emptyText: "无余额变动" }}
+        />
+      </div>
+    </Space>
+  );
+}
+
+export interface OrderDetailDrawerProps {
+  /** the order shown; null: closed */
+  tradeId: string | null;
+  /** managers may refund */
+  canRefund: boolean;
+  onClose: () => void;
+}
+
+/** An order's detail in a drawer, with "refund to balance" for managers (after confirmation). */
+export function OrderDetailDrawer({ tradeId, canRefund, onClose }: OrderDetailDrawerProps) {
+  const queryClient = useQueryClient();
+  const [modal, modalHolder] = Modal.useModal();
+  const {
+    data: order,
+    isPending,
+    isError,
+  } = useQuery({
+    ...orderDetailQuery(tradeId ?? ""),
+    enabled: tradeId !== null,
+  });
+  const refund = useMutation({
+    mutationFn: refundOrder,
+    onSuccess: async (r) => {
+      feedback.success(`已退款 ¥${formatYuan(r.refunded)} 到用户余额，当前余额 ¥${formatYuan(r.balance)}`);
+      await queryClient.invalidateQueries({ queryKey: ordersKeys.all });
+    },
+  });
+
+  const confirmRefund = (o: AdminOrderDetail) =>
+    modal.confirm({
+      title: "退款到余额？",
+      content: `确认将订单 ${o.trade_id}（${o.name}）退款到用户 ${o.user.phone} 的余额？该订单开通或延长的套餐将被收回，此操作不可撤销。`,
+      okText: "确认退款",
+      okButtonProps: { danger: true },
+      cancelText: "取消",
+      onOk: () => refund.mutateAsync(o.trade_id).catch(() => undefined),
+    });
+
+  return (
+    <Drawer
+      open={tradeId !== null}
+      title={tradeId ? `订单详情 · ${tradeId}` : "订单详情"}
+      size={720}
+      onClose={onClose}
+      destroyOnHidden
+      extra={
+        canRefund && order?.refundable ? (
+          <Button danger loading={refund.isPending} onClick={() => confirmRefund(order)}>
+            退款到余额
+          </Button>
+        ) : null
+      }
+    >
+      {modalHolder}
+      {isError ? (
+        <Result status="404" title="订单不存在" />
+      ) : isPending || !order ? (
+        <Skeleton active />
+      ) : (
+        <OrderDetailBody order={order} />
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,54 @@
+import type {
+  AdminOrderDetail,
+  AdminOrderQuery,
+  AdminOrderRow,
+  Paged,
+  PlanRegQuery,
+  PlanRegRow,
+  RefundResult,
+} from "@burrow/contract";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { api } from "@/api/client";
+
+type Filters<Q extends { page: number; size: number }> = Partial<Omit<Q, "page" | "size">> & {
+  page: number;
+  size: number;
+};
+export type OrderFilters = Filters<AdminOrderQuery>;
+export type PlanRegFilters = Filters<PlanRegQuery>;
+
+export const ordersKeys = {
+  all: ["orders"] as const,
+  lists: () => [...ordersKeys.all, "list"] as const,
+  list: (filters: OrderFilters) => [...ordersKeys.lists(), filters] as const,
+  detail: (tradeId: string) => [...ordersKeys.all, "detail", tradeId] as const,
+  regs: () => [...ordersKeys.all, "reg"] as const,
+  reg: (filters: PlanRegFilters) => [...ordersKeys.regs(), filters] as const,
+};
+
+/** GET /super/epay/order: every order, newest first (SPEC §7 filters plus type and status). */
+export const orderListQuery = (filters: OrderFilters) =>
+  queryOptions({
+    queryKey: ordersKeys.list(filters),
+    queryFn: ({ signal }) => api.get<Paged<AdminOrderRow>>("/super/epay/order", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** GET /super/epay/order/detail?trade_id: the order, its customer, subscription and ledger rows. */
+export const orderDetailQuery = (tradeId: string) =>
+  queryOptions({
+    queryKey: ordersKeys.detail(tradeId),
+    queryFn: ({ signal }) =>
+      api.get<AdminOrderDetail>("/super/epay/order/detail", { params: { trade_id: tradeId }, signal }),
+  });
+
+/** POST /super/epay/order/refund: what the purchase added goes back to the balance; the subscription is taken back. */
+export const refundOrder = (trade_id: string) => api.post<RefundResult>("/super/epay/order/refund", { trade_id });
+
+/** GET /super/plan/reg: plan registrations (subscriptions), newest first. */
+export const planRegListQuery = (filters: PlanRegFilters) =>
+  queryOptions({
+    queryKey: ordersKeys.reg(filters),
+    queryFn: ({ signal }) => api.get<Paged<PlanRegRow>>("/super/plan/reg", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });

@@ -1,0 +1,129 @@
+import { OrderType, PlanPeriodLabel, type PlanRegRow, SubscriptionStatusLabel } from "@burrow/contract";
+import { useQuery } from "@tanstack/react-query";
+import { Card, Form, Input, InputNumber, Select, Space, Table, type TableColumnsType, Tag, Typography } from "antd";
+import { Link } from "react-router";
+import { ADMIN_BASE } from "@/app/access";
+import { PageContainer } from "@/components/PageContainer";
+import { SearchActions } from "@/components/SearchActions";
+import { PlanTypeTag, SubscriptionStatusTag } from "@/components/StoreTags";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { formatBytes, formatTime } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { planRegListQuery } from "../orders.api";
+
+const filterSpec = { user_id: "int", local_trade_id: "text", kind: "int", status: "int" } as const;
+
+const columns: TableColumnsType<PlanRegRow> = [
+  { title: "ID", dataIndex: "id", width: 80 },
+  {
+    title: "用户",
+    key: "user",
+    width: 170,
+    render: (_: unknown, row) => (
+      <Link to={`${ADMIN_BASE}/usermgr/list/${row.uid}`}>
+        {row.phone || "-"}（{row.uid}）
+      </Link>
+    ),
+  },
+  {
+    title: "套餐",
+    dataIndex: "plan_name",
+    width: 200,
+    render: (name: string, row) => (
+      <Space size={4} wrap>
+        <span>{name}</span>
+        <PlanTypeTag type={row.kind} />
+        {row.free ? <Tag>免费</Tag> : null}
+      </Space>
+    ),
+  },
+  { title: "状态", dataIndex: "status", width: 90, render: (s: number) => <SubscriptionStatusTag status={s} /> },
+  {
+    title: "周期",
+    dataIndex: "period",
+    width: 80,
+    render: (p: PlanRegRow["period"]) => (p ? PlanPeriodLabel[p] : "-"),
+  },
+  {
+    title: "流量",
+    key: "traffic",
+    width: 200,
+    render: (_: unknown, row) => `${formatBytes(row.traffic_used)} / ${formatBytes(row.traffic_quota)}`,
+  },
+  { title: "开始时间", dataIndex: "start_at", width: 175, render: (v: string) => formatTime(v) },
+  {
+    title: "到期时间",
+    dataIndex: "end_at",
+    width: 175,
+    render: (v: string | null) => (v ? formatTime(v) : "永久有效"),
+  },
+  {
+    title: "开通订单",
+    dataIndex: "trade_id",
+    width: 220,
+    render: (v: string | null) =>
+      v ? (
+        <Link to={`${ADMIN_BASE}/order?local_trade_id=${encodeURIComponent(v)}&trade=${encodeURIComponent(v)}`}>
+          <Typography.Text code>{v}</Typography.Text>
+        </Link>
+      ) : (
+        "-"
+      ),
+  },
+];
+
+const statusOptions = Object.entries(SubscriptionStatusLabel).map(([value, label]) => ({
+  value: Number(value),
+  label,
+}));
+
+/** /admin/order/reg: plan registrations (every subscription opened, by plan purchase, gift card or sign-up). */
+export function PlanRegPage() {
+  const [form] = Form.useForm();
+  const { filters, search, reset, pagination } = useUrlFilters(filterSpec, form);
+  const { data, isFetching } = useQuery(planRegListQuery(filters));
+
+  return (
+    <PageContainer title="套餐开通记录">
+      <Card className="search-card">
+        <Form form={form} layout="inline" onFinish={search}>
+          <Form.Item
+            name="user_id"
+            label="用户 UID"
+            rules={fieldRules("用户 UID", { integer: true, range: { min: 1 } })}
+          >
+            <InputNumber min={1} precision={0} style={{ width: 130 }} />
+          </Form.Item>
+          <Form.Item name="local_trade_id" label="订单号" rules={fieldRules("订单号", { length: { max: 40 } })}>
+            <Input allowClear style={{ width: 200 }} />
+          </Form.Item>
+          <Form.Item name="kind" label="类型">
+            <Select
+              allowClear
+              placeholder="全部"
+              style={{ width: 110 }}
+              options={[
+                { value: OrderType.Plan, label: "套餐" },
+                { value: OrderType.TrafficPack, label: "流量包" },
+              ]}
+            />
+          </Form.Item>
+          <Form.Item name="status" label="状态">
+            <Select allowClear placeholder="全部" style={{ width: 110 }} options={statusOptions} />
+          </Form.Item>
+          <SearchActions onReset={reset} />
+        </Form>
+      </Card>
+      <Card>
+        <Table<PlanRegRow>
+          rowKey="id"
+          columns={columns}
+          dataSource={data?.list}
+          loading={isFetching}
+          scroll={{ x: 1500 }}
+          pagination={pagination(data?.total)}
+        />
+      </Card>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,239 @@
+import { type AdminPlan, OrderType, PlanPeriodLabel, PlanPeriods } from "@burrow/contract";
+import { RiAddLine } from "@remixicon/react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  Button,
+  Card,
+  Form,
+  Input,
+  Modal,
+  Select,
+  Space,
+  Switch,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Typography,
+} from "antd";
+import { useState } from "react";
+import { accessOf } from "@/app/access";
+import { PageContainer } from "@/components/PageContainer";
+import { SearchActions } from "@/components/SearchActions";
+import { PlanTypeTag } from "@/components/StoreTags";
+import { userInfoQuery } from "@/features/account/account.api";
+import { ALL, levelListQuery } from "@/features/nodes/nodes.api";
+import { bandwidthText, discountText } from "@/features/store/pricing";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { feedback } from "@/lib/feedback";
+import { formatYuan } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { PlanFormModal } from "../components/PlanFormModal";
+import { previewPrice } from "../plan-form";
+import { deletePlan, planListQuery, plansKeys, updatePlan } from "../plans.api";
+
+const filterSpec = { name: "text", order_type: "int", level_id: "int" } as const;
+
+/** The periods a plan sells, one line each: "季付 ¥27.00 ¥24.30 9折". */
+function PlanPrices({ plan }: { plan: AdminPlan }) {
+  const lines = PlanPeriods.filter((p) => plan[`${p}_fee`] !== null);
+  if (lines.length === 0) return <Typography.Text type="secondary">未定价</Typography.Text>;
+  return (
+    <div className="plan-prices">
+      {lines.map((p) => {
+        const fee = plan[`${p}_fee`] ?? 0;
+        const discount = plan[`${p}_fee_discount`];
+        const price = previewPrice(fee / 100, discount) ?? fee;
+        return (
+          <div key={p}>
+            {PlanPeriodLabel[p]} ¥{formatYuan(price)}
+            {discount < 1 ? (
+              <>
+                {" "}
+                <Typography.Text delete type="secondary">
+                  ¥{formatYuan(fee)}
+                </Typography.Text>{" "}
+                <Tag color="red">{discountText(discount)}</Tag>
+              </>
+            ) : null}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/** /admin/plan: plans and traffic packs with every field; managers create, edit, price, list and delete them. */
+export function PlanListPage() {
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm();
+  const [modal, modalHolder] = Modal.useModal();
+  const { filters, search, reset, pagination } = useUrlFilters(filterSpec, form);
+  const { data, isFetching } = useQuery(planListQuery(filters));
+  const { data: levels } = useQuery(levelListQuery(ALL));
+  const { data: me } = useQuery(userInfoQuery());
+  const { canWrite } = accessOf(me);
+  const [editing, setEditing] = useState<{ plan?: AdminPlan } | null>(null);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: plansKeys.all });
+  const update = useMutation({ mutationFn: updatePlan, onSuccess: refresh });
+  const remove = useMutation({ mutationFn: deletePlan, onSuccess: refresh });
+
+  const toggleSale = (plan: AdminPlan, on: boolean) =>
+    update.mutate(
+      { id: plan.id, on_sale: on },
+      { onSuccess: () => feedback.success(on ? `「${plan.name}」已上架` : `「${plan.name}」已下架`) },
+    );
+
+  const makeDefault = (plan: AdminPlan) =>
+    modal.confirm({
+      title: "设为默认套餐？",
+      content: `新注册的用户将获得「${plan.name}」；原默认套餐不再作为默认。`,
+      okText: "确认",
+      cancelText: "取消",
+      onOk: () =>
+        update
+          .mutateAsync({ id: plan.id, is_default: true })
+          .then(() => feedback.success(`「${plan.name}」已设为默认套餐`))
+          .catch(() => undefined),
+    });
+
+  const confirmDelete = (plan: AdminPlan) =>
+    modal.confirm({
+      title: "删除套餐？",
+      content: `确认删除「${plan.name}」？已有订单、订阅或礼品卡引用的套餐会改为下架而不会删除。`,
+      okText: "删除",
+      okButtonProps: { danger: true },
+      cancelText: "取消",
+      onOk: () =>
+        remove
+          .mutateAsync(plan.id)
+          .then((r) => feedback.success(r.deleted ? "套餐已删除" : "该套餐已被引用，已改为下架"))
+          .catch(() => undefined),
+    });
+
+  const columns: TableColumnsType<AdminPlan> = [
+    { title: "ID", dataIndex: "id", width: 70 },
+    {
+      title: "名称",
+      dataIndex: "name",
+      width: 200,
+      render: (name: string, row) => (
+        <Space size={4} wrap>
+          <span>{name}</span>
+          {row.tag ? <Tag color="blue">{row.tag}</Tag> : null}
+          {row.is_default ? <Tag color="gold">默认</Tag> : null}
+        </Space>
+      ),
+    },
+    { title: "类型", dataIndex: "type", width: 90, render: (type: number) => <PlanTypeTag type={type} /> },
+    { title: "等级", dataIndex: "level_name", width: 100, render: (v: string | null) => v ?? "-" },
+    { title: "流量（GB/月）", dataIndex: "traffic", width: 110, align: "right" },
+    { title: "带宽", dataIndex: "bandwidth", width: 100, render: (v: number) => bandwidthText(v) },
+    {
+      title: "隧道 / 端口",
+      key: "limits",
+      width: 110,
+      render: (_: unknown, row) => `${row.tunnel_limit} / ${row.tunnel_peer_port_limit}`,
+    },
+    { title: "价格", key: "prices", width: 240, render: (_: unknown, row) => <PlanPrices plan={row} /> },
+    {
+      title: "在售",
+      dataIndex: "on_sale",
+      width: 80,
+      render: (on: boolean, row) =>
+        canWrite ? (
+          <Switch
+            size="small"
+            checked={on}
+            aria-label={`${row.name} 上架`}
+            loading={update.isPending && update.variables?.id === row.id}
+            onChange={(checked) => toggleSale(row, checked)}
+          />
+        ) : (
+          <Tag color={on ? "success" : "default"}>{on ? "在售" : "下架"}</Tag>
+        ),
+    },
+    { title: "使用中", dataIndex: "live_subscriptions", width: 80, align: "right" },
+    { title: "排序", dataIndex: "sort", width: 70, align: "right" },
+  ];
+  if (canWrite) {
+    columns.push({
+      title: "操作",
+      key: "actions",
+      width: 190,
+      fixed: "right",
+      render: (_: unknown, row) => (
+        <Space size={0} wrap>
+          <Button type="link" size="small" onClick={() => setEditing({ plan: row })}>
+            编辑
+          </Button>
+          {row.type === OrderType.Plan && !row.is_default ? (
+            <Button type="link" size="small" onClick={() => makeDefault(row)}>
+              设为默认
+            </Button>
+          ) : null}
+          {row.is_default ? null : (
+            <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
+              删除
+            </Button>
+          )}
+        </Space>
+      ),
+    });
+  }
+
+  return (
+    <PageContainer
+      title="套餐管理"
+      extra={
+        canWrite ? (
+          <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => setEditing({})}>
+            新建套餐
+          </Button>
+        ) : null
+      }
+    >
+      {modalHolder}
+      <Card className="search-card">
+        <Form form={form} layout="inline" onFinish={search}>
+          <Form.Item name="name" label="名称" rules={fieldRules("名称", { length: { max: 32 } })}>
+            <Input allowClear placeholder="支持部分名称" style={{ width: 180 }} />
+          </Form.Item>
+          <Form.Item name="order_type" label="类型">
+            <Select
+              allowClear
+              placeholder="全部"
+              style={{ width: 120 }}
+              options={[
+                { value: OrderType.Plan, label: "套餐" },
+                { value: OrderType.TrafficPack, label: "流量包" },
+              ]}
+            />
+          </Form.Item>
+          <Form.Item name="level_id" label="等级">
+            <Select
+              allowClear
+              placeholder="全部"
+              style={{ width: 140 }}
+              options={(levels?.list ?? []).map((l) => ({ value: l.id, label: l.name }))}
+            />
+          </Form.Item>
+          <SearchActions onReset={reset} />
+        </Form>
+      </Card>
+      <Card>
+        <Table<AdminPlan>
+          rowKey="id"
+          columns={columns}
+          dataSource={data?.list}
+          loading={isFetching}
+          scroll={{ x: 1500 }}
+          pagination={pagination(data?.total)}
+        />
+      </Card>
+      {canWrite ? (
+        <PlanFormModal open={editing !== null} plan={editing?.plan} onClose={() => setEditing(null)} />
+      ) : null}
+    </PageContainer>
+  );
+}

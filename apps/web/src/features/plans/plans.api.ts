@@ -1,0 +1,37 @@
+import type {
+  AdminPlan,
+  AdminPlanQuery,
+  CreatePlanBody,
+  DeletePlanResult,
+  Paged,
+  UpdatePlanBody,
+} from "@burrow/contract";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { api } from "@/api/client";
+
+/** Plan filters as the page holds them. */
+export type PlanFilters = Partial<Omit<AdminPlanQuery, "page" | "size">> & { page: number; size: number };
+
+export const plansKeys = {
+  all: ["plans"] as const,
+  lists: () => [...plansKeys.all, "list"] as const,
+  list: (filters: PlanFilters) => [...plansKeys.lists(), filters] as const,
+};
+
+/** GET /super/plan: plans and traffic packs, by type, sort and id. */
+export const planListQuery = (filters: PlanFilters) =>
+  queryOptions({
+    queryKey: plansKeys.list(filters),
+    queryFn: ({ signal }) => api.get<Paged<AdminPlan>>("/super/plan", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** Every plan, for selects (promo code plans, gift card plans): the largest page the server serves. */
+export const allPlansQuery = () => planListQuery({ page: 1, size: 100 });
+
+/** POST /super/plan */
+export const createPlan = (body: CreatePlanBody) => api.post<AdminPlan>("/super/plan", body);
+/** PATCH /super/plan: id plus the fields to change */
+export const updatePlan = (body: UpdatePlanBody) => api.patch<AdminPlan>("/super/plan", body);
+/** DELETE /super/plan: a plan anything refers to is taken off sale instead of deleted */
+export const deletePlan = (id: number) => api.delete<DeletePlanResult>("/super/plan", { id });

@@ -1,0 +1,64 @@
+import type {
+  CheckDiscountCodeBody,
+  CreateOrderBody,
+  CreateOrderResult,
+  DiscountCodeCheck,
+  OrderQuote,
+  PreviewOrderBody,
+  StoreCatalog,
+  StorePlan,
+} from "@burrow/contract";
+import { ErrorCode } from "@burrow/contract";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import type { z } from "zod";
+import { ApiError, api } from "@/api/client";
+
+/** An order as the checkout sends it (the server fills in defaults such as pay_type). */
+export type OrderInput = z.input<typeof CreateOrderBody>;
+export type PreviewInput = z.input<typeof PreviewOrderBody>;
+
+export const storeKeys = {
+  all: ["store"] as const,
+  catalog: () => [...storeKeys.all, "catalog"] as const,
+  plan: (planId: number) => [...storeKeys.all, "plan", planId] as const,
+  quote: (body: PreviewInput) => [...storeKeys.all, "quote", body] as const,
+};
+
+/** GET /user/plan: the plans on sale grouped by store level, and the customer's current plan. */
+export const catalogQuery = () =>
+  queryOptions({
+    queryKey: storeKeys.catalog(),
+    queryFn: ({ signal }) => api.get<StoreCatalog>("/user/plan", { signal }),
+  });
+
+/** GET /user/plan/{planID}: one plan with its periods and what buying it would do. */
+export const storePlanQuery = (planId: number) =>
+  queryOptions({
+    queryKey: storeKeys.plan(planId),
+    queryFn: ({ signal }) => api.get<StorePlan>(`/user/plan/${planId}`, { signal }),
+  });
+
+/** POST /user/order/preview: the price of an order now, nothing written (a read, so a query). */
+export const quoteQuery = (body: PreviewInput) =>
+  queryOptions({
+    queryKey: storeKeys.quote(body),
+    queryFn: ({ signal }) => api.post<OrderQuote>("/user/order/preview", body, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+/** POST /user/discountCode/check: 400/10000 on `code` saying why it cannot be used. */
+export const checkDiscountCode = (body: z.input<typeof CheckDiscountCodeBody>) =>
+  api.post<DiscountCodeCheck>("/user/discountCode/check", body);
+
+/** POST /user/order: paid at once with the balance (pay_url null), or the gateway link to go to. */
+export const createOrder = (body: OrderInput) => api.post<CreateOrderResult>("/user/order", body);
+
+/**
+ * Whether a page's record does not exist (404, or an id the server rejects as malformed), as
+ * opposed to a failure worth retrying.
+ * @param error what the query rejected with
+ */
+export function isMissing(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.code === ErrorCode.InvalidParams);
+}

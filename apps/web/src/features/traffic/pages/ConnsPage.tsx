@@ -1,0 +1,128 @@
+import type { ConnRow, LiveProxyRow } from "@burrow/contract";
+import { RiRefreshLine } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
+import { Badge, Button, Card, Form, Input, InputNumber, Select, Table, type TableColumnsType, Typography } from "antd";
+import { PageContainer } from "@/components/PageContainer";
+import { SearchActions } from "@/components/SearchActions";
+import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { DISPLAY_TZ, dayjs } from "@/lib/dayjs";
+import { formatBytes, formatTime } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { connOverviewQuery } from "../traffic.api";
+
+const FILTERS = { tun_id: "int", uid: "int", node_id: "int", remote_addr: "text" } as const;
+
+const liveColumns: TableColumnsType<LiveProxyRow> = [
+  { title: "节点", dataIndex: "node_name", width: 130 },
+  {
+    title: "隧道",
+    key: "tunnel",
+    width: 200,
+    render: (_: unknown, row) =>
+      row.tun_id ? (
+        <span>
+          {row.tun_name} <Typography.Text type="secondary">#{row.tun_id}</Typography.Text>
+        </span>
+      ) : (
+        <Typography.Text type="secondary">{row.proxy_name}</Typography.Text>
+      ),
+  },
+  { title: "UID", dataIndex: "uid", width: 90, render: (v: number | null) => v ?? "-" },
+  {
+    title: "在线",
+    dataIndex: "online",
+    width: 90,
+    render: (on: boolean) => <Badge status={on ? "success" : "default"} text={on ? "在线" : "离线"} />,
+  },
+  { title: "当前连接", dataIndex: "cur_conns", width: 100 },
+  {
+    title: "今日流量（入/出）",
+    key: "today",
+    width: 180,
+    render: (_: unknown, row) => `${formatBytes(row.today_in)} / ${formatBytes(row.today_out)}`,
+  },
+  { title: "更新时间", dataIndex: "updated_at", width: 180, render: (v: string) => formatTime(v) },
+];
+
+const connColumns: TableColumnsType<ConnRow> = [
+  { title: "时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+  { title: "访客地址", dataIndex: "remote_addr", width: 190 },
+  {
+    title: "隧道",
+    key: "tunnel",
+    width: 200,
+    render: (_: unknown, row) => (
+      <span>
+        {row.tun_name} <Typography.Text type="secondary">#{row.tun_id}</Typography.Text>
+      </span>
+    ),
+  },
+  { title: "UID", dataIndex: "uid", width: 90 },
+  { title: "节点", dataIndex: "node_name", width: 130 },
+  { title: "类型", dataIndex: "proxy_type", width: 90 },
+];
+
+/** /admin/tun/conns: proxies with open connections now (last poll) and recent visitor connections. */
+export function ConnsPage() {
+  const [form] = Form.useForm();
+  const { filters, search, reset, pagination } = useUrlFilters(FILTERS, form);
+  const { data, isFetching, refetch, dataUpdatedAt } = useQuery(connOverviewQuery(filters));
+  const nodes = useQuery(adminNodeListQuery(ALL));
+
+  return (
+    <PageContainer
+      title="连接管理"
+      description={`每 15 秒自动刷新 · 最近刷新 ${dataUpdatedAt ? dayjs(dataUpdatedAt).tz(DISPLAY_TZ).format("HH:mm:ss") : "-"}`}
+      extra={
+        <Button icon={<RiRefreshLine size={16} />} loading={isFetching} onClick={() => void refetch()}>
+          刷新
+        </Button>
+      }
+    >
+      <Card title="当前活跃代理">
+        <Table<LiveProxyRow>
+          rowKey={(r) => `${r.node_id}:${r.proxy_name}`}
+          size="middle"
+          columns={liveColumns}
+          dataSource={data?.live}
+          loading={isFetching && !data}
+          scroll={{ x: 960 }}
+          pagination={{ pageSize: 10, hideOnSinglePage: true }}
+        />
+      </Card>
+      <Card className="search-card">
+        <Form form={form} layout="inline" onFinish={search}>
+          <Form.Item name="tun_id" label="隧道 ID" rules={fieldRules("隧道 ID", { integer: true, range: { min: 1 } })}>
+            <InputNumber min={1} precision={0} style={{ width: 110 }} />
+          </Form.Item>
+          <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
+            <InputNumber min={1} precision={0} style={{ width: 110 }} />
+          </Form.Item>
+          <Form.Item name="node_id" label="节点">
+            <Select
+              allowClear
+              placeholder="全部"
+              style={{ width: 150 }}
+              options={nodes.data?.list.map((n) => ({ value: n.node_id, label: n.name }))}
+            />
+          </Form.Item>
+          <Form.Item name="remote_addr" label="访客地址" rules={fieldRules("访客地址", { length: { max: 60 } })}>
+            <Input allowClear placeholder="支持部分地址" />
+          </Form.Item>
+          <SearchActions onReset={reset} />
+        </Form>
+      </Card>
+      <Card title="最近连接">
+        <Table<ConnRow>
+          rowKey="id"
+          columns={connColumns}
+          dataSource={data?.list}
+          loading={isFetching && !data}
+          scroll={{ x: 880 }}
+          pagination={pagination(data?.total)}
+        />
+      </Card>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,164 @@
+import type { FlowNodeRow, FlowUserRow } from "@burrow/contract";
+import { useQuery } from "@tanstack/react-query";
+import { Card, Col, Form, InputNumber, Row, Select, Statistic, Table, type TableColumnsType } from "antd";
+import type { Dayjs } from "dayjs";
+import { useEffect, useMemo } from "react";
+import { Link } from "react-router";
+import { ADMIN_BASE } from "@/app/access";
+import { PageContainer } from "@/components/PageContainer";
+import { SearchActions } from "@/components/SearchActions";
+import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { formatBytes } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { IN_LABEL, OUT_LABEL, totalsBarOption } from "../chart-options";
+import { DateRangeField, datesToRange, rangeToDates } from "../components/DateRangeField";
+import { EChart } from "../components/EChart";
+import { TrafficChart } from "../components/TrafficChart";
+import { flowQuery } from "../traffic.api";
+
+const FILTERS = { start_date: "text", end_date: "text", node_id: "int", uid: "int" } as const;
+
+interface SearchForm {
+  dates?: [Dayjs, Dayjs] | null;
+  node_id?: number;
+  uid?: number | null;
+}
+
+const bytesCell = (v: number) => formatBytes(v);
+
+const nodeColumns: TableColumnsType<FlowNodeRow> = [
+  { title: "节点", dataIndex: "node_name" },
+  { title: IN_LABEL, dataIndex: "traffic_in", width: 160, align: "right", render: bytesCell },
+  { title: OUT_LABEL, dataIndex: "traffic_out", width: 160, align: "right", render: bytesCell },
+  {
+    title: "合计",
+    key: "total",
+    width: 130,
+    align: "right",
+    render: (_: unknown, r) => formatBytes(r.traffic_in + r.traffic_out),
+  },
+];
+
+const userColumns: TableColumnsType<FlowUserRow> = [
+  {
+    title: "用户",
+    dataIndex: "phone",
+    render: (phone: string, r) => <Link to={`${ADMIN_BASE}/usermgr/list/${r.uid}`}>{phone || `UID ${r.uid}`}</Link>,
+  },
+  { title: "UID", dataIndex: "uid", width: 90 },
+  { title: IN_LABEL, dataIndex: "traffic_in", width: 160, align: "right", render: bytesCell },
+  { title: OUT_LABEL, dataIndex: "traffic_out", width: 160, align: "right", render: bytesCell },
+  {
+    title: "合计",
+    key: "total",
+    width: 130,
+    align: "right",
+    render: (_: unknown, r) => formatBytes(r.traffic_in + r.traffic_out),
+  },
+];
+
+/** /admin/flow: traffic by day, by node and by user over a range (default: the last 7 days). */
+export function FlowPage() {
+  const [form] = Form.useForm<SearchForm>();
+  const { filters, search, reset, pagination } = useUrlFilters(FILTERS);
+  const { data, isFetching } = useQuery(flowQuery(filters));
+  const nodes = useQuery(adminNodeListQuery(ALL));
+  const nodeOption = useMemo(
+    () => totalsBarOption((data?.nodes ?? []).map((n) => ({ ...n, name: n.node_name }))),
+    [data?.nodes],
+  );
+
+  useEffect(() => {
+    form.setFieldsValue({
+      dates: datesToRange(filters.start_date, filters.end_date),
+      node_id: filters.node_id,
+      uid: filters.uid ?? null,
+    });
+  }, [form, filters.start_date, filters.end_date, filters.node_id, filters.uid]);
+
+  return (
+    <PageContainer title="流量统计" description={data ? `${data.start_date} 至 ${data.end_date}` : undefined}>
+      <Card className="search-card">
+        <Form<SearchForm>
+          form={form}
+          layout="inline"
+          onFinish={(v) => search({ ...rangeToDates(v.dates), node_id: v.node_id, uid: v.uid ?? undefined })}
+        >
+          <Form.Item name="dates" label="日期范围">
+            <DateRangeField />
+          </Form.Item>
+          <Form.Item name="node_id" label="节点">
+            <Select
+              allowClear
+              placeholder="全部"
+              style={{ width: 150 }}
+              options={nodes.data?.list.map((n) => ({ value: n.node_id, label: n.name }))}
+            />
+          </Form.Item>
+          <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
+            <InputNumber min={1} precision={0} style={{ width: 110 }} />
+          </Form.Item>
+          <SearchActions
+            onReset={() => {
+              form.resetFields();
+              reset();
+            }}
+          />
+        </Form>
+      </Card>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} md={8}>
+          <Card loading={!data}>
+            <Statistic title="入站流量" value={formatBytes(data?.total_in ?? 0)} />
+          </Card>
+        </Col>
+        <Col xs={24} md={8}>
+          <Card loading={!data}>
+            <Statistic title="出站流量" value={formatBytes(data?.total_out ?? 0)} />
+          </Card>
+        </Col>
+        <Col xs={24} md={8}>
+          <Card loading={!data}>
+            <Statistic title="合计" value={formatBytes((data?.total_in ?? 0) + (data?.total_out ?? 0))} />
+          </Card>
+        </Col>
+      </Row>
+      <Card title="每日流量">
+        <TrafficChart days={data?.days ?? []} label="每日流量趋势" />
+      </Card>
+      <Card title="节点流量">
+        <Row gutter={[16, 16]}>
+          <Col xs={24} xl={12}>
+            <EChart
+              option={nodeOption}
+              label="各节点流量"
+              height={Math.max(220, (data?.nodes.length ?? 0) * 36 + 80)}
+            />
+          </Col>
+          <Col xs={24} xl={12}>
+            <Table<FlowNodeRow>
+              rowKey="node_id"
+              size="middle"
+              columns={nodeColumns}
+              dataSource={data?.nodes}
+              loading={isFetching && !data}
+              pagination={{ pageSize: 10, hideOnSinglePage: true }}
+              scroll={{ x: 560 }}
+            />
+          </Col>
+        </Row>
+      </Card>
+      <Card title="用户流量排行">
+        <Table<FlowUserRow>
+          rowKey="uid"
+          columns={userColumns}
+          dataSource={data?.users.list}
+          loading={isFetching}
+          scroll={{ x: 720 }}
+          pagination={pagination(data?.users.total)}
+        />
+      </Card>
+    </PageContainer>
+  );
+}

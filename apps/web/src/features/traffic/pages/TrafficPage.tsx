@@ -1,0 +1,209 @@
+import type { TrafficDay, UserTraffic } from "@burrow/contract";
+import { useQuery } from "@tanstack/react-query";
+import {
+  Alert,
+  Card,
+  Col,
+  Descriptions,
+  Form,
+  Progress,
+  Row,
+  Select,
+  Statistic,
+  Table,
+  type TableColumnsType,
+  Typography,
+} from "antd";
+import type { Dayjs } from "dayjs";
+import { useEffect, useMemo } from "react";
+import { Link } from "react-router";
+import { PageContainer } from "@/components/PageContainer";
+import { SearchActions } from "@/components/SearchActions";
+import { TunnelStatusTag } from "@/features/tunnels/components/TunnelTags";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { formatBytes, formatTime } from "@/lib/format";
+import { IN_LABEL, OUT_LABEL, quotaPercent, sumTraffic, totalsBarOption } from "../chart-options";
+import { DateRangeField, datesToRange, rangeToDates } from "../components/DateRangeField";
+import { EChart } from "../components/EChart";
+import { TrafficChart } from "../components/TrafficChart";
+import { userTrafficQuery } from "../traffic.api";
+
+const FILTERS = { start_date: "text", end_date: "text", tun_id: "int" } as const;
+
+type TunnelTotal = UserTraffic["tunnels"][number];
+type TunnelDay = UserTraffic["rows"][number];
+
+interface SearchForm {
+  dates?: [Dayjs, Dayjs] | null;
+  tun_id?: number;
+}
+
+const bytesCell = (v: number) => formatBytes(v);
+
+/** The plan's traffic: used and left, with a progress bar. */
+function QuotaCard({ quota }: { quota: UserTraffic["quota"] | undefined }) {
+  const percent = quota ? quotaPercent(quota.used, quota.total) : 0;
+  return (
+    <Card title="流量额度" loading={!quota}>
+      {quota ? (
+        <>
+          {quota.usable ? null : (
+            <Alert
+              className="form-alert"
+              type="warning"
+              showIcon
+              title="流量额度已用完或套餐已失效，隧道将无法连接"
+              description={
+                <>
+                  请 <Link to="/purchase/plan">购买套餐或流量包</Link> 后继续使用。
+                </>
+              }
+            />
+          )}
+          <Progress
+            percent={percent}
+            status={quota.usable ? (percent >= 90 ? "exception" : "normal") : "exception"}
+            aria-label="流量使用进度"
+          />
+          <Descriptions column={{ xs: 1, sm: 2, xl: 4 }} size="small" className="quota-facts">
+            <Descriptions.Item label="当前套餐">{quota.plan_name ?? "无"}</Descriptions.Item>
+            <Descriptions.Item label="总额度">{formatBytes(quota.total)}</Descriptions.Item>
+            <Descriptions.Item label="已使用">{formatBytes(quota.used)}</Descriptions.Item>
+            <Descriptions.Item label="剩余">{formatBytes(quota.left)}</Descriptions.Item>
+            <Descriptions.Item label="到期时间">
+              {quota.end_at ? formatTime(quota.end_at) : "长期有效"}
+            </Descriptions.Item>
+          </Descriptions>
+        </>
+      ) : null}
+    </Card>
+  );
+}
+
+/** /traffic: the customer's traffic per day and per tunnel, and what is left of the quota. */
+export function TrafficPage() {
+  const [form] = Form.useForm<SearchForm>();
+  const { filters, search, reset } = useUrlFilters(FILTERS);
+  const query = { start_date: filters.start_date, end_date: filters.end_date, tun_id: filters.tun_id };
+  const { data, isFetching } = useQuery(userTrafficQuery(query));
+  // Tunnel choices: every tunnel with traffic in the range (deleted ones included), plus the chosen one.
+  const { data: all } = useQuery({
+    ...userTrafficQuery({ start_date: filters.start_date, end_date: filters.end_date }),
+    enabled: filters.tun_id !== undefined,
+  });
+  const tunnels = (filters.tun_id !== undefined ? all?.tunnels : data?.tunnels) ?? [];
+  const names = useMemo(() => new Map(tunnels.map((t) => [t.tun_id, t.tun_name])), [tunnels]);
+  const totals = sumTraffic(data?.days ?? []);
+  const barOption = useMemo(
+    () => totalsBarOption((data?.tunnels ?? []).map((t) => ({ ...t, name: t.tun_name }))),
+    [data?.tunnels],
+  );
+
+  useEffect(() => {
+    form.setFieldsValue({ dates: datesToRange(filters.start_date, filters.end_date), tun_id: filters.tun_id });
+  }, [form, filters.start_date, filters.end_date, filters.tun_id]);
+
+  const tunnelColumns: TableColumnsType<TunnelTotal> = [
+    {
+      title: "隧道",
+      dataIndex: "tun_name",
+      render: (name: string, r) => (r.status === -1 ? name : <Link to={`/tun/list/${r.tun_id}`}>{name}</Link>),
+    },
+    { title: "状态", dataIndex: "status", width: 110, render: (s: number) => <TunnelStatusTag status={s} /> },
+    { title: IN_LABEL, dataIndex: "traffic_in", width: 170, align: "right", render: bytesCell },
+    { title: OUT_LABEL, dataIndex: "traffic_out", width: 170, align: "right", render: bytesCell },
+  ];
+  const dayColumns: TableColumnsType<TunnelDay> = [
+    { title: "日期", dataIndex: "date", width: 120 },
+    { title: "隧道", dataIndex: "tun_id", render: (id: number) => names.get(id) ?? `#${id}` },
+    { title: IN_LABEL, dataIndex: "traffic_in", width: 170, align: "right", render: bytesCell },
+    { title: OUT_LABEL, dataIndex: "traffic_out", width: 170, align: "right", render: bytesCell },
+  ];
+
+  return (
+    <PageContainer
+      title="流量统计"
+      description={data ? `${data.start_date} 至 ${data.end_date}（按北京时间自然日）` : undefined}
+    >
+      <QuotaCard quota={data?.quota} />
+      <Card className="search-card">
+        <Form<SearchForm>
+          form={form}
+          layout="inline"
+          onFinish={(v) => search({ ...rangeToDates(v.dates), tun_id: v.tun_id })}
+        >
+          <Form.Item name="dates" label="日期范围">
+            <DateRangeField />
+          </Form.Item>
+          <Form.Item name="tun_id" label="隧道">
+            <Select
+              allowClear
+              placeholder="全部隧道"
+              style={{ width: 180 }}
+              options={tunnels.map((t) => ({ value: t.tun_id, label: t.tun_name }))}
+            />
+          </Form.Item>
+          <SearchActions
+            onReset={() => {
+              form.resetFields();
+              reset();
+            }}
+          />
+        </Form>
+      </Card>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} md={8}>
+          <Card>
+            <Statistic title="入站流量" value={formatBytes(totals.in)} />
+          </Card>
+        </Col>
+        <Col xs={24} md={8}>
+          <Card>
+            <Statistic title="出站流量" value={formatBytes(totals.out)} />
+          </Card>
+        </Col>
+        <Col xs={24} md={8}>
+          <Card>
+            <Statistic title="合计" value={formatBytes(totals.in + totals.out)} />
+          </Card>
+        </Col>
+      </Row>
+      <Card title="每日流量">
+        <TrafficChart days={data?.days ?? ([] as TrafficDay[])} label="每日流量趋势" />
+      </Card>
+      <Card title="按隧道">
+        <Row gutter={[16, 16]}>
+          <Col xs={24} xl={12}>
+            {data?.tunnels.length ? (
+              <EChart option={barOption} label="各隧道流量" height={Math.max(220, data.tunnels.length * 36 + 80)} />
+            ) : (
+              <Typography.Text type="secondary">所选范围内没有流量</Typography.Text>
+            )}
+          </Col>
+          <Col xs={24} xl={12}>
+            <Table<TunnelTotal>
+              rowKey="tun_id"
+              size="middle"
+              columns={tunnelColumns}
+              dataSource={data?.tunnels}
+              loading={isFetching && !data}
+              pagination={{ pageSize: 10, hideOnSinglePage: true }}
+              scroll={{ x: 600 }}
+            />
+          </Col>
+        </Row>
+      </Card>
+      <Card title="每日明细">
+        <Table<TunnelDay>
+          rowKey={(r) => `${r.date}:${r.tun_id}`}
+          size="middle"
+          columns={dayColumns}
+          dataSource={data ? [...data.rows].reverse() : undefined}
+          loading={isFetching && !data}
+          pagination={{ pageSize: 10, showSizeChanger: true, showTotal: (n) => `共 ${n} 条` }}
+          scroll={{ x: 600 }}
+        />
+      </Card>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,39 @@
+import type { ConnListQuery, ConnOverview, Flow, FlowQuery, UserTraffic, UserTrafficQuery } from "@burrow/contract";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { api } from "@/api/client";
+
+export type FlowFilters = Partial<Omit<FlowQuery, "page" | "size">> & { page: number; size: number };
+export type ConnFilters = Partial<Omit<ConnListQuery, "page" | "size">> & { page: number; size: number };
+
+export const trafficKeys = {
+  all: ["traffic"] as const,
+  user: (q: UserTrafficQuery) => [...trafficKeys.all, "user", q] as const,
+  flow: (f: FlowFilters) => [...trafficKeys.all, "flow", f] as const,
+  conns: (f: ConnFilters) => [...trafficKeys.all, "conns", f] as const,
+};
+
+/** GET /user/traffic: quota, per day, per tunnel over a range (default: the last 30 days) */
+export const userTrafficQuery = (q: UserTrafficQuery) =>
+  queryOptions({
+    queryKey: trafficKeys.user(q),
+    queryFn: ({ signal }) => api.get<UserTraffic>("/user/traffic", { params: q, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** GET /super/flow: traffic by day, node and user (default: the last 7 days) */
+export const flowQuery = (f: FlowFilters) =>
+  queryOptions({
+    queryKey: trafficKeys.flow(f),
+    queryFn: ({ signal }) => api.get<Flow>("/super/flow", { params: f, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** GET /super/tun/conns: recent connections (paged) and what is open now */
+export const connOverviewQuery = (f: ConnFilters) =>
+  queryOptions({
+    queryKey: trafficKeys.conns(f),
+    queryFn: ({ signal }) => api.get<ConnOverview>("/super/tun/conns", { params: f, signal }),
+    placeholderData: keepPreviousData,
+    // Live connections: look again while the page is open.
+    refetchInterval: 15_000,
+  });

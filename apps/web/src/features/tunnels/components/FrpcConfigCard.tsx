@@ -1,0 +1,53 @@
+import { RiDownloadLine } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
+import { Button, Card, Skeleton, Space, Tabs, Typography } from "antd";
+import { Link } from "react-router";
+import { CodeBlock } from "@/components/CodeBlock";
+import { saveBlob } from "@/lib/download";
+import { tunnelConfigQuery } from "../tunnels.api";
+
+const OSES = [
+  { key: "windows", label: "Windows" },
+  { key: "macos", label: "macOS" },
+  { key: "linux", label: "Linux" },
+] as const;
+
+/** The tunnel's frpc.toml (copy, download) and the one-line run commands per system. */
+export function FrpcConfigCard({ tunId }: { tunId: number }) {
+  const { data: config, isPending } = useQuery(tunnelConfigQuery(tunId));
+  return (
+    <Card title="frpc 配置">
+      {isPending || !config ? (
+        <Skeleton active paragraph={{ rows: 8 }} />
+      ) : (
+        <Space orientation="vertical" size={16} style={{ width: "100%" }}>
+          <Typography.Text type="secondary">
+            1. <Link to="/download">下载 frpc</Link>；2. 把下面的配置保存为{" "}
+            <Typography.Text code>{config.filename}</Typography.Text>
+            ，放在 frpc 同一目录；3. 运行对应系统的启动命令。配置中包含你的访问密钥，请勿泄露。
+          </Typography.Text>
+          <CodeBlock
+            code={config.toml}
+            label={config.filename}
+            extra={
+              <Button
+                size="small"
+                icon={<RiDownloadLine size={14} />}
+                onClick={() => saveBlob(new Blob([config.toml], { type: "text/plain;charset=utf-8" }), config.filename)}
+              >
+                下载配置
+              </Button>
+            }
+          />
+          <Tabs
+            items={OSES.map((os) => ({
+              key: os.key,
+              label: os.label,
+              children: <CodeBlock code={config.commands[os.key]} label={`${os.label} 启动命令`} />,
+            }))}
+          />
+        </Space>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,267 @@
+import { type TunnelProtocol, TunnelProtocols, type UserNodeRow } from "@burrow/contract";
+import { Checkbox, Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Typography } from "antd";
+import { NodeStatusTag } from "@/features/nodes/components/NodeTags";
+import { fieldRules } from "@/lib/rules";
+import { isWebProtocol } from "../tunnel-form";
+
+/** Letters (any script), digits, "_" and "-"; the same rule as `TunnelName` in @burrow/contract. */
+export const TUNNEL_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
+const HOST_PATTERN = /^[A-Za-z0-9.-]+$/;
+const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+const SUBDOMAIN_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const LOCATION_PATTERN = /^\/\S*$/;
+
+const listRule = (pattern: RegExp, message: string) => ({
+  validator: (_rule: unknown, value: string[] | undefined) =>
+    (value ?? []).every((v) => pattern.test(v.trim())) ? Promise.resolve() : Promise.reject(new Error(message)),
+});
+
+const half = { xs: 24, md: 12 };
+
+export interface TunnelFieldsProps {
+  /** the nodes the customer may use (create) */
+  nodes: UserNodeRow[];
+  nodesLoading?: boolean;
+  /** edit: node and protocol are fixed */
+  mode: "create" | "edit";
+}
+
+/**
+ * The fields of a tunnel, for the create page and the edit modal. What is shown follows the
+ * protocol: a remote port (or 随机端口) for tcp/udp, domains and the http options for http(s).
+ */
+export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
+  const form = Form.useFormInstance();
+  const nodeId = Form.useWatch<number | undefined>("node_id", form);
+  const protocol = Form.useWatch<TunnelProtocol | undefined>("protocol", form);
+  const randomPort = Form.useWatch<boolean | undefined>("random_port", form);
+  const node = nodes.find((n) => n.node_id === nodeId);
+  const web = isWebProtocol(protocol);
+  const offered = node?.protocols ?? TunnelProtocols;
+
+  return (
+    <>
+      <Row gutter={16}>
+        <Col {...half}>
+          <Form.Item
+            name="tun_name"
+            label="隧道名称"
+            rules={[
+              ...fieldRules("隧道名称", { required: true, length: { min: 1, max: 32 } }),
+              { pattern: TUNNEL_NAME_PATTERN, message: "隧道名称只能包含文字、数字、下划线和短横线" },
+            ]}
+          >
+            <Input maxLength={32} placeholder="如：home-nas" />
+          </Form.Item>
+        </Col>
+        <Col {...half}>
+          <Form.Item
+            name="node_id"
+            label="节点"
+            rules={fieldRules("节点", { required: true, choice: true })}
+            extra={node ? `远程端口范围 ${node.port_min}-${node.port_max}` : undefined}
+          >
+            <Select
+              disabled={mode === "edit"}
+              loading={nodesLoading}
+              placeholder="请选择节点"
+              optionLabelProp="title"
+              options={nodes.map((n) => ({
+                value: n.node_id,
+                title: n.name,
+                label: (
+                  <Space>
+                    {n.name}
+                    <Typography.Text type="secondary">{n.area_name}</Typography.Text>
+                    <NodeStatusTag status={n.status} />
+                  </Space>
+                ),
+              }))}
+              onChange={(id: number) => {
+                const next = nodes.find((n) => n.node_id === id);
+                if (next && protocol && !next.protocols.includes(protocol)) form.setFieldValue("protocol", "tcp");
+              }}
+            />
+          </Form.Item>
+        </Col>
+        <Col span={24}>
+          <Form.Item name="protocol" label="协议" rules={fieldRules("协议", { required: true, choice: true })}>
+            <Radio.Group
+              disabled={mode === "edit"}
+              optionType="button"
+              buttonStyle="solid"
+              options={TunnelProtocols.map((p) => ({
+                value: p,
+                label: p.toUpperCase(),
+                disabled: !offered.includes(p),
+              }))}
+            />
+          </Form.Item>
+        </Col>
+        <Col {...half}>
+          <Form.Item
+            name="local_ip"
+            label="本地地址"
+            extra="frpc 所在网络中服务的地址"
+            rules={fieldRules("本地地址", { required: true, length: { max: 253 }, pattern: HOST_PATTERN })}
+          >
+            <Input placeholder="127.0.0.1" />
+          </Form.Item>
+        </Col>
+        <Col {...half}>
+          <Form.Item
+            name="local_port"
+            label="本地端口"
+            rules={fieldRules("本地端口", { required: true, integer: true, range: { min: 1, max: 65535 } })}
+          >
+            <InputNumber min={1} max={65535} precision={0} style={{ width: "100%" }} placeholder="如：22" />
+          </Form.Item>
+        </Col>
+        {web ? (
+          <>
+            <Col {...half}>
+              <Form.Item
+                name="custom_domains"
+                label="自定义域名"
+                extra="已解析到节点的域名，回车添加多个"
+                rules={[listRule(DOMAIN_PATTERN, "域名格式不正确")]}
+              >
+                <Select
+                  mode="tags"
+                  open={false}
+                  suffixIcon={null}
+                  tokenSeparators={[",", " "]}
+                  placeholder="如：www.example.com"
+                />
+              </Form.Item>
+            </Col>
+            <Col {...half}>
+              <Form.Item
+                label="子域名"
+                htmlFor="subdomain"
+                extra={node?.subdomain_host ? undefined : "该节点不支持子域名"}
+              >
+                <Space.Compact block>
+                  <Form.Item
+                    name="subdomain"
+                    noStyle
+                    rules={fieldRules("子域名", { length: { max: 63 }, pattern: SUBDOMAIN_PATTERN })}
+                  >
+                    <Input id="subdomain" disabled={!!node && !node.subdomain_host} placeholder="如：myapp" />
+                  </Form.Item>
+                  {node?.subdomain_host ? <Space.Addon>.{node.subdomain_host}</Space.Addon> : null}
+                </Space.Compact>
+              </Form.Item>
+            </Col>
+          </>
+        ) : (
+          <Col {...half}>
+            <Form.Item
+              name="remote_port"
+              label="远程端口"
+              rules={
+                randomPort
+                  ? []
+                  : fieldRules("远程端口", {
+                      required: true,
+                      integer: true,
+                      range: node ? { min: node.port_min, max: node.port_max } : { min: 1, max: 65535 },
+                    })
+              }
+            >
+              <InputNumber
+                disabled={!!randomPort}
+                min={1}
+                max={65535}
+                precision={0}
+                style={{ width: "100%" }}
+                placeholder={randomPort ? "由系统分配" : node ? `${node.port_min}-${node.port_max}` : "远程端口"}
+              />
+            </Form.Item>
+            <Form.Item name="random_port" valuePropName="checked" className="tunnel-random-port">
+              <Checkbox>{mode === "edit" ? "重新分配随机端口" : "随机端口"}</Checkbox>
+            </Form.Item>
+          </Col>
+        )}
+      </Row>
+      <Row gutter={16}>
+        <Col xs={12} md={6}>
+          <Form.Item name="use_encryption" label="加密传输" valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </Col>
+        <Col xs={12} md={6}>
+          <Form.Item name="use_compression" label="压缩传输" valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="bandwidth"
+            label="带宽限制（Mbps）"
+            extra="留空或 0 表示使用套餐带宽"
+            rules={fieldRules("带宽限制", { integer: true, range: { min: 0, max: 100_000 } })}
+          >
+            <InputNumber min={0} max={100_000} precision={0} style={{ width: "100%" }} />
+          </Form.Item>
+        </Col>
+      </Row>
+      {protocol === "http" ? (
+        <>
+          <Divider titlePlacement="start" plain>
+            HTTP 附加选项
+          </Divider>
+          <Row gutter={16}>
+            <Col {...half}>
+              <Form.Item
+                name="host_header_rewrite"
+                label="Host 头重写"
+                rules={fieldRules("Host 头", { length: { max: 253 }, pattern: HOST_PATTERN })}
+              >
+                <Input placeholder="如：127.0.0.1" />
+              </Form.Item>
+            </Col>
+            <Col {...half}>
+              <Form.Item
+                name="locations"
+                label="路由路径"
+                extra="只转发这些路径，回车添加多个"
+                rules={[listRule(LOCATION_PATTERN, "路径须以 / 开头且不含空白")]}
+              >
+                <Select mode="tags" open={false} suffixIcon={null} placeholder="如：/api" />
+              </Form.Item>
+            </Col>
+            <Col {...half}>
+              <Form.Item
+                name="http_user"
+                label="访问用户名"
+                extra="设置后访客需要输入用户名和密码"
+                rules={fieldRules("访问用户名", { length: { max: 64 }, pattern: /^[^\s:]*$/ })}
+              >
+                <Input autoComplete="off" maxLength={64} />
+              </Form.Item>
+            </Col>
+            <Col {...half}>
+              <Form.Item
+                name="http_password"
+                label="访问密码"
+                dependencies={["http_user"]}
+                rules={[
+                  ...fieldRules("访问密码", { length: { max: 64 } }),
+                  ({ getFieldValue }) => ({
+                    validator: (_rule, value) =>
+                      getFieldValue("http_user") && !value
+                        ? Promise.reject(new Error("请输入访问密码"))
+                        : Promise.resolve(),
+                  }),
+                ]}
+              >
+                <Input.Password autoComplete="new-password" maxLength={64} />
+              </Form.Item>
+            </Col>
+          </Row>
+        </>
+      ) : null}
+    </>
+  );
+}

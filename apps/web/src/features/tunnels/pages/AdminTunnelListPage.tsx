@@ -1,0 +1,265 @@
+import { type AdminTunnelRow, TunnelProtocols, TunnelStatus, TunnelStatusLabel } from "@burrow/contract";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  Button,
+  Card,
+  Form,
+  Input,
+  InputNumber,
+  Popconfirm,
+  Select,
+  Space,
+  Table,
+  type TableColumnsType,
+  Typography,
+} from "antd";
+import { useState } from "react";
+import { Link } from "react-router";
+import { ADMIN_BASE } from "@/app/access";
+import { FormModal } from "@/components/FormModal";
+import { PageContainer } from "@/components/PageContainer";
+import { SearchActions } from "@/components/SearchActions";
+import { labelOptions, ProtocolTag } from "@/features/nodes/components/NodeTags";
+import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
+import { useAccess } from "@/hooks/useAccess";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { feedback } from "@/lib/feedback";
+import { formatBytes, formatTime } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { AddressList } from "../components/AddressList";
+import { TUNNEL_NAME_PATTERN } from "../components/TunnelFields";
+import { TunnelStatusTag } from "../components/TunnelTags";
+import { adminTunnelListQuery, adminUpdateTunnel, tunnelsKeys } from "../tunnels.api";
+
+const FILTERS = {
+  uid: "int",
+  phone: "text",
+  node_id: "int",
+  protocol: "text",
+  status: "int",
+  name: "text",
+} as const;
+
+type Action = { kind: "lock" | "reason" | "rename"; row: AdminTunnelRow };
+
+const actionTitle: Record<Action["kind"], string> = { lock: "锁定隧道", reason: "修改锁定原因", rename: "重命名隧道" };
+
+/** /admin/tun: every customer's tunnels; lock with a reason, unlock, rename, delete. */
+export function AdminTunnelListPage() {
+  const queryClient = useQueryClient();
+  const { canWrite } = useAccess();
+  const [form] = Form.useForm();
+  const { filters, search, reset, pagination } = useUrlFilters(FILTERS, form);
+  const { data, isFetching } = useQuery(
+    adminTunnelListQuery({ ...filters, protocol: filters.protocol as AdminTunnelRow["protocol"] | undefined }),
+  );
+  const nodes = useQuery(adminNodeListQuery(ALL));
+  const [action, setAction] = useState<Action | null>(null);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: tunnelsKeys.all });
+  const patch = useMutation({
+    mutationFn: adminUpdateTunnel,
+    onSuccess: async (_t, body) => {
+      feedback.success(body.status === TunnelStatus.Deleted ? "隧道已删除" : "隧道已解锁");
+      await refresh();
+    },
+  });
+
+  const submitAction = async (v: { banned_reason?: string; tun_name?: string }) => {
+    if (!action) return;
+    const tun_id = action.row.tun_id;
+    if (action.kind === "rename") await adminUpdateTunnel({ tun_id, tun_name: v.tun_name?.trim() });
+    else if (action.kind === "lock")
+      await adminUpdateTunnel({ tun_id, status: 3, banned_reason: v.banned_reason?.trim() });
+    else await adminUpdateTunnel({ tun_id, banned_reason: v.banned_reason?.trim() });
+    await refresh();
+  };
+
+  const columns: TableColumnsType<AdminTunnelRow> = [
+    { title: "ID", dataIndex: "tun_id", width: 70, fixed: "left" },
+    { title: "隧道名称", dataIndex: "tun_name", width: 150, fixed: "left" },
+    {
+      title: "用户",
+      key: "owner",
+      width: 160,
+      render: (_: unknown, row) => (
+        <Space orientation="vertical" size={0}>
+          <Link to={`${ADMIN_BASE}/usermgr/list/${row.uid}`}>{row.phone || `UID ${row.uid}`}</Link>
+          <Typography.Text type="secondary">UID {row.uid}</Typography.Text>
+        </Space>
+      ),
+    },
+    {
+      title: "状态",
+      dataIndex: "status",
+      width: 140,
+      render: (s: number, row) => <TunnelStatusTag status={s} enabled={row.enabled} />,
+    },
+    {
+      title: "锁定原因",
+      dataIndex: "banned_reason",
+      width: 180,
+      ellipsis: { showTitle: true },
+      render: (v: string | null) => v || "-",
+    },
+    { title: "节点", dataIndex: "node_name", width: 130 },
+    { title: "协议", dataIndex: "protocol", width: 80, render: (p: string) => <ProtocolTag protocol={p} /> },
+    { title: "访问地址", dataIndex: "addresses", width: 240, render: (a: string[]) => <AddressList addresses={a} /> },
+    {
+      title: "本地服务",
+      key: "local",
+      width: 150,
+      render: (_: unknown, row) => `${row.local_ip}:${row.local_port}`,
+    },
+    { title: "连接数", dataIndex: "cur_conns", width: 80 },
+    {
+      title: "今日流量（入/出）",
+      key: "today",
+      width: 170,
+      render: (_: unknown, row) => `${formatBytes(row.today_in)} / ${formatBytes(row.today_out)}`,
+    },
+    { title: "最后在线", dataIndex: "last_online_at", width: 180, render: (v: string | null) => formatTime(v) },
+    { title: "创建时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+  ];
+  if (canWrite) {
+    columns.push({
+      title: "操作",
+      key: "actions",
+      width: 210,
+      fixed: "right",
+      render: (_: unknown, row) => {
+        if (row.status === TunnelStatus.Deleted) return <Typography.Text type="secondary">已删除</Typography.Text>;
+        const locked = row.status === TunnelStatus.Locked;
+        return (
+          <Space size={0} wrap>
+            {locked ? (
+              <>
+                <Popconfirm
+                  title="解锁隧道？"
+                  description="解锁后锁定原因会被清除，用户可以重新连接。"
+                  okText="解锁"
+                  cancelText="取消"
+                  onConfirm={() => patch.mutateAsync({ tun_id: row.tun_id, status: 2 }).catch(() => undefined)}
+                >
+                  <Button type="link" size="small">
+                    解锁
+                  </Button>
+                </Popconfirm>
+                <Button type="link" size="small" onClick={() => setAction({ kind: "reason", row })}>
+                  改原因
+                </Button>
+              </>
+            ) : (
+              <Button type="link" size="small" danger onClick={() => setAction({ kind: "lock", row })}>
+                锁定
+              </Button>
+            )}
+            <Button type="link" size="small" onClick={() => setAction({ kind: "rename", row })}>
+              重命名
+            </Button>
+            <Popconfirm
+              title={`删除隧道「${row.tun_name}」？`}
+              description="删除后用户的这条隧道将无法再连接。"
+              okText="删除"
+              cancelText="取消"
+              okButtonProps={{ danger: true }}
+              onConfirm={() => patch.mutateAsync({ tun_id: row.tun_id, status: -1 }).catch(() => undefined)}
+            >
+              <Button type="link" size="small" danger>
+                删除
+              </Button>
+            </Popconfirm>
+          </Space>
+        );
+      },
+    });
+  }
+
+  return (
+    <PageContainer title="隧道管理">
+      <Card className="search-card">
+        <Form form={form} layout="inline" onFinish={search}>
+          <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
+            <InputNumber min={1} precision={0} style={{ width: 120 }} />
+          </Form.Item>
+          <Form.Item name="phone" label="手机号" rules={fieldRules("手机号", { length: { max: 20 } })}>
+            <Input allowClear placeholder="支持部分号码" style={{ width: 150 }} />
+          </Form.Item>
+          <Form.Item name="name" label="隧道名称" rules={fieldRules("隧道名称", { length: { max: 32 } })}>
+            <Input allowClear placeholder="支持部分名称" style={{ width: 150 }} />
+          </Form.Item>
+          <Form.Item name="node_id" label="节点">
+            <Select
+              allowClear
+              placeholder="全部"
+              style={{ width: 150 }}
+              options={nodes.data?.list.map((n) => ({ value: n.node_id, label: n.name }))}
+            />
+          </Form.Item>
+          <Form.Item name="protocol" label="协议">
+            <Select
+              allowClear
+              placeholder="全部"
+              style={{ width: 100 }}
+              options={TunnelProtocols.map((p) => ({ value: p, label: p.toUpperCase() }))}
+            />
+          </Form.Item>
+          <Form.Item name="status" label="状态">
+            <Select allowClear placeholder="全部" style={{ width: 110 }} options={labelOptions(TunnelStatusLabel)} />
+          </Form.Item>
+          <SearchActions onReset={reset} />
+        </Form>
+      </Card>
+      <Card>
+        <Table<AdminTunnelRow>
+          rowKey="tun_id"
+          columns={columns}
+          dataSource={data?.list}
+          loading={isFetching}
+          scroll={{ x: 2100 }}
+          pagination={pagination(data?.total)}
+        />
+      </Card>
+      <FormModal<{ banned_reason?: string; tun_name?: string }>
+        open={action !== null}
+        title={action ? actionTitle[action.kind] : ""}
+        okText={action?.kind === "lock" ? "锁定" : "保存"}
+        initialValues={
+          action?.kind === "rename"
+            ? { tun_name: action.row.tun_name }
+            : { banned_reason: action?.row.banned_reason ?? "" }
+        }
+        successText={action?.kind === "lock" ? "隧道已锁定" : "已保存"}
+        onSubmit={submitAction}
+        onClose={() => setAction(null)}
+      >
+        {action ? (
+          <Typography.Paragraph type="secondary">
+            隧道「{action.row.tun_name}」（#{action.row.tun_id}），用户 {action.row.phone || `UID ${action.row.uid}`}
+            {action.kind === "lock" ? "。锁定后该隧道会立即断开，且无法再连接，用户会看到锁定原因。" : ""}
+          </Typography.Paragraph>
+        ) : null}
+        {action?.kind === "rename" ? (
+          <Form.Item
+            name="tun_name"
+            label="隧道名称"
+            rules={[
+              ...fieldRules("隧道名称", { required: true, length: { min: 1, max: 32 } }),
+              { pattern: TUNNEL_NAME_PATTERN, message: "隧道名称只能包含文字、数字、下划线和短横线" },
+            ]}
+          >
+            <Input maxLength={32} />
+          </Form.Item>
+        ) : (
+          <Form.Item
+            name="banned_reason"
+            label="锁定原因"
+            rules={fieldRules("锁定原因", { required: true, length: { min: 1, max: 200 } })}
+          >
+            <Input.TextArea rows={3} maxLength={200} showCount placeholder="将展示给用户并记录在审计日志中" />
+          </Form.Item>
+        )}
+      </FormModal>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,206 @@
+import { TunnelProtocols, TunnelStatus, TunnelStatusLabel, type TunnelView } from "@burrow/contract";
+import { RiAddLine } from "@remixicon/react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  Button,
+  Card,
+  Empty,
+  Form,
+  Input,
+  Popconfirm,
+  Select,
+  Space,
+  Switch,
+  Table,
+  type TableColumnsType,
+  Typography,
+} from "antd";
+import { Link, useNavigate } from "react-router";
+import { PageContainer } from "@/components/PageContainer";
+import { SearchActions } from "@/components/SearchActions";
+import { ProtocolTag } from "@/features/nodes/components/NodeTags";
+import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { feedback } from "@/lib/feedback";
+import { formatBytes } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { AddressList } from "../components/AddressList";
+import { TunnelStatusTag } from "../components/TunnelTags";
+import { deleteTunnel, tunnelListQuery, tunnelsKeys, updateTunnel } from "../tunnels.api";
+
+const FILTERS = { name: "text", node_id: "int", protocol: "text", status: "int" } as const;
+
+/** Customers filter by the three live statuses; deleted tunnels are not theirs to see. */
+const statusOptions = [TunnelStatus.Connected, TunnelStatus.Offline, TunnelStatus.Locked].map((s) => ({
+  value: s,
+  label: TunnelStatusLabel[s],
+}));
+
+const detailPath = (tunId: number) => `/tun/list/${tunId}`;
+
+/** /tun/list: the customer's tunnels with their state, address and today's traffic. */
+export function TunnelListPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm();
+  const { filters, search, reset, pagination } = useUrlFilters(FILTERS, form);
+  const { data, isFetching } = useQuery(
+    tunnelListQuery({ ...filters, protocol: filters.protocol as TunnelView["protocol"] | undefined }),
+  );
+  const nodes = useQuery(userNodeListQuery(ALL));
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: tunnelsKeys.all });
+  const toggle = useMutation({
+    mutationFn: (v: { tun_id: number; enabled: boolean }) => updateTunnel(v),
+    onSuccess: async (t) => {
+      feedback.success(t.enabled ? `隧道「${t.tun_name}」已启用` : `隧道「${t.tun_name}」已停用`);
+      await refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: deleteTunnel,
+    onSuccess: async () => {
+      feedback.success("隧道已删除");
+      await refresh();
+    },
+  });
+
+  const columns: TableColumnsType<TunnelView> = [
+    {
+      title: "隧道名称",
+      dataIndex: "tun_name",
+      width: 140,
+      fixed: "left",
+      render: (name: string, row) => <Link to={detailPath(row.tun_id)}>{name}</Link>,
+    },
+    {
+      title: "状态",
+      dataIndex: "status",
+      width: 120,
+      render: (s: number, row) => <TunnelStatusTag status={s} enabled={row.enabled} bannedReason={row.banned_reason} />,
+    },
+    { title: "节点", dataIndex: "node_name", width: 120 },
+    { title: "协议", dataIndex: "protocol", width: 80, render: (p: string) => <ProtocolTag protocol={p} /> },
+    {
+      title: "本地服务",
+      key: "local",
+      width: 140,
+      render: (_: unknown, row) => `${row.local_ip}:${row.local_port}`,
+    },
+    {
+      title: "访问地址",
+      dataIndex: "addresses",
+      width: 230,
+      render: (a: string[]) => <AddressList addresses={a} />,
+    },
+    {
+      title: "今日流量（入/出）",
+      key: "today",
+      width: 160,
+      render: (_: unknown, row) => (
+        <Typography.Text type="secondary">
+          {formatBytes(row.today_in)} / {formatBytes(row.today_out)}
+        </Typography.Text>
+      ),
+    },
+    {
+      title: "启用",
+      dataIndex: "enabled",
+      width: 70,
+      render: (enabled: boolean, row) => (
+        <Switch
+          size="small"
+          aria-label={`启用 ${row.tun_name}`}
+          checked={enabled}
+          disabled={row.status === TunnelStatus.Locked}
+          loading={toggle.isPending && toggle.variables?.tun_id === row.tun_id}
+          onChange={(on) => toggle.mutate({ tun_id: row.tun_id, enabled: on })}
+        />
+      ),
+    },
+    {
+      title: "操作",
+      key: "actions",
+      width: 110,
+      fixed: "right",
+      render: (_: unknown, row) => (
+        <Space size={0}>
+          <Button type="link" size="small" onClick={() => navigate(detailPath(row.tun_id))}>
+            详情
+          </Button>
+          <Popconfirm
+            title={`删除隧道「${row.tun_name}」？`}
+            description="删除后远程端口或域名会被释放。"
+            okText="删除"
+            cancelText="取消"
+            okButtonProps={{ danger: true }}
+            disabled={row.status === TunnelStatus.Locked}
+            onConfirm={() => remove.mutateAsync(row.tun_id).catch(() => undefined)}
+          >
+            <Button type="link" size="small" danger disabled={row.status === TunnelStatus.Locked}>
+              删除
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <PageContainer
+      title="隧道列表"
+      extra={
+        <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => navigate("/tun/list/add")}>
+          创建隧道
+        </Button>
+      }
+    >
+      <Card className="search-card">
+        <Form form={form} layout="inline" onFinish={search}>
+          <Form.Item name="name" label="隧道名称" rules={fieldRules("隧道名称", { length: { max: 32 } })}>
+            <Input allowClear placeholder="支持部分名称" />
+          </Form.Item>
+          <Form.Item name="node_id" label="节点">
+            <Select
+              allowClear
+              placeholder="全部"
+              style={{ width: 160 }}
+              options={nodes.data?.list.map((n) => ({ value: n.node_id, label: n.name }))}
+            />
+          </Form.Item>
+          <Form.Item name="protocol" label="协议">
+            <Select
+              allowClear
+              placeholder="全部"
+              style={{ width: 110 }}
+              options={TunnelProtocols.map((p) => ({ value: p, label: p.toUpperCase() }))}
+            />
+          </Form.Item>
+          <Form.Item name="status" label="状态">
+            <Select allowClear placeholder="全部" style={{ width: 110 }} options={statusOptions} />
+          </Form.Item>
+          <SearchActions onReset={reset} />
+        </Form>
+      </Card>
+      <Card>
+        <Table<TunnelView>
+          rowKey="tun_id"
+          columns={columns}
+          dataSource={data?.list}
+          loading={isFetching}
+          scroll={{ x: 1170 }}
+          pagination={pagination(data?.total)}
+          locale={{
+            emptyText: (
+              <Empty description="还没有隧道">
+                <Button type="primary" onClick={() => navigate("/tun/list/add")}>
+                  创建第一条隧道
+                </Button>
+              </Empty>
+            ),
+          }}
+        />
+      </Card>
+    </PageContainer>
+  );
+}

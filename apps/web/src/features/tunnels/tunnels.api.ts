@@ -1,0 +1,130 @@
+import type {
+  AdminTunnelListQuery,
+  AdminTunnelRow,
+  AdminUpdateTunnelBody,
+  ConnRow,
+  CreateIllegalRuleBody,
+  CreateTunnelBody,
+  HandleIllegalBody,
+  IllegalFlagRow,
+  IllegalListQuery,
+  IllegalRuleRow,
+  Paged,
+  TunnelConfig,
+  TunnelDetail,
+  TunnelListQuery,
+  TunnelTrafficChart,
+  TunnelView,
+  UpdateTunnelBody,
+} from "@burrow/contract";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { api } from "@/api/client";
+
+type Filters<Q extends { page: number; size: number }> = Partial<Omit<Q, "page" | "size">> & {
+  page: number;
+  size: number;
+};
+export type TunnelFilters = Filters<TunnelListQuery>;
+export type AdminTunnelFilters = Filters<AdminTunnelListQuery>;
+export type IllegalFilters = Filters<IllegalListQuery>;
+export type IllegalRuleFilters = { page: number; size: number; kind?: IllegalRuleRow["kind"] };
+
+export const tunnelsKeys = {
+  all: ["tunnels"] as const,
+  lists: () => [...tunnelsKeys.all, "list"] as const,
+  list: (f: TunnelFilters) => [...tunnelsKeys.lists(), f] as const,
+  detail: (tunId: number) => [...tunnelsKeys.all, "detail", tunId] as const,
+  config: (tunId: number) => [...tunnelsKeys.detail(tunId), "config"] as const,
+  traffic: (tunId: number, days: number) => [...tunnelsKeys.detail(tunId), "traffic", days] as const,
+  conns: (tunId: number, page: number, size: number) =>
+    [...tunnelsKeys.detail(tunId), "conns", { page, size }] as const,
+  admin: () => [...tunnelsKeys.all, "admin"] as const,
+  adminList: (f: AdminTunnelFilters) => [...tunnelsKeys.admin(), "list", f] as const,
+  illegal: (f: IllegalFilters) => [...tunnelsKeys.admin(), "illegal", f] as const,
+  rules: (f: IllegalRuleFilters) => [...tunnelsKeys.admin(), "rules", f] as const,
+};
+
+// ---------------------------------------------------------------- customers
+
+/** GET /user/tun */
+export const tunnelListQuery = (filters: TunnelFilters) =>
+  queryOptions({
+    queryKey: tunnelsKeys.list(filters),
+    queryFn: ({ signal }) => api.get<Paged<TunnelView>>("/user/tun", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** GET /user/tun/{tunid} */
+export const tunnelDetailQuery = (tunId: number) =>
+  queryOptions({
+    queryKey: tunnelsKeys.detail(tunId),
+    queryFn: ({ signal }) => api.get<TunnelDetail>(`/user/tun/${tunId}`, { signal }),
+  });
+
+/** GET /user/tun/config?tun_id: the frpc.toml of one tunnel and the run commands */
+export const tunnelConfigQuery = (tunId: number) =>
+  queryOptions({
+    queryKey: tunnelsKeys.config(tunId),
+    queryFn: ({ signal }) => api.get<TunnelConfig>("/user/tun/config", { params: { tun_id: tunId }, signal }),
+  });
+
+/** GET /user/tun/{tunid}/traffic?days */
+export const tunnelTrafficQuery = (tunId: number, days: number) =>
+  queryOptions({
+    queryKey: tunnelsKeys.traffic(tunId, days),
+    queryFn: ({ signal }) => api.get<TunnelTrafficChart>(`/user/tun/${tunId}/traffic`, { params: { days }, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** GET /user/tun/{tunid}/conns: recent visitor connections */
+export const tunnelConnsQuery = (tunId: number, page: number, size: number) =>
+  queryOptions({
+    queryKey: tunnelsKeys.conns(tunId, page, size),
+    queryFn: ({ signal }) => api.get<Paged<ConnRow>>(`/user/tun/${tunId}/conns`, { params: { page, size }, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** POST /user/tun: 40001 port/domain taken, 40008 name used, 2001 a plan limit */
+export const createTunnel = (body: CreateTunnelBody) => api.post<TunnelView>("/user/tun", body);
+/** PATCH /user/tun (edit, or `enabled` on/off) */
+export const updateTunnel = (body: UpdateTunnelBody) => api.patch<TunnelView>("/user/tun", body);
+/** DELETE /user/tun */
+export const deleteTunnel = (tun_id: number) => api.delete<null>("/user/tun", { tun_id });
+
+// ---------------------------------------------------------------- operators
+
+/** GET /super/tun/list */
+export const adminTunnelListQuery = (filters: AdminTunnelFilters) =>
+  queryOptions({
+    queryKey: tunnelsKeys.adminList(filters),
+    queryFn: ({ signal }) => api.get<Paged<AdminTunnelRow>>("/super/tun/list", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** PATCH /super/tun: status and banned_reason together (3 locks with a reason, 2 unlocks), rename */
+export const adminUpdateTunnel = (body: AdminUpdateTunnelBody) => api.patch<AdminTunnelRow>("/super/tun", body);
+
+/** GET /super/tun/illegal */
+export const illegalListQuery = (filters: IllegalFilters) =>
+  queryOptions({
+    queryKey: tunnelsKeys.illegal(filters),
+    queryFn: ({ signal }) => api.get<Paged<IllegalFlagRow>>("/super/tun/illegal", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** PATCH /super/tun/illegal: ban (locks the tunnel) or clear a flag */
+export const handleIllegal = (body: HandleIllegalBody) => api.patch<unknown>("/super/tun/illegal", body);
+
+/** GET /super/tun/illegal/rule */
+export const illegalRuleListQuery = (filters: IllegalRuleFilters) =>
+  queryOptions({
+    queryKey: tunnelsKeys.rules(filters),
+    queryFn: ({ signal }) => api.get<Paged<IllegalRuleRow>>("/super/tun/illegal/rule", { params: filters, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** POST /super/tun/illegal/rule */
+export const createIllegalRule = (body: CreateIllegalRuleBody) =>
+  api.post<IllegalRuleRow>("/super/tun/illegal/rule", body);
+/** DELETE /super/tun/illegal/rule */
+export const deleteIllegalRule = (id: number) => api.delete<null>("/super/tun/illegal/rule", { id });

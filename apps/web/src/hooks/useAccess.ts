@@ -1,0 +1,9 @@
+import { useQuery } from "@tanstack/react-query";
+import { accessOf } from "@/app/access";
+import { userInfoQuery } from "@/features/account/account.api";
+
+/** Access flags of the signed-in user (the shell has already loaded them). */
+export function useAccess() {
+  const { data: me } = useQuery(userInfoQuery());
+  return accessOf(me);
+}
