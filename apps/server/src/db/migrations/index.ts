@@ -3,6 +3,7 @@ import * as foundation from "./2026-11-21T00-00_foundation";
 import * as store from "./2026-11-22T10-00_store";
 import * as tunnels from "./2026-11-22T12-00_tunnels";
 import * as checkins from "./2026-11-22T14-00_checkins";
+import * as proxyTails from "./2026-11-22T16-00_proxy_tails";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22T10-00_store": store,
   "2026-11-22T12-00_tunnels": tunnels,
   "2026-11-22T14-00_checkins": checkins,
+  "2026-11-22T16-00_proxy_tails": proxyTails,
 };

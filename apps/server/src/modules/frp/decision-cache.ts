@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { TunnelStatus, UserStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
@@ -6,8 +6,14 @@ import type { EventBus } from "../../shared/events";
 import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
 import { parseJson } from "../tunnels/tunnels.presenter";
 
-/** SHA-256 of a secret: fixed-length input for timingSafeEqual, and no plain secret kept around. */
-export const digest = (s: string): Buffer => createHash("sha256").update(s).digest();
+/**
+ * Constant-time comparison of a presented secret with a stored one. Only the length can leak,
+ * and Burrow's secrets and tokens have a fixed length; this skips hashing on the hot path.
+ */
+export function secretEquals(presented: string, stored: Buffer): boolean {
+  const b = Buffer.from(presented);
+  return b.length === stored.length && timingSafeEqual(b, stored);
+}
 
 export interface NodeEntry {
   node_id: number;
@@ -15,7 +21,8 @@ export interface NodeEntry {
   level_id: number;
   /** Mbps cap per tunnel, 0 = none */
   bandwidth: number;
-  secretDigest: Buffer;
+  /** the plugin secret's bytes */
+  secret: Buffer;
 }
 
 export interface TunnelEntry {
@@ -39,7 +46,8 @@ export interface TunnelEntry {
 export interface UserEntry {
   uid: number;
   active: boolean;
-  tokenDigest: Buffer;
+  /** the frp access token's bytes */
+  token: Buffer;
   limits: PlanLimits | null;
   /** the user's tunnels that are not deleted, by tun_id */
   tunnels: Map<number, TunnelEntry>;
@@ -224,7 +232,7 @@ export class FrpDecisionCache {
       status: n.status,
       level_id: n.level_id,
       bandwidth: n.bandwidth,
-      secretDigest: digest(n.plugin_secret),
+      secret: Buffer.from(n.plugin_secret),
     };
   }
 
@@ -270,7 +278,7 @@ export class FrpDecisionCache {
     return {
       uid,
       active: user.status === UserStatus.Active,
-      tokenDigest: digest(user.frp_token),
+      token: Buffer.from(user.frp_token),
       limits,
       tunnels: map,
     };

@@ -14,6 +14,16 @@ export interface ProxyCounterTable {
   online: number;
   /** the dashboard's lastStartTime when last seen: a new one with no close time is a fresh stats entry */
   start_time: string;
+  /**
+   * A day whose last bytes are still to be collected from the proxy's 7-day history, the counters
+   * seen on it (tail_in/out), whether they came from a fresh stats entry, and the day the poll
+   * that noticed the new day ran (days in between count in full).
+   */
+  tail_day: string | null;
+  tail_until: string | null;
+  tail_in: Generated<number>;
+  tail_out: Generated<number>;
+  tail_fresh: Generated<number>;
   updated_at: string;
 }
 

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from "node:crypto";
 import {
   type CloseProxyContent,
   type LoginContent,
@@ -14,9 +13,9 @@ import {
 import type { Logger } from "pino";
 import { nowIso } from "../../shared/time";
 import {
-  digest,
   type FrpDecisionCache,
   type NodeEntry,
+  secretEquals,
   type TunnelEntry,
   tunnelBlock,
   type UserEntry,
@@ -71,7 +70,7 @@ export class FrpPlugin {
    */
   async handle(nodeId: number, secret: string, body: unknown): Promise<PluginAnswer> {
     const node = Number.isSafeInteger(nodeId) && nodeId > 0 ? await this.cache.node(nodeId) : null;
-    if (!node || !timingSafeEqual(digest(secret), node.secretDigest)) {
+    if (!node || !secretEquals(secret, node.secret)) {
       return { status: 403, body: reject("invalid plugin credentials") };
     }
     const req = body as { op?: unknown; content?: unknown } | null;
@@ -118,7 +117,7 @@ export class FrpPlugin {
     if (!entry.active) return { reason: "账号已被封禁" };
     const token = metas?.token;
     if (typeof token !== "string" || !token) return { reason: "缺少访问令牌：配置中需要 metadatas.token" };
-    if (!timingSafeEqual(digest(token), entry.tokenDigest)) return { reason: "访问令牌无效，请重新下载配置文件" };
+    if (!secretEquals(token, entry.token)) return { reason: "访问令牌无效，请重新下载配置文件" };
     const limits = entry.limits;
     if (!limits) return { reason: "没有生效中的套餐" };
     if (limits.end_at && limits.end_at <= nowIso()) return { reason: "套餐已过期" };

@@ -272,6 +272,55 @@ describe("traffic", () => {
     ]);
   });
 
+  it("collects many proxies' tails over several polls, once each, and an old tail before a new one", async () => {
+    const d0 = addDays(today, -2);
+    const d1 = addDays(today, -1);
+    const { node, sim } = await simNode();
+    const u = await customerOn(node.node_id);
+    const more = [
+      await createTestTunnel(t, u.token, { node_id: node.node_id, tun_name: "b" }),
+      await createTestTunnel(t, u.token, { node_id: node.node_id, tun_name: "c" }),
+    ];
+    const ids = [u.tcp.tun_id, ...more.map((x) => x.tun_id)];
+    const c = await frpcFor(t, sim, u.token, node.node_id);
+    await c.start();
+    const visitAll = async (bytes: number) => {
+      for (const id of ids) await c.visit(`t_${id}`, { bytesIn: bytes, bytesOut: 0 });
+    };
+    await visitAll(10);
+    await pollNode(t.ctx, node.node_id, { now: noon(d0) });
+    await visitAll(5); // after the last poll of d0
+    sim.rollover();
+    await visitAll(3);
+    // the first poll of d1 notes three tails and collects one
+    expect(await pollNode(t.ctx, node.node_id, { now: noon(d1), tailBatch: 1 })).toMatchObject({ tails: 1 });
+    expect(await pollNode(t.ctx, node.node_id, { now: noon(d1, 30_000), tailBatch: 1 })).toMatchObject({
+      tails: 1,
+      charged: 5,
+    });
+    // one tail of d0 is still pending when d1 ends: it is collected before d1's own tail is noted
+    await visitAll(2);
+    sim.rollover();
+    await visitAll(1);
+    await pollNode(t.ctx, node.node_id, { now: noon(today), tailBatch: 0 });
+    await pollNode(t.ctx, node.node_id, { now: noon(today, 30_000) });
+    for (const id of ids) {
+      expect((await days(id)).map((d) => [d.day, d.traffic_in])).toEqual([
+        [d0, 15],
+        [d1, 5],
+        [today, 1],
+      ]);
+    }
+    const pending = await t.db
+      .selectFrom("proxy_counters")
+      .select("proxy_name")
+      .where("node_id", "=", node.node_id)
+      .where("tail_day", "is not", null)
+      .execute();
+    expect(pending).toEqual([]);
+    await c.stop();
+  });
+
   it("leaves traffic for the next poll right around midnight", async () => {
     const { node, sim } = await simNode();
     const u = await customerOn(node.node_id);

@@ -1,5 +1,5 @@
 import { NodeStatus, parseFrpProxyName, TunnelStatus } from "@burrow/contract";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { acquireLease } from "../../shared/jobs";
@@ -19,7 +19,7 @@ import {
 } from "./dashboard-client";
 import type { ProxyCounterTable } from "./frp.table";
 
-type ProxyCounterRow = ProxyCounterTable;
+type ProxyCounterRow = Selectable<ProxyCounterTable>;
 
 /** The proxy types Burrow's tunnels use (the dashboard lists proxies per type). */
 const PROXY_TYPES = ["tcp", "udp", "http", "https"] as const;
@@ -32,8 +32,13 @@ const CHUNK = 400;
 const MIDNIGHT_GUARD_MS = 60_000;
 const DAY_MS = 86_400_000;
 const SHANGHAI_OFFSET_MS = 8 * 3600_000;
-/** History requests in flight per node at the first poll of a day (one per proxy). */
+/** History requests in flight per node while collecting yesterday's tails. */
 const HISTORY_CONCURRENCY = 16;
+/**
+ * Tails collected per node per poll. The first poll of a day only notes them, so that it costs
+ * what any poll costs; each poll then reads this many histories (1,000 proxies: ten polls).
+ */
+const TAIL_BATCH = 100;
 
 export interface PollOptions {
   /** the poll's clock (tests move it across midnight) */
@@ -42,6 +47,8 @@ export interface PollOptions {
   timeoutMs?: number;
   /** illegal-tunnel rules, when the caller already loaded them */
   rules?: CompiledRule[];
+  /** yesterday's tails read from the 7-day history per poll (default TAIL_BATCH) */
+  tailBatch?: number;
 }
 
 export interface PollResult {
@@ -57,6 +64,8 @@ export interface PollResult {
   restarted: boolean;
   /** traffic was left for the next poll (too close to midnight) */
   deferred: boolean;
+  /** proxies whose last bytes of an earlier day were collected by this poll */
+  tails: number;
 }
 
 /** Bytes that flowed since `prev` given the counter now; a counter that went back was reset. */
@@ -151,7 +160,7 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
   const timeoutMs = opts.timeoutMs ?? 5_000;
   const node = await ctx.db.selectFrom("nodes").selectAll().where("node_id", "=", nodeId).executeTakeFirst();
   if (!node || node.status === NodeStatus.OffShelf) return null;
-  const prevRuntime = await ctx.db
+  let prevRuntime = await ctx.db
     .selectFrom("node_runtime")
     .selectAll()
     .where("node_id", "=", nodeId)
@@ -167,7 +176,16 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
     const status = kind === "unreachable" ? NodeStatus.Offline : NodeStatus.Exception;
     const message = (err as Error).message;
     await recordHealth(ctx, node, status, now, message, null);
-    return { node_id: nodeId, status, error: message, proxies: 0, charged: 0, restarted: false, deferred: false };
+    return {
+      node_id: nodeId,
+      status,
+      error: message,
+      proxies: 0,
+      charged: 0,
+      restarted: false,
+      deferred: false,
+      tails: 0,
+    };
   }
 
   const result: PollResult = {
@@ -178,6 +196,7 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
     charged: 0,
     restarted: false,
     deferred: nearShanghaiMidnight(now),
+    tails: 0,
   };
   const day = shanghaiDate(now);
   const ours = stats
@@ -230,12 +249,12 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
       ]),
     );
     // Today's server-wide totals going back on the same day: frps restarted and every stats entry is new.
-    const sameDayRuntime =
-      prevRuntime?.last_poll_at && !prevRuntime.last_error && shanghaiDate(prevRuntime.last_poll_at) === day;
+    const last = prevRuntime;
     const serverReset = Boolean(
-      sameDayRuntime &&
-        (info.totalTrafficIn < Number(prevRuntime.traffic_in) ||
-          info.totalTrafficOut < Number(prevRuntime.traffic_out)),
+      last?.last_poll_at &&
+        !last.last_error &&
+        shanghaiDate(last.last_poll_at) === day &&
+        (info.totalTrafficIn < Number(last.traffic_in) || info.totalTrafficOut < Number(last.traffic_out)),
     );
     /**
      * A proxy's counters started again from zero since the last look: they went back, or its
@@ -249,22 +268,38 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
     result.restarted =
       serverReset || mine.some(({ s }) => counters.get(s.name)?.day === day && reset(s, counters.get(s.name)));
 
-    // A new day since the last look: yesterday's last bytes are only in the 7-day history. A
-    // proxy that was offline then and has not started since carried nothing: no need to ask.
+    // A new day since the last look: yesterday's last bytes are only in the 7-day history. They
+    // are noted as the row's tail and read later (resolveTails). A proxy that was offline then and
+    // has not started since carried nothing: no tail.
     const quiet = (s: ProxyStat, c: ProxyCounterRow) => c.online === 0 && s.lastStartTime === c.start_time;
-    const rolled = mine.filter(({ s }) => {
-      const c = counters.get(s.name);
-      return c && c.day < day && daysBetween(c.day, day) <= 6 && !quiet(s, c);
-    });
-    const history = new Map(
-      await mapLimit(rolled, HISTORY_CONCURRENCY, async ({ s }) => {
-        try {
-          return [s.name, await fetchTraffic(node, s.name, timeoutMs)] as const;
-        } catch {
-          return [s.name, null] as const;
-        }
-      }),
+    const rolled = new Set(
+      mine
+        .filter(({ s }) => {
+          const c = counters.get(s.name);
+          return c && c.day < day && daysBetween(c.day, day) <= 6 && !quiet(s, c);
+        })
+        .map(({ s }) => s.name),
     );
+    // A tail from an earlier midnight still pending is collected first: a row holds one tail.
+    const stale = [...rolled].filter((name) => counters.get(name)?.tail_day);
+    if (stale.length) {
+      const r = await resolveTails(ctx, node, now, timeoutMs, { names: stale, limit: stale.length });
+      result.charged += r.charged;
+      result.tails += r.resolved;
+      for (const uid of r.overQuota) overQuota.add(uid);
+      prevRuntime = await ctx.db
+        .selectFrom("node_runtime")
+        .selectAll()
+        .where("node_id", "=", nodeId)
+        .executeTakeFirst();
+      const fresh = await ctx.db
+        .selectFrom("proxy_counters")
+        .selectAll()
+        .where("node_id", "=", nodeId)
+        .where("proxy_name", "in", stale)
+        .execute();
+      for (const c of fresh) counters.set(c.proxy_name, c);
+    }
 
     const credits: Credit[] = [];
     const counterRows: {
@@ -277,6 +312,11 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
       cur_conns: number;
       online: number;
       start_time: string;
+      tail_day: string | null;
+      tail_until: string | null;
+      tail_in: number;
+      tail_out: number;
+      tail_fresh: number;
       updated_at: string;
     }[] = [];
     for (const { s, ref } of mine) {
@@ -290,17 +330,25 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
         if (reset(s, c)) credit(day, s.todayIn, s.todayOut);
         else credit(day, counterDelta(Number(c.last_in), s.todayIn), counterDelta(Number(c.last_out), s.todayOut));
       } else {
-        const k = daysBetween(c.day, day);
-        const h = history.get(s.name);
-        if (h && k <= 6) {
-          // A fresh entry's history holds only what came after the restart: all of it is new.
-          const fresh = freshEntry(s, c);
-          const tail = (last: number, v: number) => (fresh ? v : counterDelta(last, v));
-          credit(c.day, tail(Number(c.last_in), h.in[k] ?? 0), tail(Number(c.last_out), h.out[k] ?? 0));
-          for (let j = k - 1; j >= 1; j--) credit(addDays(day, -j), h.in[j] ?? 0, h.out[j] ?? 0);
-        }
         credit(day, s.todayIn, s.todayOut);
       }
+      // The tail a row carries: a new one for a rolled proxy, else whatever is pending.
+      const tail = rolled.has(s.name)
+        ? {
+            tail_day: c?.day ?? null,
+            tail_until: day,
+            tail_in: Number(c?.last_in ?? 0),
+            tail_out: Number(c?.last_out ?? 0),
+            // A fresh entry's history holds only what came after the restart: all of it is new.
+            tail_fresh: c && freshEntry(s, c) ? 1 : 0,
+          }
+        : {
+            tail_day: c?.tail_day ?? null,
+            tail_until: c?.tail_until ?? null,
+            tail_in: Number(c?.tail_in ?? 0),
+            tail_out: Number(c?.tail_out ?? 0),
+            tail_fresh: c?.tail_fresh ?? 0,
+          };
       const online = s.online ? 1 : 0;
       if (
         !c ||
@@ -322,6 +370,7 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
           cur_conns: s.curConns,
           online,
           start_time: s.lastStartTime,
+          ...tail,
           updated_at: now.toISOString(),
         });
       }
@@ -347,6 +396,11 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
               cur_conns: eb.ref("excluded.cur_conns"),
               online: eb.ref("excluded.online"),
               start_time: eb.ref("excluded.start_time"),
+              tail_day: eb.ref("excluded.tail_day"),
+              tail_until: eb.ref("excluded.tail_until"),
+              tail_in: eb.ref("excluded.tail_in"),
+              tail_out: eb.ref("excluded.tail_out"),
+              tail_fresh: eb.ref("excluded.tail_fresh"),
               updated_at: eb.ref("excluded.updated_at"),
             })),
           )
@@ -369,6 +423,12 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
     await ctx.db.transaction().execute((trx) => reconcileStatus(trx, mine, tunnels, now, announce));
   }
   await recordHealth(ctx, node, NodeStatus.Online, now, null, info);
+  if (!result.deferred) {
+    const r = await resolveTails(ctx, node, now, timeoutMs, { limit: opts.tailBatch ?? TAIL_BATCH });
+    result.charged += r.charged;
+    result.tails += r.resolved;
+    for (const uid of r.overQuota) overQuota.add(uid);
+  }
   for (const uid of overQuota) ctx.events.emit("subscription.changed", { uid });
   for (const tunId of announce) {
     const t = tunnels.get(tunId);
@@ -376,6 +436,83 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
   }
   await scanRules(ctx, opts.rules ?? (await loadRules(ctx.db)), nodeId, node.subdomain_host, mine, tunnels);
   return result;
+}
+
+/**
+ * Collects noted tails: reads each proxy's 7-day history (`/api/traffic/{name}`) and credits the
+ * tail day (what came after the counters last seen, or everything for a fresh stats entry) and
+ * the days between it and the day the tail was noted, in full. Written under the node's counters
+ * version like a poll, so a tail is credited once. A history frps no longer has (restart) gives
+ * nothing; a request that failed leaves the tail for the next poll.
+ */
+async function resolveTails(
+  ctx: AppContext,
+  node: NodeRow,
+  now: Date,
+  timeoutMs: number,
+  opts: { limit: number; names?: string[] },
+): Promise<{ resolved: number; charged: number; overQuota: Set<number> }> {
+  const overQuota = new Set<number>();
+  if (opts.limit <= 0) return { resolved: 0, charged: 0, overQuota };
+  let q = ctx.db
+    .selectFrom("proxy_counters")
+    .selectAll()
+    .where("node_id", "=", node.node_id)
+    .where("tail_day", "is not", null);
+  if (opts.names) q = q.where("proxy_name", "in", opts.names);
+  const rows = await q.orderBy("proxy_name").limit(opts.limit).execute();
+  if (!rows.length) return { resolved: 0, charged: 0, overQuota };
+  const runtime = await ctx.db
+    .selectFrom("node_runtime")
+    .select("counters_version")
+    .where("node_id", "=", node.node_id)
+    .executeTakeFirst();
+  const histories = await mapLimit(rows, HISTORY_CONCURRENCY, async (row) => {
+    try {
+      return { row, h: await fetchTraffic(node, row.proxy_name, timeoutMs), failed: false };
+    } catch {
+      return { row, h: null, failed: true };
+    }
+  });
+  const today = shanghaiDate(now);
+  const credits: Credit[] = [];
+  const done: string[] = [];
+  for (const { row, h, failed } of histories) {
+    if (failed || !row.tail_day) continue;
+    done.push(row.proxy_name);
+    const ref = parseFrpProxyName(row.proxy_name);
+    const k = daysBetween(row.tail_day, today);
+    if (!h || !ref || k < 1 || k > 6) continue;
+    const credit = (d: string, i: number, o: number) => {
+      if (i > 0 || o > 0) credits.push({ tun_id: ref.tun_id, uid: ref.uid, day: d, traffic_in: i, traffic_out: o });
+    };
+    const fresh = row.tail_fresh === 1;
+    const tail = (last: number, v: number) => (fresh ? v : counterDelta(last, v));
+    credit(row.tail_day, tail(Number(row.tail_in), h.in[k] ?? 0), tail(Number(row.tail_out), h.out[k] ?? 0));
+    const until = row.tail_until ?? today;
+    for (let d = addDays(row.tail_day, 1); d < until; d = addDays(d, 1)) {
+      const j = daysBetween(d, today);
+      if (j >= 1 && j <= 6) credit(d, h.in[j] ?? 0, h.out[j] ?? 0);
+    }
+  }
+  if (!done.length) return { resolved: 0, charged: 0, overQuota };
+  let charged = 0;
+  await ctx.db.transaction().execute(async (trx) => {
+    await claimCounters(trx, node.node_id, runtime?.counters_version ?? null);
+    for (const [uid, bytes] of await writeCredits(trx, node.node_id, credits)) {
+      charged += bytes;
+      if ((await chargeTraffic(trx, uid, bytes)).overQuota) overQuota.add(uid);
+    }
+    for (const names of chunks(done)) {
+      await trx
+        .updateTable("proxy_counters")
+        .set({ tail_day: null, tail_until: null, tail_in: 0, tail_out: 0, tail_fresh: 0 })
+        .where("node_id", "=", node.node_id)
+        .where("proxy_name", "in", names)
+        .execute();
+    }
+  });
+  return { resolved: done.length, charged, overQuota };
 }
 
 /** Thrown when another poll wrote the node's counters after this one read them. */
