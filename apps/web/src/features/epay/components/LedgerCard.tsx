@@ -1,7 +1,6 @@
 import type { BalanceLedgerRow } from "@burrow/contract";
-import { useQuery } from "@tanstack/react-query";
-import { Card, Table, type TableColumnsType, Typography } from "antd";
-import { useState } from "react";
+import { type TableColumnsType, Typography } from "antd";
+import { PagedTableCard } from "@/components/PagedTableCard";
 import { formatTime, formatYuan } from "@/lib/format";
 import { ledgerQuery } from "../epay.api";
 
@@ -26,30 +25,5 @@ const columns: TableColumnsType<BalanceLedgerRow> = [
 
 /** The customer's balance ledger, paged on the server. */
 export function LedgerCard() {
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(10);
-  const { data, isFetching } = useQuery(ledgerQuery(page, size));
-  return (
-    <Card title="余额明细">
-      <Table<BalanceLedgerRow>
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={data?.list}
-        loading={isFetching}
-        scroll={{ x: 800 }}
-        pagination={{
-          current: page,
-          pageSize: size,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => `共 ${total} 条`,
-          onChange: (p, s) => {
-            setPage(s === size ? p : 1);
-            setSize(s);
-          },
-        }}
-      />
-    </Card>
-  );
+  return <PagedTableCard title="余额明细" columns={columns} query={ledgerQuery} scrollX={800} />;
 }

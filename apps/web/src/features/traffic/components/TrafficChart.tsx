@@ -1,7 +1,7 @@
 import type { TrafficDay } from "@burrow/contract";
 import { useMemo } from "react";
+import { EChart } from "@/components/EChart";
 import { dailyTrafficOption } from "../chart-options";
-import { EChart } from "./EChart";
 
 /** Daily in/out traffic (ECharts line chart). */
 export function TrafficChart({ days, label, height }: { days: TrafficDay[]; label: string; height?: number }) {

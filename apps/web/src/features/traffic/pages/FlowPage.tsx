@@ -5,6 +5,7 @@ import type { Dayjs } from "dayjs";
 import { useEffect, useMemo } from "react";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
+import { EChart } from "@/components/EChart";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
 import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
@@ -13,7 +14,6 @@ import { formatBytes } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { IN_LABEL, OUT_LABEL, totalsBarOption } from "../chart-options";
 import { DateRangeField, datesToRange, rangeToDates } from "../components/DateRangeField";
-import { EChart } from "../components/EChart";
 import { TrafficChart } from "../components/TrafficChart";
 import { flowQuery } from "../traffic.api";
 

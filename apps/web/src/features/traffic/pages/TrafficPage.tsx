@@ -17,6 +17,7 @@ import {
 import type { Dayjs } from "dayjs";
 import { useEffect, useMemo } from "react";
 import { Link } from "react-router";
+import { EChart } from "@/components/EChart";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
 import { TunnelStatusTag } from "@/features/tunnels/components/TunnelTags";
@@ -24,7 +25,6 @@ import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatBytes, formatTime } from "@/lib/format";
 import { IN_LABEL, OUT_LABEL, quotaPercent, sumTraffic, totalsBarOption } from "../chart-options";
 import { DateRangeField, datesToRange, rangeToDates } from "../components/DateRangeField";
-import { EChart } from "../components/EChart";
 import { TrafficChart } from "../components/TrafficChart";
 import { userTrafficQuery } from "../traffic.api";
 

@@ -1,7 +1,6 @@
 import type { ConnRow } from "@burrow/contract";
-import { useQuery } from "@tanstack/react-query";
-import { Card, Table, type TableColumnsType } from "antd";
-import { useState } from "react";
+import type { TableColumnsType } from "antd";
+import { PagedTableCard } from "@/components/PagedTableCard";
 import { formatTime } from "@/lib/format";
 import { tunnelConnsQuery } from "../tunnels.api";
 
@@ -13,30 +12,12 @@ const columns: TableColumnsType<ConnRow> = [
 
 /** The tunnel's recent visitor connections (frps NewUserConn), newest first. */
 export function TunnelConnsCard({ tunId }: { tunId: number }) {
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(10);
-  const { data, isFetching } = useQuery(tunnelConnsQuery(tunId, page, size));
   return (
-    <Card title="最近连接">
-      <Table<ConnRow>
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={data?.list}
-        loading={isFetching}
-        scroll={{ x: 520 }}
-        pagination={{
-          current: page,
-          pageSize: size,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => `共 ${total} 条`,
-          onChange: (p, s) => {
-            setPage(s === size ? p : 1);
-            setSize(s);
-          },
-        }}
-      />
-    </Card>
+    <PagedTableCard
+      title="最近连接"
+      columns={columns}
+      query={(page, size) => tunnelConnsQuery(tunId, page, size)}
+      scrollX={520}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { type BalanceLedgerRow, type LoginLog, UserStatus } from "@burrow/contract";
+import { type BalanceLedgerRow, UserStatus } from "@burrow/contract";
 import { RiArrowLeftLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
@@ -17,6 +17,7 @@ import { useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { ADMIN_BASE, accessOf } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
+import { PagedTableCard } from "@/components/PagedTableCard";
 import { userInfoQuery } from "@/features/account/account.api";
 import { loginLogColumns } from "@/features/account/components/LoginHistoryCard";
 import { feedback } from "@/lib/feedback";
@@ -48,31 +49,13 @@ const ledgerColumns: TableColumnsType<BalanceLedgerRow> = [
 
 /** Paged login history of one user. */
 function UserLoginHistory({ uid }: { uid: number }) {
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(10);
-  const { data, isFetching } = useQuery(userLoginListQuery(uid, page, size));
   return (
-    <Card title="登录记录">
-      <Table<LoginLog>
-        rowKey="id"
-        size="middle"
-        columns={loginLogColumns}
-        dataSource={data?.list}
-        loading={isFetching}
-        scroll={{ x: 640 }}
-        pagination={{
-          current: page,
-          pageSize: size,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => `共 ${total} 条`,
-          onChange: (p, s) => {
-            setPage(s === size ? p : 1);
-            setSize(s);
-          },
-        }}
-      />
-    </Card>
+    <PagedTableCard
+      title="登录记录"
+      columns={loginLogColumns}
+      query={(page, size) => userLoginListQuery(uid, page, size)}
+      scrollX={640}
+    />
   );
 }
 

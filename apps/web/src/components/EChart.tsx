@@ -1,16 +1,24 @@
+import { BarChart, LineChart } from "echarts/charts";
+import { GridComponent, LegendComponent, TooltipComponent } from "echarts/components";
 import type { EChartsCoreOption } from "echarts/core";
+import * as echarts from "echarts/core";
+import { CanvasRenderer } from "echarts/renderers";
 import { useEffect, useRef } from "react";
-import { echarts } from "./echarts";
+
+// Only what the app's charts draw, so the chunk stays small (ECharts' modular API).
+echarts.use([LineChart, BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
 export interface EChartProps {
   option: EChartsCoreOption;
   /** what the chart shows, for screen readers and tests */
   label: string;
   height?: number;
+  className?: string;
+  testId?: string;
 }
 
 /** One ECharts canvas that follows its container's size. */
-export function EChart({ option, label, height = 300 }: EChartProps) {
+export function EChart({ option, label, height = 300, className = "echart", testId }: EChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<ReturnType<typeof echarts.init> | null>(null);
 
@@ -31,5 +39,5 @@ export function EChart({ option, label, height = 300 }: EChartProps) {
     chart.current?.setOption(option, { notMerge: true });
   }, [option]);
 
-  return <div ref={el} className="echart" style={{ height }} role="img" aria-label={label} />;
+  return <div ref={el} className={className} style={{ height }} role="img" aria-label={label} data-testid={testId} />;
 }

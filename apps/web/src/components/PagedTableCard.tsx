@@ -1,0 +1,49 @@
+import type { Paged } from "@burrow/contract";
+import { type QueryKey, type UseQueryOptions, useQuery } from "@tanstack/react-query";
+import { Card, Table, type TableColumnsType } from "antd";
+import type { ReactNode } from "react";
+import { useState } from "react";
+
+export interface PagedTableCardProps<T, K extends QueryKey> {
+  title: ReactNode;
+  columns: TableColumnsType<T>;
+  /** the query of one page, e.g. `(page, size) => ledgerQuery(page, size)` */
+  query: (page: number, size: number) => UseQueryOptions<Paged<T>, Error, Paged<T>, K>;
+  /** horizontal scroll width of the table */
+  scrollX: number;
+}
+
+/** A card holding one table paged on the server (page and size kept in state, 10 a page). */
+export function PagedTableCard<T extends { id: number | string }, K extends QueryKey>({
+  title,
+  columns,
+  query,
+  scrollX,
+}: PagedTableCardProps<T, K>) {
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(10);
+  const { data, isFetching } = useQuery(query(page, size));
+  return (
+    <Card title={title}>
+      <Table<T>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={data?.list}
+        loading={isFetching}
+        scroll={{ x: scrollX }}
+        pagination={{
+          current: page,
+          pageSize: size,
+          total: data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => `共 ${total} 条`,
+          onChange: (p, s) => {
+            setPage(s === size ? p : 1);
+            setSize(s);
+          },
+        }}
+      />
+    </Card>
+  );
+}
