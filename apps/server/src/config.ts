@@ -48,6 +48,8 @@ export const ConfigSchema = z
     SMS_DRIVER: z.enum(["console", "http"]).default("console"),
     SMS_HTTP_URL: z.preprocess(blankToUndef, z.url().optional()),
     SMS_HTTP_TOKEN: z.string().default(""),
+    /** SMS codes one client address may request per hour (raise it for test rigs behind one address) */
+    SMS_IP_HOURLY_LIMIT: z.coerce.number().int().min(1).default(30),
     WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
     TRUST_PROXY: bool.default(false),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -43,12 +43,12 @@ const CODE_TTL_MS = 5 * 60 * 1000;
 const MAX_ATTEMPTS = 5;
 const hash = (phone: string, code: string) => createHash("sha256").update(`${phone}:${code}`).digest("hex");
 
-/** Limits: one code a minute per phone and scene, ten a day per phone, thirty an hour per IP. */
+/** Limits: one code a minute per phone and scene, ten a day per phone, SMS_IP_HOURLY_LIMIT (30) an hour per IP. */
 export async function sendCode(ctx: AppContext, phone: string, scene: string, ip: string): Promise<void> {
   for (const [key, limit, window] of [
     [`sms:phone1m:${phone}:${scene}`, 1, 60],
     [`sms:phoneday:${phone}`, 10, 86_400],
-    [`sms:ip:${ip}`, 30, 3600],
+    [`sms:ip:${ip}`, ctx.config.SMS_IP_HOURLY_LIMIT, 3600],
   ] as const) {
     const r = await ctx.limiter.hit(key, limit, window);
     if (!r.allowed) throw rateLimited(r.retryAfterSec);
