@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Button, Form, Input, Space } from "antd";
+import { Button, Form, Input } from "antd";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { SmsCodeButton } from "@/components/SmsCodeButton";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
-import { confirmRules, fieldRules, passwordRules, phoneRules, smsCodeRules } from "@/lib/rules";
-import { register, sendSmsCode } from "../auth.api";
+import { confirmRules, fieldRules, passwordRules } from "@/lib/rules";
+import { register } from "../auth.api";
 import { AuthCard } from "../components/AuthCard";
+import { PhoneCodeFields } from "../components/PhoneCodeFields";
 import { startSession } from "../session";
 
 interface RegisterForm {
@@ -24,12 +24,6 @@ export function RegisterPage() {
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
 
-  const sms = useMutation({
-    mutationFn: sendSmsCode,
-    meta: { silentError: true },
-    onSuccess: () => feedback.success("验证码已发送"),
-    onError: (error) => showFormError(form, error),
-  });
   const mutation = useMutation({
     mutationFn: register,
     meta: { silentError: true },
@@ -40,11 +34,6 @@ export function RegisterPage() {
     },
     onError: (error) => showFormError(form, error),
   });
-
-  const sendCode = async () => {
-    const { phone } = await form.validateFields(["phone"]);
-    await sms.mutateAsync({ phone, scene: "register" });
-  };
 
   return (
     <AuthCard title="注册" subtitle="注册账号，几分钟内开通你的第一条隧道">
@@ -58,24 +47,13 @@ export function RegisterPage() {
           mutation.mutate({ phone, code, password, invite_code: invite_code?.trim() || undefined })
         }
       >
-        <Form.Item name="phone" label="手机号" rules={phoneRules()}>
-          <Input inputMode="numeric" autoComplete="tel" maxLength={11} placeholder="请输入手机号" />
-        </Form.Item>
-        <Form.Item label="验证码" required>
-          <Space.Compact block>
-            <Form.Item name="code" noStyle rules={smsCodeRules()}>
-              <Input
-                id="register-code"
-                aria-label="验证码"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
-                placeholder="6 位数字"
-              />
-            </Form.Item>
-            <SmsCodeButton send={sendCode} />
-          </Space.Compact>
-        </Form.Item>
+        <PhoneCodeFields
+          form={form}
+          scene="register"
+          codeId="register-code"
+          phonePlaceholder="请输入手机号"
+          codePlaceholder="6 位数字"
+        />
         <Form.Item name="password" label="密码" rules={passwordRules()}>
           <Input.Password autoComplete="new-password" placeholder="8-64 位" />
         </Form.Item>

@@ -1,12 +1,12 @@
 import { useMutation } from "@tanstack/react-query";
-import { Button, Form, Input, Space } from "antd";
+import { Button, Form, Input } from "antd";
 import { Link, useNavigate } from "react-router";
-import { SmsCodeButton } from "@/components/SmsCodeButton";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
-import { confirmRules, passwordRules, phoneRules, smsCodeRules } from "@/lib/rules";
-import { resetPassword, sendSmsCode } from "../auth.api";
+import { confirmRules, passwordRules } from "@/lib/rules";
+import { resetPassword } from "../auth.api";
 import { AuthCard } from "../components/AuthCard";
+import { PhoneCodeFields } from "../components/PhoneCodeFields";
 
 interface ResetForm {
   phone: string;
@@ -20,12 +20,6 @@ export function ResetPage() {
   const [form] = Form.useForm<ResetForm>();
   const navigate = useNavigate();
 
-  const sms = useMutation({
-    mutationFn: sendSmsCode,
-    meta: { silentError: true },
-    onSuccess: () => feedback.success("验证码已发送"),
-    onError: (error) => showFormError(form, error),
-  });
   const mutation = useMutation({
     mutationFn: resetPassword,
     meta: { silentError: true },
@@ -36,11 +30,6 @@ export function ResetPage() {
     onError: (error) => showFormError(form, error),
   });
 
-  const sendCode = async () => {
-    const { phone } = await form.validateFields(["phone"]);
-    await sms.mutateAsync({ phone, scene: "reset" });
-  };
-
   return (
     <AuthCard title="重置密码" subtitle="验证手机号后设置新密码">
       <Form
@@ -50,24 +39,13 @@ export function ResetPage() {
         requiredMark={false}
         onFinish={({ phone, code, password }) => mutation.mutate({ phone, code, password })}
       >
-        <Form.Item name="phone" label="手机号" rules={phoneRules()}>
-          <Input inputMode="numeric" autoComplete="tel" maxLength={11} placeholder="请输入手机号" />
-        </Form.Item>
-        <Form.Item label="验证码" required>
-          <Space.Compact block>
-            <Form.Item name="code" noStyle rules={smsCodeRules()}>
-              <Input
-                id="reset-code"
-                aria-label="验证码"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
-                placeholder="6 位数字"
-              />
-            </Form.Item>
-            <SmsCodeButton send={sendCode} />
-          </Space.Compact>
-        </Form.Item>
+        <PhoneCodeFields
+          form={form}
+          scene="reset"
+          codeId="reset-code"
+          phonePlaceholder="请输入手机号"
+          codePlaceholder="6 位数字"
+        />
         <Form.Item name="password" label="新密码" rules={passwordRules("新密码")}>
           <Input.Password autoComplete="new-password" placeholder="8-64 位" />
         </Form.Item>
