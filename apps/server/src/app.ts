@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
@@ -104,7 +103,6 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
   });
   registerErrorHandler(app);
-  await app.register(multipart);
   await app.register(
     async (api) => {
       registerModules(api, ctx);

@@ -1,3 +1,4 @@
+import multipart from "@fastify/multipart";
 import { ChangePasswordBody, ChangePhoneBody, PageQuery, UpdateInfoBody } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
@@ -20,15 +21,20 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
     body: UpdateInfoBody,
     handler: ({ user, body }) => updateInfo(ctx, user.uid, body),
   });
-  defineRoute(app, ctx, {
-    method: "POST",
-    url: "/user/avatar",
-    access: "user",
-    handler: async ({ user, req }) => {
-      const url = await saveAvatar(ctx, req, user.uid);
-      await updateInfo(ctx, user.uid, { avatar: url });
-      return { url };
-    },
+  // Multipart only where it is used: its hooks would otherwise run on every request, the frp
+  // plugin's hot path included.
+  void app.register(async (scope) => {
+    await scope.register(multipart);
+    defineRoute(scope, ctx, {
+      method: "POST",
+      url: "/user/avatar",
+      access: "user",
+      handler: async ({ user, req }) => {
+        const url = await saveAvatar(ctx, req, user.uid);
+        await updateInfo(ctx, user.uid, { avatar: url });
+        return { url };
+      },
+    });
   });
   defineRoute(app, ctx, {
     method: "POST",
