@@ -3,6 +3,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { checkpointInBackground } from "./checkpointer";
 import { setDialect } from "./dialect";
 import type { DB } from "./schema";
 
@@ -37,6 +38,7 @@ export function createDb(opts: DbOptions): Kysely<DB> {
   // NORMAL is durable in WAL mode except for the last transactions on power loss, and much faster.
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
+  if (file !== ":memory:") checkpointInBackground(sqlite, file);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
   setDialect(db, "sqlite");
   return db;
