@@ -97,7 +97,10 @@ export const ConnListQuery = PageQuery.extend({
 });
 export type ConnListQuery = z.infer<typeof ConnListQuery>;
 
-/** One visitor connection frps announced with NewUserConn. */
+/**
+ * Visitor connections frps announced with NewUserConn: one row per tunnel and visitor IP per
+ * window of about a second, with how many connections came and when the first and last did.
+ */
 export interface ConnRow {
   id: number;
   tun_id: number;
@@ -106,9 +109,14 @@ export interface ConnRow {
   node_id: number;
   node_name: string;
   proxy_type: string;
-  /** visitor ip:port */
+  /** visitor IP */
   remote_addr: string;
+  /** connections from that IP in the window */
+  conn_count: number;
+  /** first connection */
   created_at: string;
+  /** last connection */
+  last_at: string;
 }
 
 /** A proxy with its current connection count, from the node's dashboard (last poll). */

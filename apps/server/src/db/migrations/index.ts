@@ -4,6 +4,7 @@ import * as store from "./2026-11-22T10-00_store";
 import * as tunnels from "./2026-11-22T12-00_tunnels";
 import * as checkins from "./2026-11-22T14-00_checkins";
 import * as proxyTails from "./2026-11-22T16-00_proxy_tails";
+import * as connCounts from "./2026-11-22T18-00_conn_counts";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22T12-00_tunnels": tunnels,
   "2026-11-22T14-00_checkins": checkins,
   "2026-11-22T16-00_proxy_tails": proxyTails,
+  "2026-11-22T18-00_conn_counts": connCounts,
 };

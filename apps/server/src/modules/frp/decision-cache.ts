@@ -49,6 +49,8 @@ export interface UserEntry {
   /** the frp access token's bytes */
   token: Buffer;
   limits: PlanLimits | null;
+  /** when the plan ends (epoch ms), null for never: compared on every call without formatting dates */
+  endMs: number | null;
   /** the user's tunnels that are not deleted, by tun_id */
   tunnels: Map<number, TunnelEntry>;
 }
@@ -280,6 +282,7 @@ export class FrpDecisionCache {
       active: user.status === UserStatus.Active,
       token: Buffer.from(user.frp_token),
       limits,
+      endMs: limits?.end_at ? Date.parse(limits.end_at) : null,
       tunnels: map,
     };
   }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { AdminNodeDetail, ConnOverview, Paged, TunnelView } from "@burrow/contract";
+import type { AdminNodeDetail, ConnOverview, ConnRow, Paged, TunnelView } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
@@ -316,17 +316,30 @@ describe("Ping, NewWorkConn, NewUserConn, CloseProxy", () => {
       remote_addr: "198.51.100.9:40112",
     };
     expect((await plugin("NewUserConn", conn)).body).toEqual(ALLOW);
+    // A burst from one visitor (new source port each time) is one row with a count.
+    for (const port of [40113, 40114]) await plugin("NewUserConn", { ...conn, remote_addr: `198.51.100.9:${port}` });
+    await plugin("NewUserConn", { ...conn, remote_addr: "[2001:db8::7]:443" });
     await flush();
-    const mine = await t.api<Paged<{ remote_addr: string }>>("GET", `/user/tun/${c.tcp.tun_id}/conns`, {
+    const mine = await t.api<Paged<ConnRow>>("GET", `/user/tun/${c.tcp.tun_id}/conns`, {
       token: c.token,
     });
-    expect(mine.body.data.list.map((r) => r.remote_addr)).toEqual(["198.51.100.9:40112"]);
+    expect(mine.body.data.list.map((r) => [r.remote_addr, r.conn_count])).toEqual([
+      ["2001:db8::7", 1],
+      ["198.51.100.9", 3],
+    ]);
+    const burst = mine.body.data.list[1];
+    expect(burst.last_at >= burst.created_at).toBe(true);
     const all = await t.api<ConnOverview>("GET", "/super/tun/conns", { token: admin, query: { uid: c.uid } });
-    expect(all.body.data.list[0]).toMatchObject({
+    expect(all.body.data.list[1]).toMatchObject({
       tun_id: c.tcp.tun_id,
-      remote_addr: "198.51.100.9:40112",
+      remote_addr: "198.51.100.9",
+      conn_count: 3,
       node_id: node.node_id,
     });
+    // Another customer sees none of it.
+    const other = await customer();
+    const foreign = await t.api("GET", `/user/tun/${c.tcp.tun_id}/conns`, { token: other.token });
+    expect(foreign.status).toBe(404);
 
     await t.api("PATCH", "/super/tun", {
       token: admin,

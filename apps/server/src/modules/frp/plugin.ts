@@ -11,7 +11,6 @@ import {
   TunnelStatus,
 } from "@burrow/contract";
 import type { Logger } from "pino";
-import { nowIso } from "../../shared/time";
 import {
   type FrpDecisionCache,
   type NodeEntry,
@@ -34,9 +33,19 @@ export interface PluginAnswer {
   body: PluginResponse;
 }
 
-/** Bytes per second of a Mbps rate, as frp's "<float>KB" quantity (KB = 1024 bytes, exact for any whole Mbps). */
+const quantities = new Map<number, string>();
+
+/**
+ * Bytes per second of a Mbps rate, as frp's "<float>KB" quantity (KB = 1024 bytes, exact for any
+ * whole Mbps). Memoised: there are only a handful of distinct rates, and this runs per NewProxy.
+ */
 export function bandwidthQuantity(mbps: number): string {
-  return `${(mbps * 125_000) / 1024}KB`;
+  let q = quantities.get(mbps);
+  if (q === undefined) {
+    q = `${(mbps * 125_000) / 1024}KB`;
+    if (quantities.size < 1000) quantities.set(mbps, q);
+  }
+  return q;
 }
 
 /** The smallest positive of the tunnel's, plan's and node's bandwidth (Mbps), 0 when none is set. */
@@ -120,7 +129,7 @@ export class FrpPlugin {
     if (!secretEquals(token, entry.token)) return { reason: "访问令牌无效，请重新下载配置文件" };
     const limits = entry.limits;
     if (!limits) return { reason: "没有生效中的套餐" };
-    if (limits.end_at && limits.end_at <= nowIso()) return { reason: "套餐已过期" };
+    if (entry.endMs !== null && entry.endMs <= Date.now()) return { reason: "套餐已过期" };
     if (!limits.usable) return { reason: limits.reason ?? "流量已用尽" };
     // Ranks are in memory after the first call; await only then (this runs for every visitor).
     let nodeRank = this.cache.levelRank(node.level_id);
@@ -160,9 +169,9 @@ export class FrpPlugin {
     if (blocked) return reject(blocked);
     const type = c.proxy_type || "tcp";
     if (type !== t.protocol) return reject(`隧道 ${t.tun_name} 的类型应为 ${t.protocol}，配置中是 ${type}`);
-    const out: NewProxyContent = { ...c };
+    let remotePort = c.remote_port;
     if (t.protocol === "tcp" || t.protocol === "udp") {
-      if (!c.remote_port) out.remote_port = t.remote_port ?? undefined;
+      if (!c.remote_port) remotePort = t.remote_port ?? undefined;
       else if (c.remote_port !== t.remote_port)
         return reject(`隧道 ${t.tun_name} 的远程端口应为 ${t.remote_port}，请重新下载配置文件`);
     } else {
@@ -172,14 +181,13 @@ export class FrpPlugin {
         return reject(`隧道 ${t.tun_name} 的子域名与控制台不一致，请重新下载配置文件`);
     }
     const mbps = effectiveBandwidth(t.bandwidth, r.user.limits?.bandwidth ?? 0, node.bandwidth);
-    if (mbps > 0) {
-      out.bandwidth_limit = bandwidthQuantity(mbps);
-      out.bandwidth_limit_mode = "server";
-    } else {
-      // No limit applies: make sure a client-sent "server" limit does not linger either.
-      delete out.bandwidth_limit;
-      delete out.bandwidth_limit_mode;
-    }
+    // The request's content comes back whole, with the limit set, or without a limit (a limit
+    // the client sent must not linger either).
+    const { bandwidth_limit: _limit, bandwidth_limit_mode: _mode, ...rest } = c;
+    const out: NewProxyContent =
+      mbps > 0
+        ? { ...rest, remote_port: remotePort, bandwidth_limit: bandwidthQuantity(mbps), bandwidth_limit_mode: "server" }
+        : { ...rest, remote_port: remotePort };
     // frpc re-sends NewProxy after errors and reconnects: write only what changed.
     if (t.run_id !== c.user.run_id || t.status !== TunnelStatus.Connected) {
       this.cache.setRunId(r.user.uid, t.tun_id, c.user.run_id, true);
@@ -226,7 +234,7 @@ export class FrpPlugin {
       node_id: node.node_id,
       proxy_type: c.proxy_type || t.protocol,
       remote_addr: String(c.remote_addr ?? "").slice(0, 100),
-      created_at: nowIso(),
+      at: Date.now(),
     });
     return ALLOW;
   }

@@ -179,7 +179,9 @@ export function listConns(ctx: AppContext, q: ConnListQuery): Promise<Paged<Conn
             "c.node_id",
             "c.proxy_type",
             "c.remote_addr",
+            "c.conn_count",
             "c.created_at",
+            "c.last_at",
             "tunnels.tun_name",
             "nodes.name as node_name",
           ])
@@ -187,7 +189,12 @@ export function listConns(ctx: AppContext, q: ConnListQuery): Promise<Paged<Conn
           .limit(limit)
           .offset(offset)
           .execute()
-      ).map((r) => ({ ...r, tun_name: r.tun_name ?? "", node_name: r.node_name ?? `#${r.node_id}` })),
+      ).map((r) => ({
+        ...r,
+        tun_name: r.tun_name ?? "",
+        node_name: r.node_name ?? `#${r.node_id}`,
+        last_at: r.last_at ?? r.created_at,
+      })),
     async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
   );
 }

@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from "kysely";
+import type { ColumnType, Generated, Selectable } from "kysely";
 
 export interface TunnelTable {
   tun_id: Generated<number>;
@@ -52,15 +52,21 @@ export interface TunnelTrafficTable {
   traffic_out: number;
 }
 
-/** Visitor connections announced by frps (NewUserConn). */
+/** Visitor connections announced by frps (NewUserConn): one row per tunnel and visitor IP per window. */
 export interface TunnelConnTable {
   id: Generated<number>;
   tun_id: number;
   uid: number;
   node_id: number;
   proxy_type: string;
+  /** the visitor's IP (rows before the aggregation kept ip:port) */
   remote_addr: string;
+  /** first connection of the window */
   created_at: string;
+  /** connections the row stands for */
+  conn_count: ColumnType<number, number | undefined, number>;
+  /** last connection of the window; null on rows from before the aggregation */
+  last_at: string | null;
 }
 
 /** Operator rules that flag tunnels as illegal. */

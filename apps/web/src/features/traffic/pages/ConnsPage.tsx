@@ -46,8 +46,9 @@ const liveColumns: TableColumnsType<LiveProxyRow> = [
 ];
 
 const connColumns: TableColumnsType<ConnRow> = [
-  { title: "时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
-  { title: "访客地址", dataIndex: "remote_addr", width: 190 },
+  { title: "最近连接", dataIndex: "last_at", width: 180, render: (v: string) => formatTime(v) },
+  { title: "访客 IP", dataIndex: "remote_addr", width: 170 },
+  { title: "连接数", dataIndex: "conn_count", width: 90 },
   {
     title: "隧道",
     key: "tunnel",

@@ -5,12 +5,13 @@ import { formatTime } from "@/lib/format";
 import { tunnelConnsQuery } from "../tunnels.api";
 
 const columns: TableColumnsType<ConnRow> = [
-  { title: "时间", dataIndex: "created_at", width: 190, render: (v: string) => formatTime(v) },
-  { title: "访客地址", dataIndex: "remote_addr" },
+  { title: "最近连接", dataIndex: "last_at", width: 190, render: (v: string) => formatTime(v) },
+  { title: "访客 IP", dataIndex: "remote_addr" },
+  { title: "连接数", dataIndex: "conn_count", width: 90 },
   { title: "类型", dataIndex: "proxy_type", width: 100 },
 ];
 
-/** The tunnel's recent visitor connections (frps NewUserConn), newest first. */
+/** The tunnel's recent visitors (frps NewUserConn, per IP and second), newest first. */
 export function TunnelConnsCard({ tunId }: { tunId: number }) {
   return (
     <PagedTableCard
