@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark in this folder, one after another (loopback only, bounded).
+// --expose-gc lets a benchmark start each measured run from a collected heap.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -11,7 +12,10 @@ for (const file of order) {
   if (!fs.existsSync(path.join(here, file))) continue;
   if (only.length && !only.some((o) => file.startsWith(o))) continue;
   console.log(`\n=== ${file}`);
-  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(here, file)], { stdio: "inherit", cwd: here });
+  const r = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", path.join(here, file)], {
+    stdio: "inherit",
+    cwd: here,
+  });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);
