@@ -58,6 +58,12 @@ export const TunnelAddon = z
   .strict();
 export type TunnelAddon = z.infer<typeof TunnelAddon>;
 
+/**
+ * What operators see instead of a customer's http basic-auth password; sending it back in an
+ * addon keeps the stored password.
+ */
+export const MASKED_PASSWORD = "******";
+
 const LocalIp = z
   .string()
   .trim()

@@ -1,10 +1,11 @@
-import type {
-  AdminNodeDetail,
-  AdminTunnelRow,
-  IllegalFlagRow,
-  IllegalRuleRow,
-  Paged,
-  TunnelView,
+import {
+  type AdminNodeDetail,
+  type AdminTunnelRow,
+  type IllegalFlagRow,
+  type IllegalRuleRow,
+  MASKED_PASSWORD,
+  type Paged,
+  type TunnelView,
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
@@ -27,6 +28,41 @@ async function customer() {
 }
 
 describe("tunnel management (/super/tun)", () => {
+  it("masks the customer's http basic-auth password from operators, and an edit sending the mask back keeps it", async () => {
+    const a = await customer();
+    const web = await createTestTunnel(t, a.token, {
+      node_id: node.node_id,
+      tun_name: "masked-auth",
+      protocol: "http",
+      local_port: 8080,
+      subdomain: `masked${Date.now() % 100000}`,
+      addon: { http_user: "alice", http_password: "s3cret-pass" },
+    });
+    const list = await t.api<Paged<AdminTunnelRow>>("GET", "/super/tun/list", { token: admin, query: { uid: a.uid } });
+    expect(list.body.data.list[0].addon).toEqual({ http_user: "alice", http_password: MASKED_PASSWORD });
+    expect(JSON.stringify(list.body)).not.toContain("s3cret-pass");
+
+    const edited = await t.api<AdminTunnelRow>("PATCH", "/super/tun", {
+      token: admin,
+      body: { tun_id: web.tun_id, addon: { ...list.body.data.list[0].addon, host_header_rewrite: "app.local" } },
+    });
+    expect(edited.body.data.addon.http_password).toBe(MASKED_PASSWORD);
+    const own = await t.api<TunnelView>("GET", `/user/tun/${web.tun_id}`, { token: a.token });
+    expect(own.body.data.addon).toEqual({
+      http_user: "alice",
+      http_password: "s3cret-pass",
+      host_header_rewrite: "app.local",
+    });
+
+    // A real new password from the operator replaces it.
+    await t.api("PATCH", "/super/tun", {
+      token: admin,
+      body: { tun_id: web.tun_id, addon: { http_user: "alice", http_password: "reset-by-op" } },
+    });
+    const after = await t.api<TunnelView>("GET", `/user/tun/${web.tun_id}`, { token: a.token });
+    expect(after.body.data.addon.http_password).toBe("reset-by-op");
+  });
+
   it("lists every customer's tunnels with owner, filtered by user, phone, node, protocol, status and name", async () => {
     const a = await customer();
     const b = await customer();

@@ -1,5 +1,6 @@
 import {
   type AdminTunnelRow,
+  MASKED_PASSWORD,
   frpProxyName,
   type TunnelAddon,
   type TunnelDetail,
@@ -89,8 +90,11 @@ export function presentTunnelDetail(r: TunnelJoinedRow): TunnelDetail {
 
 /** An operator's row: the view plus the owner and live connections. */
 export function presentAdminTunnel(r: TunnelJoinedRow): AdminTunnelRow {
+  const view = presentTunnel(r);
   return {
-    ...presentTunnel(r),
+    ...view,
+    // The customer's basic-auth password is theirs: operators see that one is set, not what it is.
+    addon: view.addon.http_password ? { ...view.addon, http_password: MASKED_PASSWORD } : view.addon,
     phone: r.owner_phone ?? "",
     nickname: r.owner_nickname ?? "",
     cur_conns: Number(r.cur_conns ?? 0),

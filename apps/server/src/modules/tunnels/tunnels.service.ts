@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import {
   type AdminTunnelListQuery,
   type AdminTunnelRow,
+  MASKED_PASSWORD,
   type AdminUpdateTunnelBody,
   type CreateTunnelBody,
   IllegalStatus,
@@ -67,6 +68,11 @@ function cleanAddon(a: TunnelAddon | undefined): TunnelAddon {
   if (a.http_password) out.http_password = a.http_password;
   if (a.locations?.length) out.locations = [...new Set(a.locations)];
   return out;
+}
+
+/** An operator's addon with the masked password (see presentAdminTunnel) put back to the stored one. */
+function unmaskAddon(a: TunnelAddon, cur: Pick<TunnelRow, "addon">): TunnelAddon {
+  return a.http_password === MASKED_PASSWORD ? { ...a, http_password: tunnelAddon(cur).http_password } : a;
 }
 
 /** Rules that depend on the node and the plan (the schema already checked each field alone). */
@@ -495,7 +501,7 @@ export async function adminUpdateTunnel(
   await ctx.db.transaction().execute(async (trx) => {
     const set = {
       ...(body.tun_name !== undefined && { tun_name: body.tun_name }),
-      ...(body.addon !== undefined && { addon: JSON.stringify(cleanAddon(body.addon)) }),
+      ...(body.addon !== undefined && { addon: JSON.stringify(cleanAddon(unmaskAddon(body.addon, cur))) }),
     };
     if (Object.keys(set).length)
       await trx
