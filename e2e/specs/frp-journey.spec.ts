@@ -58,6 +58,10 @@ test("a node added in the console carries a customer's tunnel until an operator 
     Object.assign(sim.opts, { ...fromToml, webServer: sim.opts.webServer });
     expect(sim.opts.plugins?.[0]?.url).toMatch(/\/api\/frp\/plugin\/\d+\//);
     await drawer.getByRole("button", { name: "关闭" }).click();
+    // 立即检测: the console polls the node's dashboard now and shows it online.
+    await nodeRow.getByRole("button", { name: "检测" }).click();
+    await expect(admin.getByText("节点在线，面板上有 0 个隧道")).toBeVisible();
+    await expect(nodeRow).toContainText("在线");
 
     // ---- The customer creates a tcp tunnel on it and copies the frpc config.
     const user = await registerUser();

@@ -223,6 +223,25 @@ export type UpdateNodeBody = z.infer<typeof UpdateNodeBody>;
 export const DeleteNodeBody = z.object({ node_id: Id });
 export type DeleteNodeBody = z.infer<typeof DeleteNodeBody>;
 
+/** POST /super/node/poll: check the node now (立即检测) instead of waiting for the poller. */
+export const PollNodeBody = z.object({ node_id: Id });
+export type PollNodeBody = z.infer<typeof PollNodeBody>;
+
+/** What one poll of a node found. */
+export interface NodePollResult {
+  node_id: number;
+  /** 1 online, 2 offline (unreachable), 3 exception (reachable but wrong, e.g. credentials refused) */
+  status: number;
+  /** why the node is not online, null when it is */
+  error: string | null;
+  /** Burrow proxies on the node's dashboard */
+  proxies: number;
+  /** bytes charged to customers by this poll */
+  charged: number;
+  /** frps restarted since the previous poll */
+  restarted: boolean;
+}
+
 /** GET /super/node/detail, GET /super/node/setup */
 export const NodeIdQuery = z.object({ node_id: z.coerce.number().int().min(1) });
 export type NodeIdQuery = z.infer<typeof NodeIdQuery>;

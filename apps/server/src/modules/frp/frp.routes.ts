@@ -1,9 +1,12 @@
+import { type NodePollResult, NodeStatus, PollNodeBody } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
+import { notFound, refused } from "../../http/errors";
+import { defineRoute } from "../../http/route";
 import { FrpDecisionCache } from "./decision-cache";
 import { FrpWriter } from "./frp-writer";
 import { FrpPlugin } from "./plugin";
-import { type PollerHandle, startPoller } from "./poller";
+import { PollConflict, type PollerHandle, pollNode, startPoller } from "./poller";
 
 /** The frp control plane of one app: decision cache, plugin, write-behind writer, poller. */
 export interface FrpRuntime {
@@ -44,6 +47,13 @@ export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
       return reply.status(answer.status).send(answer.body);
     },
   );
+  defineRoute(app, ctx, {
+    method: "POST",
+    url: "/super/node/poll",
+    access: "manager",
+    body: PollNodeBody,
+    handler: ({ body }) => pollNow(ctx, body.node_id),
+  });
   app.addHook("onReady", async () => {
     const wanted = ctx.config.FRP_POLLER ?? ctx.config.NODE_ENV !== "test";
     if (wanted && !rt.poller) rt.poller = startPoller(ctx, { intervalMs: ctx.config.FRP_POLL_INTERVAL * 1000 });
@@ -54,4 +64,27 @@ export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
     rt.poller = null;
     await rt.writer.flush();
   });
+}
+
+/** 立即检测: one poll of the node now, with what it found (the same poll the poller runs). */
+async function pollNow(ctx: AppContext, nodeId: number): Promise<NodePollResult> {
+  const node = await ctx.db.selectFrom("nodes").select("status").where("node_id", "=", nodeId).executeTakeFirst();
+  if (!node) throw notFound("节点");
+  if (node.status === NodeStatus.OffShelf) throw refused("节点已下架，不检测");
+  try {
+    const r = await pollNode(ctx, nodeId);
+    if (!r) throw refused("节点已下架，不检测");
+    return {
+      node_id: r.node_id,
+      status: r.status,
+      error: r.error,
+      proxies: r.proxies,
+      charged: r.charged,
+      restarted: r.restarted,
+    };
+  } catch (err) {
+    // The scheduled poller (or another operator) is polling the same node right now.
+    if (err instanceof PollConflict) throw refused("该节点正在检测中，请稍后再试");
+    throw err;
+  }
 }

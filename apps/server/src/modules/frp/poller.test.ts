@@ -1,4 +1,13 @@
-import type { ConnOverview, Flow, IllegalFlagRow, Paged, TunnelView, UserTraffic } from "@burrow/contract";
+import type {
+  AdminNodeRow,
+  ConnOverview,
+  Flow,
+  IllegalFlagRow,
+  NodePollResult,
+  Paged,
+  TunnelView,
+  UserTraffic,
+} from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
@@ -109,6 +118,41 @@ describe("node health", () => {
       .where("node_id", "=", node.node_id)
       .executeTakeFirstOrThrow();
     expect(rt.last_error).toContain("401");
+  });
+
+  it("polls a node on demand (POST /super/node/poll, 立即检测) and says what it found", async () => {
+    const { node } = await simNode();
+    const ok = await t.api<NodePollResult>("POST", "/super/node/poll", {
+      token: admin,
+      body: { node_id: node.node_id },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toMatchObject({ node_id: node.node_id, status: 1, error: null, restarted: false });
+    const list = await t.api<Paged<AdminNodeRow>>("GET", "/super/node", { token: admin, query: { name: node.name } });
+    expect(list.body.data.list[0].runtime.last_poll_at).not.toBeNull();
+
+    await t.api("PATCH", "/super/node", {
+      token: admin,
+      body: { node_id: node.node_id, api_password: "wrong-password" },
+    });
+    const bad = await t.api<NodePollResult>("POST", "/super/node/poll", {
+      token: admin,
+      body: { node_id: node.node_id },
+    });
+    expect(bad.body.data).toMatchObject({ status: 3 });
+    expect(bad.body.data.error).toContain("401");
+
+    await t.api("PATCH", "/super/node", { token: admin, body: { node_id: node.node_id, status: -1 } });
+    const shelved = await t.api("POST", "/super/node/poll", { token: admin, body: { node_id: node.node_id } });
+    expect(shelved.status).toBe(403);
+    expect((await t.api("POST", "/super/node/poll", { token: admin, body: { node_id: 999_999 } })).status).toBe(404);
+    const invalid = await t.api("POST", "/super/node/poll", { token: admin, body: { node_id: "x" } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toMatchObject({ code: 10000, data: { field: "node_id" } });
+    const u = await t.register();
+    expect((await t.api("POST", "/super/node/poll", { token: u.token, body: { node_id: node.node_id } })).status).toBe(
+      403,
+    );
   });
 
   it("marks a reachable address that is not a frps dashboard as exception (3)", async () => {

@@ -11,6 +11,7 @@ import type {
   NetTypeListQuery,
   NetTypeRow,
   NodeListQuery,
+  NodePollResult,
   NodeSetup,
   Paged,
   PlanLevelRow,
@@ -124,6 +125,8 @@ export const createNode = (body: CreateNodeBody) => api.post<AdminNodeDetail>("/
 export const updateNode = (body: UpdateNodeBody) => api.patch<AdminNodeDetail>("/super/node", body);
 /** DELETE /super/node: refused while tunnels use the node */
 export const deleteNode = (node_id: number) => api.delete<null>("/super/node", { node_id });
+/** POST /super/node/poll: poll the node's dashboard now (立即检测) */
+export const pollNode = (node_id: number) => api.post<NodePollResult>("/super/node/poll", { node_id });
 
 // ---------------------------------------------------------------- nodes (customers)
 

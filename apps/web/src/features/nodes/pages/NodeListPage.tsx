@@ -32,6 +32,7 @@ import {
   deleteNode,
   netTypeListQuery,
   nodesKeys,
+  pollNode,
   updateNode,
 } from "../nodes.api";
 
@@ -61,6 +62,15 @@ export function NodeListPage() {
     mutationFn: (v: { node_id: number; status: 2 | -1 }) => updateNode(v),
     onSuccess: async (_data, v) => {
       feedback.success(v.status === -1 ? "节点已下架" : "节点已上架");
+      await refresh();
+    },
+  });
+
+  const check = useMutation({
+    mutationFn: pollNode,
+    onSuccess: async (r) => {
+      if (r.status === NodeStatus.Online) feedback.success(`节点在线，面板上有 ${r.proxies} 个隧道`);
+      else feedback.warning(`节点${NodeStatusLabel[r.status] ?? "异常"}：${r.error ?? "未知原因"}`);
       await refresh();
     },
   });
@@ -141,7 +151,7 @@ export function NodeListPage() {
     {
       title: "操作",
       key: "actions",
-      width: canWrite ? 230 : 80,
+      width: canWrite ? 270 : 80,
       fixed: "right",
       render: (_: unknown, row) => (
         <Space size={0} wrap>
@@ -153,6 +163,16 @@ export function NodeListPage() {
               <Button type="link" size="small" onClick={() => setEditing({ row })}>
                 编辑
               </Button>
+              {row.status !== NodeStatus.OffShelf ? (
+                <Button
+                  type="link"
+                  size="small"
+                  loading={check.isPending && check.variables === row.node_id}
+                  onClick={() => check.mutate(row.node_id)}
+                >
+                  检测
+                </Button>
+              ) : null}
               <Popconfirm
                 title={row.status === NodeStatus.OffShelf ? "上架该节点？" : "下架该节点？"}
                 description={
