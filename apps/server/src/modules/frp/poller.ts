@@ -1,4 +1,4 @@
-import { NodeStatus, parseFrpProxyName, TunnelStatus } from "@burrow/contract";
+import { type NodePollResult, NodeStatus, parseFrpProxyName, TunnelStatus } from "@burrow/contract";
 import { type Kysely, type Selectable, sql } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
@@ -51,17 +51,8 @@ export interface PollOptions {
   tailBatch?: number;
 }
 
-export interface PollResult {
-  node_id: number;
-  /** node status after the poll: 1 online, 2 offline (unreachable), 3 exception */
-  status: number;
-  error: string | null;
-  /** Burrow proxies seen on the dashboard */
-  proxies: number;
-  /** bytes charged to customers by this poll */
-  charged: number;
-  /** the node's counters went back: frps restarted since the last poll */
-  restarted: boolean;
+/** What a poll found (the API's NodePollResult) and what only the poller needs. */
+export interface PollResult extends NodePollResult {
   /** traffic was left for the next poll (too close to midnight) */
   deferred: boolean;
   /** proxies whose last bytes of an earlier day were collected by this poll */
