@@ -72,6 +72,8 @@ test("a customer resets a forgotten password", async ({ page }) => {
   await page.goto("/login");
   await page.getByRole("link", { name: "忘记密码？" }).click();
   await expect(page).toHaveURL(/\/reset$/);
+  // The URL changes before the lazy page renders: filling earlier could hit /login's phone field.
+  await expect(page.getByRole("heading", { name: "重置密码" })).toBeVisible();
 
   await page.getByLabel("手机号").fill(user.phone);
   const before = smsCount(user.phone);
