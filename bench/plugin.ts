@@ -15,6 +15,7 @@ import { GB } from "../apps/server/src/modules/catalog/default-plan";
 import { frpRuntime } from "../apps/server/src/modules/frp/frp.routes";
 import { type load, report } from "./lib";
 import type { PacedRequest, PacedResult } from "./paced";
+import { benchSubscription, benchTunnel, benchUser } from "./seed-rows";
 
 const USERS = Number(process.env.BENCH_PLUGIN_USERS ?? 1_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -41,66 +42,29 @@ const plan = await ctx.db
   .where("is_default", "=", 1)
   .executeTakeFirstOrThrow();
 const now = new Date().toISOString();
+const TAG = { phonePrefix: "151", name: "bench" };
 const users: { uid: number; token: string; tun_id: number; port: number }[] = [];
 for (let i = 0; i < USERS; i += 500) {
-  const batch = Array.from({ length: Math.min(500, USERS - i) }, (_, k) => ({
-    phone: `151${String(i + k).padStart(8, "0")}`,
-    password_hash: "x",
-    role: 1,
-    status: 1,
-    ban_reason: null,
-    nickname: `b${i + k}`,
-    frp_token: `bench-token-${i + k}`,
-    invite_code: `BENCH${i + k}`,
-    referrer_uid: null,
-    real_name: null,
-    id_number_masked: null,
-    created_at: now,
-    last_login_at: null,
-  }));
+  const batch = Array.from({ length: Math.min(500, USERS - i) }, (_, k) => benchUser(TAG, i + k, now));
   const rows = await ctx.db.insertInto("users").values(batch).returning(["uid", "frp_token"]).execute();
   await ctx.db
     .insertInto("subscriptions")
-    .values(
-      rows.map((r) => ({
-        uid: r.uid,
-        plan_id: plan.id,
-        kind: plan.type,
-        period: null,
-        start_at: now,
-        end_at: null,
-        traffic_quota: 10 * GB,
-        status: 1,
-        trade_id: null,
-        created_at: now,
-      })),
-    )
+    .values(rows.map((r) => benchSubscription(r.uid, plan, 10 * GB, now)))
     .execute();
   const tunnels = await ctx.db
     .insertInto("tunnels")
     .values(
-      rows.map((r, k) => ({
-        uid: r.uid,
-        node_id: node.node_id,
-        tun_name: "bench",
-        protocol: "tcp",
-        local_ip: "127.0.0.1",
-        local_port: 22,
-        remote_port: node.port_min + ((i + k) % (node.port_max - node.port_min + 1)),
-        custom_domains: "[]",
-        subdomain: null,
-        use_encryption: 0,
-        use_compression: 0,
-        bandwidth: 0,
-        enabled: 1,
-        status: 2,
-        banned_reason: null,
-        addon: "{}",
-        run_id: null,
-        last_online_at: null,
-        created_at: now,
-        updated_at: now,
-      })),
+      rows.map((r, k) =>
+        benchTunnel(
+          {
+            uid: r.uid,
+            node_id: node.node_id,
+            tun_name: "bench",
+            remote_port: node.port_min + ((i + k) % (node.port_max - node.port_min + 1)),
+          },
+          now,
+        ),
+      ),
     )
     .returning(["tun_id", "uid", "remote_port"])
     .execute();
@@ -176,6 +140,17 @@ for (const op of Object.keys(bodies) as Op[]) {
 
 type LoadResult = Awaited<ReturnType<typeof load>> & { cpu_us_per_req: number };
 
+/** Runs load-child.ts with `opts` and returns what it printed: the load comes from another process. */
+async function inChild<T>(opts: unknown): Promise<T> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "load-child.ts")], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  child.stdin.end(JSON.stringify(opts));
+  let text = "";
+  for await (const chunk of child.stdout) text += chunk;
+  return JSON.parse(text) as T;
+}
+
 /**
  * One load run from a child process, so that this process's CPU time is the servers' alone: the
  * CPU microseconds per request are a measure that a busy machine does not distort the way
@@ -183,14 +158,8 @@ type LoadResult = Awaited<ReturnType<typeof load>> & { cpu_us_per_req: number };
  */
 async function runOut(opts: Parameters<typeof load>[0]): Promise<LoadResult> {
   const cpu0 = process.cpuUsage();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "load-child.ts")], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  child.stdin.end(JSON.stringify(opts));
-  let text = "";
-  for await (const chunk of child.stdout) text += chunk;
+  const r = await inChild<Awaited<ReturnType<typeof load>>>(opts);
   const cpu = process.cpuUsage(cpu0);
-  const r = JSON.parse(text) as Awaited<ReturnType<typeof load>>;
   const requests = Math.max(1, r.rps * (opts.seconds ?? 5));
   return { ...r, cpu_us_per_req: Number(((cpu.user + cpu.system) / requests).toFixed(1)) };
 }
@@ -241,9 +210,6 @@ const collect = () => (globalThis as { gc?: () => void }).gc?.();
 /** A paced run, with what held up this process meanwhile: event-loop delay and GC pauses. */
 async function pacedRun(url: string, requests: PacedRequest[], rate: number) {
   collect();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "load-child.ts")], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
   const delay = monitorEventLoopDelay({ resolution: 1 });
   const pauses: { kind: number; ms: number }[] = [];
   const gcs = new PerformanceObserver((list) => {
@@ -253,15 +219,13 @@ async function pacedRun(url: string, requests: PacedRequest[], rate: number) {
   gcs.observe({ entryTypes: ["gc"] });
   delay.enable();
   const paced = { url, rate, seconds: LATENCY_SECONDS, connections: CONNECTIONS, requests };
-  child.stdin.end(JSON.stringify({ paced }));
-  let text = "";
-  for await (const chunk of child.stdout) text += chunk;
+  const result = await inChild<PacedResult>({ paced });
   delay.disable();
   gcs.disconnect();
   const major = pauses.filter((p) => p.kind !== constants.NODE_PERFORMANCE_GC_MINOR);
   const ms = (n: number) => Number(n.toFixed(1));
   return {
-    ...(JSON.parse(text) as PacedResult),
+    ...result,
     server_event_loop_delay_ms: { p99: ms(delay.percentile(99) / 1e6), max: ms(delay.max / 1e6) },
     server_gc: {
       minor: pauses.length - major.length,

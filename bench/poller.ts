@@ -13,6 +13,7 @@ import { GB } from "../apps/server/src/modules/catalog/default-plan";
 import { pollAll } from "../apps/server/src/modules/frp/poller";
 import { addDays, shanghaiDate, shanghaiDayStart } from "../apps/server/src/shared/time";
 import { report } from "./lib";
+import { benchSubscription, benchTunnel, benchUser } from "./seed-rows";
 import type { FarmRequest } from "./sim-farm";
 
 // The simulated nodes live in a child process (their own CPU, like real frps machines).
@@ -82,72 +83,29 @@ for (let n = 0; n < NODES; n++) {
   nodeIds.push(node.node_id);
   const users = await db
     .insertInto("users")
-    .values(
-      Array.from({ length: USERS_PER_NODE }, () => {
-        const i = phone++;
-        return {
-          phone: `152${String(i).padStart(8, "0")}`,
-          password_hash: "x",
-          role: 1,
-          status: 1,
-          ban_reason: null,
-          nickname: `p${i}`,
-          frp_token: `poll-token-${i}`,
-          invite_code: `POLL${i}`,
-          referrer_uid: null,
-          real_name: null,
-          id_number_masked: null,
-          created_at: now,
-          last_login_at: null,
-        };
-      }),
-    )
+    .values(Array.from({ length: USERS_PER_NODE }, () => benchUser({ phonePrefix: "152", name: "poll" }, phone++, now)))
     .returning("uid")
     .execute();
   await db
     .insertInto("subscriptions")
-    .values(
-      users.map((u) => ({
-        uid: u.uid,
-        plan_id: plan.id,
-        kind: plan.type,
-        period: null,
-        start_at: now,
-        end_at: null,
-        traffic_quota: 1024 * GB,
-        status: 1,
-        trade_id: null,
-        created_at: now,
-      })),
-    )
+    .values(users.map((u) => benchSubscription(u.uid, plan, 1024 * GB, now)))
     .execute();
   const proxies: { user: string; name: string; port: number }[] = [];
   for (let i = 0; i < PROXIES; i += 500) {
     const rows = await db
       .insertInto("tunnels")
       .values(
-        Array.from({ length: Math.min(500, PROXIES - i) }, (_, k) => ({
-          uid: users[(i + k) % USERS_PER_NODE].uid,
-          node_id: node.node_id,
-          tun_name: `t${i + k}`,
-          protocol: "tcp",
-          local_ip: "127.0.0.1",
-          local_port: 22,
-          remote_port: 10000 + i + k,
-          custom_domains: "[]",
-          subdomain: null,
-          use_encryption: 0,
-          use_compression: 0,
-          bandwidth: 0,
-          enabled: 1,
-          status: 2,
-          banned_reason: null,
-          addon: "{}",
-          run_id: null,
-          last_online_at: null,
-          created_at: now,
-          updated_at: now,
-        })),
+        Array.from({ length: Math.min(500, PROXIES - i) }, (_, k) =>
+          benchTunnel(
+            {
+              uid: users[(i + k) % USERS_PER_NODE].uid,
+              node_id: node.node_id,
+              tun_name: `t${i + k}`,
+              remote_port: 10000 + i + k,
+            },
+            now,
+          ),
+        ),
       )
       .returning(["tun_id", "uid", "remote_port"])
       .execute();
