@@ -66,6 +66,18 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** The columns insertConns writes, with their PostgreSQL types for json_to_recordset. */
+const CONN_COLUMNS = {
+  tun_id: "integer",
+  uid: "integer",
+  node_id: "integer",
+  proxy_type: "text",
+  remote_addr: "text",
+  created_at: "text",
+  last_at: "text",
+  conn_count: "integer",
+} as const;
+
 /**
  * Inserts connection groups as one JSON parameter unpacked by the database: a short statement
  * that is cheap to prepare and bind, where a multi-row VALUES list costs tens of microseconds a
@@ -80,18 +92,16 @@ async function insertConns(db: Kysely<DB>, groups: ConnGroup[]): Promise<void> {
       conn_count: count,
     })),
   );
-  const columns = sql.raw("tun_id, uid, node_id, proxy_type, remote_addr, created_at, last_at, conn_count");
+  const names = Object.keys(CONN_COLUMNS);
+  const columns = sql.raw(names.join(", "));
   if (isPostgres(db)) {
-    await sql`insert into tunnel_conns (${columns}) select ${columns} from json_to_recordset(${rows}::json)
-      as x(tun_id integer, uid integer, node_id integer, proxy_type text, remote_addr text, created_at text, last_at text, conn_count integer)`.execute(
+    const types = sql.raw(names.map((n) => `${n} ${CONN_COLUMNS[n as keyof typeof CONN_COLUMNS]}`).join(", "));
+    await sql`insert into tunnel_conns (${columns}) select ${columns} from json_to_recordset(${rows}::json) as x(${types})`.execute(
       db,
     );
   } else {
-    const field = (name: string) => sql.raw(`json_extract(value, '$.${name}')`);
-    const fields = ["tun_id", "uid", "node_id", "proxy_type", "remote_addr", "created_at", "last_at", "conn_count"];
-    await sql`insert into tunnel_conns (${columns}) select ${sql.join(fields.map(field))} from json_each(${rows})`.execute(
-      db,
-    );
+    const fields = sql.raw(names.map((n) => `json_extract(value, '$.${n}')`).join(", "));
+    await sql`insert into tunnel_conns (${columns}) select ${fields} from json_each(${rows})`.execute(db);
   }
 }
 

@@ -1,4 +1,4 @@
-import { type NodePollResult, NodeStatus, PollNodeBody } from "@burrow/contract";
+import { type NodePollResult, PollNodeBody } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { notFound, refused } from "../../http/errors";
@@ -68,23 +68,19 @@ export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
 
 /** 立即检测: one poll of the node now, with what it found (the same poll the poller runs). */
 async function pollNow(ctx: AppContext, nodeId: number): Promise<NodePollResult> {
-  const node = await ctx.db.selectFrom("nodes").select("status").where("node_id", "=", nodeId).executeTakeFirst();
-  if (!node) throw notFound("节点");
-  if (node.status === NodeStatus.OffShelf) throw refused("节点已下架，不检测");
+  let r: Awaited<ReturnType<typeof pollNode>>;
   try {
-    const r = await pollNode(ctx, nodeId);
-    if (!r) throw refused("节点已下架，不检测");
-    return {
-      node_id: r.node_id,
-      status: r.status,
-      error: r.error,
-      proxies: r.proxies,
-      charged: r.charged,
-      restarted: r.restarted,
-    };
+    r = await pollNode(ctx, nodeId);
   } catch (err) {
     // The scheduled poller (or another operator) is polling the same node right now.
     if (err instanceof PollConflict) throw refused("该节点正在检测中，请稍后再试");
     throw err;
   }
+  if (!r) {
+    // pollNode skips unknown and off-shelf nodes alike; say which.
+    const node = await ctx.db.selectFrom("nodes").select("node_id").where("node_id", "=", nodeId).executeTakeFirst();
+    throw node ? refused("节点已下架，不检测") : notFound("节点");
+  }
+  const { deferred: _deferred, tails: _tails, ...found } = r;
+  return found;
 }

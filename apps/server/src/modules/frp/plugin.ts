@@ -33,19 +33,9 @@ export interface PluginAnswer {
   body: PluginResponse;
 }
 
-const quantities = new Map<number, string>();
-
-/**
- * Bytes per second of a Mbps rate, as frp's "<float>KB" quantity (KB = 1024 bytes, exact for any
- * whole Mbps). Memoised: there are only a handful of distinct rates, and this runs per NewProxy.
- */
+/** Bytes per second of a Mbps rate, as frp's "<float>KB" quantity (KB = 1024 bytes, exact for any whole Mbps). */
 export function bandwidthQuantity(mbps: number): string {
-  let q = quantities.get(mbps);
-  if (q === undefined) {
-    q = `${(mbps * 125_000) / 1024}KB`;
-    if (quantities.size < 1000) quantities.set(mbps, q);
-  }
-  return q;
+  return `${(mbps * 125_000) / 1024}KB`;
 }
 
 /** The smallest positive of the tunnel's, plan's and node's bandwidth (Mbps), 0 when none is set. */
