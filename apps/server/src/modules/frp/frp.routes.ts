@@ -42,9 +42,11 @@ export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post<{ Params: { node_id: string; secret: string } }>(
     "/frp/plugin/:node_id/:secret",
     { logLevel: "warn" },
-    async (req, reply) => {
-      const answer = await rt.plugin.handle(Number(req.params.node_id), req.params.secret, req.body);
-      return reply.status(answer.status).send(answer.body);
+    // Not async: a warm cache answers synchronously, without a promise per request.
+    (req, reply) => {
+      const answer = rt.plugin.handle(Number(req.params.node_id), req.params.secret, req.body);
+      if (answer instanceof Promise) return answer.then((a) => reply.status(a.status).send(a.body));
+      reply.status(answer.status).send(answer.body);
     },
   );
   defineRoute(app, ctx, {
