@@ -1,9 +1,18 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from "kysely";
 import pg from "pg";
-import { checkpointInBackground } from "./checkpointer";
+import { SqliteWorker } from "./sqlite-worker";
 import { setDialect } from "./dialect";
 import type { DB } from "./schema";
 
@@ -38,8 +47,30 @@ export function createDb(opts: DbOptions): Kysely<DB> {
   // NORMAL is durable in WAL mode except for the last transactions on power loss, and much faster.
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
-  if (file !== ":memory:") checkpointInBackground(sqlite, file);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-  setDialect(db, "sqlite");
+  const worker = file === ":memory:" ? undefined : new SqliteWorker(sqlite, file);
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  setDialect(db, "sqlite", worker);
   return db;
+}
+
+/**
+ * Transactions that take SQLite's write lock when they begin. The background worker
+ * (sqlite-worker.ts) writes to the same file: a deferred transaction that read before one of its
+ * commits could not write after it (SQLITE_BUSY_SNAPSHOT, no retry), where BEGIN IMMEDIATE waits
+ * for the lock (busy_timeout) and then reads the latest data.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
 }

@@ -1,14 +1,23 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
+import type { SqliteWorker } from "./sqlite-worker";
 
 /** Which SQL dialect a Kysely instance talks to; set once in createDb. */
 const dialects = new WeakMap<object, "sqlite" | "postgres">();
+/** The background worker of a SQLite database on a file. */
+const sqliteWorkers = new WeakMap<object, SqliteWorker>();
 
-export function setDialect(db: object, dialect: "sqlite" | "postgres"): void {
+export function setDialect(db: object, dialect: "sqlite" | "postgres", worker?: SqliteWorker): void {
   dialects.set(db, dialect);
+  if (worker) sqliteWorkers.set(db, worker);
 }
 
 export function isPostgres(db: Kysely<unknown> | object): boolean {
   return dialects.get(db) === "postgres";
+}
+
+/** The worker that writes bulk logs off the event loop, for a SQLite database on a file. */
+export function sqliteWorker(db: object): SqliteWorker | undefined {
+  return sqliteWorkers.get(db);
 }
 
 /** Case-insensitive "contains" for both dialects (SQLite LIKE is already case-insensitive for ASCII). */

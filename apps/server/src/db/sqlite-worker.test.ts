@@ -2,22 +2,31 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
+import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkpointInBackground } from "./checkpointer";
+import { createDb } from "./database";
+import { sqliteWorker } from "./dialect";
+import { SqliteWorker } from "./sqlite-worker";
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-describe("checkpointInBackground", () => {
+function open(): { db: SQLite.Database; file: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-sqlite-worker-"));
+  dirs.push(dir);
+  const file = path.join(dir, "db.sqlite");
+  const db = new SQLite(file);
+  db.pragma("journal_mode = WAL");
+  db.pragma("busy_timeout = 5000");
+  return { db, file };
+}
+
+describe("SqliteWorker", () => {
   it("copies the WAL into the database file from a worker, not on commit", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-ckpt-"));
-    dirs.push(dir);
-    const file = path.join(dir, "db.sqlite");
-    const db = new SQLite(file);
-    db.pragma("journal_mode = WAL");
-    checkpointInBackground(db, file, 50);
+    const { db, file } = open();
+    new SqliteWorker(db, file, 50);
     db.exec("create table t (id integer primary key, v text)");
     const insert = db.prepare("insert into t (v) values (?)");
     // ~8 MB in one go: more than the default 1,000-page threshold, less than the raised one.
@@ -30,5 +39,56 @@ describe("checkpointInBackground", () => {
     expect(fs.statSync(file).size).toBeGreaterThan(7_000_000);
     db.close();
     expect(db.open).toBe(false);
+  });
+
+  it("inserts rows on its own connection, visible to the main one once done", async () => {
+    const { db, file } = open();
+    db.exec("create table t (id integer primary key, a integer not null, b text)");
+    const worker = new SqliteWorker(db, file, 1000);
+    // More rows than one statement takes, so that two statement sizes are prepared and reused.
+    const rows = Array.from({ length: 123 }, (_, i) => [i, `row ${i}`]);
+    await worker.insert("insert into t (a, b)", rows);
+    await worker.insert("insert into t (a, b)", rows.slice(0, 23));
+    expect(db.prepare("select count(*) n, sum(a) s from t").get()).toEqual({ n: 146, s: 7503 + 253 });
+    expect(db.prepare("select b from t where a = 122").pluck().all()).toEqual(["row 122"]);
+    await expect(worker.insert("insert into missing (a, b)", rows)).rejects.toThrow(/no such table: missing/);
+    await expect(worker.insert("insert into t (a, b)", [])).resolves.toBeUndefined();
+    db.close();
+  });
+
+  it("waits for a transaction of the main connection instead of failing", async () => {
+    const { db, file } = open();
+    db.exec("create table t (id integer primary key, a integer not null)");
+    const worker = new SqliteWorker(db, file, 1000);
+    db.exec("begin immediate");
+    db.prepare("insert into t (a) values (1)").run();
+    const done = worker.insert("insert into t (a)", [[2]]);
+    await new Promise((r) => setTimeout(r, 100));
+    db.exec("commit");
+    await done;
+    expect(db.prepare("select a from t order by id").pluck().all()).toEqual([1, 2]);
+    db.close();
+  });
+
+  it("keeps the app's read-then-write transactions working while the worker writes", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-sqlite-worker-"));
+    dirs.push(dir);
+    const db = createDb({ sqliteFile: path.join(dir, "app.sqlite") });
+    await sql`create table t (id integer primary key, a integer not null)`.execute(db);
+    const worker = sqliteWorker(db);
+    expect(worker).toBeDefined();
+    let logged: Promise<void> | undefined;
+    await db.transaction().execute(async (trx) => {
+      await sql`select count(*) from t`.execute(trx);
+      // A deferred transaction would now fail its write (SQLITE_BUSY_SNAPSHOT) once the worker
+      // had committed; an immediate one holds the lock and the worker waits for it.
+      logged = worker?.insert("insert into t (a)", [[2]]);
+      await new Promise((r) => setTimeout(r, 100));
+      await sql`insert into t (a) values (1)`.execute(trx);
+    });
+    await logged;
+    const rows = await sql<{ a: number }>`select a from t order by id`.execute(db);
+    expect(rows.rows.map((r) => r.a)).toEqual([1, 2]);
+    await db.destroy();
   });
 });

@@ -8,32 +8,102 @@ const SOURCE = `
 const { workerData, parentPort } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
-db.pragma("busy_timeout = 1000");
+db.pragma("busy_timeout = 5000");
+db.pragma("synchronous = NORMAL");
+const statements = new Map();
+function insert(head, rows) {
+  for (let i = 0; i < rows.length; i += workerData.chunk) {
+    const chunk = rows.slice(i, i + workerData.chunk);
+    const key = head + "|" + chunk.length;
+    let stmt = statements.get(key);
+    if (!stmt) {
+      const row = "(" + chunk[0].map(() => "?").join(", ") + ")";
+      stmt = db.prepare(head + " values " + chunk.map(() => row).join(", "));
+      statements.set(key, stmt);
+    }
+    stmt.run(chunk.flat());
+  }
+}
 const timer = setInterval(() => {
   try { db.pragma("wal_checkpoint(PASSIVE)"); } catch {}
 }, workerData.everyMs);
-parentPort.once("message", () => { clearInterval(timer); db.close(); parentPort.close(); });
+parentPort.on("message", (m) => {
+  if (m === "stop") {
+    clearInterval(timer);
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    insert(m.head, m.rows);
+    parentPort.postMessage({ id: m.id });
+  } catch (err) {
+    parentPort.postMessage({ id: m.id, error: String(err && err.message || err) });
+  }
+});
 `;
 
+/** Rows per INSERT statement (and transaction) in the worker: short write locks for the main connection. */
+const CHUNK = 50;
+
 /**
- * Moves SQLite's WAL checkpoints off the event loop. By default the connection that commits past
- * 1,000 WAL pages copies them into the database file and fsyncs it, synchronously: a pause of
- * several milliseconds for whatever request committed (the frp plugin's connection log commits
- * many times a second). A worker thread checkpoints every `everyMs` instead; the main connection
- * keeps a far higher automatic threshold only as a safety net should the worker stop.
+ * Writes SQLite's bulk logs and checkpoints its WAL from a worker thread with its own connection,
+ * off the event loop: a write that waits on the disk (a journal commit of the file system, the
+ * fsync of a checkpoint) stalls the worker, not every request in flight.
+ *
+ * - `insert` runs a multi-row insert in short statements with cached prepared statements. What it
+ *   writes is visible to the main connection once the promise resolves.
+ * - Checkpoints: by default the connection that commits past 1,000 WAL pages copies them into the
+ *   database file and fsyncs it, synchronously. The worker checkpoints every `everyMs` instead; the
+ *   main connection keeps a far higher automatic threshold only as a safety net should it stop.
+ *
+ * With a second writer on the file, the main connection's transactions must begin IMMEDIATE
+ * (dialect.ts): a deferred one that read before the worker committed could not write after it.
  */
-export function checkpointInBackground(sqlite: SQLite.Database, file: string, everyMs = 1000): void {
-  sqlite.pragma("wal_autocheckpoint = 20000");
-  const worker = new Worker(SOURCE, {
-    eval: true,
-    workerData: { file, driver: createRequire(import.meta.url).resolve("better-sqlite3"), everyMs },
-  });
-  worker.unref();
-  worker.on("error", () => sqlite.open && sqlite.pragma("wal_autocheckpoint = 1000"));
-  // Stop with the connection (Kysely's destroy closes it).
-  const close = sqlite.close.bind(sqlite);
-  sqlite.close = () => {
-    worker.postMessage("stop");
-    return close();
-  };
+export class SqliteWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
+  private nextId = 1;
+  private failed: Error | null = null;
+
+  constructor(sqlite: SQLite.Database, file: string, everyMs = 1000) {
+    sqlite.pragma("wal_autocheckpoint = 20000");
+    this.worker = new Worker(SOURCE, {
+      eval: true,
+      workerData: { file, driver: createRequire(import.meta.url).resolve("better-sqlite3"), everyMs, chunk: CHUNK },
+    });
+    this.worker.unref();
+    this.worker.on("message", (m: { id: number; error?: string }) => {
+      const p = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (!this.pending.size) this.worker.unref();
+      if (m.error) p?.reject(new Error(m.error));
+      else p?.resolve();
+    });
+    this.worker.on("error", (err) => {
+      this.failed = err;
+      if (sqlite.open) sqlite.pragma("wal_autocheckpoint = 1000");
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    });
+    // Stop with the connection (Kysely's destroy closes it).
+    const close = sqlite.close.bind(sqlite);
+    sqlite.close = () => {
+      this.worker.postMessage("stop");
+      return close();
+    };
+  }
+
+  /** Inserts `rows` (values in the order of `head`'s columns), e.g. head "insert into t (a, b)". */
+  insert(head: string, rows: unknown[][]): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (!rows.length) return Promise.resolve();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      // Referenced while a write is pending: the process must not exit before it is done.
+      if (!this.pending.size) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, head, rows });
+    });
+  }
 }
