@@ -1,6 +1,6 @@
 import { TunnelStatus } from "@burrow/contract";
 import { type Kysely, sql } from "kysely";
-import { isPostgres } from "../../db/dialect";
+import { isPostgres, sqliteWorker } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import type { AppContext } from "../../context";
 import { nowIso } from "../../shared/time";
@@ -25,17 +25,31 @@ export interface ConnRecord {
   at: number;
 }
 
-/** The connections of one visitor IP to one tunnel within a window: one row. */
-interface ConnGroup extends Omit<ConnRecord, "at"> {
+/**
+ * The connections of one visitor IP to one tunnel. `count` is this window's (one row when the
+ * window is written, then back to 0); the group itself stays while the visitor keeps coming, so a
+ * steady visitor costs no allocation per window (nor old-generation garbage for the GC to collect).
+ */
+interface ConnGroup {
+  tun_id: number;
+  uid: number;
+  node_id: number;
+  proxy_type: string;
+  ip: string;
   first: number;
   last: number;
   count: number;
 }
 
+/** A row of tunnel_conns, in CONN_COLUMNS order. */
+type ConnValues = [number, number, number, string, string, string, string, number];
+
 /** The visitor's IP from frps's "ip:port" ("[v6]:port" for IPv6). */
 export function visitorIp(addr: string): string {
-  const v6 = /^\[([^\]]+)\](?::\d+)?$/.exec(addr);
-  if (v6) return v6[1];
+  if (addr.startsWith("[")) {
+    const end = addr.indexOf("]");
+    if (end > 1 && (end === addr.length - 1 || addr[end + 1] === ":")) return addr.slice(1, end);
+  }
   const colon = addr.lastIndexOf(":");
   return colon > 0 && addr.indexOf(":") === colon ? addr.slice(0, colon) : addr;
 }
@@ -54,69 +68,49 @@ function groupBy(status: [number, StatusChange][]): Map<string, number[]> {
 
 /** Tunnels per UPDATE: far below both drivers' bind-parameter limits. */
 const CHUNK = 400;
-/**
- * Connection rows per INSERT. SQLite writes block the event loop, so a window's rows go out in
- * short statements spread over the next window (at most CONN_GAP_MS apart): a plugin answer waits
- * for one small statement at worst, never for the batch.
- */
-const CONN_CHUNK = 25;
-const CONN_GAP_MS = 10;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The columns insertConns writes, with their PostgreSQL types for json_to_recordset. */
-const CONN_COLUMNS = {
-  tun_id: "integer",
-  uid: "integer",
-  node_id: "integer",
-  proxy_type: "text",
-  remote_addr: "text",
-  created_at: "text",
-  last_at: "text",
-  conn_count: "integer",
-} as const;
+/** The columns of tunnel_conns insertConns writes, in ConnValues order, with their PostgreSQL types. */
+const CONN_COLUMNS = [
+  ["tun_id", "integer"],
+  ["uid", "integer"],
+  ["node_id", "integer"],
+  ["proxy_type", "text"],
+  ["remote_addr", "text"],
+  ["created_at", "text"],
+  ["last_at", "text"],
+  ["conn_count", "integer"],
+] as const;
+const CONN_INSERT = `insert into tunnel_conns (${CONN_COLUMNS.map(([name]) => name).join(", ")})`;
 
 /**
- * Inserts connection groups as one JSON parameter unpacked by the database: a short statement
- * that is cheap to prepare and bind, where a multi-row VALUES list costs tens of microseconds a
- * row in query building and binding, on the event loop.
+ * Inserts a window's connection rows without holding up the plugin. SQLite on a file: in the
+ * background worker (sqlite-worker.ts), whose own connection does the synchronous writes and any
+ * wait on the disk. PostgreSQL (asynchronous anyway), or SQLite in memory: as one JSON parameter
+ * unpacked by the database, a statement as cheap to build for a thousand rows as for one (a
+ * multi-row VALUES list costs tens of microseconds a row in query building, on the event loop).
  */
-async function insertConns(db: Kysely<DB>, groups: ConnGroup[]): Promise<void> {
-  const rows = JSON.stringify(
-    groups.map(({ first, last, count, ...row }) => ({
-      ...row,
-      created_at: iso(first),
-      last_at: iso(last),
-      conn_count: count,
-    })),
-  );
-  const names = Object.keys(CONN_COLUMNS);
-  const columns = sql.raw(names.join(", "));
-  if (isPostgres(db)) {
-    const types = sql.raw(names.map((n) => `${n} ${CONN_COLUMNS[n as keyof typeof CONN_COLUMNS]}`).join(", "));
-    await sql`insert into tunnel_conns (${columns}) select ${columns} from json_to_recordset(${rows}::json) as x(${types})`.execute(
-      db,
-    );
-  } else {
-    const fields = sql.raw(names.map((n) => `json_extract(value, '$.${n}')`).join(", "));
-    await sql`insert into tunnel_conns (${columns}) select ${fields} from json_each(${rows})`.execute(db);
-  }
+async function insertConns(db: Kysely<DB>, rows: ConnValues[]): Promise<void> {
+  if (!rows.length) return;
+  const worker = sqliteWorker(db);
+  if (worker) return worker.insert(CONN_INSERT, rows);
+  const pg = isPostgres(db);
+  const fields = CONN_COLUMNS.map(([, type], i) => (pg ? `(e->>${i})::${type}` : `e.value->>${i}`)).join(", ");
+  const from = pg ? sql`json_array_elements(${JSON.stringify(rows)}::json)` : sql`json_each(${JSON.stringify(rows)})`;
+  await sql`${sql.raw(CONN_INSERT)} select ${sql.raw(fields)} from ${from} as e`.execute(db);
 }
 
 /**
  * Write-behind for what the plugin learns on the hot path: tunnels going online/offline
  * (NewProxy/CloseProxy, written within `delayMs`) and visitor connections (NewUserConn). The plugin
  * answers from memory at once. Connections are logged per tunnel and visitor IP per `windowMs`,
- * with a count: a browser's or a scanner's burst of connections is one row, not hundreds, which
- * keeps the database (and SQLite's event-loop-blocking writes) off the plugin's latency. Visitor
- * IPs past `maxBuffered` in one window are dropped (and counted) rather than letting a flood grow
- * memory.
+ * with a count: a browser's or a scanner's burst of connections is one row, not hundreds. Visitor
+ * IPs past `maxBuffered` are dropped (and counted) rather than letting a flood grow memory.
  */
 export class FrpWriter {
   private readonly status = new Map<number, StatusChange>();
-  private conns = new Map<string, ConnGroup>();
+  private readonly conns = new Map<string, ConnGroup>();
   private statusTimer: NodeJS.Timeout | null = null;
   private connTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
@@ -146,9 +140,10 @@ export class FrpWriter {
   conn(c: ConnRecord): void {
     const ip = visitorIp(c.remote_addr);
     const key = `${c.tun_id} ${ip}`;
+    this.connTimer ??= this.later(this.windowMs);
     const group = this.conns.get(key);
     if (group) {
-      group.count++;
+      if (group.count++ === 0) group.first = c.at;
       group.last = c.at;
       return;
     }
@@ -156,9 +151,22 @@ export class FrpWriter {
       this.dropped++;
       return;
     }
-    const { at, ...row } = c;
-    this.conns.set(key, { ...row, remote_addr: ip, first: at, last: at, count: 1 });
-    this.connTimer ??= this.later(this.windowMs);
+    const { tun_id, uid, node_id, proxy_type, at } = c;
+    this.conns.set(key, { tun_id, uid, node_id, proxy_type, ip, first: at, last: at, count: 1 });
+  }
+
+  /** This window's rows; groups without a connection in it are forgotten. */
+  private takeConns(): ConnValues[] {
+    const rows: ConnValues[] = [];
+    for (const [key, g] of this.conns) {
+      if (g.count === 0) {
+        this.conns.delete(key);
+        continue;
+      }
+      rows.push([g.tun_id, g.uid, g.node_id, g.proxy_type, g.ip, iso(g.first), iso(g.last), g.count]);
+      g.count = 0;
+    }
+    return rows;
   }
 
   private later(ms: number): NodeJS.Timeout {
@@ -175,16 +183,15 @@ export class FrpWriter {
     while (this.flushing) await this.flushing;
     if (!this.status.size && !this.conns.size) return;
     const status = [...this.status];
-    const conns = [...this.conns.values()];
+    const conns = this.takeConns();
     this.status.clear();
-    this.conns = new Map();
     this.flushing = this.write(status, conns).finally(() => {
       this.flushing = null;
     });
     await this.flushing;
   }
 
-  private async write(status: [number, StatusChange][], conns: ConnGroup[]): Promise<void> {
+  private async write(status: [number, StatusChange][], conns: ConnValues[]): Promise<void> {
     try {
       if (status.length) await this.writeStatus(status);
       for (const [tunId, s] of status)
@@ -192,16 +199,11 @@ export class FrpWriter {
     } catch (err) {
       this.ctx.log.error({ err, tunnels: status.length }, "frp write-behind failed (tunnel status)");
     }
-    // Connection rows are a log, not state: each chunk stands alone, and a failed one is reported.
-    const gap = Math.min(CONN_GAP_MS, (this.windowMs * 0.8) / Math.ceil(conns.length / CONN_CHUNK));
-    for (let i = 0; i < conns.length; i += CONN_CHUNK) {
-      if (i) await sleep(gap);
-      const chunk = conns.slice(i, i + CONN_CHUNK);
-      try {
-        await insertConns(this.ctx.db, chunk);
-      } catch (err) {
-        this.ctx.log.error({ err, conns: chunk.length }, "frp write-behind failed (connections)");
-      }
+    // Connection rows are a log, not state: a failed write is reported, not retried.
+    try {
+      await insertConns(this.ctx.db, conns);
+    } catch (err) {
+      this.ctx.log.error({ err, conns: conns.length }, "frp write-behind failed (connections)");
     }
   }
 
