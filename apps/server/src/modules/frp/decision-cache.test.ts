@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { createEventBus, type EventBus } from "../../shared/events";
-import { FrpDecisionCache, type UserEntry } from "./decision-cache";
+import { FrpDecisionCache, secretEquals, type UserEntry } from "./decision-cache";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -14,6 +14,18 @@ beforeAll(async () => {
   admin = await t.adminToken();
 });
 afterAll(() => t.close());
+
+describe("secretEquals", () => {
+  it("is true only for the same string", () => {
+    expect(secretEquals("a1b2c3d4", "a1b2c3d4")).toBe(true);
+    expect(secretEquals("a1b2c3d5", "a1b2c3d4")).toBe(false);
+    expect(secretEquals("x1b2c3d4", "a1b2c3d4")).toBe(false);
+    expect(secretEquals("a1b2c3d", "a1b2c3d4")).toBe(false);
+    expect(secretEquals("", "a1b2c3d4")).toBe(false);
+    expect(secretEquals("令牌", "令牌")).toBe(true);
+    expect(secretEquals("令牌", "令碑")).toBe(false);
+  });
+});
 
 /** Waits until `read` gives something `ok` accepts (pub/sub is asynchronous). */
 async function eventually<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, ms = 3000): Promise<T> {
