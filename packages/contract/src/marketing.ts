@@ -176,11 +176,7 @@ export const GiftCardQuery = PageQuery.extend({
 export type GiftCardQuery = z.infer<typeof GiftCardQuery>;
 
 /** GET /super/giftCard/export → text/csv */
-export const GiftCardExportQuery = z.object({
-  type: optionalInt(1, 2),
-  batch_no: optionalText(40),
-  used: optionalInt(0, 1),
-});
+export const GiftCardExportQuery = GiftCardQuery.omit({ page: true, size: true });
 export type GiftCardExportQuery = z.infer<typeof GiftCardExportQuery>;
 
 export interface GiftCardRow {

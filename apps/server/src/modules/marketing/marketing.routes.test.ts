@@ -165,10 +165,12 @@ describe("gift cards", () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers["content-type"]).toContain("text/csv");
     expect(csv.headers["content-disposition"]).toContain("attachment");
-    const lines = csv.body
-      .replace(/^\uFEFF/, "")
-      .trim()
-      .split("\r\n");
+    const csvLines = (body: string) =>
+      body
+        .replace(/^\uFEFF/, "")
+        .trim()
+        .split("\r\n");
+    const lines = csvLines(csv.body);
     expect(lines[0]).toContain("卡号");
     expect(lines).toHaveLength(6);
     expect(
@@ -178,6 +180,17 @@ describe("gift cards", () => {
         .sort(),
     ).toEqual([...card_numbers].sort());
     expect(lines[1]).toContain("50.00");
+    // The list's card-number filter applies to the export too.
+    const oneCsv = await t.app.inject({
+      method: "GET",
+      url: `/api/super/giftCard/export?card_number=${card_numbers[0].toLowerCase()}`,
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(
+      csvLines(oneCsv.body)
+        .slice(1)
+        .map((l) => l.split(",")[0]),
+    ).toEqual([card_numbers[0]]);
     const anon = await t.app.inject({ method: "GET", url: `/api/super/giftCard/export?batch_no=${batch_no}` });
     expect(anon.statusCode).toBe(401);
 
@@ -194,7 +207,7 @@ describe("gift cards", () => {
       query: { batch_no },
     });
     expect(batchDel.body.data.deleted).toBe(4);
-    expect(await auditActions("giftCard.export")).toBe(1);
+    expect(await auditActions("giftCard.export")).toBe(2);
     expect(await auditActions("giftCard.delete")).toBe(2);
   });
 

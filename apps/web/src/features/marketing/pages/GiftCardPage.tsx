@@ -1,4 +1,4 @@
-import { type CreatedGiftCards, type GiftCardRow, Kind, KindLabel } from "@burrow/contract";
+import { type CreatedGiftCards, type GiftCardExportQuery, type GiftCardRow, Kind, KindLabel } from "@burrow/contract";
 import { RiAddLine, RiDownloadLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
@@ -109,7 +109,7 @@ export function GiftCardPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: marketingKeys.gifts() });
   const remove = useMutation({ mutationFn: deleteGiftCards, onSuccess: refresh });
 
-  const download = async (query: { type?: number; batch_no?: string; used?: number }) => {
+  const download = async (query: Partial<GiftCardExportQuery>) => {
     setExporting(true);
     try {
       const file = await exportGiftCards(query);
@@ -224,7 +224,12 @@ export function GiftCardPage() {
     });
   }
 
-  const exportQuery = { type: filters.type, batch_no: filters.batch_no, used: filters.used };
+  const exportQuery = {
+    type: filters.type,
+    card_number: filters.card_number,
+    batch_no: filters.batch_no,
+    used: filters.used,
+  };
 
   return (
     <PageContainer
