@@ -63,13 +63,15 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   paymentsRoutes(api, ctx);
 }
 
-async function loadJwtKey(db: Kysely<DB>, config: Config): Promise<Uint8Array> {
+/** The HS256 key, imported once: handed raw bytes, jose would import them again on every call. */
+async function loadJwtKey(db: Kysely<DB>, config: Config): Promise<CryptoKey> {
   let secret = config.JWT_SECRET ?? (await getSetting(db, "jwt_secret"));
   if (!secret) {
     secret = randomToken(48);
     await setSetting(db, "jwt_secret", secret);
   }
-  return new TextEncoder().encode(secret);
+  const raw = new TextEncoder().encode(secret);
+  return crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 
 /** Builds the whole server (migrated, seeded, routes registered) without listening: testable. */

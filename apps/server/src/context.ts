@@ -15,7 +15,7 @@ export interface AppContext {
   limiter: RateLimiter;
   sms: SmsDriver;
   /** HS256 key for session tokens */
-  jwtKey: Uint8Array;
+  jwtKey: CryptoKey;
   /** change notifications for in-memory caches (cross-process with Redis) */
   events: EventBus;
   /** set when REDIS_URL is configured */

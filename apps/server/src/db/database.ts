@@ -7,14 +7,15 @@ import {
   type Driver,
   Kysely,
   PostgresDialect,
+  type SqliteDatabase,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
 } from "kysely";
 import pg from "pg";
-import { SqliteWorker } from "./sqlite-worker";
 import { setDialect } from "./dialect";
 import type { DB } from "./schema";
+import { SqliteWorker } from "./sqlite-worker";
 
 // pg returns int8/bigint as strings; our bigints are fen and bytes, far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -48,9 +49,33 @@ export function createDb(opts: DbOptions): Kysely<DB> {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
   const worker = file === ":memory:" ? undefined : new SqliteWorker(sqlite, file);
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: keepingStatements(sqlite) }) });
   setDialect(db, "sqlite", worker);
   return db;
+}
+
+/**
+ * The connection as Kysely sees it, with prepared statements kept by their SQL (least recently used
+ * dropped past `max`). Kysely prepares every query anew, and compiling the SQL costs more than
+ * running most of ours; a statement is only ever used by one query at a time, since Kysely holds
+ * SQLite's single connection for the whole of a query (a stream included).
+ */
+export function keepingStatements(sqlite: SQLite.Database, max = 500): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = statements.get(sql);
+      if (stmt) {
+        statements.delete(sql);
+      } else {
+        stmt = sqlite.prepare(sql);
+        if (statements.size >= max) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(sql, stmt);
+      return stmt;
+    },
+  };
 }
 
 /**
