@@ -1,8 +1,8 @@
 import { TunnelStatus } from "@burrow/contract";
 import { type Kysely, sql } from "kysely";
+import type { AppContext } from "../../context";
 import { isPostgres, sqliteWorker } from "../../db/dialect";
 import type { DB } from "../../db/schema";
-import type { AppContext } from "../../context";
 import { nowIso } from "../../shared/time";
 
 interface StatusChange {

@@ -1,7 +1,7 @@
 import {
   type AdminTunnelRow,
-  MASKED_PASSWORD,
   frpProxyName,
+  MASKED_PASSWORD,
   type TunnelAddon,
   type TunnelDetail,
   type TunnelProtocol,

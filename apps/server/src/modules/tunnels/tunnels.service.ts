@@ -2,10 +2,10 @@ import { randomInt } from "node:crypto";
 import {
   type AdminTunnelListQuery,
   type AdminTunnelRow,
-  MASKED_PASSWORD,
   type AdminUpdateTunnelBody,
   type CreateTunnelBody,
   IllegalStatus,
+  MASKED_PASSWORD,
   NodeStatus,
   type Paged,
   type TunnelAddon,

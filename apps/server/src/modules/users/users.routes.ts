@@ -1,5 +1,5 @@
-import multipart from "@fastify/multipart";
 import { ChangePasswordBody, ChangePhoneBody, PageQuery, UpdateInfoBody } from "@burrow/contract";
+import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
