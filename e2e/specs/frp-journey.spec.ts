@@ -120,6 +120,17 @@ test("a node added in the console carries a customer's tunnel until an operator 
     await expect(trafficRow.first()).toContainText("300.00 KB");
     await expect(customer.getByRole("progressbar", { name: "流量使用进度" })).toBeVisible();
 
+    // ---- The operator finds the visitor on /admin/tun/conns and the traffic on /admin/flow.
+    await admin.goto("/admin/tun/conns");
+    await admin.getByLabel("访客地址").fill("198.51.100.23");
+    await admin.getByRole("button", { name: "查询" }).click();
+    const connRow = admin.getByRole("row").filter({ hasText: "198.51.100.23" }).filter({ hasText: tunName });
+    await expect(connRow).toBeVisible();
+    await admin.goto(`/admin/flow?uid=${user.uid}`);
+    await expect(admin.getByRole("img", { name: "各节点流量" })).toBeVisible();
+    await expect(admin.getByRole("row", { name: new RegExp(nodeName) })).toContainText("2.00 MB");
+    await expect(admin.getByRole("row", { name: new RegExp(user.phone) })).toContainText("300.00 KB");
+
     // ---- The operator locks it with a reason on /admin/tun.
     await admin.goto(`/admin/tun?phone=${user.phone}`);
     const adminRow = admin.getByRole("row", { name: new RegExp(tunName) });

@@ -1,20 +1,19 @@
 import type { FlowNodeRow, FlowUserRow } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Col, Form, InputNumber, Row, Select, Statistic, Table, type TableColumnsType } from "antd";
+import { Card, Form, InputNumber, Select, Table, type TableColumnsType } from "antd";
 import type { Dayjs } from "dayjs";
 import { useEffect, useMemo } from "react";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
-import { EChart } from "@/components/EChart";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
 import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatBytes } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
-import { IN_LABEL, OUT_LABEL, totalsBarOption } from "../chart-options";
+import { IN_LABEL, OUT_LABEL } from "../chart-options";
 import { DateRangeField, datesToRange, rangeToDates } from "../components/DateRangeField";
-import { TrafficChart } from "../components/TrafficChart";
+import { TrafficSummary } from "../components/TrafficSummary";
 import { flowQuery } from "../traffic.api";
 
 const FILTERS = { start_date: "text", end_date: "text", node_id: "int", uid: "int" } as const;
@@ -64,10 +63,7 @@ export function FlowPage() {
   const { filters, search, reset, pagination } = useUrlFilters(FILTERS);
   const { data, isFetching } = useQuery(flowQuery(filters));
   const nodes = useQuery(adminNodeListQuery(ALL));
-  const nodeOption = useMemo(
-    () => totalsBarOption((data?.nodes ?? []).map((n) => ({ ...n, name: n.node_name }))),
-    [data?.nodes],
-  );
+  const nodeItems = useMemo(() => (data?.nodes ?? []).map((n) => ({ ...n, name: n.node_name })), [data?.nodes]);
 
   useEffect(() => {
     form.setFieldsValue({
@@ -107,36 +103,14 @@ export function FlowPage() {
           />
         </Form>
       </Card>
-      <Row gutter={[16, 16]}>
-        <Col xs={24} md={8}>
-          <Card loading={!data}>
-            <Statistic title="入站流量" value={formatBytes(data?.total_in ?? 0)} />
-          </Card>
-        </Col>
-        <Col xs={24} md={8}>
-          <Card loading={!data}>
-            <Statistic title="出站流量" value={formatBytes(data?.total_out ?? 0)} />
-          </Card>
-        </Col>
-        <Col xs={24} md={8}>
-          <Card loading={!data}>
-            <Statistic title="合计" value={formatBytes((data?.total_in ?? 0) + (data?.total_out ?? 0))} />
-          </Card>
-        </Col>
-      </Row>
-      <Card title="每日流量">
-        <TrafficChart days={data?.days ?? []} label="每日流量趋势" />
-      </Card>
-      <Card title="节点流量">
-        <Row gutter={[16, 16]}>
-          <Col xs={24} xl={12}>
-            <EChart
-              option={nodeOption}
-              label="各节点流量"
-              height={Math.max(220, (data?.nodes.length ?? 0) * 36 + 80)}
-            />
-          </Col>
-          <Col xs={24} xl={12}>
+      <TrafficSummary
+        totals={data && { in: data.total_in, out: data.total_out }}
+        days={data?.days ?? []}
+        breakdown={{
+          title: "节点流量",
+          label: "各节点流量",
+          items: nodeItems,
+          table: (
             <Table<FlowNodeRow>
               rowKey="node_id"
               size="middle"
@@ -146,9 +120,9 @@ export function FlowPage() {
               pagination={{ pageSize: 10, hideOnSinglePage: true }}
               scroll={{ x: 560 }}
             />
-          </Col>
-        </Row>
-      </Card>
+          ),
+        }}
+      />
       <Card title="用户流量排行">
         <Table<FlowUserRow>
           rowKey="uid"

@@ -1,31 +1,17 @@
-import type { TrafficDay, UserTraffic } from "@burrow/contract";
+import type { UserTraffic } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import {
-  Alert,
-  Card,
-  Col,
-  Descriptions,
-  Form,
-  Progress,
-  Row,
-  Select,
-  Statistic,
-  Table,
-  type TableColumnsType,
-  Typography,
-} from "antd";
+import { Alert, Card, Descriptions, Form, Progress, Select, Table, type TableColumnsType } from "antd";
 import type { Dayjs } from "dayjs";
 import { useEffect, useMemo } from "react";
 import { Link } from "react-router";
-import { EChart } from "@/components/EChart";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
 import { TunnelStatusTag } from "@/features/tunnels/components/TunnelTags";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatBytes, formatTime } from "@/lib/format";
-import { IN_LABEL, OUT_LABEL, quotaPercent, sumTraffic, totalsBarOption } from "../chart-options";
+import { IN_LABEL, OUT_LABEL, quotaPercent, sumTraffic } from "../chart-options";
 import { DateRangeField, datesToRange, rangeToDates } from "../components/DateRangeField";
-import { TrafficChart } from "../components/TrafficChart";
+import { TrafficSummary } from "../components/TrafficSummary";
 import { userTrafficQuery } from "../traffic.api";
 
 const FILTERS = { start_date: "text", end_date: "text", tun_id: "int" } as const;
@@ -93,11 +79,7 @@ export function TrafficPage() {
   });
   const tunnels = (filters.tun_id !== undefined ? all?.tunnels : data?.tunnels) ?? [];
   const names = useMemo(() => new Map(tunnels.map((t) => [t.tun_id, t.tun_name])), [tunnels]);
-  const totals = sumTraffic(data?.days ?? []);
-  const barOption = useMemo(
-    () => totalsBarOption((data?.tunnels ?? []).map((t) => ({ ...t, name: t.tun_name }))),
-    [data?.tunnels],
-  );
+  const tunnelItems = useMemo(() => (data?.tunnels ?? []).map((t) => ({ ...t, name: t.tun_name })), [data?.tunnels]);
 
   useEffect(() => {
     form.setFieldsValue({ dates: datesToRange(filters.start_date, filters.end_date), tun_id: filters.tun_id });
@@ -151,36 +133,14 @@ export function TrafficPage() {
           />
         </Form>
       </Card>
-      <Row gutter={[16, 16]}>
-        <Col xs={24} md={8}>
-          <Card>
-            <Statistic title="入站流量" value={formatBytes(totals.in)} />
-          </Card>
-        </Col>
-        <Col xs={24} md={8}>
-          <Card>
-            <Statistic title="出站流量" value={formatBytes(totals.out)} />
-          </Card>
-        </Col>
-        <Col xs={24} md={8}>
-          <Card>
-            <Statistic title="合计" value={formatBytes(totals.in + totals.out)} />
-          </Card>
-        </Col>
-      </Row>
-      <Card title="每日流量">
-        <TrafficChart days={data?.days ?? ([] as TrafficDay[])} label="每日流量趋势" />
-      </Card>
-      <Card title="按隧道">
-        <Row gutter={[16, 16]}>
-          <Col xs={24} xl={12}>
-            {data?.tunnels.length ? (
-              <EChart option={barOption} label="各隧道流量" height={Math.max(220, data.tunnels.length * 36 + 80)} />
-            ) : (
-              <Typography.Text type="secondary">所选范围内没有流量</Typography.Text>
-            )}
-          </Col>
-          <Col xs={24} xl={12}>
+      <TrafficSummary
+        totals={data && sumTraffic(data.days)}
+        days={data?.days ?? []}
+        breakdown={{
+          title: "按隧道",
+          label: "各隧道流量",
+          items: tunnelItems,
+          table: (
             <Table<TunnelTotal>
               rowKey="tun_id"
               size="middle"
@@ -190,9 +150,9 @@ export function TrafficPage() {
               pagination={{ pageSize: 10, hideOnSinglePage: true }}
               scroll={{ x: 600 }}
             />
-          </Col>
-        </Row>
-      </Card>
+          ),
+        }}
+      />
       <Card title="每日明细">
         <Table<TunnelDay>
           rowKey={(r) => `${r.date}:${r.tun_id}`}
