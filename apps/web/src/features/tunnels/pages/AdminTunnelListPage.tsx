@@ -1,4 +1,4 @@
-import { type AdminTunnelRow, TunnelProtocols, TunnelStatus, TunnelStatusLabel } from "@burrow/contract";
+import { type AdminTunnelRow, TunnelStatus, TunnelStatusLabel } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   Button,
@@ -7,7 +7,6 @@ import {
   Input,
   InputNumber,
   Popconfirm,
-  Select,
   Space,
   Table,
   type TableColumnsType,
@@ -28,6 +27,7 @@ import { formatBytes, formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { AddressList } from "../components/AddressList";
 import { TUNNEL_NAME_PATTERN } from "../components/TunnelFields";
+import { TunnelFilterFields } from "../components/TunnelFilterFields";
 import { TunnelStatusTag } from "../components/TunnelTags";
 import { adminTunnelListQuery, adminUpdateTunnel, tunnelsKeys } from "../tunnels.api";
 
@@ -185,28 +185,7 @@ export function AdminTunnelListPage() {
           <Form.Item name="phone" label="手机号" rules={fieldRules("手机号", { length: { max: 20 } })}>
             <Input allowClear placeholder="支持部分号码" style={{ width: 150 }} />
           </Form.Item>
-          <Form.Item name="name" label="隧道名称" rules={fieldRules("隧道名称", { length: { max: 32 } })}>
-            <Input allowClear placeholder="支持部分名称" style={{ width: 150 }} />
-          </Form.Item>
-          <Form.Item name="node_id" label="节点">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 150 }}
-              options={nodes.data?.list.map((n) => ({ value: n.node_id, label: n.name }))}
-            />
-          </Form.Item>
-          <Form.Item name="protocol" label="协议">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 100 }}
-              options={TunnelProtocols.map((p) => ({ value: p, label: p.toUpperCase() }))}
-            />
-          </Form.Item>
-          <Form.Item name="status" label="状态">
-            <Select allowClear placeholder="全部" style={{ width: 110 }} options={labelOptions(TunnelStatusLabel)} />
-          </Form.Item>
+          <TunnelFilterFields nodes={nodes.data?.list} statusOptions={labelOptions(TunnelStatusLabel)} />
           <SearchActions onReset={reset} />
         </Form>
       </Card>

@@ -1,20 +1,7 @@
-import { TunnelProtocols, TunnelStatus, TunnelStatusLabel, type TunnelView } from "@burrow/contract";
+import { TunnelStatus, TunnelStatusLabel, type TunnelView } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Button,
-  Card,
-  Empty,
-  Form,
-  Input,
-  Popconfirm,
-  Select,
-  Space,
-  Switch,
-  Table,
-  type TableColumnsType,
-  Typography,
-} from "antd";
+import { Button, Card, Empty, Form, Popconfirm, Space, Switch, Table, type TableColumnsType, Typography } from "antd";
 import { Link, useNavigate } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
@@ -23,8 +10,8 @@ import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
 import { formatBytes } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
 import { AddressList } from "../components/AddressList";
+import { TunnelFilterFields } from "../components/TunnelFilterFields";
 import { TunnelStatusTag } from "../components/TunnelTags";
 import { deleteTunnel, tunnelListQuery, tunnelsKeys, updateTunnel } from "../tunnels.api";
 
@@ -157,28 +144,7 @@ export function TunnelListPage() {
     >
       <Card className="search-card">
         <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item name="name" label="隧道名称" rules={fieldRules("隧道名称", { length: { max: 32 } })}>
-            <Input allowClear placeholder="支持部分名称" />
-          </Form.Item>
-          <Form.Item name="node_id" label="节点">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 160 }}
-              options={nodes.data?.list.map((n) => ({ value: n.node_id, label: n.name }))}
-            />
-          </Form.Item>
-          <Form.Item name="protocol" label="协议">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 110 }}
-              options={TunnelProtocols.map((p) => ({ value: p, label: p.toUpperCase() }))}
-            />
-          </Form.Item>
-          <Form.Item name="status" label="状态">
-            <Select allowClear placeholder="全部" style={{ width: 110 }} options={statusOptions} />
-          </Form.Item>
+          <TunnelFilterFields nodes={nodes.data?.list} statusOptions={statusOptions} />
           <SearchActions onReset={reset} />
         </Form>
       </Card>
