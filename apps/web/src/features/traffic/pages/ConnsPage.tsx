@@ -1,9 +1,10 @@
 import type { ConnRow, LiveProxyRow } from "@burrow/contract";
 import { RiRefreshLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Badge, Button, Card, Form, Input, InputNumber, Select, Table, type TableColumnsType, Typography } from "antd";
+import { Badge, Button, Card, Form, Input, InputNumber, Table, type TableColumnsType, Typography } from "antd";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
+import { NodeFilterField } from "@/features/nodes/components/NodeFilterField";
 import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { DISPLAY_TZ, dayjs } from "@/lib/dayjs";
@@ -100,14 +101,7 @@ export function ConnsPage() {
           <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
             <InputNumber min={1} precision={0} style={{ width: 110 }} />
           </Form.Item>
-          <Form.Item name="node_id" label="节点">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 150 }}
-              options={nodes.data?.list.map((n) => ({ value: n.node_id, label: n.name }))}
-            />
-          </Form.Item>
+          <NodeFilterField nodes={nodes.data?.list} />
           <Form.Item name="remote_addr" label="访客地址" rules={fieldRules("访客地址", { length: { max: 60 } })}>
             <Input allowClear placeholder="支持部分地址" />
           </Form.Item>

@@ -1,12 +1,13 @@
 import type { FlowNodeRow, FlowUserRow } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Form, InputNumber, Select, Table, type TableColumnsType } from "antd";
+import { Card, Form, InputNumber, Table, type TableColumnsType } from "antd";
 import type { Dayjs } from "dayjs";
 import { useEffect, useMemo } from "react";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
+import { NodeFilterField } from "@/features/nodes/components/NodeFilterField";
 import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatBytes } from "@/lib/format";
@@ -84,14 +85,7 @@ export function FlowPage() {
           <Form.Item name="dates" label="日期范围">
             <DateRangeField />
           </Form.Item>
-          <Form.Item name="node_id" label="节点">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 150 }}
-              options={nodes.data?.list.map((n) => ({ value: n.node_id, label: n.name }))}
-            />
-          </Form.Item>
+          <NodeFilterField nodes={nodes.data?.list} />
           <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
             <InputNumber min={1} precision={0} style={{ width: 110 }} />
           </Form.Item>

@@ -1,5 +1,6 @@
 import { TunnelProtocols } from "@burrow/contract";
 import { Form, Input, Select } from "antd";
+import { NodeFilterField } from "@/features/nodes/components/NodeFilterField";
 import { fieldRules } from "@/lib/rules";
 
 const protocolOptions = TunnelProtocols.map((p) => ({ value: p, label: p.toUpperCase() }));
@@ -17,14 +18,7 @@ export function TunnelFilterFields({
       <Form.Item name="name" label="隧道名称" rules={fieldRules("隧道名称", { length: { max: 32 } })}>
         <Input allowClear placeholder="支持部分名称" style={{ width: 150 }} />
       </Form.Item>
-      <Form.Item name="node_id" label="节点">
-        <Select
-          allowClear
-          placeholder="全部"
-          style={{ width: 150 }}
-          options={nodes?.map((n) => ({ value: n.node_id, label: n.name }))}
-        />
-      </Form.Item>
+      <NodeFilterField nodes={nodes} />
       <Form.Item name="protocol" label="协议">
         <Select allowClear placeholder="全部" style={{ width: 110 }} options={protocolOptions} />
       </Form.Item>
