@@ -1,7 +1,6 @@
 // The frp plugin endpoint on the hot path: throughput and p99 for Login, NewProxy and NewUserConn
 // mixes, as a ratio against a bare Fastify route that parses the same JSON in the same run.
 // Targets: ratio ≥ 0.5 and p99 < 5 ms. Loopback only, a few seconds per mix.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,7 +12,7 @@ import { buildApp } from "../apps/server/src/app";
 import { loadConfig } from "../apps/server/src/config";
 import { GB } from "../apps/server/src/modules/catalog/default-plan";
 import { frpRuntime } from "../apps/server/src/modules/frp/frp.routes";
-import { type load, report } from "./lib";
+import { inChild, type LoadResult, loadFromChild, report } from "./lib";
 import type { PacedRequest, PacedResult } from "./paced";
 import { benchSubscription, benchTunnel, benchUser } from "./seed-rows";
 
@@ -138,34 +137,8 @@ for (const op of Object.keys(bodies) as Op[]) {
   if (j.reject) throw new Error(`${op} rejected: ${j.reject_reason}`);
 }
 
-type LoadResult = Awaited<ReturnType<typeof load>> & { cpu_us_per_req: number };
-
-/** Runs load-child.ts with `opts` and returns what it printed: the load comes from another process. */
-async function inChild<T>(opts: unknown): Promise<T> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "load-child.ts")], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  child.stdin.end(JSON.stringify(opts));
-  let text = "";
-  for await (const chunk of child.stdout) text += chunk;
-  return JSON.parse(text) as T;
-}
-
-/**
- * One load run from a child process, so that this process's CPU time is the servers' alone: the
- * CPU microseconds per request are a measure that a busy machine does not distort the way
- * wall-clock throughput is.
- */
-async function runOut(opts: Parameters<typeof load>[0]): Promise<LoadResult> {
-  const cpu0 = process.cpuUsage();
-  const r = await inChild<Awaited<ReturnType<typeof load>>>(opts);
-  const cpu = process.cpuUsage(cpu0);
-  const requests = Math.max(1, r.rps * (opts.seconds ?? 5));
-  return { ...r, cpu_us_per_req: Number(((cpu.user + cpu.system) / requests).toFixed(1)) };
-}
-
 const run = (requests: autocannon.Request[], url = apiUrl) =>
-  runOut({ url, requests, seconds: SECONDS, connections: CONNECTIONS });
+  loadFromChild({ url, requests, seconds: SECONDS, connections: CONNECTIONS });
 
 // Warm the decision cache the way a running node does: every customer's frpc logs in once.
 // (The first call per customer loads them from the database; everything after is memory.)
