@@ -224,12 +224,8 @@ export function GiftCardPage() {
     });
   }
 
-  const exportQuery = {
-    type: filters.type,
-    card_number: filters.card_number,
-    batch_no: filters.batch_no,
-    used: filters.used,
-  };
+  // The export takes every list filter, paging aside: a filter added to the list applies to it too.
+  const { page: _page, size: _size, ...exportQuery } = filters;
 
   return (
     <PageContainer
