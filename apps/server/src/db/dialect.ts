@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
+import { type Kysely, PostgresAdapter, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { SqliteWorker } from "./sqlite-worker";
 
 /** Which SQL dialect a Kysely instance talks to; set once in createDb. */
@@ -11,7 +11,13 @@ export function setDialect(db: object, dialect: "sqlite" | "postgres", worker?: 
   if (worker) sqliteWorkers.set(db, worker);
 }
 
+/**
+ * Asks Kysely's adapter, so that a transaction (a different object from the Kysely it came from)
+ * answers like its database; the WeakMap is only the fallback for bare objects.
+ */
 export function isPostgres(db: Kysely<unknown> | object): boolean {
+  const executor = (db as Partial<Kysely<unknown>>).getExecutor?.();
+  if (executor) return executor.adapter instanceof PostgresAdapter;
   return dialects.get(db) === "postgres";
 }
 
