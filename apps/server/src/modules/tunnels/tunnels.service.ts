@@ -29,6 +29,7 @@ import { audit } from "../audit/audit";
 import type { NodeRow } from "../catalog/catalog.table";
 import type { Operator } from "../nodes/catalog.service";
 import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
+import { homographReason, providerHosts, underProviderHost } from "./domains";
 import { type CompiledRule, flagByRules, loadRules } from "./illegal-rules";
 import {
   presentAdminTunnel,
@@ -75,8 +76,17 @@ function unmaskAddon(a: TunnelAddon, cur: Pick<TunnelRow, "addon">): TunnelAddon
   return a.http_password === MASKED_PASSWORD ? { ...a, http_password: tunnelAddon(cur).http_password } : a;
 }
 
-/** Rules that depend on the node and the plan (the schema already checked each field alone). */
-function checkDraft(draft: TunnelDraft, node: NodeRow, limits: PlanLimits, levelOfNode: number): void {
+/**
+ * Rules that depend on the node and the plan (the schema already checked each field alone and
+ * put every custom domain in its canonical form). `provider` are the provider's own host names.
+ */
+function checkDraft(
+  draft: TunnelDraft,
+  node: NodeRow,
+  limits: PlanLimits,
+  levelOfNode: number,
+  provider: readonly string[],
+): void {
   if (node.status === NodeStatus.OffShelf) throw invalid("node_id", "节点已下架");
   if (levelOfNode > limits.level)
     throw refused(`套餐等级不足：该节点需要等级 ${levelOfNode}，当前套餐等级 ${limits.level}（level）`);
@@ -89,6 +99,13 @@ function checkDraft(draft: TunnelDraft, node: NodeRow, limits: PlanLimits, level
       : undefined;
     // frps refuses a custom domain under its own subDomainHost (frp-protocol.md §3.5).
     if (under) throw invalid("custom_domains", `${under} 属于节点子域名，请改用子域名字段`);
+    // Nor may a customer claim the provider's other names (other nodes, the console).
+    for (const d of draft.custom_domains) {
+      const host = underProviderHost(d, provider);
+      if (host) throw invalid("custom_domains", `${d} 属于服务商的域名 ${host}，不能作为自定义域名`);
+      const homograph = homographReason(d);
+      if (homograph) throw invalid("custom_domains", `${d} 不能使用：${homograph}`);
+    }
     if (!draft.custom_domains.length && !draft.subdomain) throw invalid("custom_domains", "请填写自定义域名或子域名");
     if (new Set(draft.custom_domains).size !== draft.custom_domains.length)
       throw invalid("custom_domains", "自定义域名重复");
@@ -262,7 +279,7 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
     addon: cleanAddon(body.addon),
     enabled: true,
   };
-  checkDraft(draft, node, limits, level);
+  checkDraft(draft, node, limits, level, await providerHosts(ctx.db, ctx.config.PUBLIC_URL));
   const rules = draft.remote_port === 0 ? await loadRules(ctx.db) : [];
   const tunId = await writeWithChecks(
     draft,
@@ -337,7 +354,7 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
   };
   // A plan that shrank since creation must not lock the customer out of turning a tunnel off.
   const onlyToggle = Object.keys(body).every((k) => k === "tun_id" || k === "enabled");
-  if (!onlyToggle) checkDraft(draft, node, limits, level);
+  if (!onlyToggle) checkDraft(draft, node, limits, level, await providerHosts(ctx.db, ctx.config.PUBLIC_URL));
   const rules = draft.remote_port === 0 ? await loadRules(ctx.db) : [];
   await writeWithChecks(
     draft,

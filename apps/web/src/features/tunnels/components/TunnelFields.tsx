@@ -1,4 +1,4 @@
-import { type TunnelProtocol, TunnelProtocols, type UserNodeRow } from "@burrow/contract";
+import { normalizeDomain, type TunnelProtocol, TunnelProtocols, type UserNodeRow } from "@burrow/contract";
 import { Checkbox, Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Typography } from "antd";
 import { NodeStatusTag } from "@/features/nodes/components/NodeTags";
 import { fieldRules } from "@/lib/rules";
@@ -7,14 +7,16 @@ import { isWebProtocol } from "../tunnel-form";
 /** Letters (any script), digits, "_" and "-"; the same rule as `TunnelName` in @burrow/contract. */
 export const TUNNEL_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
 const HOST_PATTERN = /^[A-Za-z0-9.-]+$/;
-const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 const SUBDOMAIN_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const LOCATION_PATTERN = /^\/\S*$/;
 
-const listRule = (pattern: RegExp, message: string) => ({
+const listCheck = (ok: (v: string) => boolean, message: string) => ({
   validator: (_rule: unknown, value: string[] | undefined) =>
-    (value ?? []).every((v) => pattern.test(v.trim())) ? Promise.resolve() : Promise.reject(new Error(message)),
+    (value ?? []).every(ok) ? Promise.resolve() : Promise.reject(new Error(message)),
 });
+const listRule = (pattern: RegExp, message: string) => listCheck((v) => pattern.test(v.trim()), message);
+/** The server's own rule (IDN names allowed, stored in punycode; no wildcards). */
+const domainRule = listCheck((v) => normalizeDomain(v) !== null, "域名格式不正确（不支持泛域名）");
 
 const half = { xs: 24, md: 12 };
 
@@ -124,7 +126,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
                 name="custom_domains"
                 label="自定义域名"
                 extra="已解析到节点的域名，回车添加多个"
-                rules={[listRule(DOMAIN_PATTERN, "域名格式不正确")]}
+                rules={[domainRule]}
               >
                 <Select
                   mode="tags"
