@@ -85,15 +85,18 @@ export async function consumeCode(ctx: AppContext, phone: string, scene: string,
     .orderBy("id", "desc")
     .executeTakeFirst();
   if (!row || row.attempts >= MAX_ATTEMPTS) throw invalid("code", "验证码无效或已过期，请重新获取");
+  // The attempt is counted before it is judged, by one conditional update: guesses sent all at
+  // once are judged at most MAX_ATTEMPTS times (a read-then-increment let every one through).
+  const claimed = await ctx.db
+    .updateTable("sms_codes")
+    .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
+    .where("id", "=", row.id)
+    .where("attempts", "<", MAX_ATTEMPTS)
+    .where("used_at", "is", null)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw invalid("code", "验证码无效或已过期，请重新获取");
   const ok = timingSafeEqual(Buffer.from(row.code_hash), Buffer.from(hash(phone, code)));
-  if (!ok) {
-    await ctx.db
-      .updateTable("sms_codes")
-      .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
-      .where("id", "=", row.id)
-      .execute();
-    throw invalid("code", "验证码错误");
-  }
+  if (!ok) throw invalid("code", "验证码错误");
   // The conditional update makes the code single-use even under concurrent requests.
   const res = await ctx.db
     .updateTable("sms_codes")
