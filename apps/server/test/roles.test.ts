@@ -1,0 +1,166 @@
+import type { CreateOrderResult, MenuItem } from "@burrow/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registeredRoutes } from "../src/http/route";
+import { createTestApp, type TestApp } from "./harness";
+import { giveBalance, makePlan } from "./store-fixtures";
+
+/**
+ * Exactly which /super calls each role may make (issue 19 §5, docs/decisions.md "Roles"):
+ * customers (1) none, support staff (2) the reads on this list and nothing else, Managers (3) all.
+ * The list is explicit: a route added as "staff" without being added here fails this test.
+ */
+const SUPPORT_ALLOWED = [
+  "GET /super/roleMenu",
+  "GET /super/viewInfo",
+  "GET /super/user/list",
+  "GET /super/user/detail",
+  "GET /super/user/loginList",
+  "GET /super/epay/order",
+  "GET /super/epay/order/detail",
+  "GET /super/plan/reg",
+].sort();
+
+let t: TestApp;
+let customer: string;
+let support: string;
+let manager: string;
+let buyer: { uid: number; tradeId: string };
+beforeAll(async () => {
+  t = await createTestApp();
+  manager = await t.adminToken();
+  customer = (await t.register()).token;
+  const staffUser = await t.register();
+  const promoted = await t.api("PATCH", "/super/user/info", { token: manager, body: { uid: staffUser.uid, role: 2 } });
+  expect(promoted.body.code).toBe("SUCCESS");
+  support = await t.login(staffUser.phone, staffUser.password);
+  // Something for the support reads to find: a customer with an order and a plan.
+  const u = await t.register();
+  const plan = await makePlan(t, { monthly_fee: 500 });
+  await giveBalance(t, u.uid, 1000);
+  const o = await t.api<CreateOrderResult>("POST", "/user/order", {
+    token: u.token,
+    body: { type: 2, plan_id: plan.id, period: "monthly", pay_method: 1 },
+  });
+  buyer = { uid: u.uid, tradeId: o.body.data.trade_id };
+});
+afterAll(() => t.close());
+
+const superRoutes = () => [...registeredRoutes.keys()].filter((k) => k.split(" ")[1].startsWith("/super")).sort();
+
+/**
+ * Calls a route with placeholder input: enough to reach (or be stopped by) the role check. Not
+ * every answer is JSON (the gift card export is CSV), so the envelope's code may be absent.
+ */
+const callBlind = async (key: string, token: string) => {
+  const [method, url] = key.split(" ");
+  const res = await t.app.inject({
+    method: method as "GET",
+    url: `/api${url.replace(/:(\w+)/g, "1")}`,
+    headers: { authorization: `Bearer ${token}` },
+    ...(method !== "GET" && { payload: {} }),
+  });
+  const json = res.headers["content-type"]?.toString().includes("json");
+  return { status: res.statusCode, body: { code: json ? (res.json().code as string | number) : undefined } };
+};
+
+describe("the /super route table by role", () => {
+  it("lists the routes the support list names, as staff, and reads only", () => {
+    const routes = superRoutes();
+    expect(routes.length).toBeGreaterThan(50);
+    const staff = routes.filter((k) => registeredRoutes.get(k) === "staff");
+    expect(staff).toEqual(SUPPORT_ALLOWED);
+    expect(SUPPORT_ALLOWED.every((k) => k.startsWith("GET "))).toBe(true);
+    expect(
+      routes.filter((k) => registeredRoutes.get(k) !== "staff").every((k) => registeredRoutes.get(k) === "manager"),
+    ).toBe(true);
+  });
+
+  it("refuses a customer (role 1) on every /super route with 403", async () => {
+    for (const key of superRoutes()) {
+      const r = await callBlind(key, customer);
+      expect([key, r.status, r.body.code]).toEqual([key, 403, 30004]);
+    }
+  });
+
+  it("refuses support staff (role 2) with 403 on every route not on the list, and changes nothing", async () => {
+    const before = await t.db.selectFrom("audit_logs").select("id").execute();
+    for (const key of superRoutes().filter((k) => !SUPPORT_ALLOWED.includes(k))) {
+      const r = await callBlind(key, support);
+      expect([key, r.status, r.body.code]).toEqual([key, 403, 30004]);
+    }
+    expect(await t.db.selectFrom("audit_logs").select("id").execute()).toHaveLength(before.length);
+  });
+
+  it("lets support staff make every call on the list, with real answers", async () => {
+    const get = (url: string, query?: Record<string, unknown>) => t.api<never>("GET", url, { token: support, query });
+    const menu = await t.api<MenuItem[]>("GET", "/super/roleMenu", { token: support });
+    const answers: Record<string, { status: number; body: { code: string | number; data: unknown } }> = {
+      "GET /super/roleMenu": menu,
+      "GET /super/viewInfo": await get("/super/viewInfo"),
+      "GET /super/user/list": await get("/super/user/list", { uid: buyer.uid }),
+      "GET /super/user/detail": await get("/super/user/detail", { uid: buyer.uid }),
+      "GET /super/user/loginList": await get("/super/user/loginList", { uid: buyer.uid }),
+      "GET /super/epay/order": await get("/super/epay/order", { user_id: buyer.uid }),
+      "GET /super/epay/order/detail": await get("/super/epay/order/detail", { trade_id: buyer.tradeId }),
+      "GET /super/plan/reg": await get("/super/plan/reg", { user_id: buyer.uid }),
+    };
+    expect(Object.keys(answers).sort()).toEqual(SUPPORT_ALLOWED);
+    for (const [key, r] of Object.entries(answers)) expect([key, r.status, r.body.code]).toEqual([key, 200, "SUCCESS"]);
+    expect((answers["GET /super/user/list"].body.data as { total: number }).total).toBe(1);
+    expect(answers["GET /super/user/detail"].body.data).toMatchObject({ uid: buyer.uid, balance: 500 });
+    expect((answers["GET /super/epay/order"].body.data as { total: number }).total).toBe(1);
+    expect(answers["GET /super/epay/order/detail"].body.data).toMatchObject({ trade_id: buyer.tradeId });
+    // The admin menu support sees has only pages backed by these reads.
+    const paths = (items: MenuItem[]): string[] => items.flatMap((i) => [i.path, ...paths(i.children ?? [])]);
+    expect(paths(menu.body.data).filter(Boolean).sort()).toEqual(
+      ["/view", "/usermgr/list", "/order", "/order/reg", "/dash"].sort(),
+    );
+  });
+
+  it("support staff cannot write through the allowed paths either: refund, user edit, role change", async () => {
+    const refund = await t.api("POST", "/super/epay/order/refund", {
+      token: support,
+      body: { trade_id: buyer.tradeId },
+    });
+    expect([refund.status, refund.body.code]).toEqual([403, 30004]);
+    const edit = await t.api("PATCH", "/super/user/info", {
+      token: support,
+      body: { uid: buyer.uid, balance_change: 100_000, balance_reason: "x" },
+    });
+    expect([edit.status, edit.body.code]).toEqual([403, 30004]);
+    const promote = await t.api<{ uid: number }>("GET", "/user/userInfo", { token: support });
+    const self = await t.api("PATCH", "/super/user/info", {
+      token: support,
+      body: { uid: promote.body.data.uid, role: 3 },
+    });
+    expect([self.status, self.body.code]).toEqual([403, 30004]);
+    const row = await t.db.selectFrom("users").select("balance").where("uid", "=", buyer.uid).executeTakeFirstOrThrow();
+    expect(Number(row.balance)).toBe(500);
+    const order = await t.db
+      .selectFrom("orders")
+      .select("status")
+      .where("trade_id", "=", buyer.tradeId)
+      .executeTakeFirstOrThrow();
+    expect(order.status).toBe(1);
+  });
+
+  it("lets a Manager (role 3) past the role check on every /super route", async () => {
+    for (const key of superRoutes()) {
+      const r = await callBlind(key, manager);
+      // Past the check, placeholder input gets an answer or a 400/404 on it, never 401/403.
+      expect([key, [401, 403].includes(r.status), r.status < 500]).toEqual([key, false, true]);
+    }
+  });
+
+  it("a demoted Manager loses the /super calls at once", async () => {
+    const m = await t.register();
+    await t.api("PATCH", "/super/user/info", { token: manager, body: { uid: m.uid, role: 3 } });
+    const token = await t.login(m.phone, m.password);
+    expect((await t.api("GET", "/super/audit", { token })).body.code).toBe("SUCCESS");
+    await t.api("PATCH", "/super/user/info", { token: manager, body: { uid: m.uid, role: 2 } });
+    expect((await t.api("GET", "/super/audit", { token })).status).toBe(403);
+    expect((await t.api("GET", "/super/user/list", { token })).body.code).toBe("SUCCESS");
+    await t.api("PATCH", "/super/user/info", { token: manager, body: { uid: m.uid, role: 1 } });
+    expect((await t.api("GET", "/super/user/list", { token })).status).toBe(403);
+  });
+});
