@@ -1,7 +1,7 @@
 import type { CreatedGiftCards, CreateOrderResult, TunnelView } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, setPlan } from "./frp-fixtures";
-import { createTestApp, type TestApp } from "./harness";
+import { createTestApp, nextPhone, type TestApp } from "./harness";
 import { adminOf, balanceOf, giveBalance, makePlan, subsOf } from "./store-fixtures";
 
 /**
@@ -78,6 +78,28 @@ describe("money paths under concurrency", () => {
       .where("status", "in", [0, 1])
       .execute();
     expect(used).toHaveLength(1);
+  });
+
+  it("a single-use promo code is held by one awaiting online order when customers race for it", async () => {
+    const plan = await makePlan(t, { monthly_fee: 1000 });
+    await t.api("POST", "/super/discountCode", {
+      token: admin,
+      body: { code: "RACE-ONLINE", discount: 0.5, expire_date: "2099-01-01", use_limit: 1, user_limit: 0 },
+    });
+    const users = await Promise.all(Array.from({ length: 10 }, () => t.register()));
+    const rs = await Promise.all(
+      users.map((u) =>
+        buy(u.token, { type: 2, plan_id: plan.id, period: "monthly", code: "RACE-ONLINE", pay_method: 2 }),
+      ),
+    );
+    expect(count(rs, "SUCCESS")).toBe(1);
+    expect(count(rs, 10000)).toBe(9);
+    const held = await t.db
+      .selectFrom("orders")
+      .select("trade_id")
+      .where("discount_code", "=", "RACE-ONLINE")
+      .execute();
+    expect(held).toHaveLength(1);
   });
 
   it("a promo code with user_limit 1 is used once when one customer sends it many times at once", async () => {
@@ -277,7 +299,85 @@ describe("limits under concurrency", () => {
   });
 });
 
+describe("limits under concurrency: edits and subdomains", () => {
+  it("customers racing for the same subdomain on a node: one gets it", async () => {
+    const node = await createTestNode(t);
+    const users = await Promise.all(Array.from({ length: 6 }, () => t.register()));
+    for (const u of users) await setPlan(t, u.uid, { tunnel_limit: 5 });
+    const rs = await Promise.all(
+      users.map((u, i) =>
+        t.api("POST", "/user/tun", {
+          token: u.token,
+          body: {
+            tun_name: "sub",
+            protocol: i % 2 ? "http" : "https",
+            local_port: 80,
+            node_id: node.node_id,
+            subdomain: i % 2 ? "Racer" : "racer",
+          },
+        }),
+      ),
+    );
+    expect(count(rs, "SUCCESS")).toBe(1);
+    expect(count(rs, 40001)).toBe(5);
+  });
+
+  it("edits of different customers' tunnels racing for one port: one gets it", async () => {
+    const node = await createTestNode(t);
+    const users = await Promise.all(Array.from({ length: 6 }, () => t.register()));
+    const tunnels: number[] = [];
+    for (const [i, u] of users.entries()) {
+      await setPlan(t, u.uid, { tunnel_limit: 5 });
+      const r = await t.api<TunnelView>("POST", "/user/tun", {
+        token: u.token,
+        body: { tun_name: "edit", protocol: "tcp", local_port: 22, node_id: node.node_id, remote_port: 20010 + i },
+      });
+      tunnels.push(r.body.data.tun_id);
+    }
+    const rs = await Promise.all(
+      users.map((u, i) =>
+        t.api("PATCH", "/user/tun", { token: u.token, body: { tun_id: tunnels[i], remote_port: 20099 } }),
+      ),
+    );
+    expect(count(rs, "SUCCESS")).toBe(1);
+    expect(count(rs, 40001)).toBe(5);
+    const holders = await t.db
+      .selectFrom("tunnels")
+      .select("tun_id")
+      .where("node_id", "=", node.node_id)
+      .where("remote_port", "=", 20099)
+      .execute();
+    expect(holders).toHaveLength(1);
+  });
+});
+
 describe("SMS codes under concurrency", () => {
+  it("ten code requests for one phone at once send one code", async () => {
+    const phone = nextPhone();
+    const before = t.sms.sent.length;
+    const rs = await Promise.all(
+      Array.from({ length: 10 }, () => t.api("POST", "/auth/sms", { body: { phone, scene: "register" } })),
+    );
+    expect(count(rs, "SUCCESS")).toBe(1);
+    expect(count(rs, 2029)).toBe(9);
+    expect(t.sms.sent.length - before).toBe(1);
+  });
+
+  it("one registration code used by five sign-ups at once makes one account", async () => {
+    const phone = nextPhone();
+    await t.api("POST", "/auth/sms", { body: { phone, scene: "register" } });
+    const code = t.sms.last(phone);
+    const rs = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        t.api("POST", "/auth/register", { body: { phone, code, password: `password-${i}-abc` } }),
+      ),
+    );
+    expect(count(rs, "SUCCESS")).toBe(1);
+    expect(rs.every((r) => r.status < 500)).toBe(true);
+    const rows = await t.db.selectFrom("users").select("uid").where("phone", "=", phone).execute();
+    expect(rows).toHaveLength(1);
+  });
+
   it("one code used by ten requests at once works once", async () => {
     const u = await t.register();
     await t.api("POST", "/auth/sms", { body: { phone: u.phone, scene: "reset" } });
