@@ -187,6 +187,29 @@ describe("the provider's own names", () => {
     expect(await domainsOn(nodeId)).toContain("mine.frp.burrow.example");
     const b = await customer();
     await expectRefused(b.token, ["mine.frp.burrow.example"]);
+    // Nor may a subdomain spell the console's or another node's name (a node whose subdomain
+    // host is the provider's apex).
+    const apex = (await createTestNode(t, { host: "203.0.113.10", subdomain_host: "burrow.example" })).node_id;
+    for (const label of ["console", "n1", "edge2"]) {
+      const node = apex;
+      const pre = await t.db.selectFrom("tunnels").select("tun_id").execute();
+      const reserved = await t.api("POST", "/user/tun", {
+        token: a.token,
+        body: { tun_name: `sub-${label}`, protocol: "http", local_port: 80, node_id: node, subdomain: label },
+      });
+      expect([label, reserved.status, reserved.body.code, (reserved.body.data as { field: string }).field]).toEqual([
+        label,
+        400,
+        10000,
+        "subdomain",
+      ]);
+      expect(await t.db.selectFrom("tunnels").select("tun_id").execute()).toHaveLength(pre.length);
+    }
+    const plain = await t.api("POST", "/user/tun", {
+      token: a.token,
+      body: { tun_name: "sub-shop", protocol: "http", local_port: 80, node_id: apex, subdomain: "shop" },
+    });
+    expect(plain.body.code).toBe("SUCCESS");
     // A different node: another customer's subdomain there is still not a custom domain anywhere.
     const r = await web(b.token, ["mine.frp.burrow.example"], otherNodeId);
     expect([r.status, r.body.code]).toEqual([400, 10000]);

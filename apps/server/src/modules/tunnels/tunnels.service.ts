@@ -94,6 +94,9 @@ function checkDraft(
   if (draft.protocol === "https" && !node.vhost_https_port) throw invalid("protocol", "该节点不支持 https 隧道");
   if (isWeb(draft.protocol)) {
     if (draft.subdomain && !node.subdomain_host) throw invalid("subdomain", "该节点不支持子域名，请使用自定义域名");
+    // A subdomain that spells one of the provider's own names (the console, another node's host).
+    const full = draft.subdomain ? `${draft.subdomain}.${node.subdomain_host}` : null;
+    if (full && provider.includes(full)) throw invalid("subdomain", `${full} 是服务商保留的域名，请换一个子域名`);
     const under = node.subdomain_host
       ? draft.custom_domains.find((d) => d === node.subdomain_host || d.endsWith(`.${node.subdomain_host}`))
       : undefined;
