@@ -215,3 +215,26 @@ describe("the provider's own names", () => {
     expect([r.status, r.body.code]).toEqual([400, 10000]);
   });
 });
+
+describe("operator rules see internationalised names", () => {
+  it("a keyword rule in Chinese flags a tunnel whose domain carries it (stored in punycode)", async () => {
+    const admin = await t.adminToken();
+    const rule = await t.api<{ id: number }>("POST", "/super/tun/illegal/rule", {
+      token: admin,
+      body: { kind: "keyword", value: "赌场" },
+    });
+    expect(rule.body.code).toBe("SUCCESS");
+    const a = await customer();
+    const r = await web(a.token, ["在线赌场.example.com"]);
+    expect(r.body.code).toBe("SUCCESS");
+    expect(r.body.data.custom_domains[0]).toMatch(/^xn--/);
+    const flags = await t.api<{ list: { tun_id: number; rule_id: number; reason: string }[] }>(
+      "GET",
+      "/super/tun/illegal",
+      { token: admin, query: { uid: a.uid } },
+    );
+    expect(flags.body.data.list).toHaveLength(1);
+    expect(flags.body.data.list[0]).toMatchObject({ tun_id: r.body.data.tun_id, rule_id: rule.body.data.id });
+    expect(flags.body.data.list[0].reason).toContain("在线赌场.example.com");
+  });
+});

@@ -1,3 +1,4 @@
+import { domainToUnicode } from "node:url";
 import { IllegalStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
@@ -57,8 +58,10 @@ export function matchRules(rules: CompiledRule[], t: RuleSubject): { rule: Compi
     if (!kw) continue;
     if (t.tun_name.toLowerCase().includes(kw)) hits.push({ rule, reason: `隧道名称含有违禁词「${rule.value}」` });
     else {
-      const d = t.domains.find((x) => x.toLowerCase().includes(kw));
-      if (d) hits.push({ rule, reason: `域名 ${d} 含有违禁词「${rule.value}」` });
+      // Domains are stored in punycode: a keyword in any script is looked for in the Unicode form too.
+      const d = t.domains.map((x) => domainToUnicode(x) || x).find((x) => x.toLowerCase().includes(kw));
+      const ascii = t.domains.find((x) => x.toLowerCase().includes(kw));
+      if (d || ascii) hits.push({ rule, reason: `域名 ${d ?? ascii} 含有违禁词「${rule.value}」` });
     }
   }
   return hits;
