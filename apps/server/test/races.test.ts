@@ -193,6 +193,37 @@ describe("money paths under concurrency", () => {
     await expectChainedLedger(u.uid);
   });
 
+  it("every money path on one customer at once: the ledger chains and adds up to the balance", async () => {
+    const plan = await makePlan(t, { monthly_fee: 300 });
+    const pack = await makePlan(t, { type: 3, monthly_fee: 200, traffic: 1 });
+    const u = await t.register();
+    await giveBalance(t, u.uid, 2000);
+    const first = await buy(u.token, { type: 2, plan_id: plan.id, period: "monthly" });
+    const cards = await t.api<CreatedGiftCards>("POST", "/super/giftCard", {
+      token: admin,
+      body: { count: 5, type: 1, card_value: 100, expire_date: "2099-12-31", one_user_limit: 0 },
+    });
+    const rs = await Promise.all([
+      ...Array.from({ length: 10 }, () => buy(u.token, { type: 3, plan_id: pack.id, period: "monthly" })),
+      ...cards.body.data.card_numbers.map((c) =>
+        t.api("POST", "/user/giftCard/redeem", { token: u.token, body: { card_number: c } }),
+      ),
+      ...Array.from({ length: 5 }, () =>
+        t.api("PATCH", "/super/user/info", {
+          token: admin,
+          body: { uid: u.uid, balance_change: -50, balance_reason: "race" },
+        }),
+      ),
+      t.api("POST", "/super/epay/order/refund", { token: admin, body: { trade_id: first.body.data.trade_id } }),
+      t.api("GET", "/user/checkIn", { token: u.token }),
+    ]);
+    expect(rs.every((r) => r.status < 500)).toBe(true);
+    await expectChainedLedger(u.uid);
+    const rows = await t.db.selectFrom("balance_ledger").select("change").where("uid", "=", u.uid).execute();
+    expect(rows.reduce((a, r) => a + Number(r.change), 0)).toBe(await balanceOf(t, u.uid));
+    expect(await balanceOf(t, u.uid)).toBeGreaterThanOrEqual(0);
+  });
+
   it("a daily check-in sent ten times at once is credited once", async () => {
     const u = await t.register();
     const rs = await Promise.all(Array.from({ length: 10 }, () => t.api("GET", "/user/checkIn", { token: u.token })));
