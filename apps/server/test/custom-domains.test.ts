@@ -154,6 +154,7 @@ describe("homographs", () => {
       "xn--80ak6aa92e.com",
       "gοοgle.com", // Greek ο
       "ɡoogle.com", // Latin script ɡ
+      "о中文.com", // Cyrillic beside Chinese
     ])
       await expectRefused(a.token, [bad]);
   });

@@ -46,12 +46,16 @@ export function homographReason(domain: string): string | null {
     if (!/^[\p{L}\p{M}\p{N}-]+$/u.test(label)) return `${label} 含有不可见或非文字字符`;
     const chars = [...label].filter((c) => /\p{L}/u.test(c));
     const alphabets = new Set<string>();
+    let cjk = false;
     for (const c of chars) {
       const hit = ALPHABET_RE.find(([, re]) => re.test(c));
       if (hit) alphabets.add(hit[0]);
-      else if (!CJK_RE.some((re) => re.test(c))) return `${label} 含有不支持的文字`;
+      else if (CJK_RE.some((re) => re.test(c))) cjk = true;
+      else return `${label} 含有不支持的文字`;
     }
     if (alphabets.size > 1) return `${label} 混用了多种文字（${[...alphabets].join("、")}）`;
+    if (cjk && alphabets.size && !alphabets.has("Latin"))
+      return `${label} 混用了多种文字（${[...alphabets].join("、")}、中日韩文字）`;
     if (asciiTld && (alphabets.has("Cyrillic") || alphabets.has("Greek")) && LATIN_LOOKALIKES.test(label))
       return `${label} 的字母都与拉丁字母形似`;
     if (LATIN_CONFUSABLES.test(label)) return `${label} 含有与常见字母形似的字符`;
