@@ -11,7 +11,6 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
-import { publicOrigin } from "../payments/epay";
 import {
   cancelOrder,
   createOrder,
@@ -38,7 +37,7 @@ export function ordersRoutes(app: FastifyInstance, ctx: AppContext): void {
     url: "/user/order",
     access: "user",
     body: CreateOrderBody,
-    handler: ({ user, body, req }) => createOrder(ctx, user.uid, body, publicOrigin(ctx.config, req)),
+    handler: ({ user, body }) => createOrder(ctx, user.uid, body),
   });
   defineRoute(app, ctx, {
     method: "GET",
