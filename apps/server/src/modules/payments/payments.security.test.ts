@@ -146,7 +146,7 @@ describe("a real gateway with a crafted Host", () => {
 
   it("builds every link from PUBLIC_URL whatever Host or X-Forwarded-Host say", async () => {
     const u = await t.register();
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { host: INJECTED_HOST },
       { "x-forwarded-host": INJECTED_HOST, "x-forwarded-proto": "http" },
     ]) {
