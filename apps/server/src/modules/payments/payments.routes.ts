@@ -1,3 +1,4 @@
+import { PaymentsApi } from "@burrow/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
@@ -28,33 +29,28 @@ export function paymentsRoutes(api: FastifyInstance, ctx: AppContext): void {
         .type("text/plain; charset=utf-8")
         .send(ok ? "success" : "fail");
     };
-    defineRoute(scope, ctx, { method: "GET", url: "/pay/epay/notify", access: "public", handler: notify });
-    defineRoute(scope, ctx, { method: "POST", url: "/pay/epay/notify", access: "public", handler: notify });
+    defineRoute(scope, ctx, PaymentsApi.getPayEpayNotify, notify);
+    defineRoute(scope, ctx, PaymentsApi.postPayEpayNotify, notify);
 
-    defineRoute(scope, ctx, {
-      method: "GET",
-      url: "/pay/epay/return",
-      access: "public",
-      handler: async ({ req, reply }) => {
-        const params = flattenParams(req.query) ?? {};
-        // A signed successful return is as good as the notify (which a firewall may have held up),
-        // checked exactly as the notify is.
-        const checked = checkNotify(ctx.config, params);
-        if (checked.ok && checked.params.trade_status === "TRADE_SUCCESS") {
-          try {
-            await recordOnlinePayment(ctx, {
-              tradeId: checked.params.out_trade_no,
-              channelTradeId: checked.params.trade_no,
-              amount: checked.amount,
-            });
-          } catch (err) {
-            req.log.error({ err, out_trade_no: params.out_trade_no }, "payment return: recording failed");
-          }
+    defineRoute(scope, ctx, PaymentsApi.getPayEpayReturn, async ({ req, reply }) => {
+      const params = flattenParams(req.query) ?? {};
+      // A signed successful return is as good as the notify (which a firewall may have held up),
+      // checked exactly as the notify is.
+      const checked = checkNotify(ctx.config, params);
+      if (checked.ok && checked.params.trade_status === "TRADE_SUCCESS") {
+        try {
+          await recordOnlinePayment(ctx, {
+            tradeId: checked.params.out_trade_no,
+            channelTradeId: checked.params.trade_no,
+            amount: checked.amount,
+          });
+        } catch (err) {
+          req.log.error({ err, out_trade_no: params.out_trade_no }, "payment return: recording failed");
         }
-        const base = publicBase(ctx.config);
-        const tradeId = /^[A-Za-z0-9]{1,40}$/.test(params.out_trade_no ?? "") ? params.out_trade_no : "";
-        return reply.redirect(`${base}/result/pay?trade_id=${encodeURIComponent(tradeId)}`, 302);
-      },
+      }
+      const base = publicBase(ctx.config);
+      const tradeId = /^[A-Za-z0-9]{1,40}$/.test(params.out_trade_no ?? "") ? params.out_trade_no : "";
+      return reply.redirect(`${base}/result/pay?trade_id=${encodeURIComponent(tradeId)}`, 302);
     });
 
     if (gatewayKeys(ctx.config).kind === "sandbox") sandboxRoutes(scope, ctx);

@@ -1,4 +1,4 @@
-import { type PayChannel, PayChannelLabel } from "@burrow/contract";
+import { type PayChannel, PayChannelLabel, PaymentsApi } from "@burrow/contract";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
@@ -67,71 +67,61 @@ const withQuery = (url: string, params: Record<string, string>) =>
 
 /** Registers /pay/sandbox/submit.php (the payment page) and /pay/sandbox/pay (its buttons). */
 export function sandboxRoutes(app: FastifyInstance, ctx: AppContext): void {
-  defineRoute(app, ctx, {
-    method: "GET",
-    url: "/pay/sandbox/submit.php",
-    access: "public",
-    handler: async ({ req, reply }) => {
-      const req0 = verifiedRequest(ctx, flattenParams(req.query));
-      if (!req0) return page(reply, 400, "请求无效", "<h1>支付请求无效</h1><p>签名错误、商户号不符或参数缺失。</p>");
-      const hidden = Object.entries(req0)
-        .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
-        .join("");
-      const channel = PayChannelLabel[req0.type as PayChannel] ?? req0.type ?? "";
-      return page(
-        reply,
-        200,
-        "收银台",
-        `<h1>收银台</h1>
+  defineRoute(app, ctx, PaymentsApi.getPaySandboxSubmit, async ({ req, reply }) => {
+    const req0 = verifiedRequest(ctx, flattenParams(req.query));
+    if (!req0) return page(reply, 400, "请求无效", "<h1>支付请求无效</h1><p>签名错误、商户号不符或参数缺失。</p>");
+    const hidden = Object.entries(req0)
+      .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+      .join("");
+    const channel = PayChannelLabel[req0.type as PayChannel] ?? req0.type ?? "";
+    return page(
+      reply,
+      200,
+      "收银台",
+      `<h1>收银台</h1>
 <dl>
-  <dt>商品</dt><dd>${escapeHtml(req0.name ?? "")}</dd>
-  <dt>订单号</dt><dd>${escapeHtml(req0.out_trade_no)}</dd>
-  <dt>支付方式</dt><dd>${escapeHtml(channel)}</dd>
-  <dt>金额</dt><dd class="money">¥${escapeHtml(req0.money)}</dd>
+<dt>商品</dt><dd>${escapeHtml(req0.name ?? "")}</dd>
+<dt>订单号</dt><dd>${escapeHtml(req0.out_trade_no)}</dd>
+<dt>支付方式</dt><dd>${escapeHtml(channel)}</dd>
+<dt>金额</dt><dd class="money">¥${escapeHtml(req0.money)}</dd>
 </dl>
 <form method="post" action="pay" class="actions">${hidden}
-  <button type="submit" name="action" value="cancel">取消支付</button>
-  <button type="submit" name="action" value="pay" class="primary">确认支付</button>
+<button type="submit" name="action" value="cancel">取消支付</button>
+<button type="submit" name="action" value="pay" class="primary">确认支付</button>
 </form>`,
-      );
-    },
+    );
   });
 
-  defineRoute(app, ctx, {
-    method: "POST",
-    url: "/pay/sandbox/pay",
-    access: "public",
-    handler: async ({ req, reply }) => {
-      const params = flattenParams(req.body);
-      const req0 = verifiedRequest(ctx, params);
-      const returnUrl = `${publicBase(ctx.config)}/api/pay/epay/return`;
-      if (!req0) return page(reply, 400, "请求无效", "<h1>支付请求无效</h1><p>签名错误、商户号不符或参数缺失。</p>");
-      if (params?.action !== "pay") {
-        // Like a real gateway: back to the merchant without a payment; the order stays unpaid.
-        return reply.redirect(withQuery(returnUrl, { out_trade_no: req0.out_trade_no }), 302);
-      }
-      const keys = gatewayKeys(ctx.config);
-      const result: Record<string, string> = {
-        pid: keys.pid,
-        trade_no: `SB${Date.now()}${randomDigits(6)}`,
-        out_trade_no: req0.out_trade_no,
-        type: req0.type ?? "alipay",
-        name: req0.name ?? "",
-        money: req0.money,
-        trade_status: "TRADE_SUCCESS",
-      };
-      const signed = { ...result, sign: epaySign(result, keys.key), sign_type: "MD5" };
-      const accepted = await handleEpayNotify(ctx, signed);
-      if (!accepted) {
-        req.log.warn({ out_trade_no: req0.out_trade_no }, "sandbox: the notify was not accepted");
-        return page(
-          reply,
-          502,
-          "通知失败",
-          "<h1>商户未确认支付通知</h1><p>订单不存在、已关闭或金额不符，详见服务器日志。</p>",
-        );
-      }
-      return reply.redirect(withQuery(returnUrl, signed), 302);
-    },
+  defineRoute(app, ctx, PaymentsApi.postPaySandboxPay, async ({ req, reply }) => {
+    const params = flattenParams(req.body);
+    const req0 = verifiedRequest(ctx, params);
+    const returnUrl = `${publicBase(ctx.config)}/api/pay/epay/return`;
+    if (!req0) return page(reply, 400, "请求无效", "<h1>支付请求无效</h1><p>签名错误、商户号不符或参数缺失。</p>");
+    if (params?.action !== "pay") {
+      // Like a real gateway: back to the merchant without a payment; the order stays unpaid.
+      return reply.redirect(withQuery(returnUrl, { out_trade_no: req0.out_trade_no }), 302);
+    }
+    const keys = gatewayKeys(ctx.config);
+    const result: Record<string, string> = {
+      pid: keys.pid,
+      trade_no: `SB${Date.now()}${randomDigits(6)}`,
+      out_trade_no: req0.out_trade_no,
+      type: req0.type ?? "alipay",
+      name: req0.name ?? "",
+      money: req0.money,
+      trade_status: "TRADE_SUCCESS",
+    };
+    const signed = { ...result, sign: epaySign(result, keys.key), sign_type: "MD5" };
+    const accepted = await handleEpayNotify(ctx, signed);
+    if (!accepted) {
+      req.log.warn({ out_trade_no: req0.out_trade_no }, "sandbox: the notify was not accepted");
+      return page(
+        reply,
+        502,
+        "通知失败",
+        "<h1>商户未确认支付通知</h1><p>订单不存在、已关闭或金额不符，详见服务器日志。</p>",
+      );
+    }
+    return reply.redirect(withQuery(returnUrl, signed), 302);
   });
 }

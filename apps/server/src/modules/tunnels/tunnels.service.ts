@@ -22,12 +22,12 @@ import { containsText } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { isUniqueViolation } from "../../http/error-handler";
 import { invalid, localDuplicated, notFound, refused, remoteDuplicated } from "../../http/errors";
+import type { Operator } from "../../http/route";
 import { lockUser } from "../../shared/locks";
 import { pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import type { NodeRow } from "../catalog/catalog.table";
-import type { Operator } from "../nodes/catalog.service";
 import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
 import { type CompiledRule, flagByRules, loadRules } from "./illegal-rules";
 import {
