@@ -26,6 +26,7 @@ export interface RouteContext<B, Q, P> {
 }
 
 /** What a handler may return: the endpoint's `data` (void for null), or the reply it sent itself. */
+// biome-ignore lint/suspicious/noConfusingVoidType: services that answer nothing return Promise<void>
 type HandlerResult<R> = (R extends null ? R | undefined | void : R) | FastifyReply;
 
 type AnyEndpoint = Endpoint<unknown, ZodType | undefined, ZodType | undefined, ZodType | undefined>;

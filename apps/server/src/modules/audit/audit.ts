@@ -1,4 +1,4 @@
-import { AuditApi, AuditQuery } from "@burrow/contract";
+import { AuditApi } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";

@@ -1,4 +1,4 @@
-import { AuthApi, LoginBody, RegisterBody, ResetBody, SmsBody } from "@burrow/contract";
+import { AuthApi } from "@burrow/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";

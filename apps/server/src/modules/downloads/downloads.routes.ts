@@ -1,10 +1,4 @@
-import {
-  CreateDownloadBody,
-  DeleteDownloadBody,
-  DownloadListQuery,
-  DownloadsApi,
-  UpdateDownloadBody,
-} from "@burrow/contract";
+import { DownloadsApi } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";

@@ -1,23 +1,4 @@
-import {
-  AreaListQuery,
-  CreateAreaBody,
-  CreateLevelBody,
-  CreateNetTypeBody,
-  CreateNodeBody,
-  DeleteAreaBody,
-  DeleteLevelBody,
-  DeleteNetTypeBody,
-  DeleteNodeBody,
-  LevelListQuery,
-  NetTypeListQuery,
-  NodeIdQuery,
-  NodeListQuery,
-  NodesApi,
-  UpdateAreaBody,
-  UpdateLevelBody,
-  UpdateNetTypeBody,
-  UpdateNodeBody,
-} from "@burrow/contract";
+import { NodesApi } from "@burrow/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";

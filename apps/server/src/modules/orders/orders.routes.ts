@@ -1,14 +1,4 @@
-import {
-  AdminOrderQuery,
-  CreateOrderBody,
-  LedgerQuery,
-  OrderListQuery,
-  OrdersApi,
-  PreviewOrderBody,
-  RefundOrderBody,
-  TradeIdParams,
-  TradeIdQuery,
-} from "@burrow/contract";
+import { OrdersApi } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";

@@ -1,12 +1,4 @@
-import {
-  AdminPlanQuery,
-  CreatePlanBody,
-  PlanIdBody,
-  PlanIdParams,
-  PlansApi,
-  StorePlanQuery,
-  UpdatePlanBody,
-} from "@burrow/contract";
+import { PlanIdBody, PlansApi } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context";
@@ -14,7 +6,7 @@ import { defineRoute } from "../../http/route";
 import { createPlan, deletePlan, listAdminPlans, storeCatalog, storePlan, updatePlan } from "./plans.service";
 
 /** The id of a DELETE, from the body (SPEC) or the query string (what some clients send). */
-const OptionalId = z.object({ id: z.coerce.number().int().min(1, "套餐无效").optional() }).optional();
+const _OptionalId = z.object({ id: z.coerce.number().int().min(1, "套餐无效").optional() }).optional();
 
 /** Plans: the operators' catalogue (/super/plan) and the customers' store (/user/plan). */
 export function plansRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -1,4 +1,4 @@
-import { PlanRegQuery, SubscriptionQuery, SubscriptionsApi } from "@burrow/contract";
+import { SubscriptionsApi } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";

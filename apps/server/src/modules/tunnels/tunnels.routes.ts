@@ -1,27 +1,5 @@
-import {
-  AbuseReportBody,
-  AdminTunnelListQuery,
-  AdminUpdateTunnelBody,
-  ConnListQuery,
-  CreateIllegalRuleBody,
-  CreateTunnelBody,
-  DeleteIllegalRuleBody,
-  DeleteTunnelBody,
-  FlowQuery,
-  HandleIllegalBody,
-  IllegalListQuery,
-  IllegalRuleListQuery,
-  PageQuery,
-  TunIdParams,
-  TunIdQuery,
-  TunnelConfigQuery,
-  TunnelListQuery,
-  TunnelsApi,
-  TunnelTrafficQuery,
-  UpdateTunnelBody,
-  UserTrafficQuery,
-} from "@burrow/contract";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import { TunnelsApi } from "@burrow/contract";
+import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { connOverview, flow, listConns, tunnelTrafficChart, userTraffic } from "../traffic/traffic.service";

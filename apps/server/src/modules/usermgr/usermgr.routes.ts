@@ -1,4 +1,4 @@
-import { AdminUpdateUserBody, AdminUserListQuery, LoginListQuery, UidQuery, UsermgrApi } from "@burrow/contract";
+import { UsermgrApi } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";

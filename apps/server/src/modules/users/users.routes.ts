@@ -1,4 +1,4 @@
-import { ChangePasswordBody, ChangePhoneBody, PageQuery, UpdateInfoBody, UsersApi } from "@burrow/contract";
+import { UsersApi } from "@burrow/contract";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
