@@ -1,3 +1,4 @@
+import { ApidocsApi } from "./apidocs";
 import { AuditApi } from "./audit";
 import { AuthApi } from "./auth";
 import { DashboardApi } from "./dashboard";
@@ -15,6 +16,7 @@ import { TunnelsApi } from "./tunnels";
 import { UsermgrApi } from "./usermgr";
 import { UsersApi } from "./users";
 
+export { ApidocsApi } from "./apidocs";
 export { AuditApi } from "./audit";
 export { AuthApi } from "./auth";
 export { DashboardApi } from "./dashboard";
@@ -34,6 +36,7 @@ export { UsersApi } from "./users";
 
 /** Every endpoint of the API, by domain: the server registers from it, the OpenAPI document and the route-table test read it. */
 export const Endpoints = {
+  apidocs: ApidocsApi,
   audit: AuditApi,
   auth: AuthApi,
   dashboard: DashboardApi,

@@ -2,6 +2,7 @@ import { type PayChannel, PayChannelLabel, PaymentsApi } from "@burrow/contract"
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
+import { escapeHtml } from "../../shared/html";
 import { randomDigits } from "../../shared/ids";
 import { epaySign, epayVerify, gatewayKeys, parseYuan, publicBase } from "./epay";
 import { flattenParams, handleEpayNotify } from "./payments.service";
@@ -16,9 +17,6 @@ import { flattenParams, handleEpayNotify } from "./payments.service";
  */
 
 const REQUEST_KEYS = ["pid", "type", "out_trade_no", "notify_url", "return_url", "name", "money"] as const;
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
 function page(reply: FastifyReply, status: number, title: string, body: string) {
   const html = `<!doctype html>
