@@ -9,7 +9,10 @@ import { createTestApp, type TestApp } from "./harness";
  * here by name, with the reason.
  */
 const OUTSIDE_THE_TABLE = new Map([
-  ["POST /api/frp/plugin/:node_id/:secret", "frps's server-plugin protocol (docs/frp.md), answered in frp's own format"],
+  [
+    "POST /api/frp/plugin/:node_id/:secret",
+    "frps's server-plugin protocol (docs/frp.md), answered in frp's own format",
+  ],
   ["GET /api/uploads/avatars/:file", "static avatar files"],
 ]);
 
