@@ -63,7 +63,11 @@ export type ResponseOf<E> = E extends Endpoint<infer R, Schema, Schema, Schema> 
 /** A caller's input for an endpoint: body, query and path params where it has them. */
 export type CallInput<E> =
   E extends Endpoint<unknown, infer B, infer Q, infer P>
-    ? (B extends z.ZodType ? { body: z.input<B> } : { body?: undefined }) &
+    ? (B extends z.ZodType
+        ? undefined extends z.input<B>
+          ? { body?: z.input<B> }
+          : { body: z.input<B> }
+        : { body?: undefined }) &
         (Q extends z.ZodType ? { query?: Partial<z.input<Q>> } : { query?: undefined }) &
         (P extends z.ZodType ? { params: z.input<P> } : { params?: undefined })
     : never;
