@@ -1,3 +1,4 @@
+import { UsermgrApi } from "@burrow/contract";
 import { expect, test } from "@playwright/test";
 import { adminToken, call, registerUser } from "../fixtures/api";
 import { openSignedIn, sider } from "../fixtures/browser";
@@ -100,7 +101,7 @@ test("a customer opening the admin area gets /403", async ({ page }) => {
 test("a route outside the user's menu shows /403", async ({ page }) => {
   // Support staff (role 2) may open the admin area, but the audit log is not in their menu.
   const user = await registerUser();
-  await call("PATCH", "/super/user/info", { token: await adminToken(), body: { uid: user.uid, role: 2 } });
+  await call(UsermgrApi.patchSuperUserInfo, { token: await adminToken(), body: { uid: user.uid, role: 2 } });
   await openSignedIn(page, user.token, "/admin/view");
   await expect(page.getByRole("heading", { name: "数据概览" })).toBeVisible();
   await expect(sider(page).getByRole("menuitem", { name: "审计日志" })).toHaveCount(0);

@@ -1,3 +1,4 @@
+import { TunnelsApi } from "@burrow/contract";
 import { expect, test } from "@playwright/test";
 import { confirmPopover } from "../fixtures/antd";
 import { adminToken, call, registerUser } from "../fixtures/api";
@@ -48,7 +49,7 @@ test("a customer turns a tunnel off and deletes it", async ({ page }) => {
   await confirmPopover(page, "删除");
   await expect(page.getByText("隧道已删除")).toBeVisible();
   await expect(page.getByRole("row", { name: new RegExp(name) })).toHaveCount(0);
-  const left = await call<{ total: number }>("GET", "/user/tun", { token: user.token });
+  const left = await call(TunnelsApi.getUserTun, { token: user.token });
   expect(left.total).toBe(0);
 });
 

@@ -11,6 +11,7 @@ import { createDb } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
 import type { DB } from "./db/schema";
 import { registerErrorHandler, registerNotFound } from "./http/error-handler";
+import { apidocsRoutes } from "./modules/apidocs/apidocs.routes";
 import { auditRoutes } from "./modules/audit/audit";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
@@ -61,6 +62,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   subscriptionsRoutes(api, ctx);
   marketingRoutes(api, ctx);
   paymentsRoutes(api, ctx);
+  apidocsRoutes(api, ctx);
 }
 
 /** The HS256 key, imported once: handed raw bytes, jose would import them again on every call. */

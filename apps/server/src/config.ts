@@ -14,7 +14,25 @@ export const ConfigSchema = z
     HOST: z.string().default("0.0.0.0"),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
     /** public base URL of the console, used in links sent to frps and payment gateways */
-    PUBLIC_URL: z.preprocess(blankToUndef, z.url().optional()),
+    PUBLIC_URL: z.preprocess(
+      blankToUndef,
+      z
+        .url()
+        .refine((u) => {
+          // It is written into signed gateway parameters and frps configs: an origin with an
+          // optional path, nothing that could smuggle in another parameter or a credential.
+          const url = new URL(u);
+          return (
+            (url.protocol === "https:" || url.protocol === "http:") &&
+            !url.username &&
+            !url.password &&
+            !url.search &&
+            !url.hash &&
+            !/[&=?#\s]/.test(u)
+          );
+        }, "must be an http(s) origin with an optional path, without query, fragment or credentials")
+        .optional(),
+    ),
     DATA_DIR: z.string().default("./data"),
     DATABASE_URL: z.preprocess(
       blankToUndef,
@@ -89,7 +107,8 @@ export const ConfigSchema = z
     if (gateway === "sandbox" && c.NODE_ENV === "production")
       ctx.addIssue({ code: "custom", path: ["PAY_GATEWAY"], message: "the sandbox gateway is refused in production" });
     if (gateway === "epay") {
-      for (const key of ["EPAY_URL", "EPAY_PID", "EPAY_KEY"] as const) {
+      // PUBLIC_URL too: the gateway's notify and return links are never built from a request.
+      for (const key of ["EPAY_URL", "EPAY_PID", "EPAY_KEY", "PUBLIC_URL"] as const) {
         if (!c[key]) ctx.addIssue({ code: "custom", path: [key], message: "required for the epay gateway" });
       }
     }

@@ -2,6 +2,8 @@ export * from "./auth";
 export * from "./common";
 export * from "./dashboard";
 export * from "./downloads";
+export * from "./endpoint";
+export * from "./endpoints";
 export * from "./enums";
 export * from "./frp";
 export * from "./marketing";

@@ -1,38 +1,37 @@
-import { Role } from "@burrow/contract";
+import { type Access, type Endpoint, type Parsed, Role } from "@burrow/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodType } from "zod";
 import type { AppContext } from "../context";
 import { type AuthUser, authenticate } from "../modules/auth/sessions";
 import { forbidden } from "./errors";
 
-/**
- * Who may call a route. `/super` routes are "manager" unless marked "staff" (support staff may
- * read users and handle tickets, DESIGN.md §4); `defineRoute` refuses anything weaker for them.
- */
-export type Access = "public" | "user" | "staff" | "manager";
+export type { Access };
+
+/** Who made an admin write, for the audit row: the caller and the address the call came from. */
+export interface Operator {
+  uid: number;
+  ip: string;
+}
 
 export interface RouteContext<B, Q, P> {
   body: B;
   query: Q;
   params: P;
   user: AuthUser;
+  /** the caller as an audit operator ({uid, ip}); only meaningful on authenticated routes */
+  operator: Operator;
   req: FastifyRequest;
   reply: FastifyReply;
   ctx: AppContext;
 }
 
-export interface RouteDef<B, Q, P> {
-  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
-  url: string;
-  access: Access;
-  body?: ZodType<B>;
-  query?: ZodType<Q>;
-  params?: ZodType<P>;
-  /** what it returns is sent as `data`; a handler that sends the reply itself is left alone */
-  handler: (c: RouteContext<B, Q, P>) => Promise<unknown>;
-}
+/** What a handler may return: the endpoint's `data` (void for null), or the reply it sent itself. */
+// biome-ignore lint/suspicious/noConfusingVoidType: services that answer nothing return Promise<void>
+type HandlerResult<R> = (R extends null ? R | undefined | void : R) | FastifyReply;
 
-/** Every route with its access level ("METHOD url" → access), for the test that walks all `/super` routes. */
+type AnyEndpoint = Endpoint<unknown, ZodType | undefined, ZodType | undefined, ZodType | undefined>;
+
+/** Every route with its access level ("METHOD url" → access), for the tests that walk the route table. */
 export const registeredRoutes = new Map<string, Access>();
 
 /** The one place where authentication and role checks happen for every API route. */
@@ -44,12 +43,24 @@ export async function authorize(ctx: AppContext, req: FastifyRequest, access: Ac
   return user;
 }
 
-/** Registers a validated, authorised route whose result is wrapped in the envelope. */
-export function defineRoute<B = undefined, Q = undefined, P = undefined>(
+/**
+ * Registers the contract's endpoint with its handler: authenticates, checks the role, validates
+ * body, query and params with the endpoint's schemas (a bad field → 400/10000 naming it) and wraps
+ * the result in `{code,msg,data}`. The handler's result is type-checked against the endpoint's
+ * response type.
+ */
+export function defineRoute<
+  R,
+  B extends ZodType | undefined,
+  Q extends ZodType | undefined,
+  P extends ZodType | undefined,
+>(
   app: FastifyInstance,
   ctx: AppContext,
-  def: RouteDef<B, Q, P>,
+  ep: Endpoint<R, B, Q, P>,
+  handler: (c: RouteContext<Parsed<B>, Parsed<Q>, Parsed<P>>) => Promise<HandlerResult<R>> | HandlerResult<R>,
 ): void {
+  const def = ep as AnyEndpoint;
   if (def.url.startsWith("/super") && def.access !== "manager" && def.access !== "staff") {
     throw new Error(`${def.method} ${def.url}: /super routes must be staff or manager`);
   }
@@ -60,17 +71,23 @@ export function defineRoute<B = undefined, Q = undefined, P = undefined>(
     handler: async (req, reply) => {
       const user = await authorize(ctx, req, def.access);
       // Parse after authorising so that anonymous callers learn nothing about the input rules.
-      const body = def.body ? parseIn(def.body, req.body ?? {}, "body") : (undefined as B);
-      const query = def.query ? parseIn(def.query, req.query ?? {}, "query") : (undefined as Q);
-      const params = def.params ? parseIn(def.params, req.params ?? {}, "params") : (undefined as P);
-      const data = await def.handler({ body, query, params, user: user as AuthUser, req, reply, ctx });
+      // A ZodError propagates to the error handler, which names the field (400/10000).
+      const body = def.body ? def.body.parse(req.body ?? {}) : undefined;
+      const query = def.query ? def.query.parse(req.query ?? {}) : undefined;
+      const params = def.params ? def.params.parse(req.params ?? {}) : undefined;
+      const operator: Operator = { uid: user?.uid ?? 0, ip: req.ip };
+      const data = await handler({
+        body,
+        query,
+        params,
+        user: user as AuthUser,
+        operator,
+        req,
+        reply,
+        ctx,
+      } as RouteContext<Parsed<B>, Parsed<Q>, Parsed<P>>);
       if (reply.sent) return reply;
       return reply.send({ code: "SUCCESS", msg: "ok", data: data ?? null });
     },
   });
-}
-
-function parseIn<T>(schema: ZodType<T>, value: unknown, _where: string): T {
-  // ZodError propagates to the error handler, which names the field (400/10000).
-  return schema.parse(value);
 }

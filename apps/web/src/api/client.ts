@@ -1,5 +1,15 @@
-import { type Envelope, ErrorCode, SESSION_INVALID_CODES, SUCCESS } from "@burrow/contract";
+import {
+  type CallInput,
+  type Endpoint,
+  type Envelope,
+  ErrorCode,
+  fillPath,
+  type ResponseOf,
+  SESSION_INVALID_CODES,
+  SUCCESS,
+} from "@burrow/contract";
 import axios, { type AxiosRequestConfig, isAxiosError, isCancel } from "axios";
+import type { ZodType } from "zod";
 import { progressDone, progressStart } from "@/lib/progress";
 import { clearToken, getToken } from "@/lib/token";
 
@@ -218,15 +228,47 @@ async function download(url: string, opts?: CallOptions): Promise<DownloadedFile
   }
 }
 
+/** Endpoints whose input has a body or path params must be given it; the others may omit it. */
+type EndpointArgs<E> =
+  E extends Endpoint<unknown, infer B, ZodType | undefined, infer P>
+    ? B extends undefined
+      ? P extends undefined
+        ? [input?: CallInput<E>, opts?: CallOptions]
+        : [input: CallInput<E>, opts?: CallOptions]
+      : [input: CallInput<E>, opts?: CallOptions]
+    : never;
+
+/**
+ * Calls a contract endpoint: the URL (path params filled in), method, body and query come from the
+ * endpoint's entry, and the answer is typed by it. The one way pages reach the API.
+ */
+function callEndpoint<E extends Endpoint>(ep: E, ...[input, opts]: EndpointArgs<E>): Promise<ResponseOf<E>> {
+  const i = (input ?? {}) as { body?: unknown; query?: object; params?: Record<string, unknown> };
+  const config: AxiosRequestConfig = { method: ep.method, url: fillPath(ep.url, i.params), data: i.body };
+  return call<ResponseOf<E>>(config, { ...opts, params: i.query ?? opts?.params });
+}
+
+/** A file an endpoint answers (CSV exports), with its query. */
+function downloadEndpoint<E extends Endpoint>(
+  ep: E,
+  input?: CallInput<E>,
+  opts?: CallOptions,
+): Promise<DownloadedFile> {
+  const i = (input ?? {}) as { query?: object; params?: Record<string, unknown> };
+  return download(fillPath(ep.url, i.params), { ...opts, params: i.query });
+}
+
+/** A multipart upload to an endpoint that takes a file (the avatar). */
+function upload<E extends Endpoint>(ep: E, form: FormData, opts?: CallOptions): Promise<ResponseOf<E>> {
+  return call<ResponseOf<E>>({ method: ep.method, url: ep.url, data: form }, opts);
+}
+
 /**
  * THE API client: base URL, Bearer token, progress bar, envelope unwrapping, `ApiError`s and the
  * session/permission reactions of SPEC §6/§8. Resolves with the envelope's `data`.
  */
 export const api = {
-  get: <T>(url: string, opts?: CallOptions) => call<T>({ method: "GET", url }, opts),
-  post: <T>(url: string, body?: unknown, opts?: CallOptions) => call<T>({ method: "POST", url, data: body }, opts),
-  patch: <T>(url: string, body?: unknown, opts?: CallOptions) => call<T>({ method: "PATCH", url, data: body }, opts),
-  put: <T>(url: string, body?: unknown, opts?: CallOptions) => call<T>({ method: "PUT", url, data: body }, opts),
-  delete: <T>(url: string, body?: unknown, opts?: CallOptions) => call<T>({ method: "DELETE", url, data: body }, opts),
-  download,
+  call: callEndpoint,
+  upload,
+  download: downloadEndpoint,
 };

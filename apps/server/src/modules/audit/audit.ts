@@ -1,4 +1,4 @@
-import { AuditQuery } from "@burrow/contract";
+import { AuditApi } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
@@ -25,25 +25,19 @@ export async function audit(
 }
 
 export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
-  defineRoute(app, ctx, {
-    method: "GET",
-    url: "/super/audit",
-    access: "manager",
-    query: AuditQuery,
-    handler: async ({ query }) => {
-      let q = ctx.db.selectFrom("audit_logs");
-      if (query.operator_uid) q = q.where("operator_uid", "=", query.operator_uid);
-      if (query.action) q = q.where("action", "=", query.action);
-      const [list, total] = await Promise.all([
-        q
-          .selectAll()
-          .orderBy("id", "desc")
-          .limit(query.size)
-          .offset((query.page - 1) * query.size)
-          .execute(),
-        q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-      ]);
-      return { list, total: Number(total.n), page: query.page, size: query.size };
-    },
+  defineRoute(app, ctx, AuditApi.getSuperAudit, async ({ query }) => {
+    let q = ctx.db.selectFrom("audit_logs");
+    if (query.operator_uid) q = q.where("operator_uid", "=", query.operator_uid);
+    if (query.action) q = q.where("action", "=", query.action);
+    const [list, total] = await Promise.all([
+      q
+        .selectAll()
+        .orderBy("id", "desc")
+        .limit(query.size)
+        .offset((query.page - 1) * query.size)
+        .execute(),
+      q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    return { list, total: Number(total.n), page: query.page, size: query.size };
   });
 }

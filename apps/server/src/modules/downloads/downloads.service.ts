@@ -1,10 +1,10 @@
 import type { CreateDownloadBody, DownloadListQuery, DownloadRow, Paged, UpdateDownloadBody } from "@burrow/contract";
 import type { AppContext } from "../../context";
 import { localDuplicated, notFound } from "../../http/errors";
+import type { Operator } from "../../http/route";
 import { pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
-import type { Operator } from "../nodes/catalog.service";
 
 const present = (r: Omit<DownloadRow, "os" | "arch"> & { os: string; arch: string }): DownloadRow => r as DownloadRow;
 

@@ -1,4 +1,4 @@
-import { type NodePollResult, PollNodeBody } from "@burrow/contract";
+import { FrpApi, type NodePollResult } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { notFound, refused } from "../../http/errors";
@@ -49,13 +49,7 @@ export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
       reply.status(answer.status).send(answer.body);
     },
   );
-  defineRoute(app, ctx, {
-    method: "POST",
-    url: "/super/node/poll",
-    access: "manager",
-    body: PollNodeBody,
-    handler: ({ body }) => pollNow(ctx, body.node_id),
-  });
+  defineRoute(app, ctx, FrpApi.postSuperNodePoll, ({ body }) => pollNow(ctx, body.node_id));
   app.addHook("onReady", async () => {
     const wanted = ctx.config.FRP_POLLER ?? ctx.config.NODE_ENV !== "test";
     if (wanted && !rt.poller) rt.poller = startPoller(ctx, { intervalMs: ctx.config.FRP_POLL_INTERVAL * 1000 });

@@ -1,4 +1,4 @@
-import { type MenuItem, Role } from "@burrow/contract";
+import { MenuApi, type MenuItem, Role } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
@@ -97,16 +97,6 @@ export function menuFor(defs: MenuDef[], role: number): MenuItem[] {
 }
 
 export function menuRoutes(app: FastifyInstance, ctx: AppContext): void {
-  defineRoute(app, ctx, {
-    method: "GET",
-    url: "/user/rolemenu",
-    access: "user",
-    handler: async ({ user }) => menuFor(customerMenu, user.role),
-  });
-  defineRoute(app, ctx, {
-    method: "GET",
-    url: "/super/roleMenu",
-    access: "staff",
-    handler: async ({ user }) => menuFor(adminMenu, user.role),
-  });
+  defineRoute(app, ctx, MenuApi.getUserRolemenu, async ({ user }) => menuFor(customerMenu, user.role));
+  defineRoute(app, ctx, MenuApi.getSuperRoleMenu, async ({ user }) => menuFor(adminMenu, user.role));
 }

@@ -19,15 +19,10 @@ import {
 import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
 import { localDuplicated, notFound, refused } from "../../http/errors";
+import type { Operator } from "../../http/route";
 import { pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
-
-/** Who made an admin write, for the audit row. */
-export interface Operator {
-  uid: number;
-  ip: string;
-}
 
 const BUILTIN_NET_TYPES: number[] = Object.values(NetworkType);
 

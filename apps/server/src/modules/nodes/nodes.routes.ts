@@ -1,22 +1,4 @@
-import {
-  AreaListQuery,
-  CreateAreaBody,
-  CreateLevelBody,
-  CreateNetTypeBody,
-  CreateNodeBody,
-  DeleteAreaBody,
-  DeleteLevelBody,
-  DeleteNetTypeBody,
-  DeleteNodeBody,
-  LevelListQuery,
-  NetTypeListQuery,
-  NodeIdQuery,
-  NodeListQuery,
-  UpdateAreaBody,
-  UpdateLevelBody,
-  UpdateNetTypeBody,
-  UpdateNodeBody,
-} from "@burrow/contract";
+import { NodesApi } from "@burrow/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
@@ -51,143 +33,29 @@ export function publicBaseUrl(ctx: AppContext, req: FastifyRequest): string {
 
 /** Areas, network types, store levels and nodes (operators), and the customer's node list. */
 export function nodesRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const op = (user: { uid: number }, req: FastifyRequest) => ({ uid: user.uid, ip: req.ip });
+  defineRoute(app, ctx, NodesApi.getSuperArea, ({ query }) => listAreas(ctx, query));
+  defineRoute(app, ctx, NodesApi.postSuperArea, ({ body, operator }) => createArea(ctx, operator, body));
+  defineRoute(app, ctx, NodesApi.patchSuperArea, ({ body, operator }) => updateArea(ctx, operator, body));
+  defineRoute(app, ctx, NodesApi.deleteSuperArea, ({ body, operator }) => deleteArea(ctx, operator, body.area_id));
 
-  defineRoute(app, ctx, {
-    method: "GET",
-    url: "/super/area",
-    access: "manager",
-    query: AreaListQuery,
-    handler: ({ query }) => listAreas(ctx, query),
-  });
-  defineRoute(app, ctx, {
-    method: "POST",
-    url: "/super/area",
-    access: "manager",
-    body: CreateAreaBody,
-    handler: ({ body, user, req }) => createArea(ctx, op(user, req), body),
-  });
-  defineRoute(app, ctx, {
-    method: "PATCH",
-    url: "/super/area",
-    access: "manager",
-    body: UpdateAreaBody,
-    handler: ({ body, user, req }) => updateArea(ctx, op(user, req), body),
-  });
-  defineRoute(app, ctx, {
-    method: "DELETE",
-    url: "/super/area",
-    access: "manager",
-    body: DeleteAreaBody,
-    handler: ({ body, user, req }) => deleteArea(ctx, op(user, req), body.area_id),
-  });
+  defineRoute(app, ctx, NodesApi.getSuperNodeNetType, ({ query }) => listNetTypes(ctx, query));
+  defineRoute(app, ctx, NodesApi.postSuperNodeNetType, ({ body, operator }) => createNetType(ctx, operator, body));
+  defineRoute(app, ctx, NodesApi.patchSuperNodeNetType, ({ body, operator }) => updateNetType(ctx, operator, body));
+  defineRoute(app, ctx, NodesApi.deleteSuperNodeNetType, ({ body, operator }) => deleteNetType(ctx, operator, body));
 
-  defineRoute(app, ctx, {
-    method: "GET",
-    url: "/super/node/netType",
-    access: "manager",
-    query: NetTypeListQuery,
-    handler: ({ query }) => listNetTypes(ctx, query),
-  });
-  defineRoute(app, ctx, {
-    method: "POST",
-    url: "/super/node/netType",
-    access: "manager",
-    body: CreateNetTypeBody,
-    handler: ({ body, user, req }) => createNetType(ctx, op(user, req), body),
-  });
-  defineRoute(app, ctx, {
-    method: "PATCH",
-    url: "/super/node/netType",
-    access: "manager",
-    body: UpdateNetTypeBody,
-    handler: ({ body, user, req }) => updateNetType(ctx, op(user, req), body),
-  });
-  defineRoute(app, ctx, {
-    method: "DELETE",
-    url: "/super/node/netType",
-    access: "manager",
-    body: DeleteNetTypeBody,
-    handler: ({ body, user, req }) => deleteNetType(ctx, op(user, req), body),
-  });
+  defineRoute(app, ctx, NodesApi.getSuperPlanLevel, ({ query }) => listLevels(ctx, query));
+  defineRoute(app, ctx, NodesApi.postSuperPlanLevel, ({ body, operator }) => createLevel(ctx, operator, body));
+  defineRoute(app, ctx, NodesApi.patchSuperPlanLevel, ({ body, operator }) => updateLevel(ctx, operator, body));
+  defineRoute(app, ctx, NodesApi.deleteSuperPlanLevel, ({ body, operator }) => deleteLevel(ctx, operator, body));
 
-  defineRoute(app, ctx, {
-    method: "GET",
-    url: "/super/plan/level",
-    access: "manager",
-    query: LevelListQuery,
-    handler: ({ query }) => listLevels(ctx, query),
-  });
-  defineRoute(app, ctx, {
-    method: "POST",
-    url: "/super/plan/level",
-    access: "manager",
-    body: CreateLevelBody,
-    handler: ({ body, user, req }) => createLevel(ctx, op(user, req), body),
-  });
-  defineRoute(app, ctx, {
-    method: "PATCH",
-    url: "/super/plan/level",
-    access: "manager",
-    body: UpdateLevelBody,
-    handler: ({ body, user, req }) => updateLevel(ctx, op(user, req), body),
-  });
-  defineRoute(app, ctx, {
-    method: "DELETE",
-    url: "/super/plan/level",
-    access: "manager",
-    body: DeleteLevelBody,
-    handler: ({ body, user, req }) => deleteLevel(ctx, op(user, req), body),
-  });
+  defineRoute(app, ctx, NodesApi.getSuperNode, ({ query }) => listAdminNodes(ctx, query));
+  defineRoute(app, ctx, NodesApi.getSuperNodeDetail, ({ query }) => nodeDetail(ctx, query.node_id));
+  defineRoute(app, ctx, NodesApi.getSuperNodeSetup, ({ query, req }) =>
+    nodeSetup(ctx, query.node_id, publicBaseUrl(ctx, req)),
+  );
+  defineRoute(app, ctx, NodesApi.postSuperNode, ({ body, operator }) => createNode(ctx, operator, body));
+  defineRoute(app, ctx, NodesApi.patchSuperNode, ({ body, operator }) => updateNode(ctx, operator, body));
+  defineRoute(app, ctx, NodesApi.deleteSuperNode, ({ body, operator }) => deleteNode(ctx, operator, body.node_id));
 
-  defineRoute(app, ctx, {
-    method: "GET",
-    url: "/super/node",
-    access: "manager",
-    query: NodeListQuery,
-    handler: ({ query }) => listAdminNodes(ctx, query),
-  });
-  defineRoute(app, ctx, {
-    method: "GET",
-    url: "/super/node/detail",
-    access: "manager",
-    query: NodeIdQuery,
-    handler: ({ query }) => nodeDetail(ctx, query.node_id),
-  });
-  defineRoute(app, ctx, {
-    method: "GET",
-    url: "/super/node/setup",
-    access: "manager",
-    query: NodeIdQuery,
-    handler: ({ query, req }) => nodeSetup(ctx, query.node_id, publicBaseUrl(ctx, req)),
-  });
-  defineRoute(app, ctx, {
-    method: "POST",
-    url: "/super/node",
-    access: "manager",
-    body: CreateNodeBody,
-    handler: ({ body, user, req }) => createNode(ctx, op(user, req), body),
-  });
-  defineRoute(app, ctx, {
-    method: "PATCH",
-    url: "/super/node",
-    access: "manager",
-    body: UpdateNodeBody,
-    handler: ({ body, user, req }) => updateNode(ctx, op(user, req), body),
-  });
-  defineRoute(app, ctx, {
-    method: "DELETE",
-    url: "/super/node",
-    access: "manager",
-    body: DeleteNodeBody,
-    handler: ({ body, user, req }) => deleteNode(ctx, op(user, req), body.node_id),
-  });
-
-  defineRoute(app, ctx, {
-    method: "GET",
-    url: "/user/node",
-    access: "user",
-    query: NodeListQuery,
-    handler: ({ query, user }) => listUserNodes(ctx, user.uid, query),
-  });
+  defineRoute(app, ctx, NodesApi.getUserNode, ({ query, user }) => listUserNodes(ctx, user.uid, query));
 }

@@ -13,13 +13,13 @@ import {
 import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
 import { invalid, localDuplicated, notFound, refused } from "../../http/errors";
+import type { Operator } from "../../http/route";
 import { randomToken } from "../../shared/ids";
 import { pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import type { NodeRow } from "../catalog/catalog.table";
 import { getPlanLimits } from "../subscriptions/quota";
-import type { Operator } from "./catalog.service";
 import { buildNodeSetup } from "./frps-config";
 import { presentAdminNode, presentAdminNodeDetail, presentNodeSummary } from "./nodes.presenter";
 import { findNode, selectNodes } from "./nodes.repository";

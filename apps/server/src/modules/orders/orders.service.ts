@@ -64,14 +64,8 @@ export async function previewOrder(ctx: AppContext, uid: number, body: PreviewOr
  * POST /user/order. In one transaction under the customer's lock: price it, take the promo code
  * use, write the order; with the balance (or nothing to pay) debit and deliver at once, else
  * answer the gateway link. Insufficient balance (20011) or any refusal rolls everything back.
- * @param origin this server's public origin, for the gateway's notify and return URLs.
  */
-export async function createOrder(
-  ctx: AppContext,
-  uid: number,
-  body: CreateOrderBody,
-  origin: string,
-): Promise<CreateOrderResult> {
+export async function createOrder(ctx: AppContext, uid: number, body: CreateOrderBody): Promise<CreateOrderResult> {
   const now = new Date();
   const out = await ctx.db.transaction().execute(async (trx) => {
     await lockUser(trx, uid);
@@ -123,7 +117,7 @@ export async function createOrder(
     if (Number(awaiting.n) > MAX_AWAITING_ORDERS) {
       throw refused(`待支付订单过多（最多 ${MAX_AWAITING_ORDERS} 笔），请先完成支付或取消后再下单`);
     }
-    const payUrl = buildPayUrl(ctx.config, origin, order);
+    const payUrl = buildPayUrl(ctx.config, order);
     await trx.updateTable("orders").set({ pay_url: payUrl }).where("id", "=", order.id).execute();
     return {
       result: { trade_id: order.trade_id, status: PayStatus.Awaiting, amount: q.amount, pay_url: payUrl },

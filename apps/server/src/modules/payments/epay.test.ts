@@ -68,9 +68,10 @@ describe("gateway configuration", () => {
       EPAY_URL: "https://pay.example.com/",
       EPAY_PID: "2024",
       EPAY_KEY: "merchant-key-1",
+      PUBLIC_URL: "https://console.example.com/",
     });
     const url = new URL(
-      buildPayUrl(config, "https://console.example.com", {
+      buildPayUrl(config, {
         trade_id: "20261122100000123456",
         name: "购买套餐「专业版」月付",
         amount: 1990,

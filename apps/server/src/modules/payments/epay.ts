@@ -1,6 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { fenToYuan } from "@burrow/contract";
-import type { FastifyRequest } from "fastify";
 import type { Config } from "../../config";
 
 /**
@@ -27,24 +26,68 @@ export function gatewayKeys(config: Config): GatewayKeys {
   return { kind, pid: config.EPAY_PID ?? "", key: config.EPAY_KEY ?? "" };
 }
 
+/**
+ * The base every link given to a gateway starts from: PUBLIC_URL, never anything from a request
+ * (a crafted Host or X-Forwarded-Host would otherwise end up inside the signed string). config.ts
+ * requires PUBLIC_URL for a real gateway; the in-process sandbox works with site-relative links.
+ */
+export function publicBase(config: Config): string {
+  return config.PUBLIC_URL ? config.PUBLIC_URL.replace(/\/+$/, "") : "";
+}
+
 /** The gateway's base URL: EPAY_URL, or the sandbox on this server. */
-export function gatewayUrl(config: Config, origin: string): string {
+export function gatewayUrl(config: Config): string {
   const keys = gatewayKeys(config);
-  return (keys.kind === "sandbox" ? `${origin}${SANDBOX_PATH}` : (config.EPAY_URL ?? "")).replace(/\/+$/, "");
+  return (keys.kind === "sandbox" ? `${publicBase(config)}${SANDBOX_PATH}` : (config.EPAY_URL ?? "")).replace(
+    /\/+$/,
+    "",
+  );
+}
+
+/** The keys a gateway's notify (and signed return) may carry; anything else is refused. */
+export const NOTIFY_KEYS = [
+  "pid",
+  "trade_no",
+  "out_trade_no",
+  "type",
+  "name",
+  "money",
+  "trade_status",
+  "param",
+  "sign",
+  "sign_type",
+] as const;
+const NOTIFY_KEY_SET = new Set<string>(NOTIFY_KEYS);
+/** Those a notify must carry. */
+const NOTIFY_REQUIRED = ["pid", "trade_no", "out_trade_no", "type", "money", "trade_status", "sign"] as const;
+
+/**
+ * The string epay signs, or null when a key or value could be read as another parameter set.
+ * epay joins raw values with "&" and "=" without escaping, so "a=1&b=2" as one value signs the
+ * same bytes as two parameters: such values are refused on both sides instead of escaped (the
+ * gateway would not escape them either).
+ */
+function signingBase(params: Record<string, unknown>): string | null {
+  const entries: string[] = [];
+  for (const k of Object.keys(params).sort()) {
+    if (k === "sign" || k === "sign_type") continue;
+    const v = params[k];
+    if (v === undefined || v === null || String(v) === "") continue;
+    const value = String(v);
+    if (/[&=]/.test(k) || /[&=]/.test(value)) return null;
+    entries.push(`${k}=${value}`);
+  }
+  return entries.join("&");
 }
 
 /**
  * The epay signature: every non-empty parameter except `sign` and `sign_type`, sorted by key
  * (ASCII), joined as `k=v` with `&`, the key appended, MD5, lower-case hex. Values are signed raw
- * (before URL encoding).
+ * (before URL encoding); a value holding "&" or "=" cannot be signed unambiguously and throws.
  */
 export function epaySign(params: Record<string, unknown>, key: string): string {
-  const base = Object.keys(params)
-    .filter((k) => k !== "sign" && k !== "sign_type")
-    .filter((k) => params[k] !== undefined && params[k] !== null && String(params[k]) !== "")
-    .sort()
-    .map((k) => `${k}=${String(params[k])}`)
-    .join("&");
+  const base = signingBase(params);
+  if (base === null) throw new Error("epay: a parameter holds '&' or '=' and cannot be signed unambiguously");
   return createHash("md5").update(`${base}${key}`, "utf8").digest("hex");
 }
 
@@ -52,7 +95,30 @@ export function epaySign(params: Record<string, unknown>, key: string): string {
 export function epayVerify(params: Record<string, unknown>, key: string): boolean {
   const given = typeof params.sign === "string" ? params.sign.toLowerCase() : "";
   if (!/^[0-9a-f]{32}$/.test(given)) return false;
-  return timingSafeEqual(Buffer.from(given), Buffer.from(epaySign(params, key)));
+  const base = signingBase(params);
+  if (base === null) return false;
+  const expected = createHash("md5").update(`${base}${key}`, "utf8").digest("hex");
+  return timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
+
+export type NotifyCheck = { ok: true; params: Record<string, string>; amount: number } | { ok: false; reason: string };
+
+/**
+ * Checks a gateway notify (or signed return) exactly: only the protocol's keys, each once, the
+ * required ones present, the merchant's pid, a well-formed amount and a valid signature over
+ * exactly those fields. `trade_status` is left to the caller (a signed non-payment is acknowledged).
+ */
+export function checkNotify(config: Config, params: Record<string, string>): NotifyCheck {
+  const extra = Object.keys(params).filter((k) => !NOTIFY_KEY_SET.has(k));
+  if (extra.length > 0) return { ok: false, reason: `unexpected parameters: ${extra.slice(0, 5).join(", ")}` };
+  const missing = NOTIFY_REQUIRED.filter((k) => !params[k]);
+  if (missing.length > 0) return { ok: false, reason: `missing parameters: ${missing.join(", ")}` };
+  const keys = gatewayKeys(config);
+  if (!epayVerify(params, keys.key)) return { ok: false, reason: "bad signature" };
+  if (params.pid !== keys.pid) return { ok: false, reason: "another merchant's pid" };
+  const amount = parseYuan(params.money);
+  if (amount === null) return { ok: false, reason: "malformed amount" };
+  return { ok: true, params, amount };
 }
 
 /** "12.30" → 1230 fen, exactly; null for anything that is not a non-negative amount with ≤ 2 decimals. */
@@ -62,39 +128,44 @@ export function parseYuan(money: unknown): number | null {
   return Number(yuan) * 100 + Number(cents.padEnd(2, "0"));
 }
 
-/**
- * This server's public origin: PUBLIC_URL when set (behind a proxy, for gateways calling back),
- * else the origin the request came to.
- */
-export function publicOrigin(config: Config, req: FastifyRequest): string {
-  if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/+$/, "");
-  return `${req.protocol}://${req.host}`;
-}
-
 /** The parameters of a payment request, signed. */
 export function payParams(
   keys: GatewayKeys,
-  origin: string,
+  base: string,
   order: { trade_id: string; name: string; amount: number; pay_type: string | null },
 ): Record<string, string> {
   const params: Record<string, string> = {
     pid: keys.pid,
     type: order.pay_type ?? "alipay",
     out_trade_no: order.trade_id,
-    notify_url: `${origin}/api/pay/epay/notify`,
-    return_url: `${origin}/api/pay/epay/return`,
-    name: order.name.slice(0, 64),
+    notify_url: `${base}/api/pay/epay/notify`,
+    return_url: `${base}/api/pay/epay/return`,
+    name: gatewayItemName(order.name),
     money: fenToYuan(order.amount),
   };
   return { ...params, sign: epaySign(params, keys.key), sign_type: "MD5" };
 }
 
+/**
+ * The item name shown at the gateway: an operator-chosen plan name may hold "&" or "=", which epay
+ * cannot sign unambiguously, and control characters, which gateways mangle; both become spaces.
+ */
+export function gatewayItemName(name: string): string {
+  return (
+    name
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+      .replace(/[&=\u0000-\u001f\u007f]/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+      .slice(0, 64) || "订单"
+  );
+}
+
 /** Where to send the customer's browser to pay: <gateway>/submit.php?… */
 export function buildPayUrl(
   config: Config,
-  origin: string,
   order: { trade_id: string; name: string; amount: number; pay_type: string | null },
 ): string {
-  const params = payParams(gatewayKeys(config), origin, order);
-  return `${gatewayUrl(config, origin)}/submit.php?${new URLSearchParams(params).toString()}`;
+  const params = payParams(gatewayKeys(config), publicBase(config), order);
+  return `${gatewayUrl(config)}/submit.php?${new URLSearchParams(params).toString()}`;
 }

@@ -1,8 +1,9 @@
+import { PaymentsApi } from "@burrow/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { recordOnlinePayment } from "../orders/orders.service";
-import { epayVerify, gatewayKeys, parseYuan } from "./epay";
+import { checkNotify, gatewayKeys, publicBase } from "./epay";
 import { flattenParams, handleEpayNotify } from "./payments.service";
 import { sandboxRoutes } from "./sandbox";
 
@@ -20,42 +21,36 @@ export function paymentsRoutes(api: FastifyInstance, ctx: AppContext): void {
     );
 
     const notify = async ({ req, reply }: { req: FastifyRequest; reply: FastifyReply }) => {
-      const ok = await handleEpayNotify(ctx, flattenParams(req.query, req.body));
+      // A GET carries its fields in the query, a POST in its form body; both at once is ambiguous.
+      const ok = await handleEpayNotify(ctx, flattenParams(req.query, req.method === "POST" ? req.body : undefined));
       // The gateway retries until it reads exactly "success".
       return reply
         .status(ok ? 200 : 400)
         .type("text/plain; charset=utf-8")
         .send(ok ? "success" : "fail");
     };
-    defineRoute(scope, ctx, { method: "GET", url: "/pay/epay/notify", access: "public", handler: notify });
-    defineRoute(scope, ctx, { method: "POST", url: "/pay/epay/notify", access: "public", handler: notify });
+    defineRoute(scope, ctx, PaymentsApi.getPayEpayNotify, notify);
+    defineRoute(scope, ctx, PaymentsApi.postPayEpayNotify, notify);
 
-    defineRoute(scope, ctx, {
-      method: "GET",
-      url: "/pay/epay/return",
-      access: "public",
-      handler: async ({ req, reply }) => {
-        const params = flattenParams(req.query);
-        const keys = gatewayKeys(ctx.config);
-        // A signed successful return is as good as the notify (which a firewall may have held up).
-        const amount = parseYuan(params.money);
-        if (
-          params.trade_status === "TRADE_SUCCESS" &&
-          params.pid === keys.pid &&
-          params.trade_no &&
-          amount !== null &&
-          epayVerify(params, keys.key)
-        ) {
-          try {
-            await recordOnlinePayment(ctx, { tradeId: params.out_trade_no, channelTradeId: params.trade_no, amount });
-          } catch (err) {
-            req.log.error({ err, out_trade_no: params.out_trade_no }, "payment return: recording failed");
-          }
+    defineRoute(scope, ctx, PaymentsApi.getPayEpayReturn, async ({ req, reply }) => {
+      const params = flattenParams(req.query) ?? {};
+      // A signed successful return is as good as the notify (which a firewall may have held up),
+      // checked exactly as the notify is.
+      const checked = checkNotify(ctx.config, params);
+      if (checked.ok && checked.params.trade_status === "TRADE_SUCCESS") {
+        try {
+          await recordOnlinePayment(ctx, {
+            tradeId: checked.params.out_trade_no,
+            channelTradeId: checked.params.trade_no,
+            amount: checked.amount,
+          });
+        } catch (err) {
+          req.log.error({ err, out_trade_no: params.out_trade_no }, "payment return: recording failed");
         }
-        const base = ctx.config.PUBLIC_URL?.replace(/\/+$/, "") ?? "";
-        const tradeId = /^[A-Za-z0-9]{1,40}$/.test(params.out_trade_no ?? "") ? params.out_trade_no : "";
-        return reply.redirect(`${base}/result/pay?trade_id=${encodeURIComponent(tradeId)}`, 302);
-      },
+      }
+      const base = publicBase(ctx.config);
+      const tradeId = /^[A-Za-z0-9]{1,40}$/.test(params.out_trade_no ?? "") ? params.out_trade_no : "";
+      return reply.redirect(`${base}/result/pay?trade_id=${encodeURIComponent(tradeId)}`, 302);
     });
 
     if (gatewayKeys(ctx.config).kind === "sandbox") sandboxRoutes(scope, ctx);

@@ -1,46 +1,47 @@
 import type { AppContext } from "../../context";
 import { recordOnlinePayment } from "../orders/orders.service";
-import { epayVerify, gatewayKeys, parseYuan } from "./epay";
+import { checkNotify } from "./epay";
 
-/** Flattens query/form values to strings (a repeated key keeps its first value). */
-export function flattenParams(...sources: unknown[]): Record<string, string> {
+/**
+ * Flattens query/form values to strings. Returns null when a key is repeated (in one source or
+ * across two): which copy a signature covers would be ambiguous, so such a message is refused.
+ */
+export function flattenParams(...sources: unknown[]): Record<string, string> | null {
   const out: Record<string, string> = {};
   for (const src of sources) {
     if (!src || typeof src !== "object") continue;
     for (const [k, v] of Object.entries(src as Record<string, unknown>)) {
-      const value = Array.isArray(v) ? v[0] : v;
-      if (typeof value === "string" || typeof value === "number") out[k] ??= String(value);
+      if (Array.isArray(v) || Object.hasOwn(out, k)) return null;
+      if (typeof v === "string" || typeof v === "number") out[k] = String(v);
+      else return null;
     }
   }
   return out;
 }
 
 /**
- * Handles the gateway's asynchronous notify. Refuses (and logs, changing nothing) a bad
- * signature, another merchant's pid, a malformed amount, an unknown order or an amount that
- * differs from the order's; records a genuine payment exactly once however often it arrives.
+ * Handles the gateway's asynchronous notify. Refuses (and logs, changing nothing) any key beyond
+ * the protocol's, a repeated key, a bad signature, another merchant's pid, a malformed amount, an
+ * unknown order or an amount that differs from the order's; records a genuine payment exactly
+ * once however often it arrives.
  * @returns true when the gateway should be answered "success" (recorded now or before).
  */
-export async function handleEpayNotify(ctx: AppContext, params: Record<string, string>): Promise<boolean> {
-  const keys = gatewayKeys(ctx.config);
-  const log = ctx.log.child({ out_trade_no: params.out_trade_no, trade_no: params.trade_no });
-  if (!epayVerify(params, keys.key)) {
-    log.warn("payment notify refused: bad signature");
+export async function handleEpayNotify(ctx: AppContext, raw: Record<string, string> | null): Promise<boolean> {
+  if (!raw) {
+    ctx.log.warn("payment notify refused: a parameter is repeated");
     return false;
   }
-  if (params.pid !== keys.pid) {
-    log.warn({ pid: params.pid }, "payment notify refused: another merchant's pid");
+  const log = ctx.log.child({ out_trade_no: raw.out_trade_no, trade_no: raw.trade_no });
+  const checked = checkNotify(ctx.config, raw);
+  if (!checked.ok) {
+    log.warn(`payment notify refused: ${checked.reason}`);
     return false;
   }
+  const { params, amount } = checked;
   if (params.trade_status !== "TRADE_SUCCESS") {
     // Signed by the gateway but not a payment: acknowledge so that it stops retrying.
     log.info({ trade_status: params.trade_status }, "payment notify ignored: not a successful payment");
     return true;
-  }
-  const amount = parseYuan(params.money);
-  if (amount === null || !params.out_trade_no || !params.trade_no) {
-    log.warn({ money: params.money }, "payment notify refused: malformed");
-    return false;
   }
   const outcome = await recordOnlinePayment(ctx, {
     tradeId: params.out_trade_no,

@@ -1,22 +1,22 @@
-import { type PayChannel, PayChannelLabel } from "@burrow/contract";
+import { type PayChannel, PayChannelLabel, PaymentsApi } from "@burrow/contract";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
+import { escapeHtml } from "../../shared/html";
 import { randomDigits } from "../../shared/ids";
-import { epaySign, epayVerify, gatewayKeys, parseYuan } from "./epay";
-import { flattenParams } from "./payments.service";
+import { epaySign, epayVerify, gatewayKeys, parseYuan, publicBase } from "./epay";
+import { flattenParams, handleEpayNotify } from "./payments.service";
 
 /**
  * The sandbox gateway: a stand-in for an epay-style gateway, for development and tests (config.ts
  * refuses it in production). It checks the signed request like a real gateway, shows the order,
- * and on "pay" sends the same signed notify over real HTTP to the notify_url, then returns the
- * browser to return_url with the signed result. It knows nothing of Burrow's database.
+ * and on "pay" hands the same signed notify a real gateway would send to Burrow's notify handler
+ * in-process, then returns the browser to Burrow's return page with the signed result. It never
+ * fetches or redirects to a URL taken from the request (that made the server an open relay for
+ * any address written into a signed notify_url), and knows nothing of Burrow's database.
  */
 
 const REQUEST_KEYS = ["pid", "type", "out_trade_no", "notify_url", "return_url", "name", "money"] as const;
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
 function page(reply: FastifyReply, status: number, title: string, body: string) {
   const html = `<!doctype html>
@@ -48,7 +48,8 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
 }
 
 /** The request's own parameters if its signature and merchant are right, else null. */
-function verifiedRequest(ctx: AppContext, params: Record<string, string>): Record<string, string> | null {
+function verifiedRequest(ctx: AppContext, params: Record<string, string> | null): Record<string, string> | null {
+  if (!params) return null;
   const keys = gatewayKeys(ctx.config);
   // Only the protocol's own parameters are signed (the page's button adds "action").
   const out: Record<string, string> = {};
@@ -64,76 +65,61 @@ const withQuery = (url: string, params: Record<string, string>) =>
 
 /** Registers /pay/sandbox/submit.php (the payment page) and /pay/sandbox/pay (its buttons). */
 export function sandboxRoutes(app: FastifyInstance, ctx: AppContext): void {
-  defineRoute(app, ctx, {
-    method: "GET",
-    url: "/pay/sandbox/submit.php",
-    access: "public",
-    handler: async ({ req, reply }) => {
-      const req0 = verifiedRequest(ctx, flattenParams(req.query));
-      if (!req0) return page(reply, 400, "请求无效", "<h1>支付请求无效</h1><p>签名错误、商户号不符或参数缺失。</p>");
-      const hidden = Object.entries(req0)
-        .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
-        .join("");
-      const channel = PayChannelLabel[req0.type as PayChannel] ?? req0.type ?? "";
-      return page(
-        reply,
-        200,
-        "收银台",
-        `<h1>收银台</h1>
+  defineRoute(app, ctx, PaymentsApi.getPaySandboxSubmit, async ({ req, reply }) => {
+    const req0 = verifiedRequest(ctx, flattenParams(req.query));
+    if (!req0) return page(reply, 400, "请求无效", "<h1>支付请求无效</h1><p>签名错误、商户号不符或参数缺失。</p>");
+    const hidden = Object.entries(req0)
+      .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+      .join("");
+    const channel = PayChannelLabel[req0.type as PayChannel] ?? req0.type ?? "";
+    return page(
+      reply,
+      200,
+      "收银台",
+      `<h1>收银台</h1>
 <dl>
-  <dt>商品</dt><dd>${escapeHtml(req0.name ?? "")}</dd>
-  <dt>订单号</dt><dd>${escapeHtml(req0.out_trade_no)}</dd>
-  <dt>支付方式</dt><dd>${escapeHtml(channel)}</dd>
-  <dt>金额</dt><dd class="money">¥${escapeHtml(req0.money)}</dd>
+<dt>商品</dt><dd>${escapeHtml(req0.name ?? "")}</dd>
+<dt>订单号</dt><dd>${escapeHtml(req0.out_trade_no)}</dd>
+<dt>支付方式</dt><dd>${escapeHtml(channel)}</dd>
+<dt>金额</dt><dd class="money">¥${escapeHtml(req0.money)}</dd>
 </dl>
 <form method="post" action="pay" class="actions">${hidden}
-  <button type="submit" name="action" value="cancel">取消支付</button>
-  <button type="submit" name="action" value="pay" class="primary">确认支付</button>
+<button type="submit" name="action" value="cancel">取消支付</button>
+<button type="submit" name="action" value="pay" class="primary">确认支付</button>
 </form>`,
-      );
-    },
+    );
   });
 
-  defineRoute(app, ctx, {
-    method: "POST",
-    url: "/pay/sandbox/pay",
-    access: "public",
-    handler: async ({ req, reply }) => {
-      const params = flattenParams(req.body);
-      const req0 = verifiedRequest(ctx, params);
-      if (!req0) return page(reply, 400, "请求无效", "<h1>支付请求无效</h1><p>签名错误、商户号不符或参数缺失。</p>");
-      if (params.action !== "pay") {
-        // Like a real gateway: back to the merchant without a payment; the order stays unpaid.
-        return reply.redirect(withQuery(req0.return_url, { out_trade_no: req0.out_trade_no }), 302);
-      }
-      const keys = gatewayKeys(ctx.config);
-      const result: Record<string, string> = {
-        pid: keys.pid,
-        trade_no: `SB${Date.now()}${randomDigits(6)}`,
-        out_trade_no: req0.out_trade_no,
-        type: req0.type ?? "alipay",
-        name: req0.name ?? "",
-        money: req0.money,
-        trade_status: "TRADE_SUCCESS",
-      };
-      const signed = { ...result, sign: epaySign(result, keys.key), sign_type: "MD5" };
-      let answer: string;
-      try {
-        const res = await fetch(withQuery(req0.notify_url, signed), { signal: AbortSignal.timeout(10_000) });
-        answer = (await res.text()).trim();
-      } catch (err) {
-        answer = `通知失败：${(err as Error).message}`;
-      }
-      if (answer !== "success") {
-        req.log.warn({ out_trade_no: req0.out_trade_no, answer }, "sandbox: merchant did not accept the notify");
-        return page(
-          reply,
-          502,
-          "通知失败",
-          `<h1>商户未确认支付通知</h1><p>异步通知地址的应答：</p><pre>${escapeHtml(answer.slice(0, 500))}</pre>`,
-        );
-      }
-      return reply.redirect(withQuery(req0.return_url, signed), 302);
-    },
+  defineRoute(app, ctx, PaymentsApi.postPaySandboxPay, async ({ req, reply }) => {
+    const params = flattenParams(req.body);
+    const req0 = verifiedRequest(ctx, params);
+    const returnUrl = `${publicBase(ctx.config)}/api/pay/epay/return`;
+    if (!req0) return page(reply, 400, "请求无效", "<h1>支付请求无效</h1><p>签名错误、商户号不符或参数缺失。</p>");
+    if (params?.action !== "pay") {
+      // Like a real gateway: back to the merchant without a payment; the order stays unpaid.
+      return reply.redirect(withQuery(returnUrl, { out_trade_no: req0.out_trade_no }), 302);
+    }
+    const keys = gatewayKeys(ctx.config);
+    const result: Record<string, string> = {
+      pid: keys.pid,
+      trade_no: `SB${Date.now()}${randomDigits(6)}`,
+      out_trade_no: req0.out_trade_no,
+      type: req0.type ?? "alipay",
+      name: req0.name ?? "",
+      money: req0.money,
+      trade_status: "TRADE_SUCCESS",
+    };
+    const signed = { ...result, sign: epaySign(result, keys.key), sign_type: "MD5" };
+    const accepted = await handleEpayNotify(ctx, signed);
+    if (!accepted) {
+      req.log.warn({ out_trade_no: req0.out_trade_no }, "sandbox: the notify was not accepted");
+      return page(
+        reply,
+        502,
+        "通知失败",
+        "<h1>商户未确认支付通知</h1><p>订单不存在、已关闭或金额不符，详见服务器日志。</p>",
+      );
+    }
+    return reply.redirect(withQuery(returnUrl, signed), 302);
   });
 }

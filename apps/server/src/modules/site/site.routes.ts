@@ -1,4 +1,5 @@
 import type { SiteInfo } from "@burrow/contract";
+import { SiteApi } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
@@ -14,14 +15,9 @@ export function siteRoutes(app: FastifyInstance, ctx: AppContext): void {
     license_no: c.SITE_LICENSE_NO,
     copyright_start: 2024,
   };
-  defineRoute(app, ctx, { method: "GET", url: "/public/site", access: "public", handler: async () => info });
-  defineRoute(app, ctx, {
-    method: "GET",
-    url: "/healthz",
-    access: "public",
-    handler: async () => {
-      await ctx.db.selectFrom("settings").select("key").limit(1).execute();
-      return { status: "ok" };
-    },
+  defineRoute(app, ctx, SiteApi.getPublicSite, async () => info);
+  defineRoute(app, ctx, SiteApi.getHealthz, async () => {
+    await ctx.db.selectFrom("settings").select("key").limit(1).execute();
+    return { status: "ok" };
   });
 }

@@ -12,10 +12,10 @@ import {
 } from "@burrow/contract";
 import type { AppContext } from "../../context";
 import { invalid, localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
+import type { Operator } from "../../http/route";
 import { pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
-import type { Operator } from "../nodes/catalog.service";
 import { tunnelAddresses, tunnelCustomDomains } from "./tunnels.presenter";
 import { lockTunnel } from "./tunnels.service";
 

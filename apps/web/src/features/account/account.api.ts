@@ -1,4 +1,5 @@
-import type { ChangePasswordBody, ChangePhoneBody, LoginLog, Paged, UpdateInfoBody, UserInfo } from "@burrow/contract";
+import type { ChangePasswordBody, ChangePhoneBody, UpdateInfoBody } from "@burrow/contract";
+import { UsersApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -13,34 +14,34 @@ export const accountKeys = {
 export const userInfoQuery = () =>
   queryOptions({
     queryKey: accountKeys.info(),
-    queryFn: ({ signal }) => api.get<UserInfo>("/user/userInfo", { signal }),
+    queryFn: ({ signal }) => api.call(UsersApi.getUserUserInfo, {}, { signal }),
   });
 
 /** GET /user/loginList: the user's own sign-in history. */
 export const loginListQuery = (page: number, size: number) =>
   queryOptions({
     queryKey: accountKeys.loginList(page, size),
-    queryFn: ({ signal }) => api.get<Paged<LoginLog>>("/user/loginList", { params: { page, size }, signal }),
+    queryFn: ({ signal }) => api.call(UsersApi.getUserLoginList, { query: { page, size } }, { signal }),
     placeholderData: keepPreviousData,
   });
 
 /** PATCH /user/info */
-export const updateInfo = (body: UpdateInfoBody) => api.patch<null>("/user/info", body);
+export const updateInfo = (body: UpdateInfoBody) => api.call(UsersApi.patchUserInfo, { body });
 
 /** POST /user/avatar (multipart "file") → the stored avatar's URL; the server also saves it on the user. */
 export const uploadAvatar = (file: Blob, onProgress?: (percent: number) => void) => {
   const form = new FormData();
   form.append("file", file);
-  return api.post<{ url: string }>("/user/avatar", form, {
+  return api.upload(UsersApi.postUserAvatar, form, {
     onUploadProgress: (e) => onProgress?.(e.total ? Math.round((e.loaded / e.total) * 100) : 0),
   });
 };
 
 /** POST /user/password: revokes every session, including the current one. */
-export const changePassword = (body: ChangePasswordBody) => api.post<null>("/user/password", body);
+export const changePassword = (body: ChangePasswordBody) => api.call(UsersApi.postUserPassword, { body });
 
 /** POST /user/phone: the code was sent to the new phone with scene "phone". */
-export const changePhone = (body: ChangePhoneBody) => api.post<null>("/user/phone", body);
+export const changePhone = (body: ChangePhoneBody) => api.call(UsersApi.postUserPhone, { body });
 
 /** POST /user/frpToken: issues a new frp access token; frpc configs with the old one stop working. */
-export const resetFrpToken = () => api.post<{ frp_token: string }>("/user/frpToken");
+export const resetFrpToken = () => api.call(UsersApi.postUserFrpToken);

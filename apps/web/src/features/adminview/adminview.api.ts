@@ -1,4 +1,4 @@
-import type { ViewInfo } from "@burrow/contract";
+import { UsermgrApi } from "@burrow/contract";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -11,5 +11,5 @@ export const adminviewKeys = {
 export const viewInfoQuery = () =>
   queryOptions({
     queryKey: adminviewKeys.info(),
-    queryFn: ({ signal }) => api.get<ViewInfo>("/super/viewInfo", { signal }),
+    queryFn: ({ signal }) => api.call(UsermgrApi.getSuperViewInfo, {}, { signal }),
   });

@@ -1,4 +1,5 @@
-import type { AuditQuery, AuditRow, Paged } from "@burrow/contract";
+import type { AuditQuery } from "@burrow/contract";
+import { AuditApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
 import { api } from "@/api/client";
@@ -15,6 +16,6 @@ export const auditKeys = {
 export const auditListQuery = (filters: AuditFilters) =>
   queryOptions({
     queryKey: auditKeys.list(filters),
-    queryFn: ({ signal }) => api.get<Paged<AuditRow>>("/super/audit", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(AuditApi.getSuperAudit, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });

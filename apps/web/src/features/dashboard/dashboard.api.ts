@@ -1,4 +1,4 @@
-import type { CheckInResult, DashChart, DashData } from "@burrow/contract";
+import { DashboardApi } from "@burrow/contract";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -12,15 +12,15 @@ export const dashboardKeys = {
 export const dashDataQuery = () =>
   queryOptions({
     queryKey: dashboardKeys.data(),
-    queryFn: ({ signal }) => api.get<DashData>("/user/dashData", { signal }),
+    queryFn: ({ signal }) => api.call(DashboardApi.getUserDashData, {}, { signal }),
   });
 
 /** GET /user/dashChart: this customer's traffic of the last seven days. */
 export const dashChartQuery = () =>
   queryOptions({
     queryKey: dashboardKeys.chart(),
-    queryFn: ({ signal }) => api.get<DashChart>("/user/dashChart", { signal }),
+    queryFn: ({ signal }) => api.call(DashboardApi.getUserDashChart, {}, { signal }),
   });
 
 /** GET /user/checkIn (SPEC §7): once a day, adds bonus traffic to the plan. */
-export const checkIn = () => api.get<CheckInResult>("/user/checkIn");
+export const checkIn = () => api.call(DashboardApi.getUserCheckIn);

@@ -1,4 +1,5 @@
-import type { CreateDownloadBody, DownloadListQuery, DownloadRow, Paged, UpdateDownloadBody } from "@burrow/contract";
+import type { CreateDownloadBody, DownloadListQuery, UpdateDownloadBody } from "@burrow/contract";
+import { DownloadsApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -14,7 +15,7 @@ export const downloadsKeys = {
 export const userDownloadsQuery = () =>
   queryOptions({
     queryKey: downloadsKeys.user(),
-    queryFn: ({ signal }) => api.get<DownloadRow[]>("/user/download", { signal }),
+    queryFn: ({ signal }) => api.call(DownloadsApi.getUserDownload, {}, { signal }),
     staleTime: 5 * 60_000,
   });
 
@@ -22,13 +23,13 @@ export const userDownloadsQuery = () =>
 export const adminDownloadsQuery = (filters: DownloadFilters) =>
   queryOptions({
     queryKey: downloadsKeys.admin(filters),
-    queryFn: ({ signal }) => api.get<Paged<DownloadRow>>("/super/download", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(DownloadsApi.getSuperDownload, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 
 /** POST /super/download: one build per os, arch and version (40008 on version) */
-export const createDownload = (body: CreateDownloadBody) => api.post<DownloadRow>("/super/download", body);
+export const createDownload = (body: CreateDownloadBody) => api.call(DownloadsApi.postSuperDownload, { body });
 /** PATCH /super/download */
-export const updateDownload = (body: UpdateDownloadBody) => api.patch<DownloadRow>("/super/download", body);
+export const updateDownload = (body: UpdateDownloadBody) => api.call(DownloadsApi.patchSuperDownload, { body });
 /** DELETE /super/download */
-export const deleteDownload = (id: number) => api.delete<null>("/super/download", { id });
+export const deleteDownload = (id: number) => api.call(DownloadsApi.deleteSuperDownload, { body: { id } });

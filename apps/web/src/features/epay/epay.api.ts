@@ -1,13 +1,5 @@
-import type {
-  BalanceLedgerRow,
-  OrderDetail,
-  OrderView,
-  Paged,
-  RechargePromotionRow,
-  RedeemResult,
-  SubscriptionList,
-  SubscriptionQuery,
-} from "@burrow/contract";
+import type { SubscriptionQuery } from "@burrow/contract";
+import { MarketingApi, OrdersApi, SubscriptionsApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -26,7 +18,7 @@ export const epayKeys = {
 export const ledgerQuery = (page: number, size: number) =>
   queryOptions({
     queryKey: epayKeys.ledger(page, size),
-    queryFn: ({ signal }) => api.get<Paged<BalanceLedgerRow>>("/user/ledger", { params: { page, size }, signal }),
+    queryFn: ({ signal }) => api.call(OrdersApi.getUserLedger, { query: { page, size } }, { signal }),
     placeholderData: keepPreviousData,
     // Money moves from elsewhere too (gateway notifies, refunds): always fresh on opening the page.
     staleTime: 0,
@@ -36,7 +28,7 @@ export const ledgerQuery = (page: number, size: number) =>
 export const subscriptionsQuery = (filters: SubscriptionFilters) =>
   queryOptions({
     queryKey: epayKeys.subscriptions(filters),
-    queryFn: ({ signal }) => api.get<SubscriptionList>("/user/subscription", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(SubscriptionsApi.getUserSubscription, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
     // Traffic and refunds change it from elsewhere: always fresh on opening the page.
     staleTime: 0,
@@ -46,19 +38,20 @@ export const subscriptionsQuery = (filters: SubscriptionFilters) =>
 export const orderQuery = (tradeId: string) =>
   queryOptions({
     queryKey: epayKeys.order(tradeId),
-    queryFn: ({ signal }) => api.get<OrderDetail>(`/user/order/${encodeURIComponent(tradeId)}`, { signal }),
+    queryFn: ({ signal }) => api.call(OrdersApi.getUserOrderTradeID, { params: { tradeID: tradeId } }, { signal }),
   });
 
 /** GET /user/discountRecharge: the recharge promotions running now. */
 export const rechargePromotionsQuery = () =>
   queryOptions({
     queryKey: epayKeys.rechargePromotions(),
-    queryFn: ({ signal }) => api.get<RechargePromotionRow[]>("/user/discountRecharge", { signal }),
+    queryFn: ({ signal }) => api.call(MarketingApi.getUserDiscountRecharge, {}, { signal }),
   });
 
 /** POST /user/giftCard/redeem: 400/10000 on `card_number` saying why not. */
-export const redeemGiftCard = (card_number: string) => api.post<RedeemResult>("/user/giftCard/redeem", { card_number });
+export const redeemGiftCard = (card_number: string) =>
+  api.call(MarketingApi.postUserGiftCardRedeem, { body: { card_number } });
 
 /** POST /user/order/{tradeID}/cancel: gives up an order that awaits payment (it closes, −1). */
 export const cancelOrder = (tradeId: string) =>
-  api.post<OrderView>(`/user/order/${encodeURIComponent(tradeId)}/cancel`);
+  api.call(OrdersApi.postUserOrderTradeIDCancel, { params: { tradeID: tradeId } });

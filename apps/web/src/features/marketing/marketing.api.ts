@@ -1,17 +1,13 @@
 import type {
   CreateDiscountCodeBody,
-  CreatedGiftCards,
   CreateGiftCardsBody,
   CreateRechargePromotionBody,
   DiscountCodeQuery,
-  DiscountCodeRow,
   GiftCardExportQuery,
   GiftCardQuery,
-  GiftCardRow,
-  Paged,
-  RechargePromotionRow,
   UpdateGiftCardBody,
 } from "@burrow/contract";
+import { MarketingApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
 import { api } from "@/api/client";
@@ -40,14 +36,14 @@ export const marketingKeys = {
 export const discountCodeListQuery = (filters: DiscountCodeFilters) =>
   queryOptions({
     queryKey: marketingKeys.codeList(filters),
-    queryFn: ({ signal }) => api.get<Paged<DiscountCodeRow>>("/super/discountCode", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(MarketingApi.getSuperDiscountCode, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 /** POST /super/discountCode: without `code` the server makes a random one */
 export const createDiscountCode = (body: z.input<typeof CreateDiscountCodeBody>) =>
-  api.post<DiscountCodeRow>("/super/discountCode", body);
+  api.call(MarketingApi.postSuperDiscountCode, { body });
 /** DELETE /super/discountCode */
-export const deleteDiscountCode = (id: number) => api.delete<null>("/super/discountCode", { id });
+export const deleteDiscountCode = (id: number) => api.call(MarketingApi.deleteSuperDiscountCode, { body: { id } });
 
 // ---------------------------------------------------------------- gift cards
 
@@ -55,21 +51,21 @@ export const deleteDiscountCode = (id: number) => api.delete<null>("/super/disco
 export const giftCardListQuery = (filters: GiftCardFilters) =>
   queryOptions({
     queryKey: marketingKeys.giftList(filters),
-    queryFn: ({ signal }) => api.get<Paged<GiftCardRow>>("/super/giftCard", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(MarketingApi.getSuperGiftCard, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 /** POST /super/giftCard: one batch of `count` cards; answers their numbers */
 export const createGiftCards = (body: z.input<typeof CreateGiftCardsBody>) =>
-  api.post<CreatedGiftCards>("/super/giftCard", body);
+  api.call(MarketingApi.postSuperGiftCard, { body });
 /** PATCH /super/giftCard: only cards nobody redeemed */
 export const updateGiftCard = (body: z.input<typeof UpdateGiftCardBody>) =>
-  api.patch<GiftCardRow>("/super/giftCard", body);
+  api.call(MarketingApi.patchSuperGiftCard, { body });
 /** DELETE /super/giftCard: one unused card, or every unused card of a batch */
 export const deleteGiftCards = (target: { card_id: number } | { batch_no: string }) =>
-  api.delete<{ deleted: number }>("/super/giftCard", target);
+  api.call(MarketingApi.deleteSuperGiftCard, { body: target });
 /** GET /super/giftCard/export: the matching cards as CSV */
 export const exportGiftCards = (query: Partial<GiftCardExportQuery>) =>
-  api.download("/super/giftCard/export", { params: query });
+  api.download(MarketingApi.getSuperGiftCardExport, { query });
 
 // ---------------------------------------------------------------- recharge promotions
 
@@ -77,13 +73,12 @@ export const exportGiftCards = (query: Partial<GiftCardExportQuery>) =>
 export const rechargePromotionListQuery = (filters: PageFilters) =>
   queryOptions({
     queryKey: marketingKeys.rechargeList(filters),
-    queryFn: ({ signal }) =>
-      api.get<Paged<RechargePromotionRow>>("/super/discountRecharge", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(MarketingApi.getSuperDiscountRecharge, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 /** POST /super/discountRecharge */
 export const createRechargePromotion = (body: z.input<typeof CreateRechargePromotionBody>) =>
-  api.post<RechargePromotionRow>("/super/discountRecharge", body);
+  api.call(MarketingApi.postSuperDiscountRecharge, { body });
 /** DELETE /super/discountRecharge?id= (SPEC §7: the id in the query) */
 export const deleteRechargePromotion = (id: number) =>
-  api.delete<null>("/super/discountRecharge", undefined, { params: { id } });
+  api.call(MarketingApi.deleteSuperDiscountRecharge, { query: { id } });

@@ -1,26 +1,18 @@
 import type {
-  AdminNodeDetail,
-  AdminNodeRow,
   AreaListQuery,
-  AreaRow,
   CreateAreaBody,
   CreateLevelBody,
   CreateNetTypeBody,
   CreateNodeBody,
   LevelListQuery,
   NetTypeListQuery,
-  NetTypeRow,
   NodeListQuery,
-  NodePollResult,
-  NodeSetup,
-  Paged,
-  PlanLevelRow,
   UpdateAreaBody,
   UpdateLevelBody,
   UpdateNetTypeBody,
   UpdateNodeBody,
-  UserNodeRow,
 } from "@burrow/contract";
+import { FrpApi, NodesApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -54,15 +46,15 @@ export const nodesKeys = {
 export const areaListQuery = (filters: AreaFilters) =>
   queryOptions({
     queryKey: nodesKeys.areas(filters),
-    queryFn: ({ signal }) => api.get<Paged<AreaRow>>("/super/area", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(NodesApi.getSuperArea, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 /** POST /super/area */
-export const createArea = (body: CreateAreaBody) => api.post<AreaRow>("/super/area", body);
+export const createArea = (body: CreateAreaBody) => api.call(NodesApi.postSuperArea, { body });
 /** PATCH /super/area */
-export const updateArea = (body: UpdateAreaBody) => api.patch<AreaRow>("/super/area", body);
+export const updateArea = (body: UpdateAreaBody) => api.call(NodesApi.patchSuperArea, { body });
 /** DELETE /super/area: refused (2001) while nodes use the area */
-export const deleteArea = (area_id: number) => api.delete<null>("/super/area", { area_id });
+export const deleteArea = (area_id: number) => api.call(NodesApi.deleteSuperArea, { body: { area_id } });
 
 // ---------------------------------------------------------------- network types
 
@@ -70,15 +62,15 @@ export const deleteArea = (area_id: number) => api.delete<null>("/super/area", {
 export const netTypeListQuery = (filters: NetTypeFilters) =>
   queryOptions({
     queryKey: nodesKeys.netTypes(filters),
-    queryFn: ({ signal }) => api.get<Paged<NetTypeRow>>("/super/node/netType", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(NodesApi.getSuperNodeNetType, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 /** POST /super/node/netType */
-export const createNetType = (body: CreateNetTypeBody) => api.post<NetTypeRow>("/super/node/netType", body);
+export const createNetType = (body: CreateNetTypeBody) => api.call(NodesApi.postSuperNodeNetType, { body });
 /** PATCH /super/node/netType */
-export const updateNetType = (body: UpdateNetTypeBody) => api.patch<NetTypeRow>("/super/node/netType", body);
+export const updateNetType = (body: UpdateNetTypeBody) => api.call(NodesApi.patchSuperNodeNetType, { body });
 /** DELETE /super/node/netType: built-in and used types are refused */
-export const deleteNetType = (id: number) => api.delete<null>("/super/node/netType", { id });
+export const deleteNetType = (id: number) => api.call(NodesApi.deleteSuperNodeNetType, { body: { id } });
 
 // ---------------------------------------------------------------- store levels
 
@@ -86,15 +78,15 @@ export const deleteNetType = (id: number) => api.delete<null>("/super/node/netTy
 export const levelListQuery = (filters: LevelFilters) =>
   queryOptions({
     queryKey: nodesKeys.levels(filters),
-    queryFn: ({ signal }) => api.get<Paged<PlanLevelRow>>("/super/plan/level", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(NodesApi.getSuperPlanLevel, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 /** POST /super/plan/level */
-export const createLevel = (body: CreateLevelBody) => api.post<PlanLevelRow>("/super/plan/level", body);
+export const createLevel = (body: CreateLevelBody) => api.call(NodesApi.postSuperPlanLevel, { body });
 /** PATCH /super/plan/level */
-export const updateLevel = (body: UpdateLevelBody) => api.patch<PlanLevelRow>("/super/plan/level", body);
+export const updateLevel = (body: UpdateLevelBody) => api.call(NodesApi.patchSuperPlanLevel, { body });
 /** DELETE /super/plan/level: refused while plans or nodes use it */
-export const deleteLevel = (id: number) => api.delete<null>("/super/plan/level", { id });
+export const deleteLevel = (id: number) => api.call(NodesApi.deleteSuperPlanLevel, { body: { id } });
 
 // ---------------------------------------------------------------- nodes (operators)
 
@@ -102,31 +94,31 @@ export const deleteLevel = (id: number) => api.delete<null>("/super/plan/level",
 export const adminNodeListQuery = (filters: NodeFilters) =>
   queryOptions({
     queryKey: nodesKeys.adminNodes(filters),
-    queryFn: ({ signal }) => api.get<Paged<AdminNodeRow>>("/super/node", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(NodesApi.getSuperNode, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 /** GET /super/node/detail: the row with its dashboard password and plugin secret */
 export const nodeDetailQuery = (nodeId: number) =>
   queryOptions({
     queryKey: nodesKeys.detail(nodeId),
-    queryFn: ({ signal }) => api.get<AdminNodeDetail>("/super/node/detail", { params: { node_id: nodeId }, signal }),
+    queryFn: ({ signal }) => api.call(NodesApi.getSuperNodeDetail, { query: { node_id: nodeId } }, { signal }),
     staleTime: 0,
   });
 /** GET /super/node/setup: frps.toml and install scripts */
 export const nodeSetupQuery = (nodeId: number) =>
   queryOptions({
     queryKey: nodesKeys.setup(nodeId),
-    queryFn: ({ signal }) => api.get<NodeSetup>("/super/node/setup", { params: { node_id: nodeId }, signal }),
+    queryFn: ({ signal }) => api.call(NodesApi.getSuperNodeSetup, { query: { node_id: nodeId } }, { signal }),
     staleTime: 0,
   });
 /** POST /super/node */
-export const createNode = (body: CreateNodeBody) => api.post<AdminNodeDetail>("/super/node", body);
+export const createNode = (body: CreateNodeBody) => api.call(NodesApi.postSuperNode, { body });
 /** PATCH /super/node (any subset; `reset_secret` issues a new plugin secret) */
-export const updateNode = (body: UpdateNodeBody) => api.patch<AdminNodeDetail>("/super/node", body);
+export const updateNode = (body: UpdateNodeBody) => api.call(NodesApi.patchSuperNode, { body });
 /** DELETE /super/node: refused while tunnels use the node */
-export const deleteNode = (node_id: number) => api.delete<null>("/super/node", { node_id });
+export const deleteNode = (node_id: number) => api.call(NodesApi.deleteSuperNode, { body: { node_id } });
 /** POST /super/node/poll: poll the node's dashboard now (立即检测) */
-export const pollNode = (node_id: number) => api.post<NodePollResult>("/super/node/poll", { node_id });
+export const pollNode = (node_id: number) => api.call(FrpApi.postSuperNodePoll, { body: { node_id } });
 
 // ---------------------------------------------------------------- nodes (customers)
 
@@ -134,6 +126,6 @@ export const pollNode = (node_id: number) => api.post<NodePollResult>("/super/no
 export const userNodeListQuery = (filters: NodeFilters) =>
   queryOptions({
     queryKey: nodesKeys.userNodes(filters),
-    queryFn: ({ signal }) => api.get<Paged<UserNodeRow>>("/user/node", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(NodesApi.getUserNode, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });

@@ -1,12 +1,5 @@
-import type {
-  AdminOrderDetail,
-  AdminOrderQuery,
-  AdminOrderRow,
-  Paged,
-  PlanRegQuery,
-  PlanRegRow,
-  RefundResult,
-} from "@burrow/contract";
+import type { AdminOrderQuery, PlanRegQuery } from "@burrow/contract";
+import { OrdersApi, SubscriptionsApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -30,7 +23,7 @@ export const ordersKeys = {
 export const orderListQuery = (filters: OrderFilters) =>
   queryOptions({
     queryKey: ordersKeys.list(filters),
-    queryFn: ({ signal }) => api.get<Paged<AdminOrderRow>>("/super/epay/order", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(OrdersApi.getSuperEpayOrder, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -38,17 +31,16 @@ export const orderListQuery = (filters: OrderFilters) =>
 export const orderDetailQuery = (tradeId: string) =>
   queryOptions({
     queryKey: ordersKeys.detail(tradeId),
-    queryFn: ({ signal }) =>
-      api.get<AdminOrderDetail>("/super/epay/order/detail", { params: { trade_id: tradeId }, signal }),
+    queryFn: ({ signal }) => api.call(OrdersApi.getSuperEpayOrderDetail, { query: { trade_id: tradeId } }, { signal }),
   });
 
 /** POST /super/epay/order/refund: what the purchase added goes back to the balance; the subscription is taken back. */
-export const refundOrder = (trade_id: string) => api.post<RefundResult>("/super/epay/order/refund", { trade_id });
+export const refundOrder = (trade_id: string) => api.call(OrdersApi.postSuperEpayOrderRefund, { body: { trade_id } });
 
 /** GET /super/plan/reg: plan registrations (subscriptions), newest first. */
 export const planRegListQuery = (filters: PlanRegFilters) =>
   queryOptions({
     queryKey: ordersKeys.reg(filters),
-    queryFn: ({ signal }) => api.get<Paged<PlanRegRow>>("/super/plan/reg", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(SubscriptionsApi.getSuperPlanReg, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });

@@ -1,11 +1,5 @@
-import type {
-  AdminPlan,
-  AdminPlanQuery,
-  CreatePlanBody,
-  DeletePlanResult,
-  Paged,
-  UpdatePlanBody,
-} from "@burrow/contract";
+import type { AdminPlanQuery, CreatePlanBody, UpdatePlanBody } from "@burrow/contract";
+import { PlansApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -22,7 +16,7 @@ export const plansKeys = {
 export const planListQuery = (filters: PlanFilters) =>
   queryOptions({
     queryKey: plansKeys.list(filters),
-    queryFn: ({ signal }) => api.get<Paged<AdminPlan>>("/super/plan", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(PlansApi.getSuperPlan, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -30,8 +24,8 @@ export const planListQuery = (filters: PlanFilters) =>
 export const allPlansQuery = () => planListQuery({ page: 1, size: 100 });
 
 /** POST /super/plan */
-export const createPlan = (body: CreatePlanBody) => api.post<AdminPlan>("/super/plan", body);
+export const createPlan = (body: CreatePlanBody) => api.call(PlansApi.postSuperPlan, { body });
 /** PATCH /super/plan: id plus the fields to change */
-export const updatePlan = (body: UpdatePlanBody) => api.patch<AdminPlan>("/super/plan", body);
+export const updatePlan = (body: UpdatePlanBody) => api.call(PlansApi.patchSuperPlan, { body });
 /** DELETE /super/plan: a plan anything refers to is taken off sale instead of deleted */
-export const deletePlan = (id: number) => api.delete<DeletePlanResult>("/super/plan", { id });
+export const deletePlan = (id: number) => api.call(PlansApi.deleteSuperPlan, { body: { id } });

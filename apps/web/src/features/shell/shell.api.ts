@@ -1,4 +1,4 @@
-import type { MenuItem, SiteInfo } from "@burrow/contract";
+import { MenuApi, SiteApi } from "@burrow/contract";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -15,21 +15,21 @@ export const shellKeys = {
 export const siteQuery = () =>
   queryOptions({
     queryKey: shellKeys.site(),
-    queryFn: ({ signal }) => api.get<SiteInfo>("/public/site", { signal }),
+    queryFn: ({ signal }) => api.call(SiteApi.getPublicSite, {}, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
   });
 
-const menuUrl: Record<MenuArea, string> = {
+const menuEndpoint = {
   /** the customer sidebar; also the customer area's access list */
-  console: "/user/rolemenu",
+  console: MenuApi.getUserRolemenu,
   /** the admin sidebar, paths relative to /admin; 30004 for non-staff */
-  admin: "/super/roleMenu",
-};
+  admin: MenuApi.getSuperRoleMenu,
+} as const;
 
 /** GET /user/rolemenu or GET /super/roleMenu. */
 export const menuQuery = (area: MenuArea) =>
   queryOptions({
     queryKey: shellKeys.menu(area),
-    queryFn: ({ signal }) => api.get<MenuItem[]>(menuUrl[area], { signal }),
+    queryFn: ({ signal }) => api.call(menuEndpoint[area], {}, { signal }),
     staleTime: 5 * 60_000,
   });

@@ -1,14 +1,5 @@
-import type {
-  CheckDiscountCodeBody,
-  CreateOrderBody,
-  CreateOrderResult,
-  DiscountCodeCheck,
-  OrderQuote,
-  PreviewOrderBody,
-  StoreCatalog,
-  StorePlan,
-} from "@burrow/contract";
-import { ErrorCode } from "@burrow/contract";
+import type { CheckDiscountCodeBody, CreateOrderBody, PreviewOrderBody } from "@burrow/contract";
+import { ErrorCode, MarketingApi, OrdersApi, PlansApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
 import { ApiError, api } from "@/api/client";
@@ -28,31 +19,31 @@ export const storeKeys = {
 export const catalogQuery = () =>
   queryOptions({
     queryKey: storeKeys.catalog(),
-    queryFn: ({ signal }) => api.get<StoreCatalog>("/user/plan", { signal }),
+    queryFn: ({ signal }) => api.call(PlansApi.getUserPlan, {}, { signal }),
   });
 
 /** GET /user/plan/{planID}: one plan with its periods and what buying it would do. */
 export const storePlanQuery = (planId: number) =>
   queryOptions({
     queryKey: storeKeys.plan(planId),
-    queryFn: ({ signal }) => api.get<StorePlan>(`/user/plan/${planId}`, { signal }),
+    queryFn: ({ signal }) => api.call(PlansApi.getUserPlanPlanID, { params: { planID: planId } }, { signal }),
   });
 
 /** POST /user/order/preview: the price of an order now, nothing written (a read, so a query). */
 export const quoteQuery = (body: PreviewInput) =>
   queryOptions({
     queryKey: storeKeys.quote(body),
-    queryFn: ({ signal }) => api.post<OrderQuote>("/user/order/preview", body, { signal }),
+    queryFn: ({ signal }) => api.call(OrdersApi.postUserOrderPreview, { body }, { signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
 
 /** POST /user/discountCode/check: 400/10000 on `code` saying why it cannot be used. */
 export const checkDiscountCode = (body: z.input<typeof CheckDiscountCodeBody>) =>
-  api.post<DiscountCodeCheck>("/user/discountCode/check", body);
+  api.call(MarketingApi.postUserDiscountCodeCheck, { body });
 
 /** POST /user/order: paid at once with the balance (pay_url null), or the gateway link to go to. */
-export const createOrder = (body: OrderInput) => api.post<CreateOrderResult>("/user/order", body);
+export const createOrder = (body: OrderInput) => api.call(OrdersApi.postUserOrder, { body });
 
 /**
  * Whether a page's record does not exist (404, or an id the server rejects as malformed), as

@@ -1,4 +1,5 @@
-import type { ConnListQuery, ConnOverview, Flow, FlowQuery, UserTraffic, UserTrafficQuery } from "@burrow/contract";
+import type { ConnListQuery, FlowQuery, UserTrafficQuery } from "@burrow/contract";
+import { TunnelsApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -16,7 +17,7 @@ export const trafficKeys = {
 export const userTrafficQuery = (q: UserTrafficQuery) =>
   queryOptions({
     queryKey: trafficKeys.user(q),
-    queryFn: ({ signal }) => api.get<UserTraffic>("/user/traffic", { params: q, signal }),
+    queryFn: ({ signal }) => api.call(TunnelsApi.getUserTraffic, { query: q }, { signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -24,7 +25,7 @@ export const userTrafficQuery = (q: UserTrafficQuery) =>
 export const flowQuery = (f: FlowFilters) =>
   queryOptions({
     queryKey: trafficKeys.flow(f),
-    queryFn: ({ signal }) => api.get<Flow>("/super/flow", { params: f, signal }),
+    queryFn: ({ signal }) => api.call(TunnelsApi.getSuperFlow, { query: f }, { signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -32,7 +33,7 @@ export const flowQuery = (f: FlowFilters) =>
 export const connOverviewQuery = (f: ConnFilters) =>
   queryOptions({
     queryKey: trafficKeys.conns(f),
-    queryFn: ({ signal }) => api.get<ConnOverview>("/super/tun/conns", { params: f, signal }),
+    queryFn: ({ signal }) => api.call(TunnelsApi.getSuperTunConns, { query: f }, { signal }),
     placeholderData: keepPreviousData,
     // Live connections: look again while the page is open.
     refetchInterval: 15_000,

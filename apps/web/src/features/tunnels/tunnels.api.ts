@@ -1,22 +1,15 @@
 import type {
   AdminTunnelListQuery,
-  AdminTunnelRow,
   AdminUpdateTunnelBody,
-  ConnRow,
   CreateIllegalRuleBody,
   CreateTunnelBody,
   HandleIllegalBody,
-  IllegalFlagRow,
   IllegalListQuery,
   IllegalRuleRow,
-  Paged,
-  TunnelConfig,
-  TunnelDetail,
   TunnelListQuery,
-  TunnelTrafficChart,
-  TunnelView,
   UpdateTunnelBody,
 } from "@burrow/contract";
+import { TunnelsApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -50,7 +43,7 @@ export const tunnelsKeys = {
 export const tunnelListQuery = (filters: TunnelFilters) =>
   queryOptions({
     queryKey: tunnelsKeys.list(filters),
-    queryFn: ({ signal }) => api.get<Paged<TunnelView>>("/user/tun", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(TunnelsApi.getUserTun, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -58,21 +51,22 @@ export const tunnelListQuery = (filters: TunnelFilters) =>
 export const tunnelDetailQuery = (tunId: number) =>
   queryOptions({
     queryKey: tunnelsKeys.detail(tunId),
-    queryFn: ({ signal }) => api.get<TunnelDetail>(`/user/tun/${tunId}`, { signal }),
+    queryFn: ({ signal }) => api.call(TunnelsApi.getUserTunTunid, { params: { tunid: tunId } }, { signal }),
   });
 
 /** GET /user/tun/config?tun_id: the frpc.toml of one tunnel and the run commands */
 export const tunnelConfigQuery = (tunId: number) =>
   queryOptions({
     queryKey: tunnelsKeys.config(tunId),
-    queryFn: ({ signal }) => api.get<TunnelConfig>("/user/tun/config", { params: { tun_id: tunId }, signal }),
+    queryFn: ({ signal }) => api.call(TunnelsApi.getUserTunConfig, { query: { tun_id: tunId } }, { signal }),
   });
 
 /** GET /user/tun/{tunid}/traffic?days */
 export const tunnelTrafficQuery = (tunId: number, days: number) =>
   queryOptions({
     queryKey: tunnelsKeys.traffic(tunId, days),
-    queryFn: ({ signal }) => api.get<TunnelTrafficChart>(`/user/tun/${tunId}/traffic`, { params: { days }, signal }),
+    queryFn: ({ signal }) =>
+      api.call(TunnelsApi.getUserTunTunidTraffic, { params: { tunid: tunId }, query: { days } }, { signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -80,16 +74,17 @@ export const tunnelTrafficQuery = (tunId: number, days: number) =>
 export const tunnelConnsQuery = (tunId: number, page: number, size: number) =>
   queryOptions({
     queryKey: tunnelsKeys.conns(tunId, page, size),
-    queryFn: ({ signal }) => api.get<Paged<ConnRow>>(`/user/tun/${tunId}/conns`, { params: { page, size }, signal }),
+    queryFn: ({ signal }) =>
+      api.call(TunnelsApi.getUserTunTunidConns, { params: { tunid: tunId }, query: { page, size } }, { signal }),
     placeholderData: keepPreviousData,
   });
 
 /** POST /user/tun: 40001 port/domain taken, 40008 name used, 2001 a plan limit */
-export const createTunnel = (body: CreateTunnelBody) => api.post<TunnelView>("/user/tun", body);
+export const createTunnel = (body: CreateTunnelBody) => api.call(TunnelsApi.postUserTun, { body });
 /** PATCH /user/tun (edit, or `enabled` on/off) */
-export const updateTunnel = (body: UpdateTunnelBody) => api.patch<TunnelView>("/user/tun", body);
+export const updateTunnel = (body: UpdateTunnelBody) => api.call(TunnelsApi.patchUserTun, { body });
 /** DELETE /user/tun */
-export const deleteTunnel = (tun_id: number) => api.delete<null>("/user/tun", { tun_id });
+export const deleteTunnel = (tun_id: number) => api.call(TunnelsApi.deleteUserTun, { body: { tun_id } });
 
 // ---------------------------------------------------------------- operators
 
@@ -97,34 +92,34 @@ export const deleteTunnel = (tun_id: number) => api.delete<null>("/user/tun", { 
 export const adminTunnelListQuery = (filters: AdminTunnelFilters) =>
   queryOptions({
     queryKey: tunnelsKeys.adminList(filters),
-    queryFn: ({ signal }) => api.get<Paged<AdminTunnelRow>>("/super/tun/list", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(TunnelsApi.getSuperTunList, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 
 /** PATCH /super/tun: status and banned_reason together (3 locks with a reason, 2 unlocks), rename */
-export const adminUpdateTunnel = (body: AdminUpdateTunnelBody) => api.patch<AdminTunnelRow>("/super/tun", body);
+export const adminUpdateTunnel = (body: AdminUpdateTunnelBody) => api.call(TunnelsApi.patchSuperTun, { body });
 
 /** GET /super/tun/illegal */
 export const illegalListQuery = (filters: IllegalFilters) =>
   queryOptions({
     queryKey: tunnelsKeys.illegal(filters),
-    queryFn: ({ signal }) => api.get<Paged<IllegalFlagRow>>("/super/tun/illegal", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(TunnelsApi.getSuperTunIllegal, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 
 /** PATCH /super/tun/illegal: ban (locks the tunnel) or clear a flag */
-export const handleIllegal = (body: HandleIllegalBody) => api.patch<unknown>("/super/tun/illegal", body);
+export const handleIllegal = (body: HandleIllegalBody) => api.call(TunnelsApi.patchSuperTunIllegal, { body });
 
 /** GET /super/tun/illegal/rule */
 export const illegalRuleListQuery = (filters: IllegalRuleFilters) =>
   queryOptions({
     queryKey: tunnelsKeys.rules(filters),
-    queryFn: ({ signal }) => api.get<Paged<IllegalRuleRow>>("/super/tun/illegal/rule", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(TunnelsApi.getSuperTunIllegalRule, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 
 /** POST /super/tun/illegal/rule */
 export const createIllegalRule = (body: CreateIllegalRuleBody) =>
-  api.post<IllegalRuleRow>("/super/tun/illegal/rule", body);
+  api.call(TunnelsApi.postSuperTunIllegalRule, { body });
 /** DELETE /super/tun/illegal/rule */
-export const deleteIllegalRule = (id: number) => api.delete<null>("/super/tun/illegal/rule", { id });
+export const deleteIllegalRule = (id: number) => api.call(TunnelsApi.deleteSuperTunIllegalRule, { body: { id } });

@@ -1,11 +1,5 @@
-import type {
-  AdminUpdateUserBody,
-  AdminUserDetail,
-  AdminUserListQuery,
-  AdminUserRow,
-  LoginLog,
-  Paged,
-} from "@burrow/contract";
+import type { AdminUpdateUserBody, AdminUserListQuery } from "@burrow/contract";
+import { UsermgrApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -26,7 +20,7 @@ export const usermgrKeys = {
 export const userListQuery = (filters: UserListFilters) =>
   queryOptions({
     queryKey: usermgrKeys.list(filters),
-    queryFn: ({ signal }) => api.get<Paged<AdminUserRow>>("/super/user/list", { params: filters, signal }),
+    queryFn: ({ signal }) => api.call(UsermgrApi.getSuperUserList, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -34,16 +28,16 @@ export const userListQuery = (filters: UserListFilters) =>
 export const userDetailQuery = (uid: number) =>
   queryOptions({
     queryKey: usermgrKeys.detail(uid),
-    queryFn: ({ signal }) => api.get<AdminUserDetail>("/super/user/detail", { params: { uid }, signal }),
+    queryFn: ({ signal }) => api.call(UsermgrApi.getSuperUserDetail, { query: { uid } }, { signal }),
   });
 
 /** GET /super/user/loginList?uid&page&size */
 export const userLoginListQuery = (uid: number, page: number, size: number) =>
   queryOptions({
     queryKey: usermgrKeys.loginList(uid, page, size),
-    queryFn: ({ signal }) => api.get<Paged<LoginLog>>("/super/user/loginList", { params: { uid, page, size }, signal }),
+    queryFn: ({ signal }) => api.call(UsermgrApi.getSuperUserLoginList, { query: { uid, page, size } }, { signal }),
     placeholderData: keepPreviousData,
   });
 
 /** PATCH /super/user/info: one change per call from the UI (nickname, role, status, balance, password). */
-export const updateUser = (body: AdminUpdateUserBody) => api.patch<null>("/super/user/info", body);
+export const updateUser = (body: AdminUpdateUserBody) => api.call(UsermgrApi.patchSuperUserInfo, { body });

@@ -1,0 +1,83 @@
+import type { z } from "zod";
+
+/**
+ * Who may call an endpoint. `/super` endpoints are "manager" unless marked "staff" (support staff
+ * may read users and handle tickets); the server refuses to register anything weaker for them.
+ */
+export type Access = "public" | "user" | "staff" | "manager";
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+type Schema = z.ZodType | undefined;
+
+/**
+ * One API call, as data: the server registers its handler from it (type-checked against `R`), the
+ * web calls it through `api.call` (input and answer types inferred), the OpenAPI document and the
+ * route-table guard test are generated from it. `url` is relative to `/api`, Fastify style
+ * (`/user/order/:trade_id`).
+ */
+export interface Endpoint<
+  R = unknown,
+  B extends Schema = Schema,
+  Q extends Schema = Schema,
+  P extends Schema = Schema,
+> {
+  readonly method: HttpMethod;
+  readonly url: string;
+  readonly access: Access;
+  /** one line for the API reference */
+  readonly summary: string;
+  readonly body?: B;
+  readonly query?: Q;
+  readonly params?: P;
+  /** the call answers a file (CSV export, avatar) or a redirect instead of the `{code,msg,data}` envelope */
+  readonly raw?: "file" | "redirect" | "text" | "multipart";
+  /** type only: the envelope's `data` */
+  readonly __response?: R;
+}
+
+/**
+ * Declares an endpoint answering `R`: `endpoint<OrderView>()({ method, url, access, … })`. Curried
+ * so that `R` is written while the schemas' types are inferred.
+ */
+export const endpoint =
+  <R = null>() =>
+  <B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(def: {
+    method: HttpMethod;
+    url: string;
+    access: Access;
+    summary: string;
+    body?: B;
+    query?: Q;
+    params?: P;
+    raw?: Endpoint["raw"];
+  }): Endpoint<R, B, Q, P> =>
+    def;
+
+/** What the server's handler receives: a schema's parsed output, or undefined where there is none. */
+export type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** What a caller sends: a schema's input. */
+export type Input<S> = S extends z.ZodType ? z.input<S> : undefined;
+/** The `data` an endpoint answers. */
+export type ResponseOf<E> = E extends Endpoint<infer R, Schema, Schema, Schema> ? R : never;
+
+/** A caller's input for an endpoint: body, query and path params where it has them. */
+export type CallInput<E> =
+  E extends Endpoint<unknown, infer B, infer Q, infer P>
+    ? (B extends z.ZodType
+        ? undefined extends z.input<B>
+          ? { body?: z.input<B> }
+          : { body: z.input<B> }
+        : { body?: undefined }) &
+        (Q extends z.ZodType ? { query?: Partial<z.input<Q>> } : { query?: undefined }) &
+        (P extends z.ZodType ? { params: z.input<P> } : { params?: undefined })
+    : never;
+
+/** `/user/order/:trade_id` + `{trade_id: "X"}` → `/user/order/X` (each value URI-encoded). */
+export function fillPath(url: string, params?: Record<string, unknown>): string {
+  return url.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === null || value === "")
+      throw new Error(`${url}: missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}

@@ -1,0 +1,56 @@
+import { ApidocsApi } from "./apidocs";
+import { AuditApi } from "./audit";
+import { AuthApi } from "./auth";
+import { DashboardApi } from "./dashboard";
+import { DownloadsApi } from "./downloads";
+import { FrpApi } from "./frp";
+import { MarketingApi } from "./marketing";
+import { MenuApi } from "./menu";
+import { NodesApi } from "./nodes";
+import { OrdersApi } from "./orders";
+import { PaymentsApi } from "./payments";
+import { PlansApi } from "./plans";
+import { SiteApi } from "./site";
+import { SubscriptionsApi } from "./subscriptions";
+import { TunnelsApi } from "./tunnels";
+import { UsermgrApi } from "./usermgr";
+import { UsersApi } from "./users";
+
+export { ApidocsApi } from "./apidocs";
+export { AuditApi } from "./audit";
+export { AuthApi } from "./auth";
+export { DashboardApi } from "./dashboard";
+export { DownloadsApi } from "./downloads";
+export { FrpApi } from "./frp";
+export { MarketingApi } from "./marketing";
+export { MenuApi } from "./menu";
+export { NodesApi } from "./nodes";
+export { OrdersApi } from "./orders";
+export { PaymentsApi } from "./payments";
+export { PlansApi } from "./plans";
+export { SiteApi } from "./site";
+export { SubscriptionsApi } from "./subscriptions";
+export { TunnelsApi } from "./tunnels";
+export { UsermgrApi } from "./usermgr";
+export { UsersApi } from "./users";
+
+/** Every endpoint of the API, by domain: the server registers from it, the OpenAPI document and the route-table test read it. */
+export const Endpoints = {
+  apidocs: ApidocsApi,
+  audit: AuditApi,
+  auth: AuthApi,
+  dashboard: DashboardApi,
+  downloads: DownloadsApi,
+  frp: FrpApi,
+  marketing: MarketingApi,
+  menu: MenuApi,
+  nodes: NodesApi,
+  orders: OrdersApi,
+  payments: PaymentsApi,
+  plans: PlansApi,
+  site: SiteApi,
+  subscriptions: SubscriptionsApi,
+  tunnels: TunnelsApi,
+  usermgr: UsermgrApi,
+  users: UsersApi,
+} as const;

@@ -1,0 +1,87 @@
+import type { Paged } from "../codes";
+import { endpoint } from "../endpoint";
+import {
+  type AdminOrderDetail,
+  AdminOrderQuery,
+  type AdminOrderRow,
+  CreateOrderBody,
+  type CreateOrderResult,
+  LedgerQuery,
+  type OrderDetail,
+  OrderListQuery,
+  type OrderQuote,
+  type OrderView,
+  PreviewOrderBody,
+  RefundOrderBody,
+  type RefundResult,
+  TradeIdParams,
+  TradeIdQuery,
+} from "../store";
+import type { BalanceLedgerRow } from "../users";
+
+/** The orders endpoints (see endpoint.ts). */
+export const OrdersApi = {
+  postUserOrderPreview: endpoint<OrderQuote>()({
+    method: "POST",
+    url: "/user/order/preview",
+    access: "user",
+    summary: "the price of an order now, nothing written (a read, so a query)",
+    body: PreviewOrderBody,
+  }),
+  postUserOrder: endpoint<CreateOrderResult>()({
+    method: "POST",
+    url: "/user/order",
+    access: "user",
+    summary: "paid at once with the balance (pay_url null), or the gateway link to go to",
+    body: CreateOrderBody,
+  }),
+  getUserOrder: endpoint<Paged<OrderView>>()({
+    method: "GET",
+    url: "/user/order",
+    access: "user",
+    summary: "the customer's own orders, newest first",
+    query: OrderListQuery,
+  }),
+  getUserOrderTradeID: endpoint<OrderDetail>()({
+    method: "GET",
+    url: "/user/order/:tradeID",
+    access: "user",
+    summary: "one of the customer's orders, its subscription and the plan's periods",
+    params: TradeIdParams,
+  }),
+  postUserOrderTradeIDCancel: endpoint<OrderView>()({
+    method: "POST",
+    url: "/user/order/:tradeID/cancel",
+    access: "user",
+    summary: "gives up an order that awaits payment (it closes, −1)",
+    params: TradeIdParams,
+  }),
+  getUserLedger: endpoint<Paged<BalanceLedgerRow>>()({
+    method: "GET",
+    url: "/user/ledger",
+    access: "user",
+    summary: "the balance ledger, newest first",
+    query: LedgerQuery,
+  }),
+  getSuperEpayOrder: endpoint<Paged<AdminOrderRow>>()({
+    method: "GET",
+    url: "/super/epay/order",
+    access: "staff",
+    summary: "every order, newest first (SPEC §7 filters plus type and status)",
+    query: AdminOrderQuery,
+  }),
+  getSuperEpayOrderDetail: endpoint<AdminOrderDetail>()({
+    method: "GET",
+    url: "/super/epay/order/detail",
+    access: "staff",
+    summary: "the order, its customer, subscription and ledger rows",
+    query: TradeIdQuery,
+  }),
+  postSuperEpayOrderRefund: endpoint<RefundResult>()({
+    method: "POST",
+    url: "/super/epay/order/refund",
+    access: "manager",
+    summary: "what the purchase added goes back to the balance; the subscription is taken back",
+    body: RefundOrderBody,
+  }),
+} as const;

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import type { Paged } from "../codes";
+import { endpoint } from "../endpoint";
+import {
+  type AdminPlan,
+  AdminPlanQuery,
+  CreatePlanBody,
+  type DeletePlanResult,
+  PlanIdParams,
+  type StoreCatalog,
+  type StorePlan,
+  StorePlanQuery,
+  UpdatePlanBody,
+} from "../store";
+
+/** A DELETE's target, from the body (SPEC) or the query string (what some clients send). */
+const OptionalId = z.object({ id: z.coerce.number().int().min(1, "套餐无效").optional() }).optional();
+
+/** The plans endpoints (see endpoint.ts). */
+export const PlansApi = {
+  getUserPlan: endpoint<StoreCatalog>()({
+    method: "GET",
+    url: "/user/plan",
+    access: "user",
+    summary: "the plans on sale grouped by store level, and the customer's current plan",
+    query: StorePlanQuery,
+  }),
+  getUserPlanPlanID: endpoint<StorePlan>()({
+    method: "GET",
+    url: "/user/plan/:planID",
+    access: "user",
+    summary: "one plan with its periods and what buying it would do",
+    params: PlanIdParams,
+  }),
+  getSuperPlan: endpoint<Paged<AdminPlan>>()({
+    method: "GET",
+    url: "/super/plan",
+    access: "manager",
+    summary: "plans and traffic packs, by type, sort and id",
+    query: AdminPlanQuery,
+  }),
+  postSuperPlan: endpoint<AdminPlan>()({
+    method: "POST",
+    url: "/super/plan",
+    access: "manager",
+    summary: "creates a plan or traffic pack",
+    body: CreatePlanBody,
+  }),
+  patchSuperPlan: endpoint<AdminPlan>()({
+    method: "PATCH",
+    url: "/super/plan",
+    access: "manager",
+    summary: "changes a plan (id plus the fields to change)",
+    body: UpdatePlanBody,
+  }),
+  deleteSuperPlan: endpoint<DeletePlanResult>()({
+    method: "DELETE",
+    url: "/super/plan",
+    access: "manager",
+    summary: "a plan anything refers to is taken off sale instead of deleted",
+    body: OptionalId,
+    query: OptionalId,
+  }),
+} as const;

@@ -1,0 +1,21 @@
+import type { Paged } from "../codes";
+import { endpoint } from "../endpoint";
+import { PlanRegQuery, type PlanRegRow, type SubscriptionList, SubscriptionQuery } from "../store";
+
+/** The subscriptions endpoints (see endpoint.ts). */
+export const SubscriptionsApi = {
+  getUserSubscription: endpoint<SubscriptionList>()({
+    method: "GET",
+    url: "/user/subscription",
+    access: "user",
+    summary: "plans and traffic packs, and what the customer may use now",
+    query: SubscriptionQuery,
+  }),
+  getSuperPlanReg: endpoint<Paged<PlanRegRow>>()({
+    method: "GET",
+    url: "/super/plan/reg",
+    access: "staff",
+    summary: "plan registrations (subscriptions), newest first",
+    query: PlanRegQuery,
+  }),
+} as const;

@@ -1,0 +1,50 @@
+import type { Paged } from "../codes";
+import { endpoint } from "../endpoint";
+import {
+  AdminUpdateUserBody,
+  type AdminUserDetail,
+  AdminUserListQuery,
+  type AdminUserRow,
+  LoginListQuery,
+  type LoginLog,
+  UidQuery,
+  type ViewInfo,
+} from "../users";
+
+/** The usermgr endpoints (see endpoint.ts). */
+export const UsermgrApi = {
+  getSuperUserList: endpoint<Paged<AdminUserRow>>()({
+    method: "GET",
+    url: "/super/user/list",
+    access: "staff",
+    summary: "customers and staff, paged and filtered",
+    query: AdminUserListQuery,
+  }),
+  getSuperUserDetail: endpoint<AdminUserDetail>()({
+    method: "GET",
+    url: "/super/user/detail",
+    access: "staff",
+    summary: "a user's profile and balance ledger",
+    query: UidQuery,
+  }),
+  getSuperUserLoginList: endpoint<Paged<LoginLog>>()({
+    method: "GET",
+    url: "/super/user/loginList",
+    access: "staff",
+    summary: "a user's sign-in history",
+    query: LoginListQuery,
+  }),
+  patchSuperUserInfo: endpoint<null>()({
+    method: "PATCH",
+    url: "/super/user/info",
+    access: "manager",
+    summary: "one change per call from the UI (nickname, role, status, balance, password)",
+    body: AdminUpdateUserBody,
+  }),
+  getSuperViewInfo: endpoint<ViewInfo>()({
+    method: "GET",
+    url: "/super/viewInfo",
+    access: "staff",
+    summary: "user totals and 30 days of sign-ups",
+  }),
+} as const;

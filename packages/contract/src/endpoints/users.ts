@@ -1,0 +1,55 @@
+import type { Paged } from "../codes";
+import { PageQuery } from "../common";
+import { endpoint } from "../endpoint";
+import { ChangePasswordBody, ChangePhoneBody, type LoginLog, UpdateInfoBody, type UserInfo } from "../users";
+
+/** The users endpoints (see endpoint.ts). */
+export const UsersApi = {
+  getUserUserInfo: endpoint<UserInfo>()({
+    method: "GET",
+    url: "/user/userInfo",
+    access: "user",
+    summary: "the signed-in user; loaded by every shell",
+  }),
+  patchUserInfo: endpoint<null>()({
+    method: "PATCH",
+    url: "/user/info",
+    access: "user",
+    summary: "changes the caller's nickname or avatar",
+    body: UpdateInfoBody,
+  }),
+  postUserAvatar: endpoint<{ url: string }>()({
+    method: "POST",
+    url: "/user/avatar",
+    access: "user",
+    summary: 'uploads an avatar (multipart "file"); answers its URL and saves it on the user',
+    raw: "multipart",
+  }),
+  postUserPassword: endpoint<null>()({
+    method: "POST",
+    url: "/user/password",
+    access: "user",
+    summary: "changes the password; revokes every session, the current one too",
+    body: ChangePasswordBody,
+  }),
+  postUserPhone: endpoint<null>()({
+    method: "POST",
+    url: "/user/phone",
+    access: "user",
+    summary: 'moves the account to a new phone (the code was sent to it with scene "phone")',
+    body: ChangePhoneBody,
+  }),
+  postUserFrpToken: endpoint<{ frp_token: string }>()({
+    method: "POST",
+    url: "/user/frpToken",
+    access: "user",
+    summary: "issues a new frp access token; frpc configs with the old one stop working",
+  }),
+  getUserLoginList: endpoint<Paged<LoginLog>>()({
+    method: "GET",
+    url: "/user/loginList",
+    access: "user",
+    summary: "the user's own sign-in history",
+    query: PageQuery,
+  }),
+} as const;
