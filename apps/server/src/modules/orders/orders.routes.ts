@@ -88,6 +88,6 @@ export function ordersRoutes(app: FastifyInstance, ctx: AppContext): void {
     url: "/super/epay/order/refund",
     access: "manager",
     body: RefundOrderBody,
-    handler: ({ body, user, req }) => refundOrder(ctx, { uid: user.uid, ip: req.ip }, body.trade_id),
+    handler: ({ body, user, req }) => refundOrder(ctx, { uid: user.uid, ip: req.ip }, body),
   });
 }
