@@ -209,9 +209,7 @@ describe("case 3: an online upgrade is settled with the credit at payment time",
     });
     expect(r.body.data.amount).toBe(60_000 - 25_430);
     await buy(u.token, { type: 2, plan_id: a.id, period: "annual" });
-    const creditNow = Number(
-      (await preview(u.token, { type: 2, plan_id: big.id, period: "annual" })).upgrade_credit,
-    );
+    const creditNow = Number((await preview(u.token, { type: 2, plan_id: big.id, period: "annual" })).upgrade_credit);
     expect(await pay(r.body.data)).toBe("paid");
     expect(await balanceOf(t, u.uid)).toBe(100_000 - 51_000 + (creditNow - 25_430));
     const subA = (await subsOf(t, u.uid)).find((s) => s.plan_id === a.id)!;

@@ -63,7 +63,9 @@ describe("what a subscription is worth now", () => {
 
   it("explains itself", () => {
     const v = subscriptionValue(annualA({ traffic_used: 600 * GB, given_back: 100 }), now);
-    expect(v.reason).toBe("已付 25500 分；剩余 364/365 天，剩余流量 50%，按较小者计 12750 分；已转出 100 分（升级抵扣或退款）；剩余价值 12650 分");
+    expect(v.reason).toBe(
+      "已付 25500 分；剩余 364/365 天，剩余流量 50%，按较小者计 12750 分；已转出 100 分（升级抵扣或退款）；剩余价值 12650 分",
+    );
   });
 });
 
@@ -137,8 +139,16 @@ describe("refunds by the model", () => {
 describe("settling an upgrade at payment time", () => {
   it.each([
     ["credit as priced", { price: 60_000, amount: 9070, creditNow: 50_930 }, { covered: true, toBalance: 0 }],
-    ["credit grew (extended meanwhile)", { price: 60_000, amount: 9070, creditNow: 51_000 }, { covered: true, toBalance: 70 }],
-    ["credit shrank: issue 17 case 3", { price: 60_000, amount: 9070, creditNow: 25_430 }, { covered: false, short: 25_500 }],
+    [
+      "credit grew (extended meanwhile)",
+      { price: 60_000, amount: 9070, creditNow: 51_000 },
+      { covered: true, toBalance: 70 },
+    ],
+    [
+      "credit shrank: issue 17 case 3",
+      { price: 60_000, amount: 9070, creditNow: 25_430 },
+      { covered: false, short: 25_500 },
+    ],
     ["credit above the price", { price: 5000, amount: 0, creditNow: 25_430 }, { covered: true, toBalance: 20_430 }],
   ])("%s", (_n, p, out) => {
     expect(settleUpgrade(p)).toEqual(out);
