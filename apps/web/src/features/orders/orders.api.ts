@@ -5,6 +5,7 @@ import type {
   Paged,
   PlanRegQuery,
   PlanRegRow,
+  RefundOrderBody,
   RefundResult,
 } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
@@ -42,8 +43,11 @@ export const orderDetailQuery = (tradeId: string) =>
       api.get<AdminOrderDetail>("/super/epay/order/detail", { params: { trade_id: tradeId }, signal }),
   });
 
-/** POST /super/epay/order/refund: what the purchase added goes back to the balance; the subscription is taken back. */
-export const refundOrder = (trade_id: string) => api.post<RefundResult>("/super/epay/order/refund", { trade_id });
+/**
+ * POST /super/epay/order/refund: what is left of what the purchase added goes back to the balance
+ * (or, with amount + override_reason, an audited override); the subscription is taken back.
+ */
+export const refundOrder = (body: RefundOrderBody) => api.post<RefundResult>("/super/epay/order/refund", body);
 
 /** GET /super/plan/reg: plan registrations (subscriptions), newest first. */
 export const planRegListQuery = (filters: PlanRegFilters) =>
