@@ -150,16 +150,27 @@ test("the store journey: plan and promo code by an operator, recharge online, bu
   await drawer.getByRole("button", { name: "退款到余额" }).click();
   const confirm = admin.getByRole("dialog").filter({ hasText: "退款到余额？" });
   await expect(confirm).toContainText(customer.phone);
+  // The value model's amount and why: what taking the renewal back removes, at most its 10.00
+  // (a little less when the renewal's days cost more than the first quarter's).
+  const due = confirm.locator(".ant-descriptions-row").filter({ hasText: "按剩余价值可退" });
+  await expect(due).toContainText(/¥\d+\.\d\d/);
+  const refunded = /¥(\d+\.\d\d)/.exec((await due.textContent()) ?? "")?.[1] ?? "";
+  expect(Number(refunded)).toBeGreaterThan(9);
+  expect(Number(refunded)).toBeLessThanOrEqual(10);
+  await expect(confirm.locator(".ant-descriptions-row").filter({ hasText: "计算依据" })).toContainText(
+    "续费加入 1000 分",
+  );
+  await expect(confirm.getByRole("checkbox", { name: /人工调整退款金额/ })).toBeEnabled();
   await confirm.getByRole("button", { name: "确认退款" }).click();
-  await expect(admin.getByText(/已退款 ¥10\.00 到用户余额/)).toBeVisible();
+  await expect(admin.getByText(`已退款 ¥${refunded} 到用户余额`)).toBeVisible();
   await expect(drawer).toContainText("已退款");
   await expect(drawer.getByRole("button", { name: "退款到余额" })).toHaveCount(0);
   await adminContext.close();
 
   // --- The customer sees the money back.
   await sider(page).getByRole("menuitem", { name: "余额充值" }).click();
-  await expect(balanceCard(page)).toContainText("10.56");
-  await expect(page.getByRole("row", { name: /订单退款/ })).toContainText("+10.00");
+  await expect(balanceCard(page)).toContainText((0.56 + Number(refunded)).toFixed(2));
+  await expect(page.getByRole("row", { name: /订单退款/ })).toContainText(`+${refunded}`);
   await page.close();
 });
 

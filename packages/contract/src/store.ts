@@ -420,19 +420,42 @@ export interface AdminOrderDetail extends AdminOrderRow {
   subscription: SubscriptionView | null;
   /** balance ledger rows of this order */
   ledger: BalanceLedgerRow[];
-  /** whether POST /super/epay/order/refund is allowed */
+  /** whether POST /super/epay/order/refund is allowed (by default, or only by an override) */
   refundable: boolean;
+  /** what a refund would pay by the value model, and why; null for orders that cannot be refunded */
+  refund: RefundPreview | null;
+}
+
+/** What a refund of an order pays by the value model (docs/payments.md), fen. */
+export interface RefundPreview {
+  /** the default refund: what is left of the value this order put into its subscription */
+  refundable: number;
+  /** the most an operator override may pay (value already given out, e.g. as upgrade credit, never counts) */
+  max_override: number;
+  /** how the amount was reached, for the operator */
+  reason: string;
 }
 
 export const TradeIdQuery = z.object({ trade_id: TradeId });
-/** POST /super/epay/order/refund */
-export const RefundOrderBody = z.object({ trade_id: TradeId });
+/**
+ * POST /super/epay/order/refund. Without `amount` the refund pays what the value model says is
+ * left (RefundPreview.refundable). A larger amount is an operator override: it needs
+ * `override_reason` and stays within RefundPreview.max_override.
+ */
+export const RefundOrderBody = z.object({
+  trade_id: TradeId,
+  amount: fen("退款金额").optional(),
+  override_reason: z.string().trim().max(200, "原因最多 200 个字符").optional(),
+});
+export type RefundOrderBody = z.infer<typeof RefundOrderBody>;
 
 /** POST /super/epay/order/refund → data */
 export interface RefundResult {
   trade_id: string;
   /** credited to the customer's balance, fen */
   refunded: number;
+  /** whether it was more than the value model's amount (an operator override) */
+  override: boolean;
   balance: number;
 }
 

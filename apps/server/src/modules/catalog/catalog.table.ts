@@ -67,6 +67,8 @@ export interface SubscriptionTable {
   created_at: string;
   /** fen paid for it over its life (purchase and extensions): the base of pro-rata upgrade credit */
   paid_amount: Generated<number>;
+  /** fen it has given back: upgrade credit drawn from it, refunds paid from it (subscriptions/value.ts) */
+  given_back: Generated<number>;
 }
 export type SubscriptionRow = Selectable<SubscriptionTable>;
 

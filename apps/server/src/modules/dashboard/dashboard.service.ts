@@ -1,11 +1,11 @@
 import { randomInt } from "node:crypto";
-import { type CheckInResult, type DashChart, type DashData, SubscriptionStatus, TunnelStatus } from "@burrow/contract";
+import { type CheckInResult, type DashChart, type DashData, TunnelStatus } from "@burrow/contract";
 import type { AppContext } from "../../context";
 import { isUniqueViolation } from "../../http/error-handler";
 import { notFound, refused } from "../../http/errors";
 import { addDays, nowIso, shanghaiDate } from "../../shared/time";
 import { getPlanLimits } from "../subscriptions/quota";
-import { currentPlanSubscription } from "../subscriptions/subscriptions.service";
+import { grantBonusTraffic } from "../subscriptions/subscriptions.service";
 
 const MB = 1024 * 1024;
 
@@ -103,7 +103,7 @@ export async function dashChart(ctx: AppContext, uid: number): Promise<DashChart
 /**
  * Daily check-in: once per Asia/Shanghai day (the (uid, day) primary key makes a double or
  * concurrent check-in fail cleanly), adding a random traffic bonus to the current plan's quota in
- * the same transaction. A plan that was over quota is usable again.
+ * the same transaction. A plan over quota is usable again only if the bonus covers its usage.
  */
 export async function checkIn(ctx: AppContext, uid: number): Promise<CheckInResult> {
   const { CHECKIN_MIN_MB: min, CHECKIN_MAX_MB: max } = ctx.config;
@@ -111,14 +111,10 @@ export async function checkIn(ctx: AppContext, uid: number): Promise<CheckInResu
   const day = shanghaiDate();
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      const current = await currentPlanSubscription(trx, uid, new Date());
-      if (!current) throw refused("当前没有可用套餐，无法签到领取流量");
+      // The subscriptions module adds the traffic under the customer's lock and derives the status.
+      const credited = await grantBonusTraffic(trx, uid, bonus, new Date());
+      if (credited === null) throw refused("当前没有可用套餐，无法签到领取流量");
       await trx.insertInto("checkins").values({ uid, day, bonus_bytes: bonus, created_at: nowIso() }).execute();
-      await trx
-        .updateTable("subscriptions")
-        .set((eb) => ({ traffic_quota: eb("traffic_quota", "+", bonus), status: SubscriptionStatus.InUse }))
-        .where("id", "=", current.sub.id)
-        .execute();
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw refused("今天已经签到过了，明天再来吧");

@@ -64,6 +64,10 @@ export async function createDiscountCode(
   body: CreateDiscountCodeBody,
 ): Promise<DiscountCodeRow> {
   if (Date.parse(body.expire_date) <= Date.now()) throw invalid("expire_date", "过期时间必须晚于现在");
+  // Multipliers count to 4 decimals (applyMultiplier): below 0.00005 the code makes every price 0 fen.
+  if (Math.round(body.discount * 10_000) === 0) {
+    throw invalid("discount", "折扣过小，折后价格为 0 分");
+  }
   const planIds = [...new Set(body.plan_ids)];
   if (planIds.length) {
     const found = await ctx.db.selectFrom("plans").select("id").where("id", "in", planIds).execute();

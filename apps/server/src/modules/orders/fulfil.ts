@@ -2,8 +2,10 @@ import { OrderType, type PlanPeriod, PlanPeriodMonths } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import { AppError } from "../../http/errors";
+import { rechargeBonus } from "../marketing/recharge-promotions";
 import { findPlanWithLevel, findSubscription } from "../subscriptions/subscriptions.repository";
 import { applyPurchase, decidePurchase, type PurchaseIntent } from "../subscriptions/subscriptions.service";
+import { settleUpgrade } from "../subscriptions/value";
 import { changeBalance } from "../users/balance";
 import type { OrderRow } from "./orders.table";
 
@@ -28,9 +30,10 @@ export async function fulfilOrder(
     trx.updateTable("orders").set(set).where("trade_id", "=", order.trade_id).execute();
 
   if (order.type === OrderType.Recharge) {
-    await ledger(amount, "在线充值");
-    if (Number(order.bonus) > 0) await ledger(Number(order.bonus), "充值赠送");
-    await record({ fulfilment: "applied" });
+    const bonus = await bonusAtPayment(trx, order, opts);
+    await ledger(amount, bonus.note ? `在线充值（${bonus.note}）` : "在线充值");
+    if (bonus.bonus > 0) await ledger(bonus.bonus, "充值赠送");
+    await record({ fulfilment: "applied", bonus: bonus.bonus, ...(bonus.note && { note: bonus.note }) });
     return false;
   }
 
@@ -69,8 +72,13 @@ export async function fulfilOrder(
   const afterCode = Number(order.price) - Number(order.code_discount);
   let toBalance = 0;
   if (decision.action === "upgrade") {
-    // Priced as an upgrade: the part of the credit above the price. Became one since: all of it.
-    toBalance = upgradeCredit > 0 ? upgradeCredit - (afterCode - amount) : decision.upgrade_credit;
+    // The credit is what the old plan is worth now (decidePurchase), not what it was when the
+    // order was priced: an extension refunded in between, or traffic used, makes it smaller.
+    const settled = settleUpgrade({ price: afterCode, amount, creditNow: decision.upgrade_credit });
+    if (!settled.covered) {
+      return creditInstead(`原套餐剩余价值已降为 ${decision.upgrade_credit} 分，不足以抵扣，差 ${settled.short} 分`);
+    }
+    toBalance = settled.toBalance;
   }
   const applied = await applyPurchase(trx, order.uid, intent, decision, {
     value: afterCode,
@@ -85,4 +93,25 @@ export async function fulfilOrder(
     ...applied,
   });
   return true;
+}
+
+/**
+ * A recharge's bonus at payment time: as priced while the order is within its original payment
+ * window; after it, only what a promotion running now still gives (never more than priced). An
+ * order that had closed (timed out or cancelled) gets none, so bonus orders cannot be stockpiled
+ * during a promotion and paid after it; the note says why.
+ */
+async function bonusAtPayment(
+  trx: Kysely<DB>,
+  order: OrderRow,
+  opts: { wasClosed: boolean; now: Date },
+): Promise<{ bonus: number; note: string | null }> {
+  const priced = Number(order.bonus);
+  if (priced <= 0) return { bonus: 0, note: null };
+  if (opts.wasClosed) return { bonus: 0, note: `订单已关闭后才到账，不含充值赠送（原 ${priced} 分）` };
+  if (opts.now.getTime() <= Date.parse(order.expires_at)) return { bonus: priced, note: null };
+  const now = Math.min(priced, await rechargeBonus(trx, Number(order.amount), opts.now));
+  return now === priced
+    ? { bonus: priced, note: null }
+    : { bonus: now, note: `超过支付时限后到账，充值优惠已结束，赠送 ${now} 分（原 ${priced} 分）` };
 }

@@ -435,11 +435,25 @@ describe("admin: orders, refunds, registrations", () => {
     const u = await t.register();
     await giveBalance(t, u.uid, 2000);
     const r = await buy(u.token, { type: 2, plan_id: plan.id, period: "monthly" });
+    // The value model: today counts as used, so a month of 28–31 days refunds (days − 1) / days of 15.00.
+    const d = await t.api<AdminOrderDetail>("GET", "/super/epay/order/detail", {
+      token: admin,
+      query: { trade_id: r.body.data.trade_id },
+    });
+    const due = d.body.data.refund?.refundable ?? 0;
+    expect(due).toBeGreaterThanOrEqual(Math.floor((1500 * 27) / 28));
+    expect(due).toBeLessThan(1500);
+    expect(d.body.data.refund?.reason).toContain("已付 1500 分");
     const res = await t.api<RefundResult>("POST", "/super/epay/order/refund", {
       token: admin,
       body: { trade_id: r.body.data.trade_id },
     });
-    expect(res.body.data).toEqual({ trade_id: r.body.data.trade_id, refunded: 1500, balance: 2000 });
+    expect(res.body.data).toEqual({
+      trade_id: r.body.data.trade_id,
+      refunded: due,
+      override: false,
+      balance: 500 + due,
+    });
     const subs = await subsOf(t, u.uid);
     expect(subs.find((s) => s.plan_id === plan.id)?.status).toBe(-2);
     expect(subs.filter((s) => s.status === 1 && s.end_at === null)).toHaveLength(1);

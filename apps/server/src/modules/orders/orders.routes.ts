@@ -27,7 +27,5 @@ export function ordersRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   defineRoute(app, ctx, OrdersApi.getSuperEpayOrder, ({ query }) => listOrders(ctx, query));
   defineRoute(app, ctx, OrdersApi.getSuperEpayOrderDetail, ({ query }) => orderDetail(ctx, query.trade_id));
-  defineRoute(app, ctx, OrdersApi.postSuperEpayOrderRefund, ({ body, operator }) =>
-    refundOrder(ctx, operator, body.trade_id),
-  );
+  defineRoute(app, ctx, OrdersApi.postSuperEpayOrderRefund, ({ body, operator }) => refundOrder(ctx, operator, body));
 }

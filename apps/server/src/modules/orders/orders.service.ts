@@ -15,12 +15,14 @@ import {
   PayMethod,
   PayStatus,
   type PreviewOrderBody,
+  type RefundOrderBody,
+  type RefundPreview,
   type RefundResult,
 } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { notFound, refused } from "../../http/errors";
+import { invalid, notFound, refused } from "../../http/errors";
 import { randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
 import { audit } from "../audit/audit";
@@ -29,7 +31,7 @@ import { buildPayUrl } from "../payments/epay";
 import { presentStorePlanFor } from "../plans/plans.service";
 import { presentSubscription } from "../subscriptions/subscriptions.presenter";
 import { findPlanWithLevel, findSubscription } from "../subscriptions/subscriptions.repository";
-import { revokePurchase } from "../subscriptions/subscriptions.service";
+import { quoteRefund, revokePurchase } from "../subscriptions/subscriptions.service";
 import { changeBalance } from "../users/balance";
 import { fulfilOrder } from "./fulfil";
 import { presentLedger, presentOrder } from "./orders.presenter";
@@ -69,8 +71,20 @@ export async function createOrder(ctx: AppContext, uid: number, body: CreateOrde
   const now = new Date();
   const out = await ctx.db.transaction().execute(async (trx) => {
     await lockUser(trx, uid);
+    // Each awaiting order holds a promo code use and a row for 15 minutes: cap them per customer,
+    // counted under the lock before anything else, so concurrent orders cannot pass it together.
+    const awaiting = await trx
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("uid", "=", uid)
+      .where("status", "=", PayStatus.Awaiting)
+      .executeTakeFirstOrThrow();
     const priced = await priceOrder(trx, uid, body, now);
     const q = priced.quote;
+    const willAwait = body.pay_method === PayMethod.Online && q.amount > 0;
+    if (willAwait && Number(awaiting.n) >= MAX_AWAITING_ORDERS) {
+      throw refused(`待支付订单过多（最多 ${MAX_AWAITING_ORDERS} 笔），请先完成支付或取消后再下单`);
+    }
     if (priced.code) await reserveDiscountCode(trx, priced.code.id);
     const order = await insertOrder(trx, {
       trade_id: newTradeId(now),
@@ -98,7 +112,7 @@ export async function createOrder(ctx: AppContext, uid: number, body: CreateOrde
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + ORDER_PAY_TIMEOUT_MINUTES * 60_000).toISOString(),
     });
-    if (body.pay_method === PayMethod.Balance || q.amount === 0) {
+    if (!willAwait) {
       if (q.amount > 0) {
         await changeBalance(trx, { uid, change: -q.amount, reason: priced.name, orderId: order.trade_id });
       }
@@ -106,16 +120,6 @@ export async function createOrder(ctx: AppContext, uid: number, body: CreateOrde
       await trx.updateTable("orders").set(paid).where("id", "=", order.id).execute();
       const changed = await fulfilOrder(trx, { ...order, ...paid }, { wasClosed: false, now });
       return { result: { trade_id: order.trade_id, status: PayStatus.Paid, amount: q.amount, pay_url: null }, changed };
-    }
-    // Each awaiting order holds a promo code use and a row for 15 minutes: cap them per customer.
-    const awaiting = await trx
-      .selectFrom("orders")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("uid", "=", uid)
-      .where("status", "=", PayStatus.Awaiting)
-      .executeTakeFirstOrThrow();
-    if (Number(awaiting.n) > MAX_AWAITING_ORDERS) {
-      throw refused(`待支付订单过多（最多 ${MAX_AWAITING_ORDERS} 笔），请先完成支付或取消后再下单`);
     }
     const payUrl = buildPayUrl(ctx.config, order);
     await trx.updateTable("orders").set({ pay_url: payUrl }).where("id", "=", order.id).execute();
@@ -266,8 +270,19 @@ export async function listOrders(ctx: AppContext, q: AdminOrderQuery): Promise<P
   return { list: rows.map(presentAdminOrder), total, page: q.page, size: q.size };
 }
 
-const isRefundable = (o: OrderRow) =>
-  o.status === PayStatus.Paid && o.type !== OrderType.Recharge && o.fulfilment === "applied";
+/** Why an order cannot be refunded at all, or null: paid purchases that were delivered only. */
+function refundBlocker(o: OrderRow): string | null {
+  if (o.status !== PayStatus.Paid) return "只有已支付的订单可以退款";
+  if (o.type === OrderType.Recharge) return "充值订单的款项已在余额中，不能退款到余额";
+  if (o.fulfilment !== "applied") return "该订单的款项已转入余额，无需退款";
+  return null;
+}
+
+/** What refunding an order pays by the value model, or null when it cannot be refunded. */
+async function refundPreview(db: Kysely<DB>, order: OrderRow, now: Date): Promise<RefundPreview | null> {
+  if (refundBlocker(order)) return null;
+  return quoteRefund(db, order, now);
+}
 
 /** GET /super/epay/order/detail?trade_id */
 export async function orderDetail(ctx: AppContext, tradeId: string): Promise<AdminOrderDetail> {
@@ -279,6 +294,7 @@ export async function orderDetail(ctx: AppContext, tradeId: string): Promise<Adm
     .where("uid", "=", order.uid)
     .executeTakeFirst();
   const sub = order.subscription_id ? await findSubscription(ctx.db, order.subscription_id) : undefined;
+  const refund = await refundPreview(ctx.db, order, new Date());
   return {
     ...presentAdminOrder({ ...order, phone: user?.phone ?? null }),
     user: {
@@ -289,39 +305,54 @@ export async function orderDetail(ctx: AppContext, tradeId: string): Promise<Adm
     },
     subscription: sub ? await presentSubscription(ctx.db, sub, new Date()) : null,
     ledger: (await ledgerOfOrder(ctx.db, tradeId)).map(presentLedger),
-    refundable: isRefundable(order),
+    refundable: refund !== null && refund.max_override > 0,
+    refund,
   };
 }
 
 /**
- * POST /super/epay/order/refund: gives back to the balance what a paid purchase put into its
- * subscription (for an upgrade that includes the credit of the plan it replaced), takes the
- * subscription back (opened by it: −2; extended by it: exactly its months and traffic), marks
- * the order −2, all in one audited transaction. Recharges cannot be refunded to the balance.
+ * POST /super/epay/order/refund: gives back to the balance what is left, by the value model, of
+ * what a paid purchase put into its subscription, and takes that back (opened by it: −2; extended
+ * by it: exactly its months and traffic), marks the order −2, all in one audited transaction under
+ * the customer's lock. An amount above the model's is an explicit override with a reason, capped
+ * so that value already given out (upgrade credit, earlier refunds) never leaves twice; nothing
+ * left and no override → refused with the reason. Recharges cannot be refunded to the balance.
  */
 export async function refundOrder(
   ctx: AppContext,
   operator: { uid: number; ip: string },
-  tradeId: string,
+  body: RefundOrderBody,
 ): Promise<RefundResult> {
+  const tradeId = body.trade_id;
   const first = await findOrder(ctx.db, tradeId);
   if (!first) throw notFound("订单");
   const now = new Date();
   const result = await ctx.db.transaction().execute(async (trx) => {
     await lockUser(trx, first.uid);
     const order = (await findOrder(trx, tradeId))!;
-    if (order.status !== PayStatus.Paid) throw refused("只有已支付的订单可以退款");
-    if (order.type === OrderType.Recharge) throw refused("充值订单的款项已在余额中，不能退款到余额");
-    if (order.fulfilment !== "applied") throw refused("该订单的款项已转入余额，无需退款");
-    const refund = Number(order.value_added);
-    await revokePurchase(trx, order, now);
+    const blocker = refundBlocker(order);
+    if (blocker) throw refused(blocker);
+    const quote = await quoteRefund(trx, order, now);
+    const refund = body.amount ?? quote.refundable;
+    const override = refund > quote.refundable;
+    if (override) {
+      if (refund > quote.max_override) {
+        throw invalid("amount", `退款金额最多 ${quote.max_override} 分（${quote.reason}）`);
+      }
+      if (!body.override_reason) {
+        throw invalid("override_reason", `超出按剩余价值计算的 ${quote.refundable} 分，须填写原因`);
+      }
+    } else if (refund === 0 && quote.refundable === 0) {
+      throw refused(`该订单已无可退价值：${quote.reason}`);
+    }
+    await revokePurchase(trx, order, refund, now);
     let balance: number;
     if (refund > 0) {
       balance = (
         await changeBalance(trx, {
           uid: order.uid,
           change: refund,
-          reason: `订单退款：${order.name}`,
+          reason: override ? `订单退款（人工调整：${body.override_reason}）：${order.name}` : `订单退款：${order.name}`,
           orderId: order.trade_id,
           operatorUid: operator.uid,
         })
@@ -332,17 +363,24 @@ export async function refundOrder(
     }
     await trx
       .updateTable("orders")
-      .set({ status: PayStatus.Refunded, refunded_at: now.toISOString() })
+      .set({ status: PayStatus.Refunded, refunded_at: now.toISOString(), refunded_amount: refund })
       .where("id", "=", order.id)
       .execute();
     await audit(trx, {
       operatorUid: operator.uid,
-      action: "order.refund",
+      action: override ? "order.refund.override" : "order.refund",
       target: `order:${order.trade_id}`,
-      detail: { uid: order.uid, refunded: refund, subscription_id: order.subscription_id },
+      detail: {
+        uid: order.uid,
+        refunded: refund,
+        model_refundable: quote.refundable,
+        model_reason: quote.reason,
+        ...(override && { override_reason: body.override_reason }),
+        subscription_id: order.subscription_id,
+      },
       ip: operator.ip,
     });
-    return { trade_id: order.trade_id, refunded: refund, balance };
+    return { trade_id: order.trade_id, refunded: refund, override, balance };
   });
   ctx.events.emit("subscription.changed", { uid: first.uid });
   return result;

@@ -43,6 +43,8 @@ export interface OrderTable {
   quota_added: Generated<number>;
   /** what was added to subscriptions.paid_amount */
   value_added: Generated<number>;
+  /** what the refund of this order credited to the balance */
+  refunded_amount: Generated<number>;
   note: string;
   pay_url: string | null;
   channel_trade_id: string | null;

@@ -76,11 +76,14 @@ export async function priceOrder(db: Kysely<DB>, uid: number, body: PreviewOrder
   }
   const pp = periodPrice(intent.plan, period);
   if (!pp) throw invalid("period", `该套餐不提供${PlanPeriodLabel[period]}`);
+  // A non-zero fee never sells for 0 fen (plans saved before that rule was checked).
+  if (pp.fee > 0 && pp.price === 0) throw invalid("period", "该套餐此周期的折后价格为 0 分，暂不可购买");
   intent.months = pp.months;
 
   const decision = await decidePurchase(db, uid, intent, now);
   const code = body.code ? await validateDiscountCode(db, uid, body.code, intent.plan.id, now) : null;
   const afterCode = code ? applyMultiplier(pp.price, Number(code.discount)) : pp.price;
+  if (pp.price > 0 && afterCode === 0) throw invalid("code", "使用该优惠码后价格为 0 分，不能使用");
   const creditUsed = Math.min(decision.upgrade_credit, afterCode);
   const verb = { new: "购买", extend: "续订", upgrade: "升级", pack: "购买", renew: "续费" }[decision.action];
   return {

@@ -7,6 +7,8 @@ import {
   fenToYuan,
   OrderType,
   type Paged,
+  type PlanPeriod,
+  PlanPeriods,
   type PurchaseKind,
   type StoreCatalog,
   type StoreLevelGroup,
@@ -19,10 +21,10 @@ import type { DB } from "../../db/schema";
 import { invalid, localDuplicated, notFound, refused } from "../../http/errors";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
-import type { PlanTable } from "../catalog/catalog.table";
-import { proRataCredit } from "../subscriptions/periods";
+import type { PlanRow, PlanTable } from "../catalog/catalog.table";
 import { findPlanWithLevel, type PlanWithLevel } from "../subscriptions/subscriptions.repository";
 import { type CurrentPlanSub, currentPlanSubscription } from "../subscriptions/subscriptions.service";
+import { subscriptionValue } from "../subscriptions/value";
 import {
   type AdminPlanRow,
   findAdminPlan,
@@ -34,7 +36,7 @@ import {
   liveSubscriberUids,
   planIsReferenced,
 } from "./plans.repository";
-import { planPeriods } from "./pricing";
+import { applyMultiplier, planPeriods } from "./pricing";
 
 type Operator = { uid: number; ip: string };
 
@@ -85,6 +87,31 @@ async function checkPlanFields(
   if (f.is_default && f.type !== OrderType.Plan) throw invalid("is_default", "只有套餐（类型 2）可以设为默认套餐");
 }
 
+/**
+ * A non-zero fee must cost at least 1 fen after its discount (1 fen × 0.33 rounds to 0 and would
+ * deliver the plan free, and move an upgrade's whole credit to the balance). A free period is
+ * stated as such: fee 0.
+ */
+function checkPeriodPrices(
+  f: Partial<Record<`${PlanPeriod}_fee`, number | null>> & Partial<Record<`${PlanPeriod}_fee_discount`, number>>,
+): void {
+  for (const period of PlanPeriods) {
+    const fee = f[`${period}_fee`];
+    const discount = f[`${period}_fee_discount`] ?? 1;
+    if (fee && fee > 0 && applyMultiplier(fee, Number(discount)) === 0) {
+      throw invalid(`${period}_fee_discount`, "折后价格为 0 分；免费套餐请将价格设为 0");
+    }
+  }
+}
+
+const pricesOf = (p: PlanRow) =>
+  Object.fromEntries(
+    PlanPeriods.flatMap((period) => [
+      [`${period}_fee`, p[`${period}_fee`] === null ? null : Number(p[`${period}_fee`])],
+      [`${period}_fee_discount`, Number(p[`${period}_fee_discount`])],
+    ]),
+  );
+
 /** The flag columns and the rest, as the table stores them. */
 function toColumns(b: Partial<CreatePlanBody>): Partial<Omit<PlanTable, "id" | "created_at">> {
   const { on_sale, is_default, ...rest } = b;
@@ -99,6 +126,7 @@ function toColumns(b: Partial<CreatePlanBody>): Partial<Omit<PlanTable, "id" | "
 export async function createPlan(ctx: AppContext, op: Operator, body: CreatePlanBody): Promise<AdminPlan> {
   const id = await ctx.db.transaction().execute(async (trx) => {
     await checkPlanFields(trx, body);
+    checkPeriodPrices(body);
     if (body.is_default) await trx.updateTable("plans").set({ is_default: 0 }).execute();
     const id = await insertPlan(trx, {
       ...(toColumns(body) as Omit<PlanTable, "id" | "created_at">),
@@ -125,6 +153,7 @@ export async function updatePlan(ctx: AppContext, op: Operator, body: UpdatePlan
       throw refused("该套餐已有订单或订阅，不能修改类型");
     }
     await checkPlanFields(trx, { ...fields, type, is_default: fields.is_default ?? cur.is_default === 1 }, id);
+    checkPeriodPrices({ ...pricesOf(cur), ...fields });
     if (fields.is_default) await trx.updateTable("plans").set({ is_default: 0 }).where("id", "!=", id).execute();
     const set = toColumns(fields);
     if (Object.keys(set).length) await trx.updateTable("plans").set(set).where("id", "=", id).execute();
@@ -169,10 +198,10 @@ function purchaseKind(current: CurrentPlanSub | null, plan: PlanWithLevel, now: 
   if (!current || current.free) return ["new", ""];
   if (current.plan.id === plan.id) return ["extend", "已是当前套餐，购买将顺延到期时间"];
   if (plan.level > current.plan.level) {
-    const credit = proRataCredit(current.sub, now);
+    const v = subscriptionValue(current.sub, now);
     return [
       "upgrade",
-      `立即升级；原套餐剩余 ${credit.unusedDays} 天，折合 ${fenToYuan(credit.credit)} 元抵扣新套餐费用`,
+      `立即升级；原套餐剩余 ${v.time.unused} 天，按剩余时间与流量折合 ${fenToYuan(v.remaining)} 元抵扣新套餐费用`,
     ];
   }
   return [

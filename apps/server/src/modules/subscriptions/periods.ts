@@ -20,21 +20,3 @@ export function addMonths(at: string | Date, months: number): string {
   target.setUTCDate(Math.min(day, lastDay));
   return new Date(target.getTime() - SHANGHAI_OFFSET_MS).toISOString();
 }
-
-/**
- * The pro-rata value of a subscription's unused whole days:
- * `floor(paid_amount × unused_days / total_days)`, where total_days is the subscription's whole
- * span (start to end, rounded to days) and unused_days the whole days left (today counts as used).
- * A subscription without an end (the free plan) or that cost nothing is worth 0.
- */
-export function proRataCredit(
-  sub: { start_at: string; end_at: string | null; paid_amount: number },
-  now: Date,
-): { credit: number; unusedDays: number; totalDays: number } {
-  const paid = Number(sub.paid_amount);
-  if (!sub.end_at || paid <= 0) return { credit: 0, unusedDays: 0, totalDays: 0 };
-  const end = Date.parse(sub.end_at);
-  const totalDays = Math.max(1, Math.round((end - Date.parse(sub.start_at)) / DAY_MS));
-  const unusedDays = Math.min(totalDays, Math.max(0, Math.floor((end - now.getTime()) / DAY_MS)));
-  return { credit: Math.floor((paid * unusedDays) / totalDays), unusedDays, totalDays };
-}

@@ -16,7 +16,7 @@ import { refused } from "../../http/errors";
 import { lockUser } from "../../shared/locks";
 import type { SubscriptionRow } from "../catalog/catalog.table";
 import { GB, grantDefaultPlan } from "../catalog/default-plan";
-import { addMonths, proRataCredit } from "./periods";
+import { addMonths } from "./periods";
 import { getPlanLimits } from "./quota";
 import { presentSubscriptionRow, type SubscriptionViewRow, subscriptionViewQuery } from "./subscriptions.presenter";
 import {
@@ -25,10 +25,18 @@ import {
   livePlanSubscriptions,
   type PlanWithLevel,
 } from "./subscriptions.repository";
+import {
+  type ExtensionAdded,
+  extensionRefund,
+  openingRefund,
+  type RefundQuote,
+  subscriptionValue,
+  withoutExtension,
+} from "./value";
 
 /**
  * The rules of a customer's subscriptions: one plan in use at a time; the same plan extends;
- * a higher-level plan upgrades at once with the unused days credited pro rata; a lower (or other
+ * a higher-level plan upgrades at once with what is left of the old one credited (value.ts); a lower (or other
  * same-level) plan is refused; the free plan never blocks and any paid plan replaces it; traffic
  * packs stack beside the plan. Orders, gift cards and refunds all go through here.
  */
@@ -76,7 +84,7 @@ export interface PurchaseDecision {
   subscription_id: number | null;
   /** the plan subscription replaced: the one upgraded from, or the free plan */
   replaces_subscription_id: number | null;
-  /** pro-rata value of the replaced subscription's unused days (upgrades only), fen */
+  /** what is left of the replaced subscription by the value model (upgrades only), fen */
   upgrade_credit: number;
   /** when the new or extended subscription will end */
   end_at: string;
@@ -126,7 +134,7 @@ export async function decidePurchase(
       ...base,
       action: "upgrade",
       replaces_subscription_id: current.sub.id,
-      upgrade_credit: proRataCredit(current.sub, now).credit,
+      upgrade_credit: subscriptionValue(current.sub, now).remaining,
       end_at: addMonths(now, intent.months),
     };
   }
@@ -147,8 +155,10 @@ export interface AppliedPurchase {
 }
 
 /**
- * Applies a decided purchase: opens a subscription (ending the one it replaces), or extends one.
- * Call inside the transaction, after lockUser and decidePurchase.
+ * Applies a decided purchase: opens a subscription (ending the one it replaces, which records the
+ * upgrade credit drawn from it as given back), or extends one.
+ * Call inside the transaction, after lockUser and decidePurchase (the decision must be fresh: its
+ * credit is what the replaced subscription is worth now).
  * @param opts.value fen the customer paid for it (its pro-rata base); 0 for gift cards.
  * @param opts.tradeId the order that opens a new subscription (its renewal key).
  */
@@ -188,7 +198,11 @@ export async function applyPurchase(
   if (decision.replaces_subscription_id !== null) {
     await trx
       .updateTable("subscriptions")
-      .set({ status: SubscriptionStatus.Expired, end_at: now })
+      .set((eb) => ({
+        status: SubscriptionStatus.Expired,
+        end_at: now,
+        given_back: eb("given_back", "+", decision.upgrade_credit),
+      }))
       .where("id", "=", decision.replaces_subscription_id)
       .where("status", "in", LIVE)
       .execute();
@@ -226,52 +240,104 @@ export async function ensureDefaultPlan(trx: Kysely<DB>, uid: number, now: Date)
   return true;
 }
 
+/** What a paid order put into its subscription (kept on the order so that a refund can undo exactly that). */
+export interface PurchaseRecord {
+  uid: number;
+  subscription_id: number | null;
+  sub_end_before: string | null;
+  sub_end_after: string | null;
+  quota_added: number;
+  value_added: number;
+}
+
+const extensionOf = (order: PurchaseRecord): ExtensionAdded | null =>
+  order.sub_end_before && order.sub_end_after
+    ? {
+        sub_end_before: order.sub_end_before,
+        sub_end_after: order.sub_end_after,
+        quota_added: Number(order.quota_added),
+        value_added: Number(order.value_added),
+      }
+    : null;
+
 /**
- * Undoes what a refunded order did to its subscription. An order that opened the subscription
- * refunds it (−2); an order that extended one takes back exactly its months, traffic and value
- * (the end moves back by what that order added, even if later renewals followed).
+ * What refunding an order may pay by the value model: for the order that opened the
+ * subscription, what is left of it; for an extension, what taking it back removes. Reads only.
+ */
+export async function quoteRefund(db: Kysely<DB>, order: PurchaseRecord, now: Date): Promise<RefundQuote> {
+  const sub = order.subscription_id ? await findSubscription(db, order.subscription_id) : undefined;
+  if (!sub) return { refundable: 0, max_override: 0, reason: "该订单没有对应的套餐" };
+  const ext = extensionOf(order);
+  return ext ? extensionRefund(sub, ext, now) : openingRefund(sub, Number(order.value_added), now);
+}
+
+/**
+ * Undoes what a refunded order did to its subscription, recording what left it. An order that
+ * opened the subscription refunds it (−2) and `paidOut` counts as given back; an order that
+ * extended one takes back exactly its months, traffic and value (the end moves back by what that
+ * order added, even if later renewals followed), and anything paid beyond what that removed
+ * (an operator override) counts as given back, so it cannot leave again.
+ * Call inside the refund's transaction, after lockUser.
  */
 export async function revokePurchase(
   trx: Kysely<DB>,
-  order: {
-    uid: number;
-    subscription_id: number | null;
-    sub_end_before: string | null;
-    sub_end_after: string | null;
-    quota_added: number;
-    value_added: number;
-  },
+  order: PurchaseRecord,
+  paidOut: number,
   now: Date,
 ): Promise<void> {
   const sub = order.subscription_id ? await findSubscription(trx, order.subscription_id) : undefined;
   if (!sub) return;
-  if (order.sub_end_before && order.sub_end_after && sub.end_at) {
-    const shift = Date.parse(order.sub_end_after) - Date.parse(order.sub_end_before);
-    const end = new Date(Date.parse(sub.end_at) - shift).toISOString();
-    const quota = Math.max(0, Number(sub.traffic_quota) - Number(order.quota_added));
-    let status = sub.status;
-    if (LIVE.includes(sub.status as never)) {
-      if (Date.parse(end) <= now.getTime()) status = SubscriptionStatus.Expired;
-      else status = Number(sub.traffic_used) < quota ? SubscriptionStatus.InUse : SubscriptionStatus.OverQuota;
-    }
+  const ext = extensionOf(order);
+  if (ext) {
+    const before = subscriptionValue(sub, now).remaining;
+    const next = withoutExtension(sub, ext, now);
+    const worth = subscriptionValue(next, now).worth;
+    const givenBack = Math.max(Number(sub.given_back), worth - Math.max(0, before - paidOut));
     await trx
       .updateTable("subscriptions")
-      .set((eb) => ({
-        end_at: end,
-        traffic_quota: quota,
-        paid_amount: eb("paid_amount", "-", Number(order.value_added)),
-        status,
-      }))
+      .set({
+        end_at: next.end_at,
+        traffic_quota: next.traffic_quota,
+        paid_amount: next.paid_amount,
+        status: next.status,
+        given_back: givenBack,
+      })
       .where("id", "=", sub.id)
       .execute();
   } else {
     await trx
       .updateTable("subscriptions")
-      .set({ status: SubscriptionStatus.Refunded })
+      .set((eb) => ({ status: SubscriptionStatus.Refunded, given_back: eb("given_back", "+", paidOut) }))
       .where("id", "=", sub.id)
       .execute();
   }
   if (sub.kind === OrderType.Plan) await ensureDefaultPlan(trx, order.uid, now);
+}
+
+/**
+ * Adds free traffic (the daily check-in) to the customer's current plan, under their lock, and
+ * derives the status from usage: still over quota after the bonus stays over quota (2).
+ * @returns the subscription credited, or null when the customer has no plan.
+ */
+export async function grantBonusTraffic(
+  trx: Kysely<DB>,
+  uid: number,
+  bytes: number,
+  now: Date,
+): Promise<number | null> {
+  await lockUser(trx, uid);
+  const current = await currentPlanSubscription(trx, uid, now);
+  if (!current) return null;
+  const quota = Number(current.sub.traffic_quota) + bytes;
+  await trx
+    .updateTable("subscriptions")
+    .set({
+      traffic_quota: quota,
+      status: Number(current.sub.traffic_used) < quota ? SubscriptionStatus.InUse : SubscriptionStatus.OverQuota,
+    })
+    .where("id", "=", current.sub.id)
+    .execute();
+  return current.sub.id;
 }
 
 /**

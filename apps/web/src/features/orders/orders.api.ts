@@ -1,4 +1,4 @@
-import type { AdminOrderQuery, PlanRegQuery } from "@burrow/contract";
+import type { AdminOrderQuery, PlanRegQuery, RefundOrderBody } from "@burrow/contract";
 import { OrdersApi, SubscriptionsApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
@@ -34,8 +34,11 @@ export const orderDetailQuery = (tradeId: string) =>
     queryFn: ({ signal }) => api.call(OrdersApi.getSuperEpayOrderDetail, { query: { trade_id: tradeId } }, { signal }),
   });
 
-/** POST /super/epay/order/refund: what the purchase added goes back to the balance; the subscription is taken back. */
-export const refundOrder = (trade_id: string) => api.call(OrdersApi.postSuperEpayOrderRefund, { body: { trade_id } });
+/**
+ * POST /super/epay/order/refund: what is left of what the purchase added goes back to the balance
+ * (or, with amount + override_reason, an audited override); the subscription is taken back.
+ */
+export const refundOrder = (body: RefundOrderBody) => api.call(OrdersApi.postSuperEpayOrderRefund, { body });
 
 /** GET /super/plan/reg: plan registrations (subscriptions), newest first. */
 export const planRegListQuery = (filters: PlanRegFilters) =>

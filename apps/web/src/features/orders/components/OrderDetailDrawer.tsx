@@ -6,26 +6,16 @@ import {
   PayMethodLabel,
   PlanPeriodLabel,
 } from "@burrow/contract";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Button,
-  Descriptions,
-  Drawer,
-  Modal,
-  Result,
-  Skeleton,
-  Space,
-  Table,
-  type TableColumnsType,
-  Typography,
-} from "antd";
+import { useQuery } from "@tanstack/react-query";
+import { Button, Descriptions, Drawer, Result, Skeleton, Space, Table, type TableColumnsType, Typography } from "antd";
+import { useState } from "react";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { OrderTypeTag, PayStatusTag, SubscriptionStatusTag } from "@/components/StoreTags";
 import { lineText, quoteLines } from "@/features/store/pricing";
-import { feedback } from "@/lib/feedback";
 import { formatBytes, formatTime, formatYuan } from "@/lib/format";
-import { orderDetailQuery, ordersKeys, refundOrder } from "../orders.api";
+import { orderDetailQuery } from "../orders.api";
+import { RefundModal } from "./RefundModal";
 
 const ledgerColumns: TableColumnsType<BalanceLedgerRow> = [
   { title: "时间", dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
@@ -147,10 +137,9 @@ export interface OrderDetailDrawerProps {
   onClose: () => void;
 }
 
-/** An order's detail in a drawer, with "refund to balance" for managers (after confirmation). */
+/** An order's detail in a drawer, with "refund to balance" for managers (the refund dialog shows the amount and why). */
 export function OrderDetailDrawer({ tradeId, canRefund, onClose }: OrderDetailDrawerProps) {
-  const queryClient = useQueryClient();
-  const [modal, modalHolder] = Modal.useModal();
+  const [refunding, setRefunding] = useState<AdminOrderDetail | null>(null);
   const {
     data: order,
     isPending,
@@ -159,23 +148,6 @@ export function OrderDetailDrawer({ tradeId, canRefund, onClose }: OrderDetailDr
     ...orderDetailQuery(tradeId ?? ""),
     enabled: tradeId !== null,
   });
-  const refund = useMutation({
-    mutationFn: refundOrder,
-    onSuccess: async (r) => {
-      feedback.success(`已退款 ¥${formatYuan(r.refunded)} 到用户余额，当前余额 ¥${formatYuan(r.balance)}`);
-      await queryClient.invalidateQueries({ queryKey: ordersKeys.all });
-    },
-  });
-
-  const confirmRefund = (o: AdminOrderDetail) =>
-    modal.confirm({
-      title: "退款到余额？",
-      content: `确认将订单 ${o.trade_id}（${o.name}）退款到用户 ${o.user.phone} 的余额？该订单开通或延长的套餐将被收回，此操作不可撤销。`,
-      okText: "确认退款",
-      okButtonProps: { danger: true },
-      cancelText: "取消",
-      onOk: () => refund.mutateAsync(o.trade_id).catch(() => undefined),
-    });
 
   return (
     <Drawer
@@ -186,13 +158,13 @@ export function OrderDetailDrawer({ tradeId, canRefund, onClose }: OrderDetailDr
       destroyOnHidden
       extra={
         canRefund && order?.refundable ? (
-          <Button danger loading={refund.isPending} onClick={() => confirmRefund(order)}>
+          <Button danger onClick={() => setRefunding(order)}>
             退款到余额
           </Button>
         ) : null
       }
     >
-      {modalHolder}
+      <RefundModal order={refunding} onClose={() => setRefunding(null)} />
       {isError ? (
         <Result status="404" title="订单不存在" />
       ) : isPending || !order ? (
