@@ -13,6 +13,7 @@ import type { DB } from "./db/schema";
 import { registerErrorHandler, registerNotFound } from "./http/error-handler";
 import { auditRoutes } from "./modules/audit/audit";
 import { authRoutes } from "./modules/auth/auth.routes";
+import { passwordWork } from "./modules/auth/passwords";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
 import { downloadsRoutes } from "./modules/downloads/downloads.routes";
@@ -95,6 +96,7 @@ export async function buildApp(
     events: createEventBus(redis),
     limiter: redis ? redisRateLimiter(redis) : memoryRateLimiter(),
     sms: opts.sms ?? createSmsDriver(config),
+    passwords: passwordWork({ concurrency: config.ARGON2_CONCURRENCY, queue: config.ARGON2_QUEUE }),
     jwtKey: await loadJwtKey(db, config),
   };
   await seedFreshInstall(ctx);

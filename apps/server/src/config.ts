@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -52,6 +53,9 @@ export const ConfigSchema = z
     SMS_IP_HOURLY_LIMIT: z.coerce.number().int().min(1).default(30),
     WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
     TRUST_PROXY: bool.default(false),
+    /** password hashes (argon2) run at once; further sign-ins wait in a queue of ARGON2_QUEUE, then get 429 */
+    ARGON2_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.min(4, os.availableParallelism())),
+    ARGON2_QUEUE: z.coerce.number().int().min(0).max(10_000).default(64),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SITE_BRAND: z.string().default("Burrow"),
     SITE_CLOUD_PROVIDER: z.string().default("Burrow Cloud"),

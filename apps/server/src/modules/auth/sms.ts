@@ -72,28 +72,32 @@ export async function sendCode(ctx: AppContext, phone: string, scene: string, ip
 
 /**
  * Consumes a code: the newest unused, unexpired code for (phone, scene) must match. Single use;
- * after five wrong tries the code is spent.
+ * after five wrong tries the code is spent. The try is spent by a conditional update *before*
+ * the comparison, so concurrent guesses cannot all read the same "attempts < 5": at most five
+ * are ever compared, on either database.
  */
 export async function consumeCode(ctx: AppContext, phone: string, scene: string, code: string): Promise<void> {
   const row = await ctx.db
     .selectFrom("sms_codes")
-    .selectAll()
+    .select(["id", "code_hash"])
     .where("phone", "=", phone)
     .where("scene", "=", scene)
     .where("used_at", "is", null)
     .where("expires_at", ">", nowIso())
     .orderBy("id", "desc")
     .executeTakeFirst();
-  if (!row || row.attempts >= MAX_ATTEMPTS) throw invalid("code", "验证码无效或已过期，请重新获取");
+  const spent = row
+    ? await ctx.db
+        .updateTable("sms_codes")
+        .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
+        .where("id", "=", row.id)
+        .where("attempts", "<", MAX_ATTEMPTS)
+        .where("used_at", "is", null)
+        .executeTakeFirst()
+    : undefined;
+  if (!row || Number(spent?.numUpdatedRows ?? 0) !== 1) throw invalid("code", "验证码无效或已过期，请重新获取");
   const ok = timingSafeEqual(Buffer.from(row.code_hash), Buffer.from(hash(phone, code)));
-  if (!ok) {
-    await ctx.db
-      .updateTable("sms_codes")
-      .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
-      .where("id", "=", row.id)
-      .execute();
-    throw invalid("code", "验证码错误");
-  }
+  if (!ok) throw invalid("code", "验证码错误");
   // The conditional update makes the code single-use even under concurrent requests.
   const res = await ctx.db
     .updateTable("sms_codes")

@@ -2,7 +2,6 @@ import type { ChangePasswordBody, ChangePhoneBody, UpdateInfoBody, UserInfo } fr
 import type { AppContext } from "../../context";
 import { invalid, localDuplicated, notFound } from "../../http/errors";
 import { randomToken } from "../../shared/ids";
-import { hashPassword, verifyPassword } from "../auth/passwords";
 import { revokeSessions } from "../auth/sessions";
 import { consumeCode } from "../auth/sms";
 import { presentUserInfo } from "./users.presenter";
@@ -30,8 +29,8 @@ export async function updateInfo(ctx: AppContext, uid: number, body: UpdateInfoB
 export async function changePassword(ctx: AppContext, uid: number, body: ChangePasswordBody): Promise<void> {
   const user = await findUserByUid(ctx.db, uid);
   if (!user) throw notFound("用户");
-  if (!(await verifyPassword(user.password_hash, body.old_password))) throw invalid("old_password", "原密码错误");
-  const passwordHash = await hashPassword(body.password);
+  if (!(await ctx.passwords.verify(user.password_hash, body.old_password))) throw invalid("old_password", "原密码错误");
+  const passwordHash = await ctx.passwords.hash(body.password);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable("users").set({ password_hash: passwordHash }).where("uid", "=", uid).execute();
     await revokeSessions(trx, { uid });
