@@ -75,6 +75,17 @@ async function loadJwtKey(db: Kysely<DB>, config: Config): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 
+/**
+ * Fastify's trustProxy for TRUST_PROXY. A hop count trusts that many addresses counted from the
+ * socket (Express semantics: with 1, req.ip is the address the proxy appended, whatever the client
+ * put before it); Fastify itself turns a number into "trust nothing", hence the function.
+ */
+export function trustProxyOption(
+  v: Config["TRUST_PROXY"],
+): false | string[] | ((addr: string, hop: number) => boolean) {
+  return typeof v === "number" ? (_addr, hop) => hop < v : v;
+}
+
 /** Builds the whole server (migrated, seeded, routes registered) without listening: testable. */
 export async function buildApp(
   config: Config,
@@ -103,7 +114,7 @@ export async function buildApp(
 
   const app: FastifyInstance = Fastify({
     loggerInstance: log as FastifyBaseLogger,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
   });
   registerErrorHandler(app);
