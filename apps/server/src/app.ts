@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import fastifyHelmet, { type FastifyHelmetOptions } from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
@@ -86,6 +87,44 @@ export function trustProxyOption(
   return typeof v === "number" ? (_addr, hop) => hop < v : v;
 }
 
+/**
+ * Security headers on every answer (pages, assets, API, errors). The CSP is what the built web
+ * app needs and no more: scripts only from this origin (index.html has no inline script);
+ * styles also inline, because antd's CSS-in-JS inserts <style> elements at runtime (and the
+ * sandbox pay page has one); images also data:/blob: (antd icons, upload previews). Nothing may
+ * frame the console (clickjacking). HSTS only when PUBLIC_URL is https, or plain-http installs
+ * would be told to switch to a TLS they do not have.
+ */
+export function helmetOptions(config: Config): FastifyHelmetOptions {
+  const https = config.PUBLIC_URL?.startsWith("https://") ?? false;
+  const publicOrigin = config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : undefined;
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        fontSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        // The sandbox pay page's form redirects to the return URL, which is built from PUBLIC_URL.
+        formAction: ["'self'", ...(publicOrigin ? [publicOrigin] : [])],
+        frameAncestors: ["'none'"],
+        ...(https && { upgradeInsecureRequests: [] }),
+      },
+    },
+    frameguard: { action: "deny" },
+    // Full URLs (pay results carry order numbers in the query) stay on this origin.
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    strictTransportSecurity: https ? { maxAge: 365 * 24 * 3600, includeSubDomains: false } : false,
+    crossOriginEmbedderPolicy: false,
+  };
+}
+
 /** Builds the whole server (migrated, seeded, routes registered) without listening: testable. */
 export async function buildApp(
   config: Config,
@@ -118,6 +157,7 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
   });
   registerErrorHandler(app);
+  await app.register(fastifyHelmet, helmetOptions(config));
   await app.register(
     async (api) => {
       registerModules(api, ctx);

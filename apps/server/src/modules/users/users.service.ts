@@ -1,4 +1,10 @@
-import type { ChangePasswordBody, ChangePhoneBody, UpdateInfoBody, UserInfo } from "@burrow/contract";
+import {
+  AVATAR_PATH,
+  type ChangePasswordBody,
+  type ChangePhoneBody,
+  type UpdateInfoBody,
+  type UserInfo,
+} from "@burrow/contract";
 import type { AppContext } from "../../context";
 import { invalid, localDuplicated, notFound } from "../../http/errors";
 import { randomToken } from "../../shared/ids";
@@ -14,7 +20,9 @@ export async function getUserInfo(ctx: AppContext, uid: number): Promise<UserInf
 }
 
 export async function updateInfo(ctx: AppContext, uid: number, body: UpdateInfoBody): Promise<UserInfo> {
-  if (body.avatar !== undefined && body.avatar !== "" && !body.avatar.startsWith(`/api/uploads/avatars/${uid}-`)) {
+  // Only this user's own upload, by its exact name: nothing that climbs out of the avatar folder
+  // (`..`, encoded or not), no absolute URL, no other user's file.
+  if (body.avatar !== undefined && body.avatar !== "" && AVATAR_PATH.exec(body.avatar)?.[1] !== String(uid)) {
     throw invalid("avatar", "头像地址无效，请重新上传");
   }
   const set = {
