@@ -66,7 +66,8 @@ const FAILS_PER_PHONE = 5;
 const FAILS_PER_IP = 30;
 
 /**
- * Password sign-in. Five failures for a phone (or thirty from an IP) in 15 minutes → 429.
+ * Checks a password against the sign-in limits: five failures for a phone (or thirty from an
+ * IP) in 15 minutes → 429. Used by sign-in and by password change, so both share one budget.
  *
  * Every attempt is counted atomically *before* the password is checked, so that concurrent
  * requests cannot all pass a "not locked yet" check: at most five checks per phone (thirty per
@@ -74,28 +75,42 @@ const FAILS_PER_IP = 30;
  * counter; an attempt that was never evaluated (its phone is locked, or argon2 is busy) is taken
  * back too, so the counters hold failures plus attempts in flight.
  */
-export async function login(ctx: AppContext, body: LoginBody, meta: ClientMeta): Promise<TokenResult> {
-  const phoneKey = `login:fail:phone:${body.phone}`;
-  const ipKey = `login:fail:ip:${meta.ip}`;
-  const ip = await ctx.limiter.hit(ipKey, FAILS_PER_IP, FAIL_WINDOW);
-  if (!ip.allowed) throw rateLimited(ip.retryAfterSec);
-  const phone = await ctx.limiter.hit(phoneKey, FAILS_PER_PHONE, FAIL_WINDOW);
-  if (!phone.allowed) {
+export async function checkPasswordLimited(
+  ctx: AppContext,
+  phone: string,
+  ip: string,
+  passwordHash: string | undefined,
+  password: string,
+): Promise<boolean> {
+  const phoneKey = `login:fail:phone:${phone}`;
+  const ipKey = `login:fail:ip:${ip}`;
+  const byIp = await ctx.limiter.hit(ipKey, FAILS_PER_IP, FAIL_WINDOW);
+  if (!byIp.allowed) throw rateLimited(byIp.retryAfterSec);
+  const byPhone = await ctx.limiter.hit(phoneKey, FAILS_PER_PHONE, FAIL_WINDOW);
+  if (!byPhone.allowed) {
     await ctx.limiter.undo(ipKey);
-    throw rateLimited(phone.retryAfterSec);
+    throw rateLimited(byPhone.retryAfterSec);
   }
-  const user = await findUserByPhone(ctx.db, body.phone);
   let ok = false;
   try {
-    ok = user ? await ctx.passwords.verify(user.password_hash, body.password) : false;
+    ok = passwordHash ? await ctx.passwords.verify(passwordHash, password) : false;
   } catch (err) {
     await ctx.limiter.undo(ipKey);
     await ctx.limiter.undo(phoneKey);
     throw err;
   }
+  if (ok) {
+    await ctx.limiter.undo(ipKey);
+    await ctx.limiter.reset(phoneKey);
+  }
+  return ok;
+}
+
+/** Password sign-in, under {@link checkPasswordLimited}. */
+export async function login(ctx: AppContext, body: LoginBody, meta: ClientMeta): Promise<TokenResult> {
+  const user = await findUserByPhone(ctx.db, body.phone);
+  const ok = await checkPasswordLimited(ctx, body.phone, meta.ip, user?.password_hash, body.password);
   if (!user || !ok) throw new AppError(10000, 400, "password: 手机号或密码错误", "password");
-  await ctx.limiter.undo(ipKey);
-  await ctx.limiter.reset(phoneKey);
   if (user.status !== UserStatus.Active) throw refused(`账号已被封禁${user.ban_reason ? `：${user.ban_reason}` : ""}`);
   await recordLogin(ctx.db, user.uid, meta.ip, meta.userAgent);
   return issueSession(ctx, user.uid, meta);

@@ -71,6 +71,27 @@ describe("login lockout under concurrency", () => {
   });
 });
 
+describe("password change", () => {
+  it("checks the old password under the sign-in limits: a stolen session cannot guess it faster", async () => {
+    const u = await t.register();
+    const before = t.ctx.passwords.stats.verifications;
+    const res = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        t.api("POST", "/user/password", {
+          token: u.token,
+          body: { old_password: "guess-guess", password: "another-pass-1" },
+        }),
+      ),
+    );
+    expect(t.ctx.passwords.stats.verifications - before).toBeLessThanOrEqual(5);
+    expect(res.filter((r) => r.status === 400)).toHaveLength(5);
+    expect(res.filter((r) => r.status === 429)).toHaveLength(15);
+    // One budget with sign-in: the phone is now locked there too.
+    const locked = await t.api("POST", "/auth/login", { body: { phone: u.phone, password: u.password } });
+    expect(locked.status).toBe(429);
+  });
+});
+
 describe("argon2 concurrency cap", () => {
   it("refuses sign-ins beyond the running + queued argon2 work quickly with 429, without counting them", async () => {
     const small = await createTestApp({ ARGON2_CONCURRENCY: "1", ARGON2_QUEUE: "2" });

@@ -45,10 +45,11 @@ const hash = (phone: string, code: string) => createHash("sha256").update(`${pho
 
 /** Limits: one code a minute per phone and scene, ten a day per phone, SMS_IP_HOURLY_LIMIT (30) an hour per IP. */
 export async function sendCode(ctx: AppContext, phone: string, scene: string, ip: string): Promise<void> {
+  // The sender's address first: a request it refuses must not spend the phone's own quota.
   for (const [key, limit, window] of [
+    [`sms:ip:${ip}`, ctx.config.SMS_IP_HOURLY_LIMIT, 3600],
     [`sms:phone1m:${phone}:${scene}`, 1, 60],
     [`sms:phoneday:${phone}`, 10, 86_400],
-    [`sms:ip:${ip}`, ctx.config.SMS_IP_HOURLY_LIMIT, 3600],
   ] as const) {
     const r = await ctx.limiter.hit(key, limit, window);
     if (!r.allowed) throw rateLimited(r.retryAfterSec);

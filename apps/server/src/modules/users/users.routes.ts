@@ -41,7 +41,7 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
     url: "/user/password",
     access: "user",
     body: ChangePasswordBody,
-    handler: ({ user, body }) => changePassword(ctx, user.uid, body),
+    handler: ({ user, body, req }) => changePassword(ctx, user.uid, body, req.ip),
   });
   defineRoute(app, ctx, {
     method: "POST",

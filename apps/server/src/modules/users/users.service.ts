@@ -8,6 +8,7 @@ import {
 import type { AppContext } from "../../context";
 import { invalid, localDuplicated, notFound } from "../../http/errors";
 import { randomToken } from "../../shared/ids";
+import { checkPasswordLimited } from "../auth/auth.service";
 import { revokeSessions } from "../auth/sessions";
 import { consumeCode } from "../auth/sms";
 import { presentUserInfo } from "./users.presenter";
@@ -33,11 +34,20 @@ export async function updateInfo(ctx: AppContext, uid: number, body: UpdateInfoB
   return getUserInfo(ctx, uid);
 }
 
-/** Changes the password and revokes every session, the current one included. */
-export async function changePassword(ctx: AppContext, uid: number, body: ChangePasswordBody): Promise<void> {
+/**
+ * Changes the password and revokes every session, the current one included. The old password is
+ * checked under the sign-in limits (same counters), so a stolen session cannot guess it faster.
+ */
+export async function changePassword(
+  ctx: AppContext,
+  uid: number,
+  body: ChangePasswordBody,
+  ip: string,
+): Promise<void> {
   const user = await findUserByUid(ctx.db, uid);
   if (!user) throw notFound("用户");
-  if (!(await ctx.passwords.verify(user.password_hash, body.old_password))) throw invalid("old_password", "原密码错误");
+  if (!(await checkPasswordLimited(ctx, user.phone, ip, user.password_hash, body.old_password)))
+    throw invalid("old_password", "原密码错误");
   const passwordHash = await ctx.passwords.hash(body.password);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable("users").set({ password_hash: passwordHash }).where("uid", "=", uid).execute();
