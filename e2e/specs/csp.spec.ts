@@ -44,6 +44,23 @@ test("every page of the admin menu renders without a CSP violation", async ({ pa
   await visitAll(page, token, paths);
 });
 
+test("the sandbox gateway's page (inline style, a form) works under the CSP", async ({ page }) => {
+  const user = await registerUser();
+  const csp = await watchCsp(page);
+  await openSignedIn(page, user.token, "/epay/recharge");
+  await page.locator(".recharge-form label").filter({ hasText: /^¥30$/ }).click();
+  await page.getByRole("button", { name: "立即充值 ¥30.00" }).click();
+  await expect(page).toHaveURL(/\/api\/pay\/sandbox\//);
+  const pay = page.getByRole("button", { name: "确认支付" });
+  // Its <style> applied: the primary button is antd blue, not the browser's grey.
+  expect(await pay.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(22, 119, 255)");
+  expect(await csp.violations()).toEqual([]);
+  await pay.click();
+  await expect(page.getByText("支付成功")).toBeVisible();
+  expect(await csp.violations()).toEqual([]);
+  expect(csp.pageErrors).toEqual([]);
+});
+
 test("the console is served with the security headers and cannot be framed", async ({ page, request }) => {
   const res = await request.get("/login");
   const headers = res.headers();
