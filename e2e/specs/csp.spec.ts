@@ -44,6 +44,17 @@ test("every page of the admin menu renders without a CSP violation", async ({ pa
   await visitAll(page, token, paths);
 });
 
+test("the sign-in, sign-up, reset and not-found pages render without a CSP violation", async ({ page }) => {
+  const csp = await watchCsp(page);
+  for (const path of ["/login", "/reg", "/reset", "/no/such/page"]) {
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+    await expect(page.locator("#root")).not.toBeEmpty();
+    expect(await csp.violations(), path).toEqual([]);
+  }
+  expect(csp.pageErrors).toEqual([]);
+});
+
 test("the sandbox gateway's page (inline style, a form) works under the CSP", async ({ page }) => {
   const user = await registerUser();
   const csp = await watchCsp(page);
