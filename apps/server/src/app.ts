@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import fastifyHelmet, { type FastifyHelmetOptions } from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
@@ -14,6 +15,7 @@ import { registerErrorHandler, registerNotFound } from "./http/error-handler";
 import { apidocsRoutes } from "./modules/apidocs/apidocs.routes";
 import { auditRoutes } from "./modules/audit/audit";
 import { authRoutes } from "./modules/auth/auth.routes";
+import { passwordWork } from "./modules/auth/passwords";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
 import { downloadsRoutes } from "./modules/downloads/downloads.routes";
@@ -76,6 +78,55 @@ async function loadJwtKey(db: Kysely<DB>, config: Config): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 
+/**
+ * Fastify's trustProxy for TRUST_PROXY. A hop count trusts that many addresses counted from the
+ * socket (Express semantics: with 1, req.ip is the address the proxy appended, whatever the client
+ * put before it); Fastify itself turns a number into "trust nothing", hence the function.
+ */
+export function trustProxyOption(
+  v: Config["TRUST_PROXY"],
+): false | string[] | ((addr: string, hop: number) => boolean) {
+  return typeof v === "number" ? (_addr, hop) => hop < v : v;
+}
+
+/**
+ * Security headers on every answer (pages, assets, API, errors). The CSP is what the built web
+ * app needs and no more: scripts only from this origin (index.html has no inline script);
+ * styles also inline, because antd's CSS-in-JS inserts <style> elements at runtime (and the
+ * sandbox pay page has one); images also data:/blob: (antd icons, upload previews). Nothing may
+ * frame the console (clickjacking). HSTS only when PUBLIC_URL is https, or plain-http installs
+ * would be told to switch to a TLS they do not have.
+ */
+export function helmetOptions(config: Config): FastifyHelmetOptions {
+  const https = config.PUBLIC_URL?.startsWith("https://") ?? false;
+  const publicOrigin = config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : undefined;
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        fontSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        // The sandbox pay page's form redirects to the return URL, which is built from PUBLIC_URL.
+        formAction: ["'self'", ...(publicOrigin ? [publicOrigin] : [])],
+        frameAncestors: ["'none'"],
+        ...(https && { upgradeInsecureRequests: [] }),
+      },
+    },
+    frameguard: { action: "deny" },
+    // Full URLs (pay results carry order numbers in the query) stay on this origin.
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    strictTransportSecurity: https ? { maxAge: 365 * 24 * 3600, includeSubDomains: false } : false,
+    crossOriginEmbedderPolicy: false,
+  };
+}
+
 /** Builds the whole server (migrated, seeded, routes registered) without listening: testable. */
 export async function buildApp(
   config: Config,
@@ -97,16 +148,18 @@ export async function buildApp(
     events: createEventBus(redis),
     limiter: redis ? redisRateLimiter(redis) : memoryRateLimiter(),
     sms: opts.sms ?? createSmsDriver(config),
+    passwords: passwordWork({ concurrency: config.ARGON2_CONCURRENCY, queue: config.ARGON2_QUEUE }),
     jwtKey: await loadJwtKey(db, config),
   };
   await seedFreshInstall(ctx);
 
   const app: FastifyInstance = Fastify({
     loggerInstance: log as FastifyBaseLogger,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
   });
   registerErrorHandler(app);
+  await app.register(fastifyHelmet, helmetOptions(config));
   await app.register(
     async (api) => {
       registerModules(api, ctx);

@@ -1,3 +1,5 @@
+import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -6,6 +8,47 @@ const bool = z.preprocess(
   z.boolean(),
 );
 const blankToUndef = (v: unknown) => (v === "" ? undefined : v);
+
+/** proxy-addr's names, an address, or an address/prefix */
+const isProxyAddress = (s: string): boolean => {
+  if (["loopback", "linklocal", "uniquelocal"].includes(s)) return true;
+  const [addr, prefix, ...rest] = s.split("/");
+  const family = net.isIP(addr);
+  if (!family || rest.length) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+};
+
+/**
+ * TRUST_PROXY: `false` (default), a hop count (`true` = 1), or a comma-separated list of the
+ * proxies' addresses/CIDRs. Never "trust every hop": then the client's own X-Forwarded-For
+ * would decide its address, and with it the per-address limits and login history.
+ */
+const trustProxy = z.preprocess(
+  (v) => {
+    if (v === undefined || v === "" || v === false) return false;
+    if (v === true) return 1;
+    if (typeof v !== "string") return v;
+    const s = v.trim().toLowerCase();
+    if (["false", "no", "off", "0"].includes(s)) return false;
+    if (["true", "yes", "on"].includes(s)) return 1;
+    if (/^\d+$/.test(s)) return Number(s);
+    return s.split(",").map((x) => x.trim());
+  },
+  z.union(
+    [
+      z.literal(false),
+      z.number().int().min(1).max(16),
+      z
+        .array(
+          z
+            .string()
+            .refine(isProxyAddress, "not an address or CIDR (TRUST_PROXY: false, a hop count, or addresses/CIDRs)"),
+        )
+        .min(1),
+    ],
+    { error: "must be false, a hop count (true = 1), or a comma-separated list of proxy addresses/CIDRs" },
+  ),
+);
 
 /** Every environment variable Burrow reads, with its default (README "Configuration" lists them). */
 export const ConfigSchema = z
@@ -69,7 +112,10 @@ export const ConfigSchema = z
     /** SMS codes one client address may request per hour (raise it for test rigs behind one address) */
     SMS_IP_HOURLY_LIMIT: z.coerce.number().int().min(1).default(30),
     WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
-    TRUST_PROXY: bool.default(false),
+    TRUST_PROXY: trustProxy,
+    /** password hashes (argon2) run at once; further sign-ins wait in a queue of ARGON2_QUEUE, then get 429 */
+    ARGON2_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.min(4, os.availableParallelism())),
+    ARGON2_QUEUE: z.coerce.number().int().min(0).max(10_000).default(64),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SITE_BRAND: z.string().default("Burrow"),
     SITE_CLOUD_PROVIDER: z.string().default("Burrow Cloud"),

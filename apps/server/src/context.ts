@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Config } from "./config";
 import type { DB } from "./db/schema";
+import type { PasswordWork } from "./modules/auth/passwords";
 import type { SmsDriver } from "./modules/auth/sms";
 import type { EventBus } from "./shared/events";
 import type { RateLimiter } from "./shared/rate-limit";
@@ -14,6 +15,8 @@ export interface AppContext {
   log: Logger;
   limiter: RateLimiter;
   sms: SmsDriver;
+  /** argon2 hashing and verification, with bounded concurrency */
+  passwords: PasswordWork;
   /** HS256 key for session tokens */
   jwtKey: CryptoKey;
   /** change notifications for in-memory caches (cross-process with Redis) */

@@ -1,3 +1,4 @@
+import "@/lib/zod-jitless";
 import "nprogress/nprogress.css";
 import "./styles.css";
 import { StrictMode } from "react";

@@ -17,10 +17,18 @@ export interface UserInfo {
   personal_info: { avatar: string; phone_number: string };
 }
 
+/** The path POST /user/avatar returns, exactly: /api/uploads/avatars/<uid>-<16 hex>.<ext> (group 1: uid). */
+export const AVATAR_PATH = /^\/api\/uploads\/avatars\/([1-9]\d{0,15})-[0-9a-f]{16}\.(png|jpg|webp|gif)$/;
+
 export const UpdateInfoBody = z.object({
   nickname: z.string().trim().min(1, "请输入昵称").max(32, "昵称最多 32 个字符").optional(),
-  /** an avatar URL previously returned by POST /user/avatar */
-  avatar: z.string().trim().max(300).optional(),
+  /** an avatar URL previously returned by POST /user/avatar, or "" for none */
+  avatar: z
+    .string()
+    .trim()
+    .max(300)
+    .refine((v) => v === "" || AVATAR_PATH.test(v), "头像地址无效，请重新上传")
+    .optional(),
 });
 export type UpdateInfoBody = z.infer<typeof UpdateInfoBody>;
 

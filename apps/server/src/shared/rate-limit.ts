@@ -13,6 +13,8 @@ export interface RateLimiter {
   /** current count without counting a hit */
   peek(key: string): Promise<number>;
   reset(key: string): Promise<void>;
+  /** takes back one hit of the current window (an attempt that turned out not to count); never below 0 */
+  undo(key: string): Promise<void>;
 }
 
 export function memoryRateLimiter(): RateLimiter {
@@ -47,8 +49,16 @@ export function memoryRateLimiter(): RateLimiter {
     async reset(key) {
       windows.delete(key);
     },
+    async undo(key) {
+      const w = current(key);
+      if (w && w.count > 0) w.count--;
+    },
   };
 }
+
+// Decrements only a live key: a plain DECR on an expired one would create a counter without a TTL.
+const UNDO_SCRIPT = `if redis.call('exists', KEYS[1]) == 1 and tonumber(redis.call('get', KEYS[1])) > 0 then
+  return redis.call('decr', KEYS[1]) end return 0`;
 
 export function redisRateLimiter(redis: Redis, prefix = "burrow:rl:"): RateLimiter {
   return {
@@ -64,6 +74,9 @@ export function redisRateLimiter(redis: Redis, prefix = "burrow:rl:"): RateLimit
     },
     async reset(key) {
       await redis.del(prefix + key);
+    },
+    async undo(key) {
+      await redis.eval(UNDO_SCRIPT, 1, prefix + key);
     },
   };
 }

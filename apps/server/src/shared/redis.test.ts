@@ -34,6 +34,22 @@ describe("shared state through Redis (several API processes)", () => {
     expect(await a.peek(key)).toBe(0);
   });
 
+  it("takes one hit back with undo, never below zero and never on an expired key", async () => {
+    const key = `t:${randomBytes(6).toString("hex")}`;
+    const l = redisRateLimiter(redis);
+    await l.hit(key, 5, 60);
+    await l.hit(key, 5, 60);
+    await l.undo(key);
+    expect(await l.peek(key)).toBe(1);
+    await l.undo(key);
+    await l.undo(key);
+    expect(await l.peek(key)).toBe(0);
+    await l.reset(key);
+    await l.undo(key);
+    // An undo on a missing key must not create a counter without a TTL.
+    expect(await redis.exists(`burrow:rl:${key}`)).toBe(0);
+  });
+
   it("delivers change events to every process's bus", async () => {
     const bus1 = createEventBus(redis);
     const bus2 = createEventBus(redis.duplicate());

@@ -12,7 +12,6 @@ import { randomCode, randomToken } from "../../shared/ids";
 import { nowIso } from "../../shared/time";
 import { grantDefaultPlan } from "../catalog/default-plan";
 import { findUserByInviteCode, findUserByPhone, insertUser, recordLogin } from "../users/users.repository";
-import { hashPassword, verifyPassword } from "./passwords";
 import { issueSession, revokeSessions } from "./sessions";
 import { consumeCode, sendCode } from "./sms";
 
@@ -39,7 +38,7 @@ export async function register(ctx: AppContext, body: RegisterBody, meta: Client
     referrer = inviter.uid;
   }
   await consumeCode(ctx, body.phone, "register", body.code);
-  const passwordHash = await hashPassword(body.password);
+  const passwordHash = await ctx.passwords.hash(body.password);
   return ctx.db.transaction().execute(async (trx) => {
     const uid = await insertUser(trx, {
       phone: body.phone,
@@ -66,28 +65,53 @@ const FAIL_WINDOW = 15 * 60;
 const FAILS_PER_PHONE = 5;
 const FAILS_PER_IP = 30;
 
-/** Password sign-in. Five failures for a phone (or thirty from an IP) in 15 minutes → 429. */
+/**
+ * Checks a password against the sign-in limits: five failures for a phone (or thirty from an
+ * IP) in 15 minutes → 429. Used by sign-in and by password change, so both share one budget.
+ *
+ * Every attempt is counted atomically *before* the password is checked, so that concurrent
+ * requests cannot all pass a "not locked yet" check: at most five checks per phone (thirty per
+ * IP) are ever evaluated in a window. A success takes its own IP hit back and clears the phone's
+ * counter; an attempt that was never evaluated (its phone is locked, or argon2 is busy) is taken
+ * back too, so the counters hold failures plus attempts in flight.
+ */
+export async function checkPasswordLimited(
+  ctx: AppContext,
+  phone: string,
+  ip: string,
+  passwordHash: string | undefined,
+  password: string,
+): Promise<boolean> {
+  const phoneKey = `login:fail:phone:${phone}`;
+  const ipKey = `login:fail:ip:${ip}`;
+  const byIp = await ctx.limiter.hit(ipKey, FAILS_PER_IP, FAIL_WINDOW);
+  if (!byIp.allowed) throw rateLimited(byIp.retryAfterSec);
+  const byPhone = await ctx.limiter.hit(phoneKey, FAILS_PER_PHONE, FAIL_WINDOW);
+  if (!byPhone.allowed) {
+    await ctx.limiter.undo(ipKey);
+    throw rateLimited(byPhone.retryAfterSec);
+  }
+  let ok = false;
+  try {
+    ok = passwordHash ? await ctx.passwords.verify(passwordHash, password) : false;
+  } catch (err) {
+    await ctx.limiter.undo(ipKey);
+    await ctx.limiter.undo(phoneKey);
+    throw err;
+  }
+  if (ok) {
+    await ctx.limiter.undo(ipKey);
+    await ctx.limiter.reset(phoneKey);
+  }
+  return ok;
+}
+
+/** Password sign-in, under {@link checkPasswordLimited}. */
 export async function login(ctx: AppContext, body: LoginBody, meta: ClientMeta): Promise<TokenResult> {
-  const phoneKey = `login:fail:phone:${body.phone}`;
-  const ipKey = `login:fail:ip:${meta.ip}`;
-  for (const [key, limit] of [
-    [phoneKey, FAILS_PER_PHONE],
-    [ipKey, FAILS_PER_IP],
-  ] as const) {
-    if ((await ctx.limiter.peek(key)) >= limit) {
-      const r = await ctx.limiter.hit(key, limit, FAIL_WINDOW);
-      throw rateLimited(r.retryAfterSec);
-    }
-  }
   const user = await findUserByPhone(ctx.db, body.phone);
-  const ok = user ? await verifyPassword(user.password_hash, body.password) : false;
-  if (!user || !ok) {
-    await ctx.limiter.hit(phoneKey, FAILS_PER_PHONE, FAIL_WINDOW);
-    await ctx.limiter.hit(ipKey, FAILS_PER_IP, FAIL_WINDOW);
-    throw new AppError(10000, 400, "password: 手机号或密码错误", "password");
-  }
+  const ok = await checkPasswordLimited(ctx, body.phone, meta.ip, user?.password_hash, body.password);
+  if (!user || !ok) throw new AppError(10000, 400, "password: 手机号或密码错误", "password");
   if (user.status !== UserStatus.Active) throw refused(`账号已被封禁${user.ban_reason ? `：${user.ban_reason}` : ""}`);
-  await ctx.limiter.reset(phoneKey);
   await recordLogin(ctx.db, user.uid, meta.ip, meta.userAgent);
   return issueSession(ctx, user.uid, meta);
 }
@@ -97,7 +121,7 @@ export async function resetPassword(ctx: AppContext, body: ResetBody): Promise<v
   const user = await findUserByPhone(ctx.db, body.phone);
   if (!user) throw notFound("该手机号对应的账号");
   await consumeCode(ctx, body.phone, "reset", body.code);
-  const passwordHash = await hashPassword(body.password);
+  const passwordHash = await ctx.passwords.hash(body.password);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable("users").set({ password_hash: passwordHash }).where("uid", "=", user.uid).execute();
     await revokeSessions(trx, { uid: user.uid });

@@ -45,10 +45,11 @@ const hash = (phone: string, code: string) => createHash("sha256").update(`${pho
 
 /** Limits: one code a minute per phone and scene, ten a day per phone, SMS_IP_HOURLY_LIMIT (30) an hour per IP. */
 export async function sendCode(ctx: AppContext, phone: string, scene: string, ip: string): Promise<void> {
+  // The sender's address first: a request it refuses must not spend the phone's own quota.
   for (const [key, limit, window] of [
+    [`sms:ip:${ip}`, ctx.config.SMS_IP_HOURLY_LIMIT, 3600],
     [`sms:phone1m:${phone}:${scene}`, 1, 60],
     [`sms:phoneday:${phone}`, 10, 86_400],
-    [`sms:ip:${ip}`, ctx.config.SMS_IP_HOURLY_LIMIT, 3600],
   ] as const) {
     const r = await ctx.limiter.hit(key, limit, window);
     if (!r.allowed) throw rateLimited(r.retryAfterSec);
@@ -72,29 +73,30 @@ export async function sendCode(ctx: AppContext, phone: string, scene: string, ip
 
 /**
  * Consumes a code: the newest unused, unexpired code for (phone, scene) must match. Single use;
- * after five wrong tries the code is spent.
+ * after five wrong tries the code is spent. The try is spent by a conditional update *before*
+ * the comparison, so concurrent guesses cannot all read the same "attempts < 5": at most five
+ * are ever compared, on either database.
  */
 export async function consumeCode(ctx: AppContext, phone: string, scene: string, code: string): Promise<void> {
   const row = await ctx.db
     .selectFrom("sms_codes")
-    .selectAll()
+    .select(["id", "code_hash"])
     .where("phone", "=", phone)
     .where("scene", "=", scene)
     .where("used_at", "is", null)
     .where("expires_at", ">", nowIso())
     .orderBy("id", "desc")
     .executeTakeFirst();
-  if (!row || row.attempts >= MAX_ATTEMPTS) throw invalid("code", "验证码无效或已过期，请重新获取");
-  // The attempt is counted before it is judged, by one conditional update: guesses sent all at
-  // once are judged at most MAX_ATTEMPTS times (a read-then-increment let every one through).
-  const claimed = await ctx.db
-    .updateTable("sms_codes")
-    .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
-    .where("id", "=", row.id)
-    .where("attempts", "<", MAX_ATTEMPTS)
-    .where("used_at", "is", null)
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) throw invalid("code", "验证码无效或已过期，请重新获取");
+  const spent = row
+    ? await ctx.db
+        .updateTable("sms_codes")
+        .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
+        .where("id", "=", row.id)
+        .where("attempts", "<", MAX_ATTEMPTS)
+        .where("used_at", "is", null)
+        .executeTakeFirst()
+    : undefined;
+  if (!row || Number(spent?.numUpdatedRows ?? 0) !== 1) throw invalid("code", "验证码无效或已过期，请重新获取");
   const ok = timingSafeEqual(Buffer.from(row.code_hash), Buffer.from(hash(phone, code)));
   if (!ok) throw invalid("code", "验证码错误");
   // The conditional update makes the code single-use even under concurrent requests.

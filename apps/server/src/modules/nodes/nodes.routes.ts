@@ -1,6 +1,7 @@
 import { NodesApi } from "@burrow/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
+import { refused } from "../../http/errors";
 import { defineRoute } from "../../http/route";
 import {
   createArea,
@@ -26,9 +27,17 @@ import {
   updateNode,
 } from "./nodes.service";
 
-/** Burrow's base URL as frps should reach it: PUBLIC_URL, else the origin the operator is using. */
+/**
+ * Burrow's base URL as frps should reach it: PUBLIC_URL, else the origin the operator is using,
+ * from the Host header only. Never X-Forwarded-Host (req.host honours it behind a trusted proxy,
+ * and a proxy passes on whatever the client sent), and never a Host that is not a plain host[:port].
+ */
 export function publicBaseUrl(ctx: AppContext, req: FastifyRequest): string {
-  return ctx.config.PUBLIC_URL ?? `${req.protocol}://${req.host}`;
+  if (ctx.config.PUBLIC_URL) return ctx.config.PUBLIC_URL;
+  const host = req.headers.host ?? "";
+  if (!/^([a-z0-9-]+(\.[a-z0-9-]+)*\.?|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(host))
+    throw refused("无法确定控制台地址，请设置 PUBLIC_URL");
+  return `${req.protocol === "https" ? "https" : "http"}://${host}`;
 }
 
 /** Areas, network types, store levels and nodes (operators), and the customer's node list. */

@@ -56,6 +56,43 @@ describe("personal info", () => {
     expect(r.body.msg).toContain("avatar");
   });
 
+  it("accepts only the exact path of this user's own upload as the avatar", async () => {
+    const u = await t.register();
+    const other = await t.register();
+    const hex = "0123456789abcdef";
+    const own = `/api/uploads/avatars/${u.uid}-${hex}.png`;
+    for (const avatar of [
+      `/api/uploads/avatars/${u.uid}-../../../etc/passwd`,
+      `/api/uploads/avatars/${u.uid}-${hex}.png/../../../x`,
+      `/api/uploads/avatars/${u.uid}-%2e%2e%2f%2e%2e%2fx.png`,
+      `/api/uploads/avatars/${u.uid}-..%2f..%2f${hex}.png`,
+      `/api/uploads/avatars/${u.uid}-${hex}.png?x=1`,
+      `/api/uploads/avatars/${u.uid}-${hex}.png#x`,
+      `/api/uploads/avatars/${u.uid}-${hex}.svg`,
+      `/api/uploads/avatars/${u.uid}-${hex.toUpperCase()}.png`,
+      `/api/uploads/avatars/${u.uid}-${hex}0.png`,
+      `/api/uploads/avatars/0${u.uid}-${hex}.png`,
+      `/api/uploads/avatars/${u.uid}1-${hex}.png`,
+      `/api/uploads/avatars/${other.uid}-${hex}.png`,
+      `//evil.example/api/uploads/avatars/${u.uid}-${hex}.png`,
+      `https://evil.example/api/uploads/avatars/${u.uid}-${hex}.png`,
+      `/api/uploads/avatars/../avatars/${u.uid}-${hex}.png`,
+      `\\api\\uploads\\avatars\\${u.uid}-${hex}.png`,
+      `javascript:alert(1)//${own}`,
+      `${own}\n`.replace("\n", "\u0000"),
+    ]) {
+      const r = await t.api("PATCH", "/user/info", { token: u.token, body: { avatar } });
+      expect([avatar, r.status, r.body.code]).toEqual([avatar, 400, 10000]);
+      expect(r.body.msg).toContain("avatar");
+    }
+    const info = await t.api<{ personal_info: { avatar: string } }>("GET", "/user/userInfo", { token: u.token });
+    expect(info.body.data.personal_info.avatar).toBe("");
+    const ok = await t.api("PATCH", "/user/info", { token: u.token, body: { avatar: own } });
+    expect(ok.body.code).toBe("SUCCESS");
+    const cleared = await t.api("PATCH", "/user/info", { token: u.token, body: { avatar: "" } });
+    expect(cleared.body.code).toBe("SUCCESS");
+  });
+
   it("stores an uploaded avatar, serves it, and refuses non-images", async () => {
     const u = await t.register();
     const { body, contentType } = multipart(PNG, "a.png", "image/png");

@@ -20,7 +20,9 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
       return { url };
     });
   });
-  defineRoute(app, ctx, UsersApi.postUserPassword, ({ user, body }) => changePassword(ctx, user.uid, body));
+  defineRoute(app, ctx, UsersApi.postUserPassword, ({ user, body, req }) =>
+    changePassword(ctx, user.uid, body, req.ip),
+  );
   defineRoute(app, ctx, UsersApi.postUserPhone, ({ user, body }) => changePhone(ctx, user.uid, body));
   defineRoute(app, ctx, UsersApi.postUserFrpToken, ({ user }) => resetFrpToken(ctx, user.uid));
   defineRoute(app, ctx, UsersApi.getUserLoginList, ({ user, query }) =>

@@ -1,8 +1,14 @@
-import type { ChangePasswordBody, ChangePhoneBody, UpdateInfoBody, UserInfo } from "@burrow/contract";
+import {
+  AVATAR_PATH,
+  type ChangePasswordBody,
+  type ChangePhoneBody,
+  type UpdateInfoBody,
+  type UserInfo,
+} from "@burrow/contract";
 import type { AppContext } from "../../context";
 import { invalid, localDuplicated, notFound } from "../../http/errors";
 import { randomToken } from "../../shared/ids";
-import { hashPassword, verifyPassword } from "../auth/passwords";
+import { checkPasswordLimited } from "../auth/auth.service";
 import { revokeSessions } from "../auth/sessions";
 import { consumeCode } from "../auth/sms";
 import { presentUserInfo } from "./users.presenter";
@@ -15,7 +21,9 @@ export async function getUserInfo(ctx: AppContext, uid: number): Promise<UserInf
 }
 
 export async function updateInfo(ctx: AppContext, uid: number, body: UpdateInfoBody): Promise<UserInfo> {
-  if (body.avatar !== undefined && body.avatar !== "" && !body.avatar.startsWith(`/api/uploads/avatars/${uid}-`)) {
+  // Only this user's own upload, by its exact name: nothing that climbs out of the avatar folder
+  // (`..`, encoded or not), no absolute URL, no other user's file.
+  if (body.avatar !== undefined && body.avatar !== "" && AVATAR_PATH.exec(body.avatar)?.[1] !== String(uid)) {
     throw invalid("avatar", "头像地址无效，请重新上传");
   }
   const set = {
@@ -26,12 +34,21 @@ export async function updateInfo(ctx: AppContext, uid: number, body: UpdateInfoB
   return getUserInfo(ctx, uid);
 }
 
-/** Changes the password and revokes every session, the current one included. */
-export async function changePassword(ctx: AppContext, uid: number, body: ChangePasswordBody): Promise<void> {
+/**
+ * Changes the password and revokes every session, the current one included. The old password is
+ * checked under the sign-in limits (same counters), so a stolen session cannot guess it faster.
+ */
+export async function changePassword(
+  ctx: AppContext,
+  uid: number,
+  body: ChangePasswordBody,
+  ip: string,
+): Promise<void> {
   const user = await findUserByUid(ctx.db, uid);
   if (!user) throw notFound("用户");
-  if (!(await verifyPassword(user.password_hash, body.old_password))) throw invalid("old_password", "原密码错误");
-  const passwordHash = await hashPassword(body.password);
+  if (!(await checkPasswordLimited(ctx, user.phone, ip, user.password_hash, body.old_password)))
+    throw invalid("old_password", "原密码错误");
+  const passwordHash = await ctx.passwords.hash(body.password);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable("users").set({ password_hash: passwordHash }).where("uid", "=", uid).execute();
     await revokeSessions(trx, { uid });

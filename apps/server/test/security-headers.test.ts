@@ -1,0 +1,78 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "./harness";
+
+// Issue 19 §4: security headers on the console and the API.
+
+const dist = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-dist-"));
+let t: TestApp;
+beforeAll(async () => {
+  fs.writeFileSync(path.join(dist, "index.html"), "<!doctype html><title>Burrow</title>");
+  fs.mkdirSync(path.join(dist, "assets"));
+  fs.writeFileSync(path.join(dist, "assets", "app.js"), "console.log(1)");
+  t = await createTestApp({ WEB_DIST: dist, PUBLIC_URL: "http://console.example.com" });
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(dist, { recursive: true, force: true });
+});
+
+/** The CSP as a map of directive → sources. */
+const csp = (header: unknown) =>
+  Object.fromEntries(
+    String(header)
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...sources]) => [name, sources]),
+  );
+
+describe("security headers", () => {
+  it("are sent on pages, assets, API answers and errors", async () => {
+    for (const url of ["/dashboard", "/assets/app.js", "/api/public/site", "/api/nope", "/api/user/userInfo"]) {
+      const r = await t.app.inject({ method: "GET", url });
+      const h = r.headers;
+      expect(h["x-content-type-options"], url).toBe("nosniff");
+      expect(h["x-frame-options"], url).toBe("DENY");
+      expect(h["referrer-policy"], url).toBe("strict-origin-when-cross-origin");
+      const policy = csp(h["content-security-policy"]);
+      expect(policy["frame-ancestors"], url).toEqual(["'none'"]);
+      expect(policy["default-src"], url).toEqual(["'self'"]);
+      // No inline or eval'd script: only files from this origin.
+      expect(policy["script-src"], url).toEqual(["'self'"]);
+      expect(policy["script-src-attr"], url).toEqual(["'none'"]);
+      expect(policy["object-src"], url).toEqual(["'none'"]);
+      expect(policy["base-uri"], url).toEqual(["'self'"]);
+      // antd's CSS-in-JS inserts <style> elements at runtime.
+      expect(policy["style-src"], url).toEqual(["'self'", "'unsafe-inline'"]);
+      expect(policy["form-action"], url).toEqual(["'self'", "http://console.example.com"]);
+      // Plain http: no HSTS and no upgrade of requests to a TLS the site does not have.
+      expect(h["strict-transport-security"], url).toBeUndefined();
+      expect(policy["upgrade-insecure-requests"], url).toBeUndefined();
+    }
+  });
+
+  it("adds HSTS (without subdomains) and upgrade-insecure-requests only when PUBLIC_URL is https", async () => {
+    const s = await createTestApp({ PUBLIC_URL: "https://console.example.com" });
+    try {
+      const r = await s.app.inject({ method: "GET", url: "/api/public/site" });
+      expect(r.headers["strict-transport-security"]).toBe("max-age=31536000");
+      expect(csp(r.headers["content-security-policy"])["upgrade-insecure-requests"]).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("the web app's index.html has no inline script (the CSP would refuse it)", () => {
+    const html = fs.readFileSync(path.resolve(import.meta.dirname, "../../web/index.html"), "utf8");
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attrs, body] of scripts) {
+      expect(attrs).toMatch(/\bsrc=/);
+      expect(body.trim()).toBe("");
+    }
+    expect(html).not.toMatch(/\son[a-z]+=/i);
+  });
+});
