@@ -308,6 +308,12 @@ describe("case 5: no price rounds to 0 fen, the awaiting cap is 10, the check-in
     });
     expect([tiny.status, tiny.body.code]).toEqual([400, 10000]);
     expect(tiny.body.msg).toContain("discount");
+    const forOneFen = await t.api("POST", "/super/discountCode", {
+      token: admin,
+      body: { code: "THIRDONE", discount: 0.33, expire_date: "2099-12-31", use_limit: 5, plan_ids: [oneFen.id] },
+    });
+    expect([forOneFen.status, forOneFen.body.code]).toEqual([400, 10000]);
+    expect(forOneFen.body.msg).toContain("discount");
     await t.api("POST", "/super/discountCode", {
       token: admin,
       body: { code: "THIRD", discount: 0.33, expire_date: "2099-12-31", use_limit: 5 },
