@@ -214,6 +214,10 @@ describe("case 3: an online upgrade is settled with the credit at payment time",
     expect(await balanceOf(t, u.uid)).toBe(100_000 - 51_000 + (creditNow - 25_430));
     const subA = (await subsOf(t, u.uid)).find((s) => s.plan_id === a.id)!;
     expect([subA.status, Number(subA.given_back)]).toEqual([-1, creditNow]);
+    const o = await t.api<OrderView>("GET", `/user/order/${r.body.data.trade_id}`, { token: u.token });
+    expect(o.body.data.note).toContain(`支付时原套餐剩余价值为 ${creditNow} 分（下单时 25430 分）`);
+    const ledger = await t.api<Paged<BalanceLedgerRow>>("GET", "/user/ledger", { token: u.token, query: { size: 1 } });
+    expect(ledger.body.data.list[0]).toMatchObject({ change: creditNow - 25_430, order_id: r.body.data.trade_id });
   });
 });
 
