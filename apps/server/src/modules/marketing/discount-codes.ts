@@ -12,6 +12,7 @@ import { invalid, localDuplicated, notFound } from "../../http/errors";
 import { randomCode } from "../../shared/ids";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
+import { applyMultiplier, planPeriods } from "../plans/pricing";
 import type { DiscountCodeDbRow } from "./marketing.table";
 
 /** Promo codes: a multiplier off plans, packs and renewals, until a date, within use limits. */
@@ -70,9 +71,14 @@ export async function createDiscountCode(
   }
   const planIds = [...new Set(body.plan_ids)];
   if (planIds.length) {
-    const found = await ctx.db.selectFrom("plans").select("id").where("id", "in", planIds).execute();
+    const found = await ctx.db.selectFrom("plans").selectAll().where("id", "in", planIds).execute();
     const missing = planIds.filter((id) => !found.some((f) => f.id === id));
     if (missing.length) throw invalid("plan_ids", `套餐 ${missing.join(", ")} 不存在`);
+    // A code for named plans must leave every paying price of theirs at 1 fen or more.
+    const free = found.find((plan) =>
+      planPeriods(plan).some((p) => p.price > 0 && applyMultiplier(p.price, body.discount) === 0),
+    );
+    if (free) throw invalid("discount", `折扣过小，套餐「${free.name}」的折后价格为 0 分`);
   }
   const code = body.code ?? randomCode(8);
   return ctx.db.transaction().execute(async (trx) => {

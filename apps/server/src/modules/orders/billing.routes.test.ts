@@ -214,6 +214,10 @@ describe("case 3: an online upgrade is settled with the credit at payment time",
     expect(await balanceOf(t, u.uid)).toBe(100_000 - 51_000 + (creditNow - 25_430));
     const subA = (await subsOf(t, u.uid)).find((s) => s.plan_id === a.id)!;
     expect([subA.status, Number(subA.given_back)]).toEqual([-1, creditNow]);
+    const o = await t.api<OrderView>("GET", `/user/order/${r.body.data.trade_id}`, { token: u.token });
+    expect(o.body.data.note).toContain(`支付时原套餐剩余价值为 ${creditNow} 分（下单时 25430 分）`);
+    const ledger = await t.api<Paged<BalanceLedgerRow>>("GET", "/user/ledger", { token: u.token, query: { size: 1 } });
+    expect(ledger.body.data.list[0]).toMatchObject({ change: creditNow - 25_430, order_id: r.body.data.trade_id });
   });
 });
 
@@ -308,6 +312,12 @@ describe("case 5: no price rounds to 0 fen, the awaiting cap is 10, the check-in
     });
     expect([tiny.status, tiny.body.code]).toEqual([400, 10000]);
     expect(tiny.body.msg).toContain("discount");
+    const forOneFen = await t.api("POST", "/super/discountCode", {
+      token: admin,
+      body: { code: "THIRDONE", discount: 0.33, expire_date: "2099-12-31", use_limit: 5, plan_ids: [oneFen.id] },
+    });
+    expect([forOneFen.status, forOneFen.body.code]).toEqual([400, 10000]);
+    expect(forOneFen.body.msg).toContain("discount");
     await t.api("POST", "/super/discountCode", {
       token: admin,
       body: { code: "THIRD", discount: 0.33, expire_date: "2099-12-31", use_limit: 5 },
@@ -320,7 +330,16 @@ describe("case 5: no price rounds to 0 fen, the awaiting cap is 10, the check-in
     });
     expect([r.status, r.body.code]).toEqual([400, 10000]);
     expect(r.body.msg).toContain("code");
+    // A plan saved before the rule (1 fen × 0.33 in the table) is not sold for 0 fen either.
+    await t.db.updateTable("plans").set({ monthly_fee_discount: 0.33 }).where("id", "=", oneFen.id).execute();
+    const old = await t.api("POST", "/user/order", {
+      token: u.token,
+      body: { type: 2, plan_id: oneFen.id, period: "monthly", pay_method: 1 },
+    });
+    expect([old.status, old.body.code]).toEqual([400, 10000]);
+    expect(old.body.msg).toContain("period");
     expect((await subsOf(t, u.uid)).some((s) => s.plan_id === oneFen.id)).toBe(false);
+    expect(await balanceOf(t, u.uid)).toBe(100);
   });
 
   it("lets exactly 10 awaiting orders through 15 concurrent ones", async () => {
@@ -346,5 +365,26 @@ describe("case 5: no price rounds to 0 fen, the awaiting cap is 10, the check-in
     expect(c.body.data.bonus_bytes).toBe(1024 * 1024);
     const sub = (await subsOf(t, u.uid)).find((s) => s.plan_id === plan.id)!;
     expect([sub.status, Number(sub.traffic_quota)]).toEqual([2, GB + 1024 * 1024]);
+  });
+});
+
+describe("docs/payments.md worked example", () => {
+  it("buy A, use half the traffic, upgrade to B, refund both: 12,583 back of 25,500 (B's month of 30 days)", async () => {
+    const [a, b] = [await planA(), await planB()];
+    const u = await t.register();
+    await giveBalance(t, u.uid, 30_000);
+    const orderA = await buy(u.token, { type: 2, plan_id: a.id, period: "annual" });
+    expect(await balanceOf(t, u.uid)).toBe(4500);
+    await t.db.transaction().execute((trx) => chargeTraffic(trx, u.uid, 600 * GB));
+    const orderB = await buy(u.token, { type: 2, plan_id: b.id, period: "monthly" });
+    expect(await balanceOf(t, u.uid)).toBe(12_250);
+    const subA = (await subsOf(t, u.uid)).find((s) => s.plan_id === a.id)!;
+    expect(Number(subA.given_back)).toBe(12_750);
+    expect((await detail(orderA.trade_id)).refund).toMatchObject({ refundable: 0, max_override: 12_750 });
+    expect((await refund(orderA.trade_id)).body.code).toBe(2001);
+    const days = monthOfB((await subsOf(t, u.uid)).find((s) => s.plan_id === b.id)!);
+    const rB = await refund(orderB.trade_id);
+    expect(rB.body.data.refunded).toBe(Math.floor((5000 * (days - 1)) / days)); // 4,833 when days = 30
+    expect(30_000 - (await balanceOf(t, u.uid))).toBe(25_500 - 7750 - rB.body.data.refunded);
   });
 });

@@ -71,6 +71,7 @@ export async function fulfilOrder(
   }
   const afterCode = Number(order.price) - Number(order.code_discount);
   let toBalance = 0;
+  let note: string | null = null;
   if (decision.action === "upgrade") {
     // The credit is what the old plan is worth now (decidePurchase), not what it was when the
     // order was priced: an extension refunded in between, or traffic used, makes it smaller.
@@ -79,6 +80,9 @@ export async function fulfilOrder(
       return creditInstead(`原套餐剩余价值已降为 ${decision.upgrade_credit} 分，不足以抵扣，差 ${settled.short} 分`);
     }
     toBalance = settled.toBalance;
+    if (decision.upgrade_credit !== upgradeCredit) {
+      note = `支付时原套餐剩余价值为 ${decision.upgrade_credit} 分（下单时 ${upgradeCredit} 分），转入余额 ${toBalance} 分`;
+    }
   }
   const applied = await applyPurchase(trx, order.uid, intent, decision, {
     value: afterCode,
@@ -90,6 +94,7 @@ export async function fulfilOrder(
     fulfilment: "applied",
     action: decision.action,
     replaces_subscription_id: decision.replaces_subscription_id,
+    ...(note && { note }),
     ...applied,
   });
   return true;
