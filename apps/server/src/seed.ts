@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import type { AppContext } from "./context";
 import { isPostgres } from "./db/dialect";
 import { hashPassword } from "./modules/auth/passwords";
-import { grantDefaultPlan } from "./modules/catalog/default-plan";
+import { grantDefaultPlan } from "./modules/subscriptions/default-plan";
 import { randomCode, randomToken } from "./shared/ids";
 import { getSetting, setSetting } from "./shared/settings";
 import { nowIso } from "./shared/time";

@@ -1,5 +1,5 @@
 import { type AdminNodeDetail, type CreateTunnelBody, SubscriptionStatus, type TunnelView } from "@burrow/contract";
-import { GB } from "../src/modules/catalog/default-plan";
+import { GB } from "../src/modules/subscriptions/default-plan";
 import { nowIso } from "../src/shared/time";
 import type { TestApp } from "./harness";
 

@@ -1,10 +1,13 @@
-import type { Generated } from "kysely";
-import type { CatalogTables } from "../modules/catalog/catalog.table";
+import type { AuditTables } from "../modules/audit/audit.table";
+import type { AuthTables } from "../modules/auth/auth.table";
 import type { DashboardTables } from "../modules/dashboard/dashboard.table";
 import type { DownloadTables } from "../modules/downloads/downloads.table";
 import type { FrpTables } from "../modules/frp/frp.table";
 import type { MarketingTables } from "../modules/marketing/marketing.table";
+import type { NodeTables } from "../modules/nodes/nodes.table";
 import type { OrderTables } from "../modules/orders/orders.table";
+import type { PlanTables } from "../modules/plans/plans.table";
+import type { SubscriptionTables } from "../modules/subscriptions/subscriptions.table";
 import type { TunnelTables } from "../modules/tunnels/tunnels.table";
 import type { UserTables } from "../modules/users/users.table";
 
@@ -21,20 +24,14 @@ export interface JobLeaseTable {
   expires_at: string;
 }
 
-export interface AuditLogTable {
-  id: Generated<number>;
-  operator_uid: number;
-  action: string;
-  target: string;
-  detail: string;
-  ip: string;
-  created_at: string;
-}
-
 /** The whole database, assembled from each domain's tables. */
 export interface DB
   extends UserTables,
-    CatalogTables,
+    AuthTables,
+    AuditTables,
+    NodeTables,
+    PlanTables,
+    SubscriptionTables,
     DashboardTables,
     OrderTables,
     MarketingTables,
@@ -42,6 +39,5 @@ export interface DB
     FrpTables,
     DownloadTables {
   settings: SettingsTable;
-  audit_logs: AuditLogTable;
   job_leases: JobLeaseTable;
 }

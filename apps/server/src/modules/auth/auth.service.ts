@@ -10,7 +10,7 @@ import type { AppContext } from "../../context";
 import { AppError, invalid, localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
 import { randomCode, randomToken } from "../../shared/ids";
 import { nowIso } from "../../shared/time";
-import { grantDefaultPlan } from "../catalog/default-plan";
+import { grantDefaultPlan } from "../subscriptions/default-plan";
 import { findUserByInviteCode, findUserByPhone, insertUser, recordLogin } from "../users/users.repository";
 import { issueSession, revokeSessions } from "./sessions";
 import { consumeCode, sendCode } from "./sms";

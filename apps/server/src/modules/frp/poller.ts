@@ -4,7 +4,7 @@ import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { acquireLease } from "../../shared/jobs";
 import { addDays, shanghaiDate } from "../../shared/time";
-import type { NodeRow } from "../catalog/catalog.table";
+import type { NodeRow } from "../nodes/nodes.table";
 import { chargeTraffic } from "../subscriptions/quota";
 import { type CompiledRule, flagByRules, loadRules } from "../tunnels/illegal-rules";
 import { parseJson } from "../tunnels/tunnels.presenter";

@@ -18,11 +18,11 @@ import { randomToken } from "../../shared/ids";
 import { pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
-import type { NodeRow } from "../catalog/catalog.table";
 import { getPlanLimits } from "../subscriptions/quota";
 import { buildNodeSetup } from "./frps-config";
 import { presentAdminNode, presentAdminNodeDetail, presentNodeSummary } from "./nodes.presenter";
 import { findNode, selectNodes } from "./nodes.repository";
+import type { NodeRow } from "./nodes.table";
 
 /** A fresh plugin secret: URL-safe, 32 bytes of entropy. */
 const newSecret = () => randomToken(32);

@@ -11,7 +11,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { adminOf, balanceOf, giveBalance, makePlan, subsOf } from "../../../test/store-fixtures";
-import { GB } from "../catalog/default-plan";
+import { GB } from "../subscriptions/default-plan";
 import { chargeTraffic } from "../subscriptions/quota";
 import { recordOnlinePayment } from "./orders.service";
 

@@ -2,8 +2,8 @@ import { type AdminPlanQuery, SubscriptionStatus } from "@burrow/contract";
 import { type Kysely, sql } from "kysely";
 import { likeContains, likeEscape } from "../../db/dialect";
 import type { DB } from "../../db/schema";
-import type { PlanRow, PlanTable } from "../catalog/catalog.table";
 import type { PlanWithLevel } from "../subscriptions/subscriptions.repository";
+import type { PlanRow, PlanTable } from "./plans.table";
 
 /** All Kysely code for the plans catalogue. */
 

@@ -21,7 +21,6 @@ import type { DB } from "../../db/schema";
 import { invalid, localDuplicated, notFound, refused } from "../../http/errors";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
-import type { PlanRow, PlanTable } from "../catalog/catalog.table";
 import { findPlanWithLevel, type PlanWithLevel } from "../subscriptions/subscriptions.repository";
 import { type CurrentPlanSub, currentPlanSubscription } from "../subscriptions/subscriptions.service";
 import { subscriptionValue } from "../subscriptions/value";
@@ -36,6 +35,7 @@ import {
   liveSubscriberUids,
   planIsReferenced,
 } from "./plans.repository";
+import type { PlanRow, PlanTable } from "./plans.table";
 import { applyMultiplier, planPeriods } from "./pricing";
 
 type Operator = { uid: number; ip: string };

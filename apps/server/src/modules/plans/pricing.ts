@@ -1,5 +1,5 @@
 import { type PlanPeriod, PlanPeriodMonths, type PlanPeriodPrice, PlanPeriods } from "@burrow/contract";
-import type { PlanRow } from "../catalog/catalog.table";
+import type { PlanRow } from "./plans.table";
 
 /**
  * Applies a multiplier (0.85 = 15 % off) to an amount in fen, in integers: the multiplier is taken

@@ -1,7 +1,7 @@
 import { type PlanPeriod, PlanPeriods, SubscriptionStatus, type SubscriptionView } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
-import type { SubscriptionRow } from "../catalog/catalog.table";
+import type { SubscriptionRow } from "./subscriptions.table";
 
 /** A subscription joined with what its view needs from the plan and level. */
 export function subscriptionViewQuery(db: Kysely<DB>) {

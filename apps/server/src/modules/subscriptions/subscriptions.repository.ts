@@ -1,7 +1,8 @@
 import { OrderType, SubscriptionStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
-import type { PlanRow, SubscriptionRow } from "../catalog/catalog.table";
+import type { PlanRow } from "../plans/plans.table";
+import type { SubscriptionRow } from "./subscriptions.table";
 
 /** All Kysely code for subscriptions and the plans they refer to. */
 

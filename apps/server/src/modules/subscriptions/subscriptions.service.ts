@@ -14,8 +14,7 @@ import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { refused } from "../../http/errors";
 import { lockUser } from "../../shared/locks";
-import type { SubscriptionRow } from "../catalog/catalog.table";
-import { GB, grantDefaultPlan } from "../catalog/default-plan";
+import { GB, grantDefaultPlan } from "./default-plan";
 import { addMonths } from "./periods";
 import { getPlanLimits } from "./quota";
 import { presentSubscriptionRow, type SubscriptionViewRow, subscriptionViewQuery } from "./subscriptions.presenter";
@@ -25,6 +24,7 @@ import {
   livePlanSubscriptions,
   type PlanWithLevel,
 } from "./subscriptions.repository";
+import type { SubscriptionRow } from "./subscriptions.table";
 import {
   type ExtensionAdded,
   extensionRefund,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { giveBalance, makePlan, subsOf } from "../../../test/store-fixtures";
 import { acquireLease, releaseLease } from "../../shared/jobs";
-import { GB } from "../catalog/default-plan";
+import { GB } from "./default-plan";
 import { DAY_MS } from "./periods";
 import { chargeTraffic, getPlanLimits } from "./quota";
 import { expireSubscriptions } from "./subscriptions.service";

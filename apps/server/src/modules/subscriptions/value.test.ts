@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GB } from "../catalog/default-plan";
+import { GB } from "./default-plan";
 import { addMonths, DAY_MS } from "./periods";
 import {
   extensionRefund,

@@ -27,7 +27,7 @@ import { lockUser } from "../../shared/locks";
 import { pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
-import type { NodeRow } from "../catalog/catalog.table";
+import type { NodeRow } from "../nodes/nodes.table";
 import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
 import { homographReason, providerHosts, underProviderHost } from "./domains";
 import { type CompiledRule, flagByRules, loadRules } from "./illegal-rules";

@@ -23,28 +23,6 @@ export type UserRow = Selectable<UserTable>;
 export type NewUserRow = Insertable<UserTable>;
 export type UserUpdate = Updateable<UserTable>;
 
-export interface SessionTable {
-  id: string;
-  uid: number;
-  ip: string;
-  user_agent: string;
-  created_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-}
-
-export interface SmsCodeTable {
-  id: Generated<number>;
-  phone: string;
-  scene: string;
-  code_hash: string;
-  attempts: Generated<number>;
-  ip: string;
-  created_at: string;
-  expires_at: string;
-  used_at: string | null;
-}
-
 export interface LoginLogTable {
   id: Generated<number>;
   uid: number;
@@ -67,8 +45,6 @@ export interface BalanceLedgerTable {
 
 export interface UserTables {
   users: UserTable;
-  sessions: SessionTable;
-  sms_codes: SmsCodeTable;
   login_logs: LoginLogTable;
   balance_ledger: BalanceLedgerTable;
 }

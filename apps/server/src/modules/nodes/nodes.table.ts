@@ -1,0 +1,55 @@
+import type { Generated, Selectable } from "kysely";
+
+export interface AreaTable {
+  area_id: Generated<number>;
+  area_name: string;
+  sort: Generated<number>;
+  created_at: string;
+}
+
+export interface NetTypeTable {
+  id: Generated<number>;
+  name: string;
+  created_at: string;
+}
+
+export interface NodeTable {
+  node_id: Generated<number>;
+  name: string;
+  area_id: number;
+  net_type_id: number;
+  /** minimum store level (plan_levels.id) a customer's plan needs */
+  level_id: number;
+  host: string;
+  bind_port: number;
+  vhost_http_port: number | null;
+  vhost_https_port: number | null;
+  subdomain_host: string | null;
+  port_min: number;
+  port_max: number;
+  bandwidth: number;
+  status: number;
+  api_addr: string;
+  api_user: string;
+  api_password: string;
+  plugin_secret: string;
+  description: string;
+  sort: number;
+  created_at: string;
+}
+export type NodeRow = Selectable<NodeTable>;
+
+export interface PlanLevelTable {
+  id: Generated<number>;
+  name: string;
+  level: number;
+  created_at: string;
+}
+
+/** Owned by the nodes module: the catalogue of areas, network types, store levels and nodes. */
+export interface NodeTables {
+  areas: AreaTable;
+  net_types: NetTypeTable;
+  plan_levels: PlanLevelTable;
+  nodes: NodeTable;
+}
