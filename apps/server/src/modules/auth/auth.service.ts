@@ -11,7 +11,13 @@ import { AppError, invalid, localDuplicated, notFound, rateLimited, refused } fr
 import { randomCode, randomToken } from "../../shared/ids";
 import { nowIso } from "../../shared/time";
 import { grantDefaultPlan } from "../subscriptions/default-plan";
-import { findUserByInviteCode, findUserByPhone, insertUser, recordLogin } from "../users/users.repository";
+import {
+  findUserByInviteCode,
+  findUserByPhone,
+  insertUser,
+  recordLogin,
+  updateUserRow,
+} from "../users/users.repository";
 import { issueSession, revokeSessions } from "./sessions";
 import { consumeCode, sendCode } from "./sms";
 
@@ -123,7 +129,7 @@ export async function resetPassword(ctx: AppContext, body: ResetBody): Promise<v
   await consumeCode(ctx, body.phone, "reset", body.code);
   const passwordHash = await ctx.passwords.hash(body.password);
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.updateTable("users").set({ password_hash: passwordHash }).where("uid", "=", user.uid).execute();
+    await updateUserRow(trx, user.uid, { password_hash: passwordHash });
     await revokeSessions(trx, { uid: user.uid });
   });
 }

@@ -18,6 +18,7 @@ import { randomToken } from "../../shared/ids";
 import { pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
+import { forgetNode } from "../frp/forget-node";
 import { getPlanLimits } from "../subscriptions/quota";
 import { buildNodeSetup } from "./frps-config";
 import { presentAdminNode, presentAdminNodeDetail, presentNodeSummary } from "./nodes.presenter";
@@ -218,8 +219,7 @@ export async function deleteNode(ctx: AppContext, op: Operator, nodeId: number):
   if (Number(live.n) > 0) throw refused(`节点上还有 ${live.n} 条隧道，请先删除或迁移这些隧道`);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom("nodes").where("node_id", "=", nodeId).execute();
-    await trx.deleteFrom("proxy_counters").where("node_id", "=", nodeId).execute();
-    await trx.deleteFrom("node_runtime").where("node_id", "=", nodeId).execute();
+    await forgetNode(trx, nodeId);
     await audit(trx, { operatorUid: op.uid, action: "node.delete", target: `node:${nodeId}`, ip: op.ip });
   });
   ctx.events.emit("node.changed", { node_id: nodeId });

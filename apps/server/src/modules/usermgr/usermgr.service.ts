@@ -16,7 +16,7 @@ import { hashPassword } from "../auth/passwords";
 import { revokeSessions } from "../auth/sessions";
 import { changeBalance, listLedger } from "../users/balance";
 import { presentAdminUser } from "../users/users.presenter";
-import { findUserByUid } from "../users/users.repository";
+import { findUserByUid, updateUserRow } from "../users/users.repository";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -87,7 +87,7 @@ export async function updateUser(
       }),
       ...(passwordHash && { password_hash: passwordHash }),
     };
-    if (Object.keys(set).length) await trx.updateTable("users").set(set).where("uid", "=", body.uid).execute();
+    await updateUserRow(trx, body.uid, set);
     if (body.status === UserStatus.Banned || passwordHash) await revokeSessions(trx, { uid: body.uid });
     if (body.balance_change !== undefined) {
       await changeBalance(trx, {

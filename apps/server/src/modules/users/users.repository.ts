@@ -1,7 +1,7 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Updateable } from "kysely";
 import type { DB } from "../../db/schema";
 import { nowIso } from "../../shared/time";
-import type { NewUserRow, UserRow } from "./users.table";
+import type { NewUserRow, UserRow, UserTable } from "./users.table";
 
 /** All Kysely code for users, their login history and balance ledger. */
 export const findUserByPhone = (db: Kysely<DB>, phone: string): Promise<UserRow | undefined> =>
@@ -16,6 +16,19 @@ export const findUserByInviteCode = (db: Kysely<DB>, code: string): Promise<User
 export async function insertUser(db: Kysely<DB>, row: NewUserRow): Promise<number> {
   const r = await db.insertInto("users").values(row).returning("uid").executeTakeFirstOrThrow();
   return r.uid;
+}
+
+/**
+ * Changes a user's own columns (profile, role, status, password hash). The balance changes only
+ * through changeBalance (balance.ts), so it is not settable here.
+ */
+export async function updateUserRow(
+  db: Kysely<DB>,
+  uid: number,
+  set: Omit<Updateable<UserTable>, "uid" | "balance">,
+): Promise<void> {
+  if (Object.keys(set).length === 0) return;
+  await db.updateTable("users").set(set).where("uid", "=", uid).execute();
 }
 
 export async function recordLogin(db: Kysely<DB>, uid: number, ip: string, userAgent: string): Promise<void> {
