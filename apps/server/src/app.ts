@@ -25,6 +25,7 @@ import { menuRoutes } from "./modules/menu/menu";
 import { nodesRoutes } from "./modules/nodes/nodes.routes";
 import { storeJobs } from "./modules/orders/jobs";
 import { ordersRoutes } from "./modules/orders/orders.routes";
+import { buildPayUrl } from "./modules/payments/epay";
 import { paymentsRoutes } from "./modules/payments/payments.routes";
 import { plansRoutes } from "./modules/plans/plans.routes";
 import { siteRoutes } from "./modules/site/site.routes";
@@ -149,6 +150,7 @@ export async function buildApp(
     limiter: redis ? redisRateLimiter(redis) : memoryRateLimiter(),
     sms: opts.sms ?? createSmsDriver(config),
     passwords: passwordWork({ concurrency: config.ARGON2_CONCURRENCY, queue: config.ARGON2_QUEUE }),
+    payments: { payUrl: (order) => buildPayUrl(config, order) },
     jwtKey: await loadJwtKey(db, config),
   };
   await seedFreshInstall(ctx);

@@ -1,5 +1,6 @@
 import { LoginBody, RegisterBody, ResetBody, SmsBody, type TokenResult } from "../auth";
 import { endpoint } from "../endpoint";
+import { ChangePasswordBody, ChangePhoneBody } from "../users";
 
 /** The auth endpoints (see endpoint.ts). */
 export const AuthApi = {
@@ -36,5 +37,19 @@ export const AuthApi = {
     url: "/auth/logout",
     access: "public",
     summary: "revokes the session when the token is still valid (public: a dead token can always log out)",
+  }),
+  postUserPassword: endpoint<null>()({
+    method: "POST",
+    url: "/user/password",
+    access: "user",
+    summary: "changes the password; revokes every session, the current one too",
+    body: ChangePasswordBody,
+  }),
+  postUserPhone: endpoint<null>()({
+    method: "POST",
+    url: "/user/phone",
+    access: "user",
+    summary: 'moves the account to a new phone (the code was sent to it with scene "phone")',
+    body: ChangePhoneBody,
   }),
 } as const;

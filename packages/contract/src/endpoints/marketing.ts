@@ -3,12 +3,10 @@ import type { Paged } from "../codes";
 import { PageQuery } from "../common";
 import { endpoint } from "../endpoint";
 import {
-  CheckDiscountCodeBody,
   CreateDiscountCodeBody,
   type CreatedGiftCards,
   CreateGiftCardsBody,
   CreateRechargePromotionBody,
-  type DiscountCodeCheck,
   DiscountCodeQuery,
   type DiscountCodeRow,
   GiftCardExportQuery,
@@ -46,13 +44,6 @@ export const MarketingApi = {
     summary: "deletes a promo code (id in the body or the query)",
     body: Loose,
     query: Loose,
-  }),
-  postUserDiscountCodeCheck: endpoint<DiscountCodeCheck>()({
-    method: "POST",
-    url: "/user/discountCode/check",
-    access: "user",
-    summary: "400/10000 on `code` saying why it cannot be used",
-    body: CheckDiscountCodeBody,
   }),
   getSuperGiftCard: endpoint<Paged<GiftCardRow>>()({
     method: "GET",

@@ -1,5 +1,6 @@
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
+import { CheckDiscountCodeBody, type DiscountCodeCheck } from "../marketing";
 import {
   type AdminOrderDetail,
   AdminOrderQuery,
@@ -83,5 +84,12 @@ export const OrdersApi = {
     access: "manager",
     summary: "what the purchase added goes back to the balance; the subscription is taken back",
     body: RefundOrderBody,
+  }),
+  postUserDiscountCodeCheck: endpoint<DiscountCodeCheck>()({
+    method: "POST",
+    url: "/user/discountCode/check",
+    access: "user",
+    summary: "400/10000 on `code` saying why it cannot be used",
+    body: CheckDiscountCodeBody,
   }),
 } as const;

@@ -1,7 +1,7 @@
 import type { Paged } from "../codes";
 import { PageQuery } from "../common";
 import { endpoint } from "../endpoint";
-import { ChangePasswordBody, ChangePhoneBody, type LoginLog, UpdateInfoBody, type UserInfo } from "../users";
+import { type LoginLog, UpdateInfoBody, type UserInfo } from "../users";
 
 /** The users endpoints (see endpoint.ts). */
 export const UsersApi = {
@@ -24,20 +24,6 @@ export const UsersApi = {
     access: "user",
     summary: 'uploads an avatar (multipart "file"); answers its URL and saves it on the user',
     raw: "multipart",
-  }),
-  postUserPassword: endpoint<null>()({
-    method: "POST",
-    url: "/user/password",
-    access: "user",
-    summary: "changes the password; revokes every session, the current one too",
-    body: ChangePasswordBody,
-  }),
-  postUserPhone: endpoint<null>()({
-    method: "POST",
-    url: "/user/phone",
-    access: "user",
-    summary: 'moves the account to a new phone (the code was sent to it with scene "phone")',
-    body: ChangePhoneBody,
   }),
   postUserFrpToken: endpoint<{ frp_token: string }>()({
     method: "POST",

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { login, register, requestSmsCode, resetPassword } from "./auth.service";
+import { changePassword, changePhone } from "./credentials";
 import { authenticate, revokeSessions } from "./sessions";
 
 export const clientMeta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: String(req.headers["user-agent"] ?? "") });
@@ -20,4 +21,6 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (user) await revokeSessions(ctx.db, { sid: user.sid });
     return null;
   });
+  defineRoute(app, ctx, AuthApi.postUserPassword, ({ user, body, req }) => changePassword(ctx, user.uid, body, req.ip));
+  defineRoute(app, ctx, AuthApi.postUserPhone, ({ user, body }) => changePhone(ctx, user.uid, body));
 }

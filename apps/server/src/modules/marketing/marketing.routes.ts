@@ -3,7 +3,6 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
-import { checkDiscountCode } from "./check-code";
 import { createDiscountCode, deleteDiscountCode, listDiscountCodes } from "./discount-codes";
 import {
   createGiftCards,
@@ -34,9 +33,6 @@ export function marketingRoutes(app: FastifyInstance, ctx: AppContext): void {
     const { id } = IdQuery.parse({ id: body?.id ?? query?.id });
     return deleteDiscountCode(ctx, operator, id);
   });
-  defineRoute(app, ctx, MarketingApi.postUserDiscountCodeCheck, ({ body, user }) =>
-    checkDiscountCode(ctx, user.uid, body),
-  );
 
   // Gift cards
   defineRoute(app, ctx, MarketingApi.getSuperGiftCard, ({ query }) => listGiftCards(ctx, query));

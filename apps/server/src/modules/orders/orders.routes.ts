@@ -2,6 +2,7 @@ import { OrdersApi } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
+import { checkDiscountCode } from "./check-code";
 import {
   cancelOrder,
   createOrder,
@@ -16,6 +17,9 @@ import {
 
 /** Orders and the balance ledger: the customer's checkout and history, the operators' order desk. */
 export function ordersRoutes(app: FastifyInstance, ctx: AppContext): void {
+  defineRoute(app, ctx, OrdersApi.postUserDiscountCodeCheck, ({ body, user }) =>
+    checkDiscountCode(ctx, user.uid, body),
+  );
   defineRoute(app, ctx, OrdersApi.postUserOrderPreview, ({ user, body }) => previewOrder(ctx, user.uid, body));
   defineRoute(app, ctx, OrdersApi.postUserOrder, ({ user, body }) => createOrder(ctx, user.uid, body));
   defineRoute(app, ctx, OrdersApi.getUserOrder, ({ user, query }) => listMyOrders(ctx, user.uid, query));

@@ -27,7 +27,6 @@ import { randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
 import { audit } from "../audit/audit";
 import { releaseDiscountCode, reserveDiscountCode } from "../marketing/discount-codes";
-import { buildPayUrl } from "../payments/epay";
 import { presentStorePlanFor } from "../plans/plans.service";
 import { presentSubscription } from "../subscriptions/subscriptions.presenter";
 import { findPlanWithLevel, findSubscription } from "../subscriptions/subscriptions.repository";
@@ -121,7 +120,7 @@ export async function createOrder(ctx: AppContext, uid: number, body: CreateOrde
       const changed = await fulfilOrder(trx, { ...order, ...paid }, { wasClosed: false, now });
       return { result: { trade_id: order.trade_id, status: PayStatus.Paid, amount: q.amount, pay_url: null }, changed };
     }
-    const payUrl = buildPayUrl(ctx.config, order);
+    const payUrl = ctx.payments.payUrl(order);
     await trx.updateTable("orders").set({ pay_url: payUrl }).where("id", "=", order.id).execute();
     return {
       result: { trade_id: order.trade_id, status: PayStatus.Awaiting, amount: q.amount, pay_url: payUrl },

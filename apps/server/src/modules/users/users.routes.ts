@@ -5,7 +5,7 @@ import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { avatarFileRoute, saveAvatar } from "./avatars";
 import { listLoginLogs } from "./users.repository";
-import { changePassword, changePhone, getUserInfo, resetFrpToken, updateInfo } from "./users.service";
+import { getUserInfo, resetFrpToken, updateInfo } from "./users.service";
 
 export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, UsersApi.getUserUserInfo, ({ user }) => getUserInfo(ctx, user.uid));
@@ -20,10 +20,6 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
       return { url };
     });
   });
-  defineRoute(app, ctx, UsersApi.postUserPassword, ({ user, body, req }) =>
-    changePassword(ctx, user.uid, body, req.ip),
-  );
-  defineRoute(app, ctx, UsersApi.postUserPhone, ({ user, body }) => changePhone(ctx, user.uid, body));
   defineRoute(app, ctx, UsersApi.postUserFrpToken, ({ user }) => resetFrpToken(ctx, user.uid));
   defineRoute(app, ctx, UsersApi.getUserLoginList, ({ user, query }) =>
     listLoginLogs(ctx.db, user.uid, query.page, query.size),

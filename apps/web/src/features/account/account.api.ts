@@ -1,5 +1,5 @@
 import type { ChangePasswordBody, ChangePhoneBody, UpdateInfoBody } from "@burrow/contract";
-import { UsersApi } from "@burrow/contract";
+import { AuthApi, UsersApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -38,10 +38,10 @@ export const uploadAvatar = (file: Blob, onProgress?: (percent: number) => void)
 };
 
 /** POST /user/password: revokes every session, including the current one. */
-export const changePassword = (body: ChangePasswordBody) => api.call(UsersApi.postUserPassword, { body });
+export const changePassword = (body: ChangePasswordBody) => api.call(AuthApi.postUserPassword, { body });
 
 /** POST /user/phone: the code was sent to the new phone with scene "phone". */
-export const changePhone = (body: ChangePhoneBody) => api.call(UsersApi.postUserPhone, { body });
+export const changePhone = (body: ChangePhoneBody) => api.call(AuthApi.postUserPhone, { body });
 
 /** POST /user/frpToken: issues a new frp access token; frpc configs with the old one stop working. */
 export const resetFrpToken = () => api.call(UsersApi.postUserFrpToken);

@@ -1,5 +1,5 @@
 import type { CheckDiscountCodeBody, CreateOrderBody, PreviewOrderBody } from "@burrow/contract";
-import { ErrorCode, MarketingApi, OrdersApi, PlansApi } from "@burrow/contract";
+import { ErrorCode, OrdersApi, PlansApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
 import { ApiError, api } from "@/api/client";
@@ -40,7 +40,7 @@ export const quoteQuery = (body: PreviewInput) =>
 
 /** POST /user/discountCode/check: 400/10000 on `code` saying why it cannot be used. */
 export const checkDiscountCode = (body: z.input<typeof CheckDiscountCodeBody>) =>
-  api.call(MarketingApi.postUserDiscountCodeCheck, { body });
+  api.call(OrdersApi.postUserDiscountCodeCheck, { body });
 
 /** POST /user/order: paid at once with the balance (pay_url null), or the gateway link to go to. */
 export const createOrder = (body: OrderInput) => api.call(OrdersApi.postUserOrder, { body });

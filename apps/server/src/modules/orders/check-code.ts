@@ -1,8 +1,8 @@
 import { type CheckDiscountCodeBody, type DiscountCodeCheck, OrderType } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { priceOrder } from "../orders/pricing";
+import { presentDiscountCode, validateDiscountCode } from "../marketing/discount-codes";
 import { findSubscriptionByTrade } from "../subscriptions/subscriptions.repository";
-import { presentDiscountCode, validateDiscountCode } from "./discount-codes";
+import { priceOrder } from "./pricing";
 
 /**
  * POST /user/discountCode/check: whether this customer may use the code (400 on `code` saying
