@@ -39,6 +39,22 @@ export interface FrpsSimOptions {
   clock?: () => Date;
 }
 
+/**
+ * A scripted dashboard answer, for tests of a hostile or broken frps: `body` replaces the JSON
+ * frps would send (it gets that body), `delayMs` holds the answer back, `dripBytes` streams that
+ * many bytes of filler inside a JSON string, `dripIntervalMs` apart in chunks of `dripChunk`.
+ */
+export interface DashboardScript {
+  body?: (body: unknown) => unknown;
+  delayMs?: number;
+  dripBytes?: number;
+  dripChunk?: number;
+  dripIntervalMs?: number;
+}
+
+/** Chooses a script for a dashboard request by its path (undefined: answer as frps). */
+export type DashboardScripter = (path: string) => DashboardScript | undefined;
+
 /** What frpc sees when frps refuses something. */
 export class FrpError extends Error {
   constructor(
@@ -165,6 +181,8 @@ export class FrpsSim {
   private dashboard: Dashboard | null = null;
   /** plugin exchanges, newest last (capped) */
   readonly exchanges: PluginExchange[] = [];
+  /** scripted dashboard answers (tests of a hostile frps); settable at any time */
+  dashboardScript: DashboardScripter | null = null;
 
   constructor(opts: FrpsSimOptions = {}) {
     this.opts = { detailedErrorsToClient: true, maxPoolCount: 5, bindPort: 7000, ...opts };

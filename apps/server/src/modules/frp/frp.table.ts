@@ -42,6 +42,8 @@ export interface NodeRuntimeTable {
   last_error: string | null;
   /** bumped by every poll that writes traffic: a poll that read an older version gives up */
   counters_version: Generated<number>;
+  /** when frps was last seen rotating its day away from Asia/Shanghai midnight (null: never) */
+  rollover_skew_at: string | null;
 }
 
 export interface FrpTables {
