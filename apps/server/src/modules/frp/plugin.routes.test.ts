@@ -136,6 +136,63 @@ describe("plugin endpoint authentication", () => {
   });
 });
 
+describe("content validation", () => {
+  const cases: [string, string, (c: Customer) => unknown, string][] = [
+    ["custom_domains as a string", "NewProxy", (c) => httpProxy(c, { custom_domains: "x.com" }), "custom_domains"],
+    ["subdomain as a number on an http tunnel", "NewProxy", (c) => httpProxy(c, { subdomain: 5 }), "subdomain"],
+    ["remote_port as a string", "NewProxy", (c) => tcpProxy(c, { remote_port: "6000" }), "remote_port"],
+    ["remote_port out of range", "NewProxy", (c) => tcpProxy(c, { remote_port: 70000 }), "remote_port"],
+    ["no run_id", "NewProxy", (c) => tcpProxy(c, { user: userInfo(c, "") }), "user.run_id"],
+    ["no user object", "NewProxy", (c) => tcpProxy(c, { user: undefined }), "user"],
+    ["a load-balancing group", "NewProxy", (c) => tcpProxy(c, { group: "g", group_key: "k" }), "group"],
+    ["proxy_name as a number", "NewUserConn", (c) => ({ user: userInfo(c), proxy_name: 5 }), "proxy_name"],
+    [
+      "a heartbeat without run_id",
+      "Ping",
+      (c) => ({ user: { user: c.user, metas: { token: c.frpToken } } }),
+      "user.run_id",
+    ],
+    ["a token that is not a string", "Login", (c) => ({ ...loginContent(c), metas: { token: 5 } }), "metas.token"],
+    ["user as a number", "NewWorkConn", (c) => ({ user: { ...userInfo(c), user: 7 } }), "user.user"],
+  ];
+  for (const [what, op, content, field] of cases) {
+    it(`refuses ${what} with a 200 reject naming the field (${op})`, async () => {
+      const c = await customer();
+      const r = await plugin(op, content(c));
+      expect(r.status).toBe(200);
+      expect(r.body.reject).toBe(true);
+      expect(r.body.reject_reason).toContain(`插件请求无效：${field}`);
+      await flush();
+      // Nothing was recorded: the tunnels did not become connected.
+      for (const id of [c.tcp.tun_id, c.http.tun_id]) {
+        const row = await t.db
+          .selectFrom("tunnels")
+          .select(["status", "run_id"])
+          .where("tun_id", "=", id)
+          .executeTakeFirstOrThrow();
+        expect(row).toMatchObject({ status: 2, run_id: null });
+      }
+    });
+  }
+
+  it("answers unknown nodes 403 from memory, without a query each and without evicting real nodes", async () => {
+    const c = await customer();
+    const cache = frpRuntime(t.ctx).cache;
+    expect((await plugin("Login", loginContent(c))).body).toEqual(ALLOW);
+    const loads = cache.stats().nodeLoads;
+    for (let i = 0; i < 200; i++) {
+      const r = await plugin("Login", loginContent(c), { node_id: 500_000 + i, plugin_secret: node.plugin_secret });
+      expect(r.status).toBe(403);
+    }
+    // At most one reload of the node list (a node created while its event was lost).
+    expect(cache.stats().nodeLoads - loads).toBeLessThanOrEqual(1);
+    const after = cache.stats().nodeLoads;
+    expect((await plugin("Login", loginContent(c))).body).toEqual(ALLOW);
+    expect(cache.stats().nodeLoads).toBe(after);
+    expect((await plugin("Login", loginContent(c), { node_id: 0, plugin_secret: "x" })).status).toBe(403);
+  });
+});
+
 describe("Login", () => {
   it("allows an active customer with the right token and a usable plan", async () => {
     const c = await customer();

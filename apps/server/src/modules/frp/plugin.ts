@@ -20,6 +20,7 @@ import {
   type UserEntry,
 } from "./decision-cache";
 import type { FrpWriter } from "./frp-writer";
+import { contentProblem } from "./plugin-schema";
 
 /** The canonical answers of frp-protocol.md §1.3. `unchange` is always explicit: absent means "replace". */
 export const ALLOW: PluginResponse = Object.freeze({ reject: false, unchange: true });
@@ -110,7 +111,14 @@ export class FrpPlugin {
     if (!req || typeof req !== "object" || typeof req.content !== "object" || req.content === null) {
       return { status: 400, body: reject("malformed plugin request") };
     }
-    return then(this.decide(node, String(req.op), req.content), (answer) => {
+    const op = String(req.op);
+    // A wrongly typed or missing field is refused with a reason frpc shows (never a 500).
+    const problem = contentProblem(op, req.content);
+    if (problem) {
+      this.log.debug({ node_id: node.node_id, op, reason: problem }, "frp plugin reject");
+      return { status: 200, body: reject(problem) };
+    }
+    return then(this.decide(node, op, req.content), (answer) => {
       if (answer.reject)
         this.log.debug({ node_id: node.node_id, op: req.op, reason: answer.reject_reason }, "frp plugin reject");
       return { status: 200, body: answer };
