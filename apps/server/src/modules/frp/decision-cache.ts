@@ -172,7 +172,10 @@ export class FrpDecisionCache {
     this.users = new LoadingCache((uid) => this.loadUser(uid), TTL_MS, maxUsers);
     events.on("user.changed", ({ uid }) => this.users.invalidate(uid));
     events.on("subscription.changed", ({ uid }) => this.users.invalidate(uid));
-    events.on("tunnel.changed", ({ uid }) => this.users.invalidate(uid));
+    events.on("tunnel.changed", ({ uid, tun_id, released }) => {
+      if (released) this.recentRunIds.delete(tun_id);
+      this.users.invalidate(uid);
+    });
     events.on("node.changed", () => {
       this.nodeMap = null;
       this.nodesLoading = null;

@@ -232,6 +232,18 @@ export class FrpWriter {
               .where("tun_id", "in", chunk)
               .where((eb) => eb.or([eb("run_id", "=", runId), eb("run_id", "is", null)]))
               .execute();
+            // A deleted tunnel kept its domains reserved while frps held it: released now.
+            await trx
+              .deleteFrom("tunnel_domains")
+              .where("tun_id", "in", (eb) =>
+                eb
+                  .selectFrom("tunnels")
+                  .select("tun_id")
+                  .where("tun_id", "in", chunk)
+                  .where("status", "=", TunnelStatus.Deleted)
+                  .where("run_id", "is", null),
+              )
+              .execute();
           }
         }
       }

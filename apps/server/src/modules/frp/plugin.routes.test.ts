@@ -419,13 +419,15 @@ describe("Ping, NewWorkConn, NewUserConn, CloseProxy", () => {
     const ping = await plugin("Ping", { user: userInfo(c) });
     expect(ping.body.reject).toBe(true);
     expect(ping.body.reject_reason).toContain("锁定");
-    // another session of the same customer (another frpc) is not affected
-    expect((await plugin("Ping", { user: userInfo(c, "aaaaaaaaaaaaaaaa") })).body).toEqual(ALLOW);
+    // Which session frps gave the proxy is not assumed: every session of the customer on the node
+    // is refused while the blocked proxy is held.
+    expect((await plugin("Ping", { user: userInfo(c, "aaaaaaaaaaaaaaaa") })).body.reject).toBe(true);
     // frps closes the session: CloseProxy for each proxy (answer ignored, always allow)
     for (const p of [tcpProxy(c), httpProxy(c)]) {
       expect((await plugin("CloseProxy", { user: userInfo(c), proxy_name: p.proxy_name })).body).toEqual(ALLOW);
     }
     await flush();
+    expect((await plugin("Ping", { user: userInfo(c, "aaaaaaaaaaaaaaaa") })).body).toEqual(ALLOW);
     expect((await plugin("Login", { ...loginContent(c), run_id: RUN_ID })).body).toEqual(ALLOW);
     expect((await plugin("Ping", { user: userInfo(c) })).body).toEqual(ALLOW);
     expect((await plugin("NewProxy", httpProxy(c))).body.reject).toBe(false);

@@ -230,8 +230,11 @@ export class FrpPlugin {
         return reject(`隧道 ${t.tun_name} 的子域名与控制台不一致，请重新下载配置文件`);
     }
     const mbps = effectiveBandwidth(t.bandwidth, user.limits?.bandwidth ?? 0, node.bandwidth);
+    // Allowing is not holding: frps may still refuse ("already exists" while another session of
+    // the same config holds the proxy). A proxy another session holds is not handed over on this
+    // request's word; the holder's CloseProxy or the poller (the dashboard's client id) says when.
     // frpc re-sends NewProxy after errors and reconnects: write only what changed.
-    if (t.run_id !== c.user.run_id || t.status !== TunnelStatus.Connected) {
+    if (!t.run_id || (t.run_id === c.user.run_id && t.status !== TunnelStatus.Connected)) {
       this.cache.setRunId(user.uid, t.tun_id, c.user.run_id, true);
       this.writer.online(t.tun_id, user.uid, c.user.run_id);
     }
@@ -239,26 +242,32 @@ export class FrpPlugin {
   }
 
   /**
-   * Re-checks the user (ban, token, plan, quota) and refuses the heartbeat of a session that
-   * still holds a tunnel that was locked, deleted or turned off: frpc then drops the session and
-   * logs in again, and the blocked tunnel cannot open any more.
+   * Re-checks the user (ban, token, plan, quota) and refuses the heartbeat while frps still holds
+   * one of the user's tunnels on this node that was locked, deleted or turned off: frpc then drops
+   * the session and logs in again, and the blocked tunnel cannot open any more.
    */
   private ping(node: NodeEntry, c: { user: PluginUserInfo }): Maybe<PluginResponse> {
-    return this.withUser(node, c.user, (user) => {
-      const runId = c.user.run_id;
-      if (runId) {
-        for (const t of user.tunnels.values()) {
-          if (t.node_id !== node.node_id || t.run_id !== runId) continue;
-          const blocked = tunnelBlock(t);
-          if (blocked) return reject(`${blocked}，连接已断开`);
-        }
-      }
-      return ALLOW;
-    });
+    return this.withUser(node, c.user, (user) => this.heldBlock(node, user) ?? ALLOW);
   }
 
+  /** NewWorkConn: Login's checks, and no blocked tunnel held on this node. */
   private userOnly(node: NodeEntry, c: { user: PluginUserInfo }): Maybe<PluginResponse> {
-    return this.withUser(node, c.user, () => ALLOW);
+    return this.withUser(node, c.user, (user) => this.heldBlock(node, user) ?? ALLOW);
+  }
+
+  /**
+   * The refusal for every session of the user on this node while frps still holds a blocked
+   * tunnel there (a run id is recorded until CloseProxy or the poller says the proxy is gone).
+   * Which session holds it is not assumed: two frpc may run one config, and the one whose
+   * NewProxy was allowed last is not necessarily the one frps registered.
+   */
+  private heldBlock(node: NodeEntry, user: UserEntry): PluginResponse | null {
+    for (const t of user.tunnels.values()) {
+      if (t.node_id !== node.node_id || t.run_id === null) continue;
+      const blocked = tunnelBlock(t);
+      if (blocked) return reject(`${blocked}，连接已断开`);
+    }
+    return null;
   }
 
   /** Refuses visitors of blocked tunnels at once and records each accepted connection. */
@@ -271,6 +280,8 @@ export class FrpPlugin {
     if (typeof t === "string") return reject(t);
     const blocked = tunnelBlock(t);
     if (blocked) return reject(blocked);
+    const held = this.heldBlock(node, user);
+    if (held) return held;
     this.writer.conn({
       tun_id: t.tun_id,
       uid: t.uid,

@@ -243,11 +243,24 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
   const mine = ours.filter((o) => tunnels.get(o.ref.tun_id)?.uid === o.ref.uid);
 
   const announce = new Set<number>();
+  const released = new Set<number>();
   const overQuota = new Set<number>();
   if (!result.deferred) {
-    await collectTraffic(ctx, node, { now, limits, runtime, info, stats, mine, tunnels, result, announce, overQuota });
+    await collectTraffic(ctx, node, {
+      now,
+      limits,
+      runtime,
+      info,
+      stats,
+      mine,
+      tunnels,
+      result,
+      announce,
+      released,
+      overQuota,
+    });
   } else {
-    await ctx.db.transaction().execute((trx) => reconcileStatus(trx, mine, tunnels, now, announce));
+    await ctx.db.transaction().execute((trx) => reconcileStatus(trx, mine, tunnels, now, announce, released));
   }
   await recordHealth(ctx, node, NodeStatus.Online, now, null, info);
   if (!result.deferred) {
@@ -259,7 +272,7 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
   for (const uid of overQuota) ctx.events.emit("subscription.changed", { uid });
   for (const tunId of announce) {
     const t = tunnels.get(tunId);
-    if (t) ctx.events.emit("tunnel.changed", { tun_id: tunId, uid: t.uid });
+    if (t) ctx.events.emit("tunnel.changed", { tun_id: tunId, uid: t.uid, released: released.has(tunId) });
   }
   await scanRules(ctx, opts.rules ?? (await loadRules(ctx.db)), nodeId, node.subdomain_host, mine, tunnels);
   return result;
@@ -274,6 +287,7 @@ async function loadTunnels(ctx: AppContext, nodeId: number, ours: Seen[]): Promi
     .where((eb) =>
       eb.or([
         eb("status", "=", TunnelStatus.Connected),
+        eb("run_id", "is not", null),
         ...(ours.length
           ? [
               eb(
@@ -299,6 +313,7 @@ interface Collect {
   tunnels: Map<number, PolledTunnel>;
   result: PollResult;
   announce: Set<number>;
+  released: Set<number>;
   overQuota: Set<number>;
 }
 
@@ -412,7 +427,7 @@ async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect): Promi
         );
       await stale.execute();
     }
-    await reconcileStatus(trx, x.mine, x.tunnels, now, x.announce);
+    await reconcileStatus(trx, x.mine, x.tunnels, now, x.announce, x.released);
   });
 }
 
@@ -594,18 +609,24 @@ type PolledTunnel = {
   subdomain: string | null;
 };
 
+/** The hold recorded for a blocked proxy frps shows online without a known session (frps < 0.67 names none). */
+const DASHBOARD_HOLD = "dashboard";
+
 /**
- * Makes tunnel status follow what the dashboard shows (CloseProxy is best effort: an frps
- * restart may never send it): online proxies → connected, connected tunnels frps no longer has
- * online → offline. A blocked tunnel still online without a known session gets the dashboard's
- * client id as its run id, so that the next heartbeat of that session is refused.
+ * Makes tunnel status and holds follow what the dashboard shows (CloseProxy is best effort: an
+ * frps restart may never send it): online proxies → connected, connected tunnels frps no longer
+ * has online → offline. A blocked tunnel still online without a recorded session gets the
+ * dashboard's client id as its hold, so that every session of its user on the node is refused at
+ * the next heartbeat; a hold on a proxy frps no longer has online is released (a deleted tunnel's
+ * domains with it, which it kept reserved until then).
  */
 async function reconcileStatus(
   trx: Kysely<DB>,
-  seen: { s: ProxyStat; ref: { tun_id: number } }[],
+  seen: Seen[],
   tunnels: Map<number, PolledTunnel>,
   now: Date,
   announce: Set<number>,
+  releasedIds: Set<number>,
 ): Promise<void> {
   const onlineIds = new Set<number>();
   for (const { s, ref } of seen) {
@@ -623,21 +644,32 @@ async function reconcileStatus(
         .where("tun_id", "=", t.tun_id)
         .where("status", "=", TunnelStatus.Offline)
         .execute();
-    } else if (blocked && !t.run_id && s.clientId) {
-      await trx.updateTable("tunnels").set({ run_id: s.clientId }).where("tun_id", "=", t.tun_id).execute();
+    } else if (blocked && !t.run_id) {
+      await trx
+        .updateTable("tunnels")
+        .set({ run_id: s.clientId ?? DASHBOARD_HOLD })
+        .where("tun_id", "=", t.tun_id)
+        .execute();
       announce.add(t.tun_id);
     }
   }
-  const gone = [...tunnels.values()]
-    .filter((t) => t.status === TunnelStatus.Connected && !onlineIds.has(t.tun_id))
-    .map((t) => t.tun_id);
-  for (const ids of chunks(gone)) {
+  const gone = [...tunnels.values()].filter((t) => !onlineIds.has(t.tun_id));
+  const offline = gone.filter((t) => t.status === TunnelStatus.Connected).map((t) => t.tun_id);
+  for (const ids of chunks(offline)) {
     await trx
       .updateTable("tunnels")
       .set({ status: TunnelStatus.Offline, run_id: null })
       .where("tun_id", "in", ids)
       .where("status", "=", TunnelStatus.Connected)
       .execute();
+  }
+  const released = gone.filter((t) => t.status !== TunnelStatus.Connected && t.run_id !== null);
+  for (const t of released) {
+    await trx.updateTable("tunnels").set({ run_id: null }).where("tun_id", "=", t.tun_id).execute();
+    if (t.status === TunnelStatus.Deleted)
+      await trx.deleteFrom("tunnel_domains").where("tun_id", "=", t.tun_id).execute();
+    announce.add(t.tun_id);
+    releasedIds.add(t.tun_id);
   }
 }
 
