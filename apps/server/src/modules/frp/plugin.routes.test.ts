@@ -347,6 +347,70 @@ describe("NewProxy", () => {
   });
 });
 
+describe("limits at connect time", () => {
+  const closeAll = async (c: Customer) => {
+    for (const p of [tcpProxy(c), httpProxy(c)])
+      await plugin("CloseProxy", { user: userInfo(c), proxy_name: p.proxy_name });
+    await flush();
+  };
+
+  it("re-checks tunnel_limit on NewProxy (oldest tunnels win) and kicks a session over it at the next heartbeat", async () => {
+    const c = await customer();
+    expect((await plugin("NewProxy", tcpProxy(c))).body.reject).toBe(false);
+    expect((await plugin("NewProxy", httpProxy(c))).body.reject).toBe(false);
+    await flush();
+    expect((await plugin("Ping", { user: userInfo(c) })).body).toEqual(ALLOW);
+    // The plan is replaced by a smaller one (expiry into a default plan, an operator's edit).
+    await setPlan(t, c.uid, { bandwidth: 10, tunnel_limit: 1 });
+    const ping = await plugin("Ping", { user: userInfo(c) });
+    expect(ping.body.reject).toBe(true);
+    expect(ping.body.reject_reason).toContain("tunnel_limit");
+    expect((await plugin("NewWorkConn", { user: userInfo(c) })).body.reject).toBe(true);
+    await closeAll(c);
+    // frpc logs in again: the older tunnel connects, the newer one is refused.
+    expect((await plugin("NewProxy", tcpProxy(c))).body.reject).toBe(false);
+    const newer = await plugin("NewProxy", httpProxy(c));
+    expect(newer.body.reject).toBe(true);
+    expect(newer.body.reject_reason).toContain("tunnel_limit");
+    expect((await plugin("Ping", { user: userInfo(c) })).body).toEqual(ALLOW);
+    // Turning the older one off lets the newer one run: the limit counts tunnels that can run.
+    await t.api("PATCH", "/user/tun", { token: c.token, body: { tun_id: c.tcp.tun_id, enabled: false } });
+    await closeAll(c);
+    expect((await plugin("NewProxy", httpProxy(c))).body.reject).toBe(false);
+  });
+
+  it("re-checks ports or domains per tunnel (tunnel_peer_port_limit)", async () => {
+    const c = await customer();
+    expect((await plugin("NewProxy", httpProxy(c))).body.reject).toBe(false);
+    await flush();
+    await setPlan(t, c.uid, { bandwidth: 10, tunnel_peer_port_limit: 1 });
+    const ping = await plugin("Ping", { user: userInfo(c) });
+    expect(ping.body.reject_reason).toContain("tunnel_peer_port_limit");
+    await closeAll(c);
+    expect((await plugin("NewProxy", httpProxy(c))).body.reject_reason).toContain("tunnel_peer_port_limit");
+    expect((await plugin("NewProxy", tcpProxy(c))).body.reject).toBe(false);
+  });
+
+  it("applies a smaller plan bandwidth to a running proxy within one heartbeat", async () => {
+    const c = await customer({ bandwidth: 10 });
+    const first = await plugin("NewProxy", tcpProxy(c));
+    expect((first.body.content as Record<string, unknown>).bandwidth_limit).toBe("1220.703125KB");
+    await flush();
+    // A larger plan does not cut anyone off.
+    await setPlan(t, c.uid, { bandwidth: 20 });
+    expect((await plugin("Ping", { user: userInfo(c) })).body).toEqual(ALLOW);
+    await setPlan(t, c.uid, { bandwidth: 5 });
+    const ping = await plugin("Ping", { user: userInfo(c) });
+    expect(ping.body.reject).toBe(true);
+    expect(ping.body.reject_reason).toContain("5 Mbps");
+    await closeAll(c);
+    const again = await plugin("NewProxy", tcpProxy(c));
+    expect((again.body.content as Record<string, unknown>).bandwidth_limit).toBe("610.3515625KB");
+    await flush();
+    expect((await plugin("Ping", { user: userInfo(c) })).body).toEqual(ALLOW);
+  });
+});
+
 describe("Ping, NewWorkConn, NewUserConn, CloseProxy", () => {
   it("allows the heartbeat and work connections of a good session", async () => {
     const c = await customer();

@@ -70,6 +70,31 @@ const sameSet = (a: readonly string[], b: readonly string[]) => {
   return x.length === y.length && x.every((v, i) => v === y[i]);
 };
 
+/** Could run now: not deleted, locked or turned off (what tunnel_limit counts at connect time). */
+const runnable = (t: TunnelEntry) => tunnelBlock(t) === null;
+
+/**
+ * Why the plan in force no longer admits this tunnel, or null. Checked when it connects and at
+ * each heartbeat while it is up, so a smaller plan (after an expiry or an operator's edit) takes
+ * effect at the next connect, and within one heartbeat for sessions already up:
+ * - tunnel_limit: the oldest runnable tunnels win (tun_id order, i.e. creation order);
+ * - tunnel_peer_port_limit: ports or domains of this tunnel.
+ */
+function planBlock(user: UserEntry, t: TunnelEntry): string | null {
+  const limits = user.limits;
+  if (!limits) return null;
+  if (limits.tunnel_limit > 0) {
+    let older = 0;
+    for (const o of user.tunnels.values()) if (o.tun_id < t.tun_id && runnable(o)) older++;
+    if (older >= limits.tunnel_limit)
+      return `隧道 ${t.tun_name} 超出套餐隧道数量上限 ${limits.tunnel_limit} 条（tunnel_limit，较早创建的隧道优先）`;
+  }
+  const entries = t.protocol === "http" || t.protocol === "https" ? t.custom_domains.length + (t.subdomain ? 1 : 0) : 1;
+  if (limits.tunnel_peer_port_limit > 0 && entries > limits.tunnel_peer_port_limit)
+    return `隧道 ${t.tun_name} 超出套餐限制：每条隧道最多 ${limits.tunnel_peer_port_limit} 个端口或域名（tunnel_peer_port_limit）`;
+  return null;
+}
+
 type Checked = { user: UserEntry } | { reason: string };
 
 type Maybe<T> = T | Promise<T>;
@@ -88,6 +113,13 @@ function then<T, U>(v: Maybe<T>, f: (v: T) => Maybe<U>): Maybe<U> {
  * learns (tunnel online/offline, visitor connections) to the write-behind writer.
  */
 export class FrpPlugin {
+  /**
+   * The bandwidth (Mbps, 0 = none) each tunnel's proxy was admitted with by this process: frps
+   * keeps the limit NewProxy set until the proxy reconnects, so a smaller one is applied by a
+   * heartbeat refusal. Entries go with CloseProxy; one per tunnel at most.
+   */
+  private readonly admitted = new Map<number, number>();
+
   constructor(
     private readonly cache: FrpDecisionCache,
     private readonly writer: FrpWriter,
@@ -214,7 +246,7 @@ export class FrpPlugin {
   private proxyFor(node: NodeEntry, user: UserEntry, c: NewProxyContent): PluginResponse {
     const t = this.tunnelOf(node, user, c.proxy_name);
     if (typeof t === "string") return reject(t);
-    const blocked = tunnelBlock(t);
+    const blocked = tunnelBlock(t) ?? planBlock(user, t);
     if (blocked) return reject(blocked);
     const type = c.proxy_type || "tcp";
     if (type !== t.protocol) return reject(`隧道 ${t.tun_name} 的类型应为 ${t.protocol}，配置中是 ${type}`);
@@ -238,6 +270,7 @@ export class FrpPlugin {
       this.cache.setRunId(user.uid, t.tun_id, c.user.run_id, true);
       this.writer.online(t.tun_id, user.uid, c.user.run_id);
     }
+    if (!t.run_id || t.run_id === c.user.run_id) this.admitted.set(t.tun_id, mbps);
     return modify(withLimits(c, remotePort, mbps));
   }
 
@@ -264,10 +297,18 @@ export class FrpPlugin {
   private heldBlock(node: NodeEntry, user: UserEntry): PluginResponse | null {
     for (const t of user.tunnels.values()) {
       if (t.node_id !== node.node_id || t.run_id === null) continue;
-      const blocked = tunnelBlock(t);
+      const blocked = tunnelBlock(t) ?? planBlock(user, t) ?? this.bandwidthBlock(node, user, t);
       if (blocked) return reject(`${blocked}，连接已断开`);
     }
     return null;
+  }
+
+  /** A proxy running with a larger bandwidth than tunnel, plan and node now allow. */
+  private bandwidthBlock(node: NodeEntry, user: UserEntry, t: TunnelEntry): string | null {
+    const was = this.admitted.get(t.tun_id);
+    if (was === undefined) return null;
+    const now = effectiveBandwidth(t.bandwidth, user.limits?.bandwidth ?? 0, node.bandwidth);
+    return now > 0 && (was === 0 || now < was) ? `隧道 ${t.tun_name} 的带宽已调整为 ${now} Mbps，需要重新连接` : null;
   }
 
   /** Refuses visitors of blocked tunnels at once and records each accepted connection. */
@@ -302,6 +343,7 @@ export class FrpPlugin {
       const t = user?.tunnels.get(parsed.tun_id);
       if (!t || t.node_id !== node.node_id) return ALLOW;
       this.cache.setRunId(uid, t.tun_id, null, false);
+      this.admitted.delete(t.tun_id);
       this.writer.offline(t.tun_id, uid, c.user.run_id, tunnelBlock(t) !== null);
       return ALLOW;
     });
