@@ -7,6 +7,7 @@ export {
   FrpError,
   FrpsSim,
   type FrpsSimOptions,
+  type HeldConn,
   type LoginRequest,
   type NewProxyContent,
   type ProxyConfig,

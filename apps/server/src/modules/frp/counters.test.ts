@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { allowedIncrease, type CounterInput, counterDelta, planCounters, type StoredCounter } from "./counters";
+import {
+  allowedIncrease,
+  type CounterInput,
+  counterDelta,
+  inflightBytes,
+  planCounters,
+  type StoredCounter,
+} from "./counters";
 import { parseProxyStat } from "./dashboard-client";
 
 const DAY = "2026-11-24";
@@ -24,6 +31,8 @@ const stored = (o: Partial<StoredCounter> = {}): StoredCounter => ({
   tail_out: 0,
   tail_fresh: 0,
   updated_at: LAST_POLL,
+  conns_since: null,
+  conns_credit: 0,
   ...o,
 });
 
@@ -44,6 +53,7 @@ function plan(o: {
   skewed?: boolean;
   history?: { in: number; out: number };
   now?: Date;
+  prevPollAt?: string | null;
 }) {
   const counters = new Map<string, StoredCounter>();
   if (o.counter !== null) counters.set(NAME, o.counter ?? stored());
@@ -70,6 +80,7 @@ function plan(o: {
     maxRate: () => RATE,
     skewed: o.skewed ?? false,
     histories: o.history ? new Map([[NAME, o.history]]) : undefined,
+    prevPollAt: o.prevPollAt,
   });
 }
 
@@ -90,7 +101,7 @@ describe("planCounters", () => {
     { name: "same day, counters grew: the growth", input: {}, credits: [[DAY, 500, 600]] },
     {
       name: "same day, no change: nothing, no row written",
-      input: { sample: { todayIn: 1000, todayOut: 2000 } },
+      input: { sample: { todayIn: 1000, todayOut: 2000 }, counter: stored({ conns_since: LAST_POLL }) },
       credits: [],
       row: false,
     },
@@ -248,6 +259,31 @@ describe("planCounters", () => {
       counter: stored({ day: YESTERDAY, tail_day: "2026-11-22", tail_until: YESTERDAY, updated_at: LAST_POLL }),
     });
     expect(p.staleTails).toEqual([NAME]);
+  });
+
+  it("tracks how long connections have been open and what was credited meanwhile", () => {
+    const since = "2026-11-24T03:00:00.000Z";
+    // Newly open: they opened after the previous poll.
+    const fresh = plan({ counter: stored({ cur_conns: 0 }), sample: { curConns: 2 }, prevPollAt: LAST_POLL });
+    expect(fresh.open).toEqual([{ name: NAME, uid: 7, tun_id: 42, since: LAST_POLL, credited: 0 }]);
+    expect(fresh.rows[0]).toMatchObject({ conns_since: LAST_POLL, conns_credit: 0 });
+    // Still open: the stretch goes on and this poll's credit is added.
+    const on = plan({ counter: stored({ conns_since: since, conns_credit: 100 }) });
+    expect(on.open).toEqual([{ name: NAME, uid: 7, tun_id: 42, since, credited: 1200 }]);
+    // Closed: nothing open, the stretch ends.
+    const off = plan({ counter: stored({ conns_since: since, conns_credit: 100 }), sample: { curConns: 0 } });
+    expect(off.open).toEqual([]);
+    expect(off.rows[0]).toMatchObject({ conns_since: null, conns_credit: 0 });
+    // Unknown connection count: the stored one stands.
+    expect(plan({ counter: stored({ conns_since: since }), sample: { curConns: null } }).open).toHaveLength(1);
+  });
+
+  it("bounds the bytes open connections can hold by the bucket's rate over their age, less what was credited", () => {
+    const o = { name: NAME, uid: 7, tun_id: 42, since: "2026-11-24T03:59:00.000Z", credited: 0 };
+    expect(inflightBytes(o, 125_000, NOW)).toBe(125_000 * 61);
+    expect(inflightBytes({ ...o, credited: 125_000 * 60 }, 125_000, NOW)).toBe(125_000);
+    expect(inflightBytes({ ...o, credited: 10 ** 12 }, 125_000, NOW)).toBe(0);
+    expect(inflightBytes({ ...o, since: "later" }, 125_000, NOW)).toBe(0);
   });
 
   it("keeps counter arithmetic: a counter that went back was reset", () => {

@@ -37,6 +37,8 @@ export interface StoredCounter {
   tail_out: number;
   tail_fresh: number;
   updated_at: string;
+  conns_since: string | null;
+  conns_credit: number;
 }
 
 /** A `proxy_counters` row to upsert (node_id added by the writer). */
@@ -69,6 +71,19 @@ export interface CounterInput {
   skewed: boolean;
   /** frps's "yesterday" bucket of proxies listed as suspects by an earlier pass */
   histories?: ReadonlyMap<string, { in: number; out: number }>;
+  /** when the node's previous successful poll ran (connections seen open now opened after it) */
+  prevPollAt?: string | null;
+}
+
+/** A proxy with connections open: frps counts their bytes only when they close. */
+export interface OpenProxy {
+  name: string;
+  uid: number;
+  tun_id: number;
+  /** connections have been open without a pause since (an upper bound of the oldest one's age) */
+  since: string;
+  /** bytes credited since then: the proxy's one bandwidth bucket carried those, not the open ones */
+  credited: number;
 }
 
 export interface Refusal {
@@ -93,6 +108,8 @@ export interface CounterPlan {
   refused: Refusal[];
   /** proxies whose counters could not be read this round */
   unknown: string[];
+  /** proxies with connections open now */
+  open: OpenProxy[];
 }
 
 /** Bytes that flowed since `prev` given the counter now; a counter that went back was reset. */
@@ -136,6 +153,7 @@ export function planCounters(input: CounterInput): CounterPlan {
     suspects: [],
     refused: [],
     unknown: [],
+    open: [],
   };
   type Known = ProxySample & { todayIn: number; todayOut: number; lastStartTime: string; lastCloseTime: string };
   const known: Known[] = [];
@@ -230,6 +248,17 @@ export function planCounters(input: CounterInput): CounterPlan {
           };
     const online = s.online === null ? (c?.online ?? 0) : s.online ? 1 : 0;
     const curConns = s.curConns ?? c?.cur_conns ?? 0;
+    // Connections open at the last look and now: the same stretch goes on, and what was credited
+    // meanwhile went through the proxy's bandwidth too. Newly open ones opened after the last poll.
+    let connsSince: string | null = null;
+    let connsCredit = 0;
+    if (curConns > 0) {
+      if (c?.conns_since && c.cur_conns > 0) {
+        connsSince = c.conns_since;
+        connsCredit = c.conns_credit + inSum + outSum;
+      } else connsSince = input.prevPollAt ?? now.toISOString();
+      plan.open.push({ name: s.name, uid: s.uid, tun_id: s.tun_id, since: connsSince, credited: connsCredit });
+    }
     if (
       !c ||
       c.day !== day ||
@@ -238,7 +267,9 @@ export function planCounters(input: CounterInput): CounterPlan {
       c.cur_conns !== curConns ||
       c.online !== online ||
       c.tun_id !== s.tun_id ||
-      c.start_time !== s.lastStartTime
+      c.start_time !== s.lastStartTime ||
+      c.conns_since !== connsSince ||
+      c.conns_credit !== connsCredit
     ) {
       plan.rows.push({
         proxy_name: s.name,
@@ -251,9 +282,22 @@ export function planCounters(input: CounterInput): CounterPlan {
         start_time: s.lastStartTime,
         ...tail,
         updated_at: now.toISOString(),
+        conns_since: connsSince,
+        conns_credit: connsCredit,
       });
     }
   }
   plan.restarted ||= serverReset;
   return plan;
+}
+
+/**
+ * The most bytes an open stretch of connections can hold uncounted: the proxy's one token bucket
+ * (rate = burst = `rate` bytes/s, both directions, all connections) carried at most
+ * rate × (age + 1 s) since it began, minus what was credited meanwhile.
+ */
+export function inflightBytes(o: OpenProxy, rate: number, now: Date): number {
+  const ageMs = Math.max(0, now.getTime() - Date.parse(o.since));
+  if (!Number.isFinite(ageMs)) return 0;
+  return Math.max(0, Math.floor((rate * (ageMs + 1000)) / 1000) - o.credited);
 }

@@ -56,6 +56,8 @@ export interface UserEntry {
   endMs: number | null;
   /** the user's tunnels that are not deleted, by tun_id */
   tunnels: Map<number, TunnelEntry>;
+  /** nodes whose sessions are to be cut so frps counts their open connections (the poller's kicks) */
+  kicks: Set<number>;
 }
 
 /** Why a tunnel may not carry traffic now, or null when it may. */
@@ -287,7 +289,7 @@ export class FrpDecisionCache {
   }
 
   private async loadUser(uid: number): Promise<UserEntry | null> {
-    const [user, limits, tunnels] = await Promise.all([
+    const [user, limits, tunnels, kicks] = await Promise.all([
       this.db.selectFrom("users").select(["uid", "status", "frp_token"]).where("uid", "=", uid).executeTakeFirst(),
       getPlanLimits(this.db, uid),
       this.db
@@ -311,6 +313,12 @@ export class FrpDecisionCache {
         // Deleted tunnels still held by a session are kept: that session is to be cut off.
         .where((eb) => eb.or([eb("status", "<>", TunnelStatus.Deleted), eb("run_id", "is not", null)]))
         .execute(),
+      this.db
+        .selectFrom("frp_kicks")
+        .select("node_id")
+        .where("uid", "=", uid)
+        .where("until", ">", new Date().toISOString())
+        .execute(),
     ]);
     if (!user) return null;
     const map = new Map<number, TunnelEntry>();
@@ -332,6 +340,7 @@ export class FrpDecisionCache {
       limits,
       endMs: limits?.end_at ? Date.parse(limits.end_at) : null,
       tunnels: map,
+      kicks: new Set(kicks.map((k) => k.node_id)),
     };
   }
 }

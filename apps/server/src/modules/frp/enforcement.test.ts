@@ -188,3 +188,88 @@ describe("deleted tunnels frps still holds", () => {
     expect((await t.api("POST", "/user/tun", { token: other.token, body })).status).toBe(200);
   });
 });
+
+describe("bounded overage on a connection that never closes", () => {
+  const MB = 1024 * 1024;
+  const RATE = 125_000; // 1 Mbit/s, the plan's bandwidth
+  const POLL_S = 30;
+  const HEARTBEAT_S = 30;
+
+  /** A clock near now (the kick's safety expiry is checked against the real clock), away from Shanghai midnight. */
+  function base(): number {
+    const now = Date.now();
+    const msOfDay = (now + 8 * 3600_000) % 86_400_000;
+    return msOfDay < 600_000 || msOfDay > 86_400_000 - 600_000 ? now + 1_200_000 : now;
+  }
+
+  async function longConnection(leftBytes: number) {
+    const s = await simNode();
+    const u = await t.register();
+    await setPlan(t, u.uid, { traffic: 1, used: 1024 * MB - leftBytes, bandwidth: 1 });
+    const ssh = await createTestTunnel(t, u.token, { node_id: s.node.node_id, tun_name: "ssh" });
+    const c = await frpcFor(t, s.sim, u.token, s.node.node_id);
+    await c.start();
+    await flush();
+    const conn = await c.visit(`t_${ssh.tun_id}`, { hold: true });
+    expect(conn.accepted).toBe(true);
+    return { ...s, u, ssh, c, conn };
+  }
+
+  const used = async (uid: number) =>
+    Number(
+      (
+        await t.db
+          .selectFrom("subscriptions")
+          .select("traffic_used")
+          .where("uid", "=", uid)
+          .where("status", "in", [1, 2])
+          .executeTakeFirstOrThrow()
+      ).traffic_used,
+    );
+
+  it(`stops it within bandwidth × (poll + heartbeat interval) + 1 s of the quota`, async () => {
+    const left = 20 * MB;
+    const x = await longConnection(left);
+    const t0 = base();
+    let kickedAt = -1;
+    for (let k = 0; k < 20 && kickedAt < 0; k++) {
+      await pollNode(t.ctx, x.node.node_id, { now: new Date(t0 + k * POLL_S * 1000) });
+      if (!(await x.c.heartbeat())) kickedAt = k;
+      // frps counts nothing while the connection is open: it carries bytes at full rate meanwhile.
+      else x.conn.transfer(RATE * POLL_S, 0);
+    }
+    expect(kickedAt).toBeGreaterThan(0);
+    expect(x.c.lastError).toContain("剩余流量不足");
+    // frpc dropped the session: frps closed the proxy and counted the connection.
+    await x.sim.settle();
+    await pollNode(t.ctx, x.node.node_id, { now: new Date(t0 + (kickedAt + 1) * POLL_S * 1000) });
+    const overage = (await used(x.u.uid)) - 1024 * MB;
+    expect(overage).toBeGreaterThan(0);
+    expect(overage).toBeLessThanOrEqual(RATE * (POLL_S + HEARTBEAT_S + 1));
+    // Over quota now: it cannot log in again.
+    expect(await x.c.reconnect()).toBe(false);
+    expect(x.c.lastError).toBe("流量已用尽");
+    await x.c.stop();
+  });
+
+  it("lets the customer reconnect once the open connection is counted and quota remains", async () => {
+    const x = await longConnection(20 * MB);
+    const t0 = base();
+    let k = 0;
+    // An idle SSH session: the estimate grows with its age, the real bytes do not.
+    for (; k < 20; k++) {
+      await pollNode(t.ctx, x.node.node_id, { now: new Date(t0 + k * POLL_S * 1000) });
+      if (!(await x.c.heartbeat())) break;
+      x.conn.transfer(1000, 1000);
+    }
+    expect(k).toBeLessThan(20);
+    await x.sim.settle();
+    await pollNode(t.ctx, x.node.node_id, { now: new Date(t0 + (k + 1) * POLL_S * 1000) });
+    const kicks = await t.db.selectFrom("frp_kicks").selectAll().where("uid", "=", x.u.uid).execute();
+    expect(kicks).toEqual([]);
+    expect(await x.c.reconnect()).toBe(true);
+    expect(await x.c.heartbeat()).toBe(true);
+    expect(await used(x.u.uid)).toBe(1024 * MB - 20 * MB + k * 2000);
+    await x.c.stop();
+  });
+});

@@ -280,7 +280,12 @@ export class FrpPlugin {
    * the session and logs in again, and the blocked tunnel cannot open any more.
    */
   private ping(node: NodeEntry, c: { user: PluginUserInfo }): Maybe<PluginResponse> {
-    return this.withUser(node, c.user, (user) => this.heldBlock(node, user) ?? ALLOW);
+    return this.withUser(node, c.user, (user) => {
+      // The poller's kick: open connections may hold more than the quota left; frps counts
+      // them when the session drops, and the customer reconnects if quota remains.
+      if (user.kicks.has(node.node_id)) return reject("剩余流量不足以结算当前连接，连接将断开以结算流量");
+      return this.heldBlock(node, user) ?? ALLOW;
+    });
   }
 
   /** NewWorkConn: Login's checks, and no blocked tunnel held on this node. */

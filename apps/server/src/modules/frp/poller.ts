@@ -5,7 +5,7 @@ import type { DB } from "../../db/schema";
 import { acquireLease } from "../../shared/jobs";
 import { addDays, shanghaiDate } from "../../shared/time";
 import type { NodeRow } from "../catalog/catalog.table";
-import { chargeTraffic } from "../subscriptions/quota";
+import { chargeTraffic, getPlanLimits } from "../subscriptions/quota";
 import { type CompiledRule, flagByRules, loadRules } from "../tunnels/illegal-rules";
 import { parseJson } from "../tunnels/tunnels.presenter";
 import { tunnelDomains } from "../tunnels/tunnels.repository";
@@ -15,6 +15,8 @@ import {
   type Credit,
   counterDelta,
   daysBetween,
+  inflightBytes,
+  type OpenProxy,
   type ProxySample,
   planCounters,
   type StoredCounter,
@@ -29,6 +31,7 @@ import {
   type ServerInfo,
 } from "./dashboard-client";
 import type { NodeRuntimeTable, ProxyCounterTable } from "./frp.table";
+import { effectiveBandwidth } from "./plugin";
 
 export { counterDelta } from "./counters";
 
@@ -170,6 +173,8 @@ const storedCounter = (c: ProxyCounterRow): StoredCounter => ({
   tail_out: Number(c.tail_out),
   tail_fresh: Number(c.tail_fresh),
   updated_at: c.updated_at,
+  conns_since: c.conns_since,
+  conns_credit: Number(c.conns_credit),
 });
 
 async function loadCounters(ctx: AppContext, nodeId: number, names?: string[]): Promise<Map<string, StoredCounter>> {
@@ -282,7 +287,18 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
 async function loadTunnels(ctx: AppContext, nodeId: number, ours: Seen[]): Promise<Map<number, PolledTunnel>> {
   const rows = await ctx.db
     .selectFrom("tunnels")
-    .select(["tun_id", "uid", "status", "enabled", "run_id", "tun_name", "remote_port", "custom_domains", "subdomain"])
+    .select([
+      "tun_id",
+      "uid",
+      "status",
+      "enabled",
+      "run_id",
+      "tun_name",
+      "remote_port",
+      "custom_domains",
+      "subdomain",
+      "bandwidth",
+    ])
     .where("node_id", "=", nodeId)
     .where((eb) =>
       eb.or([
@@ -345,6 +361,7 @@ async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect): Promi
         : null,
     maxRate: () => rate,
     skewed: isSkewed(runtime?.rollover_skew_at, now),
+    prevPollAt: runtime?.last_poll_at && !runtime.last_error ? runtime.last_poll_at : null,
   });
   let plan = planCounters(input());
   const histories = new Map<string, { in: number; out: number }>();
@@ -429,6 +446,62 @@ async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect): Promi
     }
     await reconcileStatus(trx, x.mine, x.tunnels, now, x.announce, x.released);
   });
+  await reviewKicks(ctx, node, now, plan.open, x.tunnels, x.overQuota);
+}
+
+/**
+ * Bounded overage on long connections. frps counts a connection's bytes when it closes, so an
+ * SSH forward or a VPN can carry any amount while the counters stand still. For each customer with
+ * connections open on the node, the bytes those could hold uncounted (inflightBytes, at the
+ * tunnel's enforced bandwidth) are compared with the quota left: when the quota is smaller, their
+ * sessions on this node are kicked (Ping refused, see plugin.ts) so that frps closes the
+ * connections and counts them; the kick is lifted at the first poll where the estimate fits again
+ * (after the kick the connections are closed and counted), so a customer with quota left
+ * reconnects. Overage is then at most the bandwidth × (poll interval + heartbeat interval) + 1 s.
+ */
+async function reviewKicks(
+  ctx: AppContext,
+  node: NodeRow,
+  now: Date,
+  open: OpenProxy[],
+  tunnels: Map<number, PolledTunnel>,
+  changed: Set<number>,
+): Promise<void> {
+  const byUser = new Map<number, OpenProxy[]>();
+  for (const o of open) byUser.set(o.uid, [...(byUser.get(o.uid) ?? []), o]);
+  const standing = new Set(
+    (await ctx.db.selectFrom("frp_kicks").select("uid").where("node_id", "=", node.node_id).execute()).map(
+      (k) => k.uid,
+    ),
+  );
+  const until = new Date(now.getTime() + 2 * ctx.config.FRP_POLL_INTERVAL * 1000).toISOString();
+  for (const uid of new Set([...byUser.keys(), ...standing])) {
+    const limits = byUser.has(uid) ? await getPlanLimits(ctx.db, uid) : null;
+    let inflight = 0;
+    for (const o of byUser.get(uid) ?? []) {
+      const mbps = effectiveBandwidth(tunnels.get(o.tun_id)?.bandwidth ?? 0, limits?.bandwidth ?? 0, node.bandwidth);
+      inflight += inflightBytes(o, (mbps || NODE_LINE_MBPS) * 125_000, now);
+    }
+    const remaining = limits ? Math.max(0, limits.traffic_quota - limits.traffic_used) : 0;
+    if (limits && remaining < inflight) {
+      const values = { inflight, remaining, until };
+      await ctx.db
+        .insertInto("frp_kicks")
+        .values({ uid, node_id: node.node_id, created_at: now.toISOString(), ...values })
+        .onConflict((oc) => oc.columns(["uid", "node_id"]).doUpdateSet(values))
+        .execute();
+      if (!standing.has(uid)) {
+        ctx.log.info(
+          { node_id: node.node_id, uid, inflight, remaining },
+          "frp: kicking sessions to count open connections",
+        );
+        changed.add(uid);
+      }
+    } else if (standing.has(uid)) {
+      await ctx.db.deleteFrom("frp_kicks").where("uid", "=", uid).where("node_id", "=", node.node_id).execute();
+      changed.add(uid);
+    }
+  }
 }
 
 /**
@@ -598,6 +671,7 @@ async function writeCredits(trx: Kysely<DB>, nodeId: number, credits: Credit[]):
 }
 
 type PolledTunnel = {
+  bandwidth: number;
   tun_id: number;
   uid: number;
   status: number;
