@@ -84,6 +84,10 @@ describe("who holds a proxy", () => {
         t.api("PATCH", "/super/user/info", { token: admin, body: { uid: x.u.uid, status: -1, ban_reason: "滥用" } }),
     ],
     [
+      "a smaller plan (tunnel_limit 1: the newer tunnel is over it)",
+      (x: Awaited<ReturnType<typeof twoSessions>>) => setPlan(t, x.u.uid, { tunnel_limit: 1 }),
+    ],
+    [
       "the plan expiring",
       (x: Awaited<ReturnType<typeof twoSessions>>) =>
         setPlan(t, x.u.uid, { end_at: new Date(Date.now() - 1000).toISOString() }),
