@@ -268,6 +268,11 @@ export interface NodeRuntime {
   last_poll_at: string | null;
   /** why the last poll failed, null when it succeeded */
   last_error: string | null;
+  /**
+   * when the poller last saw this frps rotate its "today" counters away from Asia/Shanghai
+   * midnight (frps in another timezone or with a wrong clock), null when never
+   */
+  rollover_skew_at: string | null;
 }
 
 /** Fields both consoles show. */

@@ -1,17 +1,46 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type FrpsSim, type ProxyStatsEntry, SIM_FRP_VERSION } from "./frps";
+import { type DashboardScript, type FrpsSim, type ProxyStatsEntry, SIM_FRP_VERSION } from "./frps";
 
 export interface Dashboard {
   url: string;
   close(): Promise<void>;
 }
 
+type Send = (res: ServerResponse, status: number, body: unknown) => true;
+
 function send(res: ServerResponse, status: number, body: unknown): true {
   // Go's json.Encoder ends the body with a newline.
   res.writeHead(status, { "content-type": "application/json" });
   res.end(`${JSON.stringify(body)}\n`);
   return true;
+}
+
+/** A sender that applies a scripted answer (delay, replaced body, a slow or huge stream). */
+function scripted(script: DashboardScript): Send {
+  return (res, status, body) => {
+    const answer = () => {
+      if (res.destroyed) return;
+      const out = script.body ? script.body(body) : body;
+      if (!script.dripBytes) return void send(res, status, out);
+      res.writeHead(status, { "content-type": "application/json" });
+      res.write('{"filler":"');
+      let left = script.dripBytes;
+      const chunk = "x".repeat(Math.max(1, script.dripChunk ?? 64 * 1024));
+      const drip = () => {
+        if (res.destroyed) return;
+        if (left <= 0) return void res.end(`","proxies":[]}\n`);
+        const n = Math.min(left, chunk.length);
+        left -= n;
+        res.write(chunk.slice(0, n));
+        setTimeout(drip, script.dripIntervalMs ?? 0);
+      };
+      drip();
+    };
+    if (script.delayMs) setTimeout(answer, script.delayMs);
+    else answer();
+    return true;
+  };
 }
 
 /** camelCase (v0.52.1+) or snake_case (≤ v0.52.0) keys. */
@@ -141,7 +170,7 @@ function authorized(sim: FrpsSim, req: IncomingMessage): boolean {
 }
 
 /** Answers one authorised request (always answers: unknown paths get Go's 404 text). */
-function route(sim: FrpsSim, req: IncomingMessage, res: ServerResponse): true {
+function route(sim: FrpsSim, req: IncomingMessage, res: ServerResponse, send: Send): true {
   const url = new URL(req.url ?? "/", "http://x");
   const path = url.pathname;
   const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
@@ -218,7 +247,8 @@ export async function startDashboard(sim: FrpsSim): Promise<Dashboard> {
       return;
     }
     try {
-      route(sim, req, res);
+      const script = sim.dashboardScript?.(req.url?.split("?")[0] ?? "/");
+      route(sim, req, res, script ? scripted(script) : send);
     } catch (err) {
       send(res, 500, { Code: 500, Msg: (err as Error).message });
     }

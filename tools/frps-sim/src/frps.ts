@@ -39,6 +39,22 @@ export interface FrpsSimOptions {
   clock?: () => Date;
 }
 
+/**
+ * A scripted dashboard answer, for tests of a hostile or broken frps: `body` replaces the JSON
+ * frps would send (it gets that body), `delayMs` holds the answer back, `dripBytes` streams that
+ * many bytes of filler inside a JSON string, `dripIntervalMs` apart in chunks of `dripChunk`.
+ */
+export interface DashboardScript {
+  body?: (body: unknown) => unknown;
+  delayMs?: number;
+  dripBytes?: number;
+  dripChunk?: number;
+  dripIntervalMs?: number;
+}
+
+/** Chooses a script for a dashboard request by its path (undefined: answer as frps). */
+export type DashboardScripter = (path: string) => DashboardScript | undefined;
+
 /** What frpc sees when frps refuses something. */
 export class FrpError extends Error {
   constructor(
@@ -127,6 +143,17 @@ export interface ProxyStatsEntry {
   content: NewProxyContent | null;
   remotePort: number | null;
   runId: string | null;
+  /** visitor connections open now: closing the proxy closes them (and counts their bytes) */
+  open?: Set<() => void>;
+}
+
+/** A visitor connection held open: bytes it carries are counted when it closes, as frps does. */
+export interface HeldConn {
+  accepted: boolean;
+  reason?: string;
+  close: () => void;
+  /** carries more bytes (counted at close) */
+  transfer: (bytesIn: number, bytesOut: number) => void;
 }
 
 /** Drops Go `omitempty` fields: false, 0, "", null, undefined, empty arrays and maps. */
@@ -165,6 +192,8 @@ export class FrpsSim {
   private dashboard: Dashboard | null = null;
   /** plugin exchanges, newest last (capped) */
   readonly exchanges: PluginExchange[] = [];
+  /** scripted dashboard answers (tests of a hostile frps); settable at any time */
+  dashboardScript: DashboardScripter | null = null;
 
   constructor(opts: FrpsSimOptions = {}) {
     this.opts = { detailedErrorsToClient: true, maxPoolCount: 5, bindPort: 7000, ...opts };
@@ -387,6 +416,8 @@ export class FrpsSim {
     const e = this.stats.get(name);
     session.proxies.delete(name);
     if (!e?.online || e.runId !== session.runId) return;
+    // frps closes the proxy's visitor connections with it: their bytes are counted now.
+    for (const close of [...(e.open ?? [])]) close();
     e.online = false;
     e.curConns = 0;
     e.lastCloseTime = this.localTime();
@@ -411,11 +442,11 @@ export class FrpsSim {
   async visit(
     name: string,
     o: { bytesIn?: number; bytesOut?: number; remoteAddr?: string; hold?: boolean } = {},
-  ): Promise<{ accepted: boolean; reason?: string; close: () => void }> {
+  ): Promise<HeldConn> {
     const e = this.stats.get(name);
     const session = e?.runId ? this.sessions.get(e.runId) : undefined;
     const none = () => undefined;
-    if (!e?.online || !session) return { accepted: false, reason: "proxy not online", close: none };
+    if (!e?.online || !session) return { accepted: false, reason: "proxy not online", close: none, transfer: none };
     if (["tcp", "https", "tcpmux", "stcp", "sudp"].includes(e.type)) {
       try {
         await this.callPlugin("NewUserConn", {
@@ -425,30 +456,42 @@ export class FrpsSim {
           remote_addr: o.remoteAddr ?? "198.51.100.9:40112",
         });
       } catch (err) {
-        return { accepted: false, reason: (err as Error).message, close: none };
+        return { accepted: false, reason: (err as Error).message, close: none, transfer: none };
       }
     }
+    let bytesIn = o.bytesIn ?? 0;
+    let bytesOut = o.bytesOut ?? 0;
     const add = () => {
-      e.trafficIn[0] += o.bytesIn ?? 0;
-      e.trafficOut[0] += o.bytesOut ?? 0;
-      this.serverIn[0] += o.bytesIn ?? 0;
-      this.serverOut[0] += o.bytesOut ?? 0;
+      e.trafficIn[0] += bytesIn;
+      e.trafficOut[0] += bytesOut;
+      this.serverIn[0] += bytesIn;
+      this.serverOut[0] += bytesOut;
     };
     if (e.type === "udp") {
       add();
-      return { accepted: true, close: none };
+      return { accepted: true, close: none, transfer: none };
     }
-    if (!(await session.takeWorkConn())) return { accepted: false, reason: "no work connection", close: none };
+    if (!(await session.takeWorkConn()))
+      return { accepted: false, reason: "no work connection", close: none, transfer: none };
     e.curConns++;
     let closed = false;
+    e.open ??= new Set();
+    const open = e.open;
     const close = () => {
       if (closed) return;
       closed = true;
+      open.delete(close);
       if (e.curConns > 0) e.curConns--;
       add();
     };
+    const transfer = (i: number, out: number) => {
+      if (closed) return;
+      bytesIn += i;
+      bytesOut += out;
+    };
     if (!o.hold) close();
-    return { accepted: true, close };
+    else open.add(close);
+    return { accepted: true, close, transfer };
   }
 
   /** Adds bytes to a proxy's today counters directly (load generators, benches). */

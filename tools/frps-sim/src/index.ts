@@ -2,9 +2,12 @@
 export { type Dashboard, startDashboard } from "./dashboard";
 export { FrpcClient, type FrpcClientOptions, type FrpcConfig, type ProxyState, parseFrpcConfig } from "./frpc";
 export {
+  type DashboardScript,
+  type DashboardScripter,
   FrpError,
   FrpsSim,
   type FrpsSimOptions,
+  type HeldConn,
   type LoginRequest,
   type NewProxyContent,
   type ProxyConfig,

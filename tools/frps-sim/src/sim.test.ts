@@ -297,7 +297,73 @@ enabled = false
   });
 });
 
+describe("long connections", () => {
+  it("counts a connection that never closes only when frps closes its proxy (a refused Ping)", async () => {
+    const s = sim();
+    const c = new FrpcClient(
+      s,
+      parseFrpcConfig('user = "u"\n[[proxies]]\nname = "p"\ntype = "tcp"\nremotePort = 6050'),
+    );
+    await c.start();
+    const conn = await c.visit("p", { bytesIn: 10, bytesOut: 10, hold: true });
+    for (let i = 0; i < 5; i++) conn.transfer(1000, 2000);
+    // Open: frps shows it in curConns, its bytes nowhere.
+    expect(s.stats.get("u.p")).toMatchObject({ curConns: 1, trafficIn: [0, 0, 0, 0, 0, 0, 0] });
+    answer = (op) => ({
+      body: op === "Ping" ? '{"reject":true,"reject_reason":"kick"}' : '{"reject":false,"unchange":true}',
+    });
+    expect(await c.heartbeat()).toBe(false);
+    await s.settle();
+    expect(s.stats.get("u.p")).toMatchObject({ curConns: 0, online: false });
+    expect(s.stats.get("u.p")?.trafficIn[0]).toBe(5010);
+    expect(s.stats.get("u.p")?.trafficOut[0]).toBe(10010);
+    conn.transfer(1, 1); // closed: nothing more
+    expect(s.stats.get("u.p")?.trafficIn[0]).toBe(5010);
+  });
+
+  it("loses the bytes of connections open at a crash, as frps does", async () => {
+    const s = sim();
+    const c = new FrpcClient(
+      s,
+      parseFrpcConfig('user = "u"\n[[proxies]]\nname = "p"\ntype = "tcp"\nremotePort = 6051'),
+    );
+    await c.start();
+    const conn = await c.visit("p", { hold: true });
+    conn.transfer(1000, 1000);
+    await s.restart({ graceful: false });
+    await c.reconnect();
+    expect(s.stats.get("u.p")?.trafficIn[0]).toBe(0);
+  });
+});
+
 describe("dashboard", () => {
+  it("answers scripted bodies, delays and dripping bodies for tests of a hostile frps", async () => {
+    const s = sim({ webServer: { port: 0 }, authFailDelayMs: 0 });
+    await s.start();
+    try {
+      s.dashboardScript = (path) =>
+        path === "/api/serverinfo"
+          ? { body: (b) => ({ ...(b as object), totalTrafficIn: "1e300" }), delayMs: 50 }
+          : path === "/api/proxy/tcp"
+            ? { dripBytes: 100_000, dripChunk: 10_000 }
+            : undefined;
+      const started = Date.now();
+      const info = (await (await fetch(`${s.dashboardUrl}/api/serverinfo`)).json()) as Record<string, unknown>;
+      expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+      expect(info.totalTrafficIn).toBe("1e300");
+      expect(info.bindPort).toBe(7000);
+      const drip = await (await fetch(`${s.dashboardUrl}/api/proxy/tcp`)).text();
+      expect(drip.length).toBeGreaterThan(100_000);
+      expect(JSON.parse(drip)).toMatchObject({ proxies: [] });
+      s.dashboardScript = null;
+      expect(
+        ((await (await fetch(`${s.dashboardUrl}/api/serverinfo`)).json()) as Record<string, unknown>).totalTrafficIn,
+      ).toBe(0);
+    } finally {
+      await s.stop();
+    }
+  });
+
   it("serves the v1 API behind basic auth, /healthz open, errors as frps writes them", async () => {
     const s = sim({ webServer: { port: 0, user: "admin", password: "pw" }, authFailDelayMs: 0 });
     await s.start();

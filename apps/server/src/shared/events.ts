@@ -11,8 +11,11 @@ export interface ChangeEvents {
   "user.changed": { uid: number };
   /** a user's subscriptions or quota changed (purchase, expiry, over quota, refund) */
   "subscription.changed": { uid: number };
-  /** a tunnel was created, edited, locked or deleted */
-  "tunnel.changed": { tun_id: number; uid: number };
+  /**
+   * a tunnel was created, edited, locked or deleted; `released` when frps was seen no longer
+   * holding its proxy (the poller), which overrides what a process remembers of its session
+   */
+  "tunnel.changed": { tun_id: number; uid: number; released?: boolean };
   /** a node was created, edited or deleted */
   "node.changed": { node_id: number };
 }

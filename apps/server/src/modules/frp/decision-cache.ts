@@ -56,6 +56,8 @@ export interface UserEntry {
   endMs: number | null;
   /** the user's tunnels that are not deleted, by tun_id */
   tunnels: Map<number, TunnelEntry>;
+  /** nodes whose sessions are to be cut so frps counts their open connections (the poller's kicks) */
+  kicks: Set<number>;
 }
 
 /** Why a tunnel may not carry traffic now, or null when it may. */
@@ -141,13 +143,23 @@ const RECENT_MS = 10_000;
 const TTL_MS = 5 * 60_000;
 
 /**
+ * How often an unknown node id may reload the node list (a node created while its event was
+ * lost): unknown ids in plugin URLs cost at most one query per this interval, however many come.
+ */
+const NODE_MISS_RELOAD_MS = 10_000;
+
+/**
  * Everything the frp plugin decides with, kept in memory: nodes (secret, level, status), store
  * level ranks, and per user their status, token, plan limits and tunnels. Loaded on first use and
  * dropped on every change event (user/subscription/tunnel/node.changed — cross-process through
  * Redis), so a plugin call costs no database round trip once its user is warm.
  */
 export class FrpDecisionCache {
-  private readonly nodes: LoadingCache<number, NodeEntry | null>;
+  /** Every node, loaded at once (a few hundred rows at most): a miss is an answer, not a query. */
+  private nodeMap: { map: Map<number, NodeEntry>; at: number } | null = null;
+  private nodesLoading: Promise<Map<number, NodeEntry>> | null = null;
+  private nodeMissReloadAt = 0;
+  private nodeLoads = 0;
   private readonly users: LoadingCache<number, UserEntry | null>;
   private levels: Map<number, number> | null = null;
   /** Sessions this process saw open/close proxies lately: newer than the database until written. */
@@ -159,22 +171,70 @@ export class FrpDecisionCache {
     events: EventBus,
     maxUsers = 200_000,
   ) {
-    this.nodes = new LoadingCache((id) => this.loadNode(id), TTL_MS, 10_000);
     this.users = new LoadingCache((uid) => this.loadUser(uid), TTL_MS, maxUsers);
     events.on("user.changed", ({ uid }) => this.users.invalidate(uid));
     events.on("subscription.changed", ({ uid }) => this.users.invalidate(uid));
-    events.on("tunnel.changed", ({ uid }) => this.users.invalidate(uid));
-    events.on("node.changed", ({ node_id }) => {
-      this.nodes.invalidate(node_id);
+    events.on("tunnel.changed", ({ uid, tun_id, released }) => {
+      if (released) this.recentRunIds.delete(tun_id);
+      this.users.invalidate(uid);
+    });
+    events.on("node.changed", () => {
+      this.nodeMap = null;
+      this.nodesLoading = null;
       // Level ranks change rarely and are announced with node.changed; reload them with any node change.
       this.levels = null;
       this.levelsLoading = null;
     });
   }
 
-  /** The node, or null when it does not exist. */
+  /**
+   * The node, or null when it does not exist. Unknown ids are answered from the node list in
+   * memory; they are never cached one by one, so they cannot crowd out real nodes.
+   */
   node(nodeId: number): NodeEntry | null | Promise<NodeEntry | null> {
-    return this.nodes.get(nodeId);
+    const now = Date.now();
+    const snap = this.nodeMap;
+    if (snap && now - snap.at < TTL_MS) {
+      const hit = snap.map.get(nodeId);
+      if (hit) return hit;
+      if (now - this.nodeMissReloadAt < NODE_MISS_RELOAD_MS) return null;
+      this.nodeMissReloadAt = now;
+    }
+    return this.loadNodes().then((m) => m.get(nodeId) ?? null);
+  }
+
+  /** Loads every node once (single flight); a change announced meanwhile discards the result. */
+  private loadNodes(): Promise<Map<number, NodeEntry>> {
+    if (this.nodesLoading) return this.nodesLoading;
+    this.nodeLoads++;
+    const p: Promise<Map<number, NodeEntry>> = this.db
+      .selectFrom("nodes")
+      .select(["node_id", "status", "level_id", "bandwidth", "plugin_secret"])
+      .execute()
+      .then(
+        (rows) => {
+          const map = new Map<number, NodeEntry>();
+          for (const n of rows)
+            map.set(n.node_id, {
+              node_id: n.node_id,
+              status: n.status,
+              level_id: n.level_id,
+              bandwidth: n.bandwidth,
+              secret: n.plugin_secret,
+            });
+          if (this.nodesLoading === p) {
+            this.nodeMap = { map, at: Date.now() };
+            this.nodesLoading = null;
+          }
+          return map;
+        },
+        (err) => {
+          if (this.nodesLoading === p) this.nodesLoading = null;
+          throw err;
+        },
+      );
+    this.nodesLoading = p;
+    return p;
   }
 
   /** The user with plan limits and tunnels, or null when there is no such user. */
@@ -215,36 +275,21 @@ export class FrpDecisionCache {
 
   /** Drops everything (tests, or after a configuration reload). */
   clear(): void {
-    this.nodes.clear();
+    this.nodeMap = null;
+    this.nodesLoading = null;
     this.users.clear();
     this.levels = null;
     this.levelsLoading = null;
     this.recentRunIds.clear();
   }
 
-  /** Entries held now, for diagnostics. */
-  stats(): { users: number; nodes: number } {
-    return { users: this.users.size, nodes: this.nodes.size };
-  }
-
-  private async loadNode(nodeId: number): Promise<NodeEntry | null> {
-    const n = await this.db
-      .selectFrom("nodes")
-      .select(["node_id", "status", "level_id", "bandwidth", "plugin_secret"])
-      .where("node_id", "=", nodeId)
-      .executeTakeFirst();
-    if (!n) return null;
-    return {
-      node_id: n.node_id,
-      status: n.status,
-      level_id: n.level_id,
-      bandwidth: n.bandwidth,
-      secret: n.plugin_secret,
-    };
+  /** Entries held now and node-list loads so far, for diagnostics (and tests). */
+  stats(): { users: number; nodes: number; nodeLoads: number } {
+    return { users: this.users.size, nodes: this.nodeMap?.map.size ?? 0, nodeLoads: this.nodeLoads };
   }
 
   private async loadUser(uid: number): Promise<UserEntry | null> {
-    const [user, limits, tunnels] = await Promise.all([
+    const [user, limits, tunnels, kicks] = await Promise.all([
       this.db.selectFrom("users").select(["uid", "status", "frp_token"]).where("uid", "=", uid).executeTakeFirst(),
       getPlanLimits(this.db, uid),
       this.db
@@ -268,6 +313,12 @@ export class FrpDecisionCache {
         // Deleted tunnels still held by a session are kept: that session is to be cut off.
         .where((eb) => eb.or([eb("status", "<>", TunnelStatus.Deleted), eb("run_id", "is not", null)]))
         .execute(),
+      this.db
+        .selectFrom("frp_kicks")
+        .select("node_id")
+        .where("uid", "=", uid)
+        .where("until", ">", new Date().toISOString())
+        .execute(),
     ]);
     if (!user) return null;
     const map = new Map<number, TunnelEntry>();
@@ -289,6 +340,7 @@ export class FrpDecisionCache {
       limits,
       endMs: limits?.end_at ? Date.parse(limits.end_at) : null,
       tunnels: map,
+      kicks: new Set(kicks.map((k) => k.node_id)),
     };
   }
 }

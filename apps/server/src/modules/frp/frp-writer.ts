@@ -4,6 +4,7 @@ import type { AppContext } from "../../context";
 import { isPostgres, sqliteWorker } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { nowIso } from "../../shared/time";
+import { releaseDeletedDomains } from "../tunnels/tunnels.repository";
 
 interface StatusChange {
   uid: number;
@@ -232,6 +233,8 @@ export class FrpWriter {
               .where("tun_id", "in", chunk)
               .where((eb) => eb.or([eb("run_id", "=", runId), eb("run_id", "is", null)]))
               .execute();
+            // A deleted tunnel kept its domains reserved while frps held it: released now.
+            await releaseDeletedDomains(trx, chunk);
           }
         }
       }

@@ -25,6 +25,10 @@ export interface ProxyCounterTable {
   tail_out: Generated<number>;
   tail_fresh: Generated<number>;
   updated_at: string;
+  /** since when connections have been open without a pause (as polls saw), null when none */
+  conns_since: string | null;
+  /** bytes credited to the proxy since conns_since: what the open connections cannot still hold */
+  conns_credit: Generated<number>;
 }
 
 /** What the last poll of a node saw on its dashboard. */
@@ -42,9 +46,24 @@ export interface NodeRuntimeTable {
   last_error: string | null;
   /** bumped by every poll that writes traffic: a poll that read an older version gives up */
   counters_version: Generated<number>;
+  /** when frps was last seen rotating its day away from Asia/Shanghai midnight (null: never) */
+  rollover_skew_at: string | null;
+}
+
+/** A customer's sessions on a node to be cut (Ping refused) so frps counts their open connections. */
+export interface FrpKickTable {
+  uid: number;
+  node_id: number;
+  /** the estimate of uncounted bytes, and the quota left, when the kick was decided */
+  inflight: number;
+  remaining: number;
+  created_at: string;
+  /** a safety expiry: the poller renews or lifts it each poll */
+  until: string;
 }
 
 export interface FrpTables {
   proxy_counters: ProxyCounterTable;
   node_runtime: NodeRuntimeTable;
+  frp_kicks: FrpKickTable;
 }

@@ -136,6 +136,63 @@ describe("plugin endpoint authentication", () => {
   });
 });
 
+describe("content validation", () => {
+  const cases: [string, string, (c: Customer) => unknown, string][] = [
+    ["custom_domains as a string", "NewProxy", (c) => httpProxy(c, { custom_domains: "x.com" }), "custom_domains"],
+    ["subdomain as a number on an http tunnel", "NewProxy", (c) => httpProxy(c, { subdomain: 5 }), "subdomain"],
+    ["remote_port as a string", "NewProxy", (c) => tcpProxy(c, { remote_port: "6000" }), "remote_port"],
+    ["remote_port out of range", "NewProxy", (c) => tcpProxy(c, { remote_port: 70000 }), "remote_port"],
+    ["no run_id", "NewProxy", (c) => tcpProxy(c, { user: userInfo(c, "") }), "user.run_id"],
+    ["no user object", "NewProxy", (c) => tcpProxy(c, { user: undefined }), "user"],
+    ["a load-balancing group", "NewProxy", (c) => tcpProxy(c, { group: "g", group_key: "k" }), "group"],
+    ["proxy_name as a number", "NewUserConn", (c) => ({ user: userInfo(c), proxy_name: 5 }), "proxy_name"],
+    [
+      "a heartbeat without run_id",
+      "Ping",
+      (c) => ({ user: { user: c.user, metas: { token: c.frpToken } } }),
+      "user.run_id",
+    ],
+    ["a token that is not a string", "Login", (c) => ({ ...loginContent(c), metas: { token: 5 } }), "metas.token"],
+    ["user as a number", "NewWorkConn", (c) => ({ user: { ...userInfo(c), user: 7 } }), "user.user"],
+  ];
+  for (const [what, op, content, field] of cases) {
+    it(`refuses ${what} with a 200 reject naming the field (${op})`, async () => {
+      const c = await customer();
+      const r = await plugin(op, content(c));
+      expect(r.status).toBe(200);
+      expect(r.body.reject).toBe(true);
+      expect(r.body.reject_reason).toContain(`插件请求无效：${field}`);
+      await flush();
+      // Nothing was recorded: the tunnels did not become connected.
+      for (const id of [c.tcp.tun_id, c.http.tun_id]) {
+        const row = await t.db
+          .selectFrom("tunnels")
+          .select(["status", "run_id"])
+          .where("tun_id", "=", id)
+          .executeTakeFirstOrThrow();
+        expect(row).toMatchObject({ status: 2, run_id: null });
+      }
+    });
+  }
+
+  it("answers unknown nodes 403 from memory, without a query each and without evicting real nodes", async () => {
+    const c = await customer();
+    const cache = frpRuntime(t.ctx).cache;
+    expect((await plugin("Login", loginContent(c))).body).toEqual(ALLOW);
+    const loads = cache.stats().nodeLoads;
+    for (let i = 0; i < 200; i++) {
+      const r = await plugin("Login", loginContent(c), { node_id: 500_000 + i, plugin_secret: node.plugin_secret });
+      expect(r.status).toBe(403);
+    }
+    // At most one reload of the node list (a node created while its event was lost).
+    expect(cache.stats().nodeLoads - loads).toBeLessThanOrEqual(1);
+    const after = cache.stats().nodeLoads;
+    expect((await plugin("Login", loginContent(c))).body).toEqual(ALLOW);
+    expect(cache.stats().nodeLoads).toBe(after);
+    expect((await plugin("Login", loginContent(c), { node_id: 0, plugin_secret: "x" })).status).toBe(403);
+  });
+});
+
 describe("Login", () => {
   it("allows an active customer with the right token and a usable plan", async () => {
     const c = await customer();
@@ -290,6 +347,70 @@ describe("NewProxy", () => {
   });
 });
 
+describe("limits at connect time", () => {
+  const closeAll = async (c: Customer) => {
+    for (const p of [tcpProxy(c), httpProxy(c)])
+      await plugin("CloseProxy", { user: userInfo(c), proxy_name: p.proxy_name });
+    await flush();
+  };
+
+  it("re-checks tunnel_limit on NewProxy (oldest tunnels win) and kicks a session over it at the next heartbeat", async () => {
+    const c = await customer();
+    expect((await plugin("NewProxy", tcpProxy(c))).body.reject).toBe(false);
+    expect((await plugin("NewProxy", httpProxy(c))).body.reject).toBe(false);
+    await flush();
+    expect((await plugin("Ping", { user: userInfo(c) })).body).toEqual(ALLOW);
+    // The plan is replaced by a smaller one (expiry into a default plan, an operator's edit).
+    await setPlan(t, c.uid, { bandwidth: 10, tunnel_limit: 1 });
+    const ping = await plugin("Ping", { user: userInfo(c) });
+    expect(ping.body.reject).toBe(true);
+    expect(ping.body.reject_reason).toContain("tunnel_limit");
+    expect((await plugin("NewWorkConn", { user: userInfo(c) })).body.reject).toBe(true);
+    await closeAll(c);
+    // frpc logs in again: the older tunnel connects, the newer one is refused.
+    expect((await plugin("NewProxy", tcpProxy(c))).body.reject).toBe(false);
+    const newer = await plugin("NewProxy", httpProxy(c));
+    expect(newer.body.reject).toBe(true);
+    expect(newer.body.reject_reason).toContain("tunnel_limit");
+    expect((await plugin("Ping", { user: userInfo(c) })).body).toEqual(ALLOW);
+    // Turning the older one off lets the newer one run: the limit counts tunnels that can run.
+    await t.api("PATCH", "/user/tun", { token: c.token, body: { tun_id: c.tcp.tun_id, enabled: false } });
+    await closeAll(c);
+    expect((await plugin("NewProxy", httpProxy(c))).body.reject).toBe(false);
+  });
+
+  it("re-checks ports or domains per tunnel (tunnel_peer_port_limit)", async () => {
+    const c = await customer();
+    expect((await plugin("NewProxy", httpProxy(c))).body.reject).toBe(false);
+    await flush();
+    await setPlan(t, c.uid, { bandwidth: 10, tunnel_peer_port_limit: 1 });
+    const ping = await plugin("Ping", { user: userInfo(c) });
+    expect(ping.body.reject_reason).toContain("tunnel_peer_port_limit");
+    await closeAll(c);
+    expect((await plugin("NewProxy", httpProxy(c))).body.reject_reason).toContain("tunnel_peer_port_limit");
+    expect((await plugin("NewProxy", tcpProxy(c))).body.reject).toBe(false);
+  });
+
+  it("applies a smaller plan bandwidth to a running proxy within one heartbeat", async () => {
+    const c = await customer({ bandwidth: 10 });
+    const first = await plugin("NewProxy", tcpProxy(c));
+    expect((first.body.content as Record<string, unknown>).bandwidth_limit).toBe("1220.703125KB");
+    await flush();
+    // A larger plan does not cut anyone off.
+    await setPlan(t, c.uid, { bandwidth: 20 });
+    expect((await plugin("Ping", { user: userInfo(c) })).body).toEqual(ALLOW);
+    await setPlan(t, c.uid, { bandwidth: 5 });
+    const ping = await plugin("Ping", { user: userInfo(c) });
+    expect(ping.body.reject).toBe(true);
+    expect(ping.body.reject_reason).toContain("5 Mbps");
+    await closeAll(c);
+    const again = await plugin("NewProxy", tcpProxy(c));
+    expect((again.body.content as Record<string, unknown>).bandwidth_limit).toBe("610.3515625KB");
+    await flush();
+    expect((await plugin("Ping", { user: userInfo(c) })).body).toEqual(ALLOW);
+  });
+});
+
 describe("Ping, NewWorkConn, NewUserConn, CloseProxy", () => {
   it("allows the heartbeat and work connections of a good session", async () => {
     const c = await customer();
@@ -362,13 +483,15 @@ describe("Ping, NewWorkConn, NewUserConn, CloseProxy", () => {
     const ping = await plugin("Ping", { user: userInfo(c) });
     expect(ping.body.reject).toBe(true);
     expect(ping.body.reject_reason).toContain("锁定");
-    // another session of the same customer (another frpc) is not affected
-    expect((await plugin("Ping", { user: userInfo(c, "aaaaaaaaaaaaaaaa") })).body).toEqual(ALLOW);
+    // Which session frps gave the proxy is not assumed: every session of the customer on the node
+    // is refused while the blocked proxy is held.
+    expect((await plugin("Ping", { user: userInfo(c, "aaaaaaaaaaaaaaaa") })).body.reject).toBe(true);
     // frps closes the session: CloseProxy for each proxy (answer ignored, always allow)
     for (const p of [tcpProxy(c), httpProxy(c)]) {
       expect((await plugin("CloseProxy", { user: userInfo(c), proxy_name: p.proxy_name })).body).toEqual(ALLOW);
     }
     await flush();
+    expect((await plugin("Ping", { user: userInfo(c, "aaaaaaaaaaaaaaaa") })).body).toEqual(ALLOW);
     expect((await plugin("Login", { ...loginContent(c), run_id: RUN_ID })).body).toEqual(ALLOW);
     expect((await plugin("Ping", { user: userInfo(c) })).body).toEqual(ALLOW);
     expect((await plugin("NewProxy", httpProxy(c))).body.reject).toBe(false);

@@ -20,6 +20,7 @@ import {
   type UserEntry,
 } from "./decision-cache";
 import type { FrpWriter } from "./frp-writer";
+import { contentProblem } from "./plugin-schema";
 
 /** The canonical answers of frp-protocol.md §1.3. `unchange` is always explicit: absent means "replace". */
 export const ALLOW: PluginResponse = Object.freeze({ reject: false, unchange: true });
@@ -69,6 +70,31 @@ const sameSet = (a: readonly string[], b: readonly string[]) => {
   return x.length === y.length && x.every((v, i) => v === y[i]);
 };
 
+/** Could run now: not deleted, locked or turned off (what tunnel_limit counts at connect time). */
+const runnable = (t: TunnelEntry) => tunnelBlock(t) === null;
+
+/**
+ * Why the plan in force no longer admits this tunnel, or null. Checked when it connects and at
+ * each heartbeat while it is up, so a smaller plan (after an expiry or an operator's edit) takes
+ * effect at the next connect, and within one heartbeat for sessions already up:
+ * - tunnel_limit: the oldest runnable tunnels win (tun_id order, i.e. creation order);
+ * - tunnel_peer_port_limit: ports or domains of this tunnel.
+ */
+function planBlock(user: UserEntry, t: TunnelEntry): string | null {
+  const limits = user.limits;
+  if (!limits) return null;
+  if (limits.tunnel_limit > 0) {
+    let older = 0;
+    for (const o of user.tunnels.values()) if (o.tun_id < t.tun_id && runnable(o)) older++;
+    if (older >= limits.tunnel_limit)
+      return `隧道 ${t.tun_name} 超出套餐隧道数量上限 ${limits.tunnel_limit} 条（tunnel_limit，较早创建的隧道优先）`;
+  }
+  const entries = t.protocol === "http" || t.protocol === "https" ? t.custom_domains.length + (t.subdomain ? 1 : 0) : 1;
+  if (limits.tunnel_peer_port_limit > 0 && entries > limits.tunnel_peer_port_limit)
+    return `隧道 ${t.tun_name} 超出套餐限制：每条隧道最多 ${limits.tunnel_peer_port_limit} 个端口或域名（tunnel_peer_port_limit）`;
+  return null;
+}
+
 type Checked = { user: UserEntry } | { reason: string };
 
 type Maybe<T> = T | Promise<T>;
@@ -87,6 +113,13 @@ function then<T, U>(v: Maybe<T>, f: (v: T) => Maybe<U>): Maybe<U> {
  * learns (tunnel online/offline, visitor connections) to the write-behind writer.
  */
 export class FrpPlugin {
+  /**
+   * The bandwidth (Mbps, 0 = none) each tunnel's proxy was admitted with by this process: frps
+   * keeps the limit NewProxy set until the proxy reconnects, so a smaller one is applied by a
+   * heartbeat refusal. Entries go with CloseProxy; one per tunnel at most.
+   */
+  private readonly admitted = new Map<number, number>();
+
   constructor(
     private readonly cache: FrpDecisionCache,
     private readonly writer: FrpWriter,
@@ -110,7 +143,14 @@ export class FrpPlugin {
     if (!req || typeof req !== "object" || typeof req.content !== "object" || req.content === null) {
       return { status: 400, body: reject("malformed plugin request") };
     }
-    return then(this.decide(node, String(req.op), req.content), (answer) => {
+    const op = String(req.op);
+    // A wrongly typed or missing field is refused with a reason frpc shows (never a 500).
+    const problem = contentProblem(op, req.content);
+    if (problem) {
+      this.log.debug({ node_id: node.node_id, op, reason: problem }, "frp plugin reject");
+      return { status: 200, body: reject(problem) };
+    }
+    return then(this.decide(node, op, req.content), (answer) => {
       if (answer.reject)
         this.log.debug({ node_id: node.node_id, op: req.op, reason: answer.reject_reason }, "frp plugin reject");
       return { status: 200, body: answer };
@@ -206,7 +246,7 @@ export class FrpPlugin {
   private proxyFor(node: NodeEntry, user: UserEntry, c: NewProxyContent): PluginResponse {
     const t = this.tunnelOf(node, user, c.proxy_name);
     if (typeof t === "string") return reject(t);
-    const blocked = tunnelBlock(t);
+    const blocked = tunnelBlock(t) ?? planBlock(user, t);
     if (blocked) return reject(blocked);
     const type = c.proxy_type || "tcp";
     if (type !== t.protocol) return reject(`隧道 ${t.tun_name} 的类型应为 ${t.protocol}，配置中是 ${type}`);
@@ -222,35 +262,58 @@ export class FrpPlugin {
         return reject(`隧道 ${t.tun_name} 的子域名与控制台不一致，请重新下载配置文件`);
     }
     const mbps = effectiveBandwidth(t.bandwidth, user.limits?.bandwidth ?? 0, node.bandwidth);
+    // Allowing is not holding: frps may still refuse ("already exists" while another session of
+    // the same config holds the proxy). A proxy another session holds is not handed over on this
+    // request's word; the holder's CloseProxy or the poller (the dashboard's client id) says when.
     // frpc re-sends NewProxy after errors and reconnects: write only what changed.
-    if (t.run_id !== c.user.run_id || t.status !== TunnelStatus.Connected) {
+    if (!t.run_id || (t.run_id === c.user.run_id && t.status !== TunnelStatus.Connected)) {
       this.cache.setRunId(user.uid, t.tun_id, c.user.run_id, true);
       this.writer.online(t.tun_id, user.uid, c.user.run_id);
     }
+    if (!t.run_id || t.run_id === c.user.run_id) this.admitted.set(t.tun_id, mbps);
     return modify(withLimits(c, remotePort, mbps));
   }
 
   /**
-   * Re-checks the user (ban, token, plan, quota) and refuses the heartbeat of a session that
-   * still holds a tunnel that was locked, deleted or turned off: frpc then drops the session and
-   * logs in again, and the blocked tunnel cannot open any more.
+   * Re-checks the user (ban, token, plan, quota) and refuses the heartbeat while frps still holds
+   * one of the user's tunnels on this node that was locked, deleted or turned off: frpc then drops
+   * the session and logs in again, and the blocked tunnel cannot open any more.
    */
   private ping(node: NodeEntry, c: { user: PluginUserInfo }): Maybe<PluginResponse> {
     return this.withUser(node, c.user, (user) => {
-      const runId = c.user.run_id;
-      if (runId) {
-        for (const t of user.tunnels.values()) {
-          if (t.node_id !== node.node_id || t.run_id !== runId) continue;
-          const blocked = tunnelBlock(t);
-          if (blocked) return reject(`${blocked}，连接已断开`);
-        }
-      }
-      return ALLOW;
+      // The poller's kick: open connections may hold more than the quota left; frps counts
+      // them when the session drops, and the customer reconnects if quota remains.
+      if (user.kicks.has(node.node_id)) return reject("剩余流量不足以结算当前连接，连接将断开以结算流量");
+      return this.heldBlock(node, user) ?? ALLOW;
     });
   }
 
+  /** NewWorkConn: Login's checks, and no blocked tunnel held on this node. */
   private userOnly(node: NodeEntry, c: { user: PluginUserInfo }): Maybe<PluginResponse> {
-    return this.withUser(node, c.user, () => ALLOW);
+    return this.withUser(node, c.user, (user) => this.heldBlock(node, user) ?? ALLOW);
+  }
+
+  /**
+   * The refusal for every session of the user on this node while frps still holds a blocked
+   * tunnel there (a run id is recorded until CloseProxy or the poller says the proxy is gone).
+   * Which session holds it is not assumed: two frpc may run one config, and the one whose
+   * NewProxy was allowed last is not necessarily the one frps registered.
+   */
+  private heldBlock(node: NodeEntry, user: UserEntry): PluginResponse | null {
+    for (const t of user.tunnels.values()) {
+      if (t.node_id !== node.node_id || t.run_id === null) continue;
+      const blocked = tunnelBlock(t) ?? planBlock(user, t) ?? this.bandwidthBlock(node, user, t);
+      if (blocked) return reject(`${blocked}，连接已断开`);
+    }
+    return null;
+  }
+
+  /** A proxy running with a larger bandwidth than tunnel, plan and node now allow. */
+  private bandwidthBlock(node: NodeEntry, user: UserEntry, t: TunnelEntry): string | null {
+    const was = this.admitted.get(t.tun_id);
+    if (was === undefined) return null;
+    const now = effectiveBandwidth(t.bandwidth, user.limits?.bandwidth ?? 0, node.bandwidth);
+    return now > 0 && (was === 0 || now < was) ? `隧道 ${t.tun_name} 的带宽已调整为 ${now} Mbps，需要重新连接` : null;
   }
 
   /** Refuses visitors of blocked tunnels at once and records each accepted connection. */
@@ -263,6 +326,8 @@ export class FrpPlugin {
     if (typeof t === "string") return reject(t);
     const blocked = tunnelBlock(t);
     if (blocked) return reject(blocked);
+    const held = this.heldBlock(node, user);
+    if (held) return held;
     this.writer.conn({
       tun_id: t.tun_id,
       uid: t.uid,
@@ -283,6 +348,7 @@ export class FrpPlugin {
       const t = user?.tunnels.get(parsed.tun_id);
       if (!t || t.node_id !== node.node_id) return ALLOW;
       this.cache.setRunId(uid, t.tun_id, null, false);
+      this.admitted.delete(t.tun_id);
       this.writer.offline(t.tun_id, uid, c.user.run_id, tunnelBlock(t) !== null);
       return ALLOW;
     });

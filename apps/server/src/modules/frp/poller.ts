@@ -5,19 +5,35 @@ import type { DB } from "../../db/schema";
 import { acquireLease } from "../../shared/jobs";
 import { addDays, shanghaiDate } from "../../shared/time";
 import type { NodeRow } from "../nodes/nodes.table";
-import { chargeTraffic } from "../subscriptions/quota";
+import { chargeTraffic, getPlanLimits } from "../subscriptions/quota";
 import { type CompiledRule, flagByRules, loadRules } from "../tunnels/illegal-rules";
 import { parseJson } from "../tunnels/tunnels.presenter";
-import { tunnelDomains } from "../tunnels/tunnels.repository";
+import { releaseDeletedDomains, tunnelDomains } from "../tunnels/tunnels.repository";
+import {
+  allowedIncrease,
+  type CounterInput,
+  type Credit,
+  counterDelta,
+  daysBetween,
+  inflightBytes,
+  type OpenProxy,
+  type ProxySample,
+  planCounters,
+  type StoredCounter,
+} from "./counters";
 import {
   DashboardError,
   fetchProxies,
   fetchServerInfo,
   fetchTraffic,
   type ProxyStat,
+  type RequestLimits,
   type ServerInfo,
 } from "./dashboard-client";
-import type { ProxyCounterTable } from "./frp.table";
+import type { NodeRuntimeTable, ProxyCounterTable } from "./frp.table";
+import { effectiveBandwidth } from "./plugin";
+
+export { counterDelta } from "./counters";
 
 type ProxyCounterRow = Selectable<ProxyCounterTable>;
 
@@ -32,6 +48,14 @@ const CHUNK = 400;
 const MIDNIGHT_GUARD_MS = 60_000;
 const DAY_MS = 86_400_000;
 const SHANGHAI_OFFSET_MS = 8 * 3600_000;
+/** A whole node poll's deadline when the caller gives none (one slow node fails alone). */
+const DEFAULT_DEADLINE_MS = 20_000;
+/** The plausibility bound of a node without a bandwidth cap: a 10 Gbit/s line per proxy. */
+const NODE_LINE_MBPS = 10_000;
+/** Histories read per poll to tell a restart from a rotation of frps's day. */
+const SUSPECT_HISTORIES = 32;
+/** A node seen rotating away from Shanghai midnight stays "skewed" this long (it rotates daily). */
+const SKEW_MEMORY_MS = 2 * DAY_MS;
 /** History requests in flight per node while collecting yesterday's tails. */
 const HISTORY_CONCURRENCY = 16;
 /**
@@ -45,6 +69,10 @@ export interface PollOptions {
   now?: Date;
   /** per dashboard request */
   timeoutMs?: number;
+  /** the whole poll's deadline (default DEFAULT_DEADLINE_MS) */
+  deadlineMs?: number;
+  /** or the caller's own deadline */
+  signal?: AbortSignal;
   /** illegal-tunnel rules, when the caller already loaded them */
   rules?: CompiledRule[];
   /** yesterday's tails read from the 7-day history per poll (default TAIL_BATCH) */
@@ -58,12 +86,6 @@ export interface PollResult extends NodePollResult {
   /** proxies whose last bytes of an earlier day were collected by this poll */
   tails: number;
 }
-
-/** Bytes that flowed since `prev` given the counter now; a counter that went back was reset. */
-export const counterDelta = (prev: number, cur: number): number => (cur >= prev ? cur - prev : cur);
-
-const daysBetween = (from: string, to: string): number =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 
 function nearShanghaiMidnight(now: Date): boolean {
   const ms = (now.getTime() + SHANGHAI_OFFSET_MS) % DAY_MS;
@@ -108,17 +130,19 @@ async function recordHealth(
       .execute();
     ctx.events.emit("node.changed", { node_id: node.node_id });
   }
+  // Values the dashboard did not give validly keep what the last poll stored.
+  const known = <K extends string>(k: K, v: number | null) => (v === null ? {} : ({ [k]: v } as Record<K, number>));
   const values = {
     node_id: node.node_id,
     last_poll_at: now.toISOString(),
     last_error: error,
     ...(info && {
       version: info.version || null,
-      cur_conns: info.curConns,
-      client_counts: info.clientCounts,
-      proxy_counts: JSON.stringify(info.proxyTypeCount ?? {}),
-      traffic_in: info.totalTrafficIn,
-      traffic_out: info.totalTrafficOut,
+      ...known("cur_conns", info.curConns),
+      ...known("client_counts", info.clientCounts),
+      proxy_counts: JSON.stringify(info.proxyTypeCount),
+      ...known("traffic_in", info.totalTrafficIn),
+      ...known("traffic_out", info.totalTrafficOut),
     }),
   };
   const { node_id: _id, ...update } = values;
@@ -129,39 +153,68 @@ async function recordHealth(
     .execute();
 }
 
-interface Credit {
-  tun_id: number;
-  uid: number;
-  day: string;
-  traffic_in: number;
-  traffic_out: number;
+type Ref = { uid: number; tun_id: number };
+type Seen = { s: ProxyStat; ref: Ref };
+
+/** The node's most bytes per second per proxy and direction: its bandwidth cap, or the line rate. */
+const nodeRate = (node: NodeRow): number => (node.bandwidth > 0 ? node.bandwidth : NODE_LINE_MBPS) * 125_000;
+
+const storedCounter = (c: ProxyCounterRow): StoredCounter => ({
+  tun_id: c.tun_id,
+  day: c.day,
+  last_in: Number(c.last_in),
+  last_out: Number(c.last_out),
+  cur_conns: Number(c.cur_conns),
+  online: Number(c.online),
+  start_time: c.start_time,
+  tail_day: c.tail_day,
+  tail_until: c.tail_until,
+  tail_in: Number(c.tail_in),
+  tail_out: Number(c.tail_out),
+  tail_fresh: Number(c.tail_fresh),
+  updated_at: c.updated_at,
+  conns_since: c.conns_since,
+  conns_credit: Number(c.conns_credit),
+});
+
+async function loadCounters(ctx: AppContext, nodeId: number, names?: string[]): Promise<Map<string, StoredCounter>> {
+  let q = ctx.db.selectFrom("proxy_counters").selectAll().where("node_id", "=", nodeId);
+  if (names) q = q.where("proxy_name", "in", names);
+  return new Map((await q.execute()).map((c) => [c.proxy_name, storedCounter(c)]));
 }
 
+const loadRuntime = (ctx: AppContext, nodeId: number) =>
+  ctx.db.selectFrom("node_runtime").selectAll().where("node_id", "=", nodeId).executeTakeFirst();
+
+/** A node whose frps was seen rotating away from Shanghai midnight in the last two days. */
+const isSkewed = (at: string | null | undefined, now: Date): boolean =>
+  !!at && now.getTime() - Date.parse(at) < SKEW_MEMORY_MS;
+
 /**
- * Polls one node: `/api/serverinfo` for health (1 online; 2 unreachable; 3 reachable but wrong,
- * e.g. credentials refused), then `/api/proxy/{type}` for per-proxy "today" counters. The
- * difference to the counters seen last time becomes traffic: per-day rows, tunnel totals and the
- * customer's quota (chargeTraffic), in one transaction with the new counters, so a crash never
- * counts bytes twice. Counters that went back mean frps restarted: what it shows is all new. A
- * new day fetches `/api/traffic/{name}` to collect yesterday's tail before frps rotated.
+ * Polls one node: `/api/serverinfo` for health (1 online; 2 unreachable or too slow; 3 reachable
+ * but wrong, e.g. credentials refused), then `/api/proxy/{type}` for per-proxy "today" counters.
+ * planCounters (counters.ts) turns them into credits and counter rows; this writes them, with the
+ * customers' quota (chargeTraffic), in one transaction, so a crash never counts bytes twice. The
+ * whole poll runs under one deadline (opts.signal or deadlineMs): a slow node fails alone.
  * Off-shelf nodes are not polled (null).
  */
 export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOptions = {}): Promise<PollResult | null> {
   const now = opts.now ?? new Date();
-  const timeoutMs = opts.timeoutMs ?? 5_000;
+  const limits = {
+    timeoutMs: opts.timeoutMs ?? 5_000,
+    signal: opts.signal ?? AbortSignal.timeout(opts.deadlineMs ?? DEFAULT_DEADLINE_MS),
+  };
   const node = await ctx.db.selectFrom("nodes").selectAll().where("node_id", "=", nodeId).executeTakeFirst();
   if (!node || node.status === NodeStatus.OffShelf) return null;
-  let prevRuntime = await ctx.db
-    .selectFrom("node_runtime")
-    .selectAll()
-    .where("node_id", "=", nodeId)
-    .executeTakeFirst();
+  // Read before the dashboard: counters another poll writes after this fetch are newer than what
+  // this poll saw, and comparing with them would look like a reset (the version check stops it).
+  const runtime = await loadRuntime(ctx, nodeId);
 
   let info: ServerInfo;
   let stats: ProxyStat[];
   try {
-    info = await fetchServerInfo(node, timeoutMs);
-    stats = (await Promise.all(PROXY_TYPES.map((t) => fetchProxies(node, t, timeoutMs)))).flat();
+    info = await fetchServerInfo(node, limits);
+    stats = (await Promise.all(PROXY_TYPES.map((t) => fetchProxies(node, t, limits)))).flat();
   } catch (err) {
     const kind = err instanceof DashboardError ? err.kind : "bad";
     const status = kind === "unreachable" ? NodeStatus.Offline : NodeStatus.Exception;
@@ -189,233 +242,34 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
     deferred: nearShanghaiMidnight(now),
     tails: 0,
   };
-  const day = shanghaiDate(now);
-  const ours = stats
-    .map((s) => ({ s, ref: parseFrpProxyName(s.name) }))
-    .filter((x): x is { s: ProxyStat; ref: { uid: number; tun_id: number } } => x.ref !== null);
+  const ours = stats.map((s) => ({ s, ref: parseFrpProxyName(s.name) })).filter((x): x is Seen => x.ref !== null);
   result.proxies = ours.length;
-
-  const tunnels = new Map(
-    (
-      await ctx.db
-        .selectFrom("tunnels")
-        .select([
-          "tun_id",
-          "uid",
-          "status",
-          "enabled",
-          "run_id",
-          "tun_name",
-          "remote_port",
-          "custom_domains",
-          "subdomain",
-        ])
-        .where("node_id", "=", nodeId)
-        .where((eb) =>
-          eb.or([
-            eb("status", "=", TunnelStatus.Connected),
-            ...(ours.length
-              ? [
-                  eb(
-                    "tun_id",
-                    "in",
-                    ours.map((o) => o.ref.tun_id),
-                  ),
-                ]
-              : []),
-          ]),
-        )
-        .execute()
-    ).map((t) => [t.tun_id, t]),
-  );
+  const tunnels = await loadTunnels(ctx, nodeId, ours);
   const mine = ours.filter((o) => tunnels.get(o.ref.tun_id)?.uid === o.ref.uid);
 
   const announce = new Set<number>();
+  const released = new Set<number>();
   const overQuota = new Set<number>();
   if (!result.deferred) {
-    const counters = new Map(
-      (await ctx.db.selectFrom("proxy_counters").selectAll().where("node_id", "=", nodeId).execute()).map((c) => [
-        c.proxy_name,
-        c,
-      ]),
-    );
-    // Today's server-wide totals going back on the same day: frps restarted and every stats entry is new.
-    const last = prevRuntime;
-    const serverReset = Boolean(
-      last?.last_poll_at &&
-        !last.last_error &&
-        shanghaiDate(last.last_poll_at) === day &&
-        (info.totalTrafficIn < Number(last.traffic_in) || info.totalTrafficOut < Number(last.traffic_out)),
-    );
-    /**
-     * A proxy's counters started again from zero since the last look: they went back, or its
-     * stats entry is new — started at another time and never closed (frps keeps the last close
-     * time of an entry across reconnects, so only a new entry, after a restart or a purge, has none).
-     */
-    const freshEntry = (s: ProxyStat, c: ProxyCounterRow): boolean =>
-      c.start_time !== "" && s.lastStartTime !== c.start_time && s.lastCloseTime === "";
-    const reset = (s: ProxyStat, c: ProxyCounterRow | undefined): boolean =>
-      serverReset || (!!c && (s.todayIn < Number(c.last_in) || s.todayOut < Number(c.last_out) || freshEntry(s, c)));
-    result.restarted =
-      serverReset || mine.some(({ s }) => counters.get(s.name)?.day === day && reset(s, counters.get(s.name)));
-
-    // A new day since the last look: yesterday's last bytes are only in the 7-day history. They
-    // are noted as the row's tail and read later (resolveTails). A proxy that was offline then and
-    // has not started since carried nothing: no tail.
-    const quiet = (s: ProxyStat, c: ProxyCounterRow) => c.online === 0 && s.lastStartTime === c.start_time;
-    const rolled = new Set(
-      mine
-        .filter(({ s }) => {
-          const c = counters.get(s.name);
-          return c && c.day < day && daysBetween(c.day, day) <= 6 && !quiet(s, c);
-        })
-        .map(({ s }) => s.name),
-    );
-    // A tail from an earlier midnight still pending is collected first: a row holds one tail.
-    const stale = [...rolled].filter((name) => counters.get(name)?.tail_day);
-    if (stale.length) {
-      const r = await resolveTails(ctx, node, now, timeoutMs, { names: stale, limit: stale.length });
-      result.charged += r.charged;
-      result.tails += r.resolved;
-      for (const uid of r.overQuota) overQuota.add(uid);
-      prevRuntime = await ctx.db
-        .selectFrom("node_runtime")
-        .selectAll()
-        .where("node_id", "=", nodeId)
-        .executeTakeFirst();
-      const fresh = await ctx.db
-        .selectFrom("proxy_counters")
-        .selectAll()
-        .where("node_id", "=", nodeId)
-        .where("proxy_name", "in", stale)
-        .execute();
-      for (const c of fresh) counters.set(c.proxy_name, c);
-    }
-
-    const credits: Credit[] = [];
-    const counterRows: {
-      node_id: number;
-      proxy_name: string;
-      tun_id: number;
-      day: string;
-      last_in: number;
-      last_out: number;
-      cur_conns: number;
-      online: number;
-      start_time: string;
-      tail_day: string | null;
-      tail_until: string | null;
-      tail_in: number;
-      tail_out: number;
-      tail_fresh: number;
-      updated_at: string;
-    }[] = [];
-    for (const { s, ref } of mine) {
-      const c = counters.get(s.name);
-      const credit = (d: string, i: number, o: number) => {
-        if (i > 0 || o > 0) credits.push({ tun_id: ref.tun_id, uid: ref.uid, day: d, traffic_in: i, traffic_out: o });
-      };
-      if (!c) {
-        credit(day, s.todayIn, s.todayOut);
-      } else if (c.day === day) {
-        if (reset(s, c)) credit(day, s.todayIn, s.todayOut);
-        else credit(day, counterDelta(Number(c.last_in), s.todayIn), counterDelta(Number(c.last_out), s.todayOut));
-      } else {
-        credit(day, s.todayIn, s.todayOut);
-      }
-      // The tail a row carries: a new one for a rolled proxy, else whatever is pending.
-      const tail = rolled.has(s.name)
-        ? {
-            tail_day: c?.day ?? null,
-            tail_until: day,
-            tail_in: Number(c?.last_in ?? 0),
-            tail_out: Number(c?.last_out ?? 0),
-            // A fresh entry's history holds only what came after the restart: all of it is new.
-            tail_fresh: c && freshEntry(s, c) ? 1 : 0,
-          }
-        : {
-            tail_day: c?.tail_day ?? null,
-            tail_until: c?.tail_until ?? null,
-            tail_in: Number(c?.tail_in ?? 0),
-            tail_out: Number(c?.tail_out ?? 0),
-            tail_fresh: c?.tail_fresh ?? 0,
-          };
-      const online = s.online ? 1 : 0;
-      if (
-        !c ||
-        c.day !== day ||
-        Number(c.last_in) !== s.todayIn ||
-        Number(c.last_out) !== s.todayOut ||
-        c.cur_conns !== s.curConns ||
-        c.online !== online ||
-        c.tun_id !== ref.tun_id ||
-        c.start_time !== s.lastStartTime
-      ) {
-        counterRows.push({
-          node_id: nodeId,
-          proxy_name: s.name,
-          tun_id: ref.tun_id,
-          day,
-          last_in: s.todayIn,
-          last_out: s.todayOut,
-          cur_conns: s.curConns,
-          online,
-          start_time: s.lastStartTime,
-          ...tail,
-          updated_at: now.toISOString(),
-        });
-      }
-    }
-
-    await ctx.db.transaction().execute(async (trx) => {
-      await claimCounters(trx, nodeId, prevRuntime?.counters_version ?? null);
-      const charged = await writeCredits(trx, nodeId, credits);
-      for (const [uid, bytes] of charged) {
-        result.charged += bytes;
-        if ((await chargeTraffic(trx, uid, bytes)).overQuota) overQuota.add(uid);
-      }
-      for (const rows of chunks(counterRows)) {
-        await trx
-          .insertInto("proxy_counters")
-          .values(rows)
-          .onConflict((oc) =>
-            oc.columns(["node_id", "proxy_name"]).doUpdateSet((eb) => ({
-              tun_id: eb.ref("excluded.tun_id"),
-              day: eb.ref("excluded.day"),
-              last_in: eb.ref("excluded.last_in"),
-              last_out: eb.ref("excluded.last_out"),
-              cur_conns: eb.ref("excluded.cur_conns"),
-              online: eb.ref("excluded.online"),
-              start_time: eb.ref("excluded.start_time"),
-              tail_day: eb.ref("excluded.tail_day"),
-              tail_until: eb.ref("excluded.tail_until"),
-              tail_in: eb.ref("excluded.tail_in"),
-              tail_out: eb.ref("excluded.tail_out"),
-              tail_fresh: eb.ref("excluded.tail_fresh"),
-              updated_at: eb.ref("excluded.updated_at"),
-            })),
-          )
-          .execute();
-      }
-      if (result.restarted) {
-        // Stats of proxies frps no longer shows are gone with the restart: start them afresh.
-        let stale = trx.deleteFrom("proxy_counters").where("node_id", "=", nodeId);
-        if (stats.length)
-          stale = stale.where(
-            "proxy_name",
-            "not in",
-            stats.map((s) => s.name),
-          );
-        await stale.execute();
-      }
-      await reconcileStatus(trx, mine, tunnels, now, announce);
+    await collectTraffic(ctx, node, {
+      now,
+      limits,
+      runtime,
+      info,
+      stats,
+      mine,
+      tunnels,
+      result,
+      announce,
+      released,
+      overQuota,
     });
   } else {
-    await ctx.db.transaction().execute((trx) => reconcileStatus(trx, mine, tunnels, now, announce));
+    await ctx.db.transaction().execute((trx) => reconcileStatus(trx, mine, tunnels, now, announce, released));
   }
   await recordHealth(ctx, node, NodeStatus.Online, now, null, info);
   if (!result.deferred) {
-    const r = await resolveTails(ctx, node, now, timeoutMs, { limit: opts.tailBatch ?? TAIL_BATCH });
+    const r = await resolveTails(ctx, node, now, limits, { limit: opts.tailBatch ?? TAIL_BATCH });
     result.charged += r.charged;
     result.tails += r.resolved;
     for (const uid of r.overQuota) overQuota.add(uid);
@@ -423,10 +277,231 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
   for (const uid of overQuota) ctx.events.emit("subscription.changed", { uid });
   for (const tunId of announce) {
     const t = tunnels.get(tunId);
-    if (t) ctx.events.emit("tunnel.changed", { tun_id: tunId, uid: t.uid });
+    if (t) ctx.events.emit("tunnel.changed", { tun_id: tunId, uid: t.uid, released: released.has(tunId) });
   }
   await scanRules(ctx, opts.rules ?? (await loadRules(ctx.db)), nodeId, node.subdomain_host, mine, tunnels);
   return result;
+}
+
+/** The node's tunnels the poll concerns: those frps shows and those Burrow thinks connected. */
+async function loadTunnels(ctx: AppContext, nodeId: number, ours: Seen[]): Promise<Map<number, PolledTunnel>> {
+  const rows = await ctx.db
+    .selectFrom("tunnels")
+    .select([
+      "tun_id",
+      "uid",
+      "status",
+      "enabled",
+      "run_id",
+      "tun_name",
+      "remote_port",
+      "custom_domains",
+      "subdomain",
+      "bandwidth",
+    ])
+    .where("node_id", "=", nodeId)
+    .where((eb) =>
+      eb.or([
+        eb("status", "=", TunnelStatus.Connected),
+        eb("run_id", "is not", null),
+        ...(ours.length
+          ? [
+              eb(
+                "tun_id",
+                "in",
+                ours.map((o) => o.ref.tun_id),
+              ),
+            ]
+          : []),
+      ]),
+    )
+    .execute();
+  return new Map(rows.map((t) => [t.tun_id, t]));
+}
+
+interface Collect {
+  now: Date;
+  limits: RequestLimits;
+  runtime: Selectable<NodeRuntimeTable> | undefined;
+  info: ServerInfo;
+  stats: ProxyStat[];
+  mine: Seen[];
+  tunnels: Map<number, PolledTunnel>;
+  result: PollResult;
+  announce: Set<number>;
+  released: Set<number>;
+  overQuota: Set<number>;
+}
+
+/**
+ * The billing half of a poll: plans the counters (a pure function), does the I/O the plan asks
+ * for (pending tails of rolled proxies first; the history of proxies whose counters went back,
+ * to tell a restart from a rotation of frps's day), then writes credits, quota, counter rows and
+ * tunnel status in one transaction under the node's counters version.
+ */
+async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect): Promise<void> {
+  const { now, result } = x;
+  const day = shanghaiDate(now);
+  let runtime = x.runtime;
+  let counters = await loadCounters(ctx, node.node_id);
+  const rate = nodeRate(node);
+  const samples: ProxySample[] = x.mine.map(({ s, ref }) => ({ ...s, tun_id: ref.tun_id, uid: ref.uid }));
+  const input = (): CounterInput => ({
+    day,
+    now,
+    samples,
+    counters,
+    server:
+      x.info.totalTrafficIn === null || x.info.totalTrafficOut === null
+        ? null
+        : { in: x.info.totalTrafficIn, out: x.info.totalTrafficOut },
+    prevServer:
+      runtime?.last_poll_at && !runtime.last_error && shanghaiDate(runtime.last_poll_at) === day
+        ? { in: Number(runtime.traffic_in), out: Number(runtime.traffic_out) }
+        : null,
+    maxRate: () => rate,
+    skewed: isSkewed(runtime?.rollover_skew_at, now),
+    prevPollAt: runtime?.last_poll_at && !runtime.last_error ? runtime.last_poll_at : null,
+  });
+  let plan = planCounters(input());
+  const histories = new Map<string, { in: number; out: number }>();
+  if (plan.staleTails.length || plan.suspects.length) {
+    if (plan.staleTails.length) {
+      // A tail from an earlier midnight still pending is collected first: a row holds one tail.
+      const r = await resolveTails(ctx, node, now, x.limits, { names: plan.staleTails, limit: plan.staleTails.length });
+      result.charged += r.charged;
+      result.tails += r.resolved;
+      for (const uid of r.overQuota) x.overQuota.add(uid);
+      runtime = await loadRuntime(ctx, node.node_id);
+      counters = await loadCounters(ctx, node.node_id);
+    }
+    const suspects = await mapLimit(plan.suspects.slice(0, SUSPECT_HISTORIES), HISTORY_CONCURRENCY, async (name) => {
+      const h = await fetchTraffic(node, name, x.limits).catch(() => null);
+      // "Yesterday" as frps sees it; no history (or no valid one) reads as a restart.
+      return { name, h: { in: h?.in[1] ?? 0, out: h?.out[1] ?? 0 } };
+    });
+    for (const { name, h } of suspects) histories.set(name, h);
+    plan = planCounters({ ...input(), histories });
+  }
+  result.restarted = plan.restarted;
+  if (plan.refused.length)
+    ctx.log.warn(
+      { node_id: node.node_id, refused: plan.refused.slice(0, 20), count: plan.refused.length },
+      "frp poll: counters grew more than the node's bandwidth allows, not billed",
+    );
+  if (plan.unknown.length)
+    ctx.log.warn(
+      { node_id: node.node_id, proxies: plan.unknown.slice(0, 20), count: plan.unknown.length },
+      "frp poll: invalid counters from the dashboard, skipped this round",
+    );
+  if (plan.rotated)
+    ctx.log.warn({ node_id: node.node_id }, "frp poll: frps rotated its day away from Asia/Shanghai midnight");
+
+  await ctx.db.transaction().execute(async (trx) => {
+    await claimCounters(trx, node.node_id, runtime?.counters_version ?? null);
+    if (plan.rotated)
+      await trx
+        .updateTable("node_runtime")
+        .set({ rollover_skew_at: now.toISOString() })
+        .where("node_id", "=", node.node_id)
+        .execute();
+    const charged = await writeCredits(trx, node.node_id, plan.credits);
+    for (const [uid, bytes] of charged) {
+      result.charged += bytes;
+      if ((await chargeTraffic(trx, uid, bytes)).overQuota) x.overQuota.add(uid);
+    }
+    for (const rows of chunks(plan.rows)) {
+      await trx
+        .insertInto("proxy_counters")
+        .values(rows.map((r) => ({ ...r, node_id: node.node_id })))
+        .onConflict((oc) =>
+          oc.columns(["node_id", "proxy_name"]).doUpdateSet((eb) => ({
+            tun_id: eb.ref("excluded.tun_id"),
+            day: eb.ref("excluded.day"),
+            last_in: eb.ref("excluded.last_in"),
+            last_out: eb.ref("excluded.last_out"),
+            cur_conns: eb.ref("excluded.cur_conns"),
+            online: eb.ref("excluded.online"),
+            start_time: eb.ref("excluded.start_time"),
+            tail_day: eb.ref("excluded.tail_day"),
+            tail_until: eb.ref("excluded.tail_until"),
+            tail_in: eb.ref("excluded.tail_in"),
+            tail_out: eb.ref("excluded.tail_out"),
+            tail_fresh: eb.ref("excluded.tail_fresh"),
+            updated_at: eb.ref("excluded.updated_at"),
+          })),
+        )
+        .execute();
+    }
+    if (plan.restarted) {
+      // Stats of proxies frps no longer shows are gone with the restart: start them afresh.
+      let stale = trx.deleteFrom("proxy_counters").where("node_id", "=", node.node_id);
+      if (x.stats.length)
+        stale = stale.where(
+          "proxy_name",
+          "not in",
+          x.stats.map((s) => s.name),
+        );
+      await stale.execute();
+    }
+    await reconcileStatus(trx, x.mine, x.tunnels, now, x.announce, x.released);
+  });
+  await reviewKicks(ctx, node, now, plan.open, x.tunnels, x.overQuota);
+}
+
+/**
+ * Bounded overage on long connections. frps counts a connection's bytes when it closes, so an
+ * SSH forward or a VPN can carry any amount while the counters stand still. For each customer with
+ * connections open on the node, the bytes those could hold uncounted (inflightBytes, at the
+ * tunnel's enforced bandwidth) are compared with the quota left: when the quota is smaller, their
+ * sessions on this node are kicked (Ping refused, see plugin.ts) so that frps closes the
+ * connections and counts them; the kick is lifted at the first poll where the estimate fits again
+ * (after the kick the connections are closed and counted), so a customer with quota left
+ * reconnects. Overage is then at most the bandwidth × (poll interval + heartbeat interval) + 1 s.
+ */
+async function reviewKicks(
+  ctx: AppContext,
+  node: NodeRow,
+  now: Date,
+  open: OpenProxy[],
+  tunnels: Map<number, PolledTunnel>,
+  changed: Set<number>,
+): Promise<void> {
+  const byUser = new Map<number, OpenProxy[]>();
+  for (const o of open) byUser.set(o.uid, [...(byUser.get(o.uid) ?? []), o]);
+  const standing = new Set(
+    (await ctx.db.selectFrom("frp_kicks").select("uid").where("node_id", "=", node.node_id).execute()).map(
+      (k) => k.uid,
+    ),
+  );
+  const until = new Date(now.getTime() + 2 * ctx.config.FRP_POLL_INTERVAL * 1000).toISOString();
+  for (const uid of new Set([...byUser.keys(), ...standing])) {
+    const limits = byUser.has(uid) ? await getPlanLimits(ctx.db, uid) : null;
+    let inflight = 0;
+    for (const o of byUser.get(uid) ?? []) {
+      const mbps = effectiveBandwidth(tunnels.get(o.tun_id)?.bandwidth ?? 0, limits?.bandwidth ?? 0, node.bandwidth);
+      inflight += inflightBytes(o, (mbps || NODE_LINE_MBPS) * 125_000, now);
+    }
+    const remaining = limits ? Math.max(0, limits.traffic_quota - limits.traffic_used) : 0;
+    if (limits && remaining < inflight) {
+      const values = { inflight, remaining, until };
+      await ctx.db
+        .insertInto("frp_kicks")
+        .values({ uid, node_id: node.node_id, created_at: now.toISOString(), ...values })
+        .onConflict((oc) => oc.columns(["uid", "node_id"]).doUpdateSet(values))
+        .execute();
+      if (!standing.has(uid)) {
+        ctx.log.info(
+          { node_id: node.node_id, uid, inflight, remaining },
+          "frp: kicking sessions to count open connections",
+        );
+        changed.add(uid);
+      }
+    } else if (standing.has(uid)) {
+      await ctx.db.deleteFrom("frp_kicks").where("uid", "=", uid).where("node_id", "=", node.node_id).execute();
+      changed.add(uid);
+    }
+  }
 }
 
 /**
@@ -434,13 +509,15 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
  * tail day (what came after the counters last seen, or everything for a fresh stats entry) and
  * the days between it and the day the tail was noted, in full. Written under the node's counters
  * version like a poll, so a tail is credited once. A history frps no longer has (restart) gives
- * nothing; a request that failed leaves the tail for the next poll.
+ * nothing; a request that failed, a bucket that is not a valid counter or a day above what the
+ * node's bandwidth carries in a day leaves the tail for the next poll (a tail older than the
+ * history's 7 days is dropped).
  */
 async function resolveTails(
   ctx: AppContext,
   node: NodeRow,
   now: Date,
-  timeoutMs: number,
+  limits: RequestLimits,
   opts: { limit: number; names?: string[] },
 ): Promise<{ resolved: number; charged: number; overQuota: Set<number> }> {
   const overQuota = new Set<number>();
@@ -460,31 +537,44 @@ async function resolveTails(
     .executeTakeFirst();
   const histories = await mapLimit(rows, HISTORY_CONCURRENCY, async (row) => {
     try {
-      return { row, h: await fetchTraffic(node, row.proxy_name, timeoutMs), failed: false };
+      return { row, h: await fetchTraffic(node, row.proxy_name, limits), failed: false };
     } catch {
       return { row, h: null, failed: true };
     }
   });
   const today = shanghaiDate(now);
+  const perDay = allowedIncrease(nodeRate(node), DAY_MS);
   const credits: Credit[] = [];
   const done: string[] = [];
   for (const { row, h, failed } of histories) {
     if (failed || !row.tail_day) continue;
-    done.push(row.proxy_name);
     const ref = parseFrpProxyName(row.proxy_name);
     const k = daysBetween(row.tail_day, today);
-    if (!h || !ref || k < 1 || k > 6) continue;
-    const credit = (d: string, i: number, o: number) => {
-      if (i > 0 || o > 0) credits.push({ tun_id: ref.tun_id, uid: ref.uid, day: d, traffic_in: i, traffic_out: o });
+    if (!h || !ref || k < 1 || k > 6) {
+      done.push(row.proxy_name);
+      continue;
+    }
+    const mine: Credit[] = [];
+    let valid = true;
+    const credit = (d: string, i: number | null | undefined, o: number | null | undefined) => {
+      if (i === null || o === null || (i ?? 0) > perDay || (o ?? 0) > perDay) valid = false;
+      else if (i || o) mine.push({ tun_id: ref.tun_id, uid: ref.uid, day: d, traffic_in: i ?? 0, traffic_out: o ?? 0 });
     };
     const fresh = row.tail_fresh === 1;
-    const tail = (last: number, v: number) => (fresh ? v : counterDelta(last, v));
-    credit(row.tail_day, tail(Number(row.tail_in), h.in[k] ?? 0), tail(Number(row.tail_out), h.out[k] ?? 0));
+    const tail = (last: number, v: number | null | undefined) =>
+      v === null || v === undefined ? v : fresh ? v : counterDelta(last, v);
+    credit(row.tail_day, tail(Number(row.tail_in), h.in[k]), tail(Number(row.tail_out), h.out[k]));
     const until = row.tail_until ?? today;
     for (let d = addDays(row.tail_day, 1); d < until; d = addDays(d, 1)) {
       const j = daysBetween(d, today);
-      if (j >= 1 && j <= 6) credit(d, h.in[j] ?? 0, h.out[j] ?? 0);
+      if (j >= 1 && j <= 6) credit(d, h.in[j], h.out[j]);
     }
+    if (!valid) {
+      ctx.log.warn({ node_id: node.node_id, proxy: row.proxy_name }, "frp poll: invalid traffic history, tail kept");
+      continue;
+    }
+    done.push(row.proxy_name);
+    credits.push(...mine);
   }
   if (!done.length) return { resolved: 0, charged: 0, overQuota };
   let charged = 0;
@@ -581,6 +671,7 @@ async function writeCredits(trx: Kysely<DB>, nodeId: number, credits: Credit[]):
 }
 
 type PolledTunnel = {
+  bandwidth: number;
   tun_id: number;
   uid: number;
   status: number;
@@ -592,21 +683,29 @@ type PolledTunnel = {
   subdomain: string | null;
 };
 
+/** The hold recorded for a blocked proxy frps shows online without a known session (frps < 0.67 names none). */
+const DASHBOARD_HOLD = "dashboard";
+
 /**
- * Makes tunnel status follow what the dashboard shows (CloseProxy is best effort: an frps
- * restart may never send it): online proxies → connected, connected tunnels frps no longer has
- * online → offline. A blocked tunnel still online without a known session gets the dashboard's
- * client id as its run id, so that the next heartbeat of that session is refused.
+ * Makes tunnel status and holds follow what the dashboard shows (CloseProxy is best effort: an
+ * frps restart may never send it): online proxies → connected, connected tunnels frps no longer
+ * has online → offline. A blocked tunnel still online without a recorded session gets the
+ * dashboard's client id as its hold, so that every session of its user on the node is refused at
+ * the next heartbeat; a hold on a proxy frps no longer has online is released (a deleted tunnel's
+ * domains with it, which it kept reserved until then).
  */
 async function reconcileStatus(
   trx: Kysely<DB>,
-  seen: { s: ProxyStat; ref: { tun_id: number } }[],
+  seen: Seen[],
   tunnels: Map<number, PolledTunnel>,
   now: Date,
   announce: Set<number>,
+  releasedIds: Set<number>,
 ): Promise<void> {
   const onlineIds = new Set<number>();
   for (const { s, ref } of seen) {
+    // A status frps did not give validly changes nothing this round.
+    if (s.online === null) onlineIds.add(ref.tun_id);
     if (!s.online) continue;
     onlineIds.add(ref.tun_id);
     const t = tunnels.get(ref.tun_id);
@@ -619,21 +718,31 @@ async function reconcileStatus(
         .where("tun_id", "=", t.tun_id)
         .where("status", "=", TunnelStatus.Offline)
         .execute();
-    } else if (blocked && !t.run_id && s.clientId) {
-      await trx.updateTable("tunnels").set({ run_id: s.clientId }).where("tun_id", "=", t.tun_id).execute();
+    } else if (blocked && !t.run_id) {
+      await trx
+        .updateTable("tunnels")
+        .set({ run_id: s.clientId ?? DASHBOARD_HOLD })
+        .where("tun_id", "=", t.tun_id)
+        .execute();
       announce.add(t.tun_id);
     }
   }
-  const gone = [...tunnels.values()]
-    .filter((t) => t.status === TunnelStatus.Connected && !onlineIds.has(t.tun_id))
-    .map((t) => t.tun_id);
-  for (const ids of chunks(gone)) {
+  const gone = [...tunnels.values()].filter((t) => !onlineIds.has(t.tun_id));
+  const offline = gone.filter((t) => t.status === TunnelStatus.Connected).map((t) => t.tun_id);
+  for (const ids of chunks(offline)) {
     await trx
       .updateTable("tunnels")
       .set({ status: TunnelStatus.Offline, run_id: null })
       .where("tun_id", "in", ids)
       .where("status", "=", TunnelStatus.Connected)
       .execute();
+  }
+  const released = gone.filter((t) => t.status !== TunnelStatus.Connected && t.run_id !== null);
+  for (const t of released) {
+    await trx.updateTable("tunnels").set({ run_id: null }).where("tun_id", "=", t.tun_id).execute();
+    if (t.status === TunnelStatus.Deleted) await releaseDeletedDomains(trx, [t.tun_id]);
+    announce.add(t.tun_id);
+    releasedIds.add(t.tun_id);
   }
 }
 
@@ -667,7 +776,7 @@ async function scanRules(
 export interface PollAllOptions extends PollOptions {
   /** lease length per node; defaults to 80% of the poll interval */
   leaseMs?: number;
-  /** nodes polled at once */
+  /** nodes polled at once (default 64: each under its own deadline, so a slow one holds up no other) */
   concurrency?: number;
   /** lease holder name (default: this process) */
   holder?: string;
@@ -675,7 +784,9 @@ export interface PollAllOptions extends PollOptions {
 
 /**
  * Polls every node that is not off the shelf, each under its own lease row so that several
- * Burrow processes share the work and never poll one node twice in an interval.
+ * Burrow processes share the work and never poll one node twice in an interval. Nodes are polled
+ * concurrently, each under its own deadline (deadlineMs, by default the lease), so a slow or
+ * hostile dashboard fails its own poll and delays no other node's.
  */
 export async function pollAll(ctx: AppContext, opts: PollAllOptions = {}): Promise<PollResult[]> {
   const now = opts.now ?? new Date();
@@ -687,10 +798,10 @@ export async function pollAll(ctx: AppContext, opts: PollAllOptions = {}): Promi
     .orderBy("node_id")
     .execute();
   const rules = opts.rules ?? (await loadRules(ctx.db));
-  const results = await mapLimit(nodes, opts.concurrency ?? 8, async ({ node_id }) => {
+  const results = await mapLimit(nodes, opts.concurrency ?? 64, async ({ node_id }) => {
     if (!(await acquireLease(ctx.db, `frp-poll:${node_id}`, leaseMs, opts.holder, now))) return null;
     try {
-      return await pollNode(ctx, node_id, { ...opts, now, rules });
+      return await pollNode(ctx, node_id, { ...opts, now, rules, deadlineMs: opts.deadlineMs ?? leaseMs });
     } catch (err) {
       if (err instanceof PollConflict) ctx.log.info({ node_id }, err.message);
       else ctx.log.error({ err, node_id }, "frp poll failed");
@@ -712,12 +823,17 @@ export interface PollerHandle {
   stop(): Promise<void>;
 }
 
-/** Runs pollAll every interval (first run right away) until stopped. */
+/**
+ * Runs pollAll every interval (first run right away) until stopped. Ticks start at a fixed rate,
+ * not an interval after the last one ended: a node that used its whole deadline does not push
+ * back the next poll of the others.
+ */
 export function startPoller(ctx: AppContext, opts: { intervalMs: number }): PollerHandle {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   const tick = () => {
+    const started = Date.now();
     running = (async () => {
       try {
         await pollAll(ctx);
@@ -728,7 +844,7 @@ export function startPoller(ctx: AppContext, opts: { intervalMs: number }): Poll
     })().finally(() => {
       running = null;
       if (!stopped) {
-        timer = setTimeout(tick, opts.intervalMs);
+        timer = setTimeout(tick, Math.max(0, opts.intervalMs - (Date.now() - started)));
         timer.unref();
       }
     });

@@ -68,6 +68,7 @@ export function presentAdminNode(n: NodeJoinedRow): AdminNodeRow {
       proxy_type_count: proxyCounts(n.rt_proxy_counts),
       last_poll_at: n.rt_last_poll_at ?? null,
       last_error: n.rt_last_error ?? null,
+      rollover_skew_at: n.rt_rollover_skew_at ?? null,
     },
     created_at: n.created_at,
   };

@@ -27,6 +27,7 @@ export function selectNodes(db: Kysely<DB>) {
       "node_runtime.traffic_out as rt_traffic_out",
       "node_runtime.last_poll_at as rt_last_poll_at",
       "node_runtime.last_error as rt_last_error",
+      "node_runtime.rollover_skew_at as rt_rollover_skew_at",
       eb
         .selectFrom("tunnels")
         .select((e) => e.fn.countAll<number>().as("n"))

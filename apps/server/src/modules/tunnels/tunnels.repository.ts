@@ -68,3 +68,22 @@ export async function writeTunnelDomains(
       .values(domains.map((domain) => ({ node_id: nodeId, domain, tun_id: tunId })))
       .execute();
 }
+
+/**
+ * Frees the domains of deleted tunnels that frps no longer holds (they stay reserved while a
+ * session still serves them); the frp module calls it when a hold ends.
+ */
+export async function releaseDeletedDomains(trx: Kysely<DB>, tunIds: number[]): Promise<void> {
+  if (tunIds.length === 0) return;
+  await trx
+    .deleteFrom("tunnel_domains")
+    .where("tun_id", "in", (eb) =>
+      eb
+        .selectFrom("tunnels")
+        .select("tun_id")
+        .where("tun_id", "in", tunIds)
+        .where("status", "=", TunnelStatus.Deleted)
+        .where("run_id", "is", null),
+    )
+    .execute();
+}

@@ -16,7 +16,7 @@ import {
   type TunnelView,
   type UpdateTunnelBody,
 } from "@burrow/contract";
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
 import type { DB } from "../../db/schema";
@@ -153,7 +153,7 @@ async function pickFreePort(trx: Kysely<DB>, node: NodeRow, rules: CompiledRule[
         .selectFrom("tunnels")
         .select("remote_port")
         .where("node_id", "=", node.node_id)
-        .where("status", "<>", TunnelStatus.Deleted)
+        .where(liveOrHeld)
         .where("remote_port", "is not", null)
         .execute()
     ).map((r) => r.remote_port),
@@ -191,7 +191,7 @@ async function assertFree(
       .select("tun_id")
       .where("node_id", "=", node.node_id)
       .where("remote_port", "=", draft.remote_port)
-      .where("status", "<>", TunnelStatus.Deleted);
+      .where(liveOrHeld);
     if (exceptTunId) port = port.where("tun_id", "<>", exceptTunId);
     if (await port.executeTakeFirst()) throw remoteDuplicated(`端口 ${draft.remote_port} 已被占用`, "remote_port");
   }
@@ -294,7 +294,7 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
           .selectFrom("tunnels")
           .select((eb) => eb.fn.countAll<number>().as("n"))
           .where("uid", "=", uid)
-          .where("status", "<>", TunnelStatus.Deleted)
+          .where(liveOrHeld)
           .executeTakeFirstOrThrow();
         if (limits.tunnel_limit > 0 && Number(count.n) >= limits.tunnel_limit)
           throw refused(`已达到套餐隧道数量上限 ${limits.tunnel_limit} 条（tunnel_limit）`);
@@ -390,15 +390,24 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
   return presentTunnel((await findOwnTunnel(ctx.db, uid, cur.tun_id))!);
 }
 
-/** Marks a tunnel deleted (−1): its name, port and domains are free again; its traffic history stays. */
+/**
+ * Marks a tunnel deleted (−1): its name is free again and its traffic history stays. While frps
+ * still holds its proxy (a run id is recorded) it counts toward tunnel_limit and keeps its port
+ * and domains; the frp module releases them when frps reports the proxy gone.
+ */
 async function markDeleted(trx: Kysely<DB>, tunId: number): Promise<void> {
-  await trx
+  const t = await trx
     .updateTable("tunnels")
     .set({ status: TunnelStatus.Deleted, updated_at: nowIso() })
     .where("tun_id", "=", tunId)
-    .execute();
-  await writeTunnelDomains(trx, tunId, 0, []);
+    .returning("run_id")
+    .executeTakeFirst();
+  if (!t?.run_id) await writeTunnelDomains(trx, tunId, 0, []);
 }
+
+/** Tunnels that hold their slot, port and domains: not deleted, or deleted while frps still holds the proxy. */
+const liveOrHeld = (eb: ExpressionBuilder<DB, "tunnels">) =>
+  eb.or([eb("status", "<>", TunnelStatus.Deleted), eb("run_id", "is not", null)]);
 
 /** Deletes a customer's tunnel; a locked one stays for the operators to judge. */
 export async function deleteTunnel(ctx: AppContext, uid: number, tunId: number): Promise<void> {

@@ -11,6 +11,7 @@ import {
   Space,
   Table,
   type TableColumnsType,
+  Tag,
   Tooltip,
   Typography,
 } from "antd";
@@ -145,6 +146,15 @@ export function NodeListPage() {
         <Space orientation="vertical" size={0}>
           <span>{row.runtime.version ? `v${row.runtime.version}` : "-"}</span>
           <Typography.Text type="secondary">{formatTime(row.runtime.last_poll_at)}</Typography.Text>
+          {row.runtime.rollover_skew_at ? (
+            <Tooltip
+              title={`frps 的今日流量没有在北京时间零点清零（${formatTime(row.runtime.rollover_skew_at)}），其时区或时钟与北京时间不一致。该节点按计数器增量计费；请把 frps 所在机器的时区设为 Asia/Shanghai 并校准时钟。`}
+            >
+              <Tag color="warning" data-testid="rollover-skew">
+                时区异常
+              </Tag>
+            </Tooltip>
+          ) : null}
         </Space>
       ),
     },
