@@ -83,7 +83,8 @@ export async function buildApp(
   const db =
     opts.db ??
     createDb({ databaseUrl: config.DATABASE_URL, sqliteFile: path.resolve(config.DATA_DIR, "burrow.sqlite") });
-  await migrateToLatest(db);
+  const migrated = await migrateToLatest(db);
+  if (migrated.applied.length > 0) log.info(migrated, "database migrated");
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false })
     : undefined;

@@ -1,5 +1,6 @@
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
+import { SchemaTooNewError } from "./db/migrate";
 
 /** Reads the environment, builds the app and listens; stops cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -30,6 +31,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  // An operator's situation rather than a bug: the message says what to do, a stack would bury it.
+  if (err instanceof SchemaTooNewError) {
+    process.stderr.write(`Burrow failed to start: ${err.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`Burrow failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });
