@@ -8,12 +8,21 @@ import { randomCode, randomToken } from "./shared/ids";
 import { getSetting, setSetting } from "./shared/settings";
 import { nowIso } from "./shared/time";
 
+/** The one line a later start with ADMIN_PASSWORD set prints. */
+export const adminPasswordIgnored = (phone = "<phone>"): string =>
+  "ADMIN_PASSWORD is ignored: the operator account was created on the first start. " +
+  `To set a new password: npm run admin -- reset-password ${phone}`;
+
 /**
  * First start on an empty database: a Manager account and what a fresh install needs to be tried
  * at once (DESIGN.md §10). Runs once; marked by the `seeded` setting.
  */
 export async function seedFreshInstall(ctx: AppContext): Promise<void> {
-  if (await getSetting(ctx.db, "seeded")) return;
+  if (await getSetting(ctx.db, "seeded")) {
+    // Only the first start reads them; an operator setting them again is most likely locked out.
+    if (ctx.config.ADMIN_PASSWORD) ctx.log.warn(adminPasswordIgnored(ctx.config.ADMIN_PHONE));
+    return;
+  }
   const now = nowIso();
   const phone = ctx.config.ADMIN_PHONE ?? "13800000000";
   const generated = !ctx.config.ADMIN_PASSWORD;
