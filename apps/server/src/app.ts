@@ -4,13 +4,14 @@ import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import pino, { type Logger } from "pino";
+import type { Logger } from "pino";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { createDb } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
 import type { DB } from "./db/schema";
 import { registerErrorHandler, registerNotFound } from "./http/error-handler";
+import { OneLineRequestLog } from "./http/request-log";
 import { auditRoutes } from "./modules/audit/audit";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
@@ -33,6 +34,7 @@ import { seedFreshInstall } from "./seed";
 import { createEventBus } from "./shared/events";
 import { randomToken } from "./shared/ids";
 import { startJobs } from "./shared/jobs";
+import { createLogger } from "./shared/logger";
 import { memoryRateLimiter, redisRateLimiter } from "./shared/rate-limit";
 import { getSetting, setSetting } from "./shared/settings";
 
@@ -78,13 +80,14 @@ async function loadJwtKey(db: Kysely<DB>, config: Config): Promise<CryptoKey> {
 export async function buildApp(
   config: Config,
   opts: BuildOptions = {},
-): Promise<{ app: FastifyInstance; ctx: AppContext }> {
-  const log = opts.logger ?? pino({ level: config.LOG_LEVEL });
+): Promise<{ app: FastifyInstance; ctx: AppContext; signIn?: string[] }> {
+  const log = opts.logger ?? createLogger(config.LOG_LEVEL);
   const db =
     opts.db ??
     createDb({ databaseUrl: config.DATABASE_URL, sqliteFile: path.resolve(config.DATA_DIR, "burrow.sqlite") });
   const migrated = await migrateToLatest(db);
-  if (migrated.applied.length > 0) log.info(migrated, "database migrated");
+  // An upgrade says what it did; a new database's migrations are just the install.
+  if (migrated.from && migrated.applied.length > 0) log.info(migrated, "database migrated");
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false })
     : undefined;
@@ -98,12 +101,13 @@ export async function buildApp(
     sms: opts.sms ?? createSmsDriver(config),
     jwtKey: await loadJwtKey(db, config),
   };
-  await seedFreshInstall(ctx);
+  const signIn = await seedFreshInstall(ctx);
 
   const app: FastifyInstance = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    logController: new OneLineRequestLog(),
   });
   registerErrorHandler(app);
   await app.register(
@@ -123,7 +127,7 @@ export async function buildApp(
     await db.destroy();
     redis?.disconnect();
   });
-  return { app, ctx };
+  return { app, ctx, signIn };
 }
 
 /** Serves the built single-page app (when built) with history fallback; /api stays JSON. */

@@ -11,7 +11,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(1);
   }
-  const { app } = await buildApp(config);
+  const { app, signIn } = await buildApp(config);
   let closing = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
@@ -26,8 +26,17 @@ async function main(): Promise<void> {
       );
     });
   }
-  await app.listen({ host: config.HOST, port: config.PORT });
-  process.stdout.write(`Burrow listening on http://localhost:${config.PORT}\n`);
+  // Fastify logs one "Server listening at" line per network interface; the banner below says it
+  // once, with the operator's sign-in on a first start, before any request line.
+  const level = app.log.level;
+  app.log.level = "warn";
+  try {
+    await app.listen({ host: config.HOST, port: config.PORT });
+  } finally {
+    app.log.level = level;
+  }
+  const banner = ["", `  Burrow is ready: http://localhost:${config.PORT}`, ...(signIn ?? []), ""];
+  process.stdout.write(`${banner.join("\n")}\n`);
 }
 
 main().catch((err) => {

@@ -82,6 +82,7 @@ describe("migrations at start", () => {
 
       const result = await migrateToLatest(db);
       expect(result.applied).toEqual(known.slice(known.indexOf(from) + 1));
+      expect(result.from).toBe(from);
       for (const [table, n] of Object.entries(before)) expect(await countRows(db, table), table).toBe(n);
       // A second start has nothing to do and writes no backup.
       expect(await migrateToLatest(db)).toEqual({ applied: [] });
@@ -109,6 +110,7 @@ describe("migrations at start", () => {
     const { db, dataDir } = await open();
     const result = await migrateToLatest(db);
     expect(result.applied).toEqual(known);
+    expect(result.from).toBeUndefined();
     expect(result.backup).toBeUndefined();
     expect(fs.readdirSync(dataDir).filter((n) => n.includes(".backup-"))).toEqual([]);
   });

@@ -16,6 +16,8 @@ export const BACKUPS_KEPT = 3;
 export interface MigrateResult {
   /** the migrations this call ran, in order */
   applied: string[];
+  /** the last migration the database had before, when it was not new */
+  from?: string;
   /** the SQLite backup written before them, when there was an existing database to back up */
   backup?: string;
 }
@@ -105,5 +107,6 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<MigrateResult> {
   if (error) {
     throw new Error(`migration ${failed?.migrationName ?? "?"} failed: ${String(error)}`, { cause: error });
   }
-  return { applied: (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName), backup };
+  const applied = (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+  return { applied, from: executed.at(-1), backup };
 }
