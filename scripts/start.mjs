@@ -1,14 +1,23 @@
-// `npm start`: builds the web app when it has not been built yet, then runs the server
+// `npm start`: builds the web app when it was never built or was built from other sources than the
+// tree's (after `git pull`, an upgrade, an edit: the stamp in dist differs), then runs the server
 // (SQLite under ./data unless DATABASE_URL is set; migrations and first-start seeding run inside).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
+import { buildReason } from "./build-stamp.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
-const dist = path.join(root, "apps/web/dist/index.html");
+const dist = path.join(root, "apps/web/dist");
+// A WEB_DIST elsewhere is a build the operator ships and manages; only ours is checked and rebuilt.
+const ownDist = !process.env.WEB_DIST || path.resolve(root, process.env.WEB_DIST) === dist;
 
-if (!existsSync(dist) || process.env.BURROW_REBUILD === "1") {
-  console.log("Building the web app (first start)…");
+const reason =
+  process.env.BURROW_REBUILD === "1"
+    ? "Rebuilding the web app (BURROW_REBUILD=1)…"
+    : ownDist
+      ? buildReason(root, dist)
+      : undefined;
+if (reason) {
+  console.log(reason);
   const r = spawnSync("npm", ["run", "build", "-w", "@burrow/web"], { cwd: root, stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -5,13 +5,14 @@ import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import pino, { type Logger } from "pino";
+import type { Logger } from "pino";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { createDb } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
 import type { DB } from "./db/schema";
 import { registerErrorHandler, registerNotFound } from "./http/error-handler";
+import { OneLineRequestLog } from "./http/request-log";
 import { apidocsRoutes } from "./modules/apidocs/apidocs.routes";
 import { auditRoutes } from "./modules/audit/audit";
 import { authRoutes } from "./modules/auth/auth.routes";
@@ -37,6 +38,7 @@ import { seedFreshInstall } from "./seed";
 import { createEventBus } from "./shared/events";
 import { randomToken } from "./shared/ids";
 import { startJobs } from "./shared/jobs";
+import { createLogger } from "./shared/logger";
 import { memoryRateLimiter, redisRateLimiter } from "./shared/rate-limit";
 import { getSetting, setSetting } from "./shared/settings";
 
@@ -132,12 +134,14 @@ export function helmetOptions(config: Config): FastifyHelmetOptions {
 export async function buildApp(
   config: Config,
   opts: BuildOptions = {},
-): Promise<{ app: FastifyInstance; ctx: AppContext }> {
-  const log = opts.logger ?? pino({ level: config.LOG_LEVEL });
+): Promise<{ app: FastifyInstance; ctx: AppContext; signIn?: string[] }> {
+  const log = opts.logger ?? createLogger(config.LOG_LEVEL);
   const db =
     opts.db ??
     createDb({ databaseUrl: config.DATABASE_URL, sqliteFile: path.resolve(config.DATA_DIR, "burrow.sqlite") });
-  await migrateToLatest(db);
+  const migrated = await migrateToLatest(db);
+  // An upgrade says what it did; a new database's migrations are just the install.
+  if (migrated.from && migrated.applied.length > 0) log.info(migrated, "database migrated");
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false })
     : undefined;
@@ -153,12 +157,13 @@ export async function buildApp(
     payments: { payUrl: (order) => buildPayUrl(config, order) },
     jwtKey: await loadJwtKey(db, config),
   };
-  await seedFreshInstall(ctx);
+  const signIn = await seedFreshInstall(ctx);
 
   const app: FastifyInstance = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
+    logController: new OneLineRequestLog(),
   });
   registerErrorHandler(app);
   await app.register(fastifyHelmet, helmetOptions(config));
@@ -179,7 +184,7 @@ export async function buildApp(
     await db.destroy();
     redis?.disconnect();
   });
-  return { app, ctx };
+  return { app, ctx, signIn };
 }
 
 /** Serves the built single-page app (when built) with history fallback; /api stays JSON. */

@@ -1,5 +1,6 @@
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
+import { SchemaTooNewError } from "./db/migrate";
 
 /** Reads the environment, builds the app and listens; stops cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -10,7 +11,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(1);
   }
-  const { app } = await buildApp(config);
+  const { app, signIn } = await buildApp(config);
   let closing = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
@@ -25,11 +26,25 @@ async function main(): Promise<void> {
       );
     });
   }
-  await app.listen({ host: config.HOST, port: config.PORT });
-  process.stdout.write(`Burrow listening on http://localhost:${config.PORT}\n`);
+  // Fastify logs one "Server listening at" line per network interface; the banner below says it
+  // once, with the operator's sign-in on a first start, before any request line.
+  const level = app.log.level;
+  app.log.level = "warn";
+  try {
+    await app.listen({ host: config.HOST, port: config.PORT });
+  } finally {
+    app.log.level = level;
+  }
+  const banner = ["", `  Burrow is ready: http://localhost:${config.PORT}`, ...(signIn ?? []), ""];
+  process.stdout.write(`${banner.join("\n")}\n`);
 }
 
 main().catch((err) => {
+  // An operator's situation rather than a bug: the message says what to do, a stack would bury it.
+  if (err instanceof SchemaTooNewError) {
+    process.stderr.write(`Burrow failed to start: ${err.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`Burrow failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

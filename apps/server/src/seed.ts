@@ -8,12 +8,22 @@ import { randomCode, randomToken } from "./shared/ids";
 import { getSetting, setSetting } from "./shared/settings";
 import { nowIso } from "./shared/time";
 
+/** The one line a later start with ADMIN_PASSWORD set prints. */
+export const adminPasswordIgnored = (phone = "<phone>"): string =>
+  "ADMIN_PASSWORD is ignored: the operator account was created on the first start. " +
+  `To set a new password: npm run admin -- reset-password ${phone}`;
+
 /**
  * First start on an empty database: a Manager account and what a fresh install needs to be tried
- * at once (DESIGN.md §10). Runs once; marked by the `seeded` setting.
+ * at once (DESIGN.md §10). Runs once; marked by the `seeded` setting. Returns the operator's
+ * sign-in lines to print (the generated password is never logged).
  */
-export async function seedFreshInstall(ctx: AppContext): Promise<void> {
-  if (await getSetting(ctx.db, "seeded")) return;
+export async function seedFreshInstall(ctx: AppContext): Promise<string[] | undefined> {
+  if (await getSetting(ctx.db, "seeded")) {
+    // Only the first start reads them; an operator setting them again is most likely locked out.
+    if (ctx.config.ADMIN_PASSWORD) ctx.log.warn(adminPasswordIgnored(ctx.config.ADMIN_PHONE));
+    return undefined;
+  }
   const now = nowIso();
   const phone = ctx.config.ADMIN_PHONE ?? "13800000000";
   const generated = !ctx.config.ADMIN_PASSWORD;
@@ -123,14 +133,12 @@ export async function seedFreshInstall(ctx: AppContext): Promise<void> {
     }
     await setSetting(trx, "seeded", now);
   });
-  ctx.log.info({ phone }, "fresh install seeded");
-  const lines = [
-    "",
-    "  Burrow is ready. Operator sign-in:",
+  ctx.log.debug({ phone }, "fresh install seeded");
+  // Printed by main.ts once the server listens, with its address: the first thing the operator reads.
+  return [
+    "  Operator sign-in:",
     `    phone:    ${phone}`,
     `    password: ${generated ? password : "(the ADMIN_PASSWORD you set)"}`,
-    generated ? "  This generated password is shown once; change it in 个人中心 after signing in." : "",
-    "",
+    ...(generated ? ["  This generated password is shown once; change it in 个人中心 after signing in."] : []),
   ];
-  process.stdout.write(`${lines.join("\n")}\n`);
 }

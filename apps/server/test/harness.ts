@@ -69,7 +69,7 @@ let ipSeq = 0;
 export const nextPhone = (): string =>
   `139${String(process.pid % 10000).padStart(4, "0")}${String(++phoneSeq).padStart(4, "0")}`;
 
-async function openTestDb(): Promise<{ db: Kysely<DB>; drop: () => Promise<void>; dataDir: string }> {
+export async function openTestDb(): Promise<{ db: Kysely<DB>; drop: () => Promise<void>; dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-test-"));
   if (TEST_DIALECT === "sqlite") {
     const db = createDb({ sqliteFile: path.join(dataDir, "test.sqlite") });

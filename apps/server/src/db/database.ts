@@ -7,6 +7,7 @@ import {
   type Driver,
   Kysely,
   PostgresDialect,
+  SqliteAdapter,
   type SqliteDatabase,
   SqliteDialect,
   type SqliteDialectConfig,
@@ -91,6 +92,21 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.settings);
+  }
+
+  override createAdapter(): SqliteAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+/**
+ * SQLite's schema changes are transactional (CREATE/ALTER/DROP roll back like any write); Kysely's
+ * adapter says otherwise only because it cannot know every driver. Saying so makes the migrator
+ * run all pending migrations of a start in one transaction, as on PostgreSQL (db/migrate.ts).
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
 

@@ -84,6 +84,14 @@ describe("frpc configuration (/user/tun/config)", () => {
       transport: { useCompression: true },
       metadatas: { tunnel_id: String(web.tun_id) },
     });
+    // Comments in Chinese, like the console: every comment line has Chinese text and no English sentence.
+    const comments = cfg.toml.split("\n").filter((l) => l.startsWith("#"));
+    expect(comments.length).toBe(3 + 3);
+    for (const c of comments) {
+      expect(c).toMatch(/[\u4e00-\u9fff]/);
+      expect(c).not.toMatch(/\b(the|for|your|every|Keep)\b/);
+    }
+    expect(comments).toContain(`# 隧道 "博客"（#${web.tun_id}）`);
     // what frpc itself would read
     const parsed = parseFrpcConfig(cfg.toml);
     expect(parsed.heartbeatInterval).toBe(30);

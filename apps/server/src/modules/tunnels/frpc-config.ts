@@ -22,7 +22,7 @@ function proxyLines(t: TunnelRow): string[] {
   const domains = tunnelCustomDomains(t);
   return [
     "",
-    `# ${t.tun_name} (#${t.tun_id})`,
+    `# 隧道 ${JSON.stringify(t.tun_name)}（#${t.tun_id}）`,
     "[[proxies]]",
     ...tomlLine("name", frpProxyLocalName(t.tun_id)),
     ...tomlLine("type", t.protocol),
@@ -49,8 +49,11 @@ function proxyLines(t: TunnelRow): string[] {
 export function buildFrpcToml(input: FrpcConfigInput): string {
   const { node } = input;
   const lines = [
-    `# frpc.toml for Burrow node ${JSON.stringify(node.name)} (#${node.node_id}).`,
-    "# Keep the heartbeat settings: the service checks your account on every heartbeat.",
+    // Comments in Chinese, like the console that hands the file out; names quoted so that a line
+    // break in one could not end the comment.
+    `# 节点 ${JSON.stringify(node.name)}（#${node.node_id}）的 frpc 配置文件，由控制台生成。`,
+    "# 请保留心跳设置：服务在每次心跳时核验账户与套餐，关闭心跳会导致连接被断开。",
+    "# metadatas.token 是你的访问密钥，请勿泄露；在控制台重置后需重新下载本文件。",
     ...tomlLine("serverAddr", node.host),
     ...tomlLine("serverPort", node.bind_port),
     ...tomlLine("user", frpUserName(input.uid)),

@@ -1,11 +1,12 @@
 import type { LoginBody } from "@burrow/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Button, Form, Input } from "antd";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { showFormError } from "@/lib/form-error";
 import { fieldRules, phoneRules } from "@/lib/rules";
 import { login } from "../auth.api";
 import { AuthCard } from "../components/AuthCard";
+import { AuthLink } from "../components/AuthLink";
 import { startSession } from "../session";
 
 /** /login: phone and password. */
@@ -37,8 +38,8 @@ export function LoginPage() {
         </Button>
       </Form>
       <div className="auth-links">
-        <Link to="/reg">注册账号</Link>
-        <Link to="/reset">忘记密码？</Link>
+        <AuthLink to="/reg">注册账号</AuthLink>
+        <AuthLink to="/reset">忘记密码？</AuthLink>
       </div>
     </AuthCard>
   );

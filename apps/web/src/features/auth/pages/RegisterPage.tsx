@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Button, Form, Input } from "antd";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
 import { confirmRules, fieldRules, passwordRules } from "@/lib/rules";
 import { register } from "../auth.api";
 import { AuthCard } from "../components/AuthCard";
+import { AuthLink } from "../components/AuthLink";
 import { PhoneCodeFields } from "../components/PhoneCodeFields";
 import { startSession } from "../session";
 
@@ -69,7 +70,7 @@ export function RegisterPage() {
       </Form>
       <div className="auth-links">
         <span>
-          已有账号？<Link to="/login">立即登录</Link>
+          已有账号？<AuthLink to="/login">立即登录</AuthLink>
         </span>
       </div>
     </AuthCard>

@@ -1,11 +1,12 @@
 import { useMutation } from "@tanstack/react-query";
 import { Button, Form, Input } from "antd";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
 import { confirmRules, passwordRules } from "@/lib/rules";
 import { resetPassword } from "../auth.api";
 import { AuthCard } from "../components/AuthCard";
+import { AuthLink } from "../components/AuthLink";
 import { PhoneCodeFields } from "../components/PhoneCodeFields";
 
 interface ResetForm {
@@ -62,7 +63,7 @@ export function ResetPage() {
         </Button>
       </Form>
       <div className="auth-links">
-        <Link to="/login">返回登录</Link>
+        <AuthLink to="/login">返回登录</AuthLink>
       </div>
     </AuthCard>
   );

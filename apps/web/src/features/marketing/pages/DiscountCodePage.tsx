@@ -71,6 +71,12 @@ export function DiscountCodePage() {
       width: 180,
       render: (code: string) => <Typography.Text copyable>{code}</Typography.Text>,
     },
+    {
+      title: "状态",
+      dataIndex: "expired",
+      width: 90,
+      render: (expired: boolean) => (expired ? <Tag>已过期</Tag> : <Tag color="success">有效</Tag>),
+    },
     { title: "折扣", dataIndex: "discount", width: 90, render: (d: number) => discountText(d) || d },
     {
       title: "已用 / 总次数",
@@ -90,12 +96,6 @@ export function DiscountCodePage() {
       render: (ids: number[]) => (ids.length === 0 ? "全部套餐" : ids.map((id) => <Tag key={id}>{planName(id)}</Tag>)),
     },
     { title: "过期时间", dataIndex: "expire_date", width: 175, render: (v: string) => formatTime(v) },
-    {
-      title: "状态",
-      dataIndex: "expired",
-      width: 90,
-      render: (expired: boolean) => (expired ? <Tag>已过期</Tag> : <Tag color="success">有效</Tag>),
-    },
     { title: "创建时间", dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
   ];
   if (canWrite) {

@@ -157,6 +157,22 @@ export function GiftCardPage() {
       width: 210,
       render: (v: string) => <Typography.Text copyable>{v}</Typography.Text>,
     },
+    {
+      title: "状态",
+      key: "state",
+      width: 200,
+      render: (_: unknown, row) => {
+        const state = giftCardState(row);
+        if (state === "used") {
+          return (
+            <span>
+              <Tag color="default">已兑换</Tag>UID {row.used_uid} · {formatTime(row.sub_time)}
+            </span>
+          );
+        }
+        return state === "expired" ? <Tag color="warning">已过期</Tag> : <Tag color="success">未使用</Tag>;
+      },
+    },
     { title: "类型", dataIndex: "type", width: 80, render: (t: number) => <KindTag kind={t} /> },
     {
       title: "内容",
@@ -183,22 +199,6 @@ export function GiftCardPage() {
           {v}
         </Button>
       ),
-    },
-    {
-      title: "状态",
-      key: "state",
-      width: 200,
-      render: (_: unknown, row) => {
-        const state = giftCardState(row);
-        if (state === "used") {
-          return (
-            <span>
-              <Tag color="default">已兑换</Tag>UID {row.used_uid} · {formatTime(row.sub_time)}
-            </span>
-          );
-        }
-        return state === "expired" ? <Tag color="warning">已过期</Tag> : <Tag color="success">未使用</Tag>;
-      },
     },
     { title: "生成时间", dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
   ];

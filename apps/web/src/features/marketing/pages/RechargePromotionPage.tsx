@@ -52,16 +52,6 @@ export function RechargePromotionPage() {
     { title: "ID", dataIndex: "id", width: 70 },
     { title: "名称", dataIndex: "name", render: (v: string) => v || "-" },
     {
-      title: "起充金额（元）",
-      dataIndex: "min_amount",
-      width: 130,
-      align: "right",
-      render: (fen: number) => formatYuan(fen),
-    },
-    { title: "赠送（元）", dataIndex: "bonus", width: 110, align: "right", render: (fen: number) => formatYuan(fen) },
-    { title: "开始时间", dataIndex: "start_at", width: 175, render: (v: string) => formatTime(v) },
-    { title: "结束时间", dataIndex: "end_at", width: 175, render: (v: string) => formatTime(v) },
-    {
       title: "状态",
       dataIndex: "active",
       width: 90,
@@ -74,6 +64,16 @@ export function RechargePromotionPage() {
           <Tag>已结束</Tag>
         ),
     },
+    {
+      title: "起充金额（元）",
+      dataIndex: "min_amount",
+      width: 130,
+      align: "right",
+      render: (fen: number) => formatYuan(fen),
+    },
+    { title: "赠送（元）", dataIndex: "bonus", width: 110, align: "right", render: (fen: number) => formatYuan(fen) },
+    { title: "开始时间", dataIndex: "start_at", width: 175, render: (v: string) => formatTime(v) },
+    { title: "结束时间", dataIndex: "end_at", width: 175, render: (v: string) => formatTime(v) },
   ];
   if (canWrite) {
     columns.push({

@@ -92,9 +92,6 @@ export function NodeListPage() {
         </Space>
       ),
     },
-    { title: "地区", dataIndex: "area_name", width: 110 },
-    { title: "网络类型", dataIndex: "net_type_name", width: 100 },
-    { title: "等级", dataIndex: "level_name", width: 100 },
     {
       title: "状态",
       dataIndex: "status",
@@ -110,6 +107,9 @@ export function NodeListPage() {
           <NodeStatusTag status={status} />
         ),
     },
+    { title: "地区", dataIndex: "area_name", width: 110 },
+    { title: "网络类型", dataIndex: "net_type_name", width: 100 },
+    { title: "等级", dataIndex: "level_name", width: 100 },
     {
       title: "协议",
       dataIndex: "protocols",

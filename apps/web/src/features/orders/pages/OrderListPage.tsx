@@ -52,6 +52,7 @@ export function OrderListPage() {
       width: 210,
       render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
     },
+    { title: "状态", dataIndex: "status", width: 90, render: (s: number) => <PayStatusTag status={s} /> },
     {
       title: "用户",
       key: "user",
@@ -77,7 +78,6 @@ export function OrderListPage() {
       width: 100,
       render: (m: number) => PayMethodLabel[m] ?? m,
     },
-    { title: "状态", dataIndex: "status", width: 90, render: (s: number) => <PayStatusTag status={s} /> },
     { title: "创建时间", dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
     { title: "支付时间", dataIndex: "paid_at", width: 175, render: (v: string | null) => formatTime(v) },
     {

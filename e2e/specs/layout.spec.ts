@@ -1,0 +1,157 @@
+import { MenuApi, type MenuItem } from "@burrow/contract";
+import { expect, type Page, test } from "@playwright/test";
+import { adminToken, call } from "../fixtures/api";
+import { openSignedIn } from "../fixtures/browser";
+
+/** Every page of a menu (leaves), as the server hands the menu to the app. */
+function leaves(items: MenuItem[], base: string): { name: string; path: string }[] {
+  return items.flatMap((i) =>
+    i.children?.length ? leaves(i.children, base) : [{ name: i.name, path: base + i.path }],
+  );
+}
+
+interface Problem {
+  table: number;
+  header: string;
+  problem: string;
+}
+
+/**
+ * For each table on the page: the 状态 column is fully in sight as the page opens (not under the
+ * pinned 操作 column); a table wider than its card shows antd's shadow at the pinned column's edge
+ * (the scroll hint); and each header cell, scrolled as far into view as it goes (just right of the
+ * columns pinned left), lies inside the table's visible area with no pinned (sticky) cell over any
+ * of it. The first row's cells, where the status tags are, are checked with their headers.
+ * Returns what is wrong, in words.
+ */
+function checkTables(page: Page): Promise<Problem[]> {
+  return page.evaluate(() => {
+    const problems: { table: number; header: string; problem: string }[] = [];
+    const sticky = (el: Element) => getComputedStyle(el).position === "sticky";
+    const overlap = (a: DOMRect, b: DOMRect) => Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    document.querySelectorAll(".ant-table-wrapper").forEach((wrapper, t) => {
+      const scroller = (wrapper.querySelector(".ant-table-body") ??
+        wrapper.querySelector(".ant-table-content") ??
+        wrapper.querySelector(".ant-table-container")) as HTMLElement | null;
+      if (!scroller) return;
+      const headerRow = wrapper.querySelector(".ant-table-thead > tr:last-child");
+      if (!headerRow) return;
+      const heads = Array.from(headerRow.querySelectorAll<HTMLElement>("th")).filter(
+        (th) => !th.classList.contains("ant-table-cell-scrollbar") && th.offsetWidth > 0,
+      );
+      const firstRow = wrapper.querySelector<HTMLElement>(".ant-table-tbody > tr.ant-table-row");
+      const bodyCells = firstRow ? Array.from(firstRow.querySelectorAll<HTMLElement>(":scope > td")) : [];
+      const headers = wrapper.querySelector(".ant-table-header") as HTMLElement | null;
+      const columns: { label: string; cells: HTMLElement[] }[] = heads.map((th, i) => ({
+        label: th.textContent?.trim() || `column ${i + 1}`,
+        cells: [th, ...(bodyCells.length === heads.length ? [bodyCells[i]] : [])],
+      }));
+      const pinnedLeft = heads.filter((th) => th.classList.contains("ant-table-cell-fix-start"));
+      const leftWidth = pinnedLeft.reduce((w, th) => w + th.offsetWidth, 0);
+      // The status stays in sight as the page opens, without scrolling.
+      scroller.scrollLeft = 0;
+      for (const [i, th] of heads.entries()) {
+        if (th.textContent?.trim() !== "状态") continue;
+        const area = scroller.getBoundingClientRect();
+        const pinned = heads.filter((h) => sticky(h) && h !== th).map((h) => h.getBoundingClientRect());
+        for (const cell of [th, ...(bodyCells.length === heads.length ? [bodyCells[i]] : [])]) {
+          const r = cell.getBoundingClientRect();
+          if (r.right > area.right + 1 || pinned.some((p) => overlap(p, r) > 1)) {
+            problems.push({ table: t, header: "状态", problem: "not fully visible before scrolling" });
+          }
+        }
+      }
+      // A table wider than its card says so: the pinned column's edge casts antd's shadow.
+      if (
+        scroller.scrollWidth > scroller.clientWidth + 1 &&
+        heads.some((th) => th.classList.contains("ant-table-cell-fix-end"))
+      ) {
+        const table = wrapper.querySelector(".ant-table");
+        if (!/fix-end-shadow-show|ping-right/.test(table?.className ?? "")) {
+          problems.push({ table: t, header: "", problem: `no scroll hint (classes ${table?.className})` });
+        }
+      }
+      for (const { label, cells } of columns) {
+        const th = cells[0];
+        if (!sticky(th)) {
+          scroller.scrollLeft = Math.max(0, th.offsetLeft - leftWidth);
+          if (headers) headers.scrollLeft = scroller.scrollLeft;
+        } else {
+          scroller.scrollLeft = 0;
+        }
+        const area = scroller.getBoundingClientRect();
+        const viewport = { left: 0, right: document.documentElement.clientWidth };
+        const pinned = Array.from(wrapper.querySelectorAll(".ant-table-thead th, .ant-table-tbody tr.ant-table-row td"))
+          .filter((c) => sticky(c) && !cells.includes(c as HTMLElement))
+          .map((c) => c.getBoundingClientRect());
+        for (const cell of cells) {
+          const r = cell.getBoundingClientRect();
+          const where = cell === th ? "header" : "first row";
+          if (r.left < Math.max(area.left, viewport.left) - 1 || r.right > Math.min(area.right, viewport.right) + 1) {
+            problems.push({ table: t, header: label, problem: `${where} cell cannot be scrolled fully into view` });
+            continue;
+          }
+          const covered = pinned.find((p) => p.top < r.bottom && p.bottom > r.top && overlap(p, r) > 1);
+          if (covered) {
+            problems.push({
+              table: t,
+              header: label,
+              problem: `${where} cell covered by ${Math.round(overlap(covered, r))}px of a pinned column`,
+            });
+          }
+        }
+      }
+      scroller.scrollLeft = 0;
+    });
+    return problems;
+  });
+}
+
+for (const viewport of [
+  { width: 1366, height: 768 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`every list page of both menus is usable at ${viewport.width}×${viewport.height}`, async ({ page }) => {
+    test.setTimeout(180_000);
+    const token = await adminToken();
+    const customer = await call(MenuApi.getUserRolemenu, { token });
+    const admin = await call(MenuApi.getSuperRoleMenu, { token });
+    // 管理后台 and 返回用户端 switch consoles; they are not pages of their own.
+    const pages = [...leaves(customer, ""), ...leaves(admin, "/admin")].filter(
+      (p) => p.path !== "/adm" && p.path !== "/admin/dash",
+    );
+    expect(pages.length).toBeGreaterThan(20);
+    await page.setViewportSize(viewport);
+    await openSignedIn(page, token, "/dashboard");
+
+    const found: string[] = [];
+    let tables = 0;
+    for (const p of pages) {
+      await page.goto(p.path);
+      await expect(page.locator(".shell-content")).toBeVisible();
+      // A list page's table has rendered its header (and its first answer: no spinner left).
+      await page.waitForLoadState("networkidle");
+      await expect(page.locator(".ant-spin-spinning")).toHaveCount(0);
+      const count = await page.locator(".ant-table-wrapper").count();
+      if (count === 0) continue;
+      tables += count;
+      await expect(page.locator(".ant-table-thead th").first()).toBeVisible();
+      for (const problem of await checkTables(page)) {
+        found.push(`${p.name} (${p.path}) table ${problem.table + 1}, 「${problem.header}」: ${problem.problem}`);
+      }
+    }
+    expect(tables).toBeGreaterThan(15);
+    expect(found).toEqual([]);
+  });
+}
+
+test("the links under the sign-in form look like the form's antd links", async ({ page }) => {
+  await page.goto("/login");
+  for (const name of ["注册账号", "忘记密码？"]) {
+    const link = page.getByRole("link", { name });
+    await expect(link).toHaveClass(/ant-typography/);
+    await expect(link).toHaveCSS("text-decoration-line", "none");
+  }
+  await page.getByRole("link", { name: "注册账号" }).click();
+  await expect(page).toHaveURL(/\/reg$/);
+});
