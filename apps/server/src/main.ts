@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   // Fastify logs one "Server listening at" line per network interface; the banner below says it
   // once, with the operator's sign-in on a first start, before any request line.
   const level = app.log.level;
-  app.log.level = "warn";
+  if (!["warn", "error", "fatal", "silent"].includes(level)) app.log.level = "warn";
   try {
     await app.listen({ host: config.HOST, port: config.PORT });
   } finally {
