@@ -8,6 +8,7 @@ export * from "./enums";
 export * from "./frp";
 export * from "./marketing";
 export * from "./menu";
+export * from "./money";
 export * from "./nodes";
 export * from "./site";
 export * from "./store";

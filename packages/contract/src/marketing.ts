@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { optionalInt, optionalText, PageQuery } from "./common";
 import { PlanPeriods } from "./enums";
-import { MAX_FEN, type OrderQuote, RECHARGE_MAX_FEN, type SubscriptionView, TradeId } from "./store";
+import { MAX_FEN } from "./money";
+import { type OrderQuote, RECHARGE_MAX_FEN, type SubscriptionView, TradeId } from "./store";
 
 /** Promo codes, gift cards and recharge promotions. Money is integer fen. */
 

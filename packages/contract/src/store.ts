@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { optionalInt, optionalText, PageQuery } from "./common";
 import { type PlanPeriod, PlanPeriods } from "./enums";
+import { fenToYuan, MAX_FEN } from "./money";
 import type { BalanceLedgerRow } from "./users";
 
 /**
@@ -8,8 +9,6 @@ import type { BalanceLedgerRow } from "./users";
  * Money is integer fen, traffic in a plan is GB, traffic in a subscription is bytes.
  */
 
-/** The largest amount of money any field accepts (10 million yuan), in fen. */
-export const MAX_FEN = 1_000_000_000;
 /** Recharge bounds, in fen: 1 yuan to 50 000 yuan. */
 export const RECHARGE_MIN_FEN = 100;
 export const RECHARGE_MAX_FEN = 5_000_000;
@@ -22,13 +21,6 @@ export const ORDER_PAY_TIMEOUT_MINUTES = 15;
 export const PayChannels = ["alipay", "wxpay", "qqpay"] as const;
 export type PayChannel = (typeof PayChannels)[number];
 export const PayChannelLabel: Record<PayChannel, string> = { alipay: "支付宝", wxpay: "微信支付", qqpay: "QQ 钱包" };
-
-/** Formats fen as yuan with two decimals ("12.30"), exactly (no floating point). */
-export function fenToYuan(fen: number): string {
-  const sign = fen < 0 ? "-" : "";
-  const a = Math.abs(Math.trunc(fen));
-  return `${sign}${Math.floor(a / 100)}.${String(a % 100).padStart(2, "0")}`;
-}
 
 const fen = (label: string) =>
   z

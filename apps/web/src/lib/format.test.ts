@@ -1,13 +1,14 @@
+import { fenToYuan, yuanToFen } from "@burrow/contract";
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatTime, formatYuan, maskPhone, maskSecret, yuanToFen } from "./format";
+import { formatBytes, formatTime, maskPhone, maskSecret } from "./format";
 
 describe("money", () => {
   it("shows fen as yuan with two decimals", () => {
-    expect(formatYuan(0)).toBe("0.00");
-    expect(formatYuan(1)).toBe("0.01");
-    expect(formatYuan(1230)).toBe("12.30");
-    expect(formatYuan(-550)).toBe("-5.50");
-    expect(formatYuan(123456789)).toBe("1234567.89");
+    expect(fenToYuan(0)).toBe("0.00");
+    expect(fenToYuan(1)).toBe("0.01");
+    expect(fenToYuan(1230)).toBe("12.30");
+    expect(fenToYuan(-550)).toBe("-5.50");
+    expect(fenToYuan(123456789)).toBe("1234567.89");
   });
 
   it("turns typed yuan into integer fen without float noise", () => {

@@ -1,24 +1,6 @@
 import { DISPLAY_TZ, dayjs } from "./dayjs";
 
 /**
- * Formats an amount in fen (integer, 1/100 yuan) as yuan with two decimals.
- * @param fen amount in fen
- * @returns e.g. "12.30" for 1230
- */
-export function formatYuan(fen: number): string {
-  return (fen / 100).toFixed(2);
-}
-
-/**
- * Converts a yuan amount typed by a person to integer fen, rounding away float noise (0.1 + 0.2).
- * @param yuan amount in yuan, up to two decimals
- * @returns integer fen
- */
-export function yuanToFen(yuan: number): number {
-  return Math.round(yuan * 100);
-}
-
-/**
  * Formats an ISO-8601 UTC time from the API in Asia/Shanghai.
  * @param iso API time, e.g. "2025-01-01T00:00:00.000Z"
  * @returns "YYYY-MM-DD HH:mm:ss", or "-" when the value is empty or invalid

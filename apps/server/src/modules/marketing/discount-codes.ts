@@ -1,4 +1,5 @@
 import {
+  applyMultiplier,
   type CreateDiscountCodeBody,
   type DiscountCodeQuery,
   type DiscountCodeRow,
@@ -12,7 +13,7 @@ import { invalid, localDuplicated, notFound } from "../../http/errors";
 import { randomCode } from "../../shared/ids";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
-import { applyMultiplier, planPeriods } from "../plans/pricing";
+import { planPeriods } from "../plans/pricing";
 import type { DiscountCodeDbRow } from "./marketing.table";
 
 /** Promo codes: a multiplier off plans, packs and renewals, until a date, within use limits. */

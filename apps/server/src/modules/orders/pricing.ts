@@ -1,4 +1,5 @@
 import {
+  applyMultiplier,
   fenToYuan,
   type OrderQuote,
   OrderType,
@@ -12,7 +13,7 @@ import { invalid } from "../../http/errors";
 import { validateDiscountCode } from "../marketing/discount-codes";
 import type { DiscountCodeDbRow } from "../marketing/marketing.table";
 import { rechargeBonus } from "../marketing/recharge-promotions";
-import { applyMultiplier, periodPrice } from "../plans/pricing";
+import { periodPrice } from "../plans/pricing";
 import { findPlanWithLevel, findSubscriptionByTrade } from "../subscriptions/subscriptions.repository";
 import { decidePurchase, type PurchaseDecision, type PurchaseIntent } from "../subscriptions/subscriptions.service";
 

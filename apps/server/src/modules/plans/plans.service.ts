@@ -1,6 +1,7 @@
 import {
   type AdminPlan,
   type AdminPlanQuery,
+  applyMultiplier,
   type CreatePlanBody,
   type CurrentPlan,
   type DeletePlanResult,
@@ -36,7 +37,7 @@ import {
   planIsReferenced,
 } from "./plans.repository";
 import type { PlanRow, PlanTable } from "./plans.table";
-import { applyMultiplier, planPeriods } from "./pricing";
+import { planPeriods } from "./pricing";
 
 type Operator = { uid: number; ip: string };
 

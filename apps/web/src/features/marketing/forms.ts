@@ -2,14 +2,15 @@ import {
   type CreateDiscountCodeBody,
   type CreateGiftCardsBody,
   type CreateRechargePromotionBody,
+  fenToYuan,
   type GiftCardRow,
   Kind,
   type UpdateGiftCardBody,
+  yuanToFen,
 } from "@burrow/contract";
 import type { Dayjs } from "dayjs";
 import type { z } from "zod";
 import { DISPLAY_TZ, dayjs } from "@/lib/dayjs";
-import { formatYuan, yuanToFen } from "@/lib/format";
 
 /**
  * The operators' marketing forms and the bodies they send: money typed in yuan goes out in fen,
@@ -94,7 +95,7 @@ export type GiftCardEditForm = Omit<GiftCardForm, "count" | "type">;
  */
 export function giftCardToForm(card: GiftCardRow): GiftCardEditForm {
   return {
-    card_value: card.type === Kind.Balance ? Number(formatYuan(card.card_value)) : null,
+    card_value: card.type === Kind.Balance ? Number(fenToYuan(card.card_value)) : null,
     plan_id: card.plan_id,
     cycle_number: card.type === Kind.Plan ? card.cycle_number : null,
     expire_date: dayjs.utc(card.expire_date).tz(DISPLAY_TZ),

@@ -1,6 +1,13 @@
-import { type AdminPlan, type CreatePlanBody, OrderType, type PlanPeriod, type UpdatePlanBody } from "@burrow/contract";
-import { formatYuan, yuanToFen } from "@/lib/format";
-import { applyMultiplier } from "../store/pricing";
+import {
+  type AdminPlan,
+  applyMultiplier,
+  type CreatePlanBody,
+  fenToYuan,
+  OrderType,
+  type PlanPeriod,
+  type UpdatePlanBody,
+  yuanToFen,
+} from "@burrow/contract";
 
 /** The plan form's values: fees in yuan as typed (null = the period is not on sale). */
 export interface PlanFormValues {
@@ -57,7 +64,7 @@ export const emptyPlanForm: PlanFormValues = {
   is_default: false,
 };
 
-const fenToYuanNumber = (fen: number | null) => (fen === null ? null : Number(formatYuan(fen)));
+const fenToYuanNumber = (fen: number | null) => (fen === null ? null : Number(fenToYuan(fen)));
 
 /**
  * The form values of an existing plan (fees fen → yuan).

@@ -1,7 +1,7 @@
 import type { OrderQuote, StorePlan } from "@burrow/contract";
+import { applyMultiplier } from "@burrow/contract";
 import { describe, expect, it } from "vitest";
 import {
-  applyMultiplier,
   bandwidthText,
   discountText,
   lineText,

@@ -1,18 +1,5 @@
 import type { OrderQuote, PlanPeriod, PlanPeriodPrice, StorePlan } from "@burrow/contract";
-import { PlanPeriods } from "@burrow/contract";
-import { formatYuan } from "@/lib/format";
-
-/**
- * Applies a fee multiplier (0.85 = 15 % off) to fen the way the server does (plans/pricing.ts):
- * the multiplier to 4 decimals, the result rounded half up to the fen, in integers.
- * @param fen list price in fen
- * @param multiplier 0 < m ≤ 1
- * @returns the price in fen
- */
-export function applyMultiplier(fen: number, multiplier: number): number {
-  const m = Math.round(multiplier * 10_000);
-  return Math.floor((fen * m + 5_000) / 10_000);
-}
+import { fenToYuan, PlanPeriods } from "@burrow/contract";
 
 /**
  * A multiplier as Chinese shoppers read it: 0.85 → "8.5折", 0.8 → "8折", 0.755 → "7.55折".
@@ -99,8 +86,8 @@ export function quoteLines(
  * @param line the line
  */
 export function lineText(line: QuoteLine): string {
-  if (line.fen < 0) return `-¥${formatYuan(-line.fen)}`;
-  return `${line.key === "bonus" ? "+" : ""}¥${formatYuan(line.fen)}`;
+  if (line.fen < 0) return `-¥${fenToYuan(-line.fen)}`;
+  return `${line.key === "bonus" ? "+" : ""}¥${fenToYuan(line.fen)}`;
 }
 
 /** The unit a period's price is quoted in: "¥30.00/季". */

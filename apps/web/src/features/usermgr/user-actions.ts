@@ -1,5 +1,4 @@
-import { type AdminUpdateUserBody, type AdminUserDetail, RoleLabel } from "@burrow/contract";
-import { formatYuan, yuanToFen } from "@/lib/format";
+import { type AdminUpdateUserBody, type AdminUserDetail, fenToYuan, RoleLabel, yuanToFen } from "@burrow/contract";
 
 /** The changes an operator can make from the detail page. */
 export type UserAction = "nickname" | "role" | "ban" | "balance" | "password";
@@ -55,7 +54,7 @@ export function buildUpdate(
       const fen = yuanToFen(v.amount ?? 0) * (v.direction === "deduct" ? -1 : 1);
       return {
         body: { uid: user.uid, balance_change: fen, balance_reason: v.balance_reason?.trim() },
-        confirm: `确认为 ${who} ${fen < 0 ? "扣减" : "增加"}余额 ¥${formatYuan(Math.abs(fen))}？`,
+        confirm: `确认为 ${who} ${fen < 0 ? "扣减" : "增加"}余额 ¥${fenToYuan(Math.abs(fen))}？`,
       };
     }
     case "password":

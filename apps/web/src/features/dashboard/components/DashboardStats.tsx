@@ -1,10 +1,11 @@
 import type { DashData } from "@burrow/contract";
+import { fenToYuan } from "@burrow/contract";
 import { RiCalendarCheckLine } from "@remixicon/react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Col, Progress, Row, Statistic, Typography } from "antd";
 import { useNavigate } from "react-router";
 import { feedback } from "@/lib/feedback";
-import { formatBytes, formatTime, formatYuan } from "@/lib/format";
+import { formatBytes, formatTime } from "@/lib/format";
 import { checkIn, dashboardKeys } from "../dashboard.api";
 
 /** Percentage of quota used, 0–100 (a spent quota shows 100 even when overdrawn). */
@@ -31,7 +32,7 @@ export function DashboardStats({ data }: { data: DashData }) {
     <Row gutter={[16, 16]} className="dashboard-stats">
       <Col xs={24} md={12} xl={6}>
         <Card>
-          <Statistic title="账户余额（元）" value={formatYuan(data.balance)} prefix="¥" />
+          <Statistic title="账户余额（元）" value={fenToYuan(data.balance)} prefix="¥" />
           <Button type="link" style={{ padding: 0 }} onClick={() => navigate("/epay/recharge")}>
             去充值
           </Button>

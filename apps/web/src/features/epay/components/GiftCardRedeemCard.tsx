@@ -1,17 +1,17 @@
-import { Kind, type RedeemResult } from "@burrow/contract";
+import { fenToYuan, Kind, type RedeemResult } from "@burrow/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Form, Input, Space, Typography } from "antd";
 import { accountKeys } from "@/features/account/account.api";
 import { storeKeys } from "@/features/store/store.api";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
-import { formatYuan } from "@/lib/format";
+
 import { fieldRules } from "@/lib/rules";
 import { epayKeys, redeemGiftCard } from "../epay.api";
 
 /** What a redeemed card did, for the toast. */
 export function redeemText(r: RedeemResult): string {
-  if (r.type === Kind.Balance) return `兑换成功，¥${formatYuan(r.card_value)} 已到账`;
+  if (r.type === Kind.Balance) return `兑换成功，¥${fenToYuan(r.card_value)} 已到账`;
   return `兑换成功，已开通「${r.plan_name ?? "套餐"}」${r.cycle_number} 个月`;
 }
 

@@ -1,7 +1,8 @@
 import type { BalanceLedgerRow } from "@burrow/contract";
+import { fenToYuan } from "@burrow/contract";
 import { type TableColumnsType, Typography } from "antd";
 import { PagedTableCard } from "@/components/PagedTableCard";
-import { formatTime, formatYuan } from "@/lib/format";
+import { formatTime } from "@/lib/format";
 import { ledgerQuery } from "../epay.api";
 
 const columns: TableColumnsType<BalanceLedgerRow> = [
@@ -14,11 +15,11 @@ const columns: TableColumnsType<BalanceLedgerRow> = [
     render: (fen: number) => (
       <Typography.Text type={fen < 0 ? "danger" : "success"}>
         {fen > 0 ? "+" : fen < 0 ? "-" : ""}
-        {formatYuan(Math.abs(fen))}
+        {fenToYuan(Math.abs(fen))}
       </Typography.Text>
     ),
   },
-  { title: "变动后余额（元）", dataIndex: "balance_after", width: 150, align: "right", render: formatYuan },
+  { title: "变动后余额（元）", dataIndex: "balance_after", width: 150, align: "right", render: fenToYuan },
   { title: "说明", dataIndex: "reason", ellipsis: true },
   { title: "订单号", dataIndex: "order_id", width: 200, render: (v: string | null) => v ?? "-" },
 ];

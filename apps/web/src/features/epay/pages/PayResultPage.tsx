@@ -1,4 +1,4 @@
-import { OrderType, PayStatus } from "@burrow/contract";
+import { fenToYuan, OrderType, PayStatus } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Descriptions, Result, Spin } from "antd";
 import { type ReactNode, useEffect, useState } from "react";
@@ -7,7 +7,7 @@ import { OrderTypeTag, PayStatusTag } from "@/components/StoreTags";
 import { accountKeys } from "@/features/account/account.api";
 import { isMissing, storeKeys } from "@/features/store/store.api";
 import { feedback } from "@/lib/feedback";
-import { formatTime, formatYuan } from "@/lib/format";
+import { formatTime } from "@/lib/format";
 import { getToken } from "@/lib/token";
 import { cancelOrder, epayKeys, orderQuery } from "../epay.api";
 import { nextPlace, PAY_POLL_INTERVAL_MS, PAY_POLL_LIMIT_MS, payOutcome, retryPlace } from "../pay-result";
@@ -105,9 +105,9 @@ export function PayResultPage() {
           { key: "trade", label: "订单号", children: order.trade_id },
           { key: "name", label: "商品", children: order.name },
           { key: "type", label: "类型", children: <OrderTypeTag type={order.type} /> },
-          { key: "amount", label: "金额", children: `¥${formatYuan(order.amount)}` },
+          { key: "amount", label: "金额", children: `¥${fenToYuan(order.amount)}` },
           ...(order.type === OrderType.Recharge && order.bonus > 0
-            ? [{ key: "bonus", label: "赠送", children: `¥${formatYuan(order.bonus)}` }]
+            ? [{ key: "bonus", label: "赠送", children: `¥${fenToYuan(order.bonus)}` }]
             : []),
           { key: "status", label: "状态", children: <PayStatusTag status={order.status} /> },
           ...(order.paid_at ? [{ key: "paid", label: "支付时间", children: formatTime(order.paid_at) }] : []),

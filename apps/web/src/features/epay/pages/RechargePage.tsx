@@ -1,4 +1,5 @@
 import {
+  fenToYuan,
   OrderType,
   type PayChannel,
   PayChannelLabel,
@@ -7,6 +8,7 @@ import {
   RECHARGE_MAX_FEN,
   RECHARGE_MIN_FEN,
   RechargePresets,
+  yuanToFen,
 } from "@burrow/contract";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Button, Card, Col, Form, InputNumber, Radio, Row, Space, Statistic, Tag, Typography } from "antd";
@@ -15,7 +17,7 @@ import { PageContainer } from "@/components/PageContainer";
 import { userInfoQuery } from "@/features/account/account.api";
 import { createOrder } from "@/features/store/store.api";
 import { showFormError } from "@/lib/form-error";
-import { formatYuan, yuanToFen } from "@/lib/format";
+
 import { fieldRules } from "@/lib/rules";
 import { GiftCardRedeemCard } from "../components/GiftCardRedeemCard";
 import { LedgerCard } from "../components/LedgerCard";
@@ -61,7 +63,7 @@ export function RechargePage() {
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={14}>
           <Card title="在线充值">
-            <Statistic title="当前余额（元）" value={me ? formatYuan(me.balance) : "-"} prefix="¥" />
+            <Statistic title="当前余额（元）" value={me ? fenToYuan(me.balance) : "-"} prefix="¥" />
             <Form<RechargeForm>
               form={form}
               layout="vertical"
@@ -97,19 +99,19 @@ export function RechargePage() {
                   <Space wrap>
                     {promos.map((p) => (
                       <Tag key={p.id} color={applied?.id === p.id ? "red" : "default"}>
-                        {p.name ? `${p.name}：` : ""}满 ¥{formatYuan(p.min_amount)} 送 ¥{formatYuan(p.bonus)}
+                        {p.name ? `${p.name}：` : ""}满 ¥{fenToYuan(p.min_amount)} 送 ¥{fenToYuan(p.bonus)}
                       </Tag>
                     ))}
                   </Space>
                   <div className="recharge-bonus">
                     {bonus > 0 ? (
                       <Typography.Text type="success">
-                        本次充值赠送 ¥{formatYuan(bonus)}，到账 ¥{formatYuan(amount + bonus)}
+                        本次充值赠送 ¥{fenToYuan(bonus)}，到账 ¥{fenToYuan(amount + bonus)}
                       </Typography.Text>
                     ) : null}
                     {next ? (
                       <Typography.Text type="secondary">
-                        {bonus > 0 ? "；" : ""}再充 ¥{formatYuan(next.missing)} 可获赠 ¥{formatYuan(next.promo.bonus)}
+                        {bonus > 0 ? "；" : ""}再充 ¥{fenToYuan(next.missing)} 可获赠 ¥{fenToYuan(next.promo.bonus)}
                       </Typography.Text>
                     ) : null}
                   </div>
@@ -119,7 +121,7 @@ export function RechargePage() {
                 <Radio.Group options={PayChannels.map((c) => ({ value: c, label: PayChannelLabel[c] }))} />
               </Form.Item>
               <Button type="primary" htmlType="submit" size="large" loading={recharge.isPending || redirecting}>
-                立即充值{amount > 0 ? ` ¥${formatYuan(amount)}` : ""}
+                立即充值{amount > 0 ? ` ¥${fenToYuan(amount)}` : ""}
               </Button>
             </Form>
           </Card>

@@ -1,4 +1,11 @@
-import { type CreatedGiftCards, type GiftCardExportQuery, type GiftCardRow, Kind, KindLabel } from "@burrow/contract";
+import {
+  type CreatedGiftCards,
+  fenToYuan,
+  type GiftCardExportQuery,
+  type GiftCardRow,
+  Kind,
+  KindLabel,
+} from "@burrow/contract";
 import { RiAddLine, RiDownloadLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
@@ -31,7 +38,7 @@ import { allPlansQuery } from "@/features/plans/plans.api";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { saveBlob } from "@/lib/download";
 import { feedback } from "@/lib/feedback";
-import { formatTime, formatYuan } from "@/lib/format";
+import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { GiftCardFields } from "../components/GiftCardFields";
 import {
@@ -180,7 +187,7 @@ export function GiftCardPage() {
       width: 200,
       render: (_: unknown, row) =>
         row.type === Kind.Balance
-          ? `¥${formatYuan(row.card_value)}`
+          ? `¥${fenToYuan(row.card_value)}`
           : `${row.plan_name ?? "-"} × ${row.cycle_number} 个月`,
     },
     { title: "过期时间", dataIndex: "expire_date", width: 175, render: (v: string) => formatTime(v) },

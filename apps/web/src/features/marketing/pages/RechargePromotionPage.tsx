@@ -1,4 +1,5 @@
 import type { RechargePromotionRow } from "@burrow/contract";
+import { fenToYuan } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, DatePicker, Form, Input, InputNumber, Modal, Table, type TableColumnsType, Tag } from "antd";
@@ -9,7 +10,7 @@ import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
 import { userInfoQuery } from "@/features/account/account.api";
 import { feedback } from "@/lib/feedback";
-import { formatTime, formatYuan } from "@/lib/format";
+import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { readFilters, writeFilters } from "@/lib/url-filters";
 import { beforeToday, type RechargePromotionForm, rechargePromotionBody } from "../forms";
@@ -37,7 +38,7 @@ export function RechargePromotionPage() {
   const confirmDelete = (row: RechargePromotionRow) =>
     modal.confirm({
       title: "删除充值优惠？",
-      content: `确认删除「${row.name || `满 ${formatYuan(row.min_amount)} 送 ${formatYuan(row.bonus)}`}」？已到账的赠送金额不受影响。`,
+      content: `确认删除「${row.name || `满 ${fenToYuan(row.min_amount)} 送 ${fenToYuan(row.bonus)}`}」？已到账的赠送金额不受影响。`,
       okText: "删除",
       okButtonProps: { danger: true },
       cancelText: "取消",
@@ -69,9 +70,9 @@ export function RechargePromotionPage() {
       dataIndex: "min_amount",
       width: 130,
       align: "right",
-      render: (fen: number) => formatYuan(fen),
+      render: (fen: number) => fenToYuan(fen),
     },
-    { title: "赠送（元）", dataIndex: "bonus", width: 110, align: "right", render: (fen: number) => formatYuan(fen) },
+    { title: "赠送（元）", dataIndex: "bonus", width: 110, align: "right", render: (fen: number) => fenToYuan(fen) },
     { title: "开始时间", dataIndex: "start_at", width: 175, render: (v: string) => formatTime(v) },
     { title: "结束时间", dataIndex: "end_at", width: 175, render: (v: string) => formatTime(v) },
   ];

@@ -1,6 +1,7 @@
 import {
   type AdminOrderDetail,
   type BalanceLedgerRow,
+  fenToYuan,
   type PayChannel,
   PayChannelLabel,
   PayMethodLabel,
@@ -13,7 +14,7 @@ import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { OrderTypeTag, PayStatusTag, SubscriptionStatusTag } from "@/components/StoreTags";
 import { lineText, quoteLines } from "@/features/store/pricing";
-import { formatBytes, formatTime, formatYuan } from "@/lib/format";
+import { formatBytes, formatTime } from "@/lib/format";
 import { orderDetailQuery } from "../orders.api";
 import { RefundModal } from "./RefundModal";
 
@@ -27,11 +28,11 @@ const ledgerColumns: TableColumnsType<BalanceLedgerRow> = [
     render: (fen: number) => (
       <Typography.Text type={fen < 0 ? "danger" : "success"}>
         {fen > 0 ? "+" : fen < 0 ? "-" : ""}
-        {formatYuan(Math.abs(fen))}
+        {fenToYuan(Math.abs(fen))}
       </Typography.Text>
     ),
   },
-  { title: "变动后（元）", dataIndex: "balance_after", width: 110, align: "right", render: formatYuan },
+  { title: "变动后（元）", dataIndex: "balance_after", width: 110, align: "right", render: fenToYuan },
   { title: "说明", dataIndex: "reason", ellipsis: true },
 ];
 
@@ -91,7 +92,7 @@ function OrderDetailBody({ order }: { order: AdminOrderDetail }) {
           },
           { key: "phone", label: "手机号", children: order.user.phone },
           { key: "nickname", label: "昵称", children: order.user.nickname || "-" },
-          { key: "balance", label: "当前余额", children: `¥${formatYuan(order.user.balance)}` },
+          { key: "balance", label: "当前余额", children: `¥${fenToYuan(order.user.balance)}` },
         ]}
       />
       {sub ? (

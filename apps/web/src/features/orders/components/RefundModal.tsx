@@ -1,10 +1,11 @@
 import type { AdminOrderDetail, RefundOrderBody } from "@burrow/contract";
+import { fenToYuan, yuanToFen } from "@burrow/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert, Checkbox, Descriptions, Form, Input, InputNumber, Modal, Typography } from "antd";
 import { useEffect } from "react";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
-import { formatYuan, yuanToFen } from "@/lib/format";
+
 import { fieldRules } from "@/lib/rules";
 import { ordersKeys, refundOrder } from "../orders.api";
 
@@ -35,7 +36,7 @@ export function RefundModal({ order, onClose }: RefundModalProps) {
     meta: { silentError: true },
     onSuccess: async (r) => {
       feedback.success(
-        `已退款 ¥${formatYuan(r.refunded)} 到用户余额${r.override ? "（人工调整）" : ""}，当前余额 ¥${formatYuan(r.balance)}`,
+        `已退款 ¥${fenToYuan(r.refunded)} 到用户余额${r.override ? "（人工调整）" : ""}，当前余额 ¥${fenToYuan(r.balance)}`,
       );
       await queryClient.invalidateQueries({ queryKey: ordersKeys.all });
     },
@@ -90,7 +91,7 @@ export function RefundModal({ order, onClose }: RefundModalProps) {
             column={1}
             bordered
             items={[
-              { key: "refundable", label: "按剩余价值可退", children: `¥${formatYuan(refundable)}` },
+              { key: "refundable", label: "按剩余价值可退", children: `¥${fenToYuan(refundable)}` },
               { key: "reason", label: "计算依据", children: preview.reason },
             ]}
           />
@@ -120,7 +121,7 @@ export function RefundModal({ order, onClose }: RefundModalProps) {
               name="amount"
               label="退款金额（元）"
               style={{ marginTop: 12 }}
-              extra={`最多 ¥${formatYuan(maxOverride)}（已转出的价值不能再次退还）`}
+              extra={`最多 ¥${fenToYuan(maxOverride)}（已转出的价值不能再次退还）`}
               rules={fieldRules("退款金额", { required: true, range: { min: 0.01, max: maxOverride / 100 } })}
             >
               <InputNumber min={0.01} max={maxOverride / 100} precision={2} step={1} style={{ width: "100%" }} />

@@ -1,4 +1,4 @@
-import { type AdminOrderRow, OrderTypeLabel, PayMethodLabel, PayStatusLabel } from "@burrow/contract";
+import { type AdminOrderRow, fenToYuan, OrderTypeLabel, PayMethodLabel, PayStatusLabel } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Button, Card, Form, Input, InputNumber, Select, Table, type TableColumnsType, Typography } from "antd";
 import { Link, useSearchParams } from "react-router";
@@ -8,7 +8,7 @@ import { SearchActions } from "@/components/SearchActions";
 import { OrderTypeTag, PayStatusTag } from "@/components/StoreTags";
 import { userInfoQuery } from "@/features/account/account.api";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { formatTime, formatYuan } from "@/lib/format";
+import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { OrderDetailDrawer } from "../components/OrderDetailDrawer";
 import { orderListQuery } from "../orders.api";
@@ -70,7 +70,7 @@ export function OrderListPage() {
       dataIndex: "amount",
       width: 110,
       align: "right",
-      render: (fen: number) => formatYuan(fen),
+      render: (fen: number) => fenToYuan(fen),
     },
     {
       title: "支付方式",

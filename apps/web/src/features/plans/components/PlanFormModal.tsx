@@ -1,9 +1,9 @@
-import { type AdminPlan, OrderType, PlanPeriodLabel, PlanPeriods } from "@burrow/contract";
+import { type AdminPlan, fenToYuan, OrderType, PlanPeriodLabel, PlanPeriods } from "@burrow/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Col, Form, Input, InputNumber, Radio, Row, Select, Switch, Typography } from "antd";
 import { FormModal } from "@/components/FormModal";
 import { ALL, levelListQuery } from "@/features/nodes/nodes.api";
-import { formatYuan } from "@/lib/format";
+
 import { fieldRules } from "@/lib/rules";
 import { discountText } from "../../store/pricing";
 import {
@@ -38,7 +38,7 @@ function PeriodPreview({ period }: { period: (typeof PlanPeriods)[number] }) {
   const off = discountText(discount ?? 1);
   return (
     <Typography.Text type="secondary">
-      实付 ¥{formatYuan(price)}
+      实付 ¥{fenToYuan(price)}
       {off ? `（${off}）` : ""}
     </Typography.Text>
   );

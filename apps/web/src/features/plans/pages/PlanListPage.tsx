@@ -1,4 +1,4 @@
-import { type AdminPlan, OrderType, PlanPeriodLabel, PlanPeriods } from "@burrow/contract";
+import { type AdminPlan, applyMultiplier, fenToYuan, OrderType, PlanPeriodLabel, PlanPeriods } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
@@ -25,10 +25,9 @@ import { ALL, levelListQuery } from "@/features/nodes/nodes.api";
 import { bandwidthText, discountText } from "@/features/store/pricing";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
-import { formatYuan } from "@/lib/format";
+
 import { fieldRules } from "@/lib/rules";
 import { PlanFormModal } from "../components/PlanFormModal";
-import { previewPrice } from "../plan-form";
 import { deletePlan, planListQuery, plansKeys, updatePlan } from "../plans.api";
 
 const filterSpec = { name: "text", order_type: "int", level_id: "int" } as const;
@@ -42,15 +41,16 @@ function PlanPrices({ plan }: { plan: AdminPlan }) {
       {lines.map((p) => {
         const fee = plan[`${p}_fee`] ?? 0;
         const discount = plan[`${p}_fee_discount`];
-        const price = previewPrice(fee / 100, discount) ?? fee;
+        // The list has fen already: the multiplier applies to them directly (no trip through yuan).
+        const price = applyMultiplier(fee, discount);
         return (
           <div key={p}>
-            {PlanPeriodLabel[p]} ¥{formatYuan(price)}
+            {PlanPeriodLabel[p]} ¥{fenToYuan(price)}
             {discount < 1 ? (
               <>
                 {" "}
                 <Typography.Text delete type="secondary">
-                  ¥{formatYuan(fee)}
+                  ¥{fenToYuan(fee)}
                 </Typography.Text>{" "}
                 <Tag color="red">{discountText(discount)}</Tag>
               </>

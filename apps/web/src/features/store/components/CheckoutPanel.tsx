@@ -1,6 +1,7 @@
 import {
   type CreateOrderResult,
   ErrorCode,
+  fenToYuan,
   type OrderAction,
   type PayChannel,
   PayChannelLabel,
@@ -20,7 +21,7 @@ import { accountKeys, userInfoQuery } from "@/features/account/account.api";
 import { epayKeys } from "@/features/epay/epay.api";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
-import { formatTime, formatYuan } from "@/lib/format";
+import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { discountText, lineText, quoteLines } from "../pricing";
 import { checkDiscountCode, createOrder, quoteQuery, storeKeys } from "../store.api";
@@ -66,7 +67,7 @@ export function InsufficientBalanceAlert({ balance, amount }: { balance?: number
       description={
         <span>
           {balance !== undefined && amount !== undefined
-            ? `当前余额 ¥${formatYuan(balance)}，本单需支付 ¥${formatYuan(amount)}。`
+            ? `当前余额 ¥${fenToYuan(balance)}，本单需支付 ¥${fenToYuan(amount)}。`
             : "账户余额不足以支付本单。"}
           请先<Link to="/epay/recharge">去充值</Link>，或改用在线支付。
         </span>
@@ -182,7 +183,7 @@ export function CheckoutPanel({
           <Radio.Group optionType="button" buttonStyle="solid" className="checkout-periods">
             {periods.map((p) => (
               <Radio.Button key={p.period} value={p.period}>
-                {PlanPeriodLabel[p.period]} ¥{formatYuan(p.price)}
+                {PlanPeriodLabel[p.period]} ¥{fenToYuan(p.price)}
                 {p.fee_discount < 1 ? (
                   <span className="checkout-period-off">{discountText(p.fee_discount)}</span>
                 ) : null}
@@ -232,7 +233,7 @@ export function CheckoutPanel({
             <Radio value={PayMethod.Balance}>
               {PayMethodLabel[PayMethod.Balance]}
               {balance !== undefined ? (
-                <Typography.Text type="secondary">（余额 ¥{formatYuan(balance)}）</Typography.Text>
+                <Typography.Text type="secondary">（余额 ¥{fenToYuan(balance)}）</Typography.Text>
               ) : null}
             </Radio>
             <Radio value={PayMethod.Online}>{PayMethodLabel[PayMethod.Online]}</Radio>
@@ -263,7 +264,7 @@ export function CheckoutPanel({
             ))}
             {q.credit_to_balance > 0 ? (
               <Typography.Text type="secondary">
-                原套餐剩余价值超出部分 ¥{formatYuan(q.credit_to_balance)} 将转入余额
+                原套餐剩余价值超出部分 ¥{fenToYuan(q.credit_to_balance)} 将转入余额
               </Typography.Text>
             ) : null}
           </section>
@@ -286,7 +287,7 @@ export function CheckoutPanel({
             disabled={!period}
           >
             {payMethod === PayMethod.Online ? `${submitText}（在线支付）` : submitText}
-            {q ? ` ¥${formatYuan(q.amount)}` : ""}
+            {q ? ` ¥${fenToYuan(q.amount)}` : ""}
           </Button>
         )}
       </Form>

@@ -1,6 +1,7 @@
 import type { PlanPeriod, StorePlan } from "@burrow/contract";
+import { fenToYuan } from "@burrow/contract";
 import { Button, Card, Space, Tag, Typography } from "antd";
-import { formatYuan } from "@/lib/format";
+
 import { discountText, monthlyEquivalent, PeriodUnit, periodOf } from "../pricing";
 import { PlanFeatures } from "./PlanFeatures";
 
@@ -46,20 +47,18 @@ export function PlanCard({ plan, period, onBuy }: PlanCardProps) {
       <div className="store-plan-price">
         {price ? (
           <>
-            <span className="store-plan-amount">¥{formatYuan(price.price)}</span>
+            <span className="store-plan-amount">¥{fenToYuan(price.price)}</span>
             <span className="store-plan-unit">/{PeriodUnit[period]}</span>
             {price.fee_discount < 1 ? (
               <>
                 <Typography.Text delete type="secondary" className="store-plan-fee">
-                  ¥{formatYuan(price.fee)}
+                  ¥{fenToYuan(price.fee)}
                 </Typography.Text>
                 <Tag color="red">{discountText(price.fee_discount)}</Tag>
               </>
             ) : null}
             {price.months > 1 ? (
-              <div className="store-plan-monthly">
-                约 ¥{formatYuan(monthlyEquivalent(price.price, price.months))}/月
-              </div>
+              <div className="store-plan-monthly">约 ¥{fenToYuan(monthlyEquivalent(price.price, price.months))}/月</div>
             ) : null}
           </>
         ) : (

@@ -1,10 +1,10 @@
-import { type AdminUserDetail, RoleLabel } from "@burrow/contract";
+import { type AdminUserDetail, fenToYuan, RoleLabel } from "@burrow/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Form, Input, InputNumber, Modal, Radio, Select } from "antd";
 import { useEffect } from "react";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
-import { formatYuan } from "@/lib/format";
+
 import { confirmRules, fieldRules, passwordRules } from "@/lib/rules";
 import { type ActionForm, actionTitles, buildUpdate, type UserAction } from "../user-actions";
 import { updateUser, usermgrKeys } from "../usermgr.api";
@@ -113,7 +113,7 @@ export function UserActionModal({ action, user, onClose }: UserActionModalProps)
               <Form.Item
                 name="amount"
                 label="金额（元）"
-                extra={`当前余额 ¥${formatYuan(user.balance)}`}
+                extra={`当前余额 ¥${fenToYuan(user.balance)}`}
                 rules={fieldRules("金额", { required: true, range: { min: 0.01, max: 1_000_000 } })}
               >
                 <InputNumber min={0.01} max={1_000_000} precision={2} step={1} style={{ width: "100%" }} />

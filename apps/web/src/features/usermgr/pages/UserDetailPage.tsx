@@ -1,4 +1,4 @@
-import { type BalanceLedgerRow, UserStatus } from "@burrow/contract";
+import { type BalanceLedgerRow, fenToYuan, UserStatus } from "@burrow/contract";
 import { RiArrowLeftLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
@@ -21,7 +21,7 @@ import { PagedTableCard } from "@/components/PagedTableCard";
 import { userInfoQuery } from "@/features/account/account.api";
 import { loginLogColumns } from "@/features/account/components/LoginHistoryCard";
 import { feedback } from "@/lib/feedback";
-import { formatTime, formatYuan } from "@/lib/format";
+import { formatTime } from "@/lib/format";
 import { UserActionModal } from "../components/UserActionModal";
 import { RoleTag, UserStatusTag } from "../components/UserTags";
 import type { UserAction } from "../user-actions";
@@ -37,12 +37,12 @@ const ledgerColumns: TableColumnsType<BalanceLedgerRow> = [
     render: (fen: number) => (
       <Typography.Text type={fen < 0 ? "danger" : "success"}>
         {fen > 0 ? "+" : fen < 0 ? "-" : ""}
-        {formatYuan(Math.abs(fen))}
+        {fenToYuan(Math.abs(fen))}
       </Typography.Text>
     ),
   },
-  { title: "变动前（元）", dataIndex: "balance_before", width: 120, align: "right", render: formatYuan },
-  { title: "变动后（元）", dataIndex: "balance_after", width: 120, align: "right", render: formatYuan },
+  { title: "变动前（元）", dataIndex: "balance_before", width: 120, align: "right", render: fenToYuan },
+  { title: "变动后（元）", dataIndex: "balance_after", width: 120, align: "right", render: fenToYuan },
   { title: "原因", dataIndex: "reason", ellipsis: true },
   { title: "订单号", dataIndex: "order_id", width: 200, render: (v: string | null) => v ?? "-" },
 ];
@@ -151,7 +151,7 @@ export function UserDetailPage() {
               <UserStatusTag status={user.status} />
             </Descriptions.Item>
             {banned ? <Descriptions.Item label="封禁原因">{user.ban_reason || "-"}</Descriptions.Item> : null}
-            <Descriptions.Item label="余额（元）">{formatYuan(user.balance)}</Descriptions.Item>
+            <Descriptions.Item label="余额（元）">{fenToYuan(user.balance)}</Descriptions.Item>
             <Descriptions.Item label="邀请码">{user.invite_code || "-"}</Descriptions.Item>
             <Descriptions.Item label="邀请人 UID">{user.referrer_uid ?? "-"}</Descriptions.Item>
             <Descriptions.Item label="实名姓名">{user.real_name ?? "-"}</Descriptions.Item>

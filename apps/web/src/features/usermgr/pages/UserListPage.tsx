@@ -1,4 +1,4 @@
-import { type AdminUserRow, RoleLabel, UserStatusLabel } from "@burrow/contract";
+import { type AdminUserRow, fenToYuan, RoleLabel, UserStatusLabel } from "@burrow/contract";
 import { RiRefreshLine, RiSearchLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import type { TableColumnsType } from "antd";
@@ -9,7 +9,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
 import { dayjs } from "@/lib/dayjs";
-import { formatTime, formatYuan } from "@/lib/format";
+import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { RoleTag, UserStatusTag } from "../components/UserTags";
 import { filtersFromSearch, filtersToSearch } from "../filters";
@@ -31,7 +31,7 @@ const columns: TableColumnsType<AdminUserRow> = [
   { title: "昵称", dataIndex: "nickname", ellipsis: true },
   { title: "角色", dataIndex: "role", width: 100, render: (role: number) => <RoleTag role={role} /> },
   { title: "状态", dataIndex: "status", width: 100, render: (status: number) => <UserStatusTag status={status} /> },
-  { title: "余额（元）", dataIndex: "balance", width: 120, align: "right", render: (fen: number) => formatYuan(fen) },
+  { title: "余额（元）", dataIndex: "balance", width: 120, align: "right", render: (fen: number) => fenToYuan(fen) },
   { title: "注册时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
   { title: "最后登录", dataIndex: "last_login_at", width: 180, render: (v: string | null) => formatTime(v) },
   {
