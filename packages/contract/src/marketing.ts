@@ -2,7 +2,8 @@ import { z } from "zod";
 import { optionalInt, optionalText, PageQuery } from "./common";
 import { PlanPeriods } from "./enums";
 import { MAX_FEN } from "./money";
-import { type OrderQuote, RECHARGE_MAX_FEN, type SubscriptionView, TradeId } from "./store";
+import { type OrderQuote, RECHARGE_MAX_FEN, TradeId } from "./orders";
+import type { SubscriptionView } from "./subscriptions";
 
 /** Promo codes, gift cards and recharge promotions. Money is integer fen. */
 

@@ -17,7 +17,7 @@ import {
   type RefundResult,
   TradeIdParams,
   TradeIdQuery,
-} from "../store";
+} from "../orders";
 import type { BalanceLedgerRow } from "../users";
 
 /** The orders endpoints (see endpoint.ts). */

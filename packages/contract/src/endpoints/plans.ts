@@ -11,7 +11,7 @@ import {
   type StorePlan,
   StorePlanQuery,
   UpdatePlanBody,
-} from "../store";
+} from "../plans";
 
 /** A DELETE's target, from the body (SPEC) or the query string (what some clients send). */
 const OptionalId = z.object({ id: z.coerce.number().int().min(1, "套餐无效").optional() }).optional();

@@ -1,6 +1,6 @@
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
-import { PlanRegQuery, type PlanRegRow, type SubscriptionList, SubscriptionQuery } from "../store";
+import { PlanRegQuery, type PlanRegRow, type SubscriptionList, SubscriptionQuery } from "../subscriptions";
 
 /** The subscriptions endpoints (see endpoint.ts). */
 export const SubscriptionsApi = {

@@ -1,0 +1,77 @@
+import type { z } from "zod";
+import { optionalInt, optionalText, PageQuery } from "./common";
+import type { PlanPeriod } from "./enums";
+
+/** Subscriptions: what a customer holds of plans and traffic packs. Traffic is bytes. */
+
+// ---------------------------------------------------------------------------------------------
+// Subscriptions
+
+export interface SubscriptionView {
+  id: number;
+  plan_id: number;
+  plan_name: string;
+  /** 2 plan, 3 traffic pack */
+  kind: number;
+  period: PlanPeriod | null;
+  start_at: string;
+  /** null: never ends (the free plan) */
+  end_at: string | null;
+  /** bytes */
+  traffic_quota: number;
+  traffic_used: number;
+  traffic_left: number;
+  /** -2 refunded, -1 expired, 1 in use, 2 over quota */
+  status: number;
+  /** the order that opened it (renewal page key); null for the free plan and gift cards */
+  trade_id: string | null;
+  free: boolean;
+  renewable: boolean;
+  bandwidth: number;
+  tunnel_limit: number;
+  tunnel_peer_port_limit: number;
+  level_name: string | null;
+  created_at: string;
+}
+
+/** What the customer's plan allows now (the frp plugin uses the same numbers). */
+export interface PlanLimitsInfo {
+  plan_id: number;
+  plan_name: string;
+  level: number;
+  bandwidth: number;
+  tunnel_limit: number;
+  tunnel_peer_port_limit: number;
+  traffic_quota: number;
+  traffic_used: number;
+  end_at: string | null;
+  usable: boolean;
+  reason?: string;
+}
+
+/** GET /user/subscription */
+export const SubscriptionQuery = PageQuery.extend({ status: optionalInt(-2, 2), kind: optionalInt(2, 3) });
+export type SubscriptionQuery = z.infer<typeof SubscriptionQuery>;
+
+/** GET /user/subscription → data: the page, and the customer's limits now. */
+export interface SubscriptionList {
+  list: SubscriptionView[];
+  total: number;
+  page: number;
+  size: number;
+  limits: PlanLimitsInfo | null;
+}
+
+/** GET /super/plan/reg (plan registrations) */
+export const PlanRegQuery = PageQuery.extend({
+  user_id: optionalInt(1),
+  local_trade_id: optionalText(40),
+  kind: optionalInt(2, 3),
+  status: optionalInt(-2, 2),
+});
+export type PlanRegQuery = z.infer<typeof PlanRegQuery>;
+
+export interface PlanRegRow extends SubscriptionView {
+  uid: number;
+  phone: string;
+}
