@@ -31,6 +31,7 @@ import { paymentsRoutes } from "./modules/payments/payments.routes";
 import { plansRoutes } from "./modules/plans/plans.routes";
 import { siteRoutes } from "./modules/site/site.routes";
 import { subscriptionsRoutes } from "./modules/subscriptions/subscriptions.routes";
+import { trafficRoutes } from "./modules/traffic/traffic.routes";
 import { tunnelsRoutes } from "./modules/tunnels/tunnels.routes";
 import { usermgrRoutes } from "./modules/usermgr/usermgr.routes";
 import { usersRoutes } from "./modules/users/users.routes";
@@ -60,6 +61,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   auditRoutes(api, ctx);
   nodesRoutes(api, ctx);
   tunnelsRoutes(api, ctx);
+  trafficRoutes(api, ctx);
   downloadsRoutes(api, ctx);
   frpRoutes(api, ctx);
   plansRoutes(api, ctx);

@@ -1,6 +1,12 @@
 /** Time helpers. The API speaks ISO-8601 UTC; "days" are Asia/Shanghai (UTC+8, no DST). */
 
-const SHANGHAI_OFFSET_MS = 8 * 3600 * 1000;
+/** Asia/Shanghai is UTC+8 all year (no DST): the one copy of the offset. */
+export const SHANGHAI_OFFSET_MS = 8 * 3600 * 1000;
+export const DAY_MS = 24 * 3600 * 1000;
+
+/** Shanghai wall-clock time of an instant, as a Date whose UTC fields read that wall clock. */
+export const shanghaiWallClock = (at: Date | string | number): Date =>
+  new Date(new Date(at).getTime() + SHANGHAI_OFFSET_MS);
 
 export const nowIso = (): string => new Date().toISOString();
 

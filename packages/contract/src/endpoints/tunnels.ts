@@ -1,16 +1,5 @@
 import type { Paged } from "../codes";
-import { PageQuery } from "../common";
 import { endpoint } from "../endpoint";
-import {
-  ConnListQuery,
-  type ConnOverview,
-  type ConnRow,
-  type Flow,
-  FlowQuery,
-  type TunnelTrafficChart,
-  type UserTraffic,
-  UserTrafficQuery,
-} from "../traffic";
 import {
   AbuseReportBody,
   AdminTunnelListQuery,
@@ -31,7 +20,6 @@ import {
   TunnelConfigQuery,
   type TunnelDetail,
   TunnelListQuery,
-  TunnelTrafficQuery,
   type TunnelView,
   UpdateTunnelBody,
 } from "../tunnels";
@@ -79,29 +67,6 @@ export const TunnelsApi = {
     access: "user",
     summary: "one of the customer's tunnels with its node and live state",
     params: TunIdParams,
-  }),
-  getUserTunTunidTraffic: endpoint<TunnelTrafficChart>()({
-    method: "GET",
-    url: "/user/tun/:tunid/traffic",
-    access: "user",
-    summary: "a tunnel's daily traffic over the last days",
-    query: TunnelTrafficQuery,
-    params: TunIdParams,
-  }),
-  getUserTunTunidConns: endpoint<Paged<ConnRow>>()({
-    method: "GET",
-    url: "/user/tun/:tunid/conns",
-    access: "user",
-    summary: "recent visitor connections",
-    query: PageQuery,
-    params: TunIdParams,
-  }),
-  getUserTraffic: endpoint<UserTraffic>()({
-    method: "GET",
-    url: "/user/traffic",
-    access: "user",
-    summary: "quota, per day, per tunnel over a range (default: the last 30 days)",
-    query: UserTrafficQuery,
   }),
   postPublicAbuse: endpoint<null>()({
     method: "POST",
@@ -165,19 +130,5 @@ export const TunnelsApi = {
     access: "manager",
     summary: "deletes an abuse keyword rule",
     body: DeleteIllegalRuleBody,
-  }),
-  getSuperTunConns: endpoint<ConnOverview>()({
-    method: "GET",
-    url: "/super/tun/conns",
-    access: "manager",
-    summary: "recent connections (paged) and what is open now",
-    query: ConnListQuery,
-  }),
-  getSuperFlow: endpoint<Flow>()({
-    method: "GET",
-    url: "/super/flow",
-    access: "manager",
-    summary: "traffic by day, node and user (default: the last 7 days)",
-    query: FlowQuery,
   }),
 } as const;

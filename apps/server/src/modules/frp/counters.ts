@@ -1,3 +1,4 @@
+import { DAY_MS } from "../../shared/time";
 /**
  * The poller's billing arithmetic, free of I/O: what frps's "today" counters say now, against
  * the counters stored at the last look, becomes credits per day, the counter rows to store and
@@ -6,8 +7,6 @@
  * null and leave the proxy untouched this round, and an increase no link could have carried in
  * the time since the last accepted counters is refused.
  */
-
-const DAY_MS = 86_400_000;
 
 /** One proxy as the dashboard showed it; null = missing or wrongly typed this round. */
 export interface ProxySample {

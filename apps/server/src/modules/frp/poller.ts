@@ -3,7 +3,7 @@ import { type Kysely, type Selectable, sql } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { acquireLease } from "../../shared/jobs";
-import { addDays, shanghaiDate } from "../../shared/time";
+import { addDays, DAY_MS, SHANGHAI_OFFSET_MS, shanghaiDate } from "../../shared/time";
 import type { NodeRow } from "../nodes/nodes.table";
 import { chargeTraffic, getPlanLimits } from "../subscriptions/quota";
 import { type CompiledRule, flagByRules, loadRules } from "../tunnels/illegal-rules";
@@ -46,8 +46,6 @@ const CHUNK = 400;
  * node's by a little: traffic is not collected this close to midnight (the next poll gets it).
  */
 const MIDNIGHT_GUARD_MS = 60_000;
-const DAY_MS = 86_400_000;
-const SHANGHAI_OFFSET_MS = 8 * 3600_000;
 /** A whole node poll's deadline when the caller gives none (one slow node fails alone). */
 const DEFAULT_DEADLINE_MS = 20_000;
 /** The plausibility bound of a node without a bandwidth cap: a 10 Gbit/s line per proxy. */

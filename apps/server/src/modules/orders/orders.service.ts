@@ -25,6 +25,7 @@ import type { DB } from "../../db/schema";
 import { invalid, notFound, refused } from "../../http/errors";
 import { randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
+import { shanghaiWallClock } from "../../shared/time";
 import { audit } from "../audit/audit";
 import { releaseDiscountCode, reserveDiscountCode } from "../marketing/discount-codes";
 import { presentStorePlanFor } from "../plans/plans.service";
@@ -46,13 +47,12 @@ import {
 import type { OrderRow } from "./orders.table";
 import { priceOrder } from "./pricing";
 
-const SHANGHAI_OFFSET_MS = 8 * 3600 * 1000;
 /** Awaiting online orders one customer may have at a time. */
 export const MAX_AWAITING_ORDERS = 10;
 
 /** A trade id: Shanghai time to the second plus 6 random digits (20 digits, sortable, unguessable enough). */
 export function newTradeId(now = new Date()): string {
-  const stamp = new Date(now.getTime() + SHANGHAI_OFFSET_MS).toISOString().replace(/\D/g, "").slice(0, 14);
+  const stamp = shanghaiWallClock(now).toISOString().replace(/\D/g, "").slice(0, 14);
   return `${stamp}${randomDigits(6)}`;
 }
 

@@ -1,7 +1,8 @@
 /** Calendar arithmetic for subscription periods, in Asia/Shanghai (UTC+8, no DST). */
 
-const SHANGHAI_OFFSET_MS = 8 * 3600 * 1000;
-export const DAY_MS = 24 * 3600 * 1000;
+import { DAY_MS, SHANGHAI_OFFSET_MS, shanghaiWallClock } from "../../shared/time";
+
+export { DAY_MS };
 
 /**
  * Adds calendar months in Shanghai time, keeping the time of day and clamping the day to the
@@ -11,7 +12,7 @@ export const DAY_MS = 24 * 3600 * 1000;
  * @returns ISO instant.
  */
 export function addMonths(at: string | Date, months: number): string {
-  const local = new Date(new Date(at).getTime() + SHANGHAI_OFFSET_MS);
+  const local = shanghaiWallClock(at);
   const day = local.getUTCDate();
   const target = new Date(local.getTime());
   target.setUTCDate(1);

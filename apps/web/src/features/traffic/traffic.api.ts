@@ -1,5 +1,5 @@
 import type { ConnListQuery, FlowQuery, UserTrafficQuery } from "@burrow/contract";
-import { TunnelsApi } from "@burrow/contract";
+import { TrafficApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -17,7 +17,7 @@ export const trafficKeys = {
 export const userTrafficQuery = (q: UserTrafficQuery) =>
   queryOptions({
     queryKey: trafficKeys.user(q),
-    queryFn: ({ signal }) => api.call(TunnelsApi.getUserTraffic, { query: q }, { signal }),
+    queryFn: ({ signal }) => api.call(TrafficApi.getUserTraffic, { query: q }, { signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -25,7 +25,7 @@ export const userTrafficQuery = (q: UserTrafficQuery) =>
 export const flowQuery = (f: FlowFilters) =>
   queryOptions({
     queryKey: trafficKeys.flow(f),
-    queryFn: ({ signal }) => api.call(TunnelsApi.getSuperFlow, { query: f }, { signal }),
+    queryFn: ({ signal }) => api.call(TrafficApi.getSuperFlow, { query: f }, { signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -33,7 +33,7 @@ export const flowQuery = (f: FlowFilters) =>
 export const connOverviewQuery = (f: ConnFilters) =>
   queryOptions({
     queryKey: trafficKeys.conns(f),
-    queryFn: ({ signal }) => api.call(TunnelsApi.getSuperTunConns, { query: f }, { signal }),
+    queryFn: ({ signal }) => api.call(TrafficApi.getSuperTunConns, { query: f }, { signal }),
     placeholderData: keepPreviousData,
     // Live connections: look again while the page is open.
     refetchInterval: 15_000,

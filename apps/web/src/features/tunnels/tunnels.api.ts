@@ -9,7 +9,7 @@ import type {
   TunnelListQuery,
   UpdateTunnelBody,
 } from "@burrow/contract";
-import { TunnelsApi } from "@burrow/contract";
+import { TrafficApi, TunnelsApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -66,7 +66,7 @@ export const tunnelTrafficQuery = (tunId: number, days: number) =>
   queryOptions({
     queryKey: tunnelsKeys.traffic(tunId, days),
     queryFn: ({ signal }) =>
-      api.call(TunnelsApi.getUserTunTunidTraffic, { params: { tunid: tunId }, query: { days } }, { signal }),
+      api.call(TrafficApi.getUserTunTunidTraffic, { params: { tunid: tunId }, query: { days } }, { signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -75,7 +75,7 @@ export const tunnelConnsQuery = (tunId: number, page: number, size: number) =>
   queryOptions({
     queryKey: tunnelsKeys.conns(tunId, page, size),
     queryFn: ({ signal }) =>
-      api.call(TunnelsApi.getUserTunTunidConns, { params: { tunid: tunId }, query: { page, size } }, { signal }),
+      api.call(TrafficApi.getUserTunTunidConns, { params: { tunid: tunId }, query: { page, size } }, { signal }),
     placeholderData: keepPreviousData,
   });
 
