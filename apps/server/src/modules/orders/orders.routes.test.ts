@@ -428,6 +428,12 @@ describe("admin: orders, refunds, registrations", () => {
       query: { user_id: u.uid },
     });
     expect(regByUser.body.data.total).toBe(2);
+    // Each filter narrows the rows and their count alike.
+    const inUse = await t.api<Paged<PlanRegRow>>("GET", "/super/plan/reg", {
+      token: admin,
+      query: { user_id: u.uid, status: 1, kind: 2 },
+    });
+    expect([inUse.body.data.total, inUse.body.data.list.length]).toEqual([1, 1]);
   });
 
   it("refunds a purchase to the balance: order −2, subscription −2, the free plan back, audited", async () => {

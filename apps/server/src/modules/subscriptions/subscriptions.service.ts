@@ -9,11 +9,12 @@ import {
   type SubscriptionQuery,
   SubscriptionStatus,
 } from "@burrow/contract";
-import { type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { refused } from "../../http/errors";
 import { lockUser } from "../../shared/locks";
+import { pageOf } from "../../shared/paging";
 import { GB, grantDefaultPlan } from "./default-plan";
 import { addMonths } from "./periods";
 import { getPlanLimits } from "./quota";
@@ -380,27 +381,61 @@ export async function expireSubscriptions(ctx: AppContext, now = new Date()): Pr
 /** Live first (in use, over quota), then the rest; newest first within each. */
 const liveFirst = sql<number>`case when subscriptions.status in (${SubscriptionStatus.InUse}, ${SubscriptionStatus.OverQuota}) then 0 else 1 end`;
 
+/**
+ * The subscriptions a list asks for, as one condition: the rows and their count are both read
+ * with it, so a filter cannot be applied to one and forgotten on the other.
+ */
+function subscriptionFilter(q: { uid?: number; trade_id?: string; kind?: number; status?: number }) {
+  return (eb: ExpressionBuilder<DB, "subscriptions">) =>
+    eb.and([
+      ...(q.uid !== undefined ? [eb("subscriptions.uid", "=", q.uid)] : []),
+      ...(q.trade_id ? [eb("subscriptions.trade_id", "=", q.trade_id)] : []),
+      ...(q.kind !== undefined ? [eb("subscriptions.kind", "=", q.kind)] : []),
+      ...(q.status !== undefined ? [eb("subscriptions.status", "=", q.status)] : []),
+    ]);
+}
+
+/** One page of subscriptions matching `filter`, in `order`, presented, with the total. */
+function subscriptionPage(
+  ctx: AppContext,
+  filter: ReturnType<typeof subscriptionFilter>,
+  page: number,
+  size: number,
+  withOwner: boolean,
+) {
+  return pageOf(
+    page,
+    size,
+    (limit, offset) =>
+      subscriptionViewQuery(ctx.db)
+        .leftJoin("users", "users.uid", "subscriptions.uid")
+        .select("users.phone as phone")
+        .where(filter)
+        .$if(!withOwner, (qb) => qb.orderBy(liveFirst))
+        .orderBy("subscriptions.id", "desc")
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    async () =>
+      (
+        await ctx.db
+          .selectFrom("subscriptions")
+          .where(filter)
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+  );
+}
+
 /** GET /user/subscription: my plans and traffic packs with traffic used/left, and my limits now. */
 export async function listMySubscriptions(
   ctx: AppContext,
   uid: number,
   q: SubscriptionQuery,
 ): Promise<SubscriptionList> {
-  let sel = ctx.db.selectFrom("subscriptions").where("subscriptions.uid", "=", uid);
-  if (q.status !== undefined) sel = sel.where("subscriptions.status", "=", q.status);
-  if (q.kind !== undefined) sel = sel.where("subscriptions.kind", "=", q.kind);
-  let rows = subscriptionViewQuery(ctx.db).where("subscriptions.uid", "=", uid);
-  if (q.status !== undefined) rows = rows.where("subscriptions.status", "=", q.status);
-  if (q.kind !== undefined) rows = rows.where("subscriptions.kind", "=", q.kind);
   const now = new Date();
-  const [list, total, limits] = await Promise.all([
-    rows
-      .orderBy(liveFirst)
-      .orderBy("subscriptions.id", "desc")
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute(),
-    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  const [page, limits] = await Promise.all([
+    subscriptionPage(ctx, subscriptionFilter({ uid, kind: q.kind, status: q.status }), q.page, q.size, false),
     getPlanLimits(ctx.db, uid),
   ]);
   const info: PlanLimitsInfo | null = limits && {
@@ -417,53 +452,23 @@ export async function listMySubscriptions(
     ...(limits.reason && { reason: limits.reason }),
   };
   return {
-    list: list.map((r) => presentSubscriptionRow(r as SubscriptionViewRow, now)),
-    total: Number(total.n),
-    page: q.page,
-    size: q.size,
+    ...page,
+    list: page.list.map((r) => presentSubscriptionRow(r as SubscriptionViewRow, now)),
     limits: info,
   };
 }
 
 /** GET /super/plan/reg: every plan and pack registration (subscription), with its customer. */
 export async function listPlanRegistrations(ctx: AppContext, q: PlanRegQuery): Promise<Paged<PlanRegRow>> {
-  let count = ctx.db.selectFrom("subscriptions");
-  let rows = subscriptionViewQuery(ctx.db)
-    .leftJoin("users", "users.uid", "subscriptions.uid")
-    .select("users.phone as phone");
-  if (q.user_id !== undefined) {
-    count = count.where("subscriptions.uid", "=", q.user_id);
-    rows = rows.where("subscriptions.uid", "=", q.user_id);
-  }
-  if (q.local_trade_id) {
-    count = count.where("subscriptions.trade_id", "=", q.local_trade_id);
-    rows = rows.where("subscriptions.trade_id", "=", q.local_trade_id);
-  }
-  if (q.kind !== undefined) {
-    count = count.where("subscriptions.kind", "=", q.kind);
-    rows = rows.where("subscriptions.kind", "=", q.kind);
-  }
-  if (q.status !== undefined) {
-    count = count.where("subscriptions.status", "=", q.status);
-    rows = rows.where("subscriptions.status", "=", q.status);
-  }
+  const filter = subscriptionFilter({ uid: q.user_id, trade_id: q.local_trade_id, kind: q.kind, status: q.status });
+  const page = await subscriptionPage(ctx, filter, q.page, q.size, true);
   const now = new Date();
-  const [list, total] = await Promise.all([
-    rows
-      .orderBy("subscriptions.id", "desc")
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute(),
-    count.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
   return {
-    list: list.map((r) => ({
+    ...page,
+    list: page.list.map((r) => ({
       ...presentSubscriptionRow(r as SubscriptionViewRow, now),
       uid: r.uid,
       phone: r.phone ?? "",
     })),
-    total: Number(total.n),
-    page: q.page,
-    size: q.size,
   };
 }
