@@ -169,6 +169,24 @@ async function pickFreePort(trx: Kysely<DB>, node: NodeRow, rules: CompiledRule[
   throw refused("该节点已没有可用的远程端口，请换一个节点");
 }
 
+/** 40008 when the customer already has a live tunnel of that name (other than `exceptTunId`). */
+async function assertNameFree(
+  db: Kysely<DB>,
+  uid: number,
+  tunName: string,
+  exceptTunId: number | undefined,
+  message: string,
+): Promise<void> {
+  let name = db
+    .selectFrom("tunnels")
+    .select("tun_id")
+    .where("uid", "=", uid)
+    .where("tun_name", "=", tunName)
+    .where("status", "<>", TunnelStatus.Deleted);
+  if (exceptTunId) name = name.where("tun_id", "<>", exceptTunId);
+  if (await name.executeTakeFirst()) throw localDuplicated(message, "tun_name");
+}
+
 /** 40008/40001 checks inside the write transaction (the unique indexes are the last word). */
 async function assertFree(
   trx: Kysely<DB>,
@@ -177,14 +195,7 @@ async function assertFree(
   draft: TunnelDraft,
   exceptTunId?: number,
 ): Promise<void> {
-  let name = trx
-    .selectFrom("tunnels")
-    .select("tun_id")
-    .where("uid", "=", uid)
-    .where("tun_name", "=", draft.tun_name)
-    .where("status", "<>", TunnelStatus.Deleted);
-  if (exceptTunId) name = name.where("tun_id", "<>", exceptTunId);
-  if (await name.executeTakeFirst()) throw localDuplicated("隧道名称已存在", "tun_name");
+  await assertNameFree(trx, uid, draft.tun_name, exceptTunId, "隧道名称已存在");
   if (draft.remote_port) {
     let port = trx
       .selectFrom("tunnels")
@@ -516,17 +527,8 @@ export async function adminUpdateTunnel(
     throw invalid("banned_reason", "只有锁定的隧道才有封禁原因，请同时设置 status 为 3");
   if (body.addon && Object.keys(cleanAddon(body.addon)).length && cur.protocol !== "http")
     throw invalid("addon", "附加选项仅适用于 http 隧道");
-  if (body.tun_name && body.tun_name !== cur.tun_name) {
-    const dup = await ctx.db
-      .selectFrom("tunnels")
-      .select("tun_id")
-      .where("uid", "=", cur.uid)
-      .where("tun_name", "=", body.tun_name)
-      .where("status", "<>", TunnelStatus.Deleted)
-      .where("tun_id", "<>", cur.tun_id)
-      .executeTakeFirst();
-    if (dup) throw localDuplicated("该用户已有同名隧道", "tun_name");
-  }
+  if (body.tun_name && body.tun_name !== cur.tun_name)
+    await assertNameFree(ctx.db, cur.uid, body.tun_name, cur.tun_id, "该用户已有同名隧道");
   await ctx.db.transaction().execute(async (trx) => {
     const set = {
       ...(body.tun_name !== undefined && { tun_name: body.tun_name }),
