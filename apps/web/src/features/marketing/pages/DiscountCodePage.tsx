@@ -18,13 +18,12 @@ import {
   Typography,
 } from "antd";
 import { useState } from "react";
-import { accessOf } from "@/app/access";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
-import { userInfoQuery } from "@/features/account/account.api";
 import { allPlansQuery } from "@/features/plans/plans.api";
 import { discountText } from "@/features/store/pricing";
+import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
@@ -41,8 +40,7 @@ export function DiscountCodePage() {
   const [modal, modalHolder] = Modal.useModal();
   const { filters, search, reset, pagination } = useUrlFilters({ code: "text" }, form);
   const { data, isFetching } = useQuery(discountCodeListQuery(filters));
-  const { data: me } = useQuery(userInfoQuery());
-  const { canWrite } = accessOf(me);
+  const { canWrite } = useAccess();
   const { data: plans } = useQuery({ ...allPlansQuery(), enabled: canWrite });
   const [creating, setCreating] = useState(false);
   const planName = (id: number) => plans?.list.find((p) => p.id === id)?.name ?? `#${id}`;

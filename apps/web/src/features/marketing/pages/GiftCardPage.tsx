@@ -27,14 +27,13 @@ import {
 } from "antd";
 import { useState } from "react";
 import { reportError } from "@/api/query-client";
-import { accessOf } from "@/app/access";
 import { CopyButton } from "@/components/CopyButton";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
 import { KindTag } from "@/components/StoreTags";
-import { userInfoQuery } from "@/features/account/account.api";
 import { allPlansQuery } from "@/features/plans/plans.api";
+import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { saveBlob } from "@/lib/download";
 import { feedback } from "@/lib/feedback";
@@ -105,8 +104,7 @@ export function GiftCardPage() {
   const [modal, modalHolder] = Modal.useModal();
   const { filters, search, reset, pagination } = useUrlFilters(filterSpec, form);
   const { data, isFetching } = useQuery(giftCardListQuery(filters));
-  const { data: me } = useQuery(userInfoQuery());
-  const { canWrite } = accessOf(me);
+  const { canWrite } = useAccess();
   const { data: plans } = useQuery({ ...allPlansQuery(), enabled: canWrite });
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedGiftCards | null>(null);

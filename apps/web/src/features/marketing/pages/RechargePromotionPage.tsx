@@ -5,10 +5,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, DatePicker, Form, Input, InputNumber, Modal, Table, type TableColumnsType, Tag } from "antd";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
-import { accessOf } from "@/app/access";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
-import { userInfoQuery } from "@/features/account/account.api";
+import { useAccess } from "@/hooks/useAccess";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
@@ -28,8 +27,7 @@ export function RechargePromotionPage() {
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params, {});
   const { data, isFetching } = useQuery(rechargePromotionListQuery(filters));
-  const { data: me } = useQuery(userInfoQuery());
-  const { canWrite } = accessOf(me);
+  const { canWrite } = useAccess();
   const [creating, setCreating] = useState(false);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: marketingKeys.recharges() });

@@ -2,11 +2,11 @@ import { type AdminOrderRow, fenToYuan, OrderTypeLabel, PayMethodLabel, PayStatu
 import { useQuery } from "@tanstack/react-query";
 import { Button, Card, Form, Input, InputNumber, Select, Table, type TableColumnsType, Typography } from "antd";
 import { Link, useSearchParams } from "react-router";
-import { ADMIN_BASE, accessOf } from "@/app/access";
+import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
 import { OrderTypeTag, PayStatusTag } from "@/components/StoreTags";
-import { userInfoQuery } from "@/features/account/account.api";
+import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
@@ -31,8 +31,7 @@ export function OrderListPage() {
   const [params, setParams] = useSearchParams();
   const { filters, search, reset, pagination } = useUrlFilters(filterSpec, form);
   const { data, isFetching } = useQuery(orderListQuery(filters));
-  const { data: me } = useQuery(userInfoQuery());
-  const { canWrite } = accessOf(me);
+  const { canWrite } = useAccess();
 
   // The open order is in the URL too (?trade=…), so a detail can be linked to.
   const openTrade = params.get("trade");

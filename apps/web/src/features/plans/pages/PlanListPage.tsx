@@ -16,13 +16,12 @@ import {
   Typography,
 } from "antd";
 import { useState } from "react";
-import { accessOf } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
 import { PlanTypeTag } from "@/components/StoreTags";
-import { userInfoQuery } from "@/features/account/account.api";
 import { ALL, levelListQuery } from "@/features/nodes/nodes.api";
 import { bandwidthText, discountText } from "@/features/store/pricing";
+import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
 
@@ -70,8 +69,7 @@ export function PlanListPage() {
   const { filters, search, reset, pagination } = useUrlFilters(filterSpec, form);
   const { data, isFetching } = useQuery(planListQuery(filters));
   const { data: levels } = useQuery(levelListQuery(ALL));
-  const { data: me } = useQuery(userInfoQuery());
-  const { canWrite } = accessOf(me);
+  const { canWrite } = useAccess();
   const [editing, setEditing] = useState<{ plan?: AdminPlan } | null>(null);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: plansKeys.all });

@@ -15,11 +15,11 @@ import {
 } from "antd";
 import { useState } from "react";
 import { useNavigate, useParams } from "react-router";
-import { ADMIN_BASE, accessOf } from "@/app/access";
+import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
 import { PagedTableCard } from "@/components/PagedTableCard";
-import { userInfoQuery } from "@/features/account/account.api";
 import { loginLogColumns } from "@/features/account/components/LoginHistoryCard";
+import { useAccess } from "@/hooks/useAccess";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
 import { UserActionModal } from "../components/UserActionModal";
@@ -68,8 +68,7 @@ export function UserDetailPage() {
   const queryClient = useQueryClient();
   const [modal, modalHolder] = Modal.useModal();
   const [action, setAction] = useState<UserAction | null>(null);
-  const { data: me } = useQuery(userInfoQuery());
-  const { canManageUsers } = accessOf(me);
+  const { canManageUsers } = useAccess();
   const { data: user, isPending, isError } = useQuery({ ...userDetailQuery(uid), enabled: validUid });
 
   const unban = useMutation({
