@@ -49,6 +49,12 @@ export interface JobDef {
   everyMs: number;
   /** the work; must be idempotent (a lease can expire under a slow run) */
   run: (ctx: AppContext) => Promise<unknown>;
+  /** false when the job leases its own parts (the poller leases node by node); default true */
+  lease?: boolean;
+  /** measure the interval from the start of a run rather than its end (a steady poll rate) */
+  fixedRate?: boolean;
+  /** delay before the first run; default min(5 s, everyMs) */
+  firstDelayMs?: number;
 }
 
 /**
@@ -64,25 +70,28 @@ export function startJobs(ctx: AppContext, jobs: JobDef[]): () => Promise<void> 
     if (stopped) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
+      const started = Date.now();
       const run = (async () => {
         // The lease lasts two intervals: the holder renews it at each run and keeps the job, and
         // another process takes over only if the holder stops renewing (crashed or stopped).
-        if (!(await acquireLease(ctx.db, job.name, job.everyMs * 2))) return;
-        held.add(job.name);
+        if (job.lease !== false) {
+          if (!(await acquireLease(ctx.db, job.name, job.everyMs * 2))) return;
+          held.add(job.name);
+        }
         const result = await job.run(ctx);
         ctx.log.debug({ job: job.name, result }, "job done");
       })()
         .catch((err) => ctx.log.error({ err, job: job.name }, "job failed"))
         .finally(() => {
           running.delete(run);
-          schedule(job, job.everyMs);
+          schedule(job, job.fixedRate ? Math.max(0, job.everyMs - (Date.now() - started)) : job.everyMs);
         });
       running.add(run);
     }, delay);
     timer.unref();
     timers.add(timer);
   };
-  for (const job of jobs) schedule(job, Math.min(5_000, job.everyMs));
+  for (const job of jobs) schedule(job, job.firstDelayMs ?? Math.min(5_000, job.everyMs));
   return async () => {
     stopped = true;
     for (const t of timers) clearTimeout(t);

@@ -2,7 +2,7 @@ import { type NodePollResult, NodeStatus, parseFrpProxyName, TunnelStatus } from
 import { type Kysely, type Selectable, sql } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { acquireLease } from "../../shared/jobs";
+import { acquireLease, startJobs } from "../../shared/jobs";
 import { addDays, DAY_MS, SHANGHAI_OFFSET_MS, shanghaiDate } from "../../shared/time";
 import type { NodeRow } from "../nodes/nodes.table";
 import { chargeTraffic, getPlanLimits } from "../subscriptions/quota";
@@ -827,33 +827,19 @@ export interface PollerHandle {
  * back the next poll of the others.
  */
 export function startPoller(ctx: AppContext, opts: { intervalMs: number }): PollerHandle {
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    const started = Date.now();
-    running = (async () => {
-      try {
+  // The shared scheduler; each node is leased inside pollAll, so the loop itself takes no lease.
+  const stop = startJobs(ctx, [
+    {
+      name: "frp.poll",
+      everyMs: opts.intervalMs,
+      lease: false,
+      fixedRate: true,
+      firstDelayMs: 0,
+      run: async () => {
         await pollAll(ctx);
         await pruneConnections(ctx);
-      } catch (err) {
-        ctx.log.error({ err }, "frp poller tick failed");
-      }
-    })().finally(() => {
-      running = null;
-      if (!stopped) {
-        timer = setTimeout(tick, Math.max(0, opts.intervalMs - (Date.now() - started)));
-        timer.unref();
-      }
-    });
-  };
-  timer = setTimeout(tick, 0);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+      },
     },
-  };
+  ]);
+  return { stop };
 }
