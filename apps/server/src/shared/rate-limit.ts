@@ -17,8 +17,34 @@ export interface RateLimiter {
   undo(key: string): Promise<void>;
 }
 
-export function memoryRateLimiter(): RateLimiter {
+/**
+ * The key a client address is limited under: an IPv4 address as is (an IPv4-mapped IPv6 address
+ * as its IPv4), an IPv6 address by its /64 — the block one subscriber gets, whose other 2^64
+ * addresses would otherwise each be a fresh budget.
+ */
+export function clientKey(ip: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (mapped) return mapped[1];
+  if (!ip.includes(":")) return ip;
+  const [head, tail = ""] = ip.toLowerCase().split("%")[0].split("::");
+  const left = head ? head.split(":") : [];
+  const right = ip.includes("::") ? (tail ? tail.split(":") : []) : [];
+  const groups = ip.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
+}
+
+/** Keys past which the in-process limiter drops its oldest counters (use Redis where that matters). */
+const MAX_KEYS = 200_000;
+/** How often expired counters are swept, at most. */
+const SWEEP_EVERY_MS = 60_000;
+
+export function memoryRateLimiter(opts: { maxKeys?: number } = {}): RateLimiter {
+  const maxKeys = opts.maxKeys ?? MAX_KEYS;
   const windows = new Map<string, { count: number; resetAt: number }>();
+  let lastSweep = Date.now();
   const current = (key: string) => {
     const w = windows.get(key);
     if (w && w.resetAt <= Date.now()) {
@@ -27,14 +53,33 @@ export function memoryRateLimiter(): RateLimiter {
     }
     return w;
   };
+  /**
+   * Bounded work per new key: expired counters go at most once a minute (a full sweep on every
+   * new key past a threshold let one client stall the event loop), and past the cap the oldest
+   * counters go (Map order is insertion order).
+   */
+  const makeRoom = () => {
+    const now = Date.now();
+    if (now - lastSweep >= SWEEP_EVERY_MS) {
+      lastSweep = now;
+      for (const [k, w] of windows) if (w.resetAt <= now) windows.delete(k);
+    }
+    if (windows.size >= maxKeys) {
+      const excess = windows.size - maxKeys + 1;
+      let i = 0;
+      for (const k of windows.keys()) {
+        if (i++ >= excess) break;
+        windows.delete(k);
+      }
+    }
+  };
   return {
     async hit(key, limit, windowSec) {
       let w = current(key);
       if (!w) {
+        makeRoom();
         w = { count: 0, resetAt: Date.now() + windowSec * 1000 };
         windows.set(key, w);
-        // Sweep occasionally so the map cannot grow without bound.
-        if (windows.size > 50_000) for (const k of windows.keys()) current(k);
       }
       w.count++;
       return {

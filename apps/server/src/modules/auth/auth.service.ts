@@ -9,6 +9,7 @@ import {
 import type { AppContext } from "../../context";
 import { AppError, invalid, localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
 import { randomCode, randomToken } from "../../shared/ids";
+import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";
 import { grantDefaultPlan } from "../subscriptions/default-plan";
 import {
@@ -89,7 +90,7 @@ export async function checkPasswordLimited(
   password: string,
 ): Promise<boolean> {
   const phoneKey = `login:fail:phone:${phone}`;
-  const ipKey = `login:fail:ip:${ip}`;
+  const ipKey = `login:fail:ip:${clientKey(ip)}`;
   const byIp = await ctx.limiter.hit(ipKey, FAILS_PER_IP, FAIL_WINDOW);
   if (!byIp.allowed) throw rateLimited(byIp.retryAfterSec);
   const byPhone = await ctx.limiter.hit(phoneKey, FAILS_PER_PHONE, FAIL_WINDOW);

@@ -3,6 +3,7 @@ import type { Config } from "../../config";
 import type { AppContext } from "../../context";
 import { invalid, rateLimited } from "../../http/errors";
 import { randomDigits } from "../../shared/ids";
+import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";
 
 /** Sends one verification code. Drivers: console (logs one line) and a cloud-SMS HTTP API. */
@@ -47,7 +48,7 @@ const hash = (phone: string, code: string) => createHash("sha256").update(`${pho
 export async function sendCode(ctx: AppContext, phone: string, scene: string, ip: string): Promise<void> {
   // The sender's address first: a request it refuses must not spend the phone's own quota.
   for (const [key, limit, window] of [
-    [`sms:ip:${ip}`, ctx.config.SMS_IP_HOURLY_LIMIT, 3600],
+    [`sms:ip:${clientKey(ip)}`, ctx.config.SMS_IP_HOURLY_LIMIT, 3600],
     [`sms:phone1m:${phone}:${scene}`, 1, 60],
     [`sms:phoneday:${phone}`, 10, 86_400],
   ] as const) {

@@ -14,6 +14,7 @@ import type { AppContext } from "../../context";
 import { invalid, localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import { pageOf } from "../../shared/paging";
+import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import { tunnelAddresses, tunnelCustomDomains } from "./tunnels.presenter";
@@ -209,7 +210,7 @@ function parseTarget(target: string): { host: string; port: number | null } {
  * per tunnel is enough for operators to look at it.
  */
 export async function reportAbuse(ctx: AppContext, ip: string, body: AbuseReportBody): Promise<{ received: true }> {
-  const hit = await ctx.limiter.hit(`abuse:${ip}`, 10, 3600);
+  const hit = await ctx.limiter.hit(`abuse:${clientKey(ip)}`, 10, 3600);
   if (!hit.allowed) throw rateLimited(hit.retryAfterSec);
   const { host, port } = parseTarget(body.target);
   const byDomain = await ctx.db
