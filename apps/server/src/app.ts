@@ -26,7 +26,7 @@ import { menuRoutes } from "./modules/menu/menu";
 import { nodesRoutes } from "./modules/nodes/nodes.routes";
 import { storeJobs } from "./modules/orders/jobs";
 import { ordersRoutes } from "./modules/orders/orders.routes";
-import { buildPayUrl } from "./modules/payments/epay";
+import { buildPayUrl, gatewayKeys } from "./modules/payments/epay";
 import { paymentsRoutes } from "./modules/payments/payments.routes";
 import { plansRoutes } from "./modules/plans/plans.routes";
 import { siteRoutes } from "./modules/site/site.routes";
@@ -160,6 +160,10 @@ export async function buildApp(
     jwtKey: await loadJwtKey(db, config),
   };
   const signIn = await seedFreshInstall(ctx);
+  if (config.NODE_ENV !== "test" && gatewayKeys(config).kind === "sandbox")
+    log.warn(
+      "payments: the SANDBOX gateway is active — any order can be paid without money; configure EPAY_URL/EPAY_PID/EPAY_KEY for real payments",
+    );
 
   const app: FastifyInstance = Fastify({
     loggerInstance: log as FastifyBaseLogger,

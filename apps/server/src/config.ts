@@ -149,9 +149,17 @@ export const ConfigSchema = z
   .superRefine((c, ctx) => {
     if (c.SMS_DRIVER === "http" && !c.SMS_HTTP_URL)
       ctx.addIssue({ code: "custom", path: ["SMS_HTTP_URL"], message: "required when SMS_DRIVER=http" });
-    const gateway = c.PAY_GATEWAY ?? (c.NODE_ENV === "production" ? "epay" : "sandbox");
+    const gateway = payGatewayKind(c);
     if (gateway === "sandbox" && c.NODE_ENV === "production")
       ctx.addIssue({ code: "custom", path: ["PAY_GATEWAY"], message: "the sandbox gateway is refused in production" });
+    // A console served over https is a real deployment: the sandbox (which pays anything for free)
+    // only when asked for by name there.
+    if (gateway === "sandbox" && !c.PAY_GATEWAY && c.NODE_ENV !== "test" && c.PUBLIC_URL?.startsWith("https:"))
+      ctx.addIssue({
+        code: "custom",
+        path: ["PAY_GATEWAY"],
+        message: "set EPAY_URL/EPAY_PID/EPAY_KEY (or PAY_GATEWAY=sandbox explicitly) when PUBLIC_URL is https",
+      });
     if (gateway === "epay") {
       // PUBLIC_URL too: the gateway's notify and return links are never built from a request.
       for (const key of ["EPAY_URL", "EPAY_PID", "EPAY_KEY", "PUBLIC_URL"] as const) {
@@ -161,6 +169,23 @@ export const ConfigSchema = z
   });
 
 export type Config = z.infer<typeof ConfigSchema>;
+
+/**
+ * The payment gateway in force: PAY_GATEWAY when set; else epay as soon as any EPAY_* is set or
+ * NODE_ENV is production; else the sandbox. A forgotten NODE_ENV must never turn a configured
+ * real gateway into the sandbox, which pays any order for free.
+ */
+export function payGatewayKind(c: {
+  PAY_GATEWAY?: "epay" | "sandbox";
+  NODE_ENV: string;
+  EPAY_URL?: string;
+  EPAY_PID?: string;
+  EPAY_KEY?: string;
+}): "epay" | "sandbox" {
+  if (c.PAY_GATEWAY) return c.PAY_GATEWAY;
+  if (c.EPAY_URL || c.EPAY_PID || c.EPAY_KEY || c.NODE_ENV === "production") return "epay";
+  return "sandbox";
+}
 
 /** Reads and validates the environment; throws one readable error listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

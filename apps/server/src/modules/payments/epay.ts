@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { fenToYuan } from "@burrow/contract";
-import type { Config } from "../../config";
+import { type Config, payGatewayKind } from "../../config";
 
 /**
  * The epay protocol (the de-facto standard of Chinese aggregate payment gateways): an MD5-signed
@@ -21,7 +21,7 @@ export interface GatewayKeys {
 
 /** Which gateway is configured and its merchant credentials (config.ts has validated them). */
 export function gatewayKeys(config: Config): GatewayKeys {
-  const kind = config.PAY_GATEWAY ?? (config.NODE_ENV === "production" ? "epay" : "sandbox");
+  const kind = payGatewayKind(config);
   if (kind === "sandbox") return { kind, pid: config.EPAY_PID ?? SANDBOX_PID, key: config.EPAY_KEY ?? SANDBOX_KEY };
   return { kind, pid: config.EPAY_PID ?? "", key: config.EPAY_KEY ?? "" };
 }

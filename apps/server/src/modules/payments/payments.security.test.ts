@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { balanceOf } from "../../../test/store-fixtures";
 import { loadConfig } from "../../config";
-import { checkNotify, epaySign, epayVerify, gatewayItemName, SANDBOX_KEY, SANDBOX_PID } from "./epay";
+import { checkNotify, epaySign, epayVerify, gatewayItemName, gatewayKeys, SANDBOX_KEY, SANDBOX_PID } from "./epay";
 
 /**
  * Issue 19 §1: a customer who controls the Host header when creating a recharge got back a pay_url
@@ -79,6 +79,17 @@ describe("configuration", () => {
     expect(() => loadConfig({ ...env, PUBLIC_URL })).not.toThrow();
   });
 
+  it("never falls back to the sandbox when a real gateway is configured, whatever NODE_ENV says", () => {
+    const epay = { EPAY_URL: "https://pay.example.com", EPAY_PID, EPAY_KEY, PUBLIC_URL };
+    // NODE_ENV left unset (development): the EPAY_* settings still mean the real gateway.
+    expect(gatewayKeys(loadConfig(epay)).kind).toBe("epay");
+    expect(() => loadConfig({ EPAY_KEY })).toThrowError(/EPAY_URL: required for the epay gateway/);
+    // An https console with nothing configured is a deployment, not a sandbox, unless asked by name.
+    expect(() => loadConfig({ PUBLIC_URL })).toThrowError(/PAY_GATEWAY/);
+    expect(gatewayKeys(loadConfig({ PUBLIC_URL, PAY_GATEWAY: "sandbox" })).kind).toBe("sandbox");
+    expect(gatewayKeys(loadConfig({ PUBLIC_URL: "http://localhost:8080" })).kind).toBe("sandbox");
+  });
+
   it("refuses a PUBLIC_URL that could carry another parameter or a credential", () => {
     for (const bad of [
       "https://console.example.com/?a=1",
@@ -89,7 +100,7 @@ describe("configuration", () => {
     ]) {
       expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrowError(/PUBLIC_URL/);
     }
-    expect(loadConfig({ PUBLIC_URL: "https://console.example.com/burrow/" }).PUBLIC_URL).toBe(
+    expect(loadConfig({ NODE_ENV: "test", PUBLIC_URL: "https://console.example.com/burrow/" }).PUBLIC_URL).toBe(
       "https://console.example.com/burrow/",
     );
   });
