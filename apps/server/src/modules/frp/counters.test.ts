@@ -143,10 +143,16 @@ describe("planCounters", () => {
       restarted: false,
     },
     {
-      name: "server totals went back: every entry is new",
-      input: { server: { in: 100, out: 100 } },
+      name: "server totals went back, entry of unknown start: taken as a restart",
+      input: { server: { in: 100, out: 100 }, counter: stored({ start_time: "" }) },
       credits: [[DAY, 1500, 2600]],
       restarted: true,
+    },
+    {
+      name: "server totals went back but the entry is the same and grew: its difference only (a bad total bills nothing twice)",
+      input: { server: { in: 0, out: 0 }, prevServer: { in: 5_000_000, out: 5_000_000 } },
+      credits: [[DAY, 500, 600]],
+      restarted: false,
     },
     {
       name: "server totals unknown: no restart is inferred",

@@ -200,7 +200,10 @@ export function planCounters(input: CounterInput): CounterPlan {
     } else if (c.day === day) {
       const h = wentBack(s, c) && sameEntry(s, c) ? rotation(s, c) : null;
       if (h) credit(day, h.in - c.last_in + s.todayIn, h.out - c.last_out + s.todayOut);
-      else if (serverReset || wentBack(s, c) || fresh(s, c)) {
+      // The server totals only speak for an entry whose start time is unknown: one whose own
+      // counters neither went back nor restarted is billed its difference, whatever the totals
+      // say (a single bad /serverinfo answer re-billed every proxy's whole day).
+      else if (wentBack(s, c) || fresh(s, c) || (serverReset && !sameEntry(s, c))) {
         reset = true;
         credit(day, s.todayIn, s.todayOut);
       } else credit(day, s.todayIn - c.last_in, s.todayOut - c.last_out);
@@ -286,7 +289,8 @@ export function planCounters(input: CounterInput): CounterPlan {
       });
     }
   }
-  plan.restarted ||= serverReset;
+  // Only an entry that really started again makes this a restart (which forgets the counters of
+  // proxies frps no longer shows): lower server totals alone are not evidence enough.
   return plan;
 }
 
