@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
-import { invalid, notFound } from "../../http/errors";
+import { invalid, notFound, rateLimited } from "../../http/errors";
 
 const MAX_BYTES = 2 * 1024 * 1024;
 
@@ -20,9 +20,18 @@ function sniffImage(buf: Buffer): string | null {
 
 const avatarDir = (ctx: AppContext) => path.resolve(ctx.config.DATA_DIR, "uploads", "avatars");
 
-/** Stores an uploaded avatar under DATA_DIR/uploads/avatars and returns its public URL. */
+/** Uploads one customer may make an hour: each writes up to 2 MB where the database lives too. */
+const UPLOADS_PER_HOUR = 10;
+
+/**
+ * Stores an uploaded avatar under DATA_DIR/uploads/avatars and returns its public URL. One file
+ * per customer: the earlier ones are removed, and uploads are limited per hour (counted before
+ * the body is read), so that no one can fill the disk.
+ */
 export async function saveAvatar(ctx: AppContext, req: FastifyRequest, uid: number): Promise<string> {
   if (!req.isMultipart()) throw invalid("file", "请上传图片文件");
+  const limit = await ctx.limiter.hit(`avatar:${uid}`, UPLOADS_PER_HOUR, 3600);
+  if (!limit.allowed) throw rateLimited(limit.retryAfterSec);
   const file = await req.file({ limits: { fileSize: MAX_BYTES, files: 1 } });
   if (!file) throw invalid("file", "请上传图片文件");
   const buf = await file.toBuffer().catch(() => {
@@ -34,6 +43,9 @@ export async function saveAvatar(ctx: AppContext, req: FastifyRequest, uid: numb
   const name = `${uid}-${randomBytes(8).toString("hex")}.${ext}`;
   await fs.mkdir(avatarDir(ctx), { recursive: true });
   await fs.writeFile(path.join(avatarDir(ctx), name), buf);
+  for (const old of await fs.readdir(avatarDir(ctx))) {
+    if (old !== name && old.startsWith(`${uid}-`)) await fs.rm(path.join(avatarDir(ctx), old), { force: true });
+  }
   return `/api/uploads/avatars/${name}`;
 }
 

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, nextPhone, type TestApp } from "../../../test/harness";
 
@@ -120,6 +122,28 @@ describe("personal info", () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().msg).toContain("file");
+  });
+
+  it("keeps one avatar file per customer and limits uploads to ten an hour", async () => {
+    const u = await t.register();
+    const upload = () => {
+      const { body, contentType } = multipart(PNG, "a.png", "image/png");
+      return t.app.inject({
+        method: "POST",
+        url: "/api/user/avatar",
+        headers: { authorization: `Bearer ${u.token}`, "content-type": contentType },
+        payload: body,
+      });
+    };
+    const codes: unknown[] = [];
+    for (let i = 0; i < 12; i++) codes.push((await upload()).json().code);
+    expect(codes.filter((c) => c === "SUCCESS")).toHaveLength(10);
+    expect(codes.slice(10)).toEqual([2029, 2029]);
+    const dir = path.join(t.ctx.config.DATA_DIR, "uploads", "avatars");
+    const mine = fs.readdirSync(dir).filter((f) => f.startsWith(`${u.uid}-`));
+    expect(mine).toHaveLength(1);
+    const info = await t.api<{ personal_info: { avatar: string } }>("GET", "/user/userInfo", { token: u.token });
+    expect(info.body.data.personal_info.avatar).toBe(`/api/uploads/avatars/${mine[0]}`);
   });
 });
 
