@@ -29,6 +29,7 @@ import { paymentsRoutes } from "./modules/payments/payments.routes";
 import { plansRoutes } from "./modules/plans/plans.routes";
 import { siteRoutes } from "./modules/site/site.routes";
 import { subscriptionsRoutes } from "./modules/subscriptions/subscriptions.routes";
+import { ticketsRoutes } from "./modules/tickets/tickets.routes";
 import { tunnelsRoutes } from "./modules/tunnels/tunnels.routes";
 import { usermgrRoutes } from "./modules/usermgr/usermgr.routes";
 import { usersRoutes } from "./modules/users/users.routes";
@@ -64,6 +65,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   subscriptionsRoutes(api, ctx);
   marketingRoutes(api, ctx);
   paymentsRoutes(api, ctx);
+  ticketsRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
 

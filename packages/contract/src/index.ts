@@ -11,6 +11,7 @@ export * from "./menu";
 export * from "./nodes";
 export * from "./site";
 export * from "./store";
+export * from "./tickets";
 export * from "./traffic";
 export * from "./tunnels";
 export * from "./users";

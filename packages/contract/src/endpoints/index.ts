@@ -12,6 +12,7 @@ import { PaymentsApi } from "./payments";
 import { PlansApi } from "./plans";
 import { SiteApi } from "./site";
 import { SubscriptionsApi } from "./subscriptions";
+import { TicketsApi } from "./tickets";
 import { TunnelsApi } from "./tunnels";
 import { UsermgrApi } from "./usermgr";
 import { UsersApi } from "./users";
@@ -30,6 +31,7 @@ export { PaymentsApi } from "./payments";
 export { PlansApi } from "./plans";
 export { SiteApi } from "./site";
 export { SubscriptionsApi } from "./subscriptions";
+export { TicketsApi } from "./tickets";
 export { TunnelsApi } from "./tunnels";
 export { UsermgrApi } from "./usermgr";
 export { UsersApi } from "./users";
@@ -50,6 +52,7 @@ export const Endpoints = {
   plans: PlansApi,
   site: SiteApi,
   subscriptions: SubscriptionsApi,
+  tickets: TicketsApi,
   tunnels: TunnelsApi,
   usermgr: UsermgrApi,
   users: UsersApi,
