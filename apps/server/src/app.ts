@@ -31,6 +31,7 @@ import { paymentsRoutes } from "./modules/payments/payments.routes";
 import { plansRoutes } from "./modules/plans/plans.routes";
 import { siteRoutes } from "./modules/site/site.routes";
 import { subscriptionsRoutes } from "./modules/subscriptions/subscriptions.routes";
+import { ticketsRoutes } from "./modules/tickets/tickets.routes";
 import { trafficRoutes } from "./modules/traffic/traffic.routes";
 import { tunnelsRoutes } from "./modules/tunnels/tunnels.routes";
 import { usermgrRoutes } from "./modules/usermgr/usermgr.routes";
@@ -69,6 +70,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   subscriptionsRoutes(api, ctx);
   marketingRoutes(api, ctx);
   paymentsRoutes(api, ctx);
+  ticketsRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
 

@@ -6,7 +6,8 @@ import { giveBalance, makePlan } from "./store-fixtures";
 
 /**
  * Exactly which /super calls each role may make (issue 19 §5, docs/decisions.md "Roles"):
- * customers (1) none, support staff (2) the reads on this list and nothing else, Managers (3) all.
+ * customers (1) none, support staff (2) the reads on this list and the ticket calls (they work the
+ * support queue, appeals included) and nothing else, Managers (3) all.
  * The list is explicit: a route added as "staff" without being added here fails this test.
  */
 const SUPPORT_ALLOWED = [
@@ -18,13 +19,21 @@ const SUPPORT_ALLOWED = [
   "GET /super/epay/order",
   "GET /super/epay/order/detail",
   "GET /super/plan/reg",
+  "GET /super/ticket",
+  "GET /super/ticket/:ticket_id",
+  "POST /super/ticket/:ticket_id/reply",
+  "POST /super/ticket/:ticket_id/close",
+  "POST /super/ticket/:ticket_id/unlock",
 ].sort();
+
+/** The only writes support staff may make: working tickets. */
+const SUPPORT_WRITES = SUPPORT_ALLOWED.filter((k) => !k.startsWith("GET "));
 
 let t: TestApp;
 let customer: string;
 let support: string;
 let manager: string;
-let buyer: { uid: number; tradeId: string };
+let buyer: { uid: number; tradeId: string; ticketId: number };
 beforeAll(async () => {
   t = await createTestApp();
   manager = await t.adminToken();
@@ -41,7 +50,11 @@ beforeAll(async () => {
     token: u.token,
     body: { type: 2, plan_id: plan.id, period: "monthly", pay_method: 1 },
   });
-  buyer = { uid: u.uid, tradeId: o.body.data.trade_id };
+  const tk = await t.api<{ ticket_id: number }>("POST", "/user/ticket", {
+    token: u.token,
+    body: { title: "订单问题", category: "billing", content: "付款后未到账" },
+  });
+  buyer = { uid: u.uid, tradeId: o.body.data.trade_id, ticketId: tk.body.data.ticket_id };
 });
 afterAll(() => t.close());
 
@@ -64,12 +77,12 @@ const callBlind = async (key: string, token: string) => {
 };
 
 describe("the /super route table by role", () => {
-  it("lists the routes the support list names, as staff, and reads only", () => {
+  it("lists the routes the support list names, as staff: reads, and writes only on tickets", () => {
     const routes = superRoutes();
     expect(routes.length).toBeGreaterThan(50);
     const staff = routes.filter((k) => registeredRoutes.get(k) === "staff");
     expect(staff).toEqual(SUPPORT_ALLOWED);
-    expect(SUPPORT_ALLOWED.every((k) => k.startsWith("GET "))).toBe(true);
+    expect(SUPPORT_WRITES.every((k) => k.startsWith("POST /super/ticket/"))).toBe(true);
     expect(
       routes.filter((k) => registeredRoutes.get(k) !== "staff").every((k) => registeredRoutes.get(k) === "manager"),
     ).toBe(true);
@@ -103,8 +116,22 @@ describe("the /super route table by role", () => {
       "GET /super/epay/order": await get("/super/epay/order", { user_id: buyer.uid }),
       "GET /super/epay/order/detail": await get("/super/epay/order/detail", { trade_id: buyer.tradeId }),
       "GET /super/plan/reg": await get("/super/plan/reg", { user_id: buyer.uid }),
+      "GET /super/ticket": await get("/super/ticket", { uid: buyer.uid }),
+      "GET /super/ticket/:ticket_id": await get(`/super/ticket/${buyer.ticketId}`),
+      "POST /super/ticket/:ticket_id/reply": await t.api<never>("POST", `/super/ticket/${buyer.ticketId}/reply`, {
+        token: support,
+        body: { content: "请提供付款截图", status: 3 },
+      }),
+      "POST /super/ticket/:ticket_id/close": await t.api<never>("POST", `/super/ticket/${buyer.ticketId}/close`, {
+        token: support,
+        body: {},
+      }),
     };
-    expect(Object.keys(answers).sort()).toEqual(SUPPORT_ALLOWED);
+    // Unlock answers a refusal here (the ticket is no appeal), but past the role check; the appeal
+    // test in modules/tickets covers the unlock itself.
+    const unlock = await t.api<never>("POST", `/super/ticket/${buyer.ticketId}/unlock`, { token: support, body: {} });
+    expect([unlock.status, unlock.body.code]).toEqual([403, 2001]);
+    expect(Object.keys(answers).sort()).toEqual(SUPPORT_ALLOWED.filter((k) => !k.endsWith("/unlock")));
     for (const [key, r] of Object.entries(answers)) expect([key, r.status, r.body.code]).toEqual([key, 200, "SUCCESS"]);
     expect((answers["GET /super/user/list"].body.data as { total: number }).total).toBe(1);
     expect(answers["GET /super/user/detail"].body.data).toMatchObject({ uid: buyer.uid, balance: 500 });
@@ -113,7 +140,7 @@ describe("the /super route table by role", () => {
     // The admin menu support sees has only pages backed by these reads.
     const paths = (items: MenuItem[]): string[] => items.flatMap((i) => [i.path, ...paths(i.children ?? [])]);
     expect(paths(menu.body.data).filter(Boolean).sort()).toEqual(
-      ["/view", "/usermgr/list", "/order", "/order/reg", "/dash"].sort(),
+      ["/view", "/usermgr/list", "/mgr/ticket", "/order", "/order/reg", "/dash"].sort(),
     );
   });
 
@@ -147,8 +174,9 @@ describe("the /super route table by role", () => {
   it("lets a Manager (role 3) past the role check on every /super route", async () => {
     for (const key of superRoutes()) {
       const r = await callBlind(key, manager);
-      // Past the check, placeholder input gets an answer or a 400/404 on it, never 401/403.
-      expect([key, [401, 403].includes(r.status), r.status < 500]).toEqual([key, false, true]);
+      // Past the check, placeholder input gets an answer or a 400/404 on it (or a business refusal,
+      // 403/2001, e.g. ticket 1 is already ended), never 401 or 30004.
+      expect([key, r.status === 401 || r.body.code === 30004, r.status < 500]).toEqual([key, false, true]);
     }
   });
 

@@ -15,6 +15,7 @@ export * from "./plans";
 export * from "./site";
 export * from "./store-fields";
 export * from "./subscriptions";
+export * from "./tickets";
 export * from "./traffic";
 export * from "./tunnels";
 export * from "./users";

@@ -8,6 +8,7 @@ import type { NodeTables } from "../modules/nodes/nodes.table";
 import type { OrderTables } from "../modules/orders/orders.table";
 import type { PlanTables } from "../modules/plans/plans.table";
 import type { SubscriptionTables } from "../modules/subscriptions/subscriptions.table";
+import type { TicketTables } from "../modules/tickets/tickets.table";
 import type { TunnelTables } from "../modules/tunnels/tunnels.table";
 import type { UserTables } from "../modules/users/users.table";
 
@@ -37,7 +38,8 @@ export interface DB
     MarketingTables,
     TunnelTables,
     FrpTables,
-    DownloadTables {
+    DownloadTables,
+    TicketTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
 }

@@ -12,6 +12,7 @@ import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.ro
 import { ordersRoutes } from "@/features/orders/orders.routes";
 import { plansRoutes } from "@/features/plans/plans.routes";
 import { storeRoutes } from "@/features/store/store.routes";
+import { ticketsAdminRoutes, ticketsCustomerRoutes } from "@/features/tickets/tickets.routes";
 import { trafficAdminRoutes, trafficCustomerRoutes } from "@/features/traffic/traffic.routes";
 import { tunnelsAdminRoutes, tunnelsCustomerRoutes } from "@/features/tunnels/tunnels.routes";
 import { usermgrRoutes } from "@/features/usermgr/usermgr.routes";
@@ -30,6 +31,7 @@ const customerRoutes: RouteObject[] = [
   ...downloadsCustomerRoutes,
   ...storeRoutes,
   ...epayRoutes,
+  ...ticketsCustomerRoutes,
 ];
 
 /** Admin pages (paths relative to /admin); access is checked against GET /super/roleMenu. */
@@ -45,6 +47,7 @@ const adminRoutes: RouteObject[] = [
   ...plansRoutes,
   ...ordersRoutes,
   ...marketingRoutes,
+  ...ticketsAdminRoutes,
   { path: "dash", element: <Navigate to="/dashboard" replace /> },
 ];
 

@@ -12,6 +12,7 @@ import { PaymentsApi } from "./payments";
 import { PlansApi } from "./plans";
 import { SiteApi } from "./site";
 import { SubscriptionsApi } from "./subscriptions";
+import { TicketsApi } from "./tickets";
 import { TrafficApi } from "./traffic";
 import { TunnelsApi } from "./tunnels";
 import { UsermgrApi } from "./usermgr";
@@ -31,6 +32,7 @@ export { PaymentsApi } from "./payments";
 export { PlansApi } from "./plans";
 export { SiteApi } from "./site";
 export { SubscriptionsApi } from "./subscriptions";
+export { TicketsApi } from "./tickets";
 export { TrafficApi } from "./traffic";
 export { TunnelsApi } from "./tunnels";
 export { UsermgrApi } from "./usermgr";
@@ -53,6 +55,7 @@ export const Endpoints = {
   site: SiteApi,
   subscriptions: SubscriptionsApi,
   traffic: TrafficApi,
+  tickets: TicketsApi,
   tunnels: TunnelsApi,
   usermgr: UsermgrApi,
   users: UsersApi,

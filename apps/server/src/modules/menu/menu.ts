@@ -23,6 +23,7 @@ export const customerMenu: MenuDef[] = [
   { name: "购买套餐", id: "purchase", path: "/purchase/plan", icon: "shippingBag", roles: ALL },
   { name: "余额充值", id: "recharge", path: "/epay/recharge", icon: "wallet", roles: ALL },
   { name: "我的套餐", id: "myplan", path: "/epay/plan", icon: "bill", roles: ALL },
+  { name: "工单", id: "ticket", path: "/help/ticket", icon: "ticket", roles: ALL },
   { name: "个人中心", id: "account", path: "/account/info", icon: "account", roles: ALL },
   { name: "管理后台", id: "adm", path: "/adm", icon: "setting", roles: STAFF },
 ];
@@ -31,6 +32,7 @@ export const customerMenu: MenuDef[] = [
 export const adminMenu: MenuDef[] = [
   { name: "概览", id: "view", path: "/view", icon: "homeGear", roles: STAFF },
   { name: "用户管理", id: "usermgr", path: "/usermgr/list", icon: "user", roles: STAFF },
+  { name: "工单管理", id: "ticket", path: "/mgr/ticket", icon: "service", roles: STAFF },
   { name: "套餐管理", id: "plan", path: "/plan", icon: "store", roles: MANAGER },
   {
     name: "订单",

@@ -8,7 +8,7 @@ import { invalid, notFound, rateLimited } from "../../http/errors";
 const MAX_BYTES = 2 * 1024 * 1024;
 
 /** Detects the image type from its first bytes; the client's content type is not trusted. */
-function sniffImage(buf: Buffer): string | null {
+export function sniffImage(buf: Buffer): string | null {
   if (buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "png";
   if (buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return "jpg";
   if (buf.subarray(0, 4).toString("ascii") === "RIFF" && buf.subarray(8, 12).toString("ascii") === "WEBP")

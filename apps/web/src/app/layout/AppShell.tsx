@@ -1,26 +1,41 @@
 import { type MenuItem, normalizeMenuPath, type UserInfo } from "@burrow/contract";
 import { RiMenuFoldLine, RiMenuUnfoldLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Layout, Menu, type MenuProps } from "antd";
+import { Badge, Button, Layout, Menu, type MenuProps } from "antd";
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { siteQuery } from "@/features/shell/shell.api";
+import { unreadTicketsQuery } from "@/features/tickets/tickets.api";
 import { groupKey, menuKeyOf, openKeysFor } from "../access";
 import { MenuIcon } from "./menu-icons";
 import { UserMenu } from "./UserMenu";
 
 type AntMenuItem = Required<MenuProps>["items"][number];
 
-function toAntItems(items: MenuItem[]): AntMenuItem[] {
+/** A menu label with a count beside it (unread ticket replies), or the plain name. */
+function labelOf(name: string, count: number | undefined): ReactNode {
+  if (!count) return name;
+  return (
+    <span className="shell-menu-badged">
+      {name} <Badge count={count} size="small" aria-label={`${count} 条未读`} />
+    </span>
+  );
+}
+
+function toAntItems(items: MenuItem[], badges: Record<string, number> = {}): AntMenuItem[] {
   return items.map((item) =>
     item.children?.length
       ? {
           key: groupKey(item),
           icon: <MenuIcon name={item.icon} />,
           label: item.name,
-          children: toAntItems(item.children),
+          children: toAntItems(item.children, badges),
         }
-      : { key: normalizeMenuPath(item.path), icon: <MenuIcon name={item.icon} />, label: item.name },
+      : {
+          key: normalizeMenuPath(item.path),
+          icon: <MenuIcon name={item.icon} />,
+          label: labelOf(item.name, badges[normalizeMenuPath(item.path)]),
+        },
   );
 }
 
@@ -30,6 +45,11 @@ function pathsByKey(items: MenuItem[], base: string, out = new Map<string, strin
     else out.set(normalizeMenuPath(item.path), `${base}${item.path}`);
   }
   return out;
+}
+
+/** Whether a menu (children included) has an item at this path. */
+function hasMenuPath(items: MenuItem[], path: string): boolean {
+  return items.some((i) => i.path === path || hasMenuPath(i.children ?? [], path));
 }
 
 export interface AppShellProps {
@@ -54,7 +74,11 @@ export function AppShell({ menu, base, user, children }: AppShellProps) {
   const contentRef = useRef<HTMLElement>(null);
 
   const selectedKey = menuKeyOf(pathname, base);
-  const items = useMemo(() => toAntItems(menu), [menu]);
+  // The customer's unread staff replies, as a badge on the tickets item (customer console only).
+  const hasTickets = base === "" && hasMenuPath(menu, "/help/ticket");
+  const { data: unread } = useQuery({ ...unreadTicketsQuery(), enabled: hasTickets });
+  const unreadCount = unread?.count ?? 0;
+  const items = useMemo(() => toAntItems(menu, { "/help/ticket": unreadCount }), [menu, unreadCount]);
   const targets = useMemo(() => pathsByKey(menu, base), [menu, base]);
   const [openKeys, setOpenKeys] = useState<string[]>(() => openKeysFor(menu, selectedKey));
 

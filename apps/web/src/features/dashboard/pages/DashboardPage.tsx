@@ -8,6 +8,7 @@ import { avatarInitial } from "@/app/layout/UserMenu";
 import { EChart } from "@/components/EChart";
 import { PageContainer } from "@/components/PageContainer";
 import { userInfoQuery } from "@/features/account/account.api";
+import { UnreadTicketsNotice } from "@/features/tickets/components/UnreadTicketsNotice";
 import { dailyTrafficOption } from "@/features/traffic/chart-options";
 import { DISPLAY_TZ, dayjs } from "@/lib/dayjs";
 import { formatTime } from "@/lib/format";
@@ -65,6 +66,7 @@ export function DashboardPage() {
           </div>
         </Space>
       </Card>
+      <UnreadTicketsNotice />
       {dash ? <DashboardStats data={dash} /> : null}
       <Card title="近 7 天流量" className="dashboard-chart">
         {chart ? <EChart option={dailyTrafficOption(chart.days)} label="近 7 天流量趋势" height={260} /> : null}

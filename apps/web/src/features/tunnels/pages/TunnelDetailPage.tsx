@@ -129,7 +129,12 @@ export function TunnelDetailPage() {
           type="error"
           showIcon
           title="隧道已锁定"
-          description={`锁定原因：${tunnel.banned_reason || "未说明"}。如有疑问请联系客服。`}
+          description={`锁定原因：${tunnel.banned_reason || "未说明"}。如认为是误判，可以提交申诉。`}
+          action={
+            <Button danger onClick={() => navigate(`/help/ticket?appeal=${tunId}`)}>
+              申诉
+            </Button>
+          }
         />
       ) : null}
       <Card title="基本信息" className="tunnel-info-card">

@@ -1,0 +1,366 @@
+import type {
+  AdminNodeDetail,
+  AdminTicketDetail,
+  AdminTicketRow,
+  Paged,
+  TicketAttachmentView,
+  TicketDetail,
+  TicketRow,
+} from "@burrow/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
+import { createTestApp, type TestApp } from "../../../test/harness";
+import { MAX_PENDING_UPLOADS } from "./attachments";
+
+let t: TestApp;
+let admin: string;
+let support: string;
+let node: AdminNodeDetail;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+  const s = await t.register();
+  await t.api("PATCH", "/super/user/info", { token: admin, body: { uid: s.uid, role: 2 } });
+  support = await t.login(s.phone, s.password);
+  node = await createTestNode(t, { bandwidth: 0 }, admin);
+});
+afterAll(() => t.close());
+
+const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000100" +
+    "05fe02fea72d7d0000000049454e44ae426082",
+  "hex",
+);
+
+async function upload(token: string, file: Buffer, filename = "a.png", type = "image/png") {
+  const boundary = "----burrowtickets";
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/api/user/ticket/attachment",
+    headers: { authorization: `Bearer ${token}`, "content-type": `multipart/form-data; boundary=${boundary}` },
+    payload,
+  });
+  return {
+    status: res.statusCode,
+    body: res.json() as { code: string | number; msg: string; data: TicketAttachmentView },
+  };
+}
+
+const getFile = (id: number, token?: string) =>
+  t.app.inject({
+    method: "GET",
+    url: `/api/user/ticket/attachment/${id}`,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+
+const open = (token: string, body: Record<string, unknown> = {}) =>
+  t.api<TicketDetail>("POST", "/user/ticket", {
+    token,
+    body: { title: "隧道连不上", category: "tunnel", content: "frpc 报错 login to server failed", ...body },
+  });
+
+describe("customer tickets", () => {
+  it("opens a ticket with an image, lists it with its status and last reply, shows the thread", async () => {
+    const u = await t.register();
+    const img = await upload(u.token, PNG);
+    expect(img.body.code).toBe("SUCCESS");
+    expect(img.body.data).toMatchObject({ mime: "image/png", size: PNG.length });
+    const r = await open(u.token, { attachments: [img.body.data.id] });
+    expect(r.body.code).toBe("SUCCESS");
+    expect(r.body.data).toMatchObject({ status: 2, category: "tunnel", unread: 0, last_reply_staff: false });
+    expect(r.body.data.messages).toHaveLength(1);
+    expect(r.body.data.messages[0].attachments).toEqual([
+      { id: img.body.data.id, mime: "image/png", size: PNG.length },
+    ]);
+    const list = await t.api<Paged<TicketRow>>("GET", "/user/ticket", { token: u.token });
+    expect(list.body.data.total).toBe(1);
+    expect(list.body.data.list[0]).toMatchObject({ ticket_id: r.body.data.ticket_id, status: 2 });
+    expect(list.body.data.list[0].last_reply).toContain("login to server failed");
+  });
+
+  it("refuses bad input naming the field, and changes nothing", async () => {
+    const u = await t.register();
+    const noTitle = await open(u.token, { title: "" });
+    expect([noTitle.status, noTitle.body.code]).toEqual([400, 10000]);
+    expect(noTitle.body.msg).toContain("title");
+    const badCat = await open(u.token, { category: "nope" });
+    expect([badCat.status, badCat.body.msg.includes("category")]).toEqual([400, true]);
+    const four = await Promise.all([1, 2, 3, 4].map(() => upload(u.token, PNG)));
+    const tooMany = await open(u.token, { attachments: four.map((x) => x.body.data.id) });
+    expect([tooMany.status, tooMany.body.msg.includes("attachments")]).toEqual([400, true]);
+    const appealNoTun = await open(u.token, { category: "appeal" });
+    expect([appealNoTun.status, appealNoTun.body.msg.includes("tun_id")]).toEqual([400, true]);
+    expect((await t.api<Paged<TicketRow>>("GET", "/user/ticket", { token: u.token })).body.data.total).toBe(0);
+  });
+
+  it("refuses a file whose content is not an image whatever its name and content type, and one over 5 MB", async () => {
+    const u = await t.register();
+    const html = await upload(u.token, Buffer.from("<html><script>alert(1)</script></html>"), "x.png", "image/png");
+    expect([html.status, html.body.code]).toEqual([400, 10000]);
+    expect(html.body.msg).toContain("file");
+    const svg = await upload(
+      u.token,
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+      "x.svg",
+      "image/svg+xml",
+    );
+    expect(svg.status).toBe(400);
+    const big = await upload(u.token, Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]));
+    expect([big.status, big.body.msg.includes("5 MB")]).toEqual([400, true]);
+    const stored = await t.db.selectFrom("ticket_attachments").select("id").where("uid", "=", u.uid).execute();
+    expect(stored).toHaveLength(0);
+  });
+
+  it("bounds uploads not yet attached to a ticket", async () => {
+    const u = await t.register();
+    for (let i = 0; i < MAX_PENDING_UPLOADS; i++) expect((await upload(u.token, PNG)).body.code).toBe("SUCCESS");
+    const over = await upload(u.token, PNG);
+    expect([over.status, over.body.code]).toEqual([403, 2001]);
+  });
+
+  it("serves an attachment to its ticket's owner and to staff only; anyone else gets 404", async () => {
+    const owner = await t.register();
+    const other = await t.register();
+    const img = await upload(owner.token, PNG);
+    const id = img.body.data.id;
+    // Before it is attached: only the uploader, not even staff.
+    expect((await getFile(id, owner.token)).statusCode).toBe(200);
+    expect((await getFile(id, support)).statusCode).toBe(404);
+    // Another customer cannot attach it to their own ticket either.
+    const stolen = await open(other.token, { attachments: [id] });
+    expect([stolen.status, stolen.body.msg.includes("attachments")]).toEqual([400, true]);
+    const tk = (await open(owner.token, { attachments: [id] })).body.data.ticket_id;
+    const mine = await getFile(id, owner.token);
+    expect([mine.statusCode, mine.headers["content-type"], mine.headers["cache-control"]]).toEqual([
+      200,
+      "image/png",
+      "private, no-store",
+    ]);
+    expect(mine.rawPayload.equals(PNG)).toBe(true);
+    expect((await getFile(id, support)).statusCode).toBe(200);
+    expect((await getFile(id, admin)).statusCode).toBe(200);
+    const theirs = await getFile(id, other.token);
+    expect([theirs.statusCode, theirs.json().code]).toEqual([404, 2004]);
+    expect((await getFile(999999, other.token)).json()).toEqual(theirs.json());
+    expect((await getFile(id)).statusCode).toBe(401);
+    // Reusing an attached upload on another message is refused.
+    const reuse = await t.api("POST", `/user/ticket/${tk}/reply`, {
+      token: owner.token,
+      body: { content: "x", attachments: [id] },
+    });
+    expect([reuse.status, reuse.body.msg.includes("attachments")]).toEqual([400, true]);
+    expect(await t.db.selectFrom("ticket_messages").select("id").where("ticket_id", "=", tk).execute()).toHaveLength(1);
+  });
+
+  it("hides another customer's ticket: read, reply and close are 404", async () => {
+    const a = await t.register();
+    const b = await t.register();
+    const tk = (await open(a.token)).body.data.ticket_id;
+    for (const [m, url, body] of [
+      ["GET", `/user/ticket/${tk}`, undefined],
+      ["POST", `/user/ticket/${tk}/reply`, { content: "hi" }],
+      ["POST", `/user/ticket/${tk}/close`, undefined],
+    ] as const) {
+      const r = await t.api(m, url, { token: b.token, body });
+      expect([url, r.status]).toEqual([url, 404]);
+    }
+    expect((await t.api<Paged<TicketRow>>("GET", "/user/ticket", { token: b.token })).body.data.total).toBe(0);
+    const msgs = await t.db.selectFrom("ticket_messages").select("id").where("ticket_id", "=", tk).execute();
+    expect(msgs).toHaveLength(1);
+  });
+});
+
+describe("the ticket state machine", () => {
+  it("2 → staff asks for more (3, unread) → customer reads and replies (2) → staff ends (1) → no more replies", async () => {
+    const u = await t.register();
+    const tk = (await open(u.token)).body.data.ticket_id;
+    const ask = await t.api<AdminTicketDetail>("POST", `/super/ticket/${tk}/reply`, {
+      token: support,
+      body: { content: "请提供 frpc 日志", status: 3 },
+    });
+    expect(ask.body.code).toBe("SUCCESS");
+    expect(ask.body.data.status).toBe(3);
+    expect((await t.api<{ count: number }>("GET", "/user/ticket/unread", { token: u.token })).body.data.count).toBe(1);
+    const list = await t.api<Paged<TicketRow>>("GET", "/user/ticket", { token: u.token });
+    expect(list.body.data.list[0]).toMatchObject({ status: 3, unread: 1, last_reply_staff: true });
+    const read = await t.api<TicketDetail>("GET", `/user/ticket/${tk}`, { token: u.token });
+    expect(read.body.data.messages.map((m) => m.staff)).toEqual([false, true]);
+    expect((await t.api<{ count: number }>("GET", "/user/ticket/unread", { token: u.token })).body.data.count).toBe(0);
+    const rep = await t.api<TicketDetail>("POST", `/user/ticket/${tk}/reply`, {
+      token: u.token,
+      body: { content: "日志如下" },
+    });
+    expect(rep.body.data.status).toBe(2);
+    // A staff reply may also leave it waiting for staff.
+    const keep = await t.api<AdminTicketDetail>("POST", `/super/ticket/${tk}/reply`, {
+      token: support,
+      body: { content: "正在排查", status: 2 },
+    });
+    expect(keep.body.data.status).toBe(2);
+    const end = await t.api<AdminTicketDetail>("POST", `/super/ticket/${tk}/close`, { token: support, body: {} });
+    expect(end.body.data.status).toBe(1);
+    const late = await t.api("POST", `/user/ticket/${tk}/reply`, { token: u.token, body: { content: "还在吗" } });
+    expect([late.status, late.body.code]).toEqual([403, 2001]);
+    const staffLate = await t.api("POST", `/super/ticket/${tk}/reply`, { token: support, body: { content: "x" } });
+    expect([staffLate.status, staffLate.body.code]).toEqual([403, 2001]);
+    expect((await t.api("POST", `/super/ticket/${tk}/close`, { token: support, body: {} })).body.code).toBe(2001);
+    expect((await t.api("POST", `/user/ticket/${tk}/close`, { token: u.token })).body.code).toBe(2001);
+    const msgs = await t.db.selectFrom("ticket_messages").select("id").where("ticket_id", "=", tk).execute();
+    expect(msgs).toHaveLength(4);
+    const audits = await t.db.selectFrom("audit_logs").select("action").where("target", "=", `ticket:${tk}`).execute();
+    expect(audits.map((a) => a.action).sort()).toEqual(["ticket.close", "ticket.reply", "ticket.reply"]);
+  });
+
+  it("the customer closes their own ticket; a staff reply with status 1 ends it too", async () => {
+    const u = await t.register();
+    const a = (await open(u.token)).body.data.ticket_id;
+    const closed = await t.api<TicketDetail>("POST", `/user/ticket/${a}/close`, { token: u.token });
+    expect(closed.body.data.status).toBe(1);
+    const b = (await open(u.token)).body.data.ticket_id;
+    const r = await t.api<AdminTicketDetail>("POST", `/super/ticket/${b}/reply`, {
+      token: admin,
+      body: { content: "已处理", status: 1 },
+    });
+    expect(r.body.data.status).toBe(1);
+    const bad = await t.api("POST", `/super/ticket/${b}/reply`, { token: admin, body: { content: "x", status: 4 } });
+    expect([bad.status, bad.body.msg.includes("status")]).toEqual([400, true]);
+  });
+});
+
+describe("the staff queue", () => {
+  it("filters by status, category, user and age; awaiting staff first; shows the customer's context", async () => {
+    const u = await t.register();
+    await setPlan(t, u.uid, { bandwidth: 10 });
+    await createTestTunnel(t, u.token, { node_id: node.node_id });
+    const a = (await open(u.token, { category: "billing", title: "发票" })).body.data.ticket_id;
+    const b = (await open(u.token)).body.data.ticket_id;
+    await t.api("POST", `/super/ticket/${b}/reply`, { token: support, body: { content: "请补充", status: 3 } });
+    const q = (query: Record<string, unknown>) =>
+      t.api<Paged<AdminTicketRow>>("GET", "/super/ticket", { token: support, query: { uid: u.uid, ...query } });
+    const all = await q({});
+    expect(all.body.data.list.map((r) => r.ticket_id)).toEqual([a, b]);
+    expect(all.body.data.list[0]).toMatchObject({ uid: u.uid, phone: u.phone, status: 2 });
+    expect((await q({ status: 3 })).body.data.list.map((r) => r.ticket_id)).toEqual([b]);
+    expect((await q({ category: "billing" })).body.data.list.map((r) => r.ticket_id)).toEqual([a]);
+    const byPhone = await t.api<Paged<AdminTicketRow>>("GET", "/super/ticket", {
+      token: support,
+      query: { phone: u.phone },
+    });
+    expect(byPhone.body.data.total).toBe(2);
+    expect((await q({ min_age_hours: 1 })).body.data.total).toBe(0);
+    await t.db
+      .updateTable("tickets")
+      .set({ last_reply_at: new Date(Date.now() - 3 * 3600_000).toISOString() })
+      .where("id", "=", a)
+      .execute();
+    expect((await q({ min_age_hours: 2 })).body.data.list.map((r) => r.ticket_id)).toEqual([a]);
+    const bad = await q({ category: "x" });
+    expect([bad.status, bad.body.code]).toEqual([400, 10000]);
+
+    const d = await t.api<AdminTicketDetail>("GET", `/super/ticket/${a}`, { token: support });
+    expect(d.body.code).toBe("SUCCESS");
+    expect(d.body.data.customer).toMatchObject({ uid: u.uid, phone: u.phone, tunnel_total: 1 });
+    expect(d.body.data.customer.plan?.bandwidth).toBe(10);
+    expect(d.body.data.customer.tunnels).toHaveLength(1);
+    expect(Array.isArray(d.body.data.customer.orders)).toBe(true);
+    expect((await t.api("GET", "/super/ticket/999999", { token: support })).status).toBe(404);
+  });
+
+  it("refuses customers on every staff ticket call", async () => {
+    const u = await t.register();
+    const tk = (await open(u.token)).body.data.ticket_id;
+    for (const [m, url] of [
+      ["GET", "/super/ticket"],
+      ["GET", `/super/ticket/${tk}`],
+      ["POST", `/super/ticket/${tk}/reply`],
+      ["POST", `/super/ticket/${tk}/close`],
+      ["POST", `/super/ticket/${tk}/unlock`],
+    ] as const) {
+      const r = await t.api(m, url, { token: u.token, body: m === "POST" ? { content: "x" } : undefined });
+      expect([url, r.status, r.body.code]).toEqual([url, 403, 30004]);
+    }
+  });
+});
+
+describe("appeals", () => {
+  async function plugin(op: string, content: unknown) {
+    const res = await t.app.inject({
+      method: "POST",
+      url: `/api/frp/plugin/${node.node_id}/${node.plugin_secret}?op=${op}&version=0.1.0`,
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ version: "0.1.0", op, content }),
+    });
+    return res.json() as { reject: boolean; reject_reason?: string };
+  }
+
+  it("the owner of a locked tunnel appeals; staff unlock from the ticket and frp allows the tunnel again", async () => {
+    const u = await t.register();
+    await setPlan(t, u.uid, { bandwidth: 10 });
+    const tun = await createTestTunnel(t, u.token, { node_id: node.node_id, protocol: "tcp", local_port: 22 });
+    const info = await t.api<{ frp_token: string }>("GET", "/user/userInfo", { token: u.token });
+    const proxy = {
+      user: { user: `u_${u.uid}`, metas: { token: info.body.data.frp_token }, run_id: "8e2f0c4b9a1d7e35" },
+      proxy_name: `u_${u.uid}.t_${tun.tun_id}`,
+      proxy_type: "tcp",
+      remote_port: tun.remote_port,
+    };
+    expect((await plugin("NewProxy", proxy)).reject).toBe(false);
+
+    // Not locked yet: no appeal.
+    const early = await open(u.token, { category: "appeal", tun_id: tun.tun_id, title: "申诉" });
+    expect([early.status, early.body.code]).toEqual([403, 2001]);
+    await t.api("PATCH", "/super/tun", {
+      token: admin,
+      body: { tun_id: tun.tun_id, status: 3, banned_reason: "phishing" },
+    });
+    expect((await plugin("NewProxy", proxy)).reject).toBe(true);
+
+    const other = await t.register();
+    const notMine = await open(other.token, { category: "appeal", tun_id: tun.tun_id, title: "申诉" });
+    expect(notMine.status).toBe(404);
+    const appeal = await open(u.token, { category: "appeal", tun_id: tun.tun_id, title: "申诉", content: "误封" });
+    expect(appeal.body.code).toBe("SUCCESS");
+    expect(appeal.body.data).toMatchObject({ category: "appeal", tun_id: tun.tun_id, status: 2 });
+    const again = await open(u.token, { category: "appeal", tun_id: tun.tun_id, title: "申诉" });
+    expect([again.status, again.body.code]).toEqual([403, 2001]);
+    const tk = appeal.body.data.ticket_id;
+    const d = await t.api<AdminTicketDetail>("GET", `/super/ticket/${tk}`, { token: support });
+    expect(d.body.data.tunnel).toMatchObject({ tun_id: tun.tun_id, status: 3, banned_reason: "phishing" });
+
+    const un = await t.api<AdminTicketDetail>("POST", `/super/ticket/${tk}/unlock`, { token: support, body: {} });
+    expect(un.body.code).toBe("SUCCESS");
+    expect(un.body.data).toMatchObject({ status: 1, unread: 1 });
+    expect(un.body.data.tunnel).toMatchObject({ status: 2, banned_reason: null });
+    expect(un.body.data.messages.at(-1)).toMatchObject({ staff: true });
+    // The decision cache was invalidated: the very next NewProxy is allowed.
+    expect((await plugin("NewProxy", proxy)).reject).toBe(false);
+    const audits = await t.db
+      .selectFrom("audit_logs")
+      .select(["action", "target"])
+      .where("target", "in", [`ticket:${tk}`, `tunnel:${tun.tun_id}`])
+      .orderBy("id")
+      .execute();
+    expect(audits.map((a) => a.action)).toEqual(["tunnel.update", "tunnel.update", "ticket.unlock"]);
+    // Not locked any more: a second unlock is refused and writes nothing.
+    const twice = await t.api("POST", `/super/ticket/${tk}/unlock`, { token: support, body: {} });
+    expect([twice.status, twice.body.code]).toEqual([403, 2001]);
+  });
+
+  it("unlock is refused on a ticket that is not an appeal", async () => {
+    const u = await t.register();
+    const tk = (await open(u.token)).body.data.ticket_id;
+    const r = await t.api("POST", `/super/ticket/${tk}/unlock`, { token: support, body: {} });
+    expect([r.status, r.body.code]).toEqual([403, 2001]);
+    expect(
+      await t.db.selectFrom("audit_logs").select("id").where("target", "=", `ticket:${tk}`).execute(),
+    ).toHaveLength(0);
+  });
+});

@@ -1,0 +1,89 @@
+import {
+  type AdminOrderRow,
+  type AdminTunnelRow,
+  fenToYuan,
+  PayStatusLabel,
+  type TicketCustomerContext,
+  UserStatusLabel,
+} from "@burrow/contract";
+import { Card, Descriptions, Empty, Space, Table, type TableColumnsType, Tag } from "antd";
+import { Link } from "react-router";
+import { ADMIN_BASE } from "@/app/access";
+import { TunnelStatusTag } from "@/features/tunnels/components/TunnelTags";
+import { formatBytes, formatTime } from "@/lib/format";
+
+const tunnelColumns: TableColumnsType<AdminTunnelRow> = [
+  { title: "ID", dataIndex: "tun_id", width: 60 },
+  { title: "名称", dataIndex: "tun_name", ellipsis: true },
+  { title: "协议", dataIndex: "protocol", width: 60 },
+  {
+    title: "状态",
+    dataIndex: "status",
+    width: 90,
+    render: (s: number, r) => <TunnelStatusTag status={s} enabled={r.enabled} bannedReason={r.banned_reason} />,
+  },
+];
+
+const orderColumns: TableColumnsType<AdminOrderRow> = [
+  { title: "订单", dataIndex: "name", ellipsis: true },
+  { title: "金额", dataIndex: "amount", width: 80, render: (fen: number) => fenToYuan(fen) },
+  { title: "状态", dataIndex: "status", width: 80, render: (s: number) => PayStatusLabel[s] ?? s },
+  { title: "时间", dataIndex: "created_at", width: 150, render: (v: string) => formatTime(v) },
+];
+
+/** The customer beside the thread: account, plan now, tunnels, recent orders. */
+export function CustomerContextCard({ customer }: { customer: TicketCustomerContext }) {
+  const plan = customer.plan;
+  return (
+    <Space orientation="vertical" size={16} style={{ width: "100%" }}>
+      <Card size="small" title="用户" extra={<Link to={`${ADMIN_BASE}/usermgr/list/${customer.uid}`}>用户详情</Link>}>
+        <Descriptions column={1} size="small">
+          <Descriptions.Item label="UID">{customer.uid}</Descriptions.Item>
+          <Descriptions.Item label="手机号">{customer.phone}</Descriptions.Item>
+          <Descriptions.Item label="昵称">{customer.nickname || "—"}</Descriptions.Item>
+          <Descriptions.Item label="状态">
+            <Tag color={customer.status === 1 ? "green" : "red"}>
+              {UserStatusLabel[customer.status] ?? customer.status}
+            </Tag>
+          </Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Card size="small" title="当前套餐">
+        {plan ? (
+          <Descriptions column={1} size="small">
+            <Descriptions.Item label="套餐">{plan.plan_name}</Descriptions.Item>
+            <Descriptions.Item label="到期">{plan.end_at ? formatTime(plan.end_at) : "长期"}</Descriptions.Item>
+            <Descriptions.Item label="流量">
+              {formatBytes(plan.traffic_used)} / {formatBytes(plan.traffic_quota)}
+            </Descriptions.Item>
+            <Descriptions.Item label="带宽">{plan.bandwidth} Mbps</Descriptions.Item>
+            <Descriptions.Item label="隧道上限">{plan.tunnel_limit}</Descriptions.Item>
+            {plan.usable ? null : <Descriptions.Item label="不可用">{plan.reason ?? "—"}</Descriptions.Item>}
+          </Descriptions>
+        ) : (
+          <Empty description="没有套餐" image={Empty.PRESENTED_IMAGE_SIMPLE} />
+        )}
+      </Card>
+      <Card size="small" title={`隧道（${customer.tunnel_total}）`}>
+        <Table<AdminTunnelRow>
+          rowKey="tun_id"
+          size="small"
+          columns={tunnelColumns}
+          dataSource={customer.tunnels}
+          pagination={false}
+          locale={{ emptyText: "没有隧道" }}
+        />
+      </Card>
+      <Card size="small" title="最近订单">
+        <Table<AdminOrderRow>
+          rowKey="trade_id"
+          size="small"
+          columns={orderColumns}
+          dataSource={customer.orders}
+          pagination={false}
+          locale={{ emptyText: "没有订单" }}
+        />
+      </Card>
+    </Space>
+  );
+}

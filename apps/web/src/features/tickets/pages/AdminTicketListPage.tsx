@@ -1,0 +1,145 @@
+import {
+  type AdminTicketRow,
+  TicketCategories,
+  type TicketCategory,
+  TicketCategoryLabel,
+  TicketStatusAdminLabel,
+} from "@burrow/contract";
+import { RiRefreshLine, RiSearchLine } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
+import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, Table, type TableColumnsType } from "antd";
+import { Link } from "react-router";
+import { ADMIN_BASE } from "@/app/access";
+import { PageContainer } from "@/components/PageContainer";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { formatTime } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { TicketCategoryTag, TicketStatusTag } from "../components/TicketTags";
+import { adminTicketsQuery } from "../tickets.api";
+
+const FILTERS = { status: "int", category: "text", uid: "int", phone: "text", min_age_hours: "int" } as const;
+/** How long since the last message, in the largest whole unit. */
+function waited(iso: string): string {
+  const min = Math.max(0, Math.floor((Date.now() - new Date(iso).getTime()) / 60_000));
+  if (min < 60) return `${min} 分钟`;
+  if (min < 48 * 60) return `${Math.floor(min / 60)} 小时`;
+  return `${Math.floor(min / 1440)} 天`;
+}
+
+const detailPath = (id: number) => `${ADMIN_BASE}/mgr/ticket/${id}`;
+
+const columns: TableColumnsType<AdminTicketRow> = [
+  { title: "编号", dataIndex: "ticket_id", width: 80 },
+  {
+    title: "标题",
+    dataIndex: "title",
+    ellipsis: true,
+    render: (title: string, r) => <Link to={detailPath(r.ticket_id)}>{title}</Link>,
+  },
+  { title: "用户", dataIndex: "phone", width: 170, render: (phone: string, r) => `${phone}（${r.uid}）` },
+  {
+    title: "分类",
+    dataIndex: "category",
+    width: 110,
+    render: (c: TicketCategory) => <TicketCategoryTag category={c} />,
+  },
+  { title: "状态", dataIndex: "status", width: 120, render: (s: number) => <TicketStatusTag status={s} staff /> },
+  {
+    title: "最后回复",
+    dataIndex: "last_reply",
+    ellipsis: true,
+    render: (text: string, r) => `${r.last_reply_staff ? "客服" : "用户"}：${text}`,
+  },
+  {
+    title: "等待",
+    dataIndex: "last_reply_at",
+    width: 190,
+    render: (v: string) => `${formatTime(v)}（${waited(v)}）`,
+  },
+  {
+    title: "操作",
+    key: "actions",
+    width: 80,
+    fixed: "right",
+    render: (_: unknown, r) => <Link to={detailPath(r.ticket_id)}>处理</Link>,
+  },
+];
+
+/** /admin/mgr/ticket: the queue (awaiting staff first, longest waiting first), filters kept in the URL. */
+export function AdminTicketListPage() {
+  const [form] = Form.useForm();
+  const { filters, search, reset, pagination } = useUrlFilters(FILTERS, form);
+  const { data, isFetching } = useQuery(
+    adminTicketsQuery({ ...filters, category: filters.category as TicketCategory | undefined }),
+  );
+  return (
+    <PageContainer title="工单管理">
+      <Card className="search-card">
+        <Form form={form} layout="vertical" initialValues={filters} onFinish={search}>
+          <Row gutter={16}>
+            <Col xs={24} sm={12} lg={8} xl={4}>
+              <Form.Item name="status" label="状态">
+                <Select
+                  allowClear
+                  placeholder="全部"
+                  options={Object.entries(TicketStatusAdminLabel).map(([v, label]) => ({ value: Number(v), label }))}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={4}>
+              <Form.Item name="category" label="分类">
+                <Select
+                  allowClear
+                  placeholder="全部"
+                  options={TicketCategories.map((c) => ({ value: c, label: TicketCategoryLabel[c] }))}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={4}>
+              <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
+                <InputNumber min={1} precision={0} style={{ width: "100%" }} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={4}>
+              <Form.Item name="phone" label="手机号" rules={fieldRules("手机号", { length: { max: 20 } })}>
+                <Input allowClear placeholder="完整手机号" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={4}>
+              <Form.Item
+                name="min_age_hours"
+                label="等待超过（小时）"
+                rules={fieldRules("等待时长", { integer: true, range: { min: 0, max: 8760 } })}
+              >
+                <InputNumber min={0} max={8760} precision={0} style={{ width: "100%" }} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={4} className="search-actions">
+              <Form.Item label=" ">
+                <Space>
+                  <Button type="primary" htmlType="submit" icon={<RiSearchLine size={16} />}>
+                    查询
+                  </Button>
+                  <Button icon={<RiRefreshLine size={16} />} onClick={reset}>
+                    重置
+                  </Button>
+                </Space>
+              </Form.Item>
+            </Col>
+          </Row>
+        </Form>
+      </Card>
+      <Card>
+        <Table<AdminTicketRow>
+          rowKey="ticket_id"
+          size="middle"
+          columns={columns}
+          dataSource={data?.list}
+          loading={isFetching}
+          scroll={{ x: 1200 }}
+          pagination={pagination(data?.total ?? 0)}
+        />
+      </Card>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,118 @@
+import { type TicketCategory, type TicketRow, TicketStatusUserLabel } from "@burrow/contract";
+import { RiAddLine } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
+import { Badge, Button, Card, Select, Space, Table, type TableColumnsType, Typography } from "antd";
+import { useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { PageContainer } from "@/components/PageContainer";
+import { formatTime } from "@/lib/format";
+import { NewTicketModal } from "../components/NewTicketModal";
+import { TicketCategoryTag, TicketStatusTag } from "../components/TicketTags";
+import { myTicketsQuery } from "../tickets.api";
+
+const columns: TableColumnsType<TicketRow> = [
+  { title: "编号", dataIndex: "ticket_id", width: 80 },
+  {
+    title: "标题",
+    dataIndex: "title",
+    ellipsis: true,
+    render: (title: string, r) => (
+      <Space>
+        <Link to={`/help/ticket/${r.ticket_id}`}>{title}</Link>
+        {r.unread ? <Badge count={r.unread} title="未读回复" /> : null}
+      </Space>
+    ),
+  },
+  {
+    title: "分类",
+    dataIndex: "category",
+    width: 110,
+    render: (c: TicketCategory) => <TicketCategoryTag category={c} />,
+  },
+  { title: "状态", dataIndex: "status", width: 130, render: (s: number) => <TicketStatusTag status={s} /> },
+  {
+    title: "最后回复",
+    dataIndex: "last_reply",
+    ellipsis: true,
+    render: (text: string, r) => (
+      <Typography.Text type="secondary">
+        {r.last_reply_staff ? "客服：" : "我："}
+        {text}
+      </Typography.Text>
+    ),
+  },
+  { title: "更新时间", dataIndex: "last_reply_at", width: 180, render: (v: string) => formatTime(v) },
+];
+
+/** /help/ticket: my tickets and the new-ticket form (?appeal=<tun_id> opens it as an appeal). */
+export function TicketListPage() {
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const appeal = Number(params.get("appeal")) || undefined;
+  const [creating, setCreating] = useState(false);
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(10);
+  const [status, setStatus] = useState<number>();
+  const { data, isFetching } = useQuery(myTicketsQuery({ page, size, status }));
+  const close = () => {
+    setCreating(false);
+    if (appeal) setParams(new URLSearchParams(), { replace: true });
+  };
+  return (
+    <PageContainer
+      title="工单"
+      description="遇到问题请提交工单，客服会在这里回复你。"
+      extra={
+        <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => setCreating(true)}>
+          新建工单
+        </Button>
+      }
+    >
+      <Card>
+        <Space style={{ marginBottom: 16 }}>
+          <span>状态</span>
+          <Select
+            allowClear
+            placeholder="全部"
+            style={{ width: 160 }}
+            value={status}
+            onChange={(v) => {
+              setStatus(v);
+              setPage(1);
+            }}
+            options={Object.entries(TicketStatusUserLabel).map(([v, label]) => ({ value: Number(v), label }))}
+          />
+        </Space>
+        <Table<TicketRow>
+          rowKey="ticket_id"
+          size="middle"
+          columns={columns}
+          dataSource={data?.list}
+          loading={isFetching}
+          scroll={{ x: 900 }}
+          locale={{ emptyText: "还没有工单" }}
+          pagination={{
+            current: page,
+            pageSize: size,
+            total: data?.total ?? 0,
+            showSizeChanger: true,
+            showTotal: (total) => `共 ${total} 条`,
+            onChange: (p, s) => {
+              setPage(s === size ? p : 1);
+              setSize(s);
+            },
+          }}
+        />
+      </Card>
+      <NewTicketModal
+        open={creating || Boolean(appeal)}
+        appealTunId={appeal}
+        onClose={close}
+        onCreated={(id) => {
+          close();
+          void navigate(`/help/ticket/${id}`);
+        }}
+      />
+    </PageContainer>
+  );
+}
