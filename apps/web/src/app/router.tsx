@@ -7,6 +7,7 @@ import { authRoutes } from "@/features/auth/auth.routes";
 import { dashboardRoutes } from "@/features/dashboard/dashboard.routes";
 import { downloadsAdminRoutes, downloadsCustomerRoutes } from "@/features/downloads/downloads.routes";
 import { epayRoutes, payResultRoute } from "@/features/epay/epay.routes";
+import { homeAdminRoutes } from "@/features/home/home.routes";
 import { marketingRoutes } from "@/features/marketing/marketing.routes";
 import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.routes";
 import { ordersRoutes } from "@/features/orders/orders.routes";
@@ -42,6 +43,7 @@ const adminRoutes: RouteObject[] = [
   ...tunnelsAdminRoutes,
   ...trafficAdminRoutes,
   ...downloadsAdminRoutes,
+  ...homeAdminRoutes,
   ...plansRoutes,
   ...ordersRoutes,
   ...marketingRoutes,
