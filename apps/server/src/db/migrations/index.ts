@@ -7,6 +7,7 @@ import * as proxyTails from "./2026-11-22T16-00_proxy_tails";
 import * as connCounts from "./2026-11-22T18-00_conn_counts";
 import * as subscriptionValue from "./2026-11-24T10-00_subscription_value";
 import * as homeContent from "./2026-11-24T16-20_home_content";
+import * as overviewIndexes from "./2026-11-24T16-40_overview_indexes";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22T18-00_conn_counts": connCounts,
   "2026-11-24T10-00_subscription_value": subscriptionValue,
   "2026-11-24T16-20_home_content": homeContent,
+  "2026-11-24T16-40_overview_indexes": overviewIndexes,
 };
