@@ -5,6 +5,7 @@ import { adminviewRoutes } from "@/features/adminview/adminview.routes";
 import { auditRoutes } from "@/features/audit/audit.routes";
 import { authRoutes } from "@/features/auth/auth.routes";
 import { dashboardRoutes } from "@/features/dashboard/dashboard.routes";
+import { docsRoutes } from "@/features/docs/docs.routes";
 import { downloadsAdminRoutes, downloadsCustomerRoutes } from "@/features/downloads/downloads.routes";
 import { epayRoutes, payResultRoute } from "@/features/epay/epay.routes";
 import { homeAdminRoutes } from "@/features/home/home.routes";
@@ -29,6 +30,7 @@ const customerRoutes: RouteObject[] = [
   ...nodesCustomerRoutes,
   ...trafficCustomerRoutes,
   ...downloadsCustomerRoutes,
+  ...docsRoutes,
   ...storeRoutes,
   ...epayRoutes,
 ];

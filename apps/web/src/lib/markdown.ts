@@ -155,3 +155,22 @@ export function parseMarkdown(src: string): Block[] {
   }
   return blocks;
 }
+
+/** The plain text of a block (for search). */
+export function blockText(b: Block): string {
+  switch (b.t) {
+    case "heading":
+      return b.text;
+    case "para":
+    case "quote":
+      return plainText(b.c);
+    case "list":
+      return b.items.map(plainText).join("\n");
+    case "code":
+      return b.v;
+    case "table":
+      return [b.head, ...b.rows].map((r) => r.map(plainText).join(" ")).join("\n");
+    case "hr":
+      return "";
+  }
+}
