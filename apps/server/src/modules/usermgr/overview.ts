@@ -22,6 +22,19 @@ interface DayFigures {
  * /super/viewInfo within its 20 ms on a large database.
  */
 const finished = new WeakMap<Kysely<DB>, Map<string, DayFigures>>();
+/**
+ * Users who signed up before a day began, per database: users are never deleted, so the total is
+ * this (counted once a day) plus today's sign-ups, instead of a count over the whole table per call.
+ */
+const usersBefore = new WeakMap<Kysely<DB>, { day: string; n: number }>();
+
+async function usersBeforeDay(db: Kysely<DB>, day: string): Promise<number> {
+  const hit = usersBefore.get(db);
+  if (hit?.day === day) return hit.n;
+  const n = await countUsers(db, "", shanghaiDayStart(day).toISOString());
+  usersBefore.set(db, { day, n });
+  return n;
+}
 
 const countUsers = async (db: Kysely<DB>, from: string, to: string) =>
   Number(
@@ -80,8 +93,8 @@ export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .executeTakeFirstOrThrow()
       .then((r) => Number(r.n));
-  const [total, banned, verified, tunnels, nodes, waiting, past, now] = await Promise.all([
-    count(users),
+  const [before, banned, verified, tunnels, nodes, waiting, past, now] = await Promise.all([
+    usersBeforeDay(db, today),
     count(users.where("status", "=", UserStatus.Banned)),
     verifiedUserCount(ctx),
     tunnelCounts(db),
@@ -105,7 +118,7 @@ export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
     return { date, ...f };
   });
   return {
-    users_total: total,
+    users_total: before + todayFigures.signups,
     users_today: todayFigures.signups,
     users_banned: banned,
     users_verified: verified,
