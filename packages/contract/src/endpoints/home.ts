@@ -20,7 +20,7 @@ export const HomeApi = {
   getSuperConfigIndex: endpoint<Paged<HomeConfigRow>>()({
     method: "GET",
     url: "/super/config/index",
-    access: "staff",
+    access: "manager",
     summary: "home content entries, paged and filtered",
     query: HomeConfigListQuery,
   }),
