@@ -21,6 +21,7 @@ import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
 import { downloadsRoutes } from "./modules/downloads/downloads.routes";
 import { frpRoutes } from "./modules/frp/frp.routes";
+import { homeRoutes } from "./modules/home/home.routes";
 import { marketingRoutes } from "./modules/marketing/marketing.routes";
 import { menuRoutes } from "./modules/menu/menu";
 import { nodesRoutes } from "./modules/nodes/nodes.routes";
@@ -64,6 +65,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   tunnelsRoutes(api, ctx);
   trafficRoutes(api, ctx);
   downloadsRoutes(api, ctx);
+  homeRoutes(api, ctx);
   frpRoutes(api, ctx);
   plansRoutes(api, ctx);
   ordersRoutes(api, ctx);

@@ -6,6 +6,7 @@ export * from "./endpoint";
 export * from "./endpoints";
 export * from "./enums";
 export * from "./frp";
+export * from "./home";
 export * from "./marketing";
 export * from "./menu";
 export * from "./money";

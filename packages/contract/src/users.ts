@@ -123,8 +123,28 @@ export interface ViewInfo {
   users_total: number;
   users_today: number;
   users_banned: number;
+  /** users whose identity is verified (0 until a verification module registers its counter) */
+  users_verified: number;
   /** last 30 days, Asia/Shanghai dates */
   signups: { date: string; count: number }[];
+  /** live tunnels (not deleted) and those connected now */
+  tunnels: { total: number; online: number };
+  /** nodes by status; attention lists the offline and exception ones */
+  nodes: {
+    online: number;
+    offline: number;
+    exception: number;
+    off_shelf: number;
+    attention: { node_id: number; name: string; status: number }[];
+  };
+  /** bytes, in + out, Asia/Shanghai today and this calendar month */
+  traffic: { today: number; month: number };
+  /** fen: revenue is paid non-recharge orders less refunds made in the period; recharge is deposits */
+  revenue: { today: number; month: number; today_recharge: number; month_recharge: number };
+  /** what waits for an operator (open tickets, pending verifications…); only modules that exist report */
+  waiting: { key: string; label: string; path: string; count: number }[];
+  /** last 30 days, oldest first: revenue (fen), recharge (fen), traffic (bytes), sign-ups */
+  daily: { date: string; revenue: number; recharge: number; traffic: number; signups: number }[];
 }
 
 export const AuditQuery = PageQuery.extend({ operator_uid: optionalInt(1), action: optionalText(64) });

@@ -3,6 +3,7 @@ import type { AuthTables } from "../modules/auth/auth.table";
 import type { DashboardTables } from "../modules/dashboard/dashboard.table";
 import type { DownloadTables } from "../modules/downloads/downloads.table";
 import type { FrpTables } from "../modules/frp/frp.table";
+import type { HomeTables } from "../modules/home/home.table";
 import type { MarketingTables } from "../modules/marketing/marketing.table";
 import type { NodeTables } from "../modules/nodes/nodes.table";
 import type { OrderTables } from "../modules/orders/orders.table";
@@ -39,7 +40,8 @@ export interface DB
     TunnelTables,
     FrpTables,
     DownloadTables,
-    TicketTables {
+    TicketTables,
+    HomeTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
 }

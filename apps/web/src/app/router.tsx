@@ -5,8 +5,10 @@ import { adminviewRoutes } from "@/features/adminview/adminview.routes";
 import { auditRoutes } from "@/features/audit/audit.routes";
 import { authRoutes } from "@/features/auth/auth.routes";
 import { dashboardRoutes } from "@/features/dashboard/dashboard.routes";
+import { docsRoutes } from "@/features/docs/docs.routes";
 import { downloadsAdminRoutes, downloadsCustomerRoutes } from "@/features/downloads/downloads.routes";
 import { epayRoutes, payResultRoute } from "@/features/epay/epay.routes";
+import { homeAdminRoutes } from "@/features/home/home.routes";
 import { marketingRoutes } from "@/features/marketing/marketing.routes";
 import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.routes";
 import { ordersRoutes } from "@/features/orders/orders.routes";
@@ -29,6 +31,7 @@ const customerRoutes: RouteObject[] = [
   ...nodesCustomerRoutes,
   ...trafficCustomerRoutes,
   ...downloadsCustomerRoutes,
+  ...docsRoutes,
   ...storeRoutes,
   ...epayRoutes,
   ...ticketsCustomerRoutes,
@@ -44,6 +47,7 @@ const adminRoutes: RouteObject[] = [
   ...tunnelsAdminRoutes,
   ...trafficAdminRoutes,
   ...downloadsAdminRoutes,
+  ...homeAdminRoutes,
   ...plansRoutes,
   ...ordersRoutes,
   ...marketingRoutes,

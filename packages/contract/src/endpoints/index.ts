@@ -4,6 +4,7 @@ import { AuthApi } from "./auth";
 import { DashboardApi } from "./dashboard";
 import { DownloadsApi } from "./downloads";
 import { FrpApi } from "./frp";
+import { HomeApi } from "./home";
 import { MarketingApi } from "./marketing";
 import { MenuApi } from "./menu";
 import { NodesApi } from "./nodes";
@@ -24,6 +25,7 @@ export { AuthApi } from "./auth";
 export { DashboardApi } from "./dashboard";
 export { DownloadsApi } from "./downloads";
 export { FrpApi } from "./frp";
+export { HomeApi } from "./home";
 export { MarketingApi } from "./marketing";
 export { MenuApi } from "./menu";
 export { NodesApi } from "./nodes";
@@ -46,6 +48,7 @@ export const Endpoints = {
   dashboard: DashboardApi,
   downloads: DownloadsApi,
   frp: FrpApi,
+  home: HomeApi,
   marketing: MarketingApi,
   menu: MenuApi,
   nodes: NodesApi,

@@ -45,6 +45,6 @@ export const UsermgrApi = {
     method: "GET",
     url: "/super/viewInfo",
     access: "staff",
-    summary: "user totals and 30 days of sign-ups",
+    summary: "the operator's overview: users, tunnels, nodes, traffic, revenue, waiting work, 30 days of figures",
   }),
 } as const;

@@ -8,7 +8,9 @@ import * as connCounts from "./2026-11-22T18-00_conn_counts";
 import * as subscriptionValue from "./2026-11-24T10-00_subscription_value";
 import * as frpRolloverSkew from "./2026-11-24T15-00_frp_rollover_skew";
 import * as frpInflight from "./2026-11-24T16-00_frp_inflight";
+import * as homeContent from "./2026-11-24T16-20_home_content";
 import * as tickets from "./2026-11-24T16-30_tickets";
+import * as overviewIndexes from "./2026-11-24T16-40_overview_indexes";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +24,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T15-00_frp_rollover_skew": frpRolloverSkew,
   "2026-11-24T16-00_frp_inflight": frpInflight,
   "2026-11-24T16-30_tickets": tickets,
+  "2026-11-24T16-20_home_content": homeContent,
+  "2026-11-24T16-40_overview_indexes": overviewIndexes,
 };

@@ -20,6 +20,7 @@ export const customerMenu: MenuDef[] = [
   { name: "节点列表", id: "nodes", path: "/tun/node", icon: "node", roles: ALL },
   { name: "流量统计", id: "traffic", path: "/traffic", icon: "traffic", roles: ALL },
   { name: "客户端下载", id: "download", path: "/download", icon: "download", roles: ALL },
+  { name: "使用文档", id: "doc", path: "/doc", icon: "article", roles: ALL },
   { name: "购买套餐", id: "purchase", path: "/purchase/plan", icon: "shippingBag", roles: ALL },
   { name: "余额充值", id: "recharge", path: "/epay/recharge", icon: "wallet", roles: ALL },
   { name: "我的套餐", id: "myplan", path: "/epay/plan", icon: "bill", roles: ALL },
@@ -84,6 +85,7 @@ export const adminMenu: MenuDef[] = [
   },
   { name: "流量统计", id: "flow", path: "/flow", icon: "traffic", roles: MANAGER },
   { name: "客户端管理", id: "download", path: "/download", icon: "download", roles: MANAGER },
+  { name: "首页内容", id: "setter", path: "/setter/main", icon: "homeGear", roles: MANAGER },
   { name: "审计日志", id: "audit", path: "/audit", icon: "article", roles: MANAGER },
   { name: "返回用户端", id: "dash", path: "/dash", icon: "gobackLine", roles: STAFF },
 ];

@@ -6,6 +6,7 @@ import type {
   TicketAttachmentView,
   TicketDetail,
   TicketRow,
+  ViewInfo,
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
@@ -84,6 +85,19 @@ describe("customer tickets", () => {
     expect(list.body.data.total).toBe(1);
     expect(list.body.data.list[0]).toMatchObject({ ticket_id: r.body.data.ticket_id, status: 2 });
     expect(list.body.data.list[0].last_reply).toContain("login to server failed");
+  });
+
+  it("counts tickets waiting for staff on the operator's overview", async () => {
+    const admin = await t.adminToken();
+    const waiting = async () =>
+      (await t.api<ViewInfo>("GET", "/super/viewInfo", { token: admin })).body.data.waiting.find(
+        (w) => w.key === "tickets",
+      );
+    const before = (await waiting())?.count ?? -1;
+    expect(before).toBeGreaterThanOrEqual(0);
+    const u = await t.register();
+    await open(u.token);
+    expect(await waiting()).toMatchObject({ count: before + 1, path: "/mgr/ticket" });
   });
 
   it("refuses bad input naming the field, and changes nothing", async () => {

@@ -422,3 +422,13 @@ export async function unlockFromTicket(
   const text = note || `隧道 ${tun.tun_name} 已解锁，现在可以重新连接。`;
   return staffClose(ctx, op, id, text, "ticket.unlock", false);
 }
+
+/** Tickets waiting for a staff reply: the overview's "waiting for an operator" counter. */
+export async function ticketsAwaitingStaff(ctx: AppContext): Promise<number> {
+  const r = await ctx.db
+    .selectFrom("tickets")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("status", "=", TicketStatus.AwaitingReply)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

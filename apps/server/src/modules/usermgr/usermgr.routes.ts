@@ -3,7 +3,8 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { listLoginLogs } from "../users/users.repository";
-import { listUsers, updateUser, userDetail, viewInfo } from "./usermgr.service";
+import { viewInfo } from "./overview";
+import { listUsers, updateUser, userDetail } from "./usermgr.service";
 
 export function usermgrRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, UsermgrApi.getSuperUserList, ({ query }) => listUsers(ctx, query));

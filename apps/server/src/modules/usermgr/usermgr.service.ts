@@ -6,11 +6,10 @@ import {
   type Paged,
   Role,
   UserStatus,
-  type ViewInfo,
 } from "@burrow/contract";
 import type { AppContext } from "../../context";
 import { invalid, notFound, refused } from "../../http/errors";
-import { addDays, shanghaiDate, shanghaiDayStart } from "../../shared/time";
+import { addDays, shanghaiDayStart } from "../../shared/time";
 import { audit } from "../audit/audit";
 import { hashPassword } from "../auth/passwords";
 import { revokeSessions } from "../auth/sessions";
@@ -108,33 +107,4 @@ export async function updateUser(
   });
   ctx.events.emit("user.changed", { uid: body.uid });
   return userDetail(ctx, body.uid);
-}
-
-export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
-  const today = shanghaiDate();
-  const first = addDays(today, -29);
-  const count = (q: ReturnType<typeof ctx.db.selectFrom<"users">>) =>
-    q
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow()
-      .then((r) => Number(r.n));
-  const users = ctx.db.selectFrom("users");
-  const [total, newToday, banned, recent] = await Promise.all([
-    count(users),
-    count(users.where("created_at", ">=", shanghaiDayStart(today).toISOString())),
-    count(users.where("status", "=", UserStatus.Banned)),
-    users.select("created_at").where("created_at", ">=", shanghaiDayStart(first).toISOString()).execute(),
-  ]);
-  const byDay = new Map<string, number>();
-  for (let i = 0; i < 30; i++) byDay.set(addDays(first, i), 0);
-  for (const r of recent) {
-    const d = shanghaiDate(r.created_at);
-    byDay.set(d, (byDay.get(d) ?? 0) + 1);
-  }
-  return {
-    users_total: total,
-    users_today: newToday,
-    users_banned: banned,
-    signups: [...byDay].map(([date, n]) => ({ date, count: n })),
-  };
 }

@@ -7,7 +7,7 @@ export const adminviewKeys = {
   info: () => [...adminviewKeys.all, "viewInfo"] as const,
 };
 
-/** GET /super/viewInfo: user totals and 30 days of sign-ups. */
+/** GET /super/viewInfo: the operator overview (users, tunnels, nodes, traffic, revenue, waiting work, 30 days). */
 export const viewInfoQuery = () =>
   queryOptions({
     queryKey: adminviewKeys.info(),

@@ -8,6 +8,8 @@ import { avatarInitial } from "@/app/layout/UserMenu";
 import { EChart } from "@/components/EChart";
 import { PageContainer } from "@/components/PageContainer";
 import { userInfoQuery } from "@/features/account/account.api";
+import { HomeContent } from "@/features/home/components/HomeContent";
+import { userHomeQuery } from "@/features/home/home.api";
 import { UnreadTicketsNotice } from "@/features/tickets/components/UnreadTicketsNotice";
 import { dailyTrafficOption } from "@/features/traffic/chart-options";
 import { DISPLAY_TZ, dayjs } from "@/lib/dayjs";
@@ -30,6 +32,7 @@ export function DashboardPage() {
   const { data: user } = useQuery(userInfoQuery());
   const { data: dash } = useQuery(dashDataQuery());
   const { data: chart } = useQuery(dashChartQuery());
+  const { data: home } = useQuery(userHomeQuery());
   if (!user) return null;
   const { canEnterAdmin } = accessOf(user);
   const name = user.nickname || user.personal_info.phone_number;
@@ -67,6 +70,7 @@ export function DashboardPage() {
         </Space>
       </Card>
       <UnreadTicketsNotice />
+      {home ? <HomeContent home={home} /> : null}
       {dash ? <DashboardStats data={dash} /> : null}
       <Card title="近 7 天流量" className="dashboard-chart">
         {chart ? <EChart option={dailyTrafficOption(chart.days)} label="近 7 天流量趋势" height={260} /> : null}

@@ -66,7 +66,10 @@ export function DownloadPage() {
       title="客户端下载"
       description={
         <>
-          下载对应系统和架构的 frpc，解压后配合 <Link to="/tun/list">隧道</Link> 详情页中的配置文件使用。
+          下载对应系统和架构的 frpc，解压后配合 <Link to="/tun/list">隧道</Link>{" "}
+          详情页中的配置文件使用。安装与开机自启见文档：
+          <Link to="/doc/windows">Windows</Link>、<Link to="/doc/macos">macOS</Link>、<Link to="/doc/linux">Linux</Link>
+          、<Link to="/doc/openwrt">OpenWrt</Link>、<Link to="/doc/docker">Docker</Link>。
         </>
       }
     >

@@ -12,8 +12,11 @@ const OSES = [
   { key: "linux", label: "Linux" },
 ] as const;
 
+/** The documentation section on a tunnel type. */
+export const tunnelTypeDoc = (protocol: string) => `/doc/tunnels#${protocol}`;
+
 /** The tunnel's frpc.toml (copy, download) and the one-line run commands per system. */
-export function FrpcConfigCard({ tunId }: { tunId: number }) {
+export function FrpcConfigCard({ tunId, protocol }: { tunId: number; protocol?: string }) {
   const { data: config, isPending } = useQuery(tunnelConfigQuery(tunId));
   return (
     <Card title="frpc 配置">
@@ -25,6 +28,21 @@ export function FrpcConfigCard({ tunId }: { tunId: number }) {
             1. <Link to="/download">下载 frpc</Link>；2. 把下面的配置保存为{" "}
             <Typography.Text code>{config.filename}</Typography.Text>
             ，放在 frpc 同一目录；3. 运行对应系统的启动命令。配置中包含你的访问密钥，请勿泄露。
+          </Typography.Text>
+          <Typography.Text type="secondary">
+            文档：<Link to="/doc/getting-started">快速开始</Link>
+            {protocol ? (
+              <>
+                {" · "}
+                <Link to={tunnelTypeDoc(protocol)}>{protocol.toUpperCase()} 隧道说明</Link>
+              </>
+            ) : null}
+            {" · 开机自启："}
+            <Link to="/doc/windows#service">Windows</Link>、<Link to="/doc/macos#service">macOS</Link>、
+            <Link to="/doc/linux#service">Linux</Link>、<Link to="/doc/openwrt#service">OpenWrt</Link>、
+            <Link to="/doc/docker">Docker</Link>
+            {" · "}
+            <Link to="/doc/errors">报错排查</Link>
           </Typography.Text>
           <CodeBlock
             code={config.toml}

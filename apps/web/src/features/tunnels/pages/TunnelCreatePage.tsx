@@ -45,7 +45,16 @@ export function TunnelCreatePage() {
   );
 
   return (
-    <PageContainer title="创建隧道" extra={back}>
+    <PageContainer
+      title="创建隧道"
+      extra={back}
+      description={
+        <>
+          不确定选哪种类型？见 <Link to="/doc/tunnels">隧道类型说明</Link>；使用自己的域名见{" "}
+          <Link to="/doc/custom-domains">自定义域名</Link>。
+        </>
+      }
+    >
       <Card>
         {nodes.data && !nodes.data.list.length ? (
           <Alert

@@ -183,7 +183,7 @@ export function TunnelDetailPage() {
           <Descriptions.Item label="frp 代理名">{tunnel.proxy_name}</Descriptions.Item>
         </Descriptions>
       </Card>
-      {locked ? null : <FrpcConfigCard tunId={tunId} />}
+      {locked ? null : <FrpcConfigCard tunId={tunId} protocol={tunnel.protocol} />}
       <TunnelTrafficCard tunId={tunId} />
       <TunnelConnsCard tunId={tunId} />
       <FormModal<TunnelFormValues>

@@ -1,0 +1,32 @@
+import { TunnelStatus } from "@burrow/contract";
+import type { Kysely } from "kysely";
+import type { DB } from "../../db/schema";
+
+/** Live tunnels (not deleted) and those connected now, for the operator's overview. */
+export async function tunnelCounts(db: Kysely<DB>): Promise<{ total: number; online: number }> {
+  const rows = await db
+    .selectFrom("tunnels")
+    .select(["status", (eb) => eb.fn.countAll<number | string>().as("n")])
+    .groupBy("status")
+    .execute();
+  let total = 0;
+  let online = 0;
+  for (const r of rows) {
+    if (r.status === TunnelStatus.Deleted) continue;
+    total += Number(r.n);
+    if (r.status === TunnelStatus.Connected) online += Number(r.n);
+  }
+  return { total, online };
+}
+
+/** Bytes (in + out) per Asia/Shanghai day in [from, to] (YYYY-MM-DD); days without traffic are absent. */
+export async function trafficByDay(db: Kysely<DB>, from: string, to: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom("tunnel_traffic")
+    .select(["day", (eb) => eb.fn.sum<number | string>(eb("traffic_in", "+", eb.ref("traffic_out"))).as("bytes")])
+    .where("day", ">=", from)
+    .where("day", "<=", to)
+    .groupBy("day")
+    .execute();
+  return new Map(rows.map((r) => [r.day, Number(r.bytes ?? 0)]));
+}

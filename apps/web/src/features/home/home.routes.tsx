@@ -1,0 +1,6 @@
+import { pageRoute } from "@/app/route-types";
+
+/** Admin routes are relative to /admin. */
+export const homeAdminRoutes = [
+  pageRoute("setter/main", "首页内容", () => import("./pages/AdminHomeConfigPage"), "AdminHomeConfigPage"),
+];

@@ -1,0 +1,213 @@
+import { type HomeConfigRow, HomeKindLabels, isSafeHref } from "@burrow/contract";
+import {
+  Card,
+  Col,
+  ColorPicker,
+  Form,
+  Input,
+  InputNumber,
+  Row,
+  Select,
+  Switch,
+  type TableColumnsType,
+  Tag,
+  Typography,
+} from "antd";
+import { CrudListPage } from "@/components/CrudListPage";
+import { formatTime } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { HomeContent, titleColor } from "../components/HomeContent";
+import { adminHomeConfigQuery, createHomeConfig, deleteHomeConfig, homeKeys, updateHomeConfig } from "../home.api";
+
+const FILTERS = { data_type: "int", title: "text", content: "text" } as const;
+const kindOptions = [1, 2, 3].map((k) => ({ value: k, label: HomeKindLabels[k] }));
+const COLOR_PATTERN = /^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6})?$/;
+
+interface HomeForm {
+  data_type: 1 | 2 | 3;
+  title: string;
+  title_color?: string;
+  content?: string;
+  link?: string;
+  sort?: number | null;
+  addon: { published: boolean };
+}
+
+const columns: TableColumnsType<HomeConfigRow> = [
+  { title: "ID", dataIndex: "id", width: 70 },
+  { title: "类型", dataIndex: "data_type", width: 90, render: (k: number) => HomeKindLabels[k] },
+  {
+    title: "标题",
+    dataIndex: "title",
+    width: 200,
+    ellipsis: true,
+    render: (t: string, r) => <span style={{ color: titleColor(r.title_color) }}>{t}</span>,
+  },
+  { title: "内容", dataIndex: "content", ellipsis: true },
+  { title: "链接", dataIndex: "link", width: 180, ellipsis: true },
+  { title: "排序", dataIndex: "sort", width: 70 },
+  {
+    title: "状态",
+    key: "published",
+    width: 90,
+    render: (_: unknown, r) => (r.addon.published ? <Tag color="green">已发布</Tag> : <Tag>未发布</Tag>),
+  },
+  { title: "更新时间", dataIndex: "updated_at", width: 180, render: (v: string) => formatTime(v) },
+];
+
+const bodyOf = (v: HomeForm) => ({
+  data_type: v.data_type,
+  title: v.title.trim(),
+  title_color: v.title_color?.trim() ?? "",
+  content: v.content ?? "",
+  link: v.link?.trim() ?? "",
+  sort: v.sort ?? 0,
+  addon: { published: v.addon?.published !== false },
+});
+
+const save = async (v: HomeForm, row: HomeConfigRow | undefined) => {
+  const body = bodyOf(v);
+  if (!row) {
+    await createHomeConfig(body);
+    return;
+  }
+  // PATCH sends only what changed (SPEC: id plus a param object).
+  const param: Record<string, unknown> = {};
+  for (const [k, val] of Object.entries(body) as [keyof typeof body, unknown][]) {
+    const cur = row[k];
+    if (JSON.stringify(cur) !== JSON.stringify(val)) param[k] = val;
+  }
+  await updateHomeConfig({ id: row.id, param });
+};
+
+/** What the customer dashboard will show for the entry being edited. */
+function Preview() {
+  const form = Form.useFormInstance<HomeForm>();
+  const v = Form.useWatch([], form) as Partial<HomeForm> | undefined;
+  if (!v?.data_type || !v.title) return <Typography.Text type="secondary">填写标题后在此预览</Typography.Text>;
+  const link = v.link?.trim() ?? "";
+  const row: HomeConfigRow = {
+    id: 0,
+    data_type: v.data_type,
+    title: v.title,
+    title_color: v.title_color ?? "",
+    content: v.content ?? "",
+    link: isSafeHref(link) ? link : "",
+    sort: 0,
+    addon: { published: true },
+    created_at: "",
+    updated_at: "",
+  };
+  return (
+    <HomeContent
+      home={{
+        carousel: row.data_type === 1 ? [row] : [],
+        notices: row.data_type === 2 ? [row] : [],
+        quote: row.data_type === 3 ? row : null,
+      }}
+    />
+  );
+}
+
+/** /admin/setter/main: the customer dashboard's carousel, notices and quote. */
+export function AdminHomeConfigPage() {
+  return (
+    <CrudListPage
+      title="首页内容"
+      description="用户仪表盘的轮播、公告和一句话；内容支持 **粗体**、*斜体* 和 [链接](https://…)。"
+      noun="内容"
+      filterSpec={FILTERS}
+      searchFields={
+        <>
+          <Form.Item name="data_type" label="类型">
+            <Select allowClear placeholder="全部" style={{ width: 120 }} options={kindOptions} />
+          </Form.Item>
+          <Form.Item name="title" label="标题" rules={fieldRules("标题", { length: { max: 100 } })}>
+            <Input allowClear />
+          </Form.Item>
+          <Form.Item name="content" label="内容" rules={fieldRules("内容", { length: { max: 100 } })}>
+            <Input allowClear />
+          </Form.Item>
+        </>
+      }
+      query={(filters) => adminHomeConfigQuery({ ...filters, data_type: filters.data_type as 1 | 2 | 3 | undefined })}
+      invalidateKey={homeKeys.all}
+      rowKey="id"
+      columns={columns}
+      scrollX={1100}
+      actions={{ width: 130, fixed: "right", compact: true }}
+      deleteTitle={(row) => `删除「${row.title}」？`}
+      onDelete={(row) => deleteHomeConfig(row.id)}
+      onSave={(v: HomeForm, row) => save(v, row)}
+      newValues={{ data_type: 2, sort: 0, addon: { published: true }, title_color: "" }}
+      modalWidth={720}
+      formFields={
+        <Row gutter={16}>
+          <Col xs={24} sm={12}>
+            <Form.Item name="data_type" label="类型" rules={fieldRules("类型", { required: true, choice: true })}>
+              <Select options={kindOptions} />
+            </Form.Item>
+          </Col>
+          <Col xs={12} sm={6}>
+            <Form.Item
+              name="sort"
+              label="排序"
+              rules={fieldRules("排序", { integer: true, range: { min: 0, max: 1_000_000 } })}
+            >
+              <InputNumber min={0} max={1_000_000} precision={0} style={{ width: "100%" }} />
+            </Form.Item>
+          </Col>
+          <Col xs={12} sm={6}>
+            <Form.Item name={["addon", "published"]} label="发布" valuePropName="checked">
+              <Switch />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={16}>
+            <Form.Item name="title" label="标题" rules={fieldRules("标题", { required: true, length: { max: 100 } })}>
+              <Input maxLength={100} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={8}>
+            <Form.Item
+              name="title_color"
+              label="标题颜色"
+              rules={fieldRules("标题颜色", { pattern: COLOR_PATTERN })}
+              getValueFromEvent={(c: { toHexString?: () => string } | string) =>
+                typeof c === "string" ? c : (c?.toHexString?.() ?? "")
+              }
+            >
+              <ColorPicker allowClear showText format="hex" disabledAlpha />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Form.Item
+              name="link"
+              label="链接"
+              rules={[
+                ...fieldRules("链接", { length: { max: 500 } }),
+                {
+                  validator: (_, v?: string) =>
+                    !v?.trim() || isSafeHref(v.trim())
+                      ? Promise.resolve()
+                      : Promise.reject(new Error("链接只能是 http(s) 地址或以 / 开头的站内路径")),
+                },
+              ]}
+            >
+              <Input placeholder="https://… 或 /doc/…" />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Form.Item name="content" label="内容" rules={fieldRules("内容", { length: { max: 5000 } })}>
+              <Input.TextArea rows={4} maxLength={5000} />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Card size="small" title="预览" className="home-preview">
+              <Preview />
+            </Card>
+          </Col>
+        </Row>
+      }
+    />
+  );
+}
