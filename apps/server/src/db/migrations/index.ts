@@ -8,6 +8,7 @@ import * as connCounts from "./2026-11-22T18-00_conn_counts";
 import * as subscriptionValue from "./2026-11-24T10-00_subscription_value";
 import * as frpRolloverSkew from "./2026-11-24T15-00_frp_rollover_skew";
 import * as frpInflight from "./2026-11-24T16-00_frp_inflight";
+import * as subscriptionFreeParts from "./2026-11-24T17-00_subscription_free_parts";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T10-00_subscription_value": subscriptionValue,
   "2026-11-24T15-00_frp_rollover_skew": frpRolloverSkew,
   "2026-11-24T16-00_frp_inflight": frpInflight,
+  "2026-11-24T17-00_subscription_free_parts": subscriptionFreeParts,
 };
