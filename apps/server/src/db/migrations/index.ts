@@ -11,6 +11,7 @@ import * as frpInflight from "./2026-11-24T16-00_frp_inflight";
 import * as homeContent from "./2026-11-24T16-20_home_content";
 import * as tickets from "./2026-11-24T16-30_tickets";
 import * as overviewIndexes from "./2026-11-24T16-40_overview_indexes";
+import * as subscriptionFreeParts from "./2026-11-24T17-00_subscription_free_parts";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T16-30_tickets": tickets,
   "2026-11-24T16-20_home_content": homeContent,
   "2026-11-24T16-40_overview_indexes": overviewIndexes,
+  "2026-11-24T17-00_subscription_free_parts": subscriptionFreeParts,
 };

@@ -160,7 +160,9 @@ export interface AppliedPurchase {
  * upgrade credit drawn from it as given back), or extends one.
  * Call inside the transaction, after lockUser and decidePurchase (the decision must be fresh: its
  * credit is what the replaced subscription is worth now).
- * @param opts.value fen the customer paid for it (its pro-rata base); 0 for gift cards.
+ * @param opts.value fen the customer paid for it (its pro-rata base); 0 for gift cards. A 0-fen
+ *   addition is recorded as free (free_quota, free_ms), so it adds no value to the subscription:
+ *   gift-card months on a spent plan must not make its payment refundable again (value.ts).
  * @param opts.tradeId the order that opens a new subscription (its renewal key).
  */
 export async function applyPurchase(
@@ -172,6 +174,7 @@ export async function applyPurchase(
 ): Promise<AppliedPurchase> {
   const now = opts.now.toISOString();
   const quota = intent.plan.traffic * GB * intent.months;
+  const free = opts.value <= 0;
   if (decision.action === "extend" || decision.action === "renew") {
     const sub = await findSubscription(trx, decision.subscription_id ?? 0);
     if (!sub?.end_at) throw refused("要续费的套餐不存在");
@@ -183,6 +186,8 @@ export async function applyPurchase(
         end_at: end,
         traffic_quota: newQuota,
         paid_amount: eb("paid_amount", "+", opts.value),
+        free_quota: eb("free_quota", "+", free ? quota : 0),
+        free_ms: eb("free_ms", "+", free ? Date.parse(end) - Date.parse(sub.end_at ?? end) : 0),
         // More traffic lifts "over quota"; refunded or expired ones are never renewed (decidePurchase).
         status: Number(sub.traffic_used) < newQuota ? SubscriptionStatus.InUse : SubscriptionStatus.OverQuota,
       }))
@@ -222,6 +227,8 @@ export async function applyPurchase(
       trade_id: opts.tradeId,
       created_at: now,
       paid_amount: opts.value,
+      free_quota: free ? quota : 0,
+      free_ms: free ? Math.max(0, Date.parse(decision.end_at) - opts.now.getTime()) : 0,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -299,6 +306,8 @@ export async function revokePurchase(
       .set({
         end_at: next.end_at,
         traffic_quota: next.traffic_quota,
+        free_quota: next.free_quota,
+        free_ms: next.free_ms,
         paid_amount: next.paid_amount,
         status: next.status,
         given_back: givenBack,
@@ -317,7 +326,8 @@ export async function revokePurchase(
 
 /**
  * Adds free traffic (the daily check-in) to the customer's current plan, under their lock, and
- * derives the status from usage: still over quota after the bonus stays over quota (2).
+ * derives the status from usage: still over quota after the bonus stays over quota (2). The bonus
+ * is recorded as free_quota, so it adds no value to the plan (value.ts).
  * @returns the subscription credited, or null when the customer has no plan.
  */
 export async function grantBonusTraffic(
@@ -332,10 +342,11 @@ export async function grantBonusTraffic(
   const quota = Number(current.sub.traffic_quota) + bytes;
   await trx
     .updateTable("subscriptions")
-    .set({
+    .set((eb) => ({
       traffic_quota: quota,
+      free_quota: eb("free_quota", "+", bytes),
       status: Number(current.sub.traffic_used) < quota ? SubscriptionStatus.InUse : SubscriptionStatus.OverQuota,
-    })
+    }))
     .where("id", "=", current.sub.id)
     .execute();
   return current.sub.id;

@@ -19,6 +19,10 @@ export interface SubscriptionTable {
   paid_amount: Generated<number>;
   /** fen it has given back: upgrade credit drawn from it, refunds paid from it (subscriptions/value.ts) */
   given_back: Generated<number>;
+  /** bytes of traffic_quota given for free (check-in bonus, gift cards, 0-fen additions): not paid value */
+  free_quota: Generated<number>;
+  /** ms of its span given for free (gift-card months, 0-fen additions): not paid value */
+  free_ms: Generated<number>;
 }
 export type SubscriptionRow = Selectable<SubscriptionTable>;
 

@@ -7,15 +7,19 @@ import { recordOnlinePayment } from "../orders/orders.service";
 import { GB } from "./default-plan";
 import { DAY_MS } from "./periods";
 import { chargeTraffic } from "./quota";
-import { expireSubscriptions } from "./subscriptions.service";
+import { expireSubscriptions, grantBonusTraffic } from "./subscriptions.service";
 import { subscriptionValue } from "./value";
 
 /**
  * The invariant of the value model, on the real services: for any sequence of buy / extend /
  * renew / upgrade / traffic pack / use traffic / refund / time passing and expiry for one
- * customer, and online upgrades paid later, the money they got back plus the value they still
- * hold never exceeds what they paid. With a starting balance S and O paid online:
+ * customer, online upgrades paid later, and free additions (gift cards for plans or packs, the
+ * check-in bonus), the money they got back plus the value they still hold never exceeds what
+ * they paid. With a starting balance S and O paid online:
  * balance now + value held ≤ S + O.
+ * And a free addition never raises what the customer could take out: balance + value held after
+ * a gift card or a check-in bonus is at most what it was before (issue 17 review: gift-card
+ * months or a bonus on a spent plan made its payment refundable again).
  */
 
 let t: TestApp;
@@ -40,7 +44,9 @@ type Cmd =
   | { op: "refund"; pick: number; override: boolean }
   | { op: "time"; days: number }
   | { op: "online" }
-  | { op: "pay"; pick: number };
+  | { op: "pay"; pick: number }
+  | { op: "gift"; plan: "a" | "b" | "c" | "pack"; months: number }
+  | { op: "bonus"; gb: number };
 
 const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   {
@@ -68,6 +74,15 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ op: "online" as const }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("pay" as const), pick: fc.nat(20) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("time" as const), days: fc.integer({ min: 1, max: 200 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant("gift" as const),
+      plan: fc.constantFrom("a" as const, "b" as const, "c" as const, "pack" as const),
+      months: fc.integer({ min: 1, max: 12 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("bonus" as const), gb: fc.integer({ min: 1, max: 200 }) }) },
 );
 
 const START = 500_000;
@@ -85,6 +100,13 @@ async function passTime(uid: number, days: number) {
       .execute();
   }
   await expireSubscriptions(t.ctx);
+}
+
+/** What the customer could take out now: their balance plus the value their subscriptions hold. */
+async function takeable(uid: number) {
+  const now = new Date();
+  const held = (await subsOf(t, uid)).reduce((n, s) => n + subscriptionValue(s, now).remaining, 0);
+  return (await balanceOf(t, uid)) + held;
 }
 
 async function run(cmds: Cmd[]) {
@@ -140,6 +162,24 @@ async function run(cmds: Cmd[]) {
       online += o.amount;
     } else if (c.op === "time") {
       await passTime(u.uid, c.days);
+    } else if (c.op === "gift") {
+      const before = await takeable(u.uid);
+      // A plan gift card (free months and traffic): it extends, opens or upgrades like a purchase.
+      const g = await t.api<{ card_numbers: string[] }>("POST", "/super/giftCard", {
+        token: admin,
+        body: { count: 1, type: 2, plan_id: plans[c.plan], cycle_number: c.months, expire_date: "2099-12-31" },
+      });
+      expect(g.body.code).toBe("SUCCESS");
+      await t.api("POST", "/user/giftCard/redeem", {
+        token: u.token,
+        body: { card_number: g.body.data.card_numbers[0] },
+      });
+      expect(await takeable(u.uid)).toBeLessThanOrEqual(before);
+    } else if (c.op === "bonus") {
+      // The daily check-in's bonus (its once-a-day rule aside): free traffic on the current plan.
+      const before = await takeable(u.uid);
+      await t.db.transaction().execute((trx) => grantBonusTraffic(trx, u.uid, c.gb * GB, new Date()));
+      expect(await takeable(u.uid)).toBeLessThanOrEqual(before);
     }
   }
   const now = new Date();
@@ -181,6 +221,31 @@ it("money back + value still held never exceeds what was paid", { timeout: 60_00
             { op: "online" },
             { op: "refund", pick: 1, override: false },
             { op: "pay", pick: 0 },
+          ],
+        ],
+        // Free additions on a spent plan: gift-card months then a refund or an upgrade, a check-in bonus.
+        [
+          [
+            { op: "buy", plan: "a", period: "monthly" },
+            { op: "use", gb: 100 },
+            { op: "gift", plan: "a", months: 12 },
+            { op: "refund", pick: 0, override: false },
+          ],
+        ],
+        [
+          [
+            { op: "buy", plan: "a", period: "monthly" },
+            { op: "use", gb: 100 },
+            { op: "gift", plan: "a", months: 12 },
+            { op: "buy", plan: "b", period: "monthly" },
+          ],
+        ],
+        [
+          [
+            { op: "buy", plan: "a", period: "monthly" },
+            { op: "use", gb: 100 },
+            { op: "bonus", gb: 100 },
+            { op: "refund", pick: 0, override: false },
           ],
         ],
       ],

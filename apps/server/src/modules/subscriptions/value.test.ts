@@ -22,8 +22,28 @@ const sub = (o: Partial<ValueInput> = {}): ValueInput => ({
   traffic_quota: 100 * GB,
   traffic_used: 0,
   status: 1,
+  free_quota: 0,
+  free_ms: 0,
   ...o,
 });
+/**
+ * Plan A of issue 17's gift-card attack: 5,000 for a month with 100 GB, bought just now, then a
+ * 12-month gift card for A (1,200 GB, free) extends it: the paid month is followed by free months.
+ */
+const monthEnd = addMonths(bought, 1);
+const giftEnd = addMonths(monthEnd, 12);
+const giftedA = (o: Partial<ValueInput> = {}) =>
+  sub({
+    end_at: giftEnd,
+    paid_amount: 5000,
+    traffic_quota: 1300 * GB,
+    free_quota: 1200 * GB,
+    free_ms: Date.parse(giftEnd) - Date.parse(monthEnd),
+    ...o,
+  });
+/** A 1 GB plan for 5,000 a month after one 1 GB daily check-in bonus. */
+const checkedIn = (o: Partial<ValueInput> = {}) =>
+  sub({ end_at: monthEnd, paid_amount: 5000, traffic_quota: 2 * GB, free_quota: 1 * GB, ...o });
 /** Plan A of issue 17: 25,500 for a year (365 days) with 1,200 GB, bought just now. */
 const annualA = (o: Partial<ValueInput> = {}) =>
   sub({ end_at: at(365, -0.01), paid_amount: 25_500, traffic_quota: 1200 * GB, ...o });
@@ -51,6 +71,37 @@ describe("what a subscription is worth now", () => {
       sub({ end_at: addMonths(addMonths(bought, 1), 3), paid_amount: 1000 + 2430, traffic_quota: 400 * GB }),
       Math.floor((3430 * 121) / 122),
     ],
+    // Free additions (gift cards, check-in bonus) are not paid value: they never raise it.
+    ["gift-card months on a spent plan add nothing (was 4,615)", giftedA({ traffic_used: 100 * GB }), 0],
+    ["gift-card months on a spent plan, well into them", giftedA({ traffic_used: 150 * GB, status: 1 }), 0],
+    ["gift-card months on an unused plan: the paid month only", giftedA(), Math.floor((5000 * 29) / 30)],
+    ["gift-card months, half the paid traffic used", giftedA({ traffic_used: 50 * GB }), 2500],
+    [
+      "gift-card months after the paid month passed",
+      giftedA({ start_at: at(-31), end_at: addMonths(at(-1), 12), traffic_used: 0 }),
+      0,
+    ],
+    ["check-in bonus on a spent 1 GB plan adds nothing (was 2,500)", checkedIn({ traffic_used: 1 * GB }), 0],
+    ["check-in bonus: usage counts against the paid traffic first", checkedIn({ traffic_used: GB / 2 }), 2500],
+    ["check-in bonus, none used: the paid traffic is whole", checkedIn(), Math.floor((5000 * 29) / 30)],
+    [
+      "a gift-card plan then a paid month: only the paid month is worth anything",
+      sub({
+        end_at: addMonths(bought, 2),
+        paid_amount: 3000,
+        traffic_quota: 200 * GB,
+        free_quota: 100 * GB,
+        free_ms: Date.parse(addMonths(bought, 1)) - Date.parse(bought),
+      }),
+      Math.floor((3000 * 30) / 31),
+    ],
+    ["all free: a plan opened by a gift card", sub({ paid_amount: 0, free_quota: 100 * GB, free_ms: 30 * DAY_MS }), 0],
+    [
+      "a plan without paid traffic is worth its time until usage passes the bonus",
+      sub({ traffic_quota: 1 * GB, free_quota: 1 * GB, traffic_used: GB / 2 }),
+      2900,
+    ],
+    ["… and nothing once usage passes it", sub({ traffic_quota: 1 * GB, free_quota: 1 * GB, traffic_used: 2 * GB }), 0],
     [
       "bytes × days beyond 2^53 stay exact",
       sub({ traffic_quota: 2 ** 50, traffic_used: 2 ** 49, paid_amount: 5_000_000 }),
@@ -65,6 +116,9 @@ describe("what a subscription is worth now", () => {
     const v = subscriptionValue(annualA({ traffic_used: 600 * GB, given_back: 100 }), now);
     expect(v.reason).toBe(
       "已付 25500 分；剩余 364/365 天，剩余流量 50%，按较小者计 12750 分；已转出 100 分（升级抵扣或退款）；剩余价值 12650 分",
+    );
+    expect(subscriptionValue(giftedA({ traffic_used: 50 * GB }), now).reason).toBe(
+      "已付 5000 分；剩余 29/30 天，剩余流量 50%，按较小者计 2500 分（赠送的时长和流量不计）；剩余价值 2500 分",
     );
   });
 });
@@ -126,6 +180,50 @@ describe("refunds by the model", () => {
     });
     // Once the traffic of all four months is spent, taking the extension back is worth nothing.
     expect(extensionRefund({ ...extended, traffic_used: 400 * GB, status: 2 }, e, now).refundable).toBe(0);
+  });
+
+  it("refund of a paid extension after a gift card pays only what the paid months lose", () => {
+    // A month (5,000), extended by a paid month (5,000), then 12 gift-card months; 100 GB used.
+    const base = sub({ end_at: monthEnd, paid_amount: 5000 });
+    const e = ext(base, 1, 5000, 100 * GB);
+    const freeMs = Date.parse(addMonths(e.sub_end_after, 12)) - Date.parse(e.sub_end_after);
+    const extended = {
+      ...base,
+      end_at: addMonths(e.sub_end_after, 12),
+      paid_amount: 10_000,
+      traffic_quota: 1400 * GB,
+      free_quota: 1200 * GB,
+      free_ms: freeMs,
+      traffic_used: 100 * GB,
+    };
+    // Paid traffic is half used: worth min(60/61, 1/2) × 10,000 = 5,000; without the extension 0.
+    expect(extensionRefund(extended, e, now).refundable).toBe(5000);
+    expect(withoutExtension(extended, e, now)).toMatchObject({
+      traffic_quota: 1300 * GB,
+      free_quota: 1200 * GB,
+      free_ms: freeMs,
+      paid_amount: 5000,
+    });
+  });
+
+  it("taking back a 0-fen extension takes its free months and traffic with it", () => {
+    const base = sub({ end_at: monthEnd, paid_amount: 5000 });
+    const e = ext(base, 12, 0, 1200 * GB);
+    const shift = Date.parse(e.sub_end_after) - Date.parse(e.sub_end_before);
+    const extended = {
+      ...base,
+      end_at: e.sub_end_after,
+      traffic_quota: 1300 * GB,
+      free_quota: 1200 * GB,
+      free_ms: shift,
+    };
+    expect(withoutExtension(extended, e, now)).toMatchObject({
+      end_at: monthEnd,
+      traffic_quota: 100 * GB,
+      free_quota: 0,
+      free_ms: 0,
+    });
+    expect(extensionRefund(extended, e, now).refundable).toBe(0);
   });
 
   it("an extension taken back after its own end has passed expires the subscription", () => {

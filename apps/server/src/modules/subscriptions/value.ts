@@ -9,11 +9,16 @@ import { DAY_MS } from "./periods";
  *   paid       fen put into it: its purchase and extensions, after fee discounts and promo codes,
  *              including upgrade credit it was bought with (gift-card months add nothing)
  *   given_back fen that already left it: upgrade credit drawn from it, refunds paid from it
- *   worth      floor(min(unused share of time, unused share of traffic) × paid)
+ *   worth      floor(min(unused share of paid time, unused share of paid traffic) × paid)
  *   remaining  max(0, worth − given_back)
  *
  * An annual plan grants its whole year of traffic at once, so a customer who spent the traffic
  * has spent the value even if the days are not over; hence the smaller of the two shares.
+ *
+ * Only the paid part counts. Free additions (check-in bonus traffic, gift-card months and traffic,
+ * any 0-fen addition) are recorded as free_quota and free_ms and left out of both shares: usage
+ * counts against the paid traffic first, and the free months are taken to come after the paid
+ * ones. Otherwise a gift card or a check-in on a spent plan would make its payment refundable again.
  */
 
 /** A share as a fraction `unused / total` (integers, total > 0). */
@@ -31,14 +36,18 @@ export interface ValueInput {
   traffic_quota: number;
   traffic_used: number;
   status: number;
+  /** bytes of traffic_quota given for free */
+  free_quota: number;
+  /** ms at the end of the span given for free */
+  free_ms: number;
 }
 
 export interface SubscriptionValue {
   paid: number;
   given_back: number;
-  /** whole days: total = its whole span rounded, unused = whole days left (today counts as used) */
+  /** whole paid days: total = the paid span rounded, unused = whole paid days left (today counts as used) */
   time: Share;
-  /** bytes: unused = quota − used (not below 0) */
+  /** bytes: unused = paid quota − used (not below 0), paid quota = quota − free quota */
   traffic: Share;
   /** floor(min(time, traffic) × paid) */
   worth: number;
@@ -65,6 +74,27 @@ export function trafficShare(quota: number, used: number): Share {
   return { unused: Math.max(0, quota - used), total: quota };
 }
 
+/**
+ * The unused share of the paid time: the span without its free ms, taken off the end (the paid
+ * days are used first). A span that is all free has no paid time.
+ */
+export function paidTimeShare(startAt: string, endAt: string | null, freeMs: number, now: Date): Share {
+  if (!endAt) return NONE;
+  const paidEnd = Date.parse(endAt) - Math.max(0, freeMs);
+  if (paidEnd <= Date.parse(startAt)) return NONE;
+  return timeShare(startAt, new Date(paidEnd).toISOString(), now);
+}
+
+/**
+ * The unused share of the paid traffic: usage counts against the paid quota first. A plan whose
+ * paid part has no traffic is worth its time alone until usage passes the free traffic.
+ */
+export function paidTrafficShare(quota: number, freeQuota: number, used: number): Share {
+  const paid = quota - Math.max(0, freeQuota);
+  if (paid <= 0) return used > quota ? NONE : { unused: 1, total: 1 };
+  return trafficShare(paid, used);
+}
+
 /** The smaller of two shares (exact: cross-multiplied in BigInt, bytes × days can pass 2^53). */
 export function minShare(a: Share, b: Share): Share {
   return BigInt(a.unused) * BigInt(b.total) <= BigInt(b.unused) * BigInt(a.total) ? a : b;
@@ -83,8 +113,8 @@ export function subscriptionValue(sub: ValueInput, now: Date): SubscriptionValue
   const paid = Number(sub.paid_amount);
   const givenBack = Number(sub.given_back);
   const live = sub.status === SubscriptionStatus.InUse || sub.status === SubscriptionStatus.OverQuota;
-  const time = live ? timeShare(sub.start_at, sub.end_at, now) : NONE;
-  const traffic = trafficShare(Number(sub.traffic_quota), Number(sub.traffic_used));
+  const time = live ? paidTimeShare(sub.start_at, sub.end_at, Number(sub.free_ms), now) : NONE;
+  const traffic = paidTrafficShare(Number(sub.traffic_quota), Number(sub.free_quota), Number(sub.traffic_used));
   const worth = applyShare(paid, minShare(time, traffic));
   const remaining = Math.max(0, worth - givenBack);
   let why: string;
@@ -92,7 +122,10 @@ export function subscriptionValue(sub: ValueInput, now: Date): SubscriptionValue
   else if (!live) why = "套餐已结束（到期或已升级）";
   else if (!sub.end_at) why = "免费套餐";
   else if (paid <= 0) why = "套餐未付费（礼品卡或赠送）";
-  else why = `剩余 ${time.unused}/${time.total} 天，剩余流量 ${pct(traffic)}，按较小者计 ${worth} 分`;
+  else {
+    const free = Number(sub.free_quota) > 0 || Number(sub.free_ms) > 0 ? "（赠送的时长和流量不计）" : "";
+    why = `剩余 ${time.unused}/${time.total} 天，剩余流量 ${pct(traffic)}，按较小者计 ${worth} 分${free}`;
+  }
   const parts = [`已付 ${paid} 分`, why];
   if (givenBack > 0) parts.push(`已转出 ${givenBack} 分（升级抵扣或退款）`);
   parts.push(`剩余价值 ${remaining} 分`);
@@ -110,7 +143,8 @@ export interface ExtensionAdded {
 /**
  * The subscription as it is once an extension is taken back: the end moves back by the months it
  * added, its traffic and value leave; a live one turns expired if that end has passed, else in
- * use or over quota from its usage.
+ * use or over quota from its usage. A 0-fen extension was recorded as free (applyPurchase), so
+ * its months and traffic leave the free parts too.
  */
 export function withoutExtension<T extends ValueInput>(sub: T, ext: ExtensionAdded, now: Date): T {
   if (!sub.end_at) return sub;
@@ -122,10 +156,13 @@ export function withoutExtension<T extends ValueInput>(sub: T, ext: ExtensionAdd
     if (Date.parse(end) <= now.getTime()) status = SubscriptionStatus.Expired;
     else status = Number(sub.traffic_used) < quota ? SubscriptionStatus.InUse : SubscriptionStatus.OverQuota;
   }
+  const free = Number(ext.value_added) <= 0;
   return {
     ...sub,
     end_at: end,
     traffic_quota: quota,
+    free_quota: free ? Math.max(0, Number(sub.free_quota) - Number(ext.quota_added)) : Number(sub.free_quota),
+    free_ms: free ? Math.max(0, Number(sub.free_ms) - shift) : Number(sub.free_ms),
     paid_amount: Math.max(0, Number(sub.paid_amount) - Number(ext.value_added)),
     status,
   };
