@@ -32,6 +32,7 @@ import { subscriptionsRoutes } from "./modules/subscriptions/subscriptions.route
 import { tunnelsRoutes } from "./modules/tunnels/tunnels.routes";
 import { usermgrRoutes } from "./modules/usermgr/usermgr.routes";
 import { usersRoutes } from "./modules/users/users.routes";
+import { verifyRoutes } from "./modules/verify/verify.routes";
 import { seedFreshInstall } from "./seed";
 import { createEventBus } from "./shared/events";
 import { randomToken } from "./shared/ids";
@@ -64,6 +65,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   subscriptionsRoutes(api, ctx);
   marketingRoutes(api, ctx);
   paymentsRoutes(api, ctx);
+  verifyRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
 

@@ -18,6 +18,8 @@ const SUPPORT_ALLOWED = [
   "GET /super/epay/order",
   "GET /super/epay/order/detail",
   "GET /super/plan/reg",
+  "GET /super/user/verify",
+  "GET /super/verify/setting",
 ].sort();
 
 let t: TestApp;
@@ -103,6 +105,8 @@ describe("the /super route table by role", () => {
       "GET /super/epay/order": await get("/super/epay/order", { user_id: buyer.uid }),
       "GET /super/epay/order/detail": await get("/super/epay/order/detail", { trade_id: buyer.tradeId }),
       "GET /super/plan/reg": await get("/super/plan/reg", { user_id: buyer.uid }),
+      "GET /super/user/verify": await get("/super/user/verify", { uid: buyer.uid }),
+      "GET /super/verify/setting": await get("/super/verify/setting"),
     };
     expect(Object.keys(answers).sort()).toEqual(SUPPORT_ALLOWED);
     for (const [key, r] of Object.entries(answers)) expect([key, r.status, r.body.code]).toEqual([key, 200, "SUCCESS"]);
@@ -110,6 +114,7 @@ describe("the /super route table by role", () => {
     expect(answers["GET /super/user/detail"].body.data).toMatchObject({ uid: buyer.uid, balance: 500 });
     expect((answers["GET /super/epay/order"].body.data as { total: number }).total).toBe(1);
     expect(answers["GET /super/epay/order/detail"].body.data).toMatchObject({ trade_id: buyer.tradeId });
+    expect(answers["GET /super/user/verify"].body.data).toMatchObject({ uid: buyer.uid, status: 0 });
     // The admin menu support sees has only pages backed by these reads.
     const paths = (items: MenuItem[]): string[] => items.flatMap((i) => [i.path, ...paths(i.children ?? [])]);
     expect(paths(menu.body.data).filter(Boolean).sort()).toEqual(

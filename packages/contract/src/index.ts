@@ -14,3 +14,4 @@ export * from "./store";
 export * from "./traffic";
 export * from "./tunnels";
 export * from "./users";
+export * from "./verify";

@@ -10,6 +10,7 @@ import type { PlanTables } from "../modules/plans/plans.table";
 import type { SubscriptionTables } from "../modules/subscriptions/subscriptions.table";
 import type { TunnelTables } from "../modules/tunnels/tunnels.table";
 import type { UserTables } from "../modules/users/users.table";
+import type { VerifyTables } from "../modules/verify/verify.table";
 
 /** Settings key/value store (JWT secret, default plan id, …). */
 export interface SettingsTable {
@@ -37,7 +38,8 @@ export interface DB
     MarketingTables,
     TunnelTables,
     FrpTables,
-    DownloadTables {
+    DownloadTables,
+    VerifyTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
 }

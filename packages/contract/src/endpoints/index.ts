@@ -15,6 +15,7 @@ import { SubscriptionsApi } from "./subscriptions";
 import { TunnelsApi } from "./tunnels";
 import { UsermgrApi } from "./usermgr";
 import { UsersApi } from "./users";
+import { VerifyApi } from "./verify";
 
 export { ApidocsApi } from "./apidocs";
 export { AuditApi } from "./audit";
@@ -33,6 +34,7 @@ export { SubscriptionsApi } from "./subscriptions";
 export { TunnelsApi } from "./tunnels";
 export { UsermgrApi } from "./usermgr";
 export { UsersApi } from "./users";
+export { VerifyApi } from "./verify";
 
 /** Every endpoint of the API, by domain: the server registers from it, the OpenAPI document and the route-table test read it. */
 export const Endpoints = {
@@ -53,4 +55,5 @@ export const Endpoints = {
   tunnels: TunnelsApi,
   usermgr: UsermgrApi,
   users: UsersApi,
+  verify: VerifyApi,
 } as const;

@@ -6,6 +6,7 @@ import * as checkins from "./2026-11-22T14-00_checkins";
 import * as proxyTails from "./2026-11-22T16-00_proxy_tails";
 import * as connCounts from "./2026-11-22T18-00_conn_counts";
 import * as subscriptionValue from "./2026-11-24T10-00_subscription_value";
+import * as verifications from "./2026-11-24T16-30_verifications";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22T16-00_proxy_tails": proxyTails,
   "2026-11-22T18-00_conn_counts": connCounts,
   "2026-11-24T10-00_subscription_value": subscriptionValue,
+  "2026-11-24T16-30_verifications": verifications,
 };
