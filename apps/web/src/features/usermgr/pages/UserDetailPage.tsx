@@ -20,6 +20,7 @@ import { PageContainer } from "@/components/PageContainer";
 import { PagedTableCard } from "@/components/PagedTableCard";
 import { userInfoQuery } from "@/features/account/account.api";
 import { loginLogColumns } from "@/features/account/components/LoginHistoryCard";
+import { AdminVerifyCard } from "@/features/verify/components/AdminVerifyCard";
 import { feedback } from "@/lib/feedback";
 import { formatTime, formatYuan } from "@/lib/format";
 import { UserActionModal } from "../components/UserActionModal";
@@ -160,6 +161,11 @@ export function UserDetailPage() {
           </Descriptions>
         </Space>
       </Card>
+      <AdminVerifyCard
+        uid={user.uid}
+        canWrite={canManageUsers}
+        onChanged={() => void queryClient.invalidateQueries({ queryKey: usermgrKeys.detail(user.uid) })}
+      />
       <Card title="余额明细">
         <Table<BalanceLedgerRow>
           rowKey="id"
