@@ -58,7 +58,11 @@ export function AdminVerifyCard({
         canWrite && status !== ProcessStatus.None ? (
           <Space>
             {status === ProcessStatus.Processing ? (
-              <Popconfirm title="确认通过该实名认证？" onConfirm={() => action.mutate({ uid, action: "approve" })}>
+              <Popconfirm
+                title="确认通过该实名认证？"
+                okText="通过"
+                onConfirm={() => action.mutate({ uid, action: "approve" })}
+              >
                 <Button type="primary" loading={action.isPending}>
                   审核通过
                 </Button>
@@ -71,6 +75,7 @@ export function AdminVerifyCard({
             ) : null}
             <Popconfirm
               title="重置后用户需要重新提交实名认证，确认？"
+              okText="重置"
               onConfirm={() => action.mutate({ uid, action: "reset" })}
             >
               <Button loading={action.isPending}>重置</Button>
