@@ -145,8 +145,12 @@ export const ConfigSchema = z
     ),
     /** merchant key (MD5 signing secret) */
     EPAY_KEY: z.preprocess(blankToUndef, z.string().min(8, "must be at least 8 characters").optional()),
-    /** identity verification: "redirect" (a real provider's page) or "sandbox" (built in); unset: sandbox, redirect in production */
-    VERIFY_PROVIDER: z.preprocess(blankToUndef, z.enum(["redirect", "sandbox"]).optional()),
+    /**
+     * identity verification: "redirect" (a real provider's page), "manual" (every request waits for
+     * an operator's review) or "sandbox" (built in, decided from the name); unset: sandbox, and in
+     * production redirect when VERIFY_URL is set, else manual
+     */
+    VERIFY_PROVIDER: z.preprocess(blankToUndef, z.enum(["redirect", "manual", "sandbox"]).optional()),
     /** the provider's verification page; Burrow redirects the browser there with a signed request */
     VERIFY_URL: z.preprocess(blankToUndef, z.url().optional()),
     /** merchant id at the verification provider */
@@ -176,7 +180,8 @@ export const ConfigSchema = z
         if (!c[key]) ctx.addIssue({ code: "custom", path: [key], message: "required for the epay gateway" });
       }
     }
-    const verify = c.VERIFY_PROVIDER ?? (c.NODE_ENV === "production" ? "redirect" : "sandbox");
+    const verify =
+      c.VERIFY_PROVIDER ?? (c.NODE_ENV !== "production" ? "sandbox" : c.VERIFY_URL ? "redirect" : "manual");
     if (verify === "sandbox" && c.NODE_ENV === "production")
       ctx.addIssue({
         code: "custom",

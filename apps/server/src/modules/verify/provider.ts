@@ -8,6 +8,8 @@ import { randomToken } from "../../shared/ids";
  * - `sandbox` (development and tests; refused in production by config.ts) decides at once and
  *   deterministically from the name: a name containing "拒绝" is rejected, one containing "审核"
  *   stays processing until an operator reviews it, any other is done.
+ * - `manual` (the production default without VERIFY_URL): every request stays processing until
+ *   an operator approves or rejects it on the user's detail page.
  * - `redirect` (a real provider): Burrow sends the browser to VERIFY_URL with a signed request
  *   and the provider answers with a signed result, both on the browser's return
  *   (GET /api/verify/return) and server to server (POST /api/verify/notify).
@@ -23,7 +25,7 @@ export type ProviderDecision =
   | { status: "processing"; redirectUrl: string | null; requestId: string | null };
 
 export interface VerifyProvider {
-  kind: "sandbox" | "redirect";
+  kind: "sandbox" | "manual" | "redirect";
   /** Starts a verification of the (locally valid) name and number. */
   start(input: { realName: string; idNumber: string }): ProviderDecision;
 }
@@ -55,12 +57,17 @@ export function verifySign(fields: readonly string[], params: Record<string, str
 /** The public base every link given to the provider starts from: PUBLIC_URL, never a request header. */
 export const publicBase = (config: Config): string => (config.PUBLIC_URL ? config.PUBLIC_URL.replace(/\/+$/, "") : "");
 
-export function providerKind(config: Config): "sandbox" | "redirect" {
-  return config.VERIFY_PROVIDER ?? (config.NODE_ENV === "production" ? "redirect" : "sandbox");
+export function providerKind(config: Config): VerifyProvider["kind"] {
+  if (config.VERIFY_PROVIDER) return config.VERIFY_PROVIDER;
+  if (config.NODE_ENV !== "production") return "sandbox";
+  return config.VERIFY_URL ? "redirect" : "manual";
 }
 
 export function createProvider(config: Config): VerifyProvider {
-  if (providerKind(config) === "sandbox") {
+  const kind = providerKind(config);
+  // Without a provider account: every request waits for an operator's approve or reject.
+  if (kind === "manual") return { kind, start: () => ({ status: "processing", redirectUrl: null, requestId: null }) };
+  if (kind === "sandbox") {
     return {
       kind: "sandbox",
       start: ({ realName }) => {

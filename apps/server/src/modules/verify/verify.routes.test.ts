@@ -364,3 +364,24 @@ describe("the redirect provider", () => {
     expect(state.body.data).toMatchObject({ status: 3, reason: "人脸比对未通过" });
   });
 });
+
+describe("the manual provider (production without a provider account)", () => {
+  it("keeps every request processing until an operator decides", async () => {
+    const m = await createTestApp({ VERIFY_PROVIDER: "manual" });
+    try {
+      const u = await m.register();
+      const r = await m.api<VerifyStartResult>("POST", "/user/verify", {
+        token: u.token,
+        body: { real_name: "张三", id_number: idNumber() },
+      });
+      expect(r.body.data).toMatchObject({ status: 2, redirect_url: null });
+      const ok = await m.api<AdminVerifyView>("POST", "/super/user/verify", {
+        token: await m.adminToken(),
+        body: { uid: u.uid, action: "approve" },
+      });
+      expect(ok.body.data).toMatchObject({ status: 1, provider: "manual" });
+    } finally {
+      await m.close();
+    }
+  });
+});
