@@ -80,3 +80,20 @@ test("an operator sees a customer's verification on the user detail and resets i
   expect(await csp.violations()).toEqual([]);
   expect(csp.pageErrors).toEqual([]);
 });
+
+test("while the operator requires verification, the tunnel form points an unverified customer to /account/verify", async ({
+  page,
+}) => {
+  const admin = await adminToken();
+  await call(VerifyApi.patchSuperVerifySetting, { token: admin, body: { required_for_tunnels: true } });
+  try {
+    const user = await registerUser();
+    await openSignedIn(page, user.token, "/tun/list/add");
+    await expect(page.getByText("请先完成实名认证")).toBeVisible();
+    await page.getByRole("link", { name: "前往实名认证" }).click();
+    await expect(page).toHaveURL(/\/account\/verify$/);
+    await expect(page.getByText("完成实名认证后才能创建隧道。")).toBeVisible();
+  } finally {
+    await call(VerifyApi.patchSuperVerifySetting, { token: admin, body: { required_for_tunnels: false } });
+  }
+});
