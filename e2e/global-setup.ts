@@ -72,6 +72,8 @@ export default async function globalSetup(): Promise<void> {
       // The frp node poller is off under NODE_ENV=test; the tunnel journey needs it, polling often.
       FRP_POLLER: "1",
       FRP_POLL_INTERVAL: "5",
+      // The tunnel specs create tunnels for unverified customers; verify.spec.ts turns it on itself.
+      VERIFY_REQUIRED_FOR_TUNNELS: "0",
     },
     stdio: ["ignore", log, log],
   });

@@ -37,6 +37,7 @@ import { trafficRoutes } from "./modules/traffic/traffic.routes";
 import { tunnelsRoutes } from "./modules/tunnels/tunnels.routes";
 import { usermgrRoutes } from "./modules/usermgr/usermgr.routes";
 import { usersRoutes } from "./modules/users/users.routes";
+import { verifyRoutes } from "./modules/verify/verify.routes";
 import { seedFreshInstall } from "./seed";
 import { createEventBus } from "./shared/events";
 import { randomToken } from "./shared/ids";
@@ -73,6 +74,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   marketingRoutes(api, ctx);
   paymentsRoutes(api, ctx);
   ticketsRoutes(api, ctx);
+  verifyRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
 

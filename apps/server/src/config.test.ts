@@ -26,4 +26,33 @@ describe("configuration", () => {
     expect(tp("127.0.0.1, 10.0.0.0/8,::1")).toEqual(["127.0.0.1", "10.0.0.0/8", "::1"]);
     expect(() => tp("*")).toThrowError(/TRUST_PROXY/);
   });
+
+  it("requires the redirect verification provider's settings, refuses the sandbox in production, requires verification for tunnels by default", () => {
+    expect(loadConfig({}).VERIFY_REQUIRED_FOR_TUNNELS).toBe(true);
+    expect(loadConfig({ VERIFY_REQUIRED_FOR_TUNNELS: "0" }).VERIFY_REQUIRED_FOR_TUNNELS).toBe(false);
+    expect(() => loadConfig({ VERIFY_PROVIDER: "redirect" })).toThrowError(
+      /VERIFY_URL[\s\S]*VERIFY_MERCHANT_ID[\s\S]*VERIFY_KEY[\s\S]*PUBLIC_URL/,
+    );
+    expect(() => loadConfig({ NODE_ENV: "production", VERIFY_PROVIDER: "sandbox" })).toThrowError(
+      /VERIFY_PROVIDER: the sandbox verification provider is refused in production/,
+    );
+    const ok = loadConfig({
+      VERIFY_PROVIDER: "redirect",
+      VERIFY_URL: "https://idv.example.com/certify",
+      VERIFY_MERCHANT_ID: "m1",
+      VERIFY_KEY: "0123456789abcdef",
+      PUBLIC_URL: "https://console.example.com",
+    });
+    expect(ok.VERIFY_PROVIDER).toBe("redirect");
+    // Production without a provider account: manual review, not the sandbox.
+    const prod = loadConfig({
+      NODE_ENV: "production",
+      EPAY_URL: "https://pay.example.com",
+      EPAY_PID: "1001",
+      EPAY_KEY: "merchant-key",
+      PUBLIC_URL: "https://console.example.com",
+    });
+    expect(prod.VERIFY_PROVIDER).toBeUndefined();
+    expect(prod.VERIFY_REQUIRED_FOR_TUNNELS).toBe(true);
+  });
 });

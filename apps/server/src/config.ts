@@ -145,6 +145,28 @@ export const ConfigSchema = z
     ),
     /** merchant key (MD5 signing secret) */
     EPAY_KEY: z.preprocess(blankToUndef, z.string().min(8, "must be at least 8 characters").optional()),
+    /**
+     * identity verification: "redirect" (a real provider's page), "manual" (every request waits for
+     * an operator's review) or "sandbox" (built in, decided from the name); unset: sandbox, and in
+     * production redirect when VERIFY_URL is set, else manual
+     */
+    VERIFY_PROVIDER: z.preprocess(blankToUndef, z.enum(["redirect", "manual", "sandbox"]).optional()),
+    /** the provider's verification page; Burrow redirects the browser there with a signed request */
+    VERIFY_URL: z.preprocess(blankToUndef, z.url().optional()),
+    /** merchant id at the verification provider */
+    VERIFY_MERCHANT_ID: z.preprocess(
+      blankToUndef,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be the merchant id")
+        .optional(),
+    ),
+    /** HMAC-SHA256 key shared with the verification provider */
+    VERIFY_KEY: z.preprocess(blankToUndef, z.string().min(16, "must be at least 16 characters").optional()),
+    /** key of the ID-number hash (uniqueness); unset: generated once and kept in settings */
+    VERIFY_ID_SECRET: z.preprocess(blankToUndef, z.string().min(32, "must be at least 32 characters").optional()),
+    /** default of the operator setting "creating a tunnel requires identity verification" */
+    VERIFY_REQUIRED_FOR_TUNNELS: z.preprocess(blankToUndef, bool.default(true)),
   })
   .superRefine((c, ctx) => {
     if (c.SMS_DRIVER === "http" && !c.SMS_HTTP_URL)
@@ -164,6 +186,21 @@ export const ConfigSchema = z
       // PUBLIC_URL too: the gateway's notify and return links are never built from a request.
       for (const key of ["EPAY_URL", "EPAY_PID", "EPAY_KEY", "PUBLIC_URL"] as const) {
         if (!c[key]) ctx.addIssue({ code: "custom", path: [key], message: "required for the epay gateway" });
+      }
+    }
+    const verify =
+      c.VERIFY_PROVIDER ?? (c.NODE_ENV !== "production" ? "sandbox" : c.VERIFY_URL ? "redirect" : "manual");
+    if (verify === "sandbox" && c.NODE_ENV === "production")
+      ctx.addIssue({
+        code: "custom",
+        path: ["VERIFY_PROVIDER"],
+        message: "the sandbox verification provider is refused in production",
+      });
+    if (verify === "redirect") {
+      // PUBLIC_URL too: the return and notify links are never built from a request.
+      for (const key of ["VERIFY_URL", "VERIFY_MERCHANT_ID", "VERIFY_KEY", "PUBLIC_URL"] as const) {
+        if (!c[key])
+          ctx.addIssue({ code: "custom", path: [key], message: "required for the redirect verification provider" });
       }
     }
   });

@@ -24,6 +24,8 @@ const SUPPORT_ALLOWED = [
   "POST /super/ticket/:ticket_id/reply",
   "POST /super/ticket/:ticket_id/close",
   "POST /super/ticket/:ticket_id/unlock",
+  "GET /super/user/verify",
+  "GET /super/verify/setting",
 ].sort();
 
 /** The only writes support staff may make: working tickets. */
@@ -126,6 +128,8 @@ describe("the /super route table by role", () => {
         token: support,
         body: {},
       }),
+      "GET /super/user/verify": await get("/super/user/verify", { uid: buyer.uid }),
+      "GET /super/verify/setting": await get("/super/verify/setting"),
     };
     // Unlock answers a refusal here (the ticket is no appeal), but past the role check; the appeal
     // test in modules/tickets covers the unlock itself.
@@ -137,6 +141,7 @@ describe("the /super route table by role", () => {
     expect(answers["GET /super/user/detail"].body.data).toMatchObject({ uid: buyer.uid, balance: 500 });
     expect((answers["GET /super/epay/order"].body.data as { total: number }).total).toBe(1);
     expect(answers["GET /super/epay/order/detail"].body.data).toMatchObject({ trade_id: buyer.tradeId });
+    expect(answers["GET /super/user/verify"].body.data).toMatchObject({ uid: buyer.uid, status: 0 });
     // The admin menu support sees has only pages backed by these reads.
     const paths = (items: MenuItem[]): string[] => items.flatMap((i) => [i.path, ...paths(i.children ?? [])]);
     expect(paths(menu.body.data).filter(Boolean).sort()).toEqual(

@@ -20,3 +20,4 @@ export * from "./tickets";
 export * from "./traffic";
 export * from "./tunnels";
 export * from "./users";
+export * from "./verify";

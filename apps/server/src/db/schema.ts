@@ -12,6 +12,7 @@ import type { SubscriptionTables } from "../modules/subscriptions/subscriptions.
 import type { TicketTables } from "../modules/tickets/tickets.table";
 import type { TunnelTables } from "../modules/tunnels/tunnels.table";
 import type { UserTables } from "../modules/users/users.table";
+import type { VerifyTables } from "../modules/verify/verify.table";
 
 /** Settings key/value store (JWT secret, default plan id, …). */
 export interface SettingsTable {
@@ -41,7 +42,8 @@ export interface DB
     FrpTables,
     DownloadTables,
     TicketTables,
-    HomeTables {
+    HomeTables,
+    VerifyTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
 }

@@ -13,3 +13,13 @@ export async function setSetting(db: Kysely<DB>, key: string, value: string): Pr
     .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
     .execute();
 }
+
+/** Stores `value` unless the key is set already, and returns the stored value (the first writer wins, also in a race). */
+export async function setSettingIfAbsent(db: Kysely<DB>, key: string, value: string): Promise<string> {
+  await db
+    .insertInto("settings")
+    .values({ key, value })
+    .onConflict((oc) => oc.column("key").doNothing())
+    .execute();
+  return (await getSetting(db, key)) ?? value;
+}

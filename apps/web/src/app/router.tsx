@@ -18,6 +18,7 @@ import { ticketsAdminRoutes, ticketsCustomerRoutes } from "@/features/tickets/ti
 import { trafficAdminRoutes, trafficCustomerRoutes } from "@/features/traffic/traffic.routes";
 import { tunnelsAdminRoutes, tunnelsCustomerRoutes } from "@/features/tunnels/tunnels.routes";
 import { usermgrRoutes } from "@/features/usermgr/usermgr.routes";
+import { verifyRoutes } from "@/features/verify/verify.routes";
 import { ADMIN_BASE } from "./access";
 import { RootRoute } from "./RootRoute";
 import { RouteErrorPage } from "./RouteErrorPage";
@@ -27,6 +28,7 @@ import { lazyComponent, type RouteHandle } from "./route-types";
 const customerRoutes: RouteObject[] = [
   ...dashboardRoutes,
   ...accountRoutes,
+  ...verifyRoutes,
   ...tunnelsCustomerRoutes,
   ...nodesCustomerRoutes,
   ...trafficCustomerRoutes,

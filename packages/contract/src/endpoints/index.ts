@@ -18,6 +18,7 @@ import { TrafficApi } from "./traffic";
 import { TunnelsApi } from "./tunnels";
 import { UsermgrApi } from "./usermgr";
 import { UsersApi } from "./users";
+import { VerifyApi } from "./verify";
 
 export { ApidocsApi } from "./apidocs";
 export { AuditApi } from "./audit";
@@ -39,6 +40,7 @@ export { TrafficApi } from "./traffic";
 export { TunnelsApi } from "./tunnels";
 export { UsermgrApi } from "./usermgr";
 export { UsersApi } from "./users";
+export { VerifyApi } from "./verify";
 
 /** Every endpoint of the API, by domain: the server registers from it, the OpenAPI document and the route-table test read it. */
 export const Endpoints = {
@@ -62,4 +64,5 @@ export const Endpoints = {
   tunnels: TunnelsApi,
   usermgr: UsermgrApi,
   users: UsersApi,
+  verify: VerifyApi,
 } as const;

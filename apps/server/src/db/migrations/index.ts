@@ -10,6 +10,7 @@ import * as frpRolloverSkew from "./2026-11-24T15-00_frp_rollover_skew";
 import * as frpInflight from "./2026-11-24T16-00_frp_inflight";
 import * as homeContent from "./2026-11-24T16-20_home_content";
 import * as tickets from "./2026-11-24T16-30_tickets";
+import * as verifications from "./2026-11-24T16-30_verifications";
 import * as overviewIndexes from "./2026-11-24T16-40_overview_indexes";
 import * as subscriptionFreeParts from "./2026-11-24T17-00_subscription_free_parts";
 
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T16-20_home_content": homeContent,
   "2026-11-24T16-40_overview_indexes": overviewIndexes,
   "2026-11-24T17-00_subscription_free_parts": subscriptionFreeParts,
+  "2026-11-24T16-30_verifications": verifications,
 };

@@ -25,6 +25,7 @@ export const customerMenu: MenuDef[] = [
   { name: "余额充值", id: "recharge", path: "/epay/recharge", icon: "wallet", roles: ALL },
   { name: "我的套餐", id: "myplan", path: "/epay/plan", icon: "bill", roles: ALL },
   { name: "工单", id: "ticket", path: "/help/ticket", icon: "ticket", roles: ALL },
+  { name: "实名认证", id: "verify", path: "/account/verify", icon: "verify", roles: ALL },
   { name: "个人中心", id: "account", path: "/account/info", icon: "account", roles: ALL },
   { name: "管理后台", id: "adm", path: "/adm", icon: "setting", roles: STAFF },
 ];

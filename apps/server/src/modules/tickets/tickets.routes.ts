@@ -3,7 +3,7 @@ import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
-import { registerWaitingCounter } from "../usermgr/overview-counters";
+import { registerWaitingCounter } from "../../shared/overview-counters";
 import { saveAttachment, sendAttachment } from "./attachments";
 import {
   closeMyTicket,

@@ -1,8 +1,8 @@
 import type { ViewInfo } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
+import { registerWaitingCounter } from "../../shared/overview-counters";
 import { addDays, shanghaiDate, shanghaiDayStart } from "../../shared/time";
-import { registerWaitingCounter } from "./overview-counters";
 
 let t: TestApp;
 let admin: string;
@@ -187,7 +187,10 @@ describe("operator overview", () => {
 
   it("lists the waiting counters modules register, and keeps the page to staff", async () => {
     // The tickets module registers its own counter; a registration under its key replaces it.
-    expect((await get()).waiting).toEqual([{ key: "tickets", label: "待回复工单", path: "/mgr/ticket", count: 0 }]);
+    expect((await get()).waiting).toEqual([
+      { key: "tickets", label: "待回复工单", path: "/mgr/ticket", count: 0 },
+      { key: "verifications", label: "待审核实名认证", path: "/usermgr/list", count: 0 },
+    ]);
     registerWaitingCounter({ key: "test", label: "测试", path: "/test", count: async () => 4 });
     expect((await get()).waiting).toContainEqual({ key: "test", label: "测试", path: "/test", count: 4 });
     const u = await t.register();

@@ -2,11 +2,11 @@ import { UserStatus, type ViewInfo } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
+import { verifiedUserCount, waitingCounts } from "../../shared/overview-counters";
 import { addDays, shanghaiDate, shanghaiDayStart } from "../../shared/time";
 import { nodeStatusSummary } from "../nodes/stats";
 import { revenueBetween } from "../orders/stats";
 import { trafficByDay, tunnelCounts } from "../tunnels/stats";
-import { verifiedUserCount, waitingCounts } from "./overview-counters";
 
 interface DayFigures {
   revenue: number;

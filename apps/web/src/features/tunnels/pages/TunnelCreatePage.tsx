@@ -1,4 +1,4 @@
-import { ErrorCode } from "@burrow/contract";
+import { ErrorCode, ProcessStatus } from "@burrow/contract";
 import { RiArrowLeftLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Card, Form, Space } from "antd";
@@ -7,6 +7,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { ApiError } from "@/api/client";
 import { PageContainer } from "@/components/PageContainer";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
+import { myVerifyQuery } from "@/features/verify/verify.api";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
 import { TunnelFields } from "../components/TunnelFields";
@@ -21,6 +22,8 @@ export function TunnelCreatePage() {
   const [form] = Form.useForm<TunnelFormValues>();
   const [refusal, setRefusal] = useState<string | null>(null);
   const nodes = useQuery(userNodeListQuery(ALL));
+  const verify = useQuery(myVerifyQuery());
+  const needsVerify = verify.data?.required_for_tunnels === true && verify.data.status !== ProcessStatus.Done;
   const preset = Number(params.get("node_id")) || undefined;
 
   const create = useMutation({
@@ -69,6 +72,19 @@ export function TunnelCreatePage() {
             }
           />
         ) : null}
+        {needsVerify ? (
+          <Alert
+            className="form-alert"
+            type="warning"
+            showIcon
+            title="请先完成实名认证"
+            description={
+              <>
+                创建隧道前需要完成实名认证，<Link to="/account/verify">前往实名认证</Link>。
+              </>
+            }
+          />
+        ) : null}
         {refusal ? (
           <Alert
             className="form-alert"
@@ -78,7 +94,12 @@ export function TunnelCreatePage() {
             title="无法创建隧道"
             description={
               <>
-                {refusal}。<Link to="/purchase/plan">升级套餐</Link>
+                {refusal}。
+                {refusal.includes("实名") ? (
+                  <Link to="/account/verify">前往实名认证</Link>
+                ) : (
+                  <Link to="/purchase/plan">升级套餐</Link>
+                )}
               </>
             }
           />

@@ -19,6 +19,7 @@ import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
 import { PagedTableCard } from "@/components/PagedTableCard";
 import { loginLogColumns } from "@/features/account/components/LoginHistoryCard";
+import { AdminVerifyCard } from "@/features/verify/components/AdminVerifyCard";
 import { useAccess } from "@/hooks/useAccess";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
@@ -159,6 +160,11 @@ export function UserDetailPage() {
           </Descriptions>
         </Space>
       </Card>
+      <AdminVerifyCard
+        uid={user.uid}
+        canWrite={canManageUsers}
+        onChanged={() => void queryClient.invalidateQueries({ queryKey: usermgrKeys.detail(user.uid) })}
+      />
       <Card title="余额明细">
         <Table<BalanceLedgerRow>
           rowKey="id"

@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context";
+import type { AppContext } from "../context";
 
 /**
  * What waits for an operator, reported by the modules that own the work (tickets, verifications,

@@ -1,0 +1,133 @@
+import { ProcessStatus } from "@burrow/contract";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Button, Card, Descriptions, Form, Input, Modal, Popconfirm, Space, Switch, Typography } from "antd";
+import { useState } from "react";
+import { feedback } from "@/lib/feedback";
+import { formatTime } from "@/lib/format";
+import {
+  adminVerifyAction,
+  adminVerifyQuery,
+  updateVerifySetting,
+  verifyKeys,
+  verifySettingQuery,
+} from "../verify.api";
+import { VerifyStatusTag } from "./VerifyStatusTag";
+
+/**
+ * A user's identity verification on /admin/usermgr/list/{Uid}: masked name and number, status,
+ * and for Managers approve / reject with a reason / reset, plus the site-wide tunnel requirement.
+ */
+export function AdminVerifyCard({
+  uid,
+  canWrite,
+  onChanged,
+}: {
+  uid: number;
+  canWrite: boolean;
+  onChanged?: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const { data: v } = useQuery(adminVerifyQuery(uid));
+  const { data: setting } = useQuery(verifySettingQuery());
+  const [rejecting, setRejecting] = useState(false);
+  const [form] = Form.useForm<{ reason: string }>();
+  const action = useMutation({
+    mutationFn: adminVerifyAction,
+    onSuccess: async () => {
+      feedback.success("实名认证已更新");
+      setRejecting(false);
+      form.resetFields();
+      await queryClient.invalidateQueries({ queryKey: verifyKeys.admin(uid) });
+      onChanged?.();
+    },
+  });
+  const toggle = useMutation({
+    mutationFn: updateVerifySetting,
+    onSuccess: async () => {
+      feedback.success("设置已保存");
+      await queryClient.invalidateQueries({ queryKey: verifyKeys.setting() });
+    },
+  });
+  if (!v) return null;
+  const status = v.status;
+
+  return (
+    <Card
+      title="实名认证"
+      extra={
+        canWrite && status !== ProcessStatus.None ? (
+          <Space>
+            {status === ProcessStatus.Processing ? (
+              <Popconfirm
+                title="确认通过该实名认证？"
+                okText="通过"
+                onConfirm={() => action.mutate({ uid, action: "approve" })}
+              >
+                <Button type="primary" loading={action.isPending}>
+                  审核通过
+                </Button>
+              </Popconfirm>
+            ) : null}
+            {status !== ProcessStatus.Rejected ? (
+              <Button danger onClick={() => setRejecting(true)}>
+                驳回
+              </Button>
+            ) : null}
+            <Popconfirm
+              title="重置后用户需要重新提交实名认证，确认？"
+              okText="重置"
+              onConfirm={() => action.mutate({ uid, action: "reset" })}
+            >
+              <Button loading={action.isPending}>重置</Button>
+            </Popconfirm>
+          </Space>
+        ) : null
+      }
+    >
+      <Descriptions column={{ xs: 1, md: 2 }} size="small">
+        <Descriptions.Item label="状态">
+          <VerifyStatusTag status={status} />
+        </Descriptions.Item>
+        <Descriptions.Item label="姓名">{v.real_name ?? "-"}</Descriptions.Item>
+        <Descriptions.Item label="身份证号码">{v.id_number ?? "-"}</Descriptions.Item>
+        <Descriptions.Item label="认证渠道">{v.provider ?? "-"}</Descriptions.Item>
+        {status === ProcessStatus.Rejected ? (
+          <Descriptions.Item label="驳回原因">{v.reason ?? "-"}</Descriptions.Item>
+        ) : null}
+        <Descriptions.Item label="提交时间">{formatTime(v.created_at)}</Descriptions.Item>
+        <Descriptions.Item label="更新时间">{formatTime(v.updated_at)}</Descriptions.Item>
+      </Descriptions>
+      {setting ? (
+        <Space style={{ marginTop: 12 }}>
+          <Typography.Text type="secondary">创建隧道需要实名认证（全站设置）</Typography.Text>
+          <Switch
+            aria-label="创建隧道需要实名认证"
+            checked={setting.required_for_tunnels}
+            disabled={!canWrite}
+            loading={toggle.isPending}
+            onChange={(on) => toggle.mutate({ required_for_tunnels: on })}
+          />
+        </Space>
+      ) : null}
+      <Modal
+        title="驳回实名认证"
+        open={rejecting}
+        okText="驳回"
+        okButtonProps={{ danger: true, loading: action.isPending }}
+        onCancel={() => setRejecting(false)}
+        onOk={() => form.submit()}
+        destroyOnHidden
+      >
+        <Form form={form} layout="vertical" onFinish={({ reason }) => action.mutate({ uid, action: "reject", reason })}>
+          <Form.Item
+            name="reason"
+            label="驳回原因"
+            rules={[{ required: true, whitespace: true, message: "请输入驳回原因" }]}
+          >
+            <Input.TextArea maxLength={200} showCount rows={3} />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Card>
+  );
+}
