@@ -43,15 +43,15 @@ const columns: TableColumnsType<HomeConfigRow> = [
     ellipsis: true,
     render: (t: string, r) => <span style={{ color: titleColor(r.title_color) }}>{t}</span>,
   },
-  { title: "内容", dataIndex: "content", ellipsis: true },
-  { title: "链接", dataIndex: "link", width: 180, ellipsis: true },
-  { title: "排序", dataIndex: "sort", width: 70 },
   {
     title: "状态",
     key: "published",
     width: 90,
     render: (_: unknown, r) => (r.addon.published ? <Tag color="green">已发布</Tag> : <Tag>未发布</Tag>),
   },
+  { title: "内容", dataIndex: "content", ellipsis: true },
+  { title: "链接", dataIndex: "link", width: 180, ellipsis: true },
+  { title: "排序", dataIndex: "sort", width: 70 },
   { title: "更新时间", dataIndex: "updated_at", width: 180, render: (v: string) => formatTime(v) },
 ];
 
