@@ -37,6 +37,7 @@ describe("configuration", () => {
       /VERIFY_PROVIDER: the sandbox verification provider is refused in production/,
     );
     const ok = loadConfig({
+      PAY_GATEWAY: "sandbox",
       VERIFY_PROVIDER: "redirect",
       VERIFY_URL: "https://idv.example.com/certify",
       VERIFY_MERCHANT_ID: "m1",

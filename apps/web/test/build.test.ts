@@ -78,6 +78,9 @@ describe("vite build", () => {
     // (npm's own notices about the machine's npm configuration are not the build's, and the list
     // of files written has names such as form-error-….js.)
     const output = `${r.stdout}\n${r.stderr}`
+      // Colours (when the runner forces them) would split " kB │" and hide a file line's nature.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes are what is removed
+      .replace(/\u001b\[[0-9;]*m/g, "")
       .split("\n")
       .filter((l) => !l.startsWith("npm warn") && !/ kB │/.test(l))
       .join("\n");
