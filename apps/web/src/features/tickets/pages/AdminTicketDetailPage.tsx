@@ -1,14 +1,14 @@
-import { type AdminTicketDetail, TicketStatus, TunnelStatus } from "@burrow/contract";
+import { type AdminTicketDetail, TunnelStatus } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, Col, Descriptions, Popconfirm, Result, Row, Space, Spin } from "antd";
-import { Link, useParams } from "react-router";
+import { Alert, Button, Card, Col, Descriptions, Popconfirm, Row, Space } from "antd";
+import { useParams } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
-import { PageContainer } from "@/components/PageContainer";
 import { TunnelStatusTag } from "@/features/tunnels/components/TunnelTags";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
 import { CustomerContextCard } from "../components/CustomerContextCard";
 import { ReplyBox, type ReplyValues } from "../components/ReplyBox";
+import { TicketDetailFrame } from "../components/TicketDetailFrame";
 import { TicketCategoryTag, TicketStatusTag } from "../components/TicketTags";
 import { TicketThread } from "../components/TicketThread";
 import { adminTicketQuery, staffClose, staffReply, staffUnlock, ticketsKeys } from "../tickets.api";
@@ -75,84 +75,61 @@ export function AdminTicketDetailPage() {
   });
   const close = useMutation({ mutationFn: () => staffClose(id), onSuccess: () => done("工单已结束") });
   const unlock = useMutation({ mutationFn: () => staffUnlock(id), onSuccess: () => done("隧道已解锁") });
-  const back = (
-    <Link to={`${ADMIN_BASE}/mgr/ticket`}>
-      <Button>返回队列</Button>
-    </Link>
-  );
-  if (isLoading) return <Spin />;
-  if (isError || !ticket)
-    return (
-      <PageContainer title="工单详情" extra={back}>
-        <Result status="404" title="工单不存在" />
-      </PageContainer>
-    );
-  const ended = ticket.status === TicketStatus.Ended;
   return (
-    <PageContainer
-      title={`工单 #${ticket.ticket_id} · ${ticket.title}`}
-      extra={
-        <Space>
-          {back}
-          {ended ? null : (
-            <Popconfirm
-              title="结束这个工单？"
-              okText="结束"
-              cancelText="取消"
-              onConfirm={() => close.mutateAsync().catch(() => undefined)}
-            >
-              <Button danger loading={close.isPending}>
-                结束工单
-              </Button>
-            </Popconfirm>
-          )}
-        </Space>
-      }
+    <TicketDetailFrame
+      ticket={ticket}
+      isLoading={isLoading}
+      isError={isError}
+      back={{ to: `${ADMIN_BASE}/mgr/ticket`, label: "返回队列" }}
+      closing={close.isPending}
+      onClose={() => close.mutateAsync()}
     >
-      <Row gutter={[16, 16]}>
-        <Col xs={24} xl={16}>
-          <Space orientation="vertical" size={16} style={{ width: "100%" }}>
-            <Card size="small">
-              <Descriptions column={{ xs: 1, sm: 2, xl: 4 }} size="small">
-                <Descriptions.Item label="状态">
-                  <TicketStatusTag status={ticket.status} staff />
-                </Descriptions.Item>
-                <Descriptions.Item label="分类">
-                  <TicketCategoryTag category={ticket.category} />
-                </Descriptions.Item>
-                <Descriptions.Item label="用户">{ticket.phone}</Descriptions.Item>
-                <Descriptions.Item label="创建时间">{formatTime(ticket.created_at)}</Descriptions.Item>
-              </Descriptions>
-            </Card>
-            <AppealCard
-              ticket={ticket}
-              pending={unlock.isPending}
-              onUnlock={() => unlock.mutateAsync().catch(() => undefined)}
-            />
-            <TicketThread messages={ticket.messages} staffView />
-            {ended ? (
-              <Alert type="info" showIcon title="工单已结束" />
-            ) : (
-              <ReplyBox
-                pending={reply.isPending}
-                actions={[
-                  {
-                    key: "ask",
-                    label: "回复并请用户补充",
-                    primary: true,
-                    onSend: (v) => reply.mutateAsync({ ...v, status: 3 }),
-                  },
-                  { key: "reply", label: "仅回复", onSend: (v) => reply.mutateAsync({ ...v, status: 2 }) },
-                  { key: "end", label: "回复并结束", onSend: (v) => reply.mutateAsync({ ...v, status: 1 }) },
-                ]}
+      {(ticket, ended) => (
+        <Row gutter={[16, 16]}>
+          <Col xs={24} xl={16}>
+            <Space orientation="vertical" size={16} style={{ width: "100%" }}>
+              <Card size="small">
+                <Descriptions column={{ xs: 1, sm: 2, xl: 4 }} size="small">
+                  <Descriptions.Item label="状态">
+                    <TicketStatusTag status={ticket.status} staff />
+                  </Descriptions.Item>
+                  <Descriptions.Item label="分类">
+                    <TicketCategoryTag category={ticket.category} />
+                  </Descriptions.Item>
+                  <Descriptions.Item label="用户">{ticket.phone}</Descriptions.Item>
+                  <Descriptions.Item label="创建时间">{formatTime(ticket.created_at)}</Descriptions.Item>
+                </Descriptions>
+              </Card>
+              <AppealCard
+                ticket={ticket}
+                pending={unlock.isPending}
+                onUnlock={() => unlock.mutateAsync().catch(() => undefined)}
               />
-            )}
-          </Space>
-        </Col>
-        <Col xs={24} xl={8}>
-          <CustomerContextCard customer={ticket.customer} />
-        </Col>
-      </Row>
-    </PageContainer>
+              <TicketThread messages={ticket.messages} staffView />
+              {ended ? (
+                <Alert type="info" showIcon title="工单已结束" />
+              ) : (
+                <ReplyBox
+                  pending={reply.isPending}
+                  actions={[
+                    {
+                      key: "ask",
+                      label: "回复并请用户补充",
+                      primary: true,
+                      onSend: (v) => reply.mutateAsync({ ...v, status: 3 }),
+                    },
+                    { key: "reply", label: "仅回复", onSend: (v) => reply.mutateAsync({ ...v, status: 2 }) },
+                    { key: "end", label: "回复并结束", onSend: (v) => reply.mutateAsync({ ...v, status: 1 }) },
+                  ]}
+                />
+              )}
+            </Space>
+          </Col>
+          <Col xs={24} xl={8}>
+            <CustomerContextCard customer={ticket.customer} />
+          </Col>
+        </Row>
+      )}
+    </TicketDetailFrame>
   );
 }

@@ -1,12 +1,12 @@
 import { TicketStatus } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, Descriptions, Popconfirm, Result, Space, Spin } from "antd";
+import { Alert, Card, Descriptions, Space } from "antd";
 import { useEffect } from "react";
 import { Link, useParams } from "react-router";
-import { PageContainer } from "@/components/PageContainer";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
 import { ReplyBox, type ReplyValues } from "../components/ReplyBox";
+import { TicketDetailFrame } from "../components/TicketDetailFrame";
 import { TicketCategoryTag, TicketStatusTag } from "../components/TicketTags";
 import { TicketThread } from "../components/TicketThread";
 import { closeTicket, myTicketQuery, replyTicket, ticketsKeys } from "../tickets.api";
@@ -37,71 +37,48 @@ export function TicketDetailPage() {
       await refresh();
     },
   });
-  const back = (
-    <Link to="/help/ticket">
-      <Button>返回列表</Button>
-    </Link>
-  );
-  if (isLoading) return <Spin />;
-  if (isError || !ticket)
-    return (
-      <PageContainer title="工单详情" extra={back}>
-        <Result status="404" title="工单不存在" />
-      </PageContainer>
-    );
-  const ended = ticket.status === TicketStatus.Ended;
   return (
-    <PageContainer
-      title={`工单 #${ticket.ticket_id} · ${ticket.title}`}
-      extra={
-        <Space>
-          {back}
-          {ended ? null : (
-            <Popconfirm
-              title="结束这个工单？"
-              description="结束后不能再回复，如有新问题请新建工单。"
-              okText="结束"
-              cancelText="取消"
-              onConfirm={() => close.mutateAsync().catch(() => undefined)}
-            >
-              <Button danger loading={close.isPending}>
-                结束工单
-              </Button>
-            </Popconfirm>
+    <TicketDetailFrame
+      ticket={ticket}
+      isLoading={isLoading}
+      isError={isError}
+      back={{ to: "/help/ticket", label: "返回列表" }}
+      closeHint="结束后不能再回复，如有新问题请新建工单。"
+      closing={close.isPending}
+      onClose={() => close.mutateAsync()}
+    >
+      {(ticket, ended) => (
+        <Space orientation="vertical" size={16} style={{ width: "100%" }}>
+          <Card size="small">
+            <Descriptions column={{ xs: 1, sm: 2, xl: 4 }} size="small">
+              <Descriptions.Item label="状态">
+                <TicketStatusTag status={ticket.status} />
+              </Descriptions.Item>
+              <Descriptions.Item label="分类">
+                <TicketCategoryTag category={ticket.category} />
+              </Descriptions.Item>
+              {ticket.tun_id ? (
+                <Descriptions.Item label="隧道">
+                  <Link to={`/tun/list/${ticket.tun_id}`}>#{ticket.tun_id}</Link>
+                </Descriptions.Item>
+              ) : null}
+              <Descriptions.Item label="创建时间">{formatTime(ticket.created_at)}</Descriptions.Item>
+            </Descriptions>
+          </Card>
+          {ticket.status === TicketStatus.AwaitingUser ? (
+            <Alert type="warning" showIcon title="客服请你补充信息，请在下方回复。" />
+          ) : null}
+          <TicketThread messages={ticket.messages} />
+          {ended ? (
+            <Alert type="info" showIcon title="工单已结束" />
+          ) : (
+            <ReplyBox
+              pending={reply.isPending}
+              actions={[{ key: "reply", label: "发送回复", primary: true, onSend: (v) => reply.mutateAsync(v) }]}
+            />
           )}
         </Space>
-      }
-    >
-      <Space orientation="vertical" size={16} style={{ width: "100%" }}>
-        <Card size="small">
-          <Descriptions column={{ xs: 1, sm: 2, xl: 4 }} size="small">
-            <Descriptions.Item label="状态">
-              <TicketStatusTag status={ticket.status} />
-            </Descriptions.Item>
-            <Descriptions.Item label="分类">
-              <TicketCategoryTag category={ticket.category} />
-            </Descriptions.Item>
-            {ticket.tun_id ? (
-              <Descriptions.Item label="隧道">
-                <Link to={`/tun/list/${ticket.tun_id}`}>#{ticket.tun_id}</Link>
-              </Descriptions.Item>
-            ) : null}
-            <Descriptions.Item label="创建时间">{formatTime(ticket.created_at)}</Descriptions.Item>
-          </Descriptions>
-        </Card>
-        {ticket.status === TicketStatus.AwaitingUser ? (
-          <Alert type="warning" showIcon title="客服请你补充信息，请在下方回复。" />
-        ) : null}
-        <TicketThread messages={ticket.messages} />
-        {ended ? (
-          <Alert type="info" showIcon title="工单已结束" />
-        ) : (
-          <ReplyBox
-            pending={reply.isPending}
-            actions={[{ key: "reply", label: "发送回复", primary: true, onSend: (v) => reply.mutateAsync(v) }]}
-          />
-        )}
-      </Space>
-    </PageContainer>
+      )}
+    </TicketDetailFrame>
   );
 }
