@@ -85,6 +85,11 @@ const code = await waitFor(
 );
 const userToken = (await call("POST", "/auth/register", { body: { ...customer, code } })).token;
 
+// Tunnels need a verified identity: the development sandbox provider verifies this sample at once.
+await call("POST", "/user/verify", {
+  token: userToken,
+  body: { real_name: "张演示", id_number: "11010519491231002X" },
+});
 const nodes = await call("GET", "/user/node", { token: userToken });
 const node = (nodes.list ?? nodes)[0];
 const tunnel = await call("POST", "/user/tun", {
