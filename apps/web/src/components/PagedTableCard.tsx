@@ -1,6 +1,6 @@
 import type { Paged } from "@burrow/contract";
 import { type QueryKey, type UseQueryOptions, useQuery } from "@tanstack/react-query";
-import { Card, Table, type TableColumnsType } from "antd";
+import { Card, Table, type TableColumnsType, type TablePaginationConfig } from "antd";
 import type { ReactNode } from "react";
 import { useState } from "react";
 
@@ -11,6 +11,30 @@ export interface PagedTableCardProps<T, K extends QueryKey> {
   query: (page: number, size: number) => UseQueryOptions<Paged<T>, Error, Paged<T>, K>;
   /** horizontal scroll width of the table */
   scrollX: number;
+}
+
+/**
+ * A table's pagination for a page and size kept in state: 共 N 条, the size changer, and back to
+ * page 1 when the size changes.
+ */
+export function statePaging(
+  page: number,
+  size: number,
+  total: number,
+  setPage: (p: number) => void,
+  setSize: (s: number) => void,
+): TablePaginationConfig {
+  return {
+    current: page,
+    pageSize: size,
+    total,
+    showSizeChanger: true,
+    showTotal: (n) => `共 ${n} 条`,
+    onChange: (p, s) => {
+      setPage(s === size ? p : 1);
+      setSize(s);
+    },
+  };
 }
 
 /** A card holding one table paged on the server (page and size kept in state, 10 a page). */
@@ -32,17 +56,7 @@ export function PagedTableCard<T extends { id: number | string }, K extends Quer
         dataSource={data?.list}
         loading={isFetching}
         scroll={{ x: scrollX }}
-        pagination={{
-          current: page,
-          pageSize: size,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => `共 ${total} 条`,
-          onChange: (p, s) => {
-            setPage(s === size ? p : 1);
-            setSize(s);
-          },
-        }}
+        pagination={statePaging(page, size, data?.total ?? 0, setPage, setSize)}
       />
     </Card>
   );

@@ -5,6 +5,7 @@ import { Badge, Button, Card, Select, Space, Table, type TableColumnsType, Typog
 import { useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
+import { statePaging } from "@/components/PagedTableCard";
 import { formatTime } from "@/lib/format";
 import { NewTicketModal } from "../components/NewTicketModal";
 import { TicketCategoryTag, TicketStatusTag } from "../components/TicketTags";
@@ -91,17 +92,7 @@ export function TicketListPage() {
           loading={isFetching}
           scroll={{ x: 900 }}
           locale={{ emptyText: "还没有工单" }}
-          pagination={{
-            current: page,
-            pageSize: size,
-            total: data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => `共 ${total} 条`,
-            onChange: (p, s) => {
-              setPage(s === size ? p : 1);
-              setSize(s);
-            },
-          }}
+          pagination={statePaging(page, size, data?.total ?? 0, setPage, setSize)}
         />
       </Card>
       <NewTicketModal
