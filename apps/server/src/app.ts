@@ -164,6 +164,7 @@ export async function buildApp(
     passwords: passwordWork({ concurrency: config.ARGON2_CONCURRENCY, queue: config.ARGON2_QUEUE }),
     payments: { payUrl: (order) => buildPayUrl(config, order) },
     jwtKey: await loadJwtKey(db, config),
+    orderHooks: [],
   };
   const signIn = await seedFreshInstall(ctx);
   if (config.NODE_ENV !== "test" && gatewayKeys(config).kind === "sandbox")

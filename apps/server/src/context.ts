@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Config } from "./config";
 import type { DB } from "./db/schema";
+import type { OrderRow } from "./modules/orders/orders.table";
 import type { PasswordWork } from "./modules/auth/passwords";
 import type { SmsDriver } from "./modules/auth/sms";
 import type { EventBus } from "./shared/events";
@@ -11,6 +12,18 @@ import type { RateLimiter } from "./shared/rate-limit";
 /** Where an awaiting online order is paid: the configured gateway's link (payments module). */
 export interface PaymentGateway {
   payUrl(order: { trade_id: string; name: string; amount: number; pay_type: string | null }): string;
+}
+
+/**
+ * What other modules do when an order is paid or refunded (affiliate rebates, invoices), run
+ * inside the order's own transaction under the customer's lock, so they commit or roll back with
+ * it. Orders calls them without knowing who listens (no import from orders to its listeners).
+ */
+export interface OrderHook {
+  /** after a paid order was delivered (`fulfilment` tells whether it was applied or credited) */
+  paid?(trx: Kysely<DB>, order: OrderRow, now: Date): Promise<void>;
+  /** after an operator refunded `refunded` fen of a paid order (the row already says −2) */
+  refunded?(trx: Kysely<DB>, order: OrderRow, refunded: number, now: Date): Promise<void>;
 }
 
 /** Everything a service needs, built once in buildApp and passed explicitly (no globals). */
@@ -28,6 +41,8 @@ export interface AppContext {
   jwtKey: CryptoKey;
   /** change notifications for in-memory caches (cross-process with Redis) */
   events: EventBus;
+  /** listeners to order payment and refund, registered at start-up */
+  orderHooks: OrderHook[];
   /** set when REDIS_URL is configured */
   redis?: Redis;
 }

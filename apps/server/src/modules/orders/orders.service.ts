@@ -118,6 +118,7 @@ export async function createOrder(ctx: AppContext, uid: number, body: CreateOrde
       const paid = { status: PayStatus.Paid, paid_at: now.toISOString() };
       await trx.updateTable("orders").set(paid).where("id", "=", order.id).execute();
       const changed = await fulfilOrder(trx, { ...order, ...paid }, { wasClosed: false, now });
+      await runPaidHooks(ctx, trx, order.trade_id, now);
       return { result: { trade_id: order.trade_id, status: PayStatus.Paid, amount: q.amount, pay_url: null }, changed };
     }
     const payUrl = ctx.payments.payUrl(order);
@@ -129,6 +130,13 @@ export async function createOrder(ctx: AppContext, uid: number, body: CreateOrde
   });
   if (out.changed) ctx.events.emit("subscription.changed", { uid });
   return out.result;
+}
+
+/** Tells the order hooks (affiliate, invoices) about a paid order, as delivered, in its transaction. */
+async function runPaidHooks(ctx: AppContext, trx: Kysely<DB>, tradeId: string, now: Date): Promise<void> {
+  if (!ctx.orderHooks.length) return;
+  const order = (await findOrder(trx, tradeId))!;
+  for (const hook of ctx.orderHooks) await hook.paid?.(trx, order, now);
 }
 
 /** What an online payment did to its order. */
@@ -174,6 +182,7 @@ export async function recordOnlinePayment(
       { ...order, ...paid },
       { wasClosed: order.status === PayStatus.Closed, now },
     );
+    await runPaidHooks(ctx, trx, order.trade_id, now);
     return { outcome: "paid" as const, changed };
   });
   if (out.changed) ctx.events.emit("subscription.changed", { uid: first.uid });
@@ -365,6 +374,8 @@ export async function refundOrder(
       .set({ status: PayStatus.Refunded, refunded_at: now.toISOString(), refunded_amount: refund })
       .where("id", "=", order.id)
       .execute();
+    const refunded = (await findOrder(trx, order.trade_id))!;
+    for (const hook of ctx.orderHooks) await hook.refunded?.(trx, refunded, refund, now);
     await audit(trx, {
       operatorUid: operator.uid,
       action: override ? "order.refund.override" : "order.refund",
