@@ -3,9 +3,9 @@ import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Config } from "./config";
 import type { DB } from "./db/schema";
-import type { OrderRow } from "./modules/orders/orders.table";
 import type { PasswordWork } from "./modules/auth/passwords";
 import type { SmsDriver } from "./modules/auth/sms";
+import type { OrderRow } from "./modules/orders/orders.table";
 import type { EventBus } from "./shared/events";
 import type { RateLimiter } from "./shared/rate-limit";
 
