@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs or starts what the test suite needs, idempotently: Debian's Chromium for the browser
-# tests, and the local PostgreSQL and Redis servers. Says clearly what is missing when it cannot.
+# tests, Debian's pebble for the ACME and DNS tests, and the local PostgreSQL and Redis servers. Says clearly what is missing when it cannot.
 set -u
 need_root() { [ "$(id -u)" = 0 ] || { echo "ensure-test-deps: run as root (or install $1 yourself)" >&2; return 1; }; }
 
@@ -8,6 +8,14 @@ if [ ! -x /usr/bin/chromium ]; then
   echo "ensure-test-deps: installing Debian's chromium for the browser tests…"
   need_root chromium && { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
     || { echo "ensure-test-deps: could not install chromium (apt-get install chromium)" >&2; exit 1; }
+fi
+
+# pebble (an ACME test server) and pebble-challtestsrv (a DNS server whose records the tests set
+# over HTTP) are the real peers of the domain and certificate tests; both run on loopback only.
+if [ ! -x /usr/bin/pebble ] || [ ! -x /usr/bin/pebble-challtestsrv ]; then
+  echo "ensure-test-deps: installing Debian's pebble for the domain and certificate tests…"
+  need_root pebble && { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pebble >/dev/null; } \
+    || { echo "ensure-test-deps: could not install pebble (apt-get install pebble)" >&2; exit 1; }
 fi
 
 pg_ok() { pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; }
@@ -31,4 +39,4 @@ if [ -z "${TEST_REDIS_URL:-}" ] && ! redis_ok; then
   fi
   redis_ok || { echo "ensure-test-deps: Redis is not reachable on 127.0.0.1:6379 — the Redis tests need it (set TEST_REDIS_URL to use another server)" >&2; exit 1; }
 fi
-echo "ensure-test-deps: chromium, PostgreSQL and Redis are ready"
+echo "ensure-test-deps: chromium, pebble, PostgreSQL and Redis are ready"
