@@ -67,7 +67,7 @@ test("a node added in the console carries a customer's tunnel until an operator 
     const user = await registerUser();
     const customer = await customerContext.newPage();
     await openSignedIn(customer, user.token, "/tun/list");
-    await customer.getByRole("button", { name: "创建隧道" }).first().click();
+    await customer.getByRole("link", { name: "创建隧道" }).first().click();
     await expect(customer).toHaveURL(/\/tun\/list\/add$/);
     await expect(customer.getByRole("heading", { name: "创建隧道" })).toBeVisible();
     const tunName = uniqueName("ssh-");
@@ -93,7 +93,7 @@ test("a node added in the console carries a customer's tunnel until an operator 
     client = new FrpcClient(sim, frpc, { timers: false });
     await client.start();
     expect(client.proxies.get(`t_${tunId}`)?.status).toBe("running");
-    await customer.getByRole("button", { name: "返回列表" }).click();
+    await customer.getByRole("link", { name: "返回列表" }).click();
     await expect(customer).toHaveURL(/\/tun\/list$/);
     await expect(customer.getByRole("heading", { name: "隧道列表" })).toBeVisible();
     const listRow = customer.getByRole("row", { name: new RegExp(tunName) });

@@ -36,6 +36,43 @@ test("the sidebar is built from the role menu and follows the route", async ({ p
   await expect(page).toHaveURL(/\/account\/info$/);
 });
 
+test("menu entries and in-page navigation are real links: the address on hover, ctrl-click opens a tab, the keyboard works", async ({
+  page,
+  context,
+}) => {
+  const user = await registerUser();
+  await openSignedIn(page, user.token, "/dashboard");
+  const menu = sider(page).getByRole("menu");
+
+  // Every leaf of the menu is an <a href> to its page (what the status bar shows on hover).
+  const nodesLink = menu.getByRole("link", { name: "节点列表" });
+  await expect(nodesLink).toHaveAttribute("href", "/tun/node");
+
+  // Ctrl+click opens the page in a new tab and leaves this one where it was.
+  const opened = context.waitForEvent("page");
+  await nodesLink.click({ modifiers: ["ControlOrMeta"] });
+  const tab = await opened;
+  await tab.waitForLoadState();
+  expect(new URL(tab.url()).pathname).toBe("/tun/node");
+  await tab.close();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // Keyboard: focus an item and press Enter.
+  await menu.getByRole("menuitem", { name: "隧道列表" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/tun\/list$/);
+
+  // An in-page button that leads elsewhere is a link too, and a plain click stays in the app.
+  const add = page.getByRole("link", { name: "创建隧道" }).first();
+  await expect(add).toHaveAttribute("href", "/tun/list/add");
+  await page.evaluate(() => {
+    (window as unknown as { stillHere: boolean }).stillHere = true;
+  });
+  await add.click();
+  await expect(page).toHaveURL(/\/tun\/list\/add$/);
+  expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+});
+
 test("the sidebar collapses below 1200 px and the toggle works", async ({ page }) => {
   const user = await registerUser();
   await page.setViewportSize({ width: 1000, height: 800 });
@@ -94,7 +131,7 @@ test("a customer opening the admin area gets /403", async ({ page }) => {
 
   await openSignedIn(page, user.token, "/adm");
   await expect(page).toHaveURL(/\/403$/);
-  await page.getByRole("button", { name: "返回控制台" }).click();
+  await page.getByRole("link", { name: "返回控制台" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 

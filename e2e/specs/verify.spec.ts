@@ -35,7 +35,7 @@ test("a customer verifies: a wrong check digit is named, then the result page sh
   await expect(page.locator("body")).not.toContainText(id);
 
   // Back on the form page: the state card, no form.
-  await page.getByRole("button", { name: "返回实名认证" }).click();
+  await page.getByRole("link", { name: "返回实名认证" }).click();
   await expect(page.getByText("已完成")).toBeVisible();
   await expect(page.getByRole("button", { name: "提交认证" })).toHaveCount(0);
   expect(await csp.violations()).toEqual([]);
@@ -51,7 +51,7 @@ test("a rejected verification shows its reason and can be submitted again", asyn
   await expect(page).toHaveURL(/\/account\/verify\/rejected$/);
   await expect(page.getByText("实名认证未通过")).toBeVisible();
   await expect(page.getByText(/原因：.*不一致/)).toBeVisible();
-  await page.getByRole("button", { name: "重新提交" }).click();
+  await page.getByRole("link", { name: "重新提交" }).click();
   await expect(page.getByRole("button", { name: "提交认证" })).toBeVisible();
 });
 

@@ -22,19 +22,23 @@ function labelOf(name: string, count: number | undefined): ReactNode {
   );
 }
 
-function toAntItems(items: MenuItem[], badges: Record<string, number> = {}): AntMenuItem[] {
+/**
+ * Leaf items are real links (`<a href>`, antd stretches them over the whole item): the address shows
+ * on hover and ctrl/middle-click opens a new tab; a plain click is routed in-app by the Link.
+ */
+function toAntItems(items: MenuItem[], base: string, badges: Record<string, number> = {}): AntMenuItem[] {
   return items.map((item) =>
     item.children?.length
       ? {
           key: groupKey(item),
           icon: <MenuIcon name={item.icon} />,
           label: item.name,
-          children: toAntItems(item.children, badges),
+          children: toAntItems(item.children, base, badges),
         }
       : {
           key: normalizeMenuPath(item.path),
           icon: <MenuIcon name={item.icon} />,
-          label: labelOf(item.name, badges[normalizeMenuPath(item.path)]),
+          label: <Link to={`${base}${item.path}`}>{labelOf(item.name, badges[normalizeMenuPath(item.path)])}</Link>,
         },
   );
 }
@@ -78,7 +82,7 @@ export function AppShell({ menu, base, user, children }: AppShellProps) {
   const hasTickets = base === "" && hasMenuPath(menu, "/help/ticket");
   const { data: unread } = useQuery({ ...unreadTicketsQuery(), enabled: hasTickets });
   const unreadCount = unread?.count ?? 0;
-  const items = useMemo(() => toAntItems(menu, { "/help/ticket": unreadCount }), [menu, unreadCount]);
+  const items = useMemo(() => toAntItems(menu, base, { "/help/ticket": unreadCount }), [menu, base, unreadCount]);
   const targets = useMemo(() => pathsByKey(menu, base), [menu, base]);
   const [openKeys, setOpenKeys] = useState<string[]>(() => openKeysFor(menu, selectedKey));
 
@@ -94,7 +98,10 @@ export function AppShell({ menu, base, user, children }: AppShellProps) {
     window.scrollTo({ top: 0, left: 0 });
   }, [pathname]);
 
-  const onMenuClick: MenuProps["onClick"] = ({ key }) => {
+  // A mouse click is the link's own; Enter/Space on the focused item (antd's keyboard navigation)
+  // arrives here without one, so it navigates the same way.
+  const onMenuClick: MenuProps["onClick"] = ({ key, domEvent }) => {
+    if (!("key" in domEvent)) return;
     const to = targets.get(key);
     if (to && to !== pathname) void navigate(to);
   };

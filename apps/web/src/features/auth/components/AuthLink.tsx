@@ -1,6 +1,7 @@
 import { Typography } from "antd";
 import type { MouseEvent, ReactNode } from "react";
 import { useHref, useNavigate } from "react-router";
+import { isModifiedClick } from "@/components/LinkButton";
 
 /**
  * A link between the sign-in pages, styled like the rest of the antd form (a plain router link is
@@ -10,7 +11,7 @@ export function AuthLink({ to, children }: { to: string; children: ReactNode }) 
   const navigate = useNavigate();
   const href = useHref(to);
   const onClick = (e: MouseEvent<HTMLElement>) => {
-    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    if (isModifiedClick(e)) return;
     e.preventDefault();
     void navigate(to);
   };

@@ -3,7 +3,7 @@ import { fenToYuan } from "@burrow/contract";
 import { RiCalendarCheckLine } from "@remixicon/react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Col, Progress, Row, Statistic, Typography } from "antd";
-import { useNavigate } from "react-router";
+import { LinkButton } from "@/components/LinkButton";
 import { feedback } from "@/lib/feedback";
 import { formatBytes, formatTime } from "@/lib/format";
 import { checkIn, dashboardKeys } from "../dashboard.api";
@@ -16,7 +16,6 @@ export function quotaPercent(used: number, quota: number): number {
 
 /** The dashboard's figures: balance, plan and traffic, tunnels, today's traffic, daily check-in. */
 export function DashboardStats({ data }: { data: DashData }) {
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const checkin = useMutation({
     mutationFn: checkIn,
@@ -33,9 +32,9 @@ export function DashboardStats({ data }: { data: DashData }) {
       <Col xs={24} md={12} xl={6}>
         <Card>
           <Statistic title="账户余额（元）" value={fenToYuan(data.balance)} prefix="¥" />
-          <Button type="link" style={{ padding: 0 }} onClick={() => navigate("/epay/recharge")}>
+          <LinkButton type="link" style={{ padding: 0 }} to="/epay/recharge">
             去充值
-          </Button>
+          </LinkButton>
         </Card>
       </Col>
       <Col xs={24} md={12} xl={6}>

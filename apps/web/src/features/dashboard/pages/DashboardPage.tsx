@@ -1,11 +1,11 @@
 import { RoleLabel } from "@burrow/contract";
 import { RiAccountCircleLine, RiDashboard3Line } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Avatar, Button, Card, Space, Typography } from "antd";
-import { useNavigate } from "react-router";
+import { Avatar, Card, Space, Typography } from "antd";
 import { accessOf } from "@/app/access";
 import { avatarInitial } from "@/app/layout/UserMenu";
 import { EChart } from "@/components/EChart";
+import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { userInfoQuery } from "@/features/account/account.api";
 import { HomeContent } from "@/features/home/components/HomeContent";
@@ -28,7 +28,6 @@ export function greeting(hour: number): string {
 
 /** /dashboard: welcome, balance and account state; the admin entry for staff. */
 export function DashboardPage() {
-  const navigate = useNavigate();
   const { data: user } = useQuery(userInfoQuery());
   const { data: dash } = useQuery(dashDataQuery());
   const { data: chart } = useQuery(dashChartQuery());
@@ -43,13 +42,13 @@ export function DashboardPage() {
       title="控制台"
       extra={
         <Space>
-          <Button icon={<RiAccountCircleLine size={16} />} onClick={() => navigate("/account/info")}>
+          <LinkButton icon={<RiAccountCircleLine size={16} />} to="/account/info">
             个人中心
-          </Button>
+          </LinkButton>
           {canEnterAdmin ? (
-            <Button type="primary" icon={<RiDashboard3Line size={16} />} onClick={() => navigate("/adm")}>
+            <LinkButton type="primary" icon={<RiDashboard3Line size={16} />} to="/adm">
               管理后台
-            </Button>
+            </LinkButton>
           ) : null}
         </Space>
       }

@@ -1,8 +1,9 @@
 import { NodeStatusLabel, type UserNodeRow } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Card, Empty, Form, Input, Select, Space, Table, type TableColumnsType, Typography } from "antd";
-import { Link, useNavigate } from "react-router";
+import { Card, Empty, Form, Input, Select, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Link } from "react-router";
+import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -55,7 +56,6 @@ const columns: TableColumnsType<UserNodeRow> = [
 
 /** /tun/node: the nodes the customer's plan may use. */
 export function UserNodeListPage() {
-  const navigate = useNavigate();
   const [form] = Form.useForm();
   const { filters, search, reset, pagination } = useUrlFilters(FILTERS, form);
   const { data, isFetching } = useQuery(userNodeListQuery(filters));
@@ -73,9 +73,9 @@ export function UserNodeListPage() {
       title="节点列表"
       description="你的套餐可以使用的节点；节点等级高于套餐等级时不会显示"
       extra={
-        <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => navigate("/tun/list/add")}>
+        <LinkButton type="primary" icon={<RiAddLine size={16} />} to="/tun/list/add">
           创建隧道
-        </Button>
+        </LinkButton>
       }
     >
       <Card className="search-card">

@@ -1,9 +1,8 @@
-import { Button, Result } from "antd";
-import { useNavigate } from "react-router";
+import { Result } from "antd";
+import { LinkButton } from "@/components/LinkButton";
 
 /** /403: the path is outside the user's menu, or the server answered 30004. */
 export function ForbiddenPage() {
-  const navigate = useNavigate();
   return (
     <main className="standalone-page">
       <Result
@@ -11,9 +10,9 @@ export function ForbiddenPage() {
         title="403"
         subTitle="抱歉，您无权访问此页面"
         extra={
-          <Button type="primary" onClick={() => navigate("/dashboard")}>
+          <LinkButton type="primary" to="/dashboard">
             返回控制台
-          </Button>
+          </LinkButton>
         }
       />
     </main>

@@ -1,10 +1,9 @@
-import { Button, Result } from "antd";
-import { useNavigate } from "react-router";
+import { Result } from "antd";
+import { LinkButton } from "@/components/LinkButton";
 import { getToken } from "@/lib/token";
 
 /** Catch-all: no route matches the path. */
 export function NotFoundPage() {
-  const navigate = useNavigate();
   return (
     <main className="standalone-page">
       <Result
@@ -12,9 +11,9 @@ export function NotFoundPage() {
         title="404"
         subTitle="抱歉，您访问的页面不存在"
         extra={
-          <Button type="primary" onClick={() => navigate(getToken() ? "/dashboard" : "/login")}>
+          <LinkButton type="primary" to={getToken() ? "/dashboard" : "/login"}>
             返回首页
-          </Button>
+          </LinkButton>
         }
       />
     </main>

@@ -3,6 +3,7 @@ import { RiArrowLeftLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import { Button, Card, Col, Result, Row, Space, Tag, Typography } from "antd";
 import { useNavigate, useParams, useSearchParams } from "react-router";
+import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { PlanTypeTag } from "@/components/StoreTags";
 import { CheckoutPanel } from "../components/CheckoutPanel";
@@ -30,9 +31,9 @@ export function CheckoutPage() {
   });
 
   const back = (
-    <Button icon={<RiArrowLeftLine size={16} />} onClick={() => navigate("/purchase/plan")}>
+    <LinkButton icon={<RiArrowLeftLine size={16} />} to="/purchase/plan">
       返回商店
-    </Button>
+    </LinkButton>
   );
 
   if (!valid || isMissing(error)) {

@@ -1,7 +1,8 @@
 import { OrderType, type PlanPeriod, PlanPeriodLabel, type StorePlan } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Button, Card, Col, Empty, Row, Segmented, Space, Tabs, Typography } from "antd";
+import { Alert, Card, Col, Empty, Row, Segmented, Space, Tabs, Typography } from "antd";
 import { Link, useNavigate, useSearchParams } from "react-router";
+import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { formatTime } from "@/lib/format";
 import { PlanCard } from "../components/PlanCard";
@@ -43,8 +44,8 @@ export function StorePage() {
       title="购买套餐"
       extra={
         <Space>
-          <Button onClick={() => navigate("/epay/plan")}>我的套餐</Button>
-          <Button onClick={() => navigate("/epay/recharge")}>余额充值</Button>
+          <LinkButton to="/epay/plan">我的套餐</LinkButton>
+          <LinkButton to="/epay/recharge">余额充值</LinkButton>
         </Space>
       }
     >

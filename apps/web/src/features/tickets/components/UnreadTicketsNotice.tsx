@@ -1,11 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Button } from "antd";
-import { useNavigate } from "react-router";
+import { Alert } from "antd";
+import { LinkButton } from "@/components/LinkButton";
 import { unreadTicketsQuery } from "../tickets.api";
 
 /** The dashboard's notice of staff replies the customer has not read; nothing when there are none. */
 export function UnreadTicketsNotice() {
-  const navigate = useNavigate();
   const { data } = useQuery(unreadTicketsQuery());
   if (!data?.count) return null;
   return (
@@ -15,9 +14,9 @@ export function UnreadTicketsNotice() {
       className="dashboard-unread-tickets"
       title={`你有 ${data.count} 条未读的工单回复`}
       action={
-        <Button size="small" type="primary" onClick={() => navigate("/help/ticket")}>
+        <LinkButton size="small" type="primary" to="/help/ticket">
           查看工单
-        </Button>
+        </LinkButton>
       }
     />
   );

@@ -5,6 +5,7 @@ import { Alert, Button, Card, Form, Space } from "antd";
 import { useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { ApiError } from "@/api/client";
+import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
 import { myVerifyQuery } from "@/features/verify/verify.api";
@@ -42,9 +43,9 @@ export function TunnelCreatePage() {
   });
 
   const back = (
-    <Button icon={<RiArrowLeftLine size={16} />} onClick={() => navigate("/tun/list")}>
+    <LinkButton icon={<RiArrowLeftLine size={16} />} to="/tun/list">
       返回列表
-    </Button>
+    </LinkButton>
   );
 
   return (
@@ -118,7 +119,7 @@ export function TunnelCreatePage() {
             <Button type="primary" htmlType="submit" loading={create.isPending}>
               创建隧道
             </Button>
-            <Button onClick={() => navigate("/tun/list")}>取消</Button>
+            <LinkButton to="/tun/list">取消</LinkButton>
           </Space>
         </Form>
       </Card>

@@ -5,6 +5,7 @@ import { Alert, Button, Card, Descriptions, Popconfirm, Result, Segmented, Space
 import { useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { FormModal } from "@/components/FormModal";
+import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { ProtocolTag } from "@/features/nodes/components/NodeTags";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
@@ -72,9 +73,9 @@ export function TunnelDetailPage() {
   });
 
   const back = (
-    <Button icon={<RiArrowLeftLine size={16} />} onClick={() => navigate("/tun/list")}>
+    <LinkButton icon={<RiArrowLeftLine size={16} />} to="/tun/list">
       返回列表
-    </Button>
+    </LinkButton>
   );
   if (!valid || isError) {
     return (
@@ -131,9 +132,9 @@ export function TunnelDetailPage() {
           title="隧道已锁定"
           description={`锁定原因：${tunnel.banned_reason || "未说明"}。如认为是误判，可以提交申诉。`}
           action={
-            <Button danger onClick={() => navigate(`/help/ticket?appeal=${tunId}`)}>
+            <LinkButton danger to={`/help/ticket?appeal=${tunId}`}>
               申诉
-            </Button>
+            </LinkButton>
           }
         />
       ) : null}

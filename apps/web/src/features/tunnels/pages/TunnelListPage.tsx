@@ -2,7 +2,8 @@ import { TunnelStatus, TunnelStatusLabel, type TunnelView } from "@burrow/contra
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Empty, Form, Popconfirm, Space, Switch, Table, type TableColumnsType, Typography } from "antd";
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
+import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
 import { ProtocolTag } from "@/features/nodes/components/NodeTags";
@@ -27,7 +28,6 @@ const detailPath = (tunId: number) => `/tun/list/${tunId}`;
 
 /** /tun/list: the customer's tunnels with their state, address and today's traffic. */
 export function TunnelListPage() {
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [form] = Form.useForm();
   const { filters, search, reset, pagination } = useUrlFilters(FILTERS, form);
@@ -112,9 +112,9 @@ export function TunnelListPage() {
       fixed: "right",
       render: (_: unknown, row) => (
         <Space size={0}>
-          <Button type="link" size="small" onClick={() => navigate(detailPath(row.tun_id))}>
+          <LinkButton type="link" size="small" to={detailPath(row.tun_id)}>
             详情
-          </Button>
+          </LinkButton>
           <Popconfirm
             title={`删除隧道「${row.tun_name}」？`}
             description="删除后远程端口或域名会被释放。"
@@ -137,9 +137,9 @@ export function TunnelListPage() {
     <PageContainer
       title="隧道列表"
       extra={
-        <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => navigate("/tun/list/add")}>
+        <LinkButton type="primary" icon={<RiAddLine size={16} />} to="/tun/list/add">
           创建隧道
-        </Button>
+        </LinkButton>
       }
     >
       <Card className="search-card">
@@ -159,9 +159,9 @@ export function TunnelListPage() {
           locale={{
             emptyText: (
               <Empty description="还没有隧道">
-                <Button type="primary" onClick={() => navigate("/tun/list/add")}>
+                <LinkButton type="primary" to="/tun/list/add">
                   创建第一条隧道
-                </Button>
+                </LinkButton>
               </Empty>
             ),
           }}

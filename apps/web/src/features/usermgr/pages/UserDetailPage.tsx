@@ -14,8 +14,9 @@ import {
   Typography,
 } from "antd";
 import { useState } from "react";
-import { useNavigate, useParams } from "react-router";
+import { useParams } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
+import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { PagedTableCard } from "@/components/PagedTableCard";
 import { loginLogColumns } from "@/features/account/components/LoginHistoryCard";
@@ -65,7 +66,6 @@ export function UserDetailPage() {
   const params = useParams();
   const uid = Number(params.uid);
   const validUid = Number.isInteger(uid) && uid > 0;
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [modal, modalHolder] = Modal.useModal();
   const [action, setAction] = useState<UserAction | null>(null);
@@ -84,9 +84,9 @@ export function UserDetailPage() {
   });
 
   const back = (
-    <Button icon={<RiArrowLeftLine size={16} />} onClick={() => navigate(`${ADMIN_BASE}/usermgr/list`)}>
+    <LinkButton icon={<RiArrowLeftLine size={16} />} to={`${ADMIN_BASE}/usermgr/list`}>
       返回列表
-    </Button>
+    </LinkButton>
   );
 
   if (!validUid || isError) {

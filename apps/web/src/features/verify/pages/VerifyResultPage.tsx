@@ -1,7 +1,7 @@
 import { ProcessStatus } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Result } from "antd";
-import { useNavigate } from "react-router";
+import { Result } from "antd";
+import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { verifyResultQuery } from "../verify.api";
 
@@ -10,7 +10,6 @@ import { verifyResultQuery } from "../verify.api";
  * segment is only a hint; what is shown is the state the server holds.
  */
 export function VerifyResultPage() {
-  const navigate = useNavigate();
   const { data: state } = useQuery({
     ...verifyResultQuery(),
     // A real provider's notify may land a moment after the browser returns.
@@ -18,9 +17,9 @@ export function VerifyResultPage() {
   });
   if (!state) return null;
   const back = (
-    <Button key="back" onClick={() => void navigate("/account/verify")}>
+    <LinkButton key="back" to="/account/verify">
       返回实名认证
-    </Button>
+    </LinkButton>
   );
   const view =
     state.status === ProcessStatus.Done
@@ -29,9 +28,9 @@ export function VerifyResultPage() {
           title: "实名认证已完成",
           subTitle: `${state.real_name ?? ""} ${state.id_number ?? ""}`,
           extra: [
-            <Button key="tun" type="primary" onClick={() => void navigate("/tun/list/add")}>
+            <LinkButton key="tun" type="primary" to="/tun/list/add">
               创建隧道
-            </Button>,
+            </LinkButton>,
             back,
           ],
         }
@@ -41,9 +40,9 @@ export function VerifyResultPage() {
             title: "实名认证未通过",
             subTitle: `原因：${state.reason ?? "未说明"}`,
             extra: [
-              <Button key="retry" type="primary" onClick={() => void navigate("/account/verify")}>
+              <LinkButton key="retry" type="primary" to="/account/verify">
                 重新提交
-              </Button>,
+              </LinkButton>,
             ],
           }
         : state.status === ProcessStatus.Processing
