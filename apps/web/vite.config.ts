@@ -52,12 +52,13 @@ export default defineConfig({
     manifest: true,
     rollupOptions: {
       output: {
-        // The two chunks over Vite's 500 kB warning, split along library lines: React and its
-        // router (needed by every page; now cached apart from the app's own code, which changes
-        // more often) out of the entry chunk, and zrender (echarts' renderer) out of the lazily
-        // loaded chart chunk. What a page loads stays the same set of modules.
+        // React out of the entry chunk (cached apart from the app's own code, which changes more
+        // often), the router apart from React (a signed-out /login does without it), and zrender
+        // (echarts' renderer) out of the lazily loaded chart chunk.
         manualChunks(id) {
-          if (/[\\/]node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/.test(id)) return "react";
+          if (/[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/.test(id)) return "react";
+          // The router in a chunk of its own: /login's first load does without it (login-host.tsx).
+          if (/[\\/]node_modules[\\/]react-router[\\/]/.test(id)) return "router";
           if (/[\\/]node_modules[\\/]zrender[\\/]/.test(id)) return "zrender";
           return undefined;
         },

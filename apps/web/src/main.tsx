@@ -1,33 +1,21 @@
-import "@/lib/zod-jitless";
 import "nprogress/nprogress.css";
 import "./styles.css";
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router/dom";
-import { configureApiClient } from "@/api/client";
-import { queryClient } from "@/api/query-client";
-import { Providers } from "@/app/providers";
-import { router } from "@/app/router";
-import { feedback } from "@/lib/feedback";
-
-configureApiClient({
-  onSessionInvalid: () => {
-    feedback.warning("登录已失效，请重新登录");
-    // Clear cached user data once the console has unmounted, so nothing refetches with no token.
-    void router.navigate("/login", { replace: true }).then(() => queryClient.clear());
-  },
-  onForbidden: () => {
-    void router.navigate("/403", { replace: true });
-  },
-});
+import { isLightLogin, startLightLogin } from "@/features/auth/login-host";
+import { loadWithReload } from "@/lib/chunk-reload";
+import { getToken } from "@/lib/token";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
+const container = root;
 
-createRoot(root).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
-);
+/** The console is its own chunk: a signed-out visit to /login shows the form without it. */
+function openConsole(): void {
+  void loadWithReload(() => import("@/app/console-entry")).then((m) => m.startConsole(container));
+}
+
+if (isLightLogin(window.location.pathname, getToken())) {
+  if (window.location.pathname === "/") window.history.replaceState(null, "", "/login");
+  startLightLogin(container, openConsole);
+} else {
+  openConsole();
+}

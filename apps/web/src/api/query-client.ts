@@ -1,5 +1,4 @@
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { isCancel } from "axios";
 import { feedback } from "@/lib/feedback";
 import { ApiError, ClientErrorCode } from "./client";
 
@@ -22,7 +21,8 @@ declare module "@tanstack/react-query" {
  * @param error what a query or mutation rejected with
  */
 export function reportError(error: unknown): void {
-  if (isCancel(error)) return;
+  // A cancelled request (page left, query superseded) is not an error to show.
+  if (error instanceof DOMException && error.name === "AbortError") return;
   if (error instanceof ApiError) {
     if (error.isSessionInvalid || error.isForbidden) return;
     feedback.error(error.message);

@@ -1,37 +1,13 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { ConfigProvider, message } from "antd";
-import zhCN from "antd/locale/zh_CN";
-import { type ReactNode, useEffect } from "react";
+import type { ReactNode } from "react";
 import { queryClient } from "@/api/query-client";
-import { bindMessageApi } from "@/lib/feedback";
-
-const theme = {
-  token: {
-    colorPrimary: "#1668dc",
-    borderRadius: 6,
-    fontFamily:
-      '-apple-system, BlinkMacSystemFont, "Segoe UI", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif',
-  },
-};
-
-/**
- * Hands a context-aware message instance (theme, locale) to code outside React: the API client and
- * the QueryClient's error handlers. `message.useMessage` rather than antd's `App`, which would also
- * put Modal and Notification into the entry chunk.
- */
-function MessageHost() {
-  const [api, holder] = message.useMessage({ maxCount: 3 });
-  useEffect(() => bindMessageApi(api), [api]);
-  return holder;
-}
+import { AntdRoot } from "./AntdRoot";
 
 /** App-wide providers: antd (zh_CN, theme), global messages, TanStack Query. */
 export function Providers({ children }: { children: ReactNode }) {
   return (
-    // autoInsertSpace off: antd would render "登录" as "登 录", which reads oddly and changes accessible names.
-    <ConfigProvider locale={zhCN} theme={theme} button={{ autoInsertSpace: false }}>
-      <MessageHost />
+    <AntdRoot>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-    </ConfigProvider>
+    </AntdRoot>
   );
 }

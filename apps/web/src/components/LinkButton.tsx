@@ -1,11 +1,6 @@
 import { Button, type ButtonProps } from "antd";
-import type { MouseEvent } from "react";
 import { useHref, useNavigate } from "react-router";
-
-/** Whether a click should stay the browser's own (new tab, new window, download, middle button). */
-export function isModifiedClick(e: MouseEvent<HTMLElement>): boolean {
-  return e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey;
-}
+import { isModifiedClick } from "@/lib/links";
 
 /**
  * An antd button that is a real link (`<a href>`): the address shows on hover, ctrl/middle-click

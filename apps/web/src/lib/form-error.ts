@@ -1,6 +1,6 @@
 import type { FormInstance } from "antd";
-import { ApiError } from "@/api/client";
 import { reportError } from "@/api/query-client";
+import { putFieldError } from "./field-error";
 
 /**
  * Puts a server error on the form field it names (code 10000 "phone: …", or 40001/40008 with a
@@ -11,15 +11,5 @@ import { reportError } from "@/api/query-client";
  * @param fieldMap server field name → form field name, where they differ
  */
 export function showFormError(form: FormInstance, error: unknown, fieldMap: Record<string, string> = {}): void {
-  if (error instanceof ApiError && error.field) {
-    const values = form.getFieldsValue();
-    for (const field of new Set([error.field, error.field.replace(/(\.\d+)+$/, "")])) {
-      const name = fieldMap[field] ?? field;
-      if (name in values) {
-        form.setFields([{ name, errors: [error.message] }]);
-        return;
-      }
-    }
-  }
-  reportError(error);
+  if (!putFieldError(form, error, fieldMap)) reportError(error);
 }

@@ -33,7 +33,7 @@ export const uploadAvatar = (file: Blob, onProgress?: (percent: number) => void)
   const form = new FormData();
   form.append("file", file);
   return api.upload(UsersApi.postUserAvatar, form, {
-    onUploadProgress: (e) => onProgress?.(e.total ? Math.round((e.loaded / e.total) * 100) : 0),
+    onUploadProgress: onProgress,
   });
 };
 

@@ -76,7 +76,7 @@ export const uploadAttachment = (file: Blob, onProgress?: (percent: number) => v
   const form = new FormData();
   form.append("file", file);
   return api.upload(TicketsApi.postUserTicketAttachment, form, {
-    onUploadProgress: (e) => onProgress?.(e.total ? Math.round((e.loaded / e.total) * 100) : 0),
+    onUploadProgress: onProgress,
   });
 };
 

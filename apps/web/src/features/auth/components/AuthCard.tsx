@@ -1,7 +1,5 @@
-import { useQuery } from "@tanstack/react-query";
-import { Typography } from "antd";
 import type { ReactNode } from "react";
-import { siteQuery } from "@/features/shell/shell.api";
+import { useSite } from "@/app/layout/PublicFrame";
 
 export interface AuthCardProps {
   title: string;
@@ -9,9 +7,12 @@ export interface AuthCardProps {
   children: ReactNode;
 }
 
-/** The two-panel card of the public pages: brand on the left (wide screens), the form on the right. */
+/**
+ * The two-panel card of the public pages: brand on the left (wide screens), the form on the right.
+ * Plain headings rather than antd Typography, which /login's first load would otherwise carry.
+ */
 export function AuthCard({ title, subtitle, children }: AuthCardProps) {
-  const { data: site } = useQuery(siteQuery());
+  const site = useSite();
   return (
     <div className="auth-card">
       <aside className="auth-brand" aria-hidden>
@@ -25,14 +26,8 @@ export function AuthCard({ title, subtitle, children }: AuthCardProps) {
         </ul>
       </aside>
       <div className="auth-form">
-        <Typography.Title level={2} className="auth-title">
-          {title}
-        </Typography.Title>
-        {subtitle ? (
-          <Typography.Paragraph type="secondary" className="auth-subtitle">
-            {subtitle}
-          </Typography.Paragraph>
-        ) : null}
+        <h2 className="auth-title">{title}</h2>
+        {subtitle ? <p className="auth-subtitle">{subtitle}</p> : null}
         {children}
       </div>
     </div>

@@ -1,23 +1,22 @@
-import { Typography } from "antd";
-import type { MouseEvent, ReactNode } from "react";
-import { useHref, useNavigate } from "react-router";
-import { isModifiedClick } from "@/components/LinkButton";
+import type { ReactNode } from "react";
+import { isModifiedClick } from "@/lib/links";
 
 /**
- * A link between the sign-in pages, styled like the rest of the antd form (a plain router link is
- * the browser's underlined default) and navigating in-app; a modified click (new tab) stays native.
+ * A link between the sign-in pages (`<a href>`): a plain click goes through `go` (the router, or
+ * /login's light host loading the console), a modified click (new tab) stays the browser's.
  */
-export function AuthLink({ to, children }: { to: string; children: ReactNode }) {
-  const navigate = useNavigate();
-  const href = useHref(to);
-  const onClick = (e: MouseEvent<HTMLElement>) => {
-    if (isModifiedClick(e)) return;
-    e.preventDefault();
-    void navigate(to);
-  };
+export function AuthLink({ to, go, children }: { to: string; go: (path: string) => void; children: ReactNode }) {
   return (
-    <Typography.Link href={href} onClick={onClick}>
+    <a
+      className="auth-link"
+      href={to}
+      onClick={(e) => {
+        if (isModifiedClick(e)) return;
+        e.preventDefault();
+        go(to);
+      }}
+    >
       {children}
-    </Typography.Link>
+    </a>
   );
 }

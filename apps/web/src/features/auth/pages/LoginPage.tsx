@@ -1,45 +1,58 @@
 import type { LoginBody } from "@burrow/contract";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Button, Form, Input } from "antd";
-import { useNavigate } from "react-router";
-import { showFormError } from "@/lib/form-error";
+import { useState } from "react";
+import { feedback } from "@/lib/feedback";
+import { putFieldError } from "@/lib/field-error";
 import { fieldRules, phoneRules } from "@/lib/rules";
-import { login } from "../auth.api";
 import { AuthCard } from "../components/AuthCard";
 import { AuthLink } from "../components/AuthLink";
-import { startSession } from "../session";
+import { signIn } from "../login.requests";
 
-/** /login: phone and password. */
-export function LoginPage() {
+export interface LoginPageProps {
+  /** starts the session and opens the dashboard */
+  onSignedIn: (token: string) => void;
+  /** goes to another public page (/reg, /reset) */
+  go: (path: string) => void;
+}
+
+/**
+ * /login: phone and password. Free of the router and React Query, so that the first visit's light
+ * host (login-host.tsx) and the console's router (LoginRoute) render the same page.
+ */
+export function LoginPage({ onSignedIn, go }: LoginPageProps) {
   const [form] = Form.useForm<LoginBody>();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const mutation = useMutation({
-    mutationFn: login,
-    meta: { silentError: true },
-    onSuccess: (result) => {
-      startSession(queryClient, result.token);
-      void navigate("/dashboard", { replace: true });
-    },
-    onError: (error) => showFormError(form, error),
-  });
+  const [pending, setPending] = useState(false);
+  const submit = async (values: LoginBody) => {
+    setPending(true);
+    try {
+      const { token } = await signIn(values);
+      onSignedIn(token);
+    } catch (error) {
+      setPending(false);
+      if (!putFieldError(form, error)) feedback.error(error instanceof Error ? error.message : "登录失败");
+    }
+  };
 
   return (
     <AuthCard title="登录" subtitle="使用手机号和密码登录控制台">
-      <Form form={form} layout="vertical" size="large" requiredMark={false} onFinish={(v) => mutation.mutate(v)}>
+      <Form form={form} layout="vertical" size="large" requiredMark={false} onFinish={submit}>
         <Form.Item name="phone" label="手机号" rules={phoneRules()}>
           <Input inputMode="numeric" autoComplete="username" maxLength={11} placeholder="请输入手机号" />
         </Form.Item>
         <Form.Item name="password" label="密码" rules={fieldRules("密码", { required: true })}>
           <Input.Password autoComplete="current-password" placeholder="请输入密码" />
         </Form.Item>
-        <Button type="primary" htmlType="submit" block loading={mutation.isPending}>
+        <Button type="primary" htmlType="submit" block loading={pending}>
           登录
         </Button>
       </Form>
       <div className="auth-links">
-        <AuthLink to="/reg">注册账号</AuthLink>
-        <AuthLink to="/reset">忘记密码？</AuthLink>
+        <AuthLink to="/reg" go={go}>
+          注册账号
+        </AuthLink>
+        <AuthLink to="/reset" go={go}>
+          忘记密码？
+        </AuthLink>
       </div>
     </AuthCard>
   );

@@ -70,7 +70,10 @@ export function RegisterPage() {
       </Form>
       <div className="auth-links">
         <span>
-          已有账号？<AuthLink to="/login">立即登录</AuthLink>
+          已有账号？
+          <AuthLink to="/login" go={(p) => void navigate(p)}>
+            立即登录
+          </AuthLink>
         </span>
       </div>
     </AuthCard>

@@ -63,7 +63,9 @@ export function ResetPage() {
         </Button>
       </Form>
       <div className="auth-links">
-        <AuthLink to="/login">返回登录</AuthLink>
+        <AuthLink to="/login" go={(p) => void navigate(p)}>
+          返回登录
+        </AuthLink>
       </div>
     </AuthCard>
   );
