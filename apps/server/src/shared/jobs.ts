@@ -78,8 +78,14 @@ export function startJobs(ctx: AppContext, jobs: JobDef[]): () => Promise<void> 
           if (!(await acquireLease(ctx.db, job.name, job.everyMs * 2))) return;
           held.add(job.name);
         }
-        const result = await job.run(ctx);
-        ctx.log.debug({ job: job.name, result }, "job done");
+        try {
+          const result = await job.run(ctx);
+          ctx.metrics.job(job.name, true, (Date.now() - started) / 1000);
+          ctx.log.debug({ job: job.name, result }, "job done");
+        } catch (err) {
+          ctx.metrics.job(job.name, false, (Date.now() - started) / 1000);
+          throw err;
+        }
       })()
         .catch((err) => ctx.log.error({ err, job: job.name }, "job failed"))
         .finally(() => {

@@ -1,11 +1,11 @@
 import { FrpApi, type NodePollResult } from "@burrow/contract";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AppContext } from "../../context";
 import { notFound, refused } from "../../http/errors";
 import { defineRoute } from "../../http/route";
 import { FrpDecisionCache } from "./decision-cache";
 import { FrpWriter } from "./frp-writer";
-import { FrpPlugin } from "./plugin";
+import { FrpPlugin, type PluginAnswer } from "./plugin";
 import { PollConflict, type PollerHandle, pollNode, startPoller } from "./poller";
 
 /** The frp control plane of one app: decision cache, plugin, write-behind writer, poller. */
@@ -39,14 +39,19 @@ export function frpRuntime(ctx: AppContext): FrpRuntime {
  */
 export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
   const rt = frpRuntime(ctx);
+  const send = (body: unknown, a: PluginAnswer, reply: FastifyReply) => {
+    const verdict = a.status !== 200 ? "invalid" : a.body.reject ? "reject" : a.body.unchange ? "allow" : "modify";
+    ctx.metrics.plugin((body as { op?: unknown } | null)?.op, verdict);
+    reply.status(a.status).send(a.body);
+  };
   app.post<{ Params: { node_id: string; secret: string } }>(
     "/frp/plugin/:node_id/:secret",
     { logLevel: "warn" },
     // Not async: a warm cache answers synchronously, without a promise per request.
     (req, reply) => {
       const answer = rt.plugin.handle(Number(req.params.node_id), req.params.secret, req.body);
-      if (answer instanceof Promise) return answer.then((a) => reply.status(a.status).send(a.body));
-      reply.status(answer.status).send(answer.body);
+      if (answer instanceof Promise) return answer.then((a) => send(req.body, a, reply));
+      send(req.body, answer, reply);
     },
   );
   defineRoute(app, ctx, FrpApi.postSuperNodePoll, ({ body }) => pollNow(ctx, body.node_id));
