@@ -21,7 +21,7 @@ import { passwordWork } from "./modules/auth/passwords";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
 import { downloadsRoutes } from "./modules/downloads/downloads.routes";
-import { frpRoutes } from "./modules/frp/frp.routes";
+import { flushFrp, frpRoutes } from "./modules/frp/frp.routes";
 import { homeRoutes } from "./modules/home/home.routes";
 import { marketingRoutes } from "./modules/marketing/marketing.routes";
 import { menuRoutes } from "./modules/menu/menu";
@@ -204,7 +204,10 @@ export async function buildApp(
     const stopJobs = startJobs(ctx, storeJobs(config.JOBS_INTERVAL * 1000));
     app.addHook("preClose", stopJobs);
   }
+  // Runs once every request in flight has been answered (Fastify stops accepting first): the frp
+  // writer's last rows, then the connections. SIGTERM drains this way (main.ts, docs/operations.md).
   app.addHook("onClose", async () => {
+    await flushFrp(ctx);
     await ctx.events.close();
     await db.destroy();
     redis?.disconnect();

@@ -17,12 +17,23 @@ async function main(): Promise<void> {
     process.on(signal, () => {
       if (closing) return;
       closing = true;
-      app.log.info({ signal }, "shutting down");
-      const force = setTimeout(() => process.exit(1), 10_000);
+      // Draining: no new connection is accepted, requests in flight are answered, jobs and the
+      // poller stop (their leases handed back), the frp writer flushes, then the database closes.
+      app.log.warn({ signal }, "shutting down: draining requests in flight");
+      const force = setTimeout(() => {
+        app.log.error(`requests still in flight after ${config.SHUTDOWN_TIMEOUT} s; exiting anyway`);
+        process.exit(1);
+      }, config.SHUTDOWN_TIMEOUT * 1000);
       force.unref();
       app.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
+        () => {
+          app.log.warn("stopped");
+          process.exit(0);
+        },
+        (err) => {
+          app.log.error({ err }, "shutdown failed");
+          process.exit(1);
+        },
       );
     });
   }

@@ -59,12 +59,21 @@ export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
     const wanted = ctx.config.FRP_POLLER ?? ctx.config.NODE_ENV !== "test";
     if (wanted && !rt.poller) rt.poller = startPoller(ctx, { intervalMs: ctx.config.FRP_POLL_INTERVAL * 1000 });
   });
-  // preClose: before the app's onClose destroys the database connection.
+  // preClose: no new poll starts while the server drains; requests in flight still run.
   app.addHook("preClose", async () => {
     await rt.poller?.stop();
     rt.poller = null;
     await rt.writer.flush();
   });
+}
+
+/**
+ * Writes what the plugin learned since the last flush. buildApp's onClose calls it after the last
+ * request in flight has been answered (plugin calls answered while draining included) and before
+ * the database closes.
+ */
+export async function flushFrp(ctx: AppContext): Promise<void> {
+  await runtimes.get(ctx)?.writer.flush();
 }
 
 /** 立即检测: one poll of the node now, with what it found (the same poll the poller runs). */
