@@ -1,4 +1,7 @@
+import fs from "node:fs";
+import path from "node:path";
 import { buildApp } from "./app";
+import { PID_FILE } from "./cli/backup";
 import { loadConfig } from "./config";
 import { SchemaTooNewError } from "./db/migrate";
 
@@ -46,6 +49,17 @@ async function main(): Promise<void> {
   } finally {
     app.log.level = level;
   }
+  // `npm run restore` refuses while this file names a live process (cli/backup.ts).
+  const pidFile = path.resolve(config.DATA_DIR, PID_FILE);
+  fs.mkdirSync(config.DATA_DIR, { recursive: true });
+  fs.writeFileSync(pidFile, `${process.pid}\n`);
+  process.on("exit", () => {
+    try {
+      if (fs.readFileSync(pidFile, "utf8").trim() === String(process.pid)) fs.rmSync(pidFile);
+    } catch {
+      // already gone
+    }
+  });
   const banner = ["", `  Burrow is ready: http://localhost:${config.PORT}`, ...(signIn ?? []), ""];
   process.stdout.write(`${banner.join("\n")}\n`);
 }
