@@ -4,7 +4,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { killAll, ok, registerCustomer, signIn, startServer, tempDir } from "./child-server";
-import { ADMIN_PASSWORD, ADMIN_PHONE } from "./harness";
+import { ADMIN_PASSWORD, ADMIN_PHONE, TEST_DIALECT } from "./harness";
 
 /**
  * `npm run backup` copies the SQLite database while the server serves (and writes), and
@@ -18,9 +18,12 @@ afterAll(async () => {
   for (const c of cleanups) c();
 });
 
-/** Runs the root package's script as an operator would. */
-function npmRun(script: string, args: string[], env: Record<string, string>) {
-  const r = spawnSync("npm", ["run", "--silent", script, "--", ...args], {
+/** Runs the root package's script as an operator would (`npm run`), or its command directly (quicker). */
+function npmRun(script: string, args: string[], env: Record<string, string>, viaNpm = false) {
+  const [cmd, cmdArgs] = viaNpm
+    ? ["npm", ["run", "--silent", script, "--", ...args]]
+    : [process.execPath, ["--import", "tsx", "apps/server/src/cli/backup.ts", script, ...args]];
+  const r = spawnSync(cmd, cmdArgs as string[], {
     cwd: ROOT,
     env: { ...process.env, ...env, DATABASE_URL: "" },
     encoding: "utf8",
@@ -38,7 +41,8 @@ const countUsers = (file: string) => {
   }
 };
 
-describe("backup and restore (SQLite)", () => {
+// SQLite only: it runs in the SQLite pass (TEST_DB unset) and is skipped, by name, in the PostgreSQL one.
+describe.runIf(TEST_DIALECT === "sqlite")("backup and restore (SQLite; in the SQLite pass only)", () => {
   it("backs up while serving and writing, refuses to restore under a running server, restores once stopped", async () => {
     const dataDir = tempDir("backup");
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -63,7 +67,7 @@ describe("backup and restore (SQLite)", () => {
       }
     })();
     const dest = path.join(dataDir, "copy", "burrow-copy.sqlite");
-    const backup = npmRun("backup", [dest], env);
+    const backup = npmRun("backup", [dest], env, true);
     writing = false;
     await writer;
     expect(backup.out).toContain("Backup written");
@@ -95,7 +99,7 @@ describe("backup and restore (SQLite)", () => {
     s.child.kill("SIGTERM");
     expect((await s.exited).code).toBe(0);
     expect(fs.existsSync(path.join(dataDir, "burrow.pid"))).toBe(false);
-    const restored = npmRun("restore", [dest], env);
+    const restored = npmRun("restore", [dest], env, true);
     expect(restored.out).toContain("Restored");
     expect(restored.code).toBe(0);
     expect(fs.readdirSync(dataDir).some((f) => f.startsWith("burrow.sqlite.before-restore-"))).toBe(true);
