@@ -18,6 +18,9 @@ afterAll(async () => {
 });
 
 /** A POST whose body arrives in two halves, `gapMs` apart: in flight for that long. */
+/** Sockets of the slow requests that have connected (the server reads their headers soon after). */
+let connected = 0;
+
 function slowPost(url: string, body: string, gapMs: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -32,6 +35,7 @@ function slowPost(url: string, body: string, gapMs: number): Promise<{ status: n
       },
     );
     req.on("error", reject);
+    req.on("socket", (sock) => sock.once("connect", () => connected++));
     req.write(body.slice(0, 10));
     setTimeout(() => req.end(body.slice(10)), gapMs);
   });
@@ -56,7 +60,7 @@ describe(`SIGTERM drains (${TEST_DIALECT})`, () => {
     // argon2 worker (ARGON2_CONCURRENCY=1), and 20 frp visitor connections whose bodies arrive
     // after the signal (the writer must write them after they are answered, before the database closes).
     const login = JSON.stringify({ phone: ADMIN_PHONE, password: ADMIN_PASSWORD });
-    const slow = [slowPost(`${s.url}/api/auth/login`, login, 1200)];
+    const slow = [slowPost(`${s.url}/api/auth/login`, login, 2000)];
     for (let i = 0; i < 4; i++) slow.push(slowPost(`${s.url}/api/auth/login`, login, 10));
     const pluginUrl = `${s.url}/api/frp/plugin/${f.node.node_id}/${f.node.plugin_secret}?op=NewUserConn&version=0.1.0`;
     for (let i = 0; i < 20; i++) {
@@ -66,7 +70,7 @@ describe(`SIGTERM drains (${TEST_DIALECT})`, () => {
         proxy_type: "tcp",
         remote_addr: `198.51.100.${i + 1}:40000`,
       };
-      slow.push(slowPost(pluginUrl, JSON.stringify({ version: "0.1.0", op: "NewUserConn", content }), 800));
+      slow.push(slowPost(pluginUrl, JSON.stringify({ version: "0.1.0", op: "NewUserConn", content }), 1500));
     }
     const conn = await pluginCall(s, f.node, "NewUserConn", {
       user: f.user,
@@ -75,7 +79,10 @@ describe(`SIGTERM drains (${TEST_DIALECT})`, () => {
       remote_addr: "198.51.100.77:40000",
     });
     expect(conn).toMatchObject({ reject: false });
-    await new Promise((r) => setTimeout(r, 100));
+    // In flight means the server has the request's headers: a connection it has not read from yet
+    // is idle, and closed at once (as any server's listen backlog is) — clients retry those.
+    while (connected < slow.length) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 300));
     const t0 = Date.now();
     s.child.kill("SIGTERM");
 
