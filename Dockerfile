@@ -2,8 +2,8 @@
 # `npm start` does; the web app is built here and served by the server from apps/web/dist.
 #   docker build -t burrow .        docker compose up -d   (docker-compose.yml)
 
-# 1. Build the web app (all workspaces' dependencies, dev included).
-FROM node:20-slim AS web
+# 1. What both build stages need: compilers for the native modules, every workspace's manifest.
+FROM node:20-slim AS base
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
     && rm -rf /var/lib/apt/lists/*
@@ -14,6 +14,9 @@ COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
 COPY tools/frps-sim/package.json tools/frps-sim/
+
+# 2a. Build the web app (all workspaces' dependencies, dev included).
+FROM base AS web
 RUN npm ci
 COPY tsconfig.base.json ./
 COPY scripts/build-stamp.mjs scripts/
@@ -21,18 +24,8 @@ COPY packages/contract packages/contract
 COPY apps/web apps/web
 RUN npm run build -w @burrow/web
 
-# 2. The server's production dependencies only (native modules built for this image).
-FROM node:20-slim AS deps
-WORKDIR /app
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
-    && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json .npmrc ./
-COPY packages/contract/package.json packages/contract/
-COPY apps/server/package.json apps/server/
-COPY apps/web/package.json apps/web/
-COPY e2e/package.json e2e/
-COPY bench/package.json bench/
-COPY tools/frps-sim/package.json tools/frps-sim/
+# 2b. The server's production dependencies only (native modules built for this image).
+FROM base AS deps
 RUN npm ci --omit=dev --workspace @burrow/server --include-workspace-root=false
 
 # 3. Runtime: no compilers, not root.

@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fenToYuan } from "@burrow/contract";
-import pg from "pg";
 import { epaySign, SANDBOX_KEY, SANDBOX_PID } from "../src/modules/payments/epay";
-import { ADMIN_PASSWORD, ADMIN_PHONE } from "./harness";
+import { TEST_NODE_FIELDS } from "./frp-fixtures";
+import { ADMIN_PASSWORD, ADMIN_PHONE, createPgDatabase } from "./harness";
 
 /**
  * Real Burrow processes for the operations tests (SIGTERM drain, crash recovery, several
@@ -14,7 +13,6 @@ import { ADMIN_PASSWORD, ADMIN_PHONE } from "./harness";
  * a free port, spoken to over HTTP. Every process started here is killed by `killAll()`.
  */
 const SERVER_DIR = path.resolve(import.meta.dirname, "..");
-const PG_ADMIN_URL = process.env.TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 const started = new Set<ChildProcess>();
@@ -35,31 +33,8 @@ export function tempDir(tag: string): string {
   return fs.mkdtempSync(`/tmp/wt-ops-${tag}-`);
 }
 
-/** A fresh PostgreSQL database (dropped by the returned function); fails saying so when PostgreSQL is down. */
-export async function freshPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `burrow_ops_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  try {
-    await admin.connect();
-  } catch (err) {
-    throw new Error(
-      `PostgreSQL is required for this test and is not reachable at ${PG_ADMIN_URL} (${(err as Error).message}). Start it (scripts/ensure-test-deps.sh) or set TEST_PG_URL.`,
-    );
-  }
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
+/** A fresh PostgreSQL database for the servers (dropped by the returned function). */
+export const freshPgDatabase = () => createPgDatabase("burrow_ops");
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -247,18 +222,8 @@ export async function frpSetup(s: ServerProcess, phone: string): Promise<FrpSetu
         area_id: areas.list[0].area_id,
         net_type_id: 1,
         level_id: lowest.id,
-        host: "node.example.net",
-        bind_port: 7000,
-        vhost_http_port: 80,
-        vhost_https_port: 443,
-        subdomain_host: "frp.example.net",
-        port_min: 20000,
-        port_max: 20100,
-        bandwidth: 0,
+        ...TEST_NODE_FIELDS,
         api_addr: "http://127.0.0.1:1",
-        api_user: "admin",
-        api_password: "dashboard-pass",
-        description: "",
       },
     }),
     "node",

@@ -18,6 +18,7 @@ import {
   tempDir,
 } from "./child-server";
 import { ADMIN_PASSWORD, ADMIN_PHONE, TEST_DIALECT } from "./harness";
+import { TEST_PLAN_FIELDS } from "./store-fixtures";
 
 /**
  * Crashes lose nothing (docs/operations.md): a real server is killed with SIGKILL in the middle of
@@ -156,15 +157,8 @@ describe(`crashes lose nothing (${TEST_DIALECT})`, () => {
         token: admin,
         body: {
           name: "crash-plan",
-          traffic: 100,
-          type: 2,
           level_id: levels.list.find((l) => l.level === 2)?.id,
-          bandwidth: 10,
-          tunnel_limit: 5,
-          tunnel_peer_port_limit: 2,
-          monthly_fee: 1000,
-          quarterly_fee: 2700,
-          quarterly_fee_discount: 0.9,
+          ...TEST_PLAN_FIELDS,
         },
       }),
       "plan",
