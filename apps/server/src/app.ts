@@ -12,6 +12,7 @@ import { createDb } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
 import type { DB } from "./db/schema";
 import { registerErrorHandler, registerNotFound } from "./http/error-handler";
+import { opsRoutes } from "./http/ops";
 import { OneLineRequestLog } from "./http/request-log";
 import { apidocsRoutes } from "./modules/apidocs/apidocs.routes";
 import { auditRoutes } from "./modules/audit/audit";
@@ -20,13 +21,14 @@ import { passwordWork } from "./modules/auth/passwords";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
 import { downloadsRoutes } from "./modules/downloads/downloads.routes";
-import { frpRoutes } from "./modules/frp/frp.routes";
+import { flushFrp, frpRoutes } from "./modules/frp/frp.routes";
 import { homeRoutes } from "./modules/home/home.routes";
 import { marketingRoutes } from "./modules/marketing/marketing.routes";
 import { menuRoutes } from "./modules/menu/menu";
 import { nodesRoutes } from "./modules/nodes/nodes.routes";
 import { storeJobs } from "./modules/orders/jobs";
 import { ordersRoutes } from "./modules/orders/orders.routes";
+import { ordersByStatus } from "./modules/orders/stats";
 import { buildPayUrl, gatewayKeys } from "./modules/payments/epay";
 import { paymentsRoutes } from "./modules/payments/payments.routes";
 import { plansRoutes } from "./modules/plans/plans.routes";
@@ -43,6 +45,7 @@ import { createEventBus } from "./shared/events";
 import { randomToken } from "./shared/ids";
 import { startJobs } from "./shared/jobs";
 import { createLogger } from "./shared/logger";
+import { createMetrics } from "./shared/metrics";
 import { memoryRateLimiter, redisRateLimiter } from "./shared/rate-limit";
 import { getSetting, setSetting } from "./shared/settings";
 
@@ -153,6 +156,12 @@ export async function buildApp(
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false })
     : undefined;
+  // Without a listener ioredis prints every failed reconnect: one warning per outage, /readyz says the rest.
+  let redisLastError = 0;
+  redis?.on("error", (err) => {
+    if (Date.now() - redisLastError > 60_000) log.warn({ err: err.message }, "redis unreachable");
+    redisLastError = Date.now();
+  });
   const ctx: AppContext = {
     config,
     db,
@@ -165,7 +174,9 @@ export async function buildApp(
     payments: { payUrl: (order) => buildPayUrl(config, order) },
     jwtKey: await loadJwtKey(db, config),
     orderHooks: [],
+    metrics: createMetrics(),
   };
+  ctx.metrics.gauge("burrow_orders", "orders by payment state (whole database)", "state", () => ordersByStatus(db));
   const signIn = await seedFreshInstall(ctx);
   if (config.NODE_ENV !== "test" && gatewayKeys(config).kind === "sandbox")
     log.warn(
@@ -180,6 +191,7 @@ export async function buildApp(
   });
   registerErrorHandler(app);
   await app.register(fastifyHelmet, helmetOptions(config));
+  opsRoutes(app, ctx);
   await app.register(
     async (api) => {
       registerModules(api, ctx);
@@ -189,10 +201,13 @@ export async function buildApp(
   await serveWeb(app, config.WEB_DIST);
   // Background jobs (lease-guarded, so several processes may run them); tests call them directly.
   if (config.NODE_ENV !== "test") {
-    const stopJobs = startJobs(ctx, [...storeJobs]);
+    const stopJobs = startJobs(ctx, storeJobs(config.JOBS_INTERVAL * 1000));
     app.addHook("preClose", stopJobs);
   }
+  // Runs once every request in flight has been answered (Fastify stops accepting first): the frp
+  // writer's last rows, then the connections. SIGTERM drains this way (main.ts, docs/operations.md).
   app.addHook("onClose", async () => {
+    await flushFrp(ctx);
     await ctx.events.close();
     await db.destroy();
     redis?.disconnect();

@@ -128,7 +128,13 @@ export const ConfigSchema = z
     /** run the frp node poller (default: on, except NODE_ENV=test where tests call pollNode/pollAll) */
     FRP_POLLER: z.preprocess(blankToUndef, bool.optional()),
     /** seconds between two polls of a node's dashboard */
-    FRP_POLL_INTERVAL: z.coerce.number().int().min(5).max(3600).default(30),
+    FRP_POLL_INTERVAL: z.coerce.number().int().min(1).max(3600).default(30),
+    /** seconds between two runs of the store's background jobs (closing unpaid orders, expiring subscriptions) */
+    JOBS_INTERVAL: z.coerce.number().int().min(1).max(3600).default(60),
+    /** seconds SIGTERM waits for requests in flight before exiting anyway (keep below systemd's TimeoutStopSec) */
+    SHUTDOWN_TIMEOUT: z.coerce.number().int().min(1).max(600).default(10),
+    /** bearer token that /metrics (Prometheus) requires; unset: /metrics is off (404) */
+    METRICS_TOKEN: z.preprocess(blankToUndef, z.string().min(16, "must be at least 16 characters").optional()),
     /** days of visitor connection rows (NewUserConn) kept */
     FRP_CONN_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),
     /** "epay" (a real epay-style gateway) or "sandbox" (built in); unset: sandbox, epay in production */

@@ -7,6 +7,7 @@ import type { PasswordWork } from "./modules/auth/passwords";
 import type { SmsDriver } from "./modules/auth/sms";
 import type { OrderRow } from "./modules/orders/orders.table";
 import type { EventBus } from "./shared/events";
+import type { Metrics } from "./shared/metrics";
 import type { RateLimiter } from "./shared/rate-limit";
 
 /** Where an awaiting online order is paid: the configured gateway's link (payments module). */
@@ -43,6 +44,8 @@ export interface AppContext {
   events: EventBus;
   /** listeners to order payment and refund, registered at start-up */
   orderHooks: OrderHook[];
+  /** Prometheus counters of this process (/metrics) */
+  metrics: Metrics;
   /** set when REDIS_URL is configured */
   redis?: Redis;
 }

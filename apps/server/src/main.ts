@@ -1,4 +1,7 @@
+import fs from "node:fs";
+import path from "node:path";
 import { buildApp } from "./app";
+import { PID_FILE } from "./cli/backup";
 import { loadConfig } from "./config";
 import { SchemaTooNewError } from "./db/migrate";
 
@@ -17,12 +20,23 @@ async function main(): Promise<void> {
     process.on(signal, () => {
       if (closing) return;
       closing = true;
-      app.log.info({ signal }, "shutting down");
-      const force = setTimeout(() => process.exit(1), 10_000);
+      // Draining: no new connection is accepted, requests in flight are answered, jobs and the
+      // poller stop (their leases handed back), the frp writer flushes, then the database closes.
+      app.log.warn({ signal }, "shutting down: draining requests in flight");
+      const force = setTimeout(() => {
+        app.log.error(`requests still in flight after ${config.SHUTDOWN_TIMEOUT} s; exiting anyway`);
+        process.exit(1);
+      }, config.SHUTDOWN_TIMEOUT * 1000);
       force.unref();
       app.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
+        () => {
+          app.log.warn("stopped");
+          process.exit(0);
+        },
+        (err) => {
+          app.log.error({ err }, "shutdown failed");
+          process.exit(1);
+        },
       );
     });
   }
@@ -35,6 +49,17 @@ async function main(): Promise<void> {
   } finally {
     app.log.level = level;
   }
+  // `npm run restore` refuses while this file names a live process (cli/backup.ts).
+  const pidFile = path.resolve(config.DATA_DIR, PID_FILE);
+  fs.mkdirSync(config.DATA_DIR, { recursive: true });
+  fs.writeFileSync(pidFile, `${process.pid}\n`);
+  process.on("exit", () => {
+    try {
+      if (fs.readFileSync(pidFile, "utf8").trim() === String(process.pid)) fs.rmSync(pidFile);
+    } catch {
+      // already gone
+    }
+  });
   const banner = ["", `  Burrow is ready: http://localhost:${config.PORT}`, ...(signIn ?? []), ""];
   process.stdout.write(`${banner.join("\n")}\n`);
 }

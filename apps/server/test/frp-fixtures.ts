@@ -6,6 +6,22 @@ import type { TestApp } from "./harness";
 let nodeSeq = 0;
 let planSeq = 0;
 
+/** A test node's settings besides its name, area and level (api_addr: a dashboard nobody serves). */
+export const TEST_NODE_FIELDS = {
+  host: "node.example.net",
+  bind_port: 7000,
+  vhost_http_port: 80,
+  vhost_https_port: 443,
+  subdomain_host: "frp.example.net",
+  port_min: 20000,
+  port_max: 20100,
+  bandwidth: 0,
+  api_addr: "http://127.0.0.1:7500",
+  api_user: "admin",
+  api_password: "dashboard-pass",
+  description: "",
+};
+
 /** Creates a node through the admin API; each gets its own name and port range unless given. */
 export async function createTestNode(
   t: TestApp,
@@ -22,18 +38,7 @@ export async function createTestNode(
       area_id: area.area_id,
       net_type_id: 1,
       level_id: level.id,
-      host: "node.example.net",
-      bind_port: 7000,
-      vhost_http_port: 80,
-      vhost_https_port: 443,
-      subdomain_host: "frp.example.net",
-      port_min: 20000,
-      port_max: 20100,
-      bandwidth: 0,
-      api_addr: "http://127.0.0.1:7500",
-      api_user: "admin",
-      api_password: "dashboard-pass",
-      description: "",
+      ...TEST_NODE_FIELDS,
       ...overrides,
     },
   });

@@ -75,7 +75,21 @@ export async function openTestDb(): Promise<{ db: Kysely<DB>; drop: () => Promis
     const db = createDb({ sqliteFile: path.join(dataDir, "test.sqlite") });
     return { db, dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const name = `burrow_t_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const pgDb = await createPgDatabase("burrow_t");
+  const db = createDb({ databaseUrl: pgDb.url });
+  return {
+    db,
+    dataDir,
+    drop: async () => {
+      await pgDb.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new, empty PostgreSQL database (`drop` removes it); fails saying so when PostgreSQL is down. */
+export async function createPgDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   try {
     await admin.connect();
@@ -88,16 +102,13 @@ export async function openTestDb(): Promise<{ db: Kysely<DB>; drop: () => Promis
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
-  const db = createDb({ databaseUrl: url.toString() });
   return {
-    db,
-    dataDir,
+    url: url.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: PG_ADMIN_URL });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

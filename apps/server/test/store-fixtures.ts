@@ -20,6 +20,18 @@ export async function levelIds(t: TestApp): Promise<Record<number, number>> {
   return Object.fromEntries(rows.map((r) => [r.level, r.id]));
 }
 
+/** A test plan's settings besides its name and level: monthly 10.00, quarterly 27.00 × 0.9. */
+export const TEST_PLAN_FIELDS = {
+  traffic: 100,
+  type: 2,
+  bandwidth: 10,
+  tunnel_limit: 5,
+  tunnel_peer_port_limit: 2,
+  monthly_fee: 1000,
+  quarterly_fee: 2700,
+  quarterly_fee_discount: 0.9,
+};
+
 /** Creates a plan through the admin API (monthly 10.00, quarterly 27.00 × 0.9 unless overridden). */
 export async function makePlan(
   t: TestApp,
@@ -32,15 +44,8 @@ export async function makePlan(
     token: admin,
     body: {
       name: `plan-${process.pid}-${++planSeq}`,
-      traffic: 100,
-      type: 2,
       level_id: levels[level],
-      bandwidth: 10,
-      tunnel_limit: 5,
-      tunnel_peer_port_limit: 2,
-      monthly_fee: 1000,
-      quarterly_fee: 2700,
-      quarterly_fee_discount: 0.9,
+      ...TEST_PLAN_FIELDS,
       ...rest,
     },
   });

@@ -34,8 +34,14 @@ export function createEventBus(redis?: Redis): EventBus {
   local.setMaxListeners(100);
   let sub: Redis | undefined;
   if (redis) {
-    sub = redis.duplicate();
-    void sub.subscribe(CHANNEL);
+    const s = redis.duplicate();
+    sub = s;
+    // (Re)subscribe whenever the connection is ready: a Redis that is down at start or restarts
+    // must neither crash the process (an unhandled rejection) nor leave this bus deaf.
+    const subscribe = () => s.subscribe(CHANNEL).catch(() => undefined);
+    void subscribe();
+    s.on("ready", subscribe);
+    s.on("error", () => undefined);
     sub.on("message", (_channel: string, message: string) => {
       try {
         const { name, payload } = JSON.parse(message) as { name: string; payload: unknown };
@@ -47,7 +53,8 @@ export function createEventBus(redis?: Redis): EventBus {
   }
   return {
     emit(name, payload) {
-      if (redis) void redis.publish(CHANNEL, JSON.stringify({ name, payload }));
+      // Redis down: the event is lost (caches also expire on their own), the process goes on.
+      if (redis) redis.publish(CHANNEL, JSON.stringify({ name, payload })).catch(() => undefined);
       else local.emit(name, payload);
     },
     on(name, listener) {

@@ -57,34 +57,77 @@ export interface JobDef {
   firstDelayMs?: number;
 }
 
+/** When another holder's lease on a job runs out (ms from now), or 0 when it is free or ours. */
+async function leaseLeftMs(db: Kysely<DB>, name: string, holder = HOLDER): Promise<number> {
+  const row = await db
+    .selectFrom("job_leases")
+    .select(["holder", "expires_at"])
+    .where("name", "=", name)
+    .executeTakeFirst();
+  if (!row || row.holder === holder) return 0;
+  return Math.max(0, new Date(row.expires_at).getTime() - Date.now());
+}
+
 /**
  * Runs each job on its interval, under a lease so that only one process runs a job at a time.
+ * The lease lasts one interval and its holder renews it every third of one (a heartbeat, also
+ * while a long run goes on); a process that finds the job held tries again right when that lease
+ * runs out. So when the holder dies, another process takes the job over within one interval;
+ * when it stops cleanly, at once (the leases are handed back).
  * Returns a stop function that cancels the timers, waits for runs in progress and releases the leases.
  */
 export function startJobs(ctx: AppContext, jobs: JobDef[]): () => Promise<void> {
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<void>>();
-  const held = new Set<string>();
+  const held = new Map<string, NodeJS.Timeout>();
   let stopped = false;
+  const hold = (job: JobDef) => {
+    if (held.has(job.name)) return;
+    const beat = setInterval(() => {
+      acquireLease(ctx.db, job.name, job.everyMs).then(
+        (still) => {
+          if (still) return;
+          clearInterval(beat);
+          held.delete(job.name);
+        },
+        (err) => ctx.log.warn({ err, job: job.name }, "job lease renewal failed"),
+      );
+    }, job.everyMs / 3);
+    beat.unref();
+    held.set(job.name, beat);
+  };
   const schedule = (job: JobDef, delay: number) => {
     if (stopped) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
       const started = Date.now();
+      let next = job.everyMs;
       const run = (async () => {
-        // The lease lasts two intervals: the holder renews it at each run and keeps the job, and
-        // another process takes over only if the holder stops renewing (crashed or stopped).
         if (job.lease !== false) {
-          if (!(await acquireLease(ctx.db, job.name, job.everyMs * 2))) return;
-          held.add(job.name);
+          if (!(await acquireLease(ctx.db, job.name, job.everyMs))) {
+            const beat = held.get(job.name);
+            if (beat) clearInterval(beat);
+            held.delete(job.name);
+            // Held elsewhere: try again as soon as that lease runs out (if it is not renewed).
+            // (Never sooner than a tenth of an interval: clocks of two machines may disagree.)
+            next = Math.min(job.everyMs, Math.max(job.everyMs / 10, (await leaseLeftMs(ctx.db, job.name)) + 20));
+            return;
+          }
+          hold(job);
         }
-        const result = await job.run(ctx);
-        ctx.log.debug({ job: job.name, result }, "job done");
+        try {
+          const result = await job.run(ctx);
+          ctx.metrics.job(job.name, true, (Date.now() - started) / 1000);
+          ctx.log.debug({ job: job.name, result }, "job done");
+        } catch (err) {
+          ctx.metrics.job(job.name, false, (Date.now() - started) / 1000);
+          throw err;
+        }
       })()
         .catch((err) => ctx.log.error({ err, job: job.name }, "job failed"))
         .finally(() => {
           running.delete(run);
-          schedule(job, job.fixedRate ? Math.max(0, job.everyMs - (Date.now() - started)) : job.everyMs);
+          schedule(job, job.fixedRate ? Math.max(0, next - (Date.now() - started)) : next);
         });
       running.add(run);
     }, delay);
@@ -97,7 +140,9 @@ export function startJobs(ctx: AppContext, jobs: JobDef[]): () => Promise<void> 
     for (const t of timers) clearTimeout(t);
     timers.clear();
     await Promise.allSettled([...running]);
+    for (const beat of held.values()) clearInterval(beat);
     // Hand the jobs over at once instead of after the lease runs out.
-    await Promise.allSettled([...held].map((name) => releaseLease(ctx.db, name)));
+    await Promise.allSettled([...held.keys()].map((name) => releaseLease(ctx.db, name)));
+    held.clear();
   };
 }

@@ -1,11 +1,11 @@
 import { FrpApi, type NodePollResult } from "@burrow/contract";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AppContext } from "../../context";
 import { notFound, refused } from "../../http/errors";
 import { defineRoute } from "../../http/route";
 import { FrpDecisionCache } from "./decision-cache";
 import { FrpWriter } from "./frp-writer";
-import { FrpPlugin } from "./plugin";
+import { FrpPlugin, type PluginAnswer } from "./plugin";
 import { PollConflict, type PollerHandle, pollNode, startPoller } from "./poller";
 
 /** The frp control plane of one app: decision cache, plugin, write-behind writer, poller. */
@@ -39,14 +39,19 @@ export function frpRuntime(ctx: AppContext): FrpRuntime {
  */
 export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
   const rt = frpRuntime(ctx);
+  const send = (body: unknown, a: PluginAnswer, reply: FastifyReply) => {
+    const verdict = a.status !== 200 ? "invalid" : a.body.reject ? "reject" : a.body.unchange ? "allow" : "modify";
+    ctx.metrics.plugin((body as { op?: unknown } | null)?.op, verdict);
+    reply.status(a.status).send(a.body);
+  };
   app.post<{ Params: { node_id: string; secret: string } }>(
     "/frp/plugin/:node_id/:secret",
     { logLevel: "warn" },
     // Not async: a warm cache answers synchronously, without a promise per request.
     (req, reply) => {
       const answer = rt.plugin.handle(Number(req.params.node_id), req.params.secret, req.body);
-      if (answer instanceof Promise) return answer.then((a) => reply.status(a.status).send(a.body));
-      reply.status(answer.status).send(answer.body);
+      if (answer instanceof Promise) return answer.then((a) => send(req.body, a, reply));
+      send(req.body, answer, reply);
     },
   );
   defineRoute(app, ctx, FrpApi.postSuperNodePoll, ({ body }) => pollNow(ctx, body.node_id));
@@ -54,12 +59,21 @@ export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
     const wanted = ctx.config.FRP_POLLER ?? ctx.config.NODE_ENV !== "test";
     if (wanted && !rt.poller) rt.poller = startPoller(ctx, { intervalMs: ctx.config.FRP_POLL_INTERVAL * 1000 });
   });
-  // preClose: before the app's onClose destroys the database connection.
+  // preClose: no new poll starts while the server drains; requests in flight still run.
   app.addHook("preClose", async () => {
     await rt.poller?.stop();
     rt.poller = null;
     await rt.writer.flush();
   });
+}
+
+/**
+ * Writes what the plugin learned since the last flush. buildApp's onClose calls it after the last
+ * request in flight has been answered (plugin calls answered while draining included) and before
+ * the database closes.
+ */
+export async function flushFrp(ctx: AppContext): Promise<void> {
+  await runtimes.get(ctx)?.writer.flush();
 }
 
 /** 立即检测: one poll of the node now, with what it found (the same poll the poller runs). */

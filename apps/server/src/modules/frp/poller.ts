@@ -798,11 +798,17 @@ export async function pollAll(ctx: AppContext, opts: PollAllOptions = {}): Promi
   const rules = opts.rules ?? (await loadRules(ctx.db));
   const results = await mapLimit(nodes, opts.concurrency ?? 64, async ({ node_id }) => {
     if (!(await acquireLease(ctx.db, `frp-poll:${node_id}`, leaseMs, opts.holder, now))) return null;
+    const started = performance.now();
     try {
-      return await pollNode(ctx, node_id, { ...opts, now, rules, deadlineMs: opts.deadlineMs ?? leaseMs });
+      const r = await pollNode(ctx, node_id, { ...opts, now, rules, deadlineMs: opts.deadlineMs ?? leaseMs });
+      if (r) ctx.metrics.poll(node_id, (performance.now() - started) / 1000, r.error !== null);
+      return r;
     } catch (err) {
       if (err instanceof PollConflict) ctx.log.info({ node_id }, err.message);
-      else ctx.log.error({ err, node_id }, "frp poll failed");
+      else {
+        ctx.metrics.poll(node_id, (performance.now() - started) / 1000, true);
+        ctx.log.error({ err, node_id }, "frp poll failed");
+      }
       return null;
     }
   });

@@ -41,3 +41,22 @@ export async function revenueBetween(db: Kysely<DB>, from: string, to: string): 
   const refunded = Number(refunds.refunded ?? 0);
   return { revenue: Number(paid.revenue ?? 0) - refunded, recharge: Number(paid.recharge ?? 0), refunded };
 }
+
+const STATE_NAMES: Record<number, string> = {
+  [PayStatus.Awaiting]: "awaiting",
+  [PayStatus.Paid]: "paid",
+  [PayStatus.Closed]: "closed",
+  [PayStatus.Refunded]: "refunded",
+};
+
+/** How many orders are in each payment state (the metrics gauge). */
+export async function ordersByStatus(db: Kysely<DB>): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom("orders")
+    .select(["status", (eb) => eb.fn.countAll<string | number>().as("n")])
+    .groupBy("status")
+    .execute();
+  const out: Record<string, number> = { awaiting: 0, paid: 0, closed: 0, refunded: 0 };
+  for (const r of rows) out[STATE_NAMES[r.status] ?? String(r.status)] = Number(r.n);
+  return out;
+}

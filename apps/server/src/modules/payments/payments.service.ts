@@ -28,18 +28,21 @@ export function flattenParams(...sources: unknown[]): Record<string, string> | n
  */
 export async function handleEpayNotify(ctx: AppContext, raw: Record<string, string> | null): Promise<boolean> {
   if (!raw) {
+    ctx.metrics.payment("refused");
     ctx.log.warn("payment notify refused: a parameter is repeated");
     return false;
   }
   const log = ctx.log.child({ out_trade_no: raw.out_trade_no, trade_no: raw.trade_no });
   const checked = checkNotify(ctx.config, raw);
   if (!checked.ok) {
+    ctx.metrics.payment("refused");
     log.warn(`payment notify refused: ${checked.reason}`);
     return false;
   }
   const { params, amount } = checked;
   if (params.trade_status !== "TRADE_SUCCESS") {
     // Signed by the gateway but not a payment: acknowledge so that it stops retrying.
+    ctx.metrics.payment("ignored");
     log.info({ trade_status: params.trade_status }, "payment notify ignored: not a successful payment");
     return true;
   }
@@ -48,6 +51,7 @@ export async function handleEpayNotify(ctx: AppContext, raw: Record<string, stri
     channelTradeId: params.trade_no,
     amount,
   });
+  ctx.metrics.payment(outcome);
   if (outcome === "unknown") log.warn("payment notify refused: unknown order");
   else if (outcome === "mismatch")
     log.warn({ money: params.money }, "payment notify refused: amount differs from the order");
