@@ -10,6 +10,7 @@ import {
 import type { AppContext } from "../../context";
 import { invalid, notFound, refused } from "../../http/errors";
 import { addDays, shanghaiDayStart } from "../../shared/time";
+import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { hashPassword } from "../auth/passwords";
 import { revokeSessions } from "../auth/sessions";
@@ -76,7 +77,7 @@ export async function updateUser(
     throw refused("不能封禁自己或降低自己的角色");
   }
   const passwordHash = body.password ? await hashPassword(body.password) : undefined;
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     const set = {
       ...(body.nickname !== undefined && { nickname: body.nickname }),
       ...(body.role !== undefined && { role: body.role }),
@@ -105,6 +106,5 @@ export async function updateUser(
       ip: operator.ip,
     });
   });
-  ctx.events.emit("user.changed", { uid: body.uid });
   return userDetail(ctx, body.uid);
 }
