@@ -4,7 +4,7 @@ import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { acquireLease, startJobs } from "../../shared/jobs";
 import { addDays, DAY_MS, SHANGHAI_OFFSET_MS, shanghaiDate } from "../../shared/time";
-import { direct, type Tx, transact } from "../../shared/tx";
+import { type Tx, transact } from "../../shared/tx";
 import type { NodeRow } from "../nodes/nodes.table";
 import { chargeTraffic, getPlanLimits } from "../subscriptions/quota";
 import { type CompiledRule, flagByRules, loadRules } from "../tunnels/illegal-rules";

@@ -18,6 +18,7 @@ import type { DB } from "../../db/schema";
 import { invalid, notFound, refused } from "../../http/errors";
 import { randomCode, randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
+import { pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
@@ -66,15 +67,15 @@ const withPlan = (sel: ReturnType<typeof filtered>) =>
 /** GET /super/giftCard */
 export async function listGiftCards(ctx: AppContext, q: GiftCardQuery): Promise<Paged<GiftCardRow>> {
   const sel = filtered(ctx.db, q);
-  const [rows, total] = await Promise.all([
-    withPlan(sel)
-      .orderBy("gift_cards.card_id", "desc")
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute(),
-    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { list: rows.map(presentGiftCard), total: Number(total.n), page: q.page, size: q.size };
+  return pageOf(
+    q.page,
+    q.size,
+    async (limit, offset) =>
+      (await withPlan(sel).orderBy("gift_cards.card_id", "desc").limit(limit).offset(offset).execute()).map(
+        presentGiftCard,
+      ),
+    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+  );
 }
 
 async function checkPlan(db: Kysely<DB>, planId: number | undefined): Promise<void> {

@@ -235,8 +235,8 @@ export async function cancelOrder(ctx: AppContext, uid: number, tradeId: string)
 
 /** GET /user/order */
 export async function listMyOrders(ctx: AppContext, uid: number, q: OrderListQuery): Promise<Paged<OrderView>> {
-  const { rows, total } = await listUserOrders(ctx.db, uid, q);
-  return { list: rows.map(presentOrder), total, page: q.page, size: q.size };
+  const page = await listUserOrders(ctx.db, uid, q);
+  return { ...page, list: page.list.map(presentOrder) };
 }
 
 /** GET /user/order/{tradeID}: 404 for anyone but its customer. */
@@ -261,8 +261,8 @@ export async function myLedger(
   uid: number,
   q: { page: number; size: number },
 ): Promise<Paged<BalanceLedgerRow>> {
-  const { rows, total } = await ledgerPage(ctx.db, uid, q.page, q.size);
-  return { list: rows.map(presentLedger), total, page: q.page, size: q.size };
+  const page = await ledgerPage(ctx.db, uid, q.page, q.size);
+  return { ...page, list: page.list.map(presentLedger) };
 }
 
 const presentAdminOrder = (o: Parameters<typeof presentOrder>[0] & { phone: string | null }): AdminOrderRow => ({
@@ -273,8 +273,8 @@ const presentAdminOrder = (o: Parameters<typeof presentOrder>[0] & { phone: stri
 
 /** GET /super/epay/order */
 export async function listOrders(ctx: AppContext, q: AdminOrderQuery): Promise<Paged<AdminOrderRow>> {
-  const { rows, total } = await listAllOrders(ctx.db, q);
-  return { list: rows.map(presentAdminOrder), total, page: q.page, size: q.size };
+  const page = await listAllOrders(ctx.db, q);
+  return { ...page, list: page.list.map(presentAdminOrder) };
 }
 
 /** Why an order cannot be refunded at all, or null: paid purchases that were delivered only. */

@@ -2,6 +2,7 @@ import { type AdminPlanQuery, SubscriptionStatus } from "@burrow/contract";
 import { type Kysely, sql } from "kysely";
 import { likeContains, likeEscape } from "../../db/dialect";
 import type { DB } from "../../db/schema";
+import { pageOf } from "../../shared/paging";
 import type { PlanWithLevel } from "../subscriptions/subscriptions.repository";
 import type { PlanRow, PlanTable } from "./plans.table";
 
@@ -18,30 +19,33 @@ export async function listPlans(db: Kysely<DB>, q: AdminPlanQuery) {
   }
   if (q.order_type !== undefined) sel = sel.where("plans.type", "=", q.order_type);
   if (q.level_id !== undefined) sel = sel.where("plans.level_id", "=", q.level_id);
-  const [rows, total] = await Promise.all([
-    sel
-      .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
-      .selectAll("plans")
-      .select((eb) => [
-        "plan_levels.name as level_name",
-        eb
-          .selectFrom("subscriptions")
-          .select((e) => e.fn.countAll<number>().as("n"))
-          .whereRef("subscriptions.plan_id", "=", "plans.id")
-          .where("subscriptions.status", "in", [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota])
-          .as("live_subscriptions"),
-      ])
-      .orderBy("plans.type")
-      .orderBy("plans.sort")
-      .orderBy("plans.id")
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute(),
-    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
+  const page = await pageOf(
+    q.page,
+    q.size,
+    (limit, offset) =>
+      sel
+        .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
+        .selectAll("plans")
+        .select((eb) => [
+          "plan_levels.name as level_name",
+          eb
+            .selectFrom("subscriptions")
+            .select((e) => e.fn.countAll<number>().as("n"))
+            .whereRef("subscriptions.plan_id", "=", "plans.id")
+            .where("subscriptions.status", "in", [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota])
+            .as("live_subscriptions"),
+        ])
+        .orderBy("plans.type")
+        .orderBy("plans.sort")
+        .orderBy("plans.id")
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+  );
   return {
-    rows: rows.map((r) => ({ ...r, live_subscriptions: Number(r.live_subscriptions ?? 0) })) as AdminPlanRow[],
-    total: Number(total.n),
+    ...page,
+    list: page.list.map((r) => ({ ...r, live_subscriptions: Number(r.live_subscriptions ?? 0) })) as AdminPlanRow[],
   };
 }
 

@@ -73,8 +73,8 @@ function presentAdminPlan(p: AdminPlanRow): AdminPlan {
 
 /** GET /super/plan */
 export async function listAdminPlans(ctx: AppContext, q: AdminPlanQuery): Promise<Paged<AdminPlan>> {
-  const { rows, total } = await listPlans(ctx.db, q);
-  return { list: rows.map(presentAdminPlan), total, page: q.page, size: q.size };
+  const page = await listPlans(ctx.db, q);
+  return { ...page, list: page.list.map(presentAdminPlan) };
 }
 
 async function checkPlanFields(

@@ -9,6 +9,7 @@ import {
 } from "@burrow/contract";
 import type { AppContext } from "../../context";
 import { invalid, notFound, refused } from "../../http/errors";
+import { pageOf } from "../../shared/paging";
 import { addDays, shanghaiDayStart } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
@@ -31,16 +32,13 @@ export async function listUsers(ctx: AppContext, q: AdminUserListQuery): Promise
   if (q.role !== undefined) sel = sel.where("role", "=", q.role);
   if (q.start_date) sel = sel.where("created_at", ">=", shanghaiDayStart(q.start_date).toISOString());
   if (q.end_date) sel = sel.where("created_at", "<", shanghaiDayStart(addDays(q.end_date, 1)).toISOString());
-  const [rows, total] = await Promise.all([
-    sel
-      .selectAll()
-      .orderBy("uid", "desc")
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute(),
-    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { list: rows.map(presentAdminUser), total: Number(total.n), page: q.page, size: q.size };
+  return pageOf(
+    q.page,
+    q.size,
+    async (limit, offset) =>
+      (await sel.selectAll().orderBy("uid", "desc").limit(limit).offset(offset).execute()).map(presentAdminUser),
+    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+  );
 }
 
 export async function userDetail(ctx: AppContext, uid: number): Promise<AdminUserDetail> {

@@ -1,5 +1,6 @@
 import type { Kysely, Updateable } from "kysely";
 import type { DB } from "../../db/schema";
+import { pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import type { Tx } from "../../shared/tx";
 import type { NewUserRow, UserRow, UserTable } from "./users.table";
@@ -44,21 +45,13 @@ export async function recordLogin(db: Tx, uid: number, ip: string, userAgent: st
   db.changes.emit("user.changed", { uid });
 }
 
-export async function listLoginLogs(db: Kysely<DB>, uid: number, page: number, size: number) {
-  const [list, total] = await Promise.all([
-    db
-      .selectFrom("login_logs")
-      .select(["id", "ip", "user_agent", "created_at"])
-      .where("uid", "=", uid)
-      .orderBy("id", "desc")
-      .limit(size)
-      .offset((page - 1) * size)
-      .execute(),
-    db
-      .selectFrom("login_logs")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("uid", "=", uid)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { list, total: Number(total.n), page, size };
+export function listLoginLogs(db: Kysely<DB>, uid: number, page: number, size: number) {
+  const sel = db.selectFrom("login_logs").where("uid", "=", uid);
+  return pageOf(
+    page,
+    size,
+    (limit, offset) =>
+      sel.select(["id", "ip", "user_agent", "created_at"]).orderBy("id", "desc").limit(limit).offset(offset).execute(),
+    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+  );
 }
