@@ -4,7 +4,7 @@ import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { defineRoute } from "../../http/route";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 
 /** Writes one audit row for an admin write; call inside the write's transaction. */
@@ -34,7 +34,7 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
       query.page,
       query.size,
       (limit, offset) => q.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute(),
-      async () => (await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+      () => countRows(q),
     );
   });
 }

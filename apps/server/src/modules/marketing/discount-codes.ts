@@ -11,7 +11,7 @@ import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { invalid, localDuplicated, notFound } from "../../http/errors";
 import { randomCode } from "../../shared/ids";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import { planPeriods } from "../plans/pricing";
@@ -55,7 +55,7 @@ export async function listDiscountCodes(ctx: AppContext, q: DiscountCodeQuery): 
       (await sel.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute()).map((r) =>
         presentDiscountCode(r),
       ),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 

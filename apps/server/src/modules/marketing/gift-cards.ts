@@ -18,7 +18,7 @@ import type { DB } from "../../db/schema";
 import { invalid, notFound, refused } from "../../http/errors";
 import { randomCode, randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
@@ -74,7 +74,7 @@ export async function listGiftCards(ctx: AppContext, q: GiftCardQuery): Promise<
       (await withPlan(sel).orderBy("gift_cards.card_id", "desc").limit(limit).offset(offset).execute()).map(
         presentGiftCard,
       ),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 

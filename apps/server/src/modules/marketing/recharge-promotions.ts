@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { notFound } from "../../http/errors";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import type { RechargePromotionDbRow } from "./marketing.table";
@@ -35,7 +35,7 @@ export async function listRechargePromotions(ctx: AppContext, q: PageQuery): Pro
       (await sel.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute()).map((r) =>
         presentRechargePromotion(r),
       ),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 

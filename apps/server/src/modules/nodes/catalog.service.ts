@@ -20,7 +20,7 @@ import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
 import { localDuplicated, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
@@ -56,7 +56,7 @@ export async function listAreas(ctx: AppContext, q: AreaListQuery): Promise<Page
         .execute();
       return rows.map((r) => ({ ...r, node_count: Number(r.node_count ?? 0) }));
     },
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 
@@ -162,7 +162,7 @@ export async function listNetTypes(ctx: AppContext, q: NetTypeListQuery): Promis
         builtin: BUILTIN_NET_TYPES.includes(r.id),
       }));
     },
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 

@@ -1,7 +1,7 @@
 import type { AdminOrderQuery, OrderListQuery } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import type { NewOrderRow, OrderRow } from "./orders.table";
 
 /** All Kysely code for orders and the balance ledger pages. */
@@ -46,7 +46,7 @@ export async function listUserOrders(db: Kysely<DB>, uid: number, q: OrderListQu
         .limit(limit)
         .offset(offset)
         .execute()) as OrderWithPlan[],
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 
@@ -72,7 +72,7 @@ export async function listAllOrders(db: Kysely<DB>, q: AdminOrderQuery) {
         .limit(limit)
         .offset(offset)
         .execute()) as OrderWithUser[],
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 
@@ -89,7 +89,7 @@ export function ledgerPage(db: Kysely<DB>, uid: number, page: number, size: numb
         .limit(limit)
         .offset(offset)
         .execute(),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 

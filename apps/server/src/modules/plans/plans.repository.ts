@@ -1,14 +1,29 @@
 import { type AdminPlanQuery, SubscriptionStatus } from "@burrow/contract";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { likeContains, likeEscape } from "../../db/dialect";
 import type { DB } from "../../db/schema";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import type { PlanWithLevel } from "../subscriptions/subscriptions.repository";
 import type { PlanRow, PlanTable } from "./plans.table";
 
 /** All Kysely code for the plans catalogue. */
 
 export type AdminPlanRow = PlanRow & { level_name: string | null; live_subscriptions: number };
+
+/** Plans with their level's name and how many live subscriptions each has. */
+const withLevelAndLive = (sel: SelectQueryBuilder<DB, "plans", object>) =>
+  sel
+    .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
+    .selectAll("plans")
+    .select((eb) => [
+      "plan_levels.name as level_name",
+      eb
+        .selectFrom("subscriptions")
+        .select((e) => e.fn.countAll<number>().as("n"))
+        .whereRef("subscriptions.plan_id", "=", "plans.id")
+        .where("subscriptions.status", "in", [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota])
+        .as("live_subscriptions"),
+    ]);
 
 /** One page of plans for operators, with level name and live subscription count. */
 export async function listPlans(db: Kysely<DB>, q: AdminPlanQuery) {
@@ -23,25 +38,14 @@ export async function listPlans(db: Kysely<DB>, q: AdminPlanQuery) {
     q.page,
     q.size,
     (limit, offset) =>
-      sel
-        .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
-        .selectAll("plans")
-        .select((eb) => [
-          "plan_levels.name as level_name",
-          eb
-            .selectFrom("subscriptions")
-            .select((e) => e.fn.countAll<number>().as("n"))
-            .whereRef("subscriptions.plan_id", "=", "plans.id")
-            .where("subscriptions.status", "in", [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota])
-            .as("live_subscriptions"),
-        ])
+      withLevelAndLive(sel)
         .orderBy("plans.type")
         .orderBy("plans.sort")
         .orderBy("plans.id")
         .limit(limit)
         .offset(offset)
         .execute(),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
   return {
     ...page,
@@ -51,21 +55,7 @@ export async function listPlans(db: Kysely<DB>, q: AdminPlanQuery) {
 
 /** One plan with its level name and live subscription count. */
 export async function findAdminPlan(db: Kysely<DB>, id: number): Promise<AdminPlanRow | undefined> {
-  const row = await db
-    .selectFrom("plans")
-    .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
-    .selectAll("plans")
-    .select((eb) => [
-      "plan_levels.name as level_name",
-      eb
-        .selectFrom("subscriptions")
-        .select((e) => e.fn.countAll<number>().as("n"))
-        .whereRef("subscriptions.plan_id", "=", "plans.id")
-        .where("subscriptions.status", "in", [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota])
-        .as("live_subscriptions"),
-    ])
-    .where("plans.id", "=", id)
-    .executeTakeFirst();
+  const row = await withLevelAndLive(db.selectFrom("plans")).where("plans.id", "=", id).executeTakeFirst();
   return row ? ({ ...row, live_subscriptions: Number(row.live_subscriptions ?? 0) } as AdminPlanRow) : undefined;
 }
 

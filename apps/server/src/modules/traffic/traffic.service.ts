@@ -15,7 +15,7 @@ import { sql } from "kysely";
 import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
 import { invalid, notFound } from "../../http/errors";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { addDays, shanghaiDate } from "../../shared/time";
 import { getPlanLimits } from "../subscriptions/quota";
 
@@ -195,7 +195,7 @@ export function listConns(ctx: AppContext, q: ConnListQuery): Promise<Paged<Conn
         node_name: r.node_name ?? `#${r.node_id}`,
         last_at: r.last_at ?? r.created_at,
       })),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 

@@ -13,7 +13,7 @@ import {
 import type { AppContext } from "../../context";
 import { invalid, localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";
 import { transact } from "../../shared/tx";
@@ -86,7 +86,7 @@ export async function listFlags(ctx: AppContext, q: IllegalListQuery): Promise<P
         handled_by: r.handled_by,
       }));
     },
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 
@@ -150,7 +150,7 @@ export async function listRules(
           .offset(offset)
           .execute()
       ).map((r) => ({ ...r, kind: r.kind as IllegalRuleRow["kind"], hits: Number(r.hits ?? 0) })),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 

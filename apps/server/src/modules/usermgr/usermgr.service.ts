@@ -9,7 +9,7 @@ import {
 } from "@burrow/contract";
 import type { AppContext } from "../../context";
 import { invalid, notFound, refused } from "../../http/errors";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { addDays, shanghaiDayStart } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
@@ -37,7 +37,7 @@ export async function listUsers(ctx: AppContext, q: AdminUserListQuery): Promise
     q.size,
     async (limit, offset) =>
       (await sel.selectAll().orderBy("uid", "desc").limit(limit).offset(offset).execute()).map(presentAdminUser),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 

@@ -1,6 +1,6 @@
 import type { Kysely, Updateable } from "kysely";
 import type { DB } from "../../db/schema";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import type { Tx } from "../../shared/tx";
 import type { NewUserRow, UserRow, UserTable } from "./users.table";
@@ -52,6 +52,6 @@ export function listLoginLogs(db: Kysely<DB>, uid: number, page: number, size: n
     size,
     (limit, offset) =>
       sel.select(["id", "ip", "user_agent", "created_at"]).orderBy("id", "desc").limit(limit).offset(offset).execute(),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
