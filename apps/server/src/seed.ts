@@ -7,6 +7,7 @@ import { grantDefaultPlan } from "./modules/subscriptions/default-plan";
 import { randomCode, randomToken } from "./shared/ids";
 import { getSetting, setSetting } from "./shared/settings";
 import { nowIso } from "./shared/time";
+import { transact } from "./shared/tx";
 
 /** The one line a later start with ADMIN_PASSWORD set prints. */
 export const adminPasswordIgnored = (phone = "<phone>"): string =>
@@ -29,7 +30,7 @@ export async function seedFreshInstall(ctx: AppContext): Promise<string[] | unde
   const generated = !ctx.config.ADMIN_PASSWORD;
   const password = ctx.config.ADMIN_PASSWORD ?? randomToken(9);
   const passwordHash = await hashPassword(password);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     const area = await trx
       .insertInto("areas")
       .values({ area_name: "默认地区", sort: 0, created_at: now })

@@ -2,6 +2,7 @@ import type { AdminOrderDetail, CreateOrderResult, RefundResult } from "@burrow/
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { GB } from "../src/modules/subscriptions/default-plan";
 import { chargeTraffic } from "../src/modules/subscriptions/quota";
+import { transact } from "../src/shared/tx";
 import { createTestApp, type TestApp } from "./harness";
 import { adminOf, balanceOf, giveBalance, makePlan, subsOf } from "./store-fixtures";
 
@@ -33,7 +34,7 @@ async function spentThenGifted(planA: number) {
   await giveBalance(t, u.uid, 5000);
   const o = await buy(u.token, planA);
   expect(o.body.code).toBe("SUCCESS");
-  await t.db.transaction().execute((trx) => chargeTraffic(trx, u.uid, 100 * GB));
+  await transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, 100 * GB));
   expect((await detail(o.body.data.trade_id)).body.data.refund?.refundable).toBe(0);
   const g = await t.api<{ card_numbers: string[] }>("POST", "/super/giftCard", {
     token: admin,
@@ -81,7 +82,7 @@ it("a daily check-in on a spent 1 GB plan adds no refundable value (was 2,500)",
   await giveBalance(t, u.uid, 5000);
   const o = await buy(u.token, a.id);
   expect(o.body.code).toBe("SUCCESS");
-  await t.db.transaction().execute((trx) => chargeTraffic(trx, u.uid, 1 * GB));
+  await transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, 1 * GB));
   expect((await detail(o.body.data.trade_id)).body.data.refund?.refundable).toBe(0);
   const c = await t.api("GET", "/user/checkIn", { token: u.token });
   expect(c.body.code).toBe("SUCCESS");
@@ -101,7 +102,7 @@ it("a check-in on a half-used plan: usage counts against the paid traffic first"
   const u = await t.register();
   await giveBalance(t, u.uid, 6000);
   const o = await buy(u.token, a.id);
-  await t.db.transaction().execute((trx) => chargeTraffic(trx, u.uid, 1 * GB));
+  await transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, 1 * GB));
   const before = (await detail(o.body.data.trade_id)).body.data.refund?.refundable;
   expect(before).toBe(3000);
   expect((await t.api("GET", "/user/checkIn", { token: u.token })).body.code).toBe("SUCCESS");

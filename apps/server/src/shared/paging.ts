@@ -1,4 +1,5 @@
 import type { Paged } from "@burrow/contract";
+import { type SelectQueryBuilder, sql } from "kysely";
 
 /**
  * Runs a page query and its count together and answers the DESIGN.md §3 list shape.
@@ -13,4 +14,10 @@ export async function pageOf<T>(
 ): Promise<Paged<T>> {
   const [list, total] = await Promise.all([rows(size, (page - 1) * size), count()]);
   return { list, total: Number(total), page, size };
+}
+
+/** How many rows a filtered base query (`selectFrom(…).where(…)`) matches: pageOf's count. */
+export async function countRows<DB, TB extends keyof DB, O>(base: SelectQueryBuilder<DB, TB, O>): Promise<number> {
+  const r = await base.select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow();
+  return Number((r as unknown as { n: number | string }).n);
 }

@@ -7,13 +7,13 @@ import { authRoutes } from "@/features/auth/auth.routes";
 import { dashboardRoutes } from "@/features/dashboard/dashboard.routes";
 import { docsRoutes } from "@/features/docs/docs.routes";
 import { downloadsAdminRoutes, downloadsCustomerRoutes } from "@/features/downloads/downloads.routes";
-import { epayRoutes, payResultRoute } from "@/features/epay/epay.routes";
 import { homeAdminRoutes } from "@/features/home/home.routes";
 import { marketingRoutes } from "@/features/marketing/marketing.routes";
 import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.routes";
-import { ordersRoutes } from "@/features/orders/orders.routes";
+import { ordersRoutes, payResultRoute } from "@/features/orders/orders.routes";
 import { plansRoutes } from "@/features/plans/plans.routes";
 import { storeRoutes } from "@/features/store/store.routes";
+import { subscriptionsRoutes } from "@/features/subscriptions/subscriptions.routes";
 import { ticketsAdminRoutes, ticketsCustomerRoutes } from "@/features/tickets/tickets.routes";
 import { trafficAdminRoutes, trafficCustomerRoutes } from "@/features/traffic/traffic.routes";
 import { tunnelsAdminRoutes, tunnelsCustomerRoutes } from "@/features/tunnels/tunnels.routes";
@@ -35,7 +35,7 @@ const customerRoutes: RouteObject[] = [
   ...downloadsCustomerRoutes,
   ...docsRoutes,
   ...storeRoutes,
-  ...epayRoutes,
+  ...subscriptionsRoutes,
   ...ticketsCustomerRoutes,
 ];
 

@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { defineRoute } from "../../http/route";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 
 /** Writes one audit row for an admin write; call inside the write's transaction. */
@@ -29,15 +30,11 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
     let q = ctx.db.selectFrom("audit_logs");
     if (query.operator_uid) q = q.where("operator_uid", "=", query.operator_uid);
     if (query.action) q = q.where("action", "=", query.action);
-    const [list, total] = await Promise.all([
-      q
-        .selectAll()
-        .orderBy("id", "desc")
-        .limit(query.size)
-        .offset((query.page - 1) * query.size)
-        .execute(),
-      q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-    ]);
-    return { list, total: Number(total.n), page: query.page, size: query.size };
+    return pageOf(
+      query.page,
+      query.size,
+      (limit, offset) => q.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute(),
+      () => countRows(q),
+    );
   });
 }

@@ -11,6 +11,7 @@ import { AppError, invalid, localDuplicated, notFound, rateLimited, refused } fr
 import { randomCode, randomToken } from "../../shared/ids";
 import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";
+import { direct, transact } from "../../shared/tx";
 import { grantDefaultPlan } from "../subscriptions/default-plan";
 import {
   findUserByInviteCode,
@@ -46,7 +47,7 @@ export async function register(ctx: AppContext, body: RegisterBody, meta: Client
   }
   await consumeCode(ctx, body.phone, "register", body.code);
   const passwordHash = await ctx.passwords.hash(body.password);
-  return ctx.db.transaction().execute(async (trx) => {
+  return transact(ctx, async (trx) => {
     const uid = await insertUser(trx, {
       phone: body.phone,
       password_hash: passwordHash,
@@ -119,7 +120,7 @@ export async function login(ctx: AppContext, body: LoginBody, meta: ClientMeta):
   const ok = await checkPasswordLimited(ctx, body.phone, meta.ip, user?.password_hash, body.password);
   if (!user || !ok) throw new AppError(10000, 400, "password: 手机号或密码错误", "password");
   if (user.status !== UserStatus.Active) throw refused(`账号已被封禁${user.ban_reason ? `：${user.ban_reason}` : ""}`);
-  await recordLogin(ctx.db, user.uid, meta.ip, meta.userAgent);
+  await recordLogin(direct(ctx), user.uid, meta.ip, meta.userAgent);
   return issueSession(ctx, user.uid, meta);
 }
 
@@ -129,7 +130,7 @@ export async function resetPassword(ctx: AppContext, body: ResetBody): Promise<v
   if (!user) throw notFound("该手机号对应的账号");
   await consumeCode(ctx, body.phone, "reset", body.code);
   const passwordHash = await ctx.passwords.hash(body.password);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     await updateUserRow(trx, user.uid, { password_hash: passwordHash });
     await revokeSessions(trx, { uid: user.uid });
   });

@@ -1,6 +1,7 @@
 import type { ChangePasswordBody, ChangePhoneBody, UserInfo } from "@burrow/contract";
 import type { AppContext } from "../../context";
 import { invalid, localDuplicated, notFound } from "../../http/errors";
+import { direct, transact } from "../../shared/tx";
 import { findUserByPhone, findUserByUid, updateUserRow } from "../users/users.repository";
 import { getUserInfo } from "../users/users.service";
 import { checkPasswordLimited } from "./auth.service";
@@ -27,7 +28,7 @@ export async function changePassword(
   if (!(await checkPasswordLimited(ctx, user.phone, ip, user.password_hash, body.old_password)))
     throw invalid("old_password", "原密码错误");
   const passwordHash = await ctx.passwords.hash(body.password);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     await updateUserRow(trx, uid, { password_hash: passwordHash });
     await revokeSessions(trx, { uid });
   });
@@ -37,7 +38,6 @@ export async function changePassword(
 export async function changePhone(ctx: AppContext, uid: number, body: ChangePhoneBody): Promise<UserInfo> {
   if (await findUserByPhone(ctx.db, body.phone)) throw localDuplicated("该手机号已被使用", "phone");
   await consumeCode(ctx, body.phone, "phone", body.code);
-  await updateUserRow(ctx.db, uid, { phone: body.phone });
-  ctx.events.emit("user.changed", { uid });
+  await updateUserRow(direct(ctx), uid, { phone: body.phone });
   return getUserInfo(ctx, uid);
 }

@@ -4,6 +4,7 @@ import type { AppContext } from "../../context";
 import { isUniqueViolation } from "../../http/error-handler";
 import { notFound, refused } from "../../http/errors";
 import { addDays, nowIso, shanghaiDate } from "../../shared/time";
+import { transact } from "../../shared/tx";
 import { getPlanLimits } from "../subscriptions/quota";
 import { grantBonusTraffic } from "../subscriptions/subscriptions.service";
 
@@ -110,7 +111,7 @@ export async function checkIn(ctx: AppContext, uid: number): Promise<CheckInResu
   const bonus = randomInt(Math.min(min, max), Math.max(min, max) + 1) * MB;
   const day = shanghaiDate();
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await transact(ctx, async (trx) => {
       // The subscriptions module adds the traffic under the customer's lock and derives the status.
       const credited = await grantBonusTraffic(trx, uid, bonus, new Date());
       if (credited === null) throw refused("当前没有可用套餐，无法签到领取流量");
@@ -120,7 +121,6 @@ export async function checkIn(ctx: AppContext, uid: number): Promise<CheckInResu
     if (isUniqueViolation(err)) throw refused("今天已经签到过了，明天再来吧");
     throw err;
   }
-  ctx.events.emit("subscription.changed", { uid });
   const { streak } = await checkinStreak(ctx, uid);
   return { bonus_bytes: bonus, streak };
 }

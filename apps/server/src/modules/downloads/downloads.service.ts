@@ -2,7 +2,7 @@ import type { CreateDownloadBody, DownloadListQuery, DownloadRow, Paged, UpdateD
 import type { AppContext } from "../../context";
 import { localDuplicated, notFound } from "../../http/errors";
 import type { Operator } from "../../http/route";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 
@@ -26,7 +26,7 @@ export function listDownloads(ctx: AppContext, q: DownloadListQuery): Promise<Pa
       (await sel.selectAll().orderBy("sort", "asc").orderBy("id", "desc").limit(limit).offset(offset).execute()).map(
         present,
       ),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 

@@ -1,10 +1,10 @@
-import { TunnelStatus } from "@burrow/contract";
 import { type Kysely, sql } from "kysely";
 import type { AppContext } from "../../context";
 import { isPostgres, sqliteWorker } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { nowIso } from "../../shared/time";
-import { releaseDeletedDomains } from "../tunnels/tunnels.repository";
+import { transact } from "../../shared/tx";
+import { tunnelsOffline, tunnelsOnline } from "../tunnels/sessions";
 
 interface StatusChange {
   uid: number;
@@ -55,20 +55,17 @@ export function visitorIp(addr: string): string {
   return colon > 0 && addr.indexOf(":") === colon ? addr.slice(0, colon) : addr;
 }
 
-/** Tunnel ids by "<1|0>:<run id>" (online or offline, which session). */
-function groupBy(status: [number, StatusChange][]): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  for (const [tunId, s] of status) {
-    const key = `${s.online ? 1 : 0}:${s.runId ?? ""}`;
-    const ids = out.get(key);
-    if (ids) ids.push(tunId);
-    else out.set(key, [tunId]);
+/** Status changes by "<1|0>:<run id>" (online or offline, which session). */
+function groupBy(status: [number, StatusChange][]): Map<string, [number, StatusChange][]> {
+  const out = new Map<string, [number, StatusChange][]>();
+  for (const change of status) {
+    const key = `${change[1].online ? 1 : 0}:${change[1].runId ?? ""}`;
+    const group = out.get(key);
+    if (group) group.push(change);
+    else out.set(key, [change]);
   }
   return out;
 }
-
-/** Tunnels per UPDATE: far below both drivers' bind-parameter limits. */
-const CHUNK = 400;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -195,8 +192,6 @@ export class FrpWriter {
   private async write(status: [number, StatusChange][], conns: ConnValues[]): Promise<void> {
     try {
       if (status.length) await this.writeStatus(status);
-      for (const [tunId, s] of status)
-        if (s.announce) this.ctx.events.emit("tunnel.changed", { tun_id: tunId, uid: s.uid });
     } catch (err) {
       this.ctx.log.error({ err, tunnels: status.length }, "frp write-behind failed (tunnel status)");
     }
@@ -209,33 +204,15 @@ export class FrpWriter {
   }
 
   private async writeStatus(status: [number, StatusChange][]): Promise<void> {
-    await this.ctx.db.transaction().execute(async (trx) => {
+    const at = nowIso();
+    await transact(this.ctx, async (trx) => {
       // One statement per session and direction, not per tunnel: a session opens its proxies together.
-      for (const [key, ids] of groupBy(status)) {
-        const [online, runId] = [key.startsWith("1"), key.slice(2)];
-        for (let i = 0; i < ids.length; i += CHUNK) {
-          const chunk = ids.slice(i, i + CHUNK);
-          if (online) {
-            await trx
-              .updateTable("tunnels")
-              .set({ status: TunnelStatus.Connected, run_id: runId, last_online_at: nowIso() })
-              .where("tun_id", "in", chunk)
-              .where("status", "in", [TunnelStatus.Connected, TunnelStatus.Offline])
-              .execute();
-          } else {
-            // Locked or deleted tunnels keep their status; only the session is released.
-            await trx
-              .updateTable("tunnels")
-              .set({
-                run_id: null,
-                status: sql<number>`case when status = ${TunnelStatus.Connected} then ${TunnelStatus.Offline} else status end`,
-              })
-              .where("tun_id", "in", chunk)
-              .where((eb) => eb.or([eb("run_id", "=", runId), eb("run_id", "is", null)]))
-              .execute();
-            // A deleted tunnel kept its domains reserved while frps held it: released now.
-            await releaseDeletedDomains(trx, chunk);
-          }
+      for (const [key, group] of groupBy(status)) {
+        const [online, runId, ids] = [key.startsWith("1"), key.slice(2), group.map(([id]) => id)];
+        if (online) await tunnelsOnline(trx, ids, runId, at);
+        else {
+          const announce = group.filter(([, s]) => s.announce).map(([tun_id, s]) => ({ tun_id, uid: s.uid }));
+          await tunnelsOffline(trx, ids, runId, announce);
         }
       }
     });

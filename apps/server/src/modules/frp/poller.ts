@@ -1,14 +1,23 @@
 import { type NodePollResult, NodeStatus, parseFrpProxyName, TunnelStatus } from "@burrow/contract";
-import { type Kysely, type Selectable, sql } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { acquireLease, startJobs } from "../../shared/jobs";
 import { addDays, DAY_MS, SHANGHAI_OFFSET_MS, shanghaiDate } from "../../shared/time";
+import { type Tx, transact } from "../../shared/tx";
 import type { NodeRow } from "../nodes/nodes.table";
 import { chargeTraffic, getPlanLimits } from "../subscriptions/quota";
 import { type CompiledRule, flagByRules, loadRules } from "../tunnels/illegal-rules";
+import {
+  addTunnelTraffic,
+  holdTunnel,
+  pruneTunnelConns,
+  releaseTunnelHold,
+  tunnelSeenOnline,
+  tunnelsGone,
+} from "../tunnels/sessions";
 import { parseJson } from "../tunnels/tunnels.presenter";
-import { releaseDeletedDomains, tunnelDomains } from "../tunnels/tunnels.repository";
+import { tunnelDomains } from "../tunnels/tunnels.repository";
 import {
   allowedIncrease,
   type CounterInput,
@@ -119,7 +128,8 @@ async function recordHealth(
   info: ServerInfo | null,
 ): Promise<void> {
   if (node.status !== status) {
-    // An operator taking the node off the shelf meanwhile wins over the poller.
+    // An operator taking the node off the shelf meanwhile wins over the poller. (Written here, not
+    // by the nodes module: nodes calls frp's forgetNode when deleting a node, so frp cannot call it.)
     await ctx.db
       .updateTable("nodes")
       .set({ status })
@@ -245,9 +255,8 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
   const tunnels = await loadTunnels(ctx, nodeId, ours);
   const mine = ours.filter((o) => tunnels.get(o.ref.tun_id)?.uid === o.ref.uid);
 
-  const announce = new Set<number>();
-  const released = new Set<number>();
-  const overQuota = new Set<number>();
+  /** customers whose kicks changed (reviewKicks) */
+  const kicked = new Set<number>();
   if (!result.deferred) {
     await collectTraffic(ctx, node, {
       now,
@@ -258,25 +267,19 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
       mine,
       tunnels,
       result,
-      announce,
-      released,
-      overQuota,
+      kicked,
     });
   } else {
-    await ctx.db.transaction().execute((trx) => reconcileStatus(trx, mine, tunnels, now, announce, released));
+    await transact(ctx, (trx) => reconcileStatus(trx, mine, tunnels, now));
   }
   await recordHealth(ctx, node, NodeStatus.Online, now, null, info);
   if (!result.deferred) {
     const r = await resolveTails(ctx, node, now, limits, { limit: opts.tailBatch ?? TAIL_BATCH });
     result.charged += r.charged;
     result.tails += r.resolved;
-    for (const uid of r.overQuota) overQuota.add(uid);
   }
-  for (const uid of overQuota) ctx.events.emit("subscription.changed", { uid });
-  for (const tunId of announce) {
-    const t = tunnels.get(tunId);
-    if (t) ctx.events.emit("tunnel.changed", { tun_id: tunId, uid: t.uid, released: released.has(tunId) });
-  }
+  // Kicks are frp's own rows: the owners announced what the poll changed in theirs.
+  for (const uid of kicked) ctx.events.emit("subscription.changed", { uid });
   await scanRules(ctx, opts.rules ?? (await loadRules(ctx.db)), nodeId, node.subdomain_host, mine, tunnels);
   return result;
 }
@@ -326,9 +329,7 @@ interface Collect {
   mine: Seen[];
   tunnels: Map<number, PolledTunnel>;
   result: PollResult;
-  announce: Set<number>;
-  released: Set<number>;
-  overQuota: Set<number>;
+  kicked: Set<number>;
 }
 
 /**
@@ -369,7 +370,6 @@ async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect): Promi
       const r = await resolveTails(ctx, node, now, x.limits, { names: plan.staleTails, limit: plan.staleTails.length });
       result.charged += r.charged;
       result.tails += r.resolved;
-      for (const uid of r.overQuota) x.overQuota.add(uid);
       runtime = await loadRuntime(ctx, node.node_id);
       counters = await loadCounters(ctx, node.node_id);
     }
@@ -395,7 +395,7 @@ async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect): Promi
   if (plan.rotated)
     ctx.log.warn({ node_id: node.node_id }, "frp poll: frps rotated its day away from Asia/Shanghai midnight");
 
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     await claimCounters(trx, node.node_id, runtime?.counters_version ?? null);
     if (plan.rotated)
       await trx
@@ -403,10 +403,9 @@ async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect): Promi
         .set({ rollover_skew_at: now.toISOString() })
         .where("node_id", "=", node.node_id)
         .execute();
-    const charged = await writeCredits(trx, node.node_id, plan.credits);
-    for (const [uid, bytes] of charged) {
+    for (const [uid, bytes] of await addTunnelTraffic(trx, node.node_id, plan.credits)) {
       result.charged += bytes;
-      if ((await chargeTraffic(trx, uid, bytes)).overQuota) x.overQuota.add(uid);
+      await chargeTraffic(trx, uid, bytes);
     }
     for (const rows of chunks(plan.rows)) {
       await trx
@@ -442,9 +441,9 @@ async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect): Promi
         );
       await stale.execute();
     }
-    await reconcileStatus(trx, x.mine, x.tunnels, now, x.announce, x.released);
+    await reconcileStatus(trx, x.mine, x.tunnels, now);
   });
-  await reviewKicks(ctx, node, now, plan.open, x.tunnels, x.overQuota);
+  await reviewKicks(ctx, node, now, plan.open, x.tunnels, x.kicked);
 }
 
 /**
@@ -517,9 +516,8 @@ async function resolveTails(
   now: Date,
   limits: RequestLimits,
   opts: { limit: number; names?: string[] },
-): Promise<{ resolved: number; charged: number; overQuota: Set<number> }> {
-  const overQuota = new Set<number>();
-  if (opts.limit <= 0) return { resolved: 0, charged: 0, overQuota };
+): Promise<{ resolved: number; charged: number }> {
+  if (opts.limit <= 0) return { resolved: 0, charged: 0 };
   let q = ctx.db
     .selectFrom("proxy_counters")
     .selectAll()
@@ -527,7 +525,7 @@ async function resolveTails(
     .where("tail_day", "is not", null);
   if (opts.names) q = q.where("proxy_name", "in", opts.names);
   const rows = await q.orderBy("proxy_name").limit(opts.limit).execute();
-  if (!rows.length) return { resolved: 0, charged: 0, overQuota };
+  if (!rows.length) return { resolved: 0, charged: 0 };
   const runtime = await ctx.db
     .selectFrom("node_runtime")
     .select("counters_version")
@@ -574,13 +572,13 @@ async function resolveTails(
     done.push(row.proxy_name);
     credits.push(...mine);
   }
-  if (!done.length) return { resolved: 0, charged: 0, overQuota };
+  if (!done.length) return { resolved: 0, charged: 0 };
   let charged = 0;
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     await claimCounters(trx, node.node_id, runtime?.counters_version ?? null);
-    for (const [uid, bytes] of await writeCredits(trx, node.node_id, credits)) {
+    for (const [uid, bytes] of await addTunnelTraffic(trx, node.node_id, credits)) {
       charged += bytes;
-      if ((await chargeTraffic(trx, uid, bytes)).overQuota) overQuota.add(uid);
+      await chargeTraffic(trx, uid, bytes);
     }
     for (const names of chunks(done)) {
       await trx
@@ -591,7 +589,7 @@ async function resolveTails(
         .execute();
     }
   });
-  return { resolved: done.length, charged, overQuota };
+  return { resolved: done.length, charged };
 }
 
 /** Thrown when another poll wrote the node's counters after this one read them. */
@@ -622,52 +620,6 @@ async function claimCounters(trx: Kysely<DB>, nodeId: number, readVersion: numbe
   if (Number(r.numUpdatedRows) !== 1) throw new PollConflict(nodeId);
 }
 
-/** Adds the credits to per-day rows and tunnel totals; returns the bytes per customer. */
-async function writeCredits(trx: Kysely<DB>, nodeId: number, credits: Credit[]): Promise<Map<number, number>> {
-  const perUser = new Map<number, number>();
-  const perTunnel = new Map<number, { i: number; o: number }>();
-  for (const c of credits) {
-    perUser.set(c.uid, (perUser.get(c.uid) ?? 0) + c.traffic_in + c.traffic_out);
-    const t = perTunnel.get(c.tun_id) ?? { i: 0, o: 0 };
-    t.i += c.traffic_in;
-    t.o += c.traffic_out;
-    perTunnel.set(c.tun_id, t);
-  }
-  for (const rows of chunks(credits)) {
-    await trx
-      .insertInto("tunnel_traffic")
-      .values(rows.map((r) => ({ ...r, node_id: nodeId })))
-      .onConflict((oc) =>
-        oc.columns(["tun_id", "day"]).doUpdateSet({
-          traffic_in: sql`tunnel_traffic.traffic_in + excluded.traffic_in`,
-          traffic_out: sql`tunnel_traffic.traffic_out + excluded.traffic_out`,
-        }),
-      )
-      .execute();
-  }
-  // One UPDATE per chunk; the byte counts are integers computed here, inlined as literals.
-  for (const rows of chunks([...perTunnel])) {
-    const caseOf = (pick: (v: { i: number; o: number }) => number) =>
-      sql`case tun_id ${sql.join(
-        rows.map(([id, v]) => sql`when ${sql.lit(id)} then ${sql.lit(pick(v))}`),
-        sql` `,
-      )} else 0 end`;
-    await trx
-      .updateTable("tunnels")
-      .set({
-        traffic_in: sql`traffic_in + ${caseOf((v) => v.i)}`,
-        traffic_out: sql`traffic_out + ${caseOf((v) => v.o)}`,
-      })
-      .where(
-        "tun_id",
-        "in",
-        rows.map(([id]) => id),
-      )
-      .execute();
-  }
-  return perUser;
-}
-
 type PolledTunnel = {
   bandwidth: number;
   tun_id: number;
@@ -692,14 +644,7 @@ const DASHBOARD_HOLD = "dashboard";
  * the next heartbeat; a hold on a proxy frps no longer has online is released (a deleted tunnel's
  * domains with it, which it kept reserved until then).
  */
-async function reconcileStatus(
-  trx: Kysely<DB>,
-  seen: Seen[],
-  tunnels: Map<number, PolledTunnel>,
-  now: Date,
-  announce: Set<number>,
-  releasedIds: Set<number>,
-): Promise<void> {
+async function reconcileStatus(trx: Tx, seen: Seen[], tunnels: Map<number, PolledTunnel>, now: Date): Promise<void> {
   const onlineIds = new Set<number>();
   for (const { s, ref } of seen) {
     // A status frps did not give validly changes nothing this round.
@@ -710,38 +655,18 @@ async function reconcileStatus(
     if (!t) continue;
     const blocked = t.status === TunnelStatus.Locked || t.status === TunnelStatus.Deleted || t.enabled !== 1;
     if (t.status === TunnelStatus.Offline && t.enabled === 1) {
-      await trx
-        .updateTable("tunnels")
-        .set({ status: TunnelStatus.Connected, last_online_at: now.toISOString(), run_id: t.run_id ?? s.clientId })
-        .where("tun_id", "=", t.tun_id)
-        .where("status", "=", TunnelStatus.Offline)
-        .execute();
+      await tunnelSeenOnline(trx, t.tun_id, t.run_id ?? s.clientId, now.toISOString());
     } else if (blocked && !t.run_id) {
-      await trx
-        .updateTable("tunnels")
-        .set({ run_id: s.clientId ?? DASHBOARD_HOLD })
-        .where("tun_id", "=", t.tun_id)
-        .execute();
-      announce.add(t.tun_id);
+      await holdTunnel(trx, t, s.clientId ?? DASHBOARD_HOLD);
     }
   }
   const gone = [...tunnels.values()].filter((t) => !onlineIds.has(t.tun_id));
-  const offline = gone.filter((t) => t.status === TunnelStatus.Connected).map((t) => t.tun_id);
-  for (const ids of chunks(offline)) {
-    await trx
-      .updateTable("tunnels")
-      .set({ status: TunnelStatus.Offline, run_id: null })
-      .where("tun_id", "in", ids)
-      .where("status", "=", TunnelStatus.Connected)
-      .execute();
-  }
-  const released = gone.filter((t) => t.status !== TunnelStatus.Connected && t.run_id !== null);
-  for (const t of released) {
-    await trx.updateTable("tunnels").set({ run_id: null }).where("tun_id", "=", t.tun_id).execute();
-    if (t.status === TunnelStatus.Deleted) await releaseDeletedDomains(trx, [t.tun_id]);
-    announce.add(t.tun_id);
-    releasedIds.add(t.tun_id);
-  }
+  await tunnelsGone(
+    trx,
+    gone.filter((t) => t.status === TunnelStatus.Connected).map((t) => t.tun_id),
+  );
+  for (const t of gone.filter((t) => t.status !== TunnelStatus.Connected && t.run_id !== null))
+    await releaseTunnelHold(trx, t);
 }
 
 /** Judges the tunnels online on the node by the operators' rules (rules added later catch old tunnels). */
@@ -819,8 +744,7 @@ export async function pollAll(ctx: AppContext, opts: PollAllOptions = {}): Promi
 export async function pruneConnections(ctx: AppContext, now = new Date()): Promise<number> {
   if (!(await acquireLease(ctx.db, "frp-prune-conns", 3600_000, undefined, now))) return 0;
   const cutoff = new Date(now.getTime() - ctx.config.FRP_CONN_RETENTION_DAYS * DAY_MS).toISOString();
-  const r = await ctx.db.deleteFrom("tunnel_conns").where("created_at", "<", cutoff).executeTakeFirst();
-  return Number(r.numDeletedRows);
+  return pruneTunnelConns(ctx.db, cutoff);
 }
 
 export interface PollerHandle {

@@ -10,7 +10,7 @@ import type { Selectable } from "kysely";
 import type { AppContext } from "../../context";
 import { notFound } from "../../http/errors";
 import type { Operator } from "../../http/route";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import type { HomeConfigTable } from "./home.table";
@@ -48,7 +48,7 @@ export function listHomeConfigs(ctx: AppContext, q: HomeConfigListQuery): Promis
           .offset(offset)
           .execute()
       ).map(present),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 

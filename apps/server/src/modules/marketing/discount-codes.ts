@@ -11,6 +11,7 @@ import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { invalid, localDuplicated, notFound } from "../../http/errors";
 import { randomCode } from "../../shared/ids";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import { planPeriods } from "../plans/pricing";
@@ -47,16 +48,15 @@ export function presentDiscountCode(row: DiscountCodeDbRow, now = new Date()): D
 export async function listDiscountCodes(ctx: AppContext, q: DiscountCodeQuery): Promise<Paged<DiscountCodeRow>> {
   let sel = ctx.db.selectFrom("discount_codes");
   if (q.code) sel = sel.where("code", "=", q.code.toUpperCase());
-  const [rows, total] = await Promise.all([
-    sel
-      .selectAll()
-      .orderBy("id", "desc")
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute(),
-    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { list: rows.map((r) => presentDiscountCode(r)), total: Number(total.n), page: q.page, size: q.size };
+  return pageOf(
+    q.page,
+    q.size,
+    async (limit, offset) =>
+      (await sel.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute()).map((r) =>
+        presentDiscountCode(r),
+      ),
+    () => countRows(sel),
+  );
 }
 
 /** POST /super/discountCode: one code (random when none is given), audited. */

@@ -18,7 +18,9 @@ import type { DB } from "../../db/schema";
 import { invalid, notFound, refused } from "../../http/errors";
 import { randomCode, randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
+import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { presentSubscription } from "../subscriptions/subscriptions.presenter";
 import { findPlanWithLevel, findSubscription } from "../subscriptions/subscriptions.repository";
@@ -65,15 +67,15 @@ const withPlan = (sel: ReturnType<typeof filtered>) =>
 /** GET /super/giftCard */
 export async function listGiftCards(ctx: AppContext, q: GiftCardQuery): Promise<Paged<GiftCardRow>> {
   const sel = filtered(ctx.db, q);
-  const [rows, total] = await Promise.all([
-    withPlan(sel)
-      .orderBy("gift_cards.card_id", "desc")
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute(),
-    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { list: rows.map(presentGiftCard), total: Number(total.n), page: q.page, size: q.size };
+  return pageOf(
+    q.page,
+    q.size,
+    async (limit, offset) =>
+      (await withPlan(sel).orderBy("gift_cards.card_id", "desc").limit(limit).offset(offset).execute()).map(
+        presentGiftCard,
+      ),
+    () => countRows(sel),
+  );
 }
 
 async function checkPlan(db: Kysely<DB>, planId: number | undefined): Promise<void> {
@@ -93,7 +95,7 @@ export async function createGiftCards(
   const numbers = new Set<string>();
   while (numbers.size < body.count) numbers.add(randomCode(16));
   const cardNumbers = [...numbers];
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     for (let i = 0; i < cardNumbers.length; i += 200) {
       await trx
         .insertInto("gift_cards")
@@ -131,7 +133,7 @@ export async function updateGiftCard(ctx: AppContext, op: Operator, body: Update
   if (fields.expire_date !== undefined && Date.parse(fields.expire_date) <= Date.now()) {
     throw invalid("expire_date", "过期时间必须晚于现在");
   }
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     const card = await trx.selectFrom("gift_cards").selectAll().where("card_id", "=", card_id).executeTakeFirst();
     if (!card) throw notFound("礼品卡");
     if (card.used_uid !== null) throw refused("已兑换的礼品卡不能修改");
@@ -162,7 +164,7 @@ export async function deleteGiftCards(
   op: Operator,
   target: { card_id?: number; batch_no?: string },
 ): Promise<{ deleted: number }> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return transact(ctx, async (trx) => {
     if (target.card_id !== undefined) {
       const card = await trx
         .selectFrom("gift_cards")
@@ -235,7 +237,7 @@ export async function exportGiftCards(ctx: AppContext, op: Operator, q: GiftCard
  */
 export async function redeemGiftCard(ctx: AppContext, uid: number, cardNumber: string): Promise<RedeemResult> {
   const now = new Date();
-  const out = await ctx.db.transaction().execute(async (trx) => {
+  const out = await transact(ctx, async (trx) => {
     await lockUser(trx, uid);
     const card = await trx
       .selectFrom("gift_cards")
@@ -305,6 +307,5 @@ export async function redeemGiftCard(ctx: AppContext, uid: number, cardNumber: s
       changed: true,
     };
   });
-  if (out.changed) ctx.events.emit("subscription.changed", { uid });
   return out.result;
 }

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { notFound } from "../../http/errors";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import type { RechargePromotionDbRow } from "./marketing.table";
@@ -26,20 +27,16 @@ export function presentRechargePromotion(row: RechargePromotionDbRow, now = new 
 
 /** GET /super/discountRecharge */
 export async function listRechargePromotions(ctx: AppContext, q: PageQuery): Promise<Paged<RechargePromotionRow>> {
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .selectFrom("recharge_promotions")
-      .selectAll()
-      .orderBy("id", "desc")
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute(),
-    ctx.db
-      .selectFrom("recharge_promotions")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { list: rows.map((r) => presentRechargePromotion(r)), total: Number(total.n), page: q.page, size: q.size };
+  const sel = ctx.db.selectFrom("recharge_promotions");
+  return pageOf(
+    q.page,
+    q.size,
+    async (limit, offset) =>
+      (await sel.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute()).map((r) =>
+        presentRechargePromotion(r),
+      ),
+    () => countRows(sel),
+  );
 }
 
 /** GET /user/discountRecharge: the promotions running now, smallest threshold first. */

@@ -20,8 +20,9 @@ import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
 import { localDuplicated, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
+import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 
 const BUILTIN_NET_TYPES: number[] = Object.values(NetworkType);
@@ -55,7 +56,7 @@ export async function listAreas(ctx: AppContext, q: AreaListQuery): Promise<Page
         .execute();
       return rows.map((r) => ({ ...r, node_count: Number(r.node_count ?? 0) }));
     },
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 
@@ -161,7 +162,7 @@ export async function listNetTypes(ctx: AppContext, q: NetTypeListQuery): Promis
         builtin: BUILTIN_NET_TYPES.includes(r.id),
       }));
     },
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 
@@ -317,7 +318,7 @@ export async function updateLevel(ctx: AppContext, op: Operator, body: UpdateLev
   const lv = await ctx.db.selectFrom("plan_levels").selectAll().where("id", "=", body.id).executeTakeFirst();
   if (!lv) throw notFound("等级");
   await assertLevelFree(ctx, body, body.id);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     const set = {
       ...(body.name !== undefined && { name: body.name }),
       ...(body.level !== undefined && { level: body.level }),
@@ -330,16 +331,16 @@ export async function updateLevel(ctx: AppContext, op: Operator, body: UpdateLev
       detail: body,
       ip: op.ip,
     });
+    if (body.level !== undefined && body.level !== lv.level) await announceLevelChange(trx, body.id);
   });
-  if (body.level !== undefined && body.level !== lv.level) await announceLevelChange(ctx, body.id);
   return levelRow(ctx, body.id);
 }
 
-async function announceLevelChange(ctx: AppContext, levelId: number): Promise<void> {
-  const nodes = await ctx.db.selectFrom("nodes").select("node_id").where("level_id", "=", levelId).execute();
+async function announceLevelChange(trx: Tx, levelId: number): Promise<void> {
+  const nodes = await trx.selectFrom("nodes").select("node_id").where("level_id", "=", levelId).execute();
   // With no node at that level, one event still makes every cache reload the level ranks.
-  if (!nodes.length) ctx.events.emit("node.changed", { node_id: 0 });
-  for (const n of nodes) ctx.events.emit("node.changed", { node_id: n.node_id });
+  if (!nodes.length) trx.changes.emit("node.changed", { node_id: 0 });
+  for (const n of nodes) trx.changes.emit("node.changed", { node_id: n.node_id });
 }
 
 /** Deletes a level no plan or node uses, given by id, name or rank. */

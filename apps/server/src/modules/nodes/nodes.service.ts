@@ -17,6 +17,7 @@ import type { Operator } from "../../http/route";
 import { randomToken } from "../../shared/ids";
 import { pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
+import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { forgetNode } from "../frp/forget-node";
 import { getPlanLimits } from "../subscriptions/quota";
@@ -120,17 +121,17 @@ export async function createNode(ctx: AppContext, op: Operator, body: CreateNode
     sort: body.sort,
   };
   await validateNode(ctx, values);
-  const nodeId = await ctx.db.transaction().execute(async (trx) => {
+  const nodeId = await transact(ctx, async (trx) => {
     const r = await trx
       .insertInto("nodes")
       .values({ ...values, created_at: nowIso() })
       .returning("node_id")
       .executeTakeFirstOrThrow();
+    trx.changes.emit("node.changed", { node_id: r.node_id });
     const { api_password: _p, ...detail } = body;
     await audit(trx, { operatorUid: op.uid, action: "node.create", target: `node:${r.node_id}`, detail, ip: op.ip });
     return r.node_id;
   });
-  ctx.events.emit("node.changed", { node_id: nodeId });
   return nodeDetail(ctx, nodeId);
 }
 
@@ -197,12 +198,12 @@ export async function updateNode(ctx: AppContext, op: Operator, body: UpdateNode
   if (values.port_min > values.port_max) throw invalid("port_max", "端口上限不能小于下限");
   await validateNode(ctx, values, node_id);
   await assertTunnelsFit(ctx, node_id, values, old);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     await trx.updateTable("nodes").set(values).where("node_id", "=", node_id).execute();
+    trx.changes.emit("node.changed", { node_id });
     const { api_password: _p, ...detail } = body;
     await audit(trx, { operatorUid: op.uid, action: "node.update", target: `node:${node_id}`, detail, ip: op.ip });
   });
-  ctx.events.emit("node.changed", { node_id });
   return nodeDetail(ctx, node_id);
 }
 
@@ -217,12 +218,12 @@ export async function deleteNode(ctx: AppContext, op: Operator, nodeId: number):
     .where("status", "<>", TunnelStatus.Deleted)
     .executeTakeFirstOrThrow();
   if (Number(live.n) > 0) throw refused(`节点上还有 ${live.n} 条隧道，请先删除或迁移这些隧道`);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     await trx.deleteFrom("nodes").where("node_id", "=", nodeId).execute();
+    trx.changes.emit("node.changed", { node_id: nodeId });
     await forgetNode(trx, nodeId);
     await audit(trx, { operatorUid: op.uid, action: "node.delete", target: `node:${nodeId}`, ip: op.ip });
   });
-  ctx.events.emit("node.changed", { node_id: nodeId });
 }
 
 /** The frps.toml and install scripts of a node. */

@@ -11,6 +11,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { adminOf, balanceOf, giveBalance, makePlan, subsOf } from "../../../test/store-fixtures";
+import { transact } from "../../shared/tx";
 import { GB } from "../subscriptions/default-plan";
 import { chargeTraffic } from "../subscriptions/quota";
 import { recordOnlinePayment } from "./orders.service";
@@ -129,7 +130,7 @@ describe("case 2: upgrade credit and refunds follow the traffic already used", (
     const u = await t.register();
     await giveBalance(t, u.uid, 100_000);
     await buy(u.token, { type: 2, plan_id: a.id, period: "annual" });
-    await t.db.transaction().execute((trx) => chargeTraffic(trx, u.uid, 1200 * GB));
+    await transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, 1200 * GB));
     const q = await preview(u.token, { type: 2, plan_id: b.id, period: "monthly" });
     expect(q).toMatchObject({ action: "upgrade", upgrade_credit: 0, credit_to_balance: 0, amount: 5000 });
     await buy(u.token, { type: 2, plan_id: b.id, period: "monthly" });
@@ -141,7 +142,7 @@ describe("case 2: upgrade credit and refunds follow the traffic already used", (
     const u = await t.register();
     await giveBalance(t, u.uid, 25_500);
     await buy(u.token, { type: 2, plan_id: a.id, period: "annual" });
-    await t.db.transaction().execute((trx) => chargeTraffic(trx, u.uid, 600 * GB));
+    await transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, 600 * GB));
     const q = await preview(u.token, { type: 2, plan_id: b.id, period: "monthly" });
     expect(q).toMatchObject({ upgrade_credit: 12_750, credit_to_balance: 7750, amount: 0 });
   });
@@ -151,7 +152,7 @@ describe("case 2: upgrade credit and refunds follow the traffic already used", (
     const u = await t.register();
     await giveBalance(t, u.uid, 25_500);
     const o = await buy(u.token, { type: 2, plan_id: a.id, period: "annual" });
-    await t.db.transaction().execute((trx) => chargeTraffic(trx, u.uid, 1200 * GB));
+    await transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, 1200 * GB));
     expect((await detail(o.trade_id)).refund).toMatchObject({ refundable: 0, max_override: 25_500 });
     expect((await refund(o.trade_id)).body.code).toBe(2001);
     expect(await balanceOf(t, u.uid)).toBe(0);
@@ -360,7 +361,7 @@ describe("case 5: no price rounds to 0 fen, the awaiting cap is 10, the check-in
     const u = await t.register();
     await giveBalance(t, u.uid, 100);
     await buy(u.token, { type: 2, plan_id: plan.id, period: "monthly" });
-    await t.db.transaction().execute((trx) => chargeTraffic(trx, u.uid, 2 * GB));
+    await transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, 2 * GB));
     const c = await t.api<CheckInResult>("GET", "/user/checkIn", { token: u.token });
     expect(c.body.data.bonus_bytes).toBe(1024 * 1024);
     const sub = (await subsOf(t, u.uid)).find((s) => s.plan_id === plan.id)!;
@@ -375,7 +376,7 @@ describe("docs/payments.md worked example", () => {
     await giveBalance(t, u.uid, 30_000);
     const orderA = await buy(u.token, { type: 2, plan_id: a.id, period: "annual" });
     expect(await balanceOf(t, u.uid)).toBe(4500);
-    await t.db.transaction().execute((trx) => chargeTraffic(trx, u.uid, 600 * GB));
+    await transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, 600 * GB));
     const orderB = await buy(u.token, { type: 2, plan_id: b.id, period: "monthly" });
     expect(await balanceOf(t, u.uid)).toBe(12_250);
     const subA = (await subsOf(t, u.uid)).find((s) => s.plan_id === a.id)!;

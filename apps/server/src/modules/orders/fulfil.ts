@@ -2,6 +2,7 @@ import { OrderType, type PlanPeriod, PlanPeriodMonths } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import { AppError } from "../../http/errors";
+import type { Tx } from "../../shared/tx";
 import { rechargeBonus } from "../marketing/recharge-promotions";
 import { findPlanWithLevel, findSubscription } from "../subscriptions/subscriptions.repository";
 import { applyPurchase, decidePurchase, type PurchaseIntent } from "../subscriptions/subscriptions.service";
@@ -18,11 +19,7 @@ import type { OrderRow } from "./orders.table";
  * payment is never lost and never delivered twice.
  * @returns whether the customer's subscriptions changed.
  */
-export async function fulfilOrder(
-  trx: Kysely<DB>,
-  order: OrderRow,
-  opts: { wasClosed: boolean; now: Date },
-): Promise<boolean> {
+export async function fulfilOrder(trx: Tx, order: OrderRow, opts: { wasClosed: boolean; now: Date }): Promise<boolean> {
   const amount = Number(order.amount);
   const ledger = (change: number, reason: string) =>
     changeBalance(trx, { uid: order.uid, change, reason, orderId: order.trade_id });

@@ -1,6 +1,7 @@
 import type { AdminOrderQuery, OrderListQuery } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
+import { countRows, pageOf } from "../../shared/paging";
 import type { NewOrderRow, OrderRow } from "./orders.table";
 
 /** All Kysely code for orders and the balance ledger pages. */
@@ -33,18 +34,20 @@ export async function listUserOrders(db: Kysely<DB>, uid: number, q: OrderListQu
   let sel = db.selectFrom("orders").where("orders.uid", "=", uid);
   if (q.type !== undefined) sel = sel.where("orders.type", "=", q.type);
   if (q.status !== undefined) sel = sel.where("orders.status", "=", q.status);
-  const [rows, total] = await Promise.all([
-    sel
-      .leftJoin("plans", "plans.id", "orders.plan_id")
-      .selectAll("orders")
-      .select("plans.name as plan_name")
-      .orderBy("orders.id", "desc")
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute(),
-    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as OrderWithPlan[], total: Number(total.n) };
+  return pageOf(
+    q.page,
+    q.size,
+    async (limit, offset) =>
+      (await sel
+        .leftJoin("plans", "plans.id", "orders.plan_id")
+        .selectAll("orders")
+        .select("plans.name as plan_name")
+        .orderBy("orders.id", "desc")
+        .limit(limit)
+        .offset(offset)
+        .execute()) as OrderWithPlan[],
+    () => countRows(sel),
+  );
 }
 
 /** Every order, with the SPEC §7 filters, newest first. */
@@ -56,39 +59,38 @@ export async function listAllOrders(db: Kysely<DB>, q: AdminOrderQuery) {
   if (q.local_trade_id) sel = sel.where("orders.trade_id", "=", q.local_trade_id);
   if (q.type !== undefined) sel = sel.where("orders.type", "=", q.type);
   if (q.status !== undefined) sel = sel.where("orders.status", "=", q.status);
-  const [rows, total] = await Promise.all([
-    sel
-      .leftJoin("plans", "plans.id", "orders.plan_id")
-      .leftJoin("users", "users.uid", "orders.uid")
-      .selectAll("orders")
-      .select(["plans.name as plan_name", "users.phone as phone"])
-      .orderBy("orders.id", "desc")
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute(),
-    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as OrderWithUser[], total: Number(total.n) };
+  return pageOf(
+    q.page,
+    q.size,
+    async (limit, offset) =>
+      (await sel
+        .leftJoin("plans", "plans.id", "orders.plan_id")
+        .leftJoin("users", "users.uid", "orders.uid")
+        .selectAll("orders")
+        .select(["plans.name as plan_name", "users.phone as phone"])
+        .orderBy("orders.id", "desc")
+        .limit(limit)
+        .offset(offset)
+        .execute()) as OrderWithUser[],
+    () => countRows(sel),
+  );
 }
 
 /** One page of a customer's balance ledger, newest first. */
-export async function ledgerPage(db: Kysely<DB>, uid: number, page: number, size: number) {
-  const [rows, total] = await Promise.all([
-    db
-      .selectFrom("balance_ledger")
-      .select(["id", "change", "balance_before", "balance_after", "reason", "order_id", "created_at"])
-      .where("uid", "=", uid)
-      .orderBy("id", "desc")
-      .limit(size)
-      .offset((page - 1) * size)
-      .execute(),
-    db
-      .selectFrom("balance_ledger")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("uid", "=", uid)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+export function ledgerPage(db: Kysely<DB>, uid: number, page: number, size: number) {
+  const sel = db.selectFrom("balance_ledger").where("uid", "=", uid);
+  return pageOf(
+    page,
+    size,
+    (limit, offset) =>
+      sel
+        .select(["id", "change", "balance_before", "balance_after", "reason", "order_id", "created_at"])
+        .orderBy("id", "desc")
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    () => countRows(sel),
+  );
 }
 
 /** The ledger rows of one order. */

@@ -26,6 +26,7 @@ import { invalid, notFound, refused } from "../../http/errors";
 import { randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
 import { shanghaiWallClock } from "../../shared/time";
+import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { releaseDiscountCode, reserveDiscountCode } from "../marketing/discount-codes";
 import { presentStorePlanFor } from "../plans/plans.service";
@@ -68,7 +69,7 @@ export async function previewOrder(ctx: AppContext, uid: number, body: PreviewOr
  */
 export async function createOrder(ctx: AppContext, uid: number, body: CreateOrderBody): Promise<CreateOrderResult> {
   const now = new Date();
-  const out = await ctx.db.transaction().execute(async (trx) => {
+  const out = await transact(ctx, async (trx) => {
     await lockUser(trx, uid);
     // Each awaiting order holds a promo code use and a row for 15 minutes: cap them per customer,
     // counted under the lock before anything else, so concurrent orders cannot pass it together.
@@ -128,7 +129,6 @@ export async function createOrder(ctx: AppContext, uid: number, body: CreateOrde
       changed: false,
     };
   });
-  if (out.changed) ctx.events.emit("subscription.changed", { uid });
   return out.result;
 }
 
@@ -156,7 +156,7 @@ export async function recordOnlinePayment(
   if (!first || first.pay_method !== PayMethod.Online) return "unknown";
   if (Number(first.amount) !== p.amount) return "mismatch";
   const now = new Date();
-  const out = await ctx.db.transaction().execute(async (trx) => {
+  const out = await transact(ctx, async (trx) => {
     await lockUser(trx, first.uid);
     const order = await findOrder(trx, p.tradeId);
     if (!order) return { outcome: "unknown" as const, changed: false };
@@ -185,7 +185,6 @@ export async function recordOnlinePayment(
     await runPaidHooks(ctx, trx, order.trade_id, now);
     return { outcome: "paid" as const, changed };
   });
-  if (out.changed) ctx.events.emit("subscription.changed", { uid: first.uid });
   return out.outcome;
 }
 
@@ -220,7 +219,7 @@ export async function closeExpiredOrders(ctx: AppContext, now = new Date()): Pro
     .execute();
   let closed = 0;
   for (const order of due) {
-    if (await ctx.db.transaction().execute((trx) => closeOrder(trx, order, now))) closed++;
+    if (await transact(ctx, (trx) => closeOrder(trx, order, now))) closed++;
   }
   return closed;
 }
@@ -229,15 +228,15 @@ export async function closeExpiredOrders(ctx: AppContext, now = new Date()): Pro
 export async function cancelOrder(ctx: AppContext, uid: number, tradeId: string): Promise<OrderView> {
   const order = await findOrder(ctx.db, tradeId);
   if (!order || order.uid !== uid) throw notFound("订单");
-  const ok = await ctx.db.transaction().execute((trx) => closeOrder(trx, order, new Date()));
+  const ok = await transact(ctx, (trx) => closeOrder(trx, order, new Date()));
   if (!ok) throw refused("只有待支付的订单可以取消");
   return presentOrder((await findOrderWithPlan(ctx.db, tradeId))!);
 }
 
 /** GET /user/order */
 export async function listMyOrders(ctx: AppContext, uid: number, q: OrderListQuery): Promise<Paged<OrderView>> {
-  const { rows, total } = await listUserOrders(ctx.db, uid, q);
-  return { list: rows.map(presentOrder), total, page: q.page, size: q.size };
+  const page = await listUserOrders(ctx.db, uid, q);
+  return { ...page, list: page.list.map(presentOrder) };
 }
 
 /** GET /user/order/{tradeID}: 404 for anyone but its customer. */
@@ -262,8 +261,8 @@ export async function myLedger(
   uid: number,
   q: { page: number; size: number },
 ): Promise<Paged<BalanceLedgerRow>> {
-  const { rows, total } = await ledgerPage(ctx.db, uid, q.page, q.size);
-  return { list: rows.map(presentLedger), total, page: q.page, size: q.size };
+  const page = await ledgerPage(ctx.db, uid, q.page, q.size);
+  return { ...page, list: page.list.map(presentLedger) };
 }
 
 const presentAdminOrder = (o: Parameters<typeof presentOrder>[0] & { phone: string | null }): AdminOrderRow => ({
@@ -274,8 +273,8 @@ const presentAdminOrder = (o: Parameters<typeof presentOrder>[0] & { phone: stri
 
 /** GET /super/epay/order */
 export async function listOrders(ctx: AppContext, q: AdminOrderQuery): Promise<Paged<AdminOrderRow>> {
-  const { rows, total } = await listAllOrders(ctx.db, q);
-  return { list: rows.map(presentAdminOrder), total, page: q.page, size: q.size };
+  const page = await listAllOrders(ctx.db, q);
+  return { ...page, list: page.list.map(presentAdminOrder) };
 }
 
 /** Why an order cannot be refunded at all, or null: paid purchases that were delivered only. */
@@ -335,7 +334,7 @@ export async function refundOrder(
   const first = await findOrder(ctx.db, tradeId);
   if (!first) throw notFound("订单");
   const now = new Date();
-  const result = await ctx.db.transaction().execute(async (trx) => {
+  const result = await transact(ctx, async (trx) => {
     await lockUser(trx, first.uid);
     const order = (await findOrder(trx, tradeId))!;
     const blocker = refundBlocker(order);
@@ -392,6 +391,5 @@ export async function refundOrder(
     });
     return { trade_id: order.trade_id, refunded: refund, override, balance };
   });
-  ctx.events.emit("subscription.changed", { uid: first.uid });
   return result;
 }

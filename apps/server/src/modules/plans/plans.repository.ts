@@ -1,7 +1,8 @@
 import { type AdminPlanQuery, SubscriptionStatus } from "@burrow/contract";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { likeContains, likeEscape } from "../../db/dialect";
 import type { DB } from "../../db/schema";
+import { countRows, pageOf } from "../../shared/paging";
 import type { PlanWithLevel } from "../subscriptions/subscriptions.repository";
 import type { PlanRow, PlanTable } from "./plans.table";
 
@@ -9,46 +10,9 @@ import type { PlanRow, PlanTable } from "./plans.table";
 
 export type AdminPlanRow = PlanRow & { level_name: string | null; live_subscriptions: number };
 
-/** One page of plans for operators, with level name and live subscription count. */
-export async function listPlans(db: Kysely<DB>, q: AdminPlanQuery) {
-  let sel = db.selectFrom("plans");
-  if (q.name) {
-    const pattern = likeContains(q.name);
-    sel = sel.where(sql<boolean>`lower(${sql.ref("plans.name")}) like lower(${pattern}) escape ${likeEscape}`);
-  }
-  if (q.order_type !== undefined) sel = sel.where("plans.type", "=", q.order_type);
-  if (q.level_id !== undefined) sel = sel.where("plans.level_id", "=", q.level_id);
-  const [rows, total] = await Promise.all([
-    sel
-      .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
-      .selectAll("plans")
-      .select((eb) => [
-        "plan_levels.name as level_name",
-        eb
-          .selectFrom("subscriptions")
-          .select((e) => e.fn.countAll<number>().as("n"))
-          .whereRef("subscriptions.plan_id", "=", "plans.id")
-          .where("subscriptions.status", "in", [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota])
-          .as("live_subscriptions"),
-      ])
-      .orderBy("plans.type")
-      .orderBy("plans.sort")
-      .orderBy("plans.id")
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute(),
-    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return {
-    rows: rows.map((r) => ({ ...r, live_subscriptions: Number(r.live_subscriptions ?? 0) })) as AdminPlanRow[],
-    total: Number(total.n),
-  };
-}
-
-/** One plan with its level name and live subscription count. */
-export async function findAdminPlan(db: Kysely<DB>, id: number): Promise<AdminPlanRow | undefined> {
-  const row = await db
-    .selectFrom("plans")
+/** Plans with their level's name and how many live subscriptions each has. */
+const withLevelAndLive = (sel: SelectQueryBuilder<DB, "plans", object>) =>
+  sel
     .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
     .selectAll("plans")
     .select((eb) => [
@@ -59,9 +23,39 @@ export async function findAdminPlan(db: Kysely<DB>, id: number): Promise<AdminPl
         .whereRef("subscriptions.plan_id", "=", "plans.id")
         .where("subscriptions.status", "in", [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota])
         .as("live_subscriptions"),
-    ])
-    .where("plans.id", "=", id)
-    .executeTakeFirst();
+    ]);
+
+/** One page of plans for operators, with level name and live subscription count. */
+export async function listPlans(db: Kysely<DB>, q: AdminPlanQuery) {
+  let sel = db.selectFrom("plans");
+  if (q.name) {
+    const pattern = likeContains(q.name);
+    sel = sel.where(sql<boolean>`lower(${sql.ref("plans.name")}) like lower(${pattern}) escape ${likeEscape}`);
+  }
+  if (q.order_type !== undefined) sel = sel.where("plans.type", "=", q.order_type);
+  if (q.level_id !== undefined) sel = sel.where("plans.level_id", "=", q.level_id);
+  const page = await pageOf(
+    q.page,
+    q.size,
+    (limit, offset) =>
+      withLevelAndLive(sel)
+        .orderBy("plans.type")
+        .orderBy("plans.sort")
+        .orderBy("plans.id")
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    () => countRows(sel),
+  );
+  return {
+    ...page,
+    list: page.list.map((r) => ({ ...r, live_subscriptions: Number(r.live_subscriptions ?? 0) })) as AdminPlanRow[],
+  };
+}
+
+/** One plan with its level name and live subscription count. */
+export async function findAdminPlan(db: Kysely<DB>, id: number): Promise<AdminPlanRow | undefined> {
+  const row = await withLevelAndLive(db.selectFrom("plans")).where("plans.id", "=", id).executeTakeFirst();
   return row ? ({ ...row, live_subscriptions: Number(row.live_subscriptions ?? 0) } as AdminPlanRow) : undefined;
 }
 

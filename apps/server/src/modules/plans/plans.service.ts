@@ -21,6 +21,7 @@ import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { invalid, localDuplicated, notFound, refused } from "../../http/errors";
 import { nowIso } from "../../shared/time";
+import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { findPlanWithLevel, type PlanWithLevel } from "../subscriptions/subscriptions.repository";
 import { type CurrentPlanSub, currentPlanSubscription } from "../subscriptions/subscriptions.service";
@@ -72,8 +73,8 @@ function presentAdminPlan(p: AdminPlanRow): AdminPlan {
 
 /** GET /super/plan */
 export async function listAdminPlans(ctx: AppContext, q: AdminPlanQuery): Promise<Paged<AdminPlan>> {
-  const { rows, total } = await listPlans(ctx.db, q);
-  return { list: rows.map(presentAdminPlan), total, page: q.page, size: q.size };
+  const page = await listPlans(ctx.db, q);
+  return { ...page, list: page.list.map(presentAdminPlan) };
 }
 
 async function checkPlanFields(
@@ -125,7 +126,7 @@ function toColumns(b: Partial<CreatePlanBody>): Partial<Omit<PlanTable, "id" | "
 
 /** POST /super/plan (audited). Making it the default takes the flag from the previous default. */
 export async function createPlan(ctx: AppContext, op: Operator, body: CreatePlanBody): Promise<AdminPlan> {
-  const id = await ctx.db.transaction().execute(async (trx) => {
+  const id = await transact(ctx, async (trx) => {
     await checkPlanFields(trx, body);
     checkPeriodPrices(body);
     if (body.is_default) await trx.updateTable("plans").set({ is_default: 0 }).execute();
@@ -146,7 +147,7 @@ export async function createPlan(ctx: AppContext, op: Operator, body: CreatePlan
  */
 export async function updatePlan(ctx: AppContext, op: Operator, body: UpdatePlanBody): Promise<AdminPlan> {
   const { id, ...fields } = body;
-  const uids = await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     const cur = await findAdminPlan(trx, id);
     if (!cur) throw notFound("套餐");
     const type = fields.type ?? cur.type;
@@ -162,9 +163,10 @@ export async function updatePlan(ctx: AppContext, op: Operator, body: UpdatePlan
     const limitsChanged = (["level_id", "bandwidth", "tunnel_limit", "tunnel_peer_port_limit"] as const).some(
       (k) => fields[k] !== undefined && fields[k] !== cur[k],
     );
-    return limitsChanged ? liveSubscriberUids(trx, id) : [];
+    // What frp enforces changed for every live subscriber: their cached decisions are dropped.
+    if (limitsChanged)
+      for (const uid of await liveSubscriberUids(trx, id)) trx.changes.emit("subscription.changed", { uid });
   });
-  for (const uid of uids) ctx.events.emit("subscription.changed", { uid });
   return presentAdminPlan((await findAdminPlan(ctx.db, id))!);
 }
 
@@ -173,7 +175,7 @@ export async function updatePlan(ctx: AppContext, op: Operator, body: UpdatePlan
  * cards) is taken off sale instead, so history and renewals keep working; the default plan stays.
  */
 export async function deletePlan(ctx: AppContext, op: Operator, id: number): Promise<DeletePlanResult> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return transact(ctx, async (trx) => {
     const cur = await findAdminPlan(trx, id);
     if (!cur) throw notFound("套餐");
     if (cur.is_default === 1) throw refused("这是新用户的默认套餐，请先把其他套餐设为默认再删除");

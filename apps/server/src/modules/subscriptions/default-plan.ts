@@ -2,6 +2,7 @@ import { SubscriptionStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import { nowIso } from "../../shared/time";
+import type { Tx } from "../../shared/tx";
 
 export const GB = 1024 ** 3;
 
@@ -10,7 +11,7 @@ export const findDefaultPlan = (db: Kysely<DB>) =>
   db.selectFrom("plans").selectAll().where("is_default", "=", 1).orderBy("id").executeTakeFirst();
 
 /** Gives a new customer the free default plan: a subscription that never expires. */
-export async function grantDefaultPlan(trx: Kysely<DB>, uid: number): Promise<void> {
+export async function grantDefaultPlan(trx: Tx, uid: number): Promise<void> {
   const plan = await findDefaultPlan(trx);
   if (!plan) return;
   const now = nowIso();
@@ -29,4 +30,5 @@ export async function grantDefaultPlan(trx: Kysely<DB>, uid: number): Promise<vo
       created_at: now,
     })
     .execute();
+  trx.changes.emit("subscription.changed", { uid });
 }

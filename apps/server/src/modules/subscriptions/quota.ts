@@ -2,6 +2,7 @@ import { OrderType, SubscriptionStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import { nowIso } from "../../shared/time";
+import type { Tx } from "../../shared/tx";
 
 /** What a customer's current plan allows, and whether frp may serve them now. */
 export interface PlanLimits {
@@ -83,13 +84,17 @@ export async function getPlanLimits(db: Kysely<DB>, uid: number): Promise<PlanLi
 /**
  * Charges `bytes` of traffic: the plan first, then traffic packs, earliest expiry first. What is
  * left when everything is spent is charged to the last one, and spent subscriptions turn over quota (2).
- * Call inside a transaction. Returns whether the customer is now over quota.
+ * Call inside a transaction. Returns whether the customer is now over quota, and then announces
+ * it (subscription.changed): the frp plugin refuses an over-quota customer's traffic.
  */
-export async function chargeTraffic(trx: Kysely<DB>, uid: number, bytes: number): Promise<{ overQuota: boolean }> {
+export async function chargeTraffic(trx: Tx, uid: number, bytes: number): Promise<{ overQuota: boolean }> {
   if (bytes <= 0) return { overQuota: false };
   const subs = await liveSubscriptions(trx, uid);
   const plan = subs.find((s) => s.kind === OrderType.Plan);
-  if (!plan) return { overQuota: true };
+  if (!plan) {
+    trx.changes.emit("subscription.changed", { uid });
+    return { overQuota: true };
+  }
   const order = [plan, ...subs.filter((s) => s.kind === OrderType.TrafficPack)];
   let left = bytes;
   for (const [i, s] of order.entries()) {
@@ -112,5 +117,6 @@ export async function chargeTraffic(trx: Kysely<DB>, uid: number, bytes: number)
     if (left <= 0 && !isLast) break;
   }
   const after = await getPlanLimits(trx, uid);
+  if (!after?.usable) trx.changes.emit("subscription.changed", { uid });
   return { overQuota: !after?.usable };
 }

@@ -15,6 +15,7 @@ import type { DB } from "../../db/schema";
 import { refused } from "../../http/errors";
 import { lockUser } from "../../shared/locks";
 import { pageOf } from "../../shared/paging";
+import { type Tx, transact } from "../../shared/tx";
 import { GB, grantDefaultPlan } from "./default-plan";
 import { addMonths } from "./periods";
 import { getPlanLimits } from "./quota";
@@ -166,7 +167,7 @@ export interface AppliedPurchase {
  * @param opts.tradeId the order that opens a new subscription (its renewal key).
  */
 export async function applyPurchase(
-  trx: Kysely<DB>,
+  trx: Tx,
   uid: number,
   intent: PurchaseIntent,
   decision: PurchaseDecision,
@@ -175,6 +176,7 @@ export async function applyPurchase(
   const now = opts.now.toISOString();
   const quota = intent.plan.traffic * GB * intent.months;
   const free = opts.value <= 0;
+  trx.changes.emit("subscription.changed", { uid });
   if (decision.action === "extend" || decision.action === "renew") {
     const sub = await findSubscription(trx, decision.subscription_id ?? 0);
     if (!sub?.end_at) throw refused("要续费的套餐不存在");
@@ -242,7 +244,7 @@ export async function applyPurchase(
 }
 
 /** Gives the free default plan back to a customer left without any live plan. */
-export async function ensureDefaultPlan(trx: Kysely<DB>, uid: number, now: Date): Promise<boolean> {
+export async function ensureDefaultPlan(trx: Tx, uid: number, now: Date): Promise<boolean> {
   if ((await livePlanSubscriptions(trx, uid, now)).length > 0) return false;
   await grantDefaultPlan(trx, uid);
   return true;
@@ -287,14 +289,10 @@ export async function quoteRefund(db: Kysely<DB>, order: PurchaseRecord, now: Da
  * (an operator override) counts as given back, so it cannot leave again.
  * Call inside the refund's transaction, after lockUser.
  */
-export async function revokePurchase(
-  trx: Kysely<DB>,
-  order: PurchaseRecord,
-  paidOut: number,
-  now: Date,
-): Promise<void> {
+export async function revokePurchase(trx: Tx, order: PurchaseRecord, paidOut: number, now: Date): Promise<void> {
   const sub = order.subscription_id ? await findSubscription(trx, order.subscription_id) : undefined;
   if (!sub) return;
+  trx.changes.emit("subscription.changed", { uid: order.uid });
   const ext = extensionOf(order);
   if (ext) {
     const before = subscriptionValue(sub, now).remaining;
@@ -330,12 +328,7 @@ export async function revokePurchase(
  * is recorded as free_quota, so it adds no value to the plan (value.ts).
  * @returns the subscription credited, or null when the customer has no plan.
  */
-export async function grantBonusTraffic(
-  trx: Kysely<DB>,
-  uid: number,
-  bytes: number,
-  now: Date,
-): Promise<number | null> {
+export async function grantBonusTraffic(trx: Tx, uid: number, bytes: number, now: Date): Promise<number | null> {
   await lockUser(trx, uid);
   const current = await currentPlanSubscription(trx, uid, now);
   if (!current) return null;
@@ -349,6 +342,7 @@ export async function grantBonusTraffic(
     }))
     .where("id", "=", current.sub.id)
     .execute();
+  trx.changes.emit("subscription.changed", { uid });
   return current.sub.id;
 }
 
@@ -370,7 +364,7 @@ export async function expireSubscriptions(ctx: AppContext, now = new Date()): Pr
     .execute();
   let expired = 0;
   for (const { uid } of due) {
-    const n = await ctx.db.transaction().execute(async (trx) => {
+    expired += await transact(ctx, async (trx) => {
       await lockUser(trx, uid);
       const r = await trx
         .updateTable("subscriptions")
@@ -381,10 +375,9 @@ export async function expireSubscriptions(ctx: AppContext, now = new Date()): Pr
         .where("end_at", "<=", now.toISOString())
         .executeTakeFirst();
       await ensureDefaultPlan(trx, uid, now);
+      if (Number(r.numUpdatedRows) > 0) trx.changes.emit("subscription.changed", { uid });
       return Number(r.numUpdatedRows);
     });
-    if (n > 0) ctx.events.emit("subscription.changed", { uid });
-    expired += n;
   }
   return expired;
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { giveBalance, makePlan, subsOf } from "../../../test/store-fixtures";
 import { acquireLease, releaseLease } from "../../shared/jobs";
+import { transact } from "../../shared/tx";
 import { GB } from "./default-plan";
 import { DAY_MS } from "./periods";
 import { chargeTraffic, getPlanLimits } from "./quota";
@@ -48,7 +49,7 @@ async function customerWithPacks() {
 describe("traffic charging", () => {
   it("charges the plan first, then packs by earliest expiry, turning each spent one over quota", async () => {
     const { u, used } = await customerWithPacks();
-    const charge = (gb: number) => t.db.transaction().execute((trx) => chargeTraffic(trx, u.uid, gb * GB));
+    const charge = (gb: number) => transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, gb * GB));
     expect(await charge(8)).toEqual({ overQuota: false });
     expect(await used()).toEqual({ plan: [8, 1], sooner: [0, 1], later: [0, 1] });
     expect(await charge(3)).toEqual({ overQuota: false });
@@ -66,7 +67,7 @@ describe("traffic charging", () => {
 
   it("a new traffic pack or a renewal makes an over-quota customer usable again", async () => {
     const { u, plan, pack } = await customerWithPacks();
-    await t.db.transaction().execute((trx) => chargeTraffic(trx, u.uid, 20 * GB));
+    await transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, 20 * GB));
     expect((await getPlanLimits(t.db, u.uid))?.usable).toBe(false);
     await buy(u.token, { type: 3, plan_id: pack.id });
     expect((await getPlanLimits(t.db, u.uid))?.usable).toBe(true);
@@ -129,7 +130,7 @@ describe("job leases", () => {
 describe("GET /user/subscription", () => {
   it("lists my plans and packs with traffic used and left, live first, and my limits now", async () => {
     const { u } = await customerWithPacks();
-    await t.db.transaction().execute((trx) => chargeTraffic(trx, u.uid, 3 * GB));
+    await transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, 3 * GB));
     const r = await t.api<SubscriptionList>("GET", "/user/subscription", { token: u.token });
     expect(r.body.code).toBe("SUCCESS");
     expect(r.body.data.total).toBe(4);

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { adminOf, balanceOf, giveBalance, makePlan, subsOf } from "../../../test/store-fixtures";
+import { transact } from "../../shared/tx";
 import { recordOnlinePayment } from "../orders/orders.service";
 import { GB } from "./default-plan";
 import { DAY_MS } from "./periods";
@@ -135,7 +136,7 @@ async function run(cmds: Cmd[]) {
       });
       if (r.body.code === "SUCCESS") paid.push(r.body.data.trade_id);
     } else if (c.op === "use") {
-      await t.db.transaction().execute((trx) => chargeTraffic(trx, u.uid, c.gb * GB));
+      await transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, c.gb * GB));
     } else if (c.op === "refund" && paid.length) {
       const tradeId = paid[c.pick % paid.length];
       const d = await t.api<AdminOrderDetail>("GET", "/super/epay/order/detail", {
@@ -178,7 +179,7 @@ async function run(cmds: Cmd[]) {
     } else if (c.op === "bonus") {
       // The daily check-in's bonus (its once-a-day rule aside): free traffic on the current plan.
       const before = await takeable(u.uid);
-      await t.db.transaction().execute((trx) => grantBonusTraffic(trx, u.uid, c.gb * GB, new Date()));
+      await transact(t.ctx, (trx) => grantBonusTraffic(trx, u.uid, c.gb * GB, new Date()));
       expect(await takeable(u.uid)).toBeLessThanOrEqual(before);
     }
   }

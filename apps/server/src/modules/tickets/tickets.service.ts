@@ -21,7 +21,7 @@ import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { invalid, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import { listOrders } from "../orders/orders.service";
@@ -136,7 +136,7 @@ export function listMyTickets(ctx: AppContext, uid: number, q: TicketListQuery):
           .offset(offset)
           .execute()
       ).map(presentRow),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 
@@ -296,7 +296,7 @@ export async function listTickets(ctx: AppContext, q: AdminTicketListQuery): Pro
       );
       return rows.map((r) => ({ ...presentRow(r), uid: r.uid, phone: phones.get(r.uid) ?? "" }));
     },
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 

@@ -15,7 +15,7 @@ import { sql } from "kysely";
 import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
 import { invalid, notFound } from "../../http/errors";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { addDays, shanghaiDate } from "../../shared/time";
 import { getPlanLimits } from "../subscriptions/quota";
 
@@ -195,7 +195,7 @@ export function listConns(ctx: AppContext, q: ConnListQuery): Promise<Paged<Conn
         node_name: r.node_name ?? `#${r.node_id}`,
         last_at: r.last_at ?? r.created_at,
       })),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 
@@ -257,7 +257,7 @@ export async function flow(ctx: AppContext, q: FlowQuery): Promise<Flow> {
   let base = ctx.db.selectFrom("tunnel_traffic").where("day", ">=", start).where("day", "<=", end);
   if (q.node_id) base = base.where("tunnel_traffic.node_id", "=", q.node_id);
   if (q.uid) base = base.where("tunnel_traffic.uid", "=", q.uid);
-  const [days, nodes, users, userCount] = await Promise.all([
+  const [days, nodes, users] = await Promise.all([
     base
       .select(["day", sumIn.as("traffic_in"), sumOut.as("traffic_out")])
       .groupBy("day")
@@ -273,21 +273,27 @@ export async function flow(ctx: AppContext, q: FlowQuery): Promise<Flow> {
       .groupBy(["tunnel_traffic.node_id", "nodes.name"])
       .orderBy("tunnel_traffic.node_id")
       .execute(),
-    base
-      .leftJoin("users", "users.uid", "tunnel_traffic.uid")
-      .select([
-        "tunnel_traffic.uid",
-        "users.phone",
-        sql<string | number>`sum(tunnel_traffic.traffic_in)`.as("traffic_in"),
-        sql<string | number>`sum(tunnel_traffic.traffic_out)`.as("traffic_out"),
-      ])
-      .groupBy(["tunnel_traffic.uid", "users.phone"])
-      .orderBy(sql`sum(tunnel_traffic.traffic_in + tunnel_traffic.traffic_out)`, "desc")
-      .orderBy("tunnel_traffic.uid")
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute(),
-    base.select((eb) => eb.fn.count("tunnel_traffic.uid").distinct().as("n")).executeTakeFirstOrThrow(),
+    pageOf(
+      q.page,
+      q.size,
+      (limit, offset) =>
+        base
+          .leftJoin("users", "users.uid", "tunnel_traffic.uid")
+          .select([
+            "tunnel_traffic.uid",
+            "users.phone",
+            sql<string | number>`sum(tunnel_traffic.traffic_in)`.as("traffic_in"),
+            sql<string | number>`sum(tunnel_traffic.traffic_out)`.as("traffic_out"),
+          ])
+          .groupBy(["tunnel_traffic.uid", "users.phone"])
+          .orderBy(sql`sum(tunnel_traffic.traffic_in + tunnel_traffic.traffic_out)`, "desc")
+          .orderBy("tunnel_traffic.uid")
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+      async () =>
+        (await base.select((eb) => eb.fn.count("tunnel_traffic.uid").distinct().as("n")).executeTakeFirstOrThrow()).n,
+    ),
   ]);
   const dayRows = fillDays(start, end, days);
   return {
@@ -303,15 +309,13 @@ export async function flow(ctx: AppContext, q: FlowQuery): Promise<Flow> {
       traffic_out: Number(r.traffic_out),
     })),
     users: {
-      list: users.map((r) => ({
+      ...users,
+      list: users.list.map((r) => ({
         uid: r.uid,
         phone: r.phone ?? "",
         traffic_in: Number(r.traffic_in),
         traffic_out: Number(r.traffic_out),
       })),
-      total: Number(userCount.n),
-      page: q.page,
-      size: q.size,
     },
   };
 }

@@ -13,9 +13,10 @@ import {
 import type { AppContext } from "../../context";
 import { invalid, localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";
+import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { tunnelAddresses, tunnelCustomDomains } from "./tunnels.presenter";
 import { lockTunnel } from "./tunnels.service";
@@ -85,7 +86,7 @@ export async function listFlags(ctx: AppContext, q: IllegalListQuery): Promise<P
         handled_by: r.handled_by,
       }));
     },
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 
@@ -103,7 +104,7 @@ export async function handleFlag(ctx: AppContext, op: Operator, body: HandleIlle
     .where("tun_id", "=", flag.tun_id)
     .executeTakeFirstOrThrow();
   if (body.action === "ban" && tunnel.status === TunnelStatus.Deleted) throw refused("隧道已删除，无需封禁");
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     if (body.action === "ban") {
       await lockTunnel(trx, flag.tun_id, body.banned_reason ?? flag.reason, op.uid);
     } else {
@@ -121,7 +122,6 @@ export async function handleFlag(ctx: AppContext, op: Operator, body: HandleIlle
       ip: op.ip,
     });
   });
-  if (body.action === "ban") ctx.events.emit("tunnel.changed", { tun_id: tunnel.tun_id, uid: tunnel.uid });
 }
 
 /** Operator rules with how many flags each raised. */
@@ -150,7 +150,7 @@ export async function listRules(
           .offset(offset)
           .execute()
       ).map((r) => ({ ...r, kind: r.kind as IllegalRuleRow["kind"], hits: Number(r.hits ?? 0) })),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 

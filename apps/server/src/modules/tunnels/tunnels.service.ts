@@ -26,6 +26,7 @@ import type { Operator } from "../../http/route";
 import { lockUser } from "../../shared/locks";
 import { pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
+import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import type { NodeRow } from "../nodes/nodes.table";
 import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
@@ -301,7 +302,7 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
     draft,
     () => ctx.db.transaction().execute((trx) => assertFree(trx, uid, node, draft)),
     () =>
-      ctx.db.transaction().execute(async (trx) => {
+      transact(ctx, async (trx) => {
         await lockUser(trx, uid);
         const count = await trx
           .selectFrom("tunnels")
@@ -331,12 +332,12 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
           .returning("tun_id")
           .executeTakeFirstOrThrow();
         await writeTunnelDomains(trx, r.tun_id, node.node_id, tunnelDomains(draft, node.subdomain_host));
+        trx.changes.emit("tunnel.changed", { tun_id: r.tun_id, uid });
         return r.tun_id;
       }),
   );
   const row = await ctx.db.selectFrom("tunnels").selectAll().where("tun_id", "=", tunId).executeTakeFirstOrThrow();
   await checkRules(ctx, row, node.subdomain_host);
-  ctx.events.emit("tunnel.changed", { tun_id: tunId, uid });
   return presentTunnel((await findOwnTunnel(ctx.db, uid, tunId))!);
 }
 
@@ -376,7 +377,7 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
     draft,
     () => ctx.db.transaction().execute((trx) => assertFree(trx, uid, node, draft, cur.tun_id)),
     () =>
-      ctx.db.transaction().execute(async (trx) => {
+      transact(ctx, async (trx) => {
         await lockUser(trx, uid);
         await assertFree(trx, uid, node, draft, cur.tun_id);
         const values = draftValues(draft);
@@ -386,6 +387,7 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
           .set({ ...values, updated_at: nowIso() })
           .where("tun_id", "=", cur.tun_id)
           .execute();
+        trx.changes.emit("tunnel.changed", { tun_id: cur.tun_id, uid });
         await writeTunnelDomains(trx, cur.tun_id, node.node_id, tunnelDomains(draft, node.subdomain_host));
         // An edited tunnel is judged again by rules an operator cleared before.
         if (!onlyToggle)
@@ -399,7 +401,6 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
   );
   const row = await ctx.db.selectFrom("tunnels").selectAll().where("tun_id", "=", cur.tun_id).executeTakeFirstOrThrow();
   if (!onlyToggle) await checkRules(ctx, row, node.subdomain_host);
-  ctx.events.emit("tunnel.changed", { tun_id: cur.tun_id, uid });
   return presentTunnel((await findOwnTunnel(ctx.db, uid, cur.tun_id))!);
 }
 
@@ -408,14 +409,16 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
  * still holds its proxy (a run id is recorded) it counts toward tunnel_limit and keeps its port
  * and domains; the frp module releases them when frps reports the proxy gone.
  */
-async function markDeleted(trx: Kysely<DB>, tunId: number): Promise<void> {
+async function markDeleted(trx: Tx, tunId: number): Promise<void> {
   const t = await trx
     .updateTable("tunnels")
     .set({ status: TunnelStatus.Deleted, updated_at: nowIso() })
     .where("tun_id", "=", tunId)
-    .returning("run_id")
+    .returning(["run_id", "uid"])
     .executeTakeFirst();
-  if (!t?.run_id) await writeTunnelDomains(trx, tunId, 0, []);
+  if (!t) return;
+  trx.changes.emit("tunnel.changed", { tun_id: tunId, uid: t.uid });
+  if (!t.run_id) await writeTunnelDomains(trx, tunId, 0, []);
 }
 
 /** Tunnels that hold their slot, port and domains: not deleted, or deleted while frps still holds the proxy. */
@@ -427,8 +430,7 @@ export async function deleteTunnel(ctx: AppContext, uid: number, tunId: number):
   const cur = await findOwnTunnel(ctx.db, uid, tunId);
   if (!cur) throw notFound("隧道");
   if (cur.status === TunnelStatus.Locked) throw refused("隧道已被锁定，不能删除，如有疑问请联系客服");
-  await ctx.db.transaction().execute((trx) => markDeleted(trx, tunId));
-  ctx.events.emit("tunnel.changed", { tun_id: tunId, uid });
+  await transact(ctx, (trx) => markDeleted(trx, tunId));
 }
 
 function applyListFilters<T extends ReturnType<typeof selectTunnels>>(
@@ -498,13 +500,15 @@ export async function getAdminTunnel(ctx: AppContext, tunId: number): Promise<Ad
  * lock at once: new visitor connections are refused and the client's next heartbeat is refused,
  * which makes frps drop the session; the client's reconnect can no longer open this tunnel.
  */
-export async function lockTunnel(trx: Kysely<DB>, tunId: number, reason: string, operatorUid: number): Promise<void> {
+export async function lockTunnel(trx: Tx, tunId: number, reason: string, operatorUid: number): Promise<void> {
   const now = nowIso();
-  await trx
+  const t = await trx
     .updateTable("tunnels")
     .set({ status: TunnelStatus.Locked, banned_reason: reason, updated_at: now })
     .where("tun_id", "=", tunId)
-    .execute();
+    .returning("uid")
+    .executeTakeFirst();
+  if (t) trx.changes.emit("tunnel.changed", { tun_id: tunId, uid: t.uid });
   await trx
     .updateTable("tunnel_flags")
     .set({ status: IllegalStatus.Banned, handled_at: now, handled_by: operatorUid })
@@ -531,7 +535,8 @@ export async function adminUpdateTunnel(
     throw invalid("addon", "附加选项仅适用于 http 隧道");
   if (body.tun_name && body.tun_name !== cur.tun_name)
     await assertNameFree(ctx.db, cur.uid, body.tun_name, cur.tun_id, "该用户已有同名隧道");
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
+    trx.changes.emit("tunnel.changed", { tun_id: cur.tun_id, uid: cur.uid });
     const set = {
       ...(body.tun_name !== undefined && { tun_name: body.tun_name }),
       ...(body.addon !== undefined && { addon: JSON.stringify(cleanAddon(unmaskAddon(body.addon, cur))) }),
@@ -567,6 +572,5 @@ export async function adminUpdateTunnel(
       ip: op.ip,
     });
   });
-  ctx.events.emit("tunnel.changed", { tun_id: cur.tun_id, uid: cur.uid });
   return getAdminTunnel(ctx, cur.tun_id);
 }

@@ -9,7 +9,9 @@ import {
 } from "@burrow/contract";
 import type { AppContext } from "../../context";
 import { invalid, notFound, refused } from "../../http/errors";
+import { countRows, pageOf } from "../../shared/paging";
 import { addDays, shanghaiDayStart } from "../../shared/time";
+import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { hashPassword } from "../auth/passwords";
 import { revokeSessions } from "../auth/sessions";
@@ -30,16 +32,13 @@ export async function listUsers(ctx: AppContext, q: AdminUserListQuery): Promise
   if (q.role !== undefined) sel = sel.where("role", "=", q.role);
   if (q.start_date) sel = sel.where("created_at", ">=", shanghaiDayStart(q.start_date).toISOString());
   if (q.end_date) sel = sel.where("created_at", "<", shanghaiDayStart(addDays(q.end_date, 1)).toISOString());
-  const [rows, total] = await Promise.all([
-    sel
-      .selectAll()
-      .orderBy("uid", "desc")
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute(),
-    sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { list: rows.map(presentAdminUser), total: Number(total.n), page: q.page, size: q.size };
+  return pageOf(
+    q.page,
+    q.size,
+    async (limit, offset) =>
+      (await sel.selectAll().orderBy("uid", "desc").limit(limit).offset(offset).execute()).map(presentAdminUser),
+    () => countRows(sel),
+  );
 }
 
 export async function userDetail(ctx: AppContext, uid: number): Promise<AdminUserDetail> {
@@ -76,7 +75,7 @@ export async function updateUser(
     throw refused("不能封禁自己或降低自己的角色");
   }
   const passwordHash = body.password ? await hashPassword(body.password) : undefined;
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     const set = {
       ...(body.nickname !== undefined && { nickname: body.nickname }),
       ...(body.role !== undefined && { role: body.role }),
@@ -105,6 +104,5 @@ export async function updateUser(
       ip: operator.ip,
     });
   });
-  ctx.events.emit("user.changed", { uid: body.uid });
   return userDetail(ctx, body.uid);
 }

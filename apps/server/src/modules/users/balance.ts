@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import { insufficientBalance, notFound } from "../../http/errors";
 import { nowIso } from "../../shared/time";
+import type { Tx } from "../../shared/tx";
 
 export interface BalanceChange {
   uid: number;
@@ -17,7 +18,7 @@ export interface BalanceChange {
  * conditional (`balance + change >= 0`), so concurrent debits can never overdraw: the loser
  * gets 20011 and nothing changes.
  */
-export async function changeBalance(trx: Kysely<DB>, c: BalanceChange): Promise<{ before: number; after: number }> {
+export async function changeBalance(trx: Tx, c: BalanceChange): Promise<{ before: number; after: number }> {
   const updated = await trx
     .updateTable("users")
     .set((eb) => ({ balance: eb("balance", "+", c.change) }))
@@ -44,6 +45,7 @@ export async function changeBalance(trx: Kysely<DB>, c: BalanceChange): Promise<
       created_at: nowIso(),
     })
     .execute();
+  trx.changes.emit("user.changed", { uid: c.uid });
   return { before, after };
 }
 

@@ -1,6 +1,8 @@
 import type { Kysely, Updateable } from "kysely";
 import type { DB } from "../../db/schema";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
+import type { Tx } from "../../shared/tx";
 import type { NewUserRow, UserRow, UserTable } from "./users.table";
 
 /** All Kysely code for users, their login history and balance ledger. */
@@ -13,8 +15,9 @@ export const findUserByUid = (db: Kysely<DB>, uid: number): Promise<UserRow | un
 export const findUserByInviteCode = (db: Kysely<DB>, code: string): Promise<UserRow | undefined> =>
   db.selectFrom("users").selectAll().where("invite_code", "=", code).executeTakeFirst();
 
-export async function insertUser(db: Kysely<DB>, row: NewUserRow): Promise<number> {
+export async function insertUser(db: Tx, row: NewUserRow): Promise<number> {
   const r = await db.insertInto("users").values(row).returning("uid").executeTakeFirstOrThrow();
+  db.changes.emit("user.changed", { uid: r.uid });
   return r.uid;
 }
 
@@ -23,38 +26,32 @@ export async function insertUser(db: Kysely<DB>, row: NewUserRow): Promise<numbe
  * through changeBalance (balance.ts), so it is not settable here.
  */
 export async function updateUserRow(
-  db: Kysely<DB>,
+  db: Tx,
   uid: number,
   set: Omit<Updateable<UserTable>, "uid" | "balance">,
 ): Promise<void> {
   if (Object.keys(set).length === 0) return;
   await db.updateTable("users").set(set).where("uid", "=", uid).execute();
+  db.changes.emit("user.changed", { uid });
 }
 
-export async function recordLogin(db: Kysely<DB>, uid: number, ip: string, userAgent: string): Promise<void> {
+export async function recordLogin(db: Tx, uid: number, ip: string, userAgent: string): Promise<void> {
   const now = nowIso();
   await db
     .insertInto("login_logs")
     .values({ uid, ip, user_agent: userAgent.slice(0, 300), created_at: now })
     .execute();
   await db.updateTable("users").set({ last_login_at: now }).where("uid", "=", uid).execute();
+  db.changes.emit("user.changed", { uid });
 }
 
-export async function listLoginLogs(db: Kysely<DB>, uid: number, page: number, size: number) {
-  const [list, total] = await Promise.all([
-    db
-      .selectFrom("login_logs")
-      .select(["id", "ip", "user_agent", "created_at"])
-      .where("uid", "=", uid)
-      .orderBy("id", "desc")
-      .limit(size)
-      .offset((page - 1) * size)
-      .execute(),
-    db
-      .selectFrom("login_logs")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("uid", "=", uid)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { list, total: Number(total.n), page, size };
+export function listLoginLogs(db: Kysely<DB>, uid: number, page: number, size: number) {
+  const sel = db.selectFrom("login_logs").where("uid", "=", uid);
+  return pageOf(
+    page,
+    size,
+    (limit, offset) =>
+      sel.select(["id", "ip", "user_agent", "created_at"]).orderBy("id", "desc").limit(limit).offset(offset).execute(),
+    () => countRows(sel),
+  );
 }

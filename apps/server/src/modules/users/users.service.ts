@@ -2,8 +2,9 @@ import { AVATAR_PATH, type UpdateInfoBody, type UserInfo } from "@burrow/contrac
 import type { AppContext } from "../../context";
 import { invalid, notFound } from "../../http/errors";
 import { randomToken } from "../../shared/ids";
+import { direct } from "../../shared/tx";
 import { presentUserInfo } from "./users.presenter";
-import { findUserByUid } from "./users.repository";
+import { findUserByUid, updateUserRow } from "./users.repository";
 
 export async function getUserInfo(ctx: AppContext, uid: number): Promise<UserInfo> {
   const user = await findUserByUid(ctx.db, uid);
@@ -21,14 +22,13 @@ export async function updateInfo(ctx: AppContext, uid: number, body: UpdateInfoB
     ...(body.nickname !== undefined && { nickname: body.nickname }),
     ...(body.avatar !== undefined && { avatar: body.avatar }),
   };
-  if (Object.keys(set).length) await ctx.db.updateTable("users").set(set).where("uid", "=", uid).execute();
+  await updateUserRow(direct(ctx), uid, set);
   return getUserInfo(ctx, uid);
 }
 
 /** A new frp access token; frpc using the old one is refused at its next plugin call. */
 export async function resetFrpToken(ctx: AppContext, uid: number): Promise<{ frp_token: string }> {
   const frp_token = randomToken(16);
-  await ctx.db.updateTable("users").set({ frp_token }).where("uid", "=", uid).execute();
-  ctx.events.emit("user.changed", { uid });
+  await updateUserRow(direct(ctx), uid, { frp_token });
   return { frp_token };
 }

@@ -20,6 +20,7 @@ import { randomToken } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
 import { getSetting, setSetting, setSettingIfAbsent } from "../../shared/settings";
 import { nowIso } from "../../shared/time";
+import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { findUserByUid, updateUserRow } from "../users/users.repository";
 import { checkResult, createProvider } from "./provider";
@@ -49,7 +50,7 @@ export async function updateVerifySetting(
   operator: Operator,
   body: VerifySetting,
 ): Promise<VerifySetting> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     await setSetting(trx, REQUIRED_KEY, body.required_for_tunnels ? "1" : "0");
     await audit(trx, {
       operatorUid: operator.uid,
@@ -88,7 +89,7 @@ export async function verifyState(ctx: AppContext, uid: number): Promise<VerifyS
 }
 
 /** The users row mirrors the state (masked), for the profile, lists and overview counts. */
-async function mirror(trx: Kysely<DB>, uid: number, row: { status: number; name: string | null; id: string | null }) {
+async function mirror(trx: Tx, uid: number, row: { status: number; name: string | null; id: string | null }) {
   await updateUserRow(trx, uid, { verify_status: row.status, real_name: row.name, id_number_masked: row.id });
 }
 
@@ -112,7 +113,7 @@ export async function submitVerification(ctx: AppContext, uid: number, body: Ver
         : ProcessStatus.Processing;
   const reason = decision.status === "rejected" ? decision.reason : null;
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await transact(ctx, async (trx) => {
       await lockUser(trx, uid);
       const current = await findRow(trx, uid);
       if (current?.status === ProcessStatus.Done) throw refused("你已完成实名认证");
@@ -167,7 +168,7 @@ export async function applyProviderResult(
     ctx.log.warn({ reason: checked.reason }, "verification result refused");
     return null;
   }
-  return ctx.db.transaction().execute(async (trx) => {
+  return transact(ctx, async (trx) => {
     const row = await trx
       .selectFrom("verifications")
       .selectAll()
@@ -210,7 +211,7 @@ export async function adminVerifyAction(
   operator: Operator,
   body: AdminVerifyBody,
 ): Promise<AdminVerifyView> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     await lockUser(trx, body.uid);
     const row = await findRow(trx, body.uid);
     if (!row) throw refused("该用户没有实名认证记录");

@@ -17,6 +17,9 @@ export const ordersKeys = {
   detail: (tradeId: string) => [...ordersKeys.all, "detail", tradeId] as const,
   regs: () => [...ordersKeys.all, "reg"] as const,
   reg: (filters: PlanRegFilters) => [...ordersKeys.regs(), filters] as const,
+  /** the customer's own: one order, and the balance ledger */
+  mine: (tradeId: string) => [...ordersKeys.all, "mine", tradeId] as const,
+  ledger: (page: number, size: number) => [...ordersKeys.all, "ledger", { page, size }] as const,
 };
 
 /** GET /super/epay/order: every order, newest first (SPEC §7 filters plus type and status). */
@@ -46,4 +49,25 @@ export const planRegListQuery = (filters: PlanRegFilters) =>
     queryKey: ordersKeys.reg(filters),
     queryFn: ({ signal }) => api.call(SubscriptionsApi.getSuperPlanReg, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
+  });
+
+/** GET /user/order/{tradeID}: one of the customer's orders, its subscription and the plan's periods. */
+export const myOrderQuery = (tradeId: string) =>
+  queryOptions({
+    queryKey: ordersKeys.mine(tradeId),
+    queryFn: ({ signal }) => api.call(OrdersApi.getUserOrderTradeID, { params: { tradeID: tradeId } }, { signal }),
+  });
+
+/** POST /user/order/{tradeID}/cancel: gives up an order that awaits payment (it closes, −1). */
+export const cancelOrder = (tradeId: string) =>
+  api.call(OrdersApi.postUserOrderTradeIDCancel, { params: { tradeID: tradeId } });
+
+/** GET /user/ledger: the balance ledger, newest first. */
+export const ledgerQuery = (page: number, size: number) =>
+  queryOptions({
+    queryKey: ordersKeys.ledger(page, size),
+    queryFn: ({ signal }) => api.call(OrdersApi.getUserLedger, { query: { page, size } }, { signal }),
+    placeholderData: keepPreviousData,
+    // Money moves from elsewhere too (gateway notifies, refunds): always fresh on opening the page.
+    staleTime: 0,
   });

@@ -1,7 +1,15 @@
-import { pageRoute } from "@/app/route-types";
+import type { RouteObject } from "react-router";
+import { lazyComponent, pageRoute, type RouteHandle } from "@/app/route-types";
 
 /** Admin routes are relative to /admin. */
 export const ordersRoutes = [
   pageRoute("order", "订单管理", () => import("./pages/OrderListPage"), "OrderListPage"),
   pageRoute("order/reg", "套餐开通记录", () => import("./pages/PlanRegPage"), "PlanRegPage"),
 ];
+
+/** /result/pay: standalone (outside the console layout), for a signed-in customer back from the gateway. */
+export const payResultRoute: RouteObject = {
+  path: "/result/pay",
+  handle: { title: "支付结果", access: "signedIn" } satisfies RouteHandle,
+  lazy: lazyComponent(() => import("./pages/PayResultPage"), "PayResultPage"),
+};

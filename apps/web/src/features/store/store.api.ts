@@ -1,8 +1,11 @@
 import type { CheckDiscountCodeBody, CreateOrderBody, PreviewOrderBody } from "@burrow/contract";
-import { ErrorCode, OrdersApi, PlansApi } from "@burrow/contract";
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { ErrorCode, MarketingApi, OrdersApi, PlansApi } from "@burrow/contract";
+import { keepPreviousData, type QueryClient, queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
 import { ApiError, api } from "@/api/client";
+import { accountKeys } from "@/features/account/account.api";
+import { ordersKeys } from "@/features/orders/orders.api";
+import { subscriptionsKeys } from "@/features/subscriptions/subscriptions.api";
 
 /** An order as the checkout sends it (the server fills in defaults such as pay_type). */
 export type OrderInput = z.input<typeof CreateOrderBody>;
@@ -13,7 +16,19 @@ export const storeKeys = {
   catalog: () => [...storeKeys.all, "catalog"] as const,
   plan: (planId: number) => [...storeKeys.all, "plan", planId] as const,
   quote: (body: PreviewInput) => [...storeKeys.all, "quote", body] as const,
+  rechargePromotions: () => [...storeKeys.all, "rechargePromotions"] as const,
 };
+
+/**
+ * After money moved (a purchase, a payment seen, a gift card): refetch the balance, the store,
+ * the customer's orders and ledger, and their subscriptions.
+ */
+export const refreshAfterPayment = (queryClient: QueryClient) =>
+  Promise.all(
+    [accountKeys.info(), storeKeys.all, ordersKeys.all, subscriptionsKeys.all].map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey }),
+    ),
+  );
 
 /** GET /user/plan: the plans on sale grouped by store level, and the customer's current plan. */
 export const catalogQuery = () =>
@@ -53,3 +68,14 @@ export const createOrder = (body: OrderInput) => api.call(OrdersApi.postUserOrde
 export function isMissing(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 404 || error.code === ErrorCode.InvalidParams);
 }
+
+/** GET /user/discountRecharge: the recharge promotions running now. */
+export const rechargePromotionsQuery = () =>
+  queryOptions({
+    queryKey: storeKeys.rechargePromotions(),
+    queryFn: ({ signal }) => api.call(MarketingApi.getUserDiscountRecharge, {}, { signal }),
+  });
+
+/** POST /user/giftCard/redeem: 400/10000 on `card_number` saying why not. */
+export const redeemGiftCard = (card_number: string) =>
+  api.call(MarketingApi.postUserGiftCardRedeem, { body: { card_number } });

@@ -17,14 +17,13 @@ import { Alert, Button, Card, Divider, Form, Input, Radio, Space, Tag, Typograph
 import { useState } from "react";
 import { Link } from "react-router";
 import { ApiError } from "@/api/client";
-import { accountKeys, userInfoQuery } from "@/features/account/account.api";
-import { epayKeys } from "@/features/epay/epay.api";
+import { userInfoQuery } from "@/features/account/account.api";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { discountText, lineText, quoteLines } from "../pricing";
-import { checkDiscountCode, createOrder, quoteQuery, storeKeys } from "../store.api";
+import { checkDiscountCode, createOrder, quoteQuery, refreshAfterPayment } from "../store.api";
 
 /** What is bought: a plan or traffic pack, or the renewal of the subscription an order opened. */
 export type CheckoutTarget = { type: 2 | 3; plan_id: number } | { type: 4; trade_id: string };
@@ -126,11 +125,7 @@ export function CheckoutPanel({
         return;
       }
       feedback.success("支付成功");
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: accountKeys.info() }),
-        queryClient.invalidateQueries({ queryKey: storeKeys.all }),
-        queryClient.invalidateQueries({ queryKey: epayKeys.all }),
-      ]);
+      await refreshAfterPayment(queryClient);
       onPaid(res);
     },
     onError: (error) => {

@@ -4,12 +4,11 @@ import { Button, Card, Descriptions, Result, Spin } from "antd";
 import { type ReactNode, useEffect, useState } from "react";
 import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { OrderTypeTag, PayStatusTag } from "@/components/StoreTags";
-import { accountKeys } from "@/features/account/account.api";
-import { isMissing, storeKeys } from "@/features/store/store.api";
+import { isMissing, refreshAfterPayment } from "@/features/store/store.api";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
 import { getToken } from "@/lib/token";
-import { cancelOrder, epayKeys, orderQuery } from "../epay.api";
+import { cancelOrder, myOrderQuery, ordersKeys } from "../orders.api";
 import { nextPlace, PAY_POLL_INTERVAL_MS, PAY_POLL_LIMIT_MS, payOutcome, retryPlace } from "../pay-result";
 
 const TRADE_ID = /^[A-Za-z0-9]{8,40}$/;
@@ -33,7 +32,7 @@ export function PayResultPage() {
     refetch,
     isFetching,
   } = useQuery({
-    ...orderQuery(tradeId),
+    ...myOrderQuery(tradeId),
     enabled: valid && signedIn,
     staleTime: 0,
     meta: { silentError: true },
@@ -49,7 +48,7 @@ export function PayResultPage() {
     mutationFn: () => cancelOrder(tradeId),
     onSuccess: async () => {
       feedback.success("订单已取消");
-      await queryClient.invalidateQueries({ queryKey: epayKeys.order(tradeId) });
+      await queryClient.invalidateQueries({ queryKey: ordersKeys.mine(tradeId) });
     },
   });
 
@@ -58,9 +57,7 @@ export function PayResultPage() {
   // Paid: what the console shows (balance, plans) changed.
   useEffect(() => {
     if (outcome !== "paid") return;
-    void queryClient.invalidateQueries({ queryKey: accountKeys.info() });
-    void queryClient.invalidateQueries({ queryKey: epayKeys.all });
-    void queryClient.invalidateQueries({ queryKey: storeKeys.all });
+    void refreshAfterPayment(queryClient);
   }, [outcome, queryClient]);
 
   if (!signedIn) return <Navigate to="/login" replace />;

@@ -1,6 +1,6 @@
 import { Progress, Typography } from "antd";
 import { formatBytes } from "@/lib/format";
-import { usedPercent } from "../recharge";
+import { usedPercent } from "../usage";
 
 /** Traffic used of a quota: a bar, and "已用 / 总量 · 剩余". */
 export function TrafficBar({ used, quota, left }: { used: number; quota: number; left: number }) {

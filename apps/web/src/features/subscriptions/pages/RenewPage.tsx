@@ -5,13 +5,13 @@ import { Button, Card, Col, Descriptions, Result, Row } from "antd";
 import { useNavigate, useParams } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
 import { SubscriptionStatusTag } from "@/components/StoreTags";
+import { myOrderQuery } from "@/features/orders/orders.api";
 import { CheckoutPanel } from "@/features/store/components/CheckoutPanel";
 import { PlanFeatures } from "@/features/store/components/PlanFeatures";
 import { pickPeriod } from "@/features/store/pricing";
 import { isMissing } from "@/features/store/store.api";
 import { formatTime } from "@/lib/format";
 import { TrafficBar } from "../components/TrafficBar";
-import { orderQuery } from "../epay.api";
 
 const TRADE_ID = /^[A-Za-z0-9]{8,40}$/;
 
@@ -26,7 +26,7 @@ export function RenewPage() {
     error,
     refetch,
   } = useQuery({
-    ...orderQuery(tradeID),
+    ...myOrderQuery(tradeID),
     enabled: valid,
     // The page says what went wrong itself.
     meta: { silentError: true },

@@ -1,13 +1,11 @@
 import { fenToYuan, Kind, type RedeemResult } from "@burrow/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Form, Input, Space, Typography } from "antd";
-import { accountKeys } from "@/features/account/account.api";
-import { storeKeys } from "@/features/store/store.api";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
 
 import { fieldRules } from "@/lib/rules";
-import { epayKeys, redeemGiftCard } from "../epay.api";
+import { redeemGiftCard, refreshAfterPayment } from "../store.api";
 
 /** What a redeemed card did, for the toast. */
 export function redeemText(r: RedeemResult): string {
@@ -25,11 +23,7 @@ export function GiftCardRedeemCard() {
     onSuccess: async (res) => {
       feedback.success(redeemText(res));
       form.resetFields();
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: accountKeys.info() }),
-        queryClient.invalidateQueries({ queryKey: epayKeys.all }),
-        queryClient.invalidateQueries({ queryKey: storeKeys.all }),
-      ]);
+      await refreshAfterPayment(queryClient);
     },
     onError: (error) => showFormError(form, error),
   });

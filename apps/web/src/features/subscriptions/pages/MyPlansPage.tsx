@@ -8,7 +8,7 @@ import { bandwidthText } from "@/features/store/pricing";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime } from "@/lib/format";
 import { TrafficBar } from "../components/TrafficBar";
-import { subscriptionsQuery } from "../epay.api";
+import { subscriptionsQuery } from "../subscriptions.api";
 
 const columns: TableColumnsType<SubscriptionView> = [
   {

@@ -15,14 +15,12 @@ import { Button, Card, Col, Form, InputNumber, Radio, Row, Space, Statistic, Tag
 import { useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
 import { userInfoQuery } from "@/features/account/account.api";
-import { createOrder } from "@/features/store/store.api";
+import { LedgerCard } from "@/features/orders/components/LedgerCard";
 import { showFormError } from "@/lib/form-error";
-
 import { fieldRules } from "@/lib/rules";
 import { GiftCardRedeemCard } from "../components/GiftCardRedeemCard";
-import { LedgerCard } from "../components/LedgerCard";
-import { rechargePromotionsQuery } from "../epay.api";
 import { appliedPromotion, bonusFor, nextPromotion } from "../recharge";
+import { createOrder, rechargePromotionsQuery } from "../store.api";
 
 interface RechargeForm {
   /** yuan */

@@ -3,7 +3,7 @@ import { fenToYuan } from "@burrow/contract";
 import { type TableColumnsType, Typography } from "antd";
 import { PagedTableCard } from "@/components/PagedTableCard";
 import { formatTime } from "@/lib/format";
-import { ledgerQuery } from "../epay.api";
+import { ledgerQuery } from "../orders.api";
 
 const columns: TableColumnsType<BalanceLedgerRow> = [
   { title: "时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },

@@ -1,0 +1,321 @@
+import fs from "node:fs";
+import path from "node:path";
+import { UserStatus } from "@burrow/contract";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { GB, grantDefaultPlan } from "../src/modules/subscriptions/default-plan";
+import { chargeTraffic } from "../src/modules/subscriptions/quota";
+import { findPlanWithLevel } from "../src/modules/subscriptions/subscriptions.repository";
+import {
+  applyPurchase,
+  decidePurchase,
+  expireSubscriptions,
+  grantBonusTraffic,
+  revokePurchase,
+} from "../src/modules/subscriptions/subscriptions.service";
+import {
+  addTunnelTraffic,
+  holdTunnel,
+  releaseTunnelHold,
+  tunnelSeenOnline,
+  tunnelsGone,
+  tunnelsOffline,
+  tunnelsOnline,
+} from "../src/modules/tunnels/sessions";
+import { lockTunnel } from "../src/modules/tunnels/tunnels.service";
+import { changeBalance } from "../src/modules/users/balance";
+import { insertUser, recordLogin, updateUserRow } from "../src/modules/users/users.repository";
+import type { ChangeEventName } from "../src/shared/events";
+import { shanghaiDate } from "../src/shared/time";
+import { direct, transact } from "../src/shared/tx";
+import { createTestNode, createTestTunnel, setPlan } from "./frp-fixtures";
+import { createTestApp, nextPhone, type TestApp } from "./harness";
+import { adminOf, makePlan } from "./store-fixtures";
+
+/**
+ * The owners of users, subscriptions, tunnels and nodes announce every change the frp decision
+ * cache depends on themselves, after the commit. The scan finds every function of those modules
+ * that writes one of the four tables; each must have a case below that calls it against a test
+ * app and sees its event published with no transaction open (an event inside the transaction
+ * lets the cache reload the old row), or be listed as quiet with the reason.
+ */
+const SRC = path.resolve(import.meta.dirname, "../src/modules");
+const OWNERS = { users: "users", subscriptions: "subscriptions", tunnels: "tunnels", nodes: "nodes" } as const;
+
+/** Writes that change nothing the frp decision reads, or only what the reporting process already knows. */
+const QUIET: Record<string, string> = {
+  tunnelsOnline: "a session opened proxies: the plugin that saw it answers from memory (write-behind)",
+  tunnelSeenOnline: "the poller saw an offline tunnel online: status only, no hold taken or released",
+  tunnelsGone: "connected tunnels went offline: status only, decisions do not depend on it",
+  addTunnelTraffic: "traffic totals, not read by the decision (the quota is charged by chargeTraffic, which announces)",
+};
+
+/** Functions of the owner modules that write their tables: "function" (the nearest top-level declaration). */
+function writers(): Set<string> {
+  const out = new Set<string>();
+  for (const [mod, table] of Object.entries(OWNERS)) {
+    const dir = path.join(SRC, mod);
+    for (const name of fs.readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))) {
+      const text = fs.readFileSync(path.join(dir, name), "utf8");
+      for (const m of text.matchAll(new RegExp(`\\b(updateTable|insertInto|deleteFrom)\\(\\s*"${table}"`, "g"))) {
+        const decls = [
+          ...text.slice(0, m.index).matchAll(/^(?:export )?(?:async )?function (\w+)|^export const (\w+) =/gm),
+        ];
+        const last = decls.at(-1);
+        out.add(last ? (last[1] ?? last[2]) : `${mod}/${name}`);
+      }
+    }
+  }
+  return out;
+}
+
+let t: TestApp;
+/** events published, with how many transactions were open at that moment */
+const published: { name: ChangeEventName; open: number }[] = [];
+let open = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  // Count transactions in flight: an event published while one is open was published too early.
+  const db = t.ctx.db;
+  const begin = db.transaction.bind(db);
+  db.transaction = () => {
+    const builder = begin();
+    const execute = builder.execute.bind(builder);
+    builder.execute = async (fn) => {
+      open++;
+      try {
+        return await execute(fn);
+      } finally {
+        open--;
+      }
+    };
+    return builder;
+  };
+  const emit = t.ctx.events.emit.bind(t.ctx.events);
+  t.ctx.events.emit = (name, payload) => {
+    published.push({ name, open });
+    emit(name, payload);
+  };
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  published.length = 0;
+});
+
+/** Runs `fn` (after `setup`, whose events do not count) and expects `event` published after every commit. */
+async function expectAnnounced(event: ChangeEventName, fn: () => Promise<unknown>) {
+  published.length = 0;
+  await fn();
+  expect(published.map((p) => p.name)).toContain(event);
+  expect(published.filter((p) => p.open > 0)).toEqual([]);
+}
+
+async function customer() {
+  const u = await t.register();
+  await setPlan(t, u.uid);
+  return u;
+}
+
+async function tunnelOf(u: { uid: number; token: string }) {
+  const node = await createTestNode(t);
+  return createTestTunnel(t, u.token, { node_id: node.node_id });
+}
+
+const CASES: Record<string, () => Promise<void>> = {
+  changeBalance: async () => {
+    const u = await t.register();
+    await expectAnnounced("user.changed", () =>
+      transact(t.ctx, (trx) => changeBalance(trx, { uid: u.uid, change: 100, reason: "test" })),
+    );
+  },
+  insertUser: () =>
+    expectAnnounced("user.changed", () =>
+      transact(t.ctx, (trx) =>
+        insertUser(trx, {
+          phone: nextPhone(),
+          password_hash: "x",
+          role: 1,
+          status: UserStatus.Active,
+          ban_reason: null,
+          nickname: "n",
+          frp_token: `tok${Date.now()}`,
+          invite_code: `I${Date.now().toString(36).toUpperCase()}`,
+          referrer_uid: null,
+          real_name: null,
+          id_number_masked: null,
+          created_at: new Date().toISOString(),
+          last_login_at: null,
+        }),
+      ),
+    ),
+  updateUserRow: async () => {
+    const u = await t.register();
+    await expectAnnounced("user.changed", () => updateUserRow(direct(t.ctx), u.uid, { nickname: "direct" }));
+    await expectAnnounced("user.changed", () =>
+      transact(t.ctx, (trx) => updateUserRow(trx, u.uid, { status: UserStatus.Banned, ban_reason: "x" })),
+    );
+  },
+  recordLogin: async () => {
+    const u = await t.register();
+    await expectAnnounced("user.changed", () => transact(t.ctx, (trx) => recordLogin(trx, u.uid, "1.2.3.4", "ua")));
+  },
+  grantDefaultPlan: async () => {
+    const u = await t.register();
+    await expectAnnounced("subscription.changed", () => transact(t.ctx, (trx) => grantDefaultPlan(trx, u.uid)));
+  },
+  chargeTraffic: async () => {
+    const u = await customer();
+    await expectAnnounced("subscription.changed", () => transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, 1000 * GB)));
+  },
+  applyPurchase: async () => {
+    const u = await t.register();
+    const plan = (await findPlanWithLevel(t.db, (await makePlan(t)).id))!;
+    const intent = { kind: "plan" as const, plan, months: 1, period: "monthly" as const };
+    await expectAnnounced("subscription.changed", () =>
+      transact(t.ctx, async (trx) => {
+        const decision = await decidePurchase(trx, u.uid, intent, new Date());
+        await applyPurchase(trx, u.uid, intent, decision, { value: 1000, tradeId: null, now: new Date() });
+      }),
+    );
+  },
+  revokePurchase: async () => {
+    const u = await t.register();
+    const plan = (await findPlanWithLevel(t.db, (await makePlan(t)).id))!;
+    const intent = { kind: "plan" as const, plan, months: 1, period: "monthly" as const };
+    const applied = await transact(t.ctx, async (trx) =>
+      applyPurchase(trx, u.uid, intent, await decidePurchase(trx, u.uid, intent, new Date()), {
+        value: 1000,
+        tradeId: null,
+        now: new Date(),
+      }),
+    );
+    await expectAnnounced("subscription.changed", () =>
+      transact(t.ctx, (trx) =>
+        revokePurchase(trx, { uid: u.uid, ...applied, sub_end_before: null, sub_end_after: null }, 0, new Date()),
+      ),
+    );
+  },
+  grantBonusTraffic: async () => {
+    const u = await customer();
+    await expectAnnounced("subscription.changed", () =>
+      transact(t.ctx, (trx) => grantBonusTraffic(trx, u.uid, GB, new Date())),
+    );
+  },
+  expireSubscriptions: async () => {
+    const u = await t.register();
+    await setPlan(t, u.uid, { end_at: new Date(Date.now() - 1000).toISOString() });
+    await expectAnnounced("subscription.changed", () => expireSubscriptions(t.ctx));
+  },
+  createTunnel: async () => {
+    const u = await customer();
+    await expectAnnounced("tunnel.changed", () => tunnelOf(u));
+  },
+  updateTunnel: async () => {
+    const u = await customer();
+    const tun = await tunnelOf(u);
+    await expectAnnounced("tunnel.changed", () =>
+      t.api("PATCH", "/user/tun", { token: u.token, body: { tun_id: tun.tun_id, enabled: false } }),
+    );
+  },
+  markDeleted: async () => {
+    const u = await customer();
+    const tun = await tunnelOf(u);
+    await expectAnnounced("tunnel.changed", async () => {
+      const r = await t.api("DELETE", "/user/tun", { token: u.token, body: { tun_id: tun.tun_id } });
+      expect(r.body.code).toBe("SUCCESS");
+    });
+  },
+  lockTunnel: async () => {
+    const u = await customer();
+    const tun = await tunnelOf(u);
+    await expectAnnounced("tunnel.changed", () => transact(t.ctx, (trx) => lockTunnel(trx, tun.tun_id, "test", 1)));
+  },
+  adminUpdateTunnel: async () => {
+    const u = await customer();
+    const tun = await tunnelOf(u);
+    const token = await adminOf(t);
+    await expectAnnounced("tunnel.changed", async () => {
+      const r = await t.api("PATCH", "/super/tun", {
+        token,
+        body: { tun_id: tun.tun_id, status: 3, banned_reason: "test" },
+      });
+      expect(r.body.code).toBe("SUCCESS");
+    });
+  },
+  tunnelsOffline: async () => {
+    const u = await customer();
+    const tun = await tunnelOf(u);
+    await transact(t.ctx, (trx) => tunnelsOnline(trx, [tun.tun_id], "run-1", new Date().toISOString()));
+    await expectAnnounced("tunnel.changed", () =>
+      transact(t.ctx, (trx) => tunnelsOffline(trx, [tun.tun_id], "run-1", [{ tun_id: tun.tun_id, uid: u.uid }])),
+    );
+  },
+  holdTunnel: async () => {
+    const u = await customer();
+    const tun = await tunnelOf(u);
+    await expectAnnounced("tunnel.changed", () =>
+      transact(t.ctx, (trx) => holdTunnel(trx, { tun_id: tun.tun_id, uid: u.uid }, "run-2")),
+    );
+  },
+  releaseTunnelHold: async () => {
+    const u = await customer();
+    const tun = await tunnelOf(u);
+    await expectAnnounced("tunnel.changed", () =>
+      transact(t.ctx, (trx) => releaseTunnelHold(trx, { tun_id: tun.tun_id, uid: u.uid })),
+    );
+  },
+  createNode: () => expectAnnounced("node.changed", () => createTestNode(t)),
+  updateNode: async () => {
+    const [n, token] = [await createTestNode(t), await adminOf(t)];
+    await expectAnnounced("node.changed", () =>
+      t.api("PATCH", "/super/node", { token, body: { node_id: n.node_id, description: "x" } }),
+    );
+  },
+  deleteNode: async () => {
+    const [n, token] = [await createTestNode(t), await adminOf(t)];
+    await expectAnnounced("node.changed", async () => {
+      const r = await t.api("DELETE", "/super/node", { token, body: { node_id: n.node_id } });
+      expect(r.body.code).toBe("SUCCESS");
+    });
+  },
+};
+
+describe("change events come from the owners, after the commit", () => {
+  it("every function that writes users, subscriptions, tunnels or nodes has a case (or is quiet, with a reason)", () => {
+    const found = [...writers()].sort();
+    expect(found.length).toBeGreaterThan(15);
+    expect(found.filter((f) => !(f in CASES) && !(f in QUIET))).toEqual([]);
+    // No stale entry: each case and each quiet write still exists.
+    expect([...Object.keys(CASES), ...Object.keys(QUIET)].filter((f) => !found.includes(f))).toEqual([]);
+  });
+
+  for (const [name, run] of Object.entries(CASES)) it(`${name} announces its change after the commit`, run);
+
+  it("a rolled-back transaction announces nothing", async () => {
+    const u = await t.register();
+    published.length = 0;
+    await expect(
+      transact(t.ctx, async (trx) => {
+        await updateUserRow(trx, u.uid, { nickname: "never" });
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(published).toEqual([]);
+  });
+
+  it("quiet writes stay quiet (they run on the frp hot path)", async () => {
+    const u = await customer();
+    const tun = await tunnelOf(u);
+    published.length = 0;
+    const at = new Date().toISOString();
+    await transact(t.ctx, async (trx) => {
+      await tunnelsOnline(trx, [tun.tun_id], "run-3", at);
+      await tunnelsGone(trx, [tun.tun_id]);
+      await tunnelSeenOnline(trx, tun.tun_id, "run-4", at);
+      await addTunnelTraffic(trx, tun.node_id, [
+        { tun_id: tun.tun_id, uid: u.uid, day: shanghaiDate(), traffic_in: 1, traffic_out: 1 },
+      ]);
+    });
+    expect(published).toEqual([]);
+  });
+});
