@@ -29,7 +29,11 @@ const columns: TableColumnsType<AreaRow> = [
 ];
 
 const save = async (v: AreaForm, row: AreaRow | undefined) => {
-  const body = { area_name: v.area_name.trim(), sort: v.sort ?? 0, icp_required: v.icp_required ? (1 as const) : (0 as const) };
+  const body = {
+    area_name: v.area_name.trim(),
+    sort: v.sort ?? 0,
+    icp_required: v.icp_required ? (1 as const) : (0 as const),
+  };
   if (row) await updateArea({ area_id: row.area_id, ...body });
   else await createArea(body);
 };
