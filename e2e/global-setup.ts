@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSy
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { ADMIN, BASE_URL, E2E_PORT, REPO_ROOT, SERVER_LOG, SERVER_STATE, TMP_DIR } from "./fixtures/env";
+import { startDnsServer } from "../apps/server/test/dns-server";
+import { ADMIN, BASE_URL, DNS_STATE, E2E_PORT, REPO_ROOT, SERVER_LOG, SERVER_STATE, TMP_DIR } from "./fixtures/env";
 
 function portInUse(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -49,6 +50,13 @@ export default async function globalSetup(): Promise<void> {
   }
   mkdirSync(TMP_DIR, { recursive: true });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "burrow-e2e-"));
+  // The DNS server the console verifies customer domains against (pebble-challtestsrv on
+  // loopback); the domain specs set its records through its management API.
+  const dns = await startDnsServer();
+  writeFileSync(
+    DNS_STATE,
+    JSON.stringify({ dnsServer: dns.dnsServer, managementUrl: dns.managementUrl, pid: dns.pid }),
+  );
   const log = openSync(SERVER_LOG, "w");
   // E2E_SERVER_ENTRY: run another server entry (a local build of the server under test).
   const entry = process.env.E2E_SERVER_ENTRY ?? "apps/server/src/main.ts";
@@ -74,6 +82,7 @@ export default async function globalSetup(): Promise<void> {
       FRP_POLL_INTERVAL: "5",
       // The tunnel specs create tunnels for unverified customers; verify.spec.ts turns it on itself.
       VERIFY_REQUIRED_FOR_TUNNELS: "0",
+      DNS_SERVERS: dns.dnsServer,
     },
     stdio: ["ignore", log, log],
   });

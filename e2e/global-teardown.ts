@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { SERVER_STATE } from "./fixtures/env";
+import { DNS_STATE, SERVER_STATE } from "./fixtures/env";
 
 const alive = (pid: number) => {
   try {
@@ -12,6 +12,11 @@ const alive = (pid: number) => {
 
 /** Stops the server started by global-setup.ts and removes its data directory. */
 export default async function globalTeardown(): Promise<void> {
+  if (existsSync(DNS_STATE)) {
+    const { pid } = JSON.parse(readFileSync(DNS_STATE, "utf8")) as { pid: number };
+    if (pid && alive(pid)) process.kill(pid, "SIGTERM");
+    rmSync(DNS_STATE, { force: true });
+  }
   if (!existsSync(SERVER_STATE)) return;
   const { pid, dataDir } = JSON.parse(readFileSync(SERVER_STATE, "utf8")) as { pid: number; dataDir: string };
   if (alive(pid)) {

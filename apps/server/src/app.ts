@@ -20,6 +20,8 @@ import { authRoutes } from "./modules/auth/auth.routes";
 import { passwordWork } from "./modules/auth/passwords";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
+import { domainGate } from "./modules/domains/domain-gate";
+import { domainJobs, domainsRoutes } from "./modules/domains/domains.routes";
 import { downloadsRoutes } from "./modules/downloads/downloads.routes";
 import { flushFrp, frpRoutes } from "./modules/frp/frp.routes";
 import { homeRoutes } from "./modules/home/home.routes";
@@ -78,6 +80,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   paymentsRoutes(api, ctx);
   ticketsRoutes(api, ctx);
   verifyRoutes(api, ctx);
+  domainsRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
 
@@ -175,6 +178,7 @@ export async function buildApp(
     jwtKey: await loadJwtKey(db, config),
     orderHooks: [],
     metrics: createMetrics(),
+    domains: domainGate(config),
   };
   ctx.metrics.gauge("burrow_orders", "orders by payment state (whole database)", "state", () => ordersByStatus(db));
   const signIn = await seedFreshInstall(ctx);
@@ -201,7 +205,7 @@ export async function buildApp(
   await serveWeb(app, config.WEB_DIST);
   // Background jobs (lease-guarded, so several processes may run them); tests call them directly.
   if (config.NODE_ENV !== "test") {
-    const stopJobs = startJobs(ctx, storeJobs(config.JOBS_INTERVAL * 1000));
+    const stopJobs = startJobs(ctx, [...storeJobs(config.JOBS_INTERVAL * 1000), ...domainJobs]);
     app.addHook("preClose", stopJobs);
   }
   // Runs once every request in flight has been answered (Fastify stops accepting first): the frp

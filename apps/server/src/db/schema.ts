@@ -1,6 +1,7 @@
 import type { AuditTables } from "../modules/audit/audit.table";
 import type { AuthTables } from "../modules/auth/auth.table";
 import type { DashboardTables } from "../modules/dashboard/dashboard.table";
+import type { DomainTables } from "../modules/domains/domains.table";
 import type { DownloadTables } from "../modules/downloads/downloads.table";
 import type { FrpTables } from "../modules/frp/frp.table";
 import type { HomeTables } from "../modules/home/home.table";
@@ -43,7 +44,8 @@ export interface DB
     DownloadTables,
     TicketTables,
     HomeTables,
-    VerifyTables {
+    VerifyTables,
+    DomainTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
 }

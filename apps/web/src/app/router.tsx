@@ -6,6 +6,7 @@ import { auditRoutes } from "@/features/audit/audit.routes";
 import { authRoutes } from "@/features/auth/auth.routes";
 import { dashboardRoutes } from "@/features/dashboard/dashboard.routes";
 import { docsRoutes } from "@/features/docs/docs.routes";
+import { domainsAdminRoutes, domainsCustomerRoutes } from "@/features/domains/domains.routes";
 import { downloadsAdminRoutes, downloadsCustomerRoutes } from "@/features/downloads/downloads.routes";
 import { homeAdminRoutes } from "@/features/home/home.routes";
 import { marketingRoutes } from "@/features/marketing/marketing.routes";
@@ -37,6 +38,7 @@ const customerRoutes: RouteObject[] = [
   ...storeRoutes,
   ...subscriptionsRoutes,
   ...ticketsCustomerRoutes,
+  ...domainsCustomerRoutes,
 ];
 
 /** Admin pages (paths relative to /admin); access is checked against GET /super/roleMenu. */
@@ -47,6 +49,7 @@ const adminRoutes: RouteObject[] = [
   ...auditRoutes,
   ...nodesAdminRoutes,
   ...tunnelsAdminRoutes,
+  ...domainsAdminRoutes,
   ...trafficAdminRoutes,
   ...downloadsAdminRoutes,
   ...homeAdminRoutes,

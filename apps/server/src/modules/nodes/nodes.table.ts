@@ -4,6 +4,8 @@ export interface AreaTable {
   area_id: Generated<number>;
   area_name: string;
   sort: Generated<number>;
+  /** 1: custom domains on this area's nodes need an ICP filing number (mainland China) */
+  icp_required: Generated<number>;
   created_at: string;
 }
 

@@ -1,0 +1,61 @@
+import { normalizeDomain } from "@burrow/contract";
+import type { Kysely } from "kysely";
+import type { DB } from "../../db/schema";
+import type { DomainRow } from "./domains.table";
+
+/**
+ * A domain its customer holds now: verified, or flagged (its TXT record vanished at a re-check)
+ * and still within its grace period. The rows other modules (certificates) may rely on.
+ */
+export interface VerifiedDomain {
+  id: number;
+  uid: number;
+  /** canonical form (normalizeDomain) */
+  domain: string;
+  /** the node its CNAME points at */
+  node_id: number;
+  status: "verified" | "flagged";
+  verified_at: string | null;
+  /** when a re-check found the TXT record gone (status flagged), else null */
+  flagged_at: string | null;
+}
+
+const toVerified = (r: DomainRow): VerifiedDomain => ({
+  id: r.id,
+  uid: r.uid,
+  domain: r.domain,
+  node_id: r.node_id,
+  status: r.status as VerifiedDomain["status"],
+  verified_at: r.verified_at,
+  flagged_at: r.flagged_at,
+});
+
+/** Rows that hold their name: `verified_domain` is set exactly while the state is verified or flagged. */
+const held = (db: Kysely<DB>) => db.selectFrom("domains").selectAll().where("verified_domain", "is not", null);
+
+/**
+ * The customer's verified domain `domain` (any spelling; compared in canonical form), or
+ * undefined when the customer does not hold it.
+ */
+export async function findVerifiedDomain(
+  db: Kysely<DB>,
+  uid: number,
+  domain: string,
+): Promise<VerifiedDomain | undefined> {
+  const canonical = normalizeDomain(domain);
+  if (!canonical) return undefined;
+  const row = await held(db).where("uid", "=", uid).where("verified_domain", "=", canonical).executeTakeFirst();
+  return row ? toVerified(row) : undefined;
+}
+
+/** Every domain the customer holds now, by name. */
+export async function listVerifiedDomains(db: Kysely<DB>, uid: number): Promise<VerifiedDomain[]> {
+  const rows = await held(db).where("uid", "=", uid).orderBy("domain").execute();
+  return rows.map(toVerified);
+}
+
+/** Who holds a name now (any customer), or undefined. */
+export async function domainHolder(db: Kysely<DB>, domain: string): Promise<VerifiedDomain | undefined> {
+  const row = await held(db).where("verified_domain", "=", domain).executeTakeFirst();
+  return row ? toVerified(row) : undefined;
+}
