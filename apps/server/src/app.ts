@@ -13,6 +13,8 @@ import { migrateToLatest } from "./db/migrate";
 import type { DB } from "./db/schema";
 import { registerErrorHandler, registerNotFound } from "./http/error-handler";
 import { OneLineRequestLog } from "./http/request-log";
+import { affiliateRoutes } from "./modules/affiliate/affiliate.routes";
+import { affiliateJobs, affiliateOrderHook } from "./modules/affiliate/affiliate.service";
 import { apidocsRoutes } from "./modules/apidocs/apidocs.routes";
 import { auditRoutes } from "./modules/audit/audit";
 import { authRoutes } from "./modules/auth/auth.routes";
@@ -75,6 +77,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   paymentsRoutes(api, ctx);
   ticketsRoutes(api, ctx);
   verifyRoutes(api, ctx);
+  affiliateRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
 
@@ -166,6 +169,7 @@ export async function buildApp(
     jwtKey: await loadJwtKey(db, config),
     orderHooks: [],
   };
+  ctx.orderHooks.push(affiliateOrderHook);
   const signIn = await seedFreshInstall(ctx);
   if (config.NODE_ENV !== "test" && gatewayKeys(config).kind === "sandbox")
     log.warn(
@@ -189,7 +193,7 @@ export async function buildApp(
   await serveWeb(app, config.WEB_DIST);
   // Background jobs (lease-guarded, so several processes may run them); tests call them directly.
   if (config.NODE_ENV !== "test") {
-    const stopJobs = startJobs(ctx, [...storeJobs]);
+    const stopJobs = startJobs(ctx, [...storeJobs, ...affiliateJobs]);
     app.addHook("preClose", stopJobs);
   }
   app.addHook("onClose", async () => {

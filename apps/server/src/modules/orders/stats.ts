@@ -41,3 +41,15 @@ export async function revenueBetween(db: Kysely<DB>, from: string, to: string): 
   const refunded = Number(refunds.refunded ?? 0);
   return { revenue: Number(paid.revenue ?? 0) - refunded, recharge: Number(paid.recharge ?? 0), refunded };
 }
+
+/** Paid orders (any type, refunded ones included) of these customers: the affiliate page's count. */
+export async function countPaidOrdersOf(db: Kysely<DB>, uids: number[]): Promise<number> {
+  if (uids.length === 0) return 0;
+  const r = await db
+    .selectFrom("orders")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("uid", "in", uids)
+    .where("status", "in", [PayStatus.Paid, PayStatus.Refunded])
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
