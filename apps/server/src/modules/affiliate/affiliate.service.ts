@@ -141,20 +141,28 @@ export const affiliateOrderHook: OrderHook = {
 };
 
 /**
- * The release job: pending rebates whose holding period ended become available. Idempotent (a
- * conditional update); `now` is a parameter so that tests move the clock.
+ * Releases pending rebates whose holding period ended (all of them, or one inviter's): a
+ * conditional update, so it is idempotent and safe beside the job in another process.
  * @returns how many were released
  */
-export async function releaseRebates(ctx: AppContext, now: Date = new Date()): Promise<number> {
+async function releaseDue(db: Kysely<DB>, now: Date, uid?: number): Promise<number> {
   const iso = now.toISOString();
-  const r = await ctx.db
+  let q = db
     .updateTable("aff_rebates")
     .set({ state: RebateState.Available, released_at: iso })
     .where("state", "=", RebateState.Pending)
-    .where("release_at", "<=", iso)
-    .executeTakeFirst();
+    .where("release_at", "<=", iso);
+  if (uid !== undefined) q = q.where("uid", "=", uid);
+  const r = await q.executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
+
+/**
+ * The release job: pending rebates whose holding period ended become available. `now` is a
+ * parameter so that tests move the clock. A customer's own reads and withdrawals also release
+ * their due rebates first, so what they see never waits for the job's next run.
+ */
+export const releaseRebates = (ctx: AppContext, now: Date = new Date()): Promise<number> => releaseDue(ctx.db, now);
 
 /** The programme's background jobs (started by buildApp outside tests; tests call releaseRebates). */
 export const affiliateJobs: JobDef[] = [
@@ -209,6 +217,7 @@ export async function affSummary(ctx: AppContext, uid: number, now = new Date())
   const today = shanghaiDate(now);
   const first = addDays(today, -29);
   const since = shanghaiDayStart(first).toISOString();
+  await releaseDue(ctx.db, now, uid);
   const [invitees, totals, setting, recent, external] = await Promise.all([
     listInvitees(ctx.db, uid),
     totalsOf(ctx.db, uid),
@@ -269,6 +278,7 @@ const presentRebate = (r: AffRebateRow): RebateRow => ({
 
 /** GET /user/aff/rebate: only the caller's rows. */
 export async function listRebates(ctx: AppContext, uid: number, q: RebateQuery): Promise<Paged<RebateRow>> {
+  await releaseDue(ctx.db, new Date(), uid);
   let base = ctx.db.selectFrom("aff_rebates").where("uid", "=", uid);
   if (q.state) base = base.where("state", "=", q.state);
   return pageOf(
@@ -337,6 +347,7 @@ export async function withdraw(ctx: AppContext, uid: number, body: WithdrawBody)
   const external = body.method !== "balance";
   const id = await ctx.db.transaction().execute(async (trx) => {
     await lockUser(trx, uid);
+    await releaseDue(trx, new Date(), uid);
     const totals = await totalsOf(trx, uid);
     if (body.amount > totals.available)
       throw refused(`可提现返利不足：当前可提现 ${fenToYuan(Math.max(0, totals.available))} 元`);
