@@ -14,6 +14,9 @@ async function saveSetting(admin: Page, rate: string, days: string, min: string)
   await expect(admin.getByText("返利设置已保存，对之后支付的订单生效")).toBeVisible();
 }
 
+/** A list after a reload can take a while to draw on a loaded machine (a dozen columns, a fixed one). */
+const RELOADED = { timeout: 30_000 };
+
 /** A table row holding every one of the texts. */
 const tableRow = (page: Page, ...texts: string[]) =>
   texts.reduce((rows, text) => rows.filter({ hasText: text }), page.locator(".ant-table-row"));
@@ -42,7 +45,8 @@ async function requestWithdrawal(page: Page, method: string, fields: Record<stri
 test("affiliate journey: invite link sign-up, rebates held and released, withdrawals to balance and paid out by hand", async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
+  // One long journey through three browsers (inviter, friend, operator).
+  test.setTimeout(300_000);
   const token = await adminToken();
   const planName = uniqueTitle("E2E推广");
   await createPlanApi(token, { name: planName, monthly_fee: 2000 });
@@ -98,7 +102,7 @@ test("affiliate journey: invite link sign-up, rebates held and released, withdra
 
   // --- The inviter sees one invitee, one paid order, 2.00 pending (held for 7 days).
   await page.reload();
-  await expect(figure(page, "aff-pending")).toHaveText("2.00");
+  await expect(figure(page, "aff-pending")).toHaveText("2.00", RELOADED);
   await expect(figure(page, "aff-available")).toHaveText("0.00");
   await expect(page.locator(".ant-statistic").filter({ hasText: "邀请注册（人）" })).toContainText("1");
   await expect(page.getByRole("img", { name: "近 30 天返利与邀请注册趋势" })).toBeVisible();
@@ -134,7 +138,7 @@ test("affiliate journey: invite link sign-up, rebates held and released, withdra
   // --- The operator rejects it with a reason: the 1.00 is available again.
   await admin.reload();
   const pending = tableRow(admin, "处理中", inviter.phone);
-  await expect(pending).toContainText("支付宝 · 13912345678");
+  await expect(pending).toContainText("支付宝 · 13912345678", RELOADED);
   await pending.getByRole("button", { name: "驳回" }).click();
   const reject = admin.getByRole("dialog", { name: /驳回提现/ });
   await reject.getByLabel("驳回原因").fill("收款人姓名与支付宝实名不符");
@@ -143,7 +147,7 @@ test("affiliate journey: invite link sign-up, rebates held and released, withdra
   await expect(tableRow(admin, "收款人姓名与支付宝实名不符")).toContainText("已驳回");
 
   await page.reload();
-  await expect(figure(page, "aff-available")).toHaveText("1.00");
+  await expect(figure(page, "aff-available")).toHaveText("1.00", RELOADED);
   await expect(tableRow(page, "驳回原因：收款人姓名与支付宝实名不符")).toContainText("已驳回");
 
   // --- It asks for 1.00 to a bank card; the operator pays it out and approves with the reference.
@@ -155,6 +159,7 @@ test("affiliate journey: invite link sign-up, rebates held and released, withdra
   });
   await admin.reload();
   const bank = tableRow(admin, "处理中", inviter.phone);
+  await expect(bank).toContainText("银行卡", RELOADED);
   await bank.getByRole("button", { name: "已打款" }).click();
   const approve = admin.getByRole("dialog", { name: /确认已打款/ });
   await approve.getByLabel("付款流水号").fill("ICBC20261124001");
@@ -163,7 +168,7 @@ test("affiliate journey: invite link sign-up, rebates held and released, withdra
   await expect(tableRow(admin, "ICBC20261124001")).toContainText("已完成");
 
   await page.reload();
-  await expect(figure(page, "aff-withdrawn")).toHaveText("2.00");
+  await expect(figure(page, "aff-withdrawn")).toHaveText("2.00", RELOADED);
   await expect(figure(page, "aff-available")).toHaveText("0.00");
   await expect(tableRow(page, "付款流水号：ICBC20261124001")).toContainText("已完成");
 

@@ -4,6 +4,8 @@ import { Card, Col, Row, Statistic, Typography } from "antd";
 
 /** The rebate figures: pending, available (red and explained when negative), processing, withdrawn. */
 export function AffTotals({ data, extra }: { data: AffSummary; extra?: boolean }) {
+  // Six figures in one row on wide screens with the invitee counts, four without.
+  const xl = extra ? 4 : 6;
   const negative = data.available < 0;
   const cards = [
     { title: "待结算返利（元）", value: data.pending, testId: "aff-pending" },
@@ -15,12 +17,12 @@ export function AffTotals({ data, extra }: { data: AffSummary; extra?: boolean }
     <Row gutter={[16, 16]}>
       {extra ? (
         <>
-          <Col xs={12} xl={6}>
+          <Col xs={12} xl={xl}>
             <Card>
               <Statistic title="邀请注册（人）" value={data.invited_count} />
             </Card>
           </Col>
-          <Col xs={12} xl={6}>
+          <Col xs={12} xl={xl}>
             <Card>
               <Statistic title="被邀请人已付订单" value={data.paid_orders} />
             </Card>
@@ -28,7 +30,7 @@ export function AffTotals({ data, extra }: { data: AffSummary; extra?: boolean }
         </>
       ) : null}
       {cards.map((c) => (
-        <Col xs={12} xl={6} key={c.testId}>
+        <Col xs={12} xl={xl} key={c.testId}>
           <Card data-testid={c.testId}>
             <Statistic
               title={c.title}
