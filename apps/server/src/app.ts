@@ -14,6 +14,8 @@ import type { DB } from "./db/schema";
 import { registerErrorHandler, registerNotFound } from "./http/error-handler";
 import { opsRoutes } from "./http/ops";
 import { OneLineRequestLog } from "./http/request-log";
+import { affiliateRoutes } from "./modules/affiliate/affiliate.routes";
+import { affiliateJobs, affiliateOrderHook } from "./modules/affiliate/affiliate.service";
 import { apidocsRoutes } from "./modules/apidocs/apidocs.routes";
 import { auditRoutes } from "./modules/audit/audit";
 import { authRoutes } from "./modules/auth/auth.routes";
@@ -81,6 +83,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   ticketsRoutes(api, ctx);
   verifyRoutes(api, ctx);
   domainsRoutes(api, ctx);
+  affiliateRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
 
@@ -181,6 +184,7 @@ export async function buildApp(
     domains: domainGate(config),
   };
   ctx.metrics.gauge("burrow_orders", "orders by payment state (whole database)", "state", () => ordersByStatus(db));
+  ctx.orderHooks.push(affiliateOrderHook);
   const signIn = await seedFreshInstall(ctx);
   if (config.NODE_ENV !== "test" && gatewayKeys(config).kind === "sandbox")
     log.warn(
@@ -205,7 +209,7 @@ export async function buildApp(
   await serveWeb(app, config.WEB_DIST);
   // Background jobs (lease-guarded, so several processes may run them); tests call them directly.
   if (config.NODE_ENV !== "test") {
-    const stopJobs = startJobs(ctx, [...storeJobs(config.JOBS_INTERVAL * 1000), ...domainJobs]);
+    const stopJobs = startJobs(ctx, [...storeJobs(config.JOBS_INTERVAL * 1000), ...domainJobs, ...affiliateJobs]);
     app.addHook("preClose", stopJobs);
   }
   // Runs once every request in flight has been answered (Fastify stops accepting first): the frp

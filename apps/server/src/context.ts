@@ -9,6 +9,7 @@ import type { OrderRow } from "./modules/orders/orders.table";
 import type { EventBus } from "./shared/events";
 import type { Metrics } from "./shared/metrics";
 import type { RateLimiter } from "./shared/rate-limit";
+import type { Tx } from "./shared/tx";
 
 /** Where an awaiting online order is paid: the configured gateway's link (payments module). */
 export interface PaymentGateway {
@@ -22,9 +23,9 @@ export interface PaymentGateway {
  */
 export interface OrderHook {
   /** after a paid order was delivered (`fulfilment` tells whether it was applied or credited) */
-  paid?(trx: Kysely<DB>, order: OrderRow, now: Date): Promise<void>;
+  paid?(trx: Tx, order: OrderRow, now: Date): Promise<void>;
   /** after an operator refunded `refunded` fen of a paid order (the row already says −2) */
-  refunded?(trx: Kysely<DB>, order: OrderRow, refunded: number, now: Date): Promise<void>;
+  refunded?(trx: Tx, order: OrderRow, refunded: number, now: Date): Promise<void>;
 }
 
 /** A domain a customer may bind to http(s) tunnels now: on which node, and until when. */

@@ -1,3 +1,4 @@
+import type { AffiliateTables } from "../modules/affiliate/affiliate.table";
 import type { AuditTables } from "../modules/audit/audit.table";
 import type { AuthTables } from "../modules/auth/auth.table";
 import type { DashboardTables } from "../modules/dashboard/dashboard.table";
@@ -45,7 +46,8 @@ export interface DB
     TicketTables,
     HomeTables,
     VerifyTables,
-    DomainTables {
+    DomainTables,
+    AffiliateTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
 }

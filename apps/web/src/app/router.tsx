@@ -2,6 +2,7 @@ import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { FullPageSpin } from "@/components/FullPageSpin";
 import { accountRoutes } from "@/features/account/account.routes";
 import { adminviewRoutes } from "@/features/adminview/adminview.routes";
+import { affiliateAdminRoutes, affiliateCustomerRoutes } from "@/features/affiliate/affiliate.routes";
 import { auditRoutes } from "@/features/audit/audit.routes";
 import { authRoutes } from "@/features/auth/auth.routes";
 import { dashboardRoutes } from "@/features/dashboard/dashboard.routes";
@@ -39,6 +40,7 @@ const customerRoutes: RouteObject[] = [
   ...subscriptionsRoutes,
   ...ticketsCustomerRoutes,
   ...domainsCustomerRoutes,
+  ...affiliateCustomerRoutes,
 ];
 
 /** Admin pages (paths relative to /admin); access is checked against GET /super/roleMenu. */
@@ -57,6 +59,7 @@ const adminRoutes: RouteObject[] = [
   ...ordersRoutes,
   ...marketingRoutes,
   ...ticketsAdminRoutes,
+  ...affiliateAdminRoutes,
   { path: "dash", element: <Navigate to="/dashboard" replace /> },
 ];
 

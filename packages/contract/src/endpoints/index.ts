@@ -1,3 +1,4 @@
+import { AffiliateApi } from "./affiliate";
 import { ApidocsApi } from "./apidocs";
 import { AuditApi } from "./audit";
 import { AuthApi } from "./auth";
@@ -21,6 +22,7 @@ import { UsermgrApi } from "./usermgr";
 import { UsersApi } from "./users";
 import { VerifyApi } from "./verify";
 
+export { AffiliateApi } from "./affiliate";
 export { ApidocsApi } from "./apidocs";
 export { AuditApi } from "./audit";
 export { AuthApi } from "./auth";
@@ -46,6 +48,7 @@ export { VerifyApi } from "./verify";
 
 /** Every endpoint of the API, by domain: the server registers from it, the OpenAPI document and the route-table test read it. */
 export const Endpoints = {
+  affiliate: AffiliateApi,
   apidocs: ApidocsApi,
   audit: AuditApi,
   auth: AuthApi,

@@ -60,3 +60,15 @@ export async function ordersByStatus(db: Kysely<DB>): Promise<Record<string, num
   for (const r of rows) out[STATE_NAMES[r.status] ?? String(r.status)] = Number(r.n);
   return out;
 }
+
+/** Paid orders (any type, refunded ones included) of these customers: the affiliate page's count. */
+export async function countPaidOrdersOf(db: Kysely<DB>, uids: number[]): Promise<number> {
+  if (uids.length === 0) return 0;
+  const r = await db
+    .selectFrom("orders")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("uid", "in", uids)
+    .where("status", "in", [PayStatus.Paid, PayStatus.Refunded])
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

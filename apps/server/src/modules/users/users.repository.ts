@@ -69,3 +69,14 @@ export async function userBriefs(
     .execute();
   return new Map(rows.map((r) => [r.uid, r]));
 }
+
+/** The customers who signed up with `uid`'s invite code, with their sign-up times (affiliate). */
+export const listInvitees = (db: Kysely<DB>, uid: number): Promise<{ uid: number; created_at: string }[]> =>
+  db.selectFrom("users").select(["uid", "created_at"]).where("referrer_uid", "=", uid).orderBy("uid").execute();
+
+/** Phone numbers by uid (affiliate lists name whose request it is). */
+export async function phonesOf(db: Kysely<DB>, uids: number[]): Promise<Map<number, string>> {
+  if (uids.length === 0) return new Map();
+  const rows = await db.selectFrom("users").select(["uid", "phone"]).where("uid", "in", uids).execute();
+  return new Map(rows.map((r) => [r.uid, r.phone]));
+}

@@ -1,0 +1,407 @@
+import type {
+  AdminWithdrawalRow,
+  AffSetting,
+  AffSummary,
+  CreateOrderResult,
+  Paged,
+  RebateRow,
+  WithdrawalRow,
+} from "@burrow/contract";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestApp, nextPhone, type TestApp } from "../../../test/harness";
+import { adminOf, balanceOf, giveBalance, makePlan } from "../../../test/store-fixtures";
+import { DAY_MS } from "../../shared/time";
+import { closeExpiredOrders, recordOnlinePayment } from "../orders/orders.service";
+import { releaseRebates } from "./affiliate.service";
+
+let t: TestApp;
+let admin: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await adminOf(t);
+});
+afterAll(() => t.close());
+
+type Customer = { uid: number; token: string; phone: string };
+
+/** Signs up through the real SMS + register flow, with an invite code when given. */
+async function signUp(invite?: string, phone = nextPhone()) {
+  await t.api("POST", "/auth/sms", { body: { phone, scene: "register" } });
+  return t.api<{ token: string }>("POST", "/auth/register", {
+    body: { phone, code: t.sms.last(phone), password: "password-123", ...(invite && { invite_code: invite }) },
+  });
+}
+async function customer(invite?: string): Promise<Customer> {
+  const phone = nextPhone();
+  const r = await signUp(invite, phone);
+  if (r.body.code !== "SUCCESS") throw new Error(JSON.stringify(r.body));
+  const info = await t.api<{ uid: number }>("GET", "/user/userInfo", { token: r.body.data.token });
+  return { uid: info.body.data.uid, token: r.body.data.token, phone };
+}
+const summary = async (c: Customer) => (await t.api<AffSummary>("GET", "/user/aff", { token: c.token })).body.data;
+/** An inviter and one invitee who signed up with the inviter's code. */
+async function pair() {
+  const inviter = await customer();
+  const invitee = await customer((await summary(inviter)).invite_code);
+  return { inviter, invitee };
+}
+const setSetting = (s: Partial<AffSetting>) =>
+  t.api<AffSetting>("PATCH", "/super/aff/setting", {
+    token: admin,
+    body: { rate_bp: 1000, hold_days: 7, min_withdraw: 100, ...s },
+  });
+const rebates = async (c: Customer) =>
+  (await t.api<Paged<RebateRow>>("GET", "/user/aff/rebate", { token: c.token, query: { size: 100 } })).body.data;
+const withdraw = (c: Customer, body: Record<string, unknown>) =>
+  t.api<WithdrawalRow>("POST", "/user/aff/withdraw", { token: c.token, body });
+const decide = (body: Record<string, unknown>) =>
+  t.api<AdminWithdrawalRow>("POST", "/super/aff/approve", { token: admin, body });
+/** Buys a monthly plan (or pack) from the balance, topped up first. */
+async function buy(c: Customer, fee: number, type = 2): Promise<string> {
+  const plan = await makePlan(t, { monthly_fee: fee, ...(type === 3 && { type: 3 }) });
+  await giveBalance(t, c.uid, fee);
+  const r = await t.api<CreateOrderResult>("POST", "/user/order", {
+    token: c.token,
+    body: { type, plan_id: plan.id, period: "monthly", pay_method: 1 },
+  });
+  if (r.body.code !== "SUCCESS") throw new Error(JSON.stringify(r.body));
+  return r.body.data.trade_id;
+}
+/** An inviter with `fen` of released rebate (hold 0, rate 50 %). */
+async function inviterWithAvailable(fen: number) {
+  await setSetting({ rate_bp: 5000, hold_days: 0 });
+  const p = await pair();
+  await buy(p.invitee, fen * 2);
+  await releaseRebates(t.ctx, new Date(Date.now() + 1000));
+  await setSetting({});
+  expect((await summary(p.inviter)).available).toBe(fen);
+  return p;
+}
+
+beforeEach(async () => {
+  await setSetting({});
+});
+
+describe("settings", () => {
+  it("are read and changed by the Manager only, validated and audited", async () => {
+    const before = await t.api<AffSetting>("GET", "/super/aff/setting", { token: admin });
+    expect(before.body.data).toEqual({ rate_bp: 1000, hold_days: 7, min_withdraw: 100 });
+    const bad = await t.api("PATCH", "/super/aff/setting", {
+      token: admin,
+      body: { rate_bp: 9000, hold_days: 7, min_withdraw: 100 },
+    });
+    expect([bad.status, bad.body.code]).toEqual([400, 10000]);
+    expect(bad.body.msg).toContain("rate_bp");
+    const ok = await setSetting({ rate_bp: 1250, hold_days: 3, min_withdraw: 500 });
+    expect(ok.body.data).toEqual({ rate_bp: 1250, hold_days: 3, min_withdraw: 500 });
+    const logs = await t.db.selectFrom("audit_logs").selectAll().where("action", "=", "aff.setting").execute();
+    expect(JSON.parse(logs.at(-1)?.detail ?? "{}").after).toMatchObject({ rate_bp: 1250 });
+  });
+
+  it("refuses customers on every /super affiliate call and changes nothing", async () => {
+    const c = await customer();
+    const calls = [
+      t.api("GET", "/super/aff/list", { token: c.token }),
+      t.api("POST", "/super/aff/approve", { token: c.token, body: { id: 1, action: "approve", payout_ref: "x" } }),
+      t.api("GET", "/super/aff/setting", { token: c.token }),
+      t.api("PATCH", "/super/aff/setting", { token: c.token, body: { rate_bp: 5000, hold_days: 0, min_withdraw: 1 } }),
+    ];
+    for (const r of await Promise.all(calls)) expect([r.status, r.body.code]).toEqual([403, 30004]);
+    expect((await t.api<AffSetting>("GET", "/super/aff/setting", { token: admin })).body.data.rate_bp).toBe(1000);
+  });
+});
+
+describe("invitations", () => {
+  it("gives every customer an invite code and a link path; sign-up through it records the inviter", async () => {
+    const { inviter, invitee } = await pair();
+    const s = await summary(inviter);
+    expect(s.invite_code).toMatch(/^[A-Z0-9]{8}$/);
+    expect(s.invite_path).toBe(`/reg?invite=${s.invite_code}`);
+    expect(s.invited_count).toBe(1);
+    expect(s.days).toHaveLength(30);
+    expect(s.days.at(-1)?.invited).toBe(1);
+    const row = await t.db.selectFrom("users").select("referrer_uid").where("uid", "=", invitee.uid).executeTakeFirst();
+    expect(row?.referrer_uid).toBe(inviter.uid);
+  });
+
+  it("refuses an unknown code with 400 naming invite_code and creates nobody", async () => {
+    const phone = nextPhone();
+    const r = await signUp("ZZZZ9999", phone);
+    expect([r.status, r.body.code]).toEqual([400, 10000]);
+    expect(r.body.msg).toContain("invite_code");
+    expect(await t.db.selectFrom("users").select("uid").where("phone", "=", phone).executeTakeFirst()).toBeUndefined();
+  });
+
+  it("never invites oneself and never changes the inviter afterwards", async () => {
+    const { inviter, invitee } = await pair();
+    const other = await customer();
+    // Signing up again with one's own phone and code: the phone is taken, nothing changes.
+    const self = await signUp((await summary(invitee)).invite_code, invitee.phone);
+    expect(self.body.code).not.toBe("SUCCESS");
+    // No call sets the inviter: the customer's profile and the operator's user edit ignore it.
+    await t.api("PATCH", "/user/info", { token: invitee.token, body: { referrer_uid: other.uid } });
+    await t.api("PATCH", "/super/user/info", { token: admin, body: { uid: invitee.uid, referrer_uid: other.uid } });
+    const row = await t.db.selectFrom("users").select("referrer_uid").where("uid", "=", invitee.uid).executeTakeFirst();
+    expect(row?.referrer_uid).toBe(inviter.uid);
+    // A rebate never goes to the buyer: a row pointing at itself (forged in the database) earns nothing.
+    await t.db.updateTable("users").set({ referrer_uid: other.uid }).where("uid", "=", other.uid).execute();
+    await buy(other, 1000);
+    expect((await rebates(other)).total).toBe(0);
+  });
+});
+
+describe("rebates", () => {
+  it("rebates plans, packs and renewals of invitees at the configured rate; recharges and credited orders never", async () => {
+    await setSetting({ rate_bp: 1250 });
+    const { inviter, invitee } = await pair();
+    const planTrade = await buy(invitee, 1000);
+    const packTrade = await buy(invitee, 333, 3);
+    await giveBalance(t, invitee.uid, 1000);
+    const renew = await t.api<CreateOrderResult>("POST", "/user/order", {
+      token: invitee.token,
+      body: { type: 4, trade_id: planTrade, period: "monthly", pay_method: 1 },
+    });
+    expect(renew.body.code).toBe("SUCCESS");
+    const renewTrade = renew.body.data.trade_id;
+    // A recharge, paid online.
+    const recharge = await t.api<CreateOrderResult>("POST", "/user/order", {
+      token: invitee.token,
+      body: { type: 1, amount: 5000, pay_method: 2 },
+    });
+    expect(recharge.body.code).toBe("SUCCESS");
+    await recordOnlinePayment(t.ctx, {
+      tradeId: recharge.body.data.trade_id,
+      channelTradeId: `GW${recharge.body.data.trade_id}`,
+      amount: 5000,
+    });
+    // An online plan order paid after it closed: the money is credited to the balance instead.
+    const plan = await makePlan(t, { monthly_fee: 2000, level: 3 });
+    const late = await t.api<CreateOrderResult>("POST", "/user/order", {
+      token: invitee.token,
+      body: { type: 2, plan_id: plan.id, period: "monthly", pay_method: 2 },
+    });
+    await closeExpiredOrders(t.ctx, new Date(Date.now() + 20 * 60_000));
+    await recordOnlinePayment(t.ctx, {
+      tradeId: late.body.data.trade_id,
+      channelTradeId: `GW${late.body.data.trade_id}`,
+      amount: late.body.data.amount,
+    });
+    const lateRow = await t.db
+      .selectFrom("orders")
+      .select("fulfilment")
+      .where("trade_id", "=", late.body.data.trade_id)
+      .executeTakeFirstOrThrow();
+    expect(lateRow.fulfilment).toBe("credited");
+    // A customer nobody invited earns nobody anything.
+    const loner = await customer();
+    await buy(loner, 1000);
+
+    const rows = await rebates(inviter);
+    expect(rows.list.map((r) => [r.trade_id, r.order_type, r.order_amount, r.amount, r.state])).toEqual([
+      [renewTrade, 4, 1000, 125, 1],
+      [packTrade, 3, 333, 41, 1],
+      [planTrade, 2, 1000, 125, 1],
+    ]);
+    expect(rows.list[0].invitee).toMatch(/^\d{3}\*{4}\d{4}$/);
+    const s = await summary(inviter);
+    expect(s).toMatchObject({ pending: 291, available: 0, withdrawn: 0, invited_count: 1, paid_orders: 5 });
+    expect(s.days.at(-1)?.rebate).toBe(291);
+  });
+
+  it("holds a rebate for the configured days, then the job releases it once", async () => {
+    await setSetting({ hold_days: 7 });
+    const { inviter, invitee } = await pair();
+    await buy(invitee, 1000);
+    const now = Date.now();
+    expect(await releaseRebates(t.ctx, new Date(now + 6 * DAY_MS))).toBe(0);
+    expect((await summary(inviter)).pending).toBe(100);
+    expect(await releaseRebates(t.ctx, new Date(now + 7 * DAY_MS + 60_000))).toBeGreaterThanOrEqual(1);
+    expect(await releaseRebates(t.ctx, new Date(now + 8 * DAY_MS))).toBe(0);
+    const s = await summary(inviter);
+    expect(s).toMatchObject({ pending: 0, available: 100 });
+    expect((await rebates(inviter)).list[0]).toMatchObject({ state: 2 });
+  });
+
+  it("reverses a held rebate when the order is refunded in full, and the job no longer releases it", async () => {
+    const { inviter, invitee } = await pair();
+    const trade = await buy(invitee, 1000);
+    const r = await t.api("POST", "/super/epay/order/refund", {
+      token: admin,
+      body: { trade_id: trade, amount: 1000, override_reason: "测试全额退款" },
+    });
+    expect(r.body.code).toBe("SUCCESS");
+    expect((await rebates(inviter)).list[0]).toMatchObject({ amount: 100, reversed: 100, state: 3 });
+    await releaseRebates(t.ctx, new Date(Date.now() + 30 * DAY_MS));
+    expect(await summary(inviter)).toMatchObject({ pending: 0, available: 0 });
+  });
+
+  it("a partial refund takes back the rebate of the refunded part only", async () => {
+    const { inviter, invitee } = await pair();
+    const trade = await buy(invitee, 1000);
+    const r = await t.api<{ refunded: number }>("POST", "/super/epay/order/refund", {
+      token: admin,
+      body: { trade_id: trade },
+    });
+    const kept = 1000 - r.body.data.refunded;
+    expect(kept).toBeGreaterThan(0);
+    const row = (await rebates(inviter)).list[0];
+    expect(row).toMatchObject({ state: 1, reversed: 100 - Math.floor(kept / 10) });
+    expect((await summary(inviter)).pending).toBe(Math.floor(kept / 10));
+  });
+
+  it("a refund after release is recorded against the available rebate, which may go negative", async () => {
+    const { inviter, invitee } = await inviterWithAvailable(500);
+    await withdraw(inviter, { amount: 500, method: "balance" });
+    const trade = (await rebates(inviter)).list[0].trade_id;
+    await t.api("POST", "/super/epay/order/refund", {
+      token: admin,
+      body: { trade_id: trade, amount: 1000, override_reason: "测试全额退款" },
+    });
+    expect((await rebates(inviter)).list[0]).toMatchObject({ state: 2, reversed: 500 });
+    expect(await summary(inviter)).toMatchObject({ available: -500, withdrawn: 500 });
+    const more = await withdraw(inviter, { amount: 100, method: "balance" });
+    expect([more.status, more.body.code]).toEqual([403, 2001]);
+    expect(invitee.uid).toBeGreaterThan(inviter.uid);
+  });
+});
+
+describe("withdrawals", () => {
+  it("to the balance: at once, one ledger entry; the minimum and the available amount hold", async () => {
+    await setSetting({ min_withdraw: 200 });
+    const { inviter } = await inviterWithAvailable(1000);
+    await setSetting({ min_withdraw: 200 });
+    const small = await withdraw(inviter, { amount: 199, method: "balance" });
+    expect([small.status, small.body.code]).toEqual([400, 10000]);
+    expect(small.body.msg).toContain("amount");
+    const much = await withdraw(inviter, { amount: 1001, method: "balance" });
+    expect([much.status, much.body.code]).toEqual([403, 2001]);
+    const before = await balanceOf(t, inviter.uid);
+    const ok = await withdraw(inviter, { amount: 600, method: "balance" });
+    expect(ok.body.data).toMatchObject({ amount: 600, method: "balance", status: 1 });
+    expect(await balanceOf(t, inviter.uid)).toBe(before + 600);
+    const ledger = await t.db.selectFrom("balance_ledger").selectAll().where("uid", "=", inviter.uid).execute();
+    expect(ledger.filter((l) => l.reason.startsWith("推广返利"))).toHaveLength(1);
+    expect(await summary(inviter)).toMatchObject({ available: 400, withdrawn: 600 });
+  });
+
+  it("external: validated, one processing at a time; approve records the payout, reject returns the money", async () => {
+    const { inviter } = await inviterWithAvailable(1000);
+    const bad = await withdraw(inviter, {
+      amount: 300,
+      method: "alipay",
+      account: "not an account",
+      account_name: "张三",
+    });
+    expect([bad.status, bad.body.code]).toEqual([400, 10000]);
+    expect(bad.body.msg).toContain("account");
+    const noBank = await withdraw(inviter, {
+      amount: 300,
+      method: "bank",
+      account: "6222020202020202",
+      account_name: "张三",
+    });
+    expect(noBank.body.msg).toContain("bank_name");
+    const a = await withdraw(inviter, { amount: 300, method: "alipay", account: "13912345678", account_name: "张三" });
+    expect(a.body.data).toMatchObject({ status: 2, account: "139****5678", account_name: "张三" });
+    const second = await withdraw(inviter, {
+      amount: 100,
+      method: "bank",
+      account: "6222 0202 0202 0202",
+      account_name: "张三",
+      bank_name: "工商银行",
+    });
+    expect([second.status, second.body.code]).toEqual([403, 2001]);
+    expect(await summary(inviter)).toMatchObject({ available: 700, processing: 300, external_processing: true });
+
+    const noRef = await decide({ id: a.body.data.id, action: "approve" });
+    expect(noRef.body.msg).toContain("payout_ref");
+    const approved = await decide({ id: a.body.data.id, action: "approve", payout_ref: "ALI2026112400001" });
+    expect(approved.body.data).toMatchObject({ status: 1, payout_ref: "ALI2026112400001", account: "13912345678" });
+    expect(await summary(inviter)).toMatchObject({ available: 700, processing: 0, withdrawn: 300 });
+    const again = await decide({ id: a.body.data.id, action: "reject", reason: "重复" });
+    expect([again.status, again.body.code]).toEqual([403, 2001]);
+
+    const b = await withdraw(inviter, {
+      amount: 500,
+      method: "bank",
+      account: "6222 0202 0202 0202",
+      account_name: "张三",
+      bank_name: "工商银行",
+    });
+    expect(b.body.data).toMatchObject({ status: 2, account: "**** 0202" });
+    expect((await summary(inviter)).available).toBe(200);
+    const rejected = await decide({ id: b.body.data.id, action: "reject", reason: "户名与账号不符" });
+    expect(rejected.body.data).toMatchObject({ status: 3, reason: "户名与账号不符" });
+    expect(await summary(inviter)).toMatchObject({ available: 700, withdrawn: 300, processing: 0 });
+    const mine = await t.api<Paged<WithdrawalRow>>("GET", "/user/aff/withdraw", { token: inviter.token });
+    expect(mine.body.data.list.map((w) => w.status)).toEqual([3, 1]);
+    const logs = await t.db
+      .selectFrom("audit_logs")
+      .select(["action", "target"])
+      .where("target", "in", [`withdrawal:${a.body.data.id}`, `withdrawal:${b.body.data.id}`])
+      .orderBy("id")
+      .execute();
+    expect(logs.map((l) => l.action)).toEqual(["aff.withdraw.approve", "aff.withdraw.reject"]);
+    const list = await t.api<Paged<AdminWithdrawalRow>>("GET", "/super/aff/list", {
+      token: admin,
+      query: { uid: inviter.uid, status: 3 },
+    });
+    expect(list.body.data.list.map((w) => [w.id, w.phone, w.available])).toEqual([
+      [b.body.data.id, inviter.phone, 700],
+    ]);
+  });
+
+  it("concurrent approve and reject of one request act exactly once", async () => {
+    const { inviter } = await inviterWithAvailable(1000);
+    const w = await withdraw(inviter, {
+      amount: 400,
+      method: "alipay",
+      account: "a@example.com",
+      account_name: "李四",
+    });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        i % 2
+          ? decide({ id: w.body.data.id, action: "approve", payout_ref: `REF${i}` })
+          : decide({ id: w.body.data.id, action: "reject", reason: `原因${i}` }),
+      ),
+    );
+    expect(results.filter((r) => r.body.code === "SUCCESS")).toHaveLength(1);
+    const logs = await t.db
+      .selectFrom("audit_logs")
+      .select("id")
+      .where("target", "=", `withdrawal:${w.body.data.id}`)
+      .execute();
+    expect(logs).toHaveLength(1);
+    const s = await summary(inviter);
+    expect(s.available + s.withdrawn).toBe(1000);
+  });
+
+  it("20 concurrent withdrawals never take more than is available", async () => {
+    const { inviter } = await inviterWithAvailable(1000);
+    const before = await balanceOf(t, inviter.uid);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => withdraw(inviter, { amount: 300, method: "balance" })),
+    );
+    const ok = results.filter((r) => r.body.code === "SUCCESS");
+    expect(ok).toHaveLength(3);
+    expect(results.filter((r) => r.body.code === 2001)).toHaveLength(17);
+    expect(await balanceOf(t, inviter.uid)).toBe(before + 900);
+    expect(await summary(inviter)).toMatchObject({ available: 100, withdrawn: 900 });
+  });
+
+  it("another customer sees none of your rebates or withdrawals, and cannot decide them", async () => {
+    const { inviter } = await inviterWithAvailable(1000);
+    const w = await withdraw(inviter, { amount: 300, method: "alipay", account: "13912345678", account_name: "张三" });
+    const other = await customer();
+    expect((await rebates(other)).total).toBe(0);
+    const theirs = await t.api<Paged<WithdrawalRow>>("GET", "/user/aff/withdraw", { token: other.token });
+    expect(theirs.body.data.total).toBe(0);
+    expect(await summary(other)).toMatchObject({ available: 0, pending: 0, invited_count: 0 });
+    const steal = await t.api("POST", "/super/aff/approve", {
+      token: other.token,
+      body: { id: w.body.data.id, action: "reject", reason: "x" },
+    });
+    expect(steal.status).toBe(403);
+  });
+});

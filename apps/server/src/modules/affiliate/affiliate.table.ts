@@ -1,0 +1,52 @@
+import type { Generated, Selectable } from "kysely";
+
+/** One rebate: what an invitee's qualifying order earned its inviter (see the affiliate migration). */
+export interface AffRebateTable {
+  id: Generated<number>;
+  /** the inviter, who earns it */
+  uid: number;
+  invitee_uid: number;
+  /** masked when written (`138****0000`) */
+  invitee_phone: string;
+  trade_id: string;
+  order_type: number;
+  /** what the invitee paid, fen */
+  order_amount: number;
+  /** the rate when the order was paid, basis points */
+  rate_bp: number;
+  /** floor(order_amount × rate_bp / 10000), fen */
+  amount: number;
+  /** taken back by a refund of the order, fen (≤ amount) */
+  reversed: Generated<number>;
+  /** RebateState: 1 pending, 2 available, 3 reversed */
+  state: number;
+  release_at: string;
+  released_at: string | null;
+  created_at: string;
+}
+export type AffRebateRow = Selectable<AffRebateTable>;
+
+/** One withdrawal request. */
+export interface AffWithdrawalTable {
+  id: Generated<number>;
+  uid: number;
+  amount: number;
+  /** balance, alipay, bank */
+  method: string;
+  account: string | null;
+  account_name: string | null;
+  bank_name: string | null;
+  /** WithdrawalStatus: 1 done, 2 processing, 3 rejected */
+  status: number;
+  payout_ref: string | null;
+  reason: string | null;
+  operator_uid: number | null;
+  created_at: string;
+  handled_at: string | null;
+}
+export type AffWithdrawalRow = Selectable<AffWithdrawalTable>;
+
+export interface AffiliateTables {
+  aff_rebates: AffRebateTable;
+  aff_withdrawals: AffWithdrawalTable;
+}

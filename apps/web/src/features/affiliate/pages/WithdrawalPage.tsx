@@ -1,0 +1,173 @@
+import {
+  type AdminWithdrawalRow,
+  fenToYuan,
+  WithdrawalStatusLabel,
+  WithdrawMethodLabel,
+  WithdrawMethods,
+} from "@burrow/contract";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Button, Card, Form, Input, InputNumber, Select, Space, Table, type TableColumnsType, Typography } from "antd";
+import { useState } from "react";
+import { Link } from "react-router";
+import { ADMIN_BASE } from "@/app/access";
+import { FormModal } from "@/components/FormModal";
+import { PageContainer } from "@/components/PageContainer";
+import { SearchActions } from "@/components/SearchActions";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { formatTime } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { adminWithdrawalsQuery, affKeys, decideWithdrawal } from "../affiliate.api";
+import { AffSettingCard } from "../components/AffSettingCard";
+import { WithdrawalStatusTag, withdrawTarget } from "../components/WithdrawalTags";
+
+const filterSpec = { status: "int", uid: "int", method: "text", id: "int", account: "text" } as const;
+
+type Decision = { row: AdminWithdrawalRow; action: "approve" | "reject" } | null;
+
+/**
+ * /admin/withdrawal: withdrawal requests with filters (in the URL); a processing external request
+ * is approved once paid out by hand (the payout reference) or rejected with a reason (the amount
+ * returns to the customer's available rebate). The programme's settings above.
+ */
+export function WithdrawalPage() {
+  const [form] = Form.useForm();
+  const { filters, search, reset, pagination } = useUrlFilters(filterSpec, form);
+  const { data, isFetching } = useQuery(adminWithdrawalsQuery(filters));
+  const queryClient = useQueryClient();
+  const [decision, setDecision] = useState<Decision>(null);
+
+  const submit = async (v: { payout_ref?: string; reason?: string }) => {
+    if (!decision) return;
+    await decideWithdrawal({ id: decision.row.id, action: decision.action, ...v });
+    await queryClient.invalidateQueries({ queryKey: affKeys.all });
+  };
+
+  const columns: TableColumnsType<AdminWithdrawalRow> = [
+    { title: "编号", dataIndex: "id", width: 80 },
+    { title: "状态", dataIndex: "status", width: 90, render: (s: number) => <WithdrawalStatusTag status={s} /> },
+    {
+      title: "用户",
+      key: "user",
+      width: 170,
+      render: (_: unknown, row) => (
+        <Link to={`${ADMIN_BASE}/usermgr/list/${row.uid}`}>
+          {row.phone || "-"}（{row.uid}）
+        </Link>
+      ),
+    },
+    { title: "金额（元）", dataIndex: "amount", width: 110, align: "right", render: (f: number) => fenToYuan(f) },
+    { title: "提现到", key: "target", width: 280, render: (_: unknown, w) => withdrawTarget(w) },
+    { title: "收款人", dataIndex: "account_name", width: 100, render: (v: string | null) => v ?? "-" },
+    {
+      title: "可提现余额（元）",
+      dataIndex: "available",
+      width: 140,
+      align: "right",
+      render: (f: number) => <Typography.Text type={f < 0 ? "danger" : undefined}>{fenToYuan(f)}</Typography.Text>,
+    },
+    {
+      title: "处理结果",
+      key: "result",
+      width: 220,
+      render: (_: unknown, w) => (w.reason ? `驳回：${w.reason}` : w.payout_ref ? `流水号：${w.payout_ref}` : "-"),
+    },
+    { title: "申请时间", dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
+    { title: "处理时间", dataIndex: "handled_at", width: 175, render: (v: string | null) => formatTime(v) },
+    {
+      title: "操作",
+      key: "actions",
+      width: 130,
+      fixed: "right",
+      render: (_: unknown, row) =>
+        row.status === 2 ? (
+          <Space size={0}>
+            <Button type="link" size="small" onClick={() => setDecision({ row, action: "approve" })}>
+              已打款
+            </Button>
+            <Button type="link" size="small" danger onClick={() => setDecision({ row, action: "reject" })}>
+              驳回
+            </Button>
+          </Space>
+        ) : null,
+    },
+  ];
+
+  const approving = decision?.action === "approve";
+  return (
+    <PageContainer title="提现管理">
+      <AffSettingCard />
+      <Card className="search-card">
+        <Form form={form} layout="inline" onFinish={search}>
+          <Form.Item name="status" label="状态">
+            <Select
+              allowClear
+              placeholder="全部"
+              style={{ width: 110 }}
+              options={Object.entries(WithdrawalStatusLabel).map(([v, label]) => ({ value: Number(v), label }))}
+            />
+          </Form.Item>
+          <Form.Item name="method" label="方式">
+            <Select
+              allowClear
+              placeholder="全部"
+              style={{ width: 130 }}
+              options={WithdrawMethods.map((m) => ({ value: m, label: WithdrawMethodLabel[m] }))}
+            />
+          </Form.Item>
+          <Form.Item name="uid" label="用户 UID" rules={fieldRules("用户 UID", { integer: true, range: { min: 1 } })}>
+            <InputNumber min={1} precision={0} style={{ width: 120 }} />
+          </Form.Item>
+          <Form.Item name="id" label="编号" rules={fieldRules("编号", { integer: true, range: { min: 1 } })}>
+            <InputNumber min={1} precision={0} style={{ width: 100 }} />
+          </Form.Item>
+          <Form.Item name="account" label="收款账号" rules={fieldRules("收款账号", { length: { max: 64 } })}>
+            <Input allowClear style={{ width: 180 }} />
+          </Form.Item>
+          <SearchActions onReset={reset} />
+        </Form>
+      </Card>
+      <Card>
+        <Table<AdminWithdrawalRow>
+          rowKey="id"
+          columns={columns}
+          dataSource={data?.list}
+          loading={isFetching}
+          scroll={{ x: 1700 }}
+          pagination={pagination(data?.total)}
+        />
+      </Card>
+      <FormModal<{ payout_ref?: string; reason?: string }>
+        open={decision !== null}
+        title={approving ? `确认已打款（编号 ${decision?.row.id}）` : `驳回提现（编号 ${decision?.row.id}）`}
+        okText={approving ? "确认已打款" : "驳回"}
+        onSubmit={submit}
+        onClose={() => setDecision(null)}
+        successText={approving ? "已标记为已完成" : "已驳回，金额已退回用户的可提现返利"}
+      >
+        {decision ? (
+          <Typography.Paragraph>
+            {fenToYuan(decision.row.amount)} 元 → {withdrawTarget(decision.row)}
+            {decision.row.account_name ? `（${decision.row.account_name}）` : ""}
+          </Typography.Paragraph>
+        ) : null}
+        {approving ? (
+          <Form.Item
+            name="payout_ref"
+            label="付款流水号"
+            rules={fieldRules("付款流水号", { required: true, length: { max: 100 } })}
+          >
+            <Input placeholder="支付宝或银行的转账流水号" />
+          </Form.Item>
+        ) : (
+          <Form.Item
+            name="reason"
+            label="驳回原因"
+            rules={fieldRules("驳回原因", { required: true, length: { max: 200 } })}
+          >
+            <Input.TextArea rows={3} />
+          </Form.Item>
+        )}
+      </FormModal>
+    </PageContainer>
+  );
+}
