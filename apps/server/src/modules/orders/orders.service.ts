@@ -26,7 +26,7 @@ import { invalid, notFound, refused } from "../../http/errors";
 import { randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
 import { shanghaiWallClock } from "../../shared/time";
-import { transact } from "../../shared/tx";
+import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { releaseDiscountCode, reserveDiscountCode } from "../marketing/discount-codes";
 import { presentStorePlanFor } from "../plans/plans.service";
@@ -133,7 +133,7 @@ export async function createOrder(ctx: AppContext, uid: number, body: CreateOrde
 }
 
 /** Tells the order hooks (affiliate, invoices) about a paid order, as delivered, in its transaction. */
-async function runPaidHooks(ctx: AppContext, trx: Kysely<DB>, tradeId: string, now: Date): Promise<void> {
+async function runPaidHooks(ctx: AppContext, trx: Tx, tradeId: string, now: Date): Promise<void> {
   if (!ctx.orderHooks.length) return;
   const order = (await findOrder(trx, tradeId))!;
   for (const hook of ctx.orderHooks) await hook.paid?.(trx, order, now);
