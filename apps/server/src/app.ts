@@ -14,6 +14,7 @@ import type { DB } from "./db/schema";
 import { registerErrorHandler, registerNotFound } from "./http/error-handler";
 import { OneLineRequestLog } from "./http/request-log";
 import { apidocsRoutes } from "./modules/apidocs/apidocs.routes";
+import { assistantRoutes } from "./modules/assistant/assistant.routes";
 import { auditRoutes } from "./modules/audit/audit";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { passwordWork } from "./modules/auth/passwords";
@@ -75,6 +76,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   paymentsRoutes(api, ctx);
   ticketsRoutes(api, ctx);
   verifyRoutes(api, ctx);
+  assistantRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
 

@@ -1,3 +1,4 @@
+import type { AssistantTables } from "../modules/assistant/assistant.table";
 import type { AuditTables } from "../modules/audit/audit.table";
 import type { AuthTables } from "../modules/auth/auth.table";
 import type { DashboardTables } from "../modules/dashboard/dashboard.table";
@@ -43,7 +44,8 @@ export interface DB
     DownloadTables,
     TicketTables,
     HomeTables,
-    VerifyTables {
+    VerifyTables,
+    AssistantTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
 }

@@ -1,4 +1,5 @@
 import { ApidocsApi } from "./apidocs";
+import { AssistantApi } from "./assistant";
 import { AuditApi } from "./audit";
 import { AuthApi } from "./auth";
 import { DashboardApi } from "./dashboard";
@@ -21,6 +22,7 @@ import { UsersApi } from "./users";
 import { VerifyApi } from "./verify";
 
 export { ApidocsApi } from "./apidocs";
+export { AssistantApi } from "./assistant";
 export { AuditApi } from "./audit";
 export { AuthApi } from "./auth";
 export { DashboardApi } from "./dashboard";
@@ -45,6 +47,7 @@ export { VerifyApi } from "./verify";
 /** Every endpoint of the API, by domain: the server registers from it, the OpenAPI document and the route-table test read it. */
 export const Endpoints = {
   apidocs: ApidocsApi,
+  assistant: AssistantApi,
   audit: AuditApi,
   auth: AuthApi,
   dashboard: DashboardApi,
