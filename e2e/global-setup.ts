@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSy
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { startFakeChat } from "../apps/server/test/fake-chat";
 import { ADMIN, BASE_URL, E2E_PORT, REPO_ROOT, SERVER_LOG, SERVER_STATE, TMP_DIR } from "./fixtures/env";
 
 function portInUse(port: number): Promise<boolean> {
@@ -50,6 +51,9 @@ export default async function globalSetup(): Promise<void> {
   mkdirSync(TMP_DIR, { recursive: true });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "burrow-e2e-"));
   const log = openSync(SERVER_LOG, "w");
+  // The frpc assistant's AI endpoint: a local chat-completions server in this (the runner's)
+  // process, streaming slowly enough to watch; it lives as long as the run (unref'd, no teardown).
+  const ai = await startFakeChat({ delayMs: 400, unref: true });
   // E2E_SERVER_ENTRY: run another server entry (a local build of the server under test).
   const entry = process.env.E2E_SERVER_ENTRY ?? "apps/server/src/main.ts";
   const child = spawn(process.execPath, ["--import", "tsx", entry], {
@@ -74,6 +78,10 @@ export default async function globalSetup(): Promise<void> {
       FRP_POLL_INTERVAL: "5",
       // The tunnel specs create tunnels for unverified customers; verify.spec.ts turns it on itself.
       VERIFY_REQUIRED_FOR_TUNNELS: "0",
+      AI_BASE_URL: ai.baseUrl,
+      AI_API_KEY: "e2e-fake-key",
+      AI_MODEL: "fake-model",
+      AI_DAILY_LIMIT: "1000",
     },
     stdio: ["ignore", log, log],
   });

@@ -21,6 +21,8 @@ export interface FakeChatOptions {
   delayMs?: number;
   /** answer this HTTP status with an error body instead */
   failWith?: number;
+  /** do not keep the process alive (a server started in a test runner's global setup) */
+  unref?: boolean;
 }
 
 export interface FakeChat {
@@ -97,6 +99,7 @@ export async function startFakeChat(options: FakeChatOptions = {}): Promise<Fake
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  if (options.unref) server.unref();
   state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   state.close = () =>
     new Promise<void>((resolve) => {

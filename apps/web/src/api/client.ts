@@ -263,6 +263,83 @@ function upload<E extends Endpoint>(ep: E, form: FormData, opts?: CallOptions): 
   return call<ResponseOf<E>>({ method: ep.method, url: ep.url, data: form }, opts);
 }
 
+/** Options of a streamed call. */
+export interface StreamOptions {
+  signal?: AbortSignal;
+}
+
+/** Splits Server-Sent Events text into complete events' `data` (JSON), keeping the unfinished tail. */
+export function takeSseEvents(buffer: string): { events: unknown[]; rest: string } {
+  const blocks = buffer.replace(/\r\n/g, "\n").split("\n\n");
+  const rest = blocks.pop() ?? "";
+  const events: unknown[] = [];
+  for (const block of blocks) {
+    const data = block
+      .split("\n")
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => l.slice(5).trimStart())
+      .join("\n");
+    if (!data) continue;
+    try {
+      events.push(JSON.parse(data));
+    } catch {
+      // not JSON: not one of ours
+    }
+  }
+  return { events, rest };
+}
+
+/**
+ * POSTs to an endpoint that answers an event stream (`raw: "stream"`, the assistant's chat) with
+ * the same base URL, token and error reactions as every call, and hands each event to `onEvent`
+ * as it arrives. A refusal before the stream is the usual envelope and rejects with
+ * {@link ApiError}. Uses fetch: axios in the browser cannot read a body while it arrives.
+ */
+async function stream<E extends Endpoint, T>(
+  ep: E,
+  input: CallInput<E>,
+  onEvent: (event: T) => void,
+  opts?: StreamOptions,
+): Promise<void> {
+  const i = (input ?? {}) as { body?: unknown; params?: Record<string, unknown> };
+  const token = getToken();
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const base = import.meta.env.VITE_API_BASE ?? "/api";
+  progressStart();
+  let res: Response;
+  try {
+    res = await fetch(`${base}${fillPath(ep.url, i.params)}`, {
+      method: ep.method,
+      headers,
+      body: JSON.stringify(i.body ?? {}),
+      signal: opts?.signal,
+    });
+  } catch (err) {
+    progressDone();
+    if (opts?.signal?.aborted) throw err;
+    throw new ApiError(ClientErrorCode.Network, 0, "网络错误");
+  }
+  progressDone();
+  if (!(res.headers.get("content-type") ?? "").startsWith("text/event-stream") || !res.body) {
+    const body: unknown = await res.json().catch(() => null);
+    const err = toApiError(body, res.status);
+    react(err, token, undefined);
+    throw err;
+  }
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    buffer += decoder.decode(value, { stream: !done });
+    const { events, rest } = takeSseEvents(done ? `${buffer}\n\n` : buffer);
+    buffer = rest;
+    for (const e of events) onEvent(e as T);
+    if (done) return;
+  }
+}
+
 /**
  * THE API client: base URL, Bearer token, progress bar, envelope unwrapping, `ApiError`s and the
  * session/permission reactions of SPEC §6/§8. Resolves with the envelope's `data`.
@@ -271,4 +348,5 @@ export const api = {
   call: callEndpoint,
   upload,
   download: downloadEndpoint,
+  stream,
 };

@@ -1,6 +1,7 @@
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { FullPageSpin } from "@/components/FullPageSpin";
 import { accountRoutes } from "@/features/account/account.routes";
+import { assistantRoutes } from "@/features/assistant/assistant.routes";
 import { adminviewRoutes } from "@/features/adminview/adminview.routes";
 import { auditRoutes } from "@/features/audit/audit.routes";
 import { authRoutes } from "@/features/auth/auth.routes";
@@ -34,6 +35,7 @@ const customerRoutes: RouteObject[] = [
   ...trafficCustomerRoutes,
   ...downloadsCustomerRoutes,
   ...docsRoutes,
+  ...assistantRoutes,
   ...storeRoutes,
   ...epayRoutes,
   ...ticketsCustomerRoutes,
