@@ -1,8 +1,8 @@
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { FullPageSpin } from "@/components/FullPageSpin";
 import { accountRoutes } from "@/features/account/account.routes";
-import { assistantRoutes } from "@/features/assistant/assistant.routes";
 import { adminviewRoutes } from "@/features/adminview/adminview.routes";
+import { assistantRoutes } from "@/features/assistant/assistant.routes";
 import { auditRoutes } from "@/features/audit/audit.routes";
 import { authRoutes } from "@/features/auth/auth.routes";
 import { dashboardRoutes } from "@/features/dashboard/dashboard.routes";

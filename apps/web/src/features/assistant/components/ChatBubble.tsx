@@ -10,7 +10,7 @@ const CONSOLE_PATH =
 export const linkConsolePaths = (md: string): string => md.replace(CONSOLE_PATH, "$1[$2]($2)");
 
 export interface ChatBubbleProps {
-  role: "user" | "assistant";
+  author: "user" | "assistant";
   content: string;
   explanations?: LogExplanation[];
   /** shown after the text (the typing cursor, an error) */
@@ -18,16 +18,16 @@ export interface ChatBubbleProps {
 }
 
 /** One message: the customer's as plain text with its log reading, the assistant's as markdown. */
-export function ChatBubble({ role, content, explanations = [], footer }: ChatBubbleProps) {
+export function ChatBubble({ author, content, explanations = [], footer }: ChatBubbleProps) {
   return (
     <Card
       size="small"
-      className={`assistant-msg assistant-msg-${role}`}
-      data-testid={`assistant-${role}`}
-      title={role === "user" ? <Tag color="blue">我</Tag> : <Tag color="green">frpc 助手</Tag>}
+      className={`assistant-msg assistant-msg-${author}`}
+      data-testid={`assistant-${author}`}
+      title={author === "user" ? <Tag color="blue">我</Tag> : <Tag color="green">frpc 助手</Tag>}
     >
       <Space orientation="vertical" size={8} style={{ width: "100%" }}>
-        {role === "user" ? (
+        {author === "user" ? (
           <Typography.Paragraph style={{ whiteSpace: "pre-wrap", marginBottom: 0 }}>{content}</Typography.Paragraph>
         ) : content ? (
           <Markdown source={linkConsolePaths(content)} />

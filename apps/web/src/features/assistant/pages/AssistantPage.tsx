@@ -62,6 +62,12 @@ export function AssistantPage() {
     setError(null);
   };
 
+  const open = (id: number) => {
+    if (pending) return;
+    setSelected(id);
+    setError(null);
+  };
+
   const remove = async (id: number) => {
     await deleteConversation(id);
     feedback.success("对话已删除");
@@ -170,11 +176,7 @@ export function AssistantPage() {
                     </Popconfirm>,
                   ]}
                 >
-                  <button
-                    type="button"
-                    className="assistant-conv-title"
-                    onClick={() => !pending && (setSelected(c.id), setError(null))}
-                  >
+                  <button type="button" className="assistant-conv-title" onClick={() => open(c.id)}>
                     <Typography.Text ellipsis>{c.title}</Typography.Text>
                     <Typography.Text type="secondary" className="assistant-conv-time">
                       {formatTime(c.updated_at)}
@@ -190,11 +192,11 @@ export function AssistantPage() {
             <Space orientation="vertical" size={12} style={{ width: "100%" }} className="assistant-thread">
               {selected !== null && detail.isLoading ? <Spin /> : null}
               {messages.map((m) => (
-                <ChatBubble key={m.id} role={m.role} content={m.content} explanations={m.explanations} />
+                <ChatBubble key={m.id} author={m.role} content={m.content} explanations={m.explanations} />
               ))}
               {offline.map((o) => (
                 <Space key={o.key} orientation="vertical" size={12} style={{ width: "100%" }}>
-                  <ChatBubble role="user" content={o.text} explanations={o.explanations} />
+                  <ChatBubble author="user" content={o.text} explanations={o.explanations} />
                   {o.explanations.length ? null : (
                     <Alert type="info" showIcon title="没有识别出 frpc 错误。AI 助手未配置，暂时只能解读 frpc 日志。" />
                   )}
@@ -202,9 +204,9 @@ export function AssistantPage() {
               ))}
               {pending ? (
                 <>
-                  <ChatBubble role="user" content={pending.question} explanations={pending.explanations} />
+                  <ChatBubble author="user" content={pending.question} explanations={pending.explanations} />
                   <ChatBubble
-                    role="assistant"
+                    author="assistant"
                     content={pending.answer}
                     footer={<Spin size="small" aria-label="正在回答" />}
                   />
