@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { confirmPopover } from "../fixtures/antd";
 import { registerUser } from "../fixtures/api";
 import { openSignedIn, sider } from "../fixtures/browser";
+import { watchCsp } from "../fixtures/csp";
 
 /**
  * The frpc assistant (/aipage). The suite's server talks to a local chat-completions server
@@ -13,6 +14,11 @@ test("a customer asks the assistant, watches the answer stream in, gets a pasted
 }) => {
   // Two streamed answers of a few seconds each on top of the page loads.
   test.slow();
+  const csp = await watchCsp(page);
+  const consoleErrors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") consoleErrors.push(m.text());
+  });
   const user = await registerUser();
   await openSignedIn(page, user.token, "/dashboard");
   await sider(page).getByRole("menuitem", { name: "frpc 助手" }).click();
@@ -45,6 +51,7 @@ test("a customer asks the assistant, watches the answer stream in, gets a pasted
   await expect(page.getByLabel("正在回答")).toHaveCount(0);
   await expect(page.getByTestId("assistant-assistant")).toHaveCount(2);
   await expect(page.getByTestId("assistant-conversation")).toHaveCount(1);
+  await page.screenshot({ path: test.info().outputPath("aipage.png"), fullPage: true });
   await explained.getByRole("link", { name: "去处理：隧道列表" }).click();
   await expect(page).toHaveURL(/\/tun\/list$/);
   await expect(page.getByRole("heading", { name: "隧道列表" })).toBeVisible();
@@ -59,4 +66,31 @@ test("a customer asks the assistant, watches the answer stream in, gets a pasted
   await expect(page.getByText("对话已删除")).toBeVisible();
   await expect(page.getByTestId("assistant-conversation")).toHaveCount(0);
   await expect(page.getByText("还没有对话")).toBeVisible();
+  // The stream went through the page's CSP (connect-src 'self') without a violation or an error.
+  expect(await csp.violations()).toEqual([]);
+  expect(csp.pageErrors).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+});
+
+test("without an AI endpoint the page says so and still explains a pasted frpc log offline", async ({ page }) => {
+  // The suite's server has an endpoint; this customer's page is told it has none (the server side
+  // of the unconfigured case is in modules/assistant/assistant.routes.test.ts). The log reading
+  // below is the real server's rule table.
+  await page.route("**/api/user/assistant/status", (route) =>
+    route.fulfill({
+      json: { code: "SUCCESS", msg: "ok", data: { configured: false, daily_limit: 30, used_today: 0 } },
+    }),
+  );
+  const user = await registerUser();
+  await openSignedIn(page, user.token, "/aipage");
+  await expect(page.getByText("AI 助手未配置")).toBeVisible();
+  await page
+    .getByLabel("提问")
+    .fill("2026-11-24 10:00:00.000 [W] [client/control.go:163] [t_7] start error: port already used");
+  await page.getByRole("button", { name: "解读日志" }).click();
+  const explained = page.getByTestId("log-explanations");
+  await expect(explained).toContainText("远程端口已被占用");
+  await expect(explained.getByRole("link", { name: "去处理：隧道 t_7" })).toHaveAttribute("href", "/tun/list/7");
+  await page.screenshot({ path: test.info().outputPath("aipage-offline.png"), fullPage: true });
+  await expect(page.getByTestId("assistant-conversation")).toHaveCount(0);
 });
