@@ -77,9 +77,14 @@ export function AssistantPage() {
   };
 
   const sendOffline = async (text: string) => {
-    const explanations = await explainLog(text);
-    setOffline((o) => [...o, { key: Date.now(), text, explanations }]);
-    setDraft("");
+    setError(null);
+    try {
+      const explanations = await explainLog(text);
+      setOffline((o) => [...o, { key: Date.now(), text, explanations }]);
+      setDraft("");
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : "网络错误");
+    }
   };
 
   const send = async () => {
