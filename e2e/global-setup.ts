@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { startDnsServer } from "../apps/server/test/dns-server";
+import { startFakeChat } from "../apps/server/test/fake-chat";
 import { ADMIN, BASE_URL, DNS_STATE, E2E_PORT, REPO_ROOT, SERVER_LOG, SERVER_STATE, TMP_DIR } from "./fixtures/env";
 
 function portInUse(port: number): Promise<boolean> {
@@ -58,6 +59,9 @@ export default async function globalSetup(): Promise<void> {
     JSON.stringify({ dnsServer: dns.dnsServer, managementUrl: dns.managementUrl, pid: dns.pid }),
   );
   const log = openSync(SERVER_LOG, "w");
+  // The frpc assistant's AI endpoint: a local chat-completions server in this (the runner's)
+  // process, streaming slowly enough to watch; it lives as long as the run (unref'd, no teardown).
+  const ai = await startFakeChat({ delayMs: 400, unref: true });
   // E2E_SERVER_ENTRY: run another server entry (a local build of the server under test).
   const entry = process.env.E2E_SERVER_ENTRY ?? "apps/server/src/main.ts";
   const child = spawn(process.execPath, ["--import", "tsx", entry], {
@@ -83,6 +87,10 @@ export default async function globalSetup(): Promise<void> {
       // The tunnel specs create tunnels for unverified customers; verify.spec.ts turns it on itself.
       VERIFY_REQUIRED_FOR_TUNNELS: "0",
       DNS_SERVERS: dns.dnsServer,
+      AI_BASE_URL: ai.baseUrl,
+      AI_API_KEY: "e2e-fake-key",
+      AI_MODEL: "fake-model",
+      AI_DAILY_LIMIT: "1000",
     },
     stdio: ["ignore", log, log],
   });

@@ -17,6 +17,7 @@ import { OneLineRequestLog } from "./http/request-log";
 import { affiliateRoutes } from "./modules/affiliate/affiliate.routes";
 import { affiliateJobs, affiliateOrderHook } from "./modules/affiliate/affiliate.service";
 import { apidocsRoutes } from "./modules/apidocs/apidocs.routes";
+import { assistantRoutes } from "./modules/assistant/assistant.routes";
 import { auditRoutes } from "./modules/audit/audit";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { passwordWork } from "./modules/auth/passwords";
@@ -84,6 +85,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   verifyRoutes(api, ctx);
   domainsRoutes(api, ctx);
   affiliateRoutes(api, ctx);
+  assistantRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
 

@@ -203,6 +203,24 @@ export const ConfigSchema = z
       .min(0)
       .max(24 * 90)
       .default(72),
+    /** the frpc assistant's OpenAI-compatible API base (…/v1: Burrow posts to <AI_BASE_URL>/chat/completions); unset: not configured */
+    AI_BASE_URL: z.preprocess(
+      blankToUndef,
+      z
+        .url()
+        .refine((u) => /^https?:$/.test(new URL(u).protocol) && !new URL(u).search && !new URL(u).hash, {
+          message: "must be an http(s) URL without query or fragment",
+        })
+        .optional(),
+    ),
+    /** Bearer key sent to AI_BASE_URL (never to the browser, never in a prompt) */
+    AI_API_KEY: z.string().default(""),
+    /** the model name sent with every request */
+    AI_MODEL: z.preprocess(blankToUndef, z.string().max(200).optional()),
+    /** questions one customer may ask the assistant per day (Asia/Shanghai) */
+    AI_DAILY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
+    /** seconds an answer may take in all before it is cut off */
+    AI_TIMEOUT: z.coerce.number().int().min(5).max(600).default(120),
   })
   .superRefine((c, ctx) => {
     if (c.SMS_DRIVER === "http" && !c.SMS_HTTP_URL)
@@ -224,6 +242,8 @@ export const ConfigSchema = z
         if (!c[key]) ctx.addIssue({ code: "custom", path: [key], message: "required for the epay gateway" });
       }
     }
+    if (c.AI_BASE_URL && !c.AI_MODEL)
+      ctx.addIssue({ code: "custom", path: ["AI_MODEL"], message: "required with AI_BASE_URL" });
     const verify =
       c.VERIFY_PROVIDER ?? (c.NODE_ENV !== "production" ? "sandbox" : c.VERIFY_URL ? "redirect" : "manual");
     if (verify === "sandbox" && c.NODE_ENV === "production")

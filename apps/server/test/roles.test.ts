@@ -97,6 +97,19 @@ describe("the /super route table by role", () => {
     }
   });
 
+  it("gives every role the customer pages, the frpc assistant (/aipage) included, with its calls open to customers", async () => {
+    const paths = (items: MenuItem[]): string[] => items.flatMap((i) => [i.path, ...paths(i.children ?? [])]);
+    for (const token of [customer, support, manager]) {
+      const menu = await t.api<MenuItem[]>("GET", "/user/rolemenu", { token });
+      expect(paths(menu.body.data)).toContain("/aipage");
+    }
+    const assistantRoutes = [...registeredRoutes.keys()].filter((k) => k.includes("/user/assistant/"));
+    expect(assistantRoutes.length).toBe(6);
+    for (const k of assistantRoutes) expect([k, registeredRoutes.get(k)]).toEqual([k, "user"]);
+    const status = await t.api<{ configured: boolean }>("GET", "/user/assistant/status", { token: customer });
+    expect([status.status, status.body.data.configured]).toEqual([200, false]);
+  });
+
   it("refuses support staff (role 2) with 403 on every route not on the list, and changes nothing", async () => {
     const before = await t.db.selectFrom("audit_logs").select("id").execute();
     for (const key of superRoutes().filter((k) => !SUPPORT_ALLOWED.includes(k))) {

@@ -29,8 +29,11 @@ export interface Endpoint<
   readonly body?: B;
   readonly query?: Q;
   readonly params?: P;
-  /** the call answers a file (CSV export, avatar) or a redirect instead of the `{code,msg,data}` envelope */
-  readonly raw?: "file" | "redirect" | "text" | "multipart";
+  /**
+   * the call answers a file (CSV export, avatar), a redirect or an event stream (`text/event-stream`)
+   * instead of the `{code,msg,data}` envelope
+   */
+  readonly raw?: "file" | "redirect" | "text" | "multipart" | "stream";
   /** type only: the envelope's `data` */
   readonly __response?: R;
 }

@@ -1,4 +1,5 @@
 export * from "./affiliate";
+export * from "./assistant";
 export * from "./auth";
 export * from "./common";
 export * from "./dashboard";

@@ -1,4 +1,5 @@
 import type { AffiliateTables } from "../modules/affiliate/affiliate.table";
+import type { AssistantTables } from "../modules/assistant/assistant.table";
 import type { AuditTables } from "../modules/audit/audit.table";
 import type { AuthTables } from "../modules/auth/auth.table";
 import type { DashboardTables } from "../modules/dashboard/dashboard.table";
@@ -47,7 +48,8 @@ export interface DB
     HomeTables,
     VerifyTables,
     DomainTables,
-    AffiliateTables {
+    AffiliateTables,
+    AssistantTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, filenameFromDisposition, splitFieldMessage } from "./client";
+import { ApiError, filenameFromDisposition, splitFieldMessage, takeSseEvents } from "./client";
 
 describe("splitFieldMessage", () => {
   it("takes the field from a 10000 message", () => {
@@ -35,5 +35,22 @@ describe("filenameFromDisposition", () => {
     expect(filenameFromDisposition("")).toBeUndefined();
     expect(filenameFromDisposition("inline")).toBeUndefined();
     expect(filenameFromDisposition('attachment; filename="100%.csv"')).toBe("100%.csv");
+  });
+});
+
+describe("takeSseEvents", () => {
+  it("reads complete events and keeps the unfinished tail", () => {
+    const text =
+      'event: delta\ndata: {"type":"delta","text":"你"}\n\nevent: delta\r\ndata: {"type":"delta","text":"好"}\r\n\r\nevent: done\ndata: {"ty';
+    const { events, rest } = takeSseEvents(text);
+    expect(events).toEqual([
+      { type: "delta", text: "你" },
+      { type: "delta", text: "好" },
+    ]);
+    expect(rest).toBe('event: done\ndata: {"ty');
+  });
+
+  it("skips comments and data that is not JSON", () => {
+    expect(takeSseEvents(": ping\n\ndata: nope\n\n").events).toEqual([]);
   });
 });

@@ -247,6 +247,46 @@ export function request<T>(spec: RequestSpec, opts?: CallOptions): Promise<T> {
   }) as Promise<T>;
 }
 
+/**
+ * POSTs to an endpoint that answers an event stream and resolves with the stream's body once it
+ * starts. No overall timeout (an answer may stream for minutes; the caller's signal stops it). A
+ * refusal before the stream is the usual envelope and rejects with {@link ApiError}, after the
+ * session/permission reactions.
+ */
+export async function openStream(spec: RequestSpec, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  const token = getToken();
+  const headers = authHeaders(token, undefined);
+  headers["Content-Type"] = "application/json";
+  headers.Accept = "text/event-stream";
+  progressStart();
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(spec.url), {
+      method: spec.method,
+      headers,
+      body: JSON.stringify(spec.body ?? {}),
+      signal,
+    });
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new ApiError(ClientErrorCode.Network, 0, "网络错误");
+  } finally {
+    progressDone();
+  }
+  if (!(res.headers.get("content-type") ?? "").startsWith("text/event-stream") || !res.body) {
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch {
+      body = undefined;
+    }
+    const err = toApiError(body, res.status);
+    react(err, token, undefined);
+    throw err;
+  }
+  return res.body;
+}
+
 /** A file the server sent instead of an envelope. */
 export interface DownloadedFile {
   blob: Blob;

@@ -3,6 +3,7 @@ import { FullPageSpin } from "@/components/FullPageSpin";
 import { accountRoutes } from "@/features/account/account.routes";
 import { adminviewRoutes } from "@/features/adminview/adminview.routes";
 import { affiliateAdminRoutes, affiliateCustomerRoutes } from "@/features/affiliate/affiliate.routes";
+import { assistantRoutes } from "@/features/assistant/assistant.routes";
 import { auditRoutes } from "@/features/audit/audit.routes";
 import { authRoutes } from "@/features/auth/auth.routes";
 import { dashboardRoutes } from "@/features/dashboard/dashboard.routes";
@@ -36,6 +37,7 @@ const customerRoutes: RouteObject[] = [
   ...trafficCustomerRoutes,
   ...downloadsCustomerRoutes,
   ...docsRoutes,
+  ...assistantRoutes,
   ...storeRoutes,
   ...subscriptionsRoutes,
   ...ticketsCustomerRoutes,

@@ -1,5 +1,6 @@
 import { AffiliateApi } from "./affiliate";
 import { ApidocsApi } from "./apidocs";
+import { AssistantApi } from "./assistant";
 import { AuditApi } from "./audit";
 import { AuthApi } from "./auth";
 import { DashboardApi } from "./dashboard";
@@ -24,6 +25,7 @@ import { VerifyApi } from "./verify";
 
 export { AffiliateApi } from "./affiliate";
 export { ApidocsApi } from "./apidocs";
+export { AssistantApi } from "./assistant";
 export { AuditApi } from "./audit";
 export { AuthApi } from "./auth";
 export { DashboardApi } from "./dashboard";
@@ -50,6 +52,7 @@ export { VerifyApi } from "./verify";
 export const Endpoints = {
   affiliate: AffiliateApi,
   apidocs: ApidocsApi,
+  assistant: AssistantApi,
   audit: AuditApi,
   auth: AuthApi,
   dashboard: DashboardApi,

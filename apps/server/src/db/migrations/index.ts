@@ -13,6 +13,7 @@ import * as tickets from "./2026-11-24T16-30_tickets";
 import * as verifications from "./2026-11-24T16-30_verifications";
 import * as overviewIndexes from "./2026-11-24T16-40_overview_indexes";
 import * as subscriptionFreeParts from "./2026-11-24T17-00_subscription_free_parts";
+import * as assistant from "./2026-11-24T20-30_assistant";
 import * as domains from "./2026-11-24T20-30_domains";
 import * as affiliate from "./2026-11-24T20-40_affiliate";
 
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T16-30_verifications": verifications,
   "2026-11-24T20-30_domains": domains,
   "2026-11-24T20-40_affiliate": affiliate,
+  "2026-11-24T20-30_assistant": assistant,
 };

@@ -64,7 +64,15 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
     }
     const responses: Record<string, unknown> = {
       "200": ep.raw
-        ? { description: { file: "文件", redirect: "重定向", text: "纯文本或 HTML", multipart: "信封" }[ep.raw] }
+        ? {
+            description: {
+              file: "文件",
+              redirect: "重定向",
+              text: "纯文本或 HTML",
+              multipart: "信封",
+              stream: "事件流（text/event-stream）",
+            }[ep.raw],
+          }
         : {
             description: "成功",
             content: { "application/json": { schema: { $ref: "#/components/schemas/Success" } } },

@@ -21,6 +21,7 @@ export const customerMenu: MenuDef[] = [
   { name: "流量统计", id: "traffic", path: "/traffic", icon: "traffic", roles: ALL },
   { name: "客户端下载", id: "download", path: "/download", icon: "download", roles: ALL },
   { name: "使用文档", id: "doc", path: "/doc", icon: "article", roles: ALL },
+  { name: "frpc 助手", id: "aipage", path: "/aipage", icon: "service", roles: ALL },
   { name: "购买套餐", id: "purchase", path: "/purchase/plan", icon: "shippingBag", roles: ALL },
   { name: "余额充值", id: "recharge", path: "/epay/recharge", icon: "wallet", roles: ALL },
   { name: "我的套餐", id: "myplan", path: "/epay/plan", icon: "bill", roles: ALL },

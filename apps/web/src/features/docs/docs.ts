@@ -1,6 +1,6 @@
 import { type Block, blockText, parseMarkdown } from "@/lib/markdown";
 
-/** One documentation page: content/NN-<slug>.md, titled by its first heading, in file-name order. */
+/** One documentation page: packages/contract/src/docs/NN-<slug>.md, titled by its first heading, in file-name order. */
 export interface DocPage {
   slug: string;
   title: string;
@@ -71,9 +71,16 @@ export function searchDocs(pages: DocPage[], query: string, limit = 20): DocHit[
     .map(({ score: _s, ...h }) => h);
 }
 
-/** The customer documentation, bundled with the page that shows it. */
+/**
+ * The customer documentation, bundled with the page that shows it. The markdown lives in the
+ * contract (packages/contract/src/docs), where the server's assistant reads the same files.
+ */
 export const docs: DocPage[] = buildDocs(
-  import.meta.glob<string>("./content/*.md", { query: "?raw", import: "default", eager: true }),
+  import.meta.glob<string>("../../../../../packages/contract/src/docs/*.md", {
+    query: "?raw",
+    import: "default",
+    eager: true,
+  }),
 );
 
 /** The link to a page (and a section of it). */
