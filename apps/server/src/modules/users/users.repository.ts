@@ -31,11 +31,31 @@ export async function updateUserRow(
   await db.updateTable("users").set(set).where("uid", "=", uid).execute();
 }
 
-export async function recordLogin(db: Kysely<DB>, uid: number, ip: string, userAgent: string): Promise<void> {
+/** How a session was opened, for the login history (password when not said). */
+export interface LoginMethod {
+  method: "password" | "register" | "sms" | "oidc";
+  /** the provider's display name (oidc, or sms while linking one) */
+  provider?: string;
+}
+
+export async function recordLogin(
+  db: Kysely<DB>,
+  uid: number,
+  ip: string,
+  userAgent: string,
+  how: LoginMethod = { method: "password" },
+): Promise<void> {
   const now = nowIso();
   await db
     .insertInto("login_logs")
-    .values({ uid, ip, user_agent: userAgent.slice(0, 300), created_at: now })
+    .values({
+      uid,
+      ip,
+      user_agent: userAgent.slice(0, 300),
+      method: how.method,
+      provider: how.provider ?? null,
+      created_at: now,
+    })
     .execute();
   await db.updateTable("users").set({ last_login_at: now }).where("uid", "=", uid).execute();
 }
@@ -44,7 +64,7 @@ export async function listLoginLogs(db: Kysely<DB>, uid: number, page: number, s
   const [list, total] = await Promise.all([
     db
       .selectFrom("login_logs")
-      .select(["id", "ip", "user_agent", "created_at"])
+      .select(["id", "ip", "user_agent", "method", "provider", "created_at"])
       .where("uid", "=", uid)
       .orderBy("id", "desc")
       .limit(size)
