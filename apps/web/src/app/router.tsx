@@ -11,6 +11,7 @@ import { epayRoutes, payResultRoute } from "@/features/epay/epay.routes";
 import { homeAdminRoutes } from "@/features/home/home.routes";
 import { marketingRoutes } from "@/features/marketing/marketing.routes";
 import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.routes";
+import { oidcAdminRoutes, oidcCallbackRoute } from "@/features/oidc/oidc.routes";
 import { ordersRoutes } from "@/features/orders/orders.routes";
 import { plansRoutes } from "@/features/plans/plans.routes";
 import { storeRoutes } from "@/features/store/store.routes";
@@ -54,6 +55,7 @@ const adminRoutes: RouteObject[] = [
   ...ordersRoutes,
   ...marketingRoutes,
   ...ticketsAdminRoutes,
+  ...oidcAdminRoutes,
   { path: "dash", element: <Navigate to="/dashboard" replace /> },
 ];
 
@@ -74,6 +76,7 @@ export const routes: RouteObject[] = [
         children: adminRoutes,
       },
       payResultRoute,
+      oidcCallbackRoute,
       {
         path: "/403",
         handle: { title: "无权访问" } satisfies RouteHandle,

@@ -1,7 +1,8 @@
 import type { LoginBody } from "@burrow/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Button, Form, Input } from "antd";
-import { useNavigate } from "react-router";
+import { Alert, Button, Form, Input } from "antd";
+import { useLocation, useNavigate } from "react-router";
+import { OidcLoginButtons } from "@/features/oidc/components/OidcLoginButtons";
 import { showFormError } from "@/lib/form-error";
 import { fieldRules, phoneRules } from "@/lib/rules";
 import { login } from "../auth.api";
@@ -9,10 +10,11 @@ import { AuthCard } from "../components/AuthCard";
 import { AuthLink } from "../components/AuthLink";
 import { startSession } from "../session";
 
-/** /login: phone and password. */
+/** /login: phone and password, or a configured third-party provider (its errors are shown here). */
 export function LoginPage() {
   const [form] = Form.useForm<LoginBody>();
   const navigate = useNavigate();
+  const oidcError = (useLocation().state as { oidcError?: unknown } | null)?.oidcError;
   const queryClient = useQueryClient();
   const mutation = useMutation({
     mutationFn: login,
@@ -26,6 +28,9 @@ export function LoginPage() {
 
   return (
     <AuthCard title="登录" subtitle="使用手机号和密码登录控制台">
+      {typeof oidcError === "string" ? (
+        <Alert type="error" showIcon message={oidcError} style={{ marginBottom: 16 }} role="alert" />
+      ) : null}
       <Form form={form} layout="vertical" size="large" requiredMark={false} onFinish={(v) => mutation.mutate(v)}>
         <Form.Item name="phone" label="手机号" rules={phoneRules()}>
           <Input inputMode="numeric" autoComplete="username" maxLength={11} placeholder="请输入手机号" />
@@ -37,6 +42,7 @@ export function LoginPage() {
           登录
         </Button>
       </Form>
+      <OidcLoginButtons />
       <div className="auth-links">
         <AuthLink to="/reg">注册账号</AuthLink>
         <AuthLink to="/reset">忘记密码？</AuthLink>
