@@ -40,7 +40,13 @@ export function OidcBindingsCard({ user }: { user: UserInfo }) {
             <List.Item
               actions={[
                 bound ? (
-                  <Popconfirm key="unbind" title={`解绑 ${p.name}？`} onConfirm={() => unbind.mutateAsync(p.id)}>
+                  <Popconfirm
+                    key="unbind"
+                    title={`解绑 ${p.name}？`}
+                    okText="解绑"
+                    cancelText="取消"
+                    onConfirm={() => unbind.mutateAsync(p.id)}
+                  >
                     <Button size="small" danger>
                       解绑
                     </Button>

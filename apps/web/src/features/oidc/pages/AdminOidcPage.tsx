@@ -98,7 +98,12 @@ export function AdminOidcPage() {
                   <Button type="link" size="small" onClick={() => setEditing({ row })}>
                     编辑
                   </Button>
-                  <Popconfirm title={`删除 ${row.name}？`} onConfirm={() => remove.mutateAsync(row.id)}>
+                  <Popconfirm
+                    title={`删除 ${row.name}？`}
+                    okText="删除"
+                    cancelText="取消"
+                    onConfirm={() => remove.mutateAsync(row.id)}
+                  >
                     <Button type="link" size="small" danger>
                       删除
                     </Button>
