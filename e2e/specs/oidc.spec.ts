@@ -1,5 +1,5 @@
 import { OidcApi } from "@burrow/contract";
-import { expect, type Page, test } from "@playwright/test";
+import { expect as baseExpect, type Page, test } from "@playwright/test";
 import { startTestOidcProvider, type TestOidcProvider } from "../../apps/server/test/oidc-provider";
 import { confirmPopover } from "../fixtures/antd";
 import { adminToken, call, registerUser, smsCount, uniquePhone, userInfo, waitForSmsCode } from "../fixtures/api";
@@ -10,6 +10,9 @@ import { BASE_URL } from "../fixtures/env";
  * Sign-in with an OpenID Connect provider: a real provider (oidc-provider) runs on loopback in
  * this worker; the operator adds it on /admin/oidc, customers sign in, bind and unbind with it.
  */
+
+// Each step crosses two servers (redirects, discovery, token exchange): more time than a page load.
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 const NAME = `测试身份${Date.now() % 10_000}`;
 let op: TestOidcProvider;
