@@ -4,6 +4,7 @@ import { startTestOidcProvider, type TestOidcProvider } from "../../apps/server/
 import { confirmPopover } from "../fixtures/antd";
 import { adminToken, call, registerUser, smsCount, uniquePhone, userInfo, waitForSmsCode } from "../fixtures/api";
 import { openSignedIn, storedToken } from "../fixtures/browser";
+import { watchCsp } from "../fixtures/csp";
 import { BASE_URL } from "../fixtures/env";
 
 /*
@@ -50,6 +51,7 @@ async function signOut(page: Page) {
 }
 
 test("an operator adds a provider; its secret is never shown again", async ({ page }) => {
+  const csp = await watchCsp(page);
   await openSignedIn(page, await adminToken(), "/admin/oidc");
   await page.getByRole("button", { name: "新增登录方式" }).click();
   const dialog = page.getByRole("dialog");
@@ -66,9 +68,13 @@ test("an operator adds a provider; its secret is never shown again", async ({ pa
   const list = await call(OidcApi.getSuperOidc, { token: await adminToken() });
   providerId = list.find((p) => p.name === NAME)?.id ?? 0;
   expect(providerId).toBeGreaterThan(0);
+  expect(await csp.violations()).toEqual([]);
+  expect(csp.pageErrors).toEqual([]);
 });
 
 test("a first sign-in creates an account that binds a phone before buying", async ({ page }) => {
+  // The flow is top-level navigation: the strict CSP needs no change for it.
+  const csp = await watchCsp(page);
   await page.goto("/login");
   await signInButton(page).click();
   await atProvider(page, `new-${Date.now()}`);
@@ -92,6 +98,8 @@ test("a first sign-in creates an account that binds a phone before buying", asyn
   await expect(page.getByText("手机号已绑定")).toBeVisible();
   expect((await userInfo(token ?? "")).personal_info.phone_number).toBe(phone);
   await expect(page.getByRole("cell", { name: `第三方：${NAME}` }).first()).toBeVisible();
+  expect(await csp.violations()).toEqual([]);
+  expect(csp.pageErrors).toEqual([]);
 });
 
 test("a first sign-in links to an existing account after proving its phone by SMS", async ({ page }) => {
@@ -146,7 +154,8 @@ test("a tampered state is refused and lands on /login with a message", async ({ 
   const state = new URL((await authorize).url()).searchParams.get("state") ?? "";
   expect(state).not.toBe("");
   await atProvider(page, `tamper-${Date.now()}`);
-  await page.waitForURL(/\/dashboard|\/callback\/auth/);
+  // The genuine answer is taken first (a new provider account: the link-or-create choice).
+  await expect(page.getByText("该第三方账号尚未绑定控制台账号")).toBeVisible();
   // The provider's answer with one character of the state changed: refused, no session.
   await page.evaluate(() => window.localStorage.clear());
   await page.goto(`/callback/auth?code=forged-code&state=${encodeURIComponent(`${state}x`)}`);
