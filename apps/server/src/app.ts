@@ -31,6 +31,7 @@ import { homeRoutes } from "./modules/home/home.routes";
 import { marketingRoutes } from "./modules/marketing/marketing.routes";
 import { menuRoutes } from "./modules/menu/menu";
 import { nodesRoutes } from "./modules/nodes/nodes.routes";
+import { oidcRoutes } from "./modules/oidc/oidc.routes";
 import { storeJobs } from "./modules/orders/jobs";
 import { ordersRoutes } from "./modules/orders/orders.routes";
 import { ordersByStatus } from "./modules/orders/stats";
@@ -65,6 +66,7 @@ export interface BuildOptions {
 function registerModules(api: FastifyInstance, ctx: AppContext): void {
   siteRoutes(api, ctx);
   authRoutes(api, ctx);
+  oidcRoutes(api, ctx);
   usersRoutes(api, ctx);
   dashboardRoutes(api, ctx);
   menuRoutes(api, ctx);

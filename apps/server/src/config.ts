@@ -189,6 +189,11 @@ export const ConfigSchema = z
     VERIFY_KEY: z.preprocess(blankToUndef, z.string().min(16, "must be at least 16 characters").optional()),
     /** key of the ID-number hash (uniqueness); unset: generated once and kept in settings */
     VERIFY_ID_SECRET: z.preprocess(blankToUndef, z.string().min(32, "must be at least 32 characters").optional()),
+    /**
+     * key that encrypts the OpenID Connect providers' client secrets in the database (AES-256-GCM);
+     * unset: generated once and kept in settings (then a database copy holds key and secrets together)
+     */
+    OIDC_SECRET_KEY: z.preprocess(blankToUndef, z.string().min(32, "must be at least 32 characters").optional()),
     /** default of the operator setting "creating a tunnel requires identity verification" */
     VERIFY_REQUIRED_FOR_TUNNELS: z.preprocess(blankToUndef, bool.default(true)),
     /**

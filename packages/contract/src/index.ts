@@ -14,6 +14,7 @@ export * from "./marketing";
 export * from "./menu";
 export * from "./money";
 export * from "./nodes";
+export * from "./oidc";
 export * from "./orders";
 export * from "./plans";
 export * from "./site";

@@ -14,7 +14,12 @@ export interface UserInfo {
   verify_status: number;
   real_name: string | null;
   created_at: string;
+  /** phone_number is "" while false (an account created by a third-party sign-in, before it binds one) */
   personal_info: { avatar: string; phone_number: string };
+  /** false for an account created by a third-party sign-in that has not bound a phone yet */
+  phone_bound: boolean;
+  /** whether the account has a password (third-party accounts may have none) */
+  has_password: boolean;
 }
 
 /** The path POST /user/avatar returns, exactly: /api/uploads/avatars/<uid>-<16 hex>.<ext> (group 1: uid). */
@@ -42,6 +47,10 @@ export interface LoginLog {
   id: number;
   ip: string;
   user_agent: string;
+  /** how the session was opened: password, register, sms (linking a provider by SMS) or oidc */
+  method: string;
+  /** the provider's display name when method is oidc (or sms while linking one) */
+  provider: string | null;
   created_at: string;
 }
 

@@ -9,6 +9,7 @@ import type { FrpTables } from "../modules/frp/frp.table";
 import type { HomeTables } from "../modules/home/home.table";
 import type { MarketingTables } from "../modules/marketing/marketing.table";
 import type { NodeTables } from "../modules/nodes/nodes.table";
+import type { OidcTables } from "../modules/oidc/oidc.table";
 import type { OrderTables } from "../modules/orders/orders.table";
 import type { PlanTables } from "../modules/plans/plans.table";
 import type { SubscriptionTables } from "../modules/subscriptions/subscriptions.table";
@@ -40,6 +41,7 @@ export interface DB
     SubscriptionTables,
     DashboardTables,
     OrderTables,
+    OidcTables,
     MarketingTables,
     TunnelTables,
     FrpTables,

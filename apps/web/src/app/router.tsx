@@ -13,6 +13,7 @@ import { downloadsAdminRoutes, downloadsCustomerRoutes } from "@/features/downlo
 import { homeAdminRoutes } from "@/features/home/home.routes";
 import { marketingRoutes } from "@/features/marketing/marketing.routes";
 import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.routes";
+import { oidcAdminRoutes, oidcCallbackRoute } from "@/features/oidc/oidc.routes";
 import { ordersRoutes, payResultRoute } from "@/features/orders/orders.routes";
 import { plansRoutes } from "@/features/plans/plans.routes";
 import { storeRoutes } from "@/features/store/store.routes";
@@ -62,6 +63,7 @@ const adminRoutes: RouteObject[] = [
   ...marketingRoutes,
   ...ticketsAdminRoutes,
   ...affiliateAdminRoutes,
+  ...oidcAdminRoutes,
   { path: "dash", element: <Navigate to="/dashboard" replace /> },
 ];
 
@@ -82,6 +84,7 @@ export const routes: RouteObject[] = [
         children: adminRoutes,
       },
       payResultRoute,
+      oidcCallbackRoute,
       {
         path: "/403",
         handle: { title: "无权访问" } satisfies RouteHandle,

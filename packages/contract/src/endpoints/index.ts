@@ -11,6 +11,7 @@ import { HomeApi } from "./home";
 import { MarketingApi } from "./marketing";
 import { MenuApi } from "./menu";
 import { NodesApi } from "./nodes";
+import { OidcApi } from "./oidc";
 import { OrdersApi } from "./orders";
 import { PaymentsApi } from "./payments";
 import { PlansApi } from "./plans";
@@ -36,6 +37,7 @@ export { HomeApi } from "./home";
 export { MarketingApi } from "./marketing";
 export { MenuApi } from "./menu";
 export { NodesApi } from "./nodes";
+export { OidcApi } from "./oidc";
 export { OrdersApi } from "./orders";
 export { PaymentsApi } from "./payments";
 export { PlansApi } from "./plans";
@@ -63,6 +65,7 @@ export const Endpoints = {
   marketing: MarketingApi,
   menu: MenuApi,
   nodes: NodesApi,
+  oidc: OidcApi,
   orders: OrdersApi,
   payments: PaymentsApi,
   plans: PlansApi,

@@ -16,6 +16,7 @@ import * as subscriptionFreeParts from "./2026-11-24T17-00_subscription_free_par
 import * as assistant from "./2026-11-24T20-30_assistant";
 import * as domains from "./2026-11-24T20-30_domains";
 import * as affiliate from "./2026-11-24T20-40_affiliate";
+import * as oidc from "./2026-11-24T20-40_oidc";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T20-30_domains": domains,
   "2026-11-24T20-40_affiliate": affiliate,
   "2026-11-24T20-30_assistant": assistant,
+  "2026-11-24T20-40_oidc": oidc,
 };

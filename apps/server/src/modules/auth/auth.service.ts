@@ -64,7 +64,7 @@ export async function register(ctx: AppContext, body: RegisterBody, meta: Client
       last_login_at: null,
     });
     await grantDefaultPlan(trx, uid);
-    await recordLogin(trx, uid, meta.ip, meta.userAgent);
+    await recordLogin(trx, uid, meta.ip, meta.userAgent, { method: "register" });
     return issueSession(ctx, uid, meta, trx);
   });
 }

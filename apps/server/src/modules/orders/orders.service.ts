@@ -34,6 +34,7 @@ import { presentSubscription } from "../subscriptions/subscriptions.presenter";
 import { findPlanWithLevel, findSubscription } from "../subscriptions/subscriptions.repository";
 import { quoteRefund, revokePurchase } from "../subscriptions/subscriptions.service";
 import { changeBalance } from "../users/balance";
+import { requirePhone } from "../users/users.service";
 import { fulfilOrder } from "./fulfil";
 import { presentLedger, presentOrder } from "./orders.presenter";
 import {
@@ -68,6 +69,7 @@ export async function previewOrder(ctx: AppContext, uid: number, body: PreviewOr
  * answer the gateway link. Insufficient balance (20011) or any refusal rolls everything back.
  */
 export async function createOrder(ctx: AppContext, uid: number, body: CreateOrderBody): Promise<CreateOrderResult> {
+  await requirePhone(ctx, uid);
   const now = new Date();
   const out = await transact(ctx, async (trx) => {
     await lockUser(trx, uid);

@@ -30,6 +30,7 @@ import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import type { NodeRow } from "../nodes/nodes.table";
 import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
+import { requirePhone } from "../users/users.service";
 import { requireVerifiedForTunnels } from "../verify/verify.service";
 import { homographReason, providerHosts, underProviderHost } from "./domains";
 import { type CompiledRule, flagByRules, loadRules } from "./illegal-rules";
@@ -279,6 +280,7 @@ async function checkRules(ctx: AppContext, row: TunnelRow, subdomainHost: string
  * the node's level (2001 naming the limit); a taken port or domain is 40001, a used name 40008.
  */
 export async function createTunnel(ctx: AppContext, uid: number, body: CreateTunnelBody): Promise<TunnelView> {
+  await requirePhone(ctx, uid);
   await requireVerifiedForTunnels(ctx, uid);
   const { node, level } = await loadNode(ctx.db, body.node_id);
   const limits = await requireLimits(ctx.db, uid);

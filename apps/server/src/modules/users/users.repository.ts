@@ -35,11 +35,31 @@ export async function updateUserRow(
   db.changes.emit("user.changed", { uid });
 }
 
-export async function recordLogin(db: Tx, uid: number, ip: string, userAgent: string): Promise<void> {
+/** How a session was opened, for the login history (password when not said). */
+export interface LoginMethod {
+  method: "password" | "register" | "sms" | "oidc";
+  /** the provider's display name (oidc, or sms while linking one) */
+  provider?: string;
+}
+
+export async function recordLogin(
+  db: Tx,
+  uid: number,
+  ip: string,
+  userAgent: string,
+  how: LoginMethod = { method: "password" },
+): Promise<void> {
   const now = nowIso();
   await db
     .insertInto("login_logs")
-    .values({ uid, ip, user_agent: userAgent.slice(0, 300), created_at: now })
+    .values({
+      uid,
+      ip,
+      user_agent: userAgent.slice(0, 300),
+      method: how.method,
+      provider: how.provider ?? null,
+      created_at: now,
+    })
     .execute();
   await db.updateTable("users").set({ last_login_at: now }).where("uid", "=", uid).execute();
   db.changes.emit("user.changed", { uid });
@@ -51,7 +71,7 @@ export function listLoginLogs(db: Kysely<DB>, uid: number, page: number, size: n
     page,
     size,
     (limit, offset) =>
-      sel.select(["id", "ip", "user_agent", "created_at"]).orderBy("id", "desc").limit(limit).offset(offset).execute(),
+      sel.select(["id", "ip", "user_agent", "method", "provider", "created_at"]).orderBy("id", "desc").limit(limit).offset(offset).execute(),
     () => countRows(sel),
   );
 }

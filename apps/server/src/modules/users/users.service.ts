@@ -1,15 +1,25 @@
 import { AVATAR_PATH, type UpdateInfoBody, type UserInfo } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { invalid, notFound } from "../../http/errors";
+import { invalid, notFound, refused } from "../../http/errors";
 import { randomToken } from "../../shared/ids";
 import { direct } from "../../shared/tx";
-import { presentUserInfo } from "./users.presenter";
+import { hasPhone, presentUserInfo } from "./users.presenter";
 import { findUserByUid, updateUserRow } from "./users.repository";
 
 export async function getUserInfo(ctx: AppContext, uid: number): Promise<UserInfo> {
   const user = await findUserByUid(ctx.db, uid);
   if (!user) throw notFound("用户");
   return presentUserInfo(user);
+}
+
+/**
+ * Refuses (403) an account that has no phone yet (created by a third-party sign-in): orders and
+ * tunnels call it before buying or creating anything.
+ */
+export async function requirePhone(ctx: AppContext, uid: number): Promise<void> {
+  const user = await findUserByUid(ctx.db, uid);
+  if (!user) throw notFound("用户");
+  if (!hasPhone(user.phone)) throw refused("请先在个人中心绑定手机号（前往 /account/info）");
 }
 
 export async function updateInfo(ctx: AppContext, uid: number, body: UpdateInfoBody): Promise<UserInfo> {

@@ -28,6 +28,10 @@ export interface LoginLogTable {
   uid: number;
   ip: string;
   user_agent: string;
+  /** password, register, sms (a provider linked by SMS) or oidc */
+  method: Generated<string>;
+  /** the provider's display name for oidc / sms */
+  provider: string | null;
   created_at: string;
 }
 

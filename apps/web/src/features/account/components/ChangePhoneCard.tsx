@@ -19,7 +19,7 @@ export function ChangePhoneCard({ currentPhone }: { currentPhone: string }) {
     mutationFn: changePhone,
     meta: { silentError: true },
     onSuccess: async () => {
-      feedback.success("手机号已更换");
+      feedback.success(currentPhone ? "手机号已更换" : "手机号已绑定");
       form.resetFields();
       await queryClient.invalidateQueries({ queryKey: accountKeys.info() });
     },
@@ -27,14 +27,21 @@ export function ChangePhoneCard({ currentPhone }: { currentPhone: string }) {
   });
 
   return (
-    <Card title="更换手机号">
-      <Typography.Paragraph type="secondary">
-        当前手机号 {currentPhone}。更换后请使用新手机号登录。
+    <Card title={currentPhone ? "更换手机号" : "绑定手机号"}>
+      <Typography.Paragraph type={currentPhone ? "secondary" : "warning"}>
+        {currentPhone
+          ? `当前手机号 ${currentPhone}。更换后请使用新手机号登录。`
+          : "账号尚未绑定手机号：绑定后才能购买套餐和创建隧道。"}
       </Typography.Paragraph>
       <Form form={form} layout="vertical" onFinish={(values) => mutation.mutate(values)}>
-        <PhoneCodeFields form={form} scene="phone" codeId="phone-code" phoneLabel="新手机号" />
+        <PhoneCodeFields
+          form={form}
+          scene="phone"
+          codeId="phone-code"
+          phoneLabel={currentPhone ? "新手机号" : "手机号"}
+        />
         <Button type="primary" htmlType="submit" loading={mutation.isPending}>
-          更换手机号
+          {currentPhone ? "更换手机号" : "绑定手机号"}
         </Button>
       </Form>
     </Card>

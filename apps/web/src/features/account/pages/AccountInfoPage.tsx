@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Col, Row } from "antd";
 import { PageContainer } from "@/components/PageContainer";
+import { OidcBindingsCard } from "@/features/oidc/components/OidcBindingsCard";
 import { userInfoQuery } from "../account.api";
 import { ChangePasswordCard } from "../components/ChangePasswordCard";
 import { ChangePhoneCard } from "../components/ChangePhoneCard";
@@ -26,6 +27,9 @@ export function AccountInfoPage() {
         </Col>
         <Col xs={24} xl={12}>
           <ChangePhoneCard currentPhone={user.personal_info.phone_number} />
+        </Col>
+        <Col xs={24} xl={12}>
+          <OidcBindingsCard user={user} />
         </Col>
         <Col span={24}>
           <LoginHistoryCard />

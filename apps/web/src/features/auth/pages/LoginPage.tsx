@@ -1,6 +1,7 @@
 import type { LoginBody } from "@burrow/contract";
-import { Button, Form, Input } from "antd";
+import { Alert, Button, Form, Input } from "antd";
 import { useState } from "react";
+import { OidcLoginButtons } from "@/features/oidc/components/OidcLoginButtons";
 import { feedback } from "@/lib/feedback";
 import { putFieldError } from "@/lib/field-error";
 import { fieldRules, phoneRules } from "@/lib/rules";
@@ -13,13 +14,16 @@ export interface LoginPageProps {
   onSignedIn: (token: string) => void;
   /** goes to another public page (/reg, /reset) */
   go: (path: string) => void;
+  /** an error to show above the form (a third-party sign-in the provider refused) */
+  notice?: string;
 }
 
 /**
- * /login: phone and password. Free of the router and React Query, so that the first visit's light
- * host (login-host.tsx) and the console's router (LoginRoute) render the same page.
+ * /login: phone and password, or a configured third-party provider. Free of the router and React
+ * Query, so that the first visit's light host (login-host.tsx) and the console's router
+ * (LoginRoute) render the same page.
  */
-export function LoginPage({ onSignedIn, go }: LoginPageProps) {
+export function LoginPage({ onSignedIn, go, notice }: LoginPageProps) {
   const [form] = Form.useForm<LoginBody>();
   const [pending, setPending] = useState(false);
   const submit = async (values: LoginBody) => {
@@ -35,6 +39,7 @@ export function LoginPage({ onSignedIn, go }: LoginPageProps) {
 
   return (
     <AuthCard title="登录" subtitle="使用手机号和密码登录控制台">
+      {notice ? <Alert type="error" showIcon message={notice} style={{ marginBottom: 16 }} role="alert" /> : null}
       <Form form={form} layout="vertical" size="large" requiredMark={false} onFinish={submit}>
         <Form.Item name="phone" label="手机号" rules={phoneRules()}>
           <Input inputMode="numeric" autoComplete="username" maxLength={11} placeholder="请输入手机号" />
@@ -46,6 +51,7 @@ export function LoginPage({ onSignedIn, go }: LoginPageProps) {
           登录
         </Button>
       </Form>
+      <OidcLoginButtons />
       <div className="auth-links">
         <AuthLink to="/reg" go={go}>
           注册账号

@@ -1,0 +1,166 @@
+import type { OidcProviderRow } from "@burrow/contract";
+import { RiAddLine } from "@remixicon/react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Alert, Button, Card, Form, Input, Popconfirm, Space, Switch, Table, type TableColumnsType, Tag } from "antd";
+import { useState } from "react";
+import { FormModal } from "@/components/FormModal";
+import { PageContainer } from "@/components/PageContainer";
+import { feedback } from "@/lib/feedback";
+import { formatTime } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { adminOidcQuery, createOidcProvider, deleteOidcProvider, oidcKeys, updateOidcProvider } from "../oidc.api";
+
+interface ProviderForm {
+  name: string;
+  issuer: string;
+  client_id: string;
+  client_secret?: string;
+  scopes: string;
+  enabled: boolean;
+}
+
+const URL_PATTERN = /^https?:\/\/\S+$/;
+
+const columns: TableColumnsType<OidcProviderRow> = [
+  { title: "ID", dataIndex: "id", width: 60 },
+  { title: "显示名称", dataIndex: "name", width: 140 },
+  { title: "签发者（Issuer）", dataIndex: "issuer", ellipsis: true },
+  { title: "Client ID", dataIndex: "client_id", width: 180, ellipsis: true },
+  { title: "范围", dataIndex: "scopes", width: 140 },
+  {
+    title: "状态",
+    dataIndex: "enabled",
+    width: 80,
+    render: (on: boolean) => (on ? <Tag color="green">启用</Tag> : <Tag>停用</Tag>),
+  },
+  { title: "更新时间", dataIndex: "updated_at", width: 170, render: (v: string) => formatTime(v) },
+];
+
+/** /admin/oidc: the OpenID Connect providers customers may sign in with (Manager only). */
+export function AdminOidcPage() {
+  const queryClient = useQueryClient();
+  const { data, isFetching } = useQuery(adminOidcQuery());
+  const [editing, setEditing] = useState<{ row?: OidcProviderRow } | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: oidcKeys.all });
+  const remove = useMutation({
+    mutationFn: deleteOidcProvider,
+    onSuccess: async () => {
+      feedback.success("登录方式已删除");
+      await refresh();
+    },
+  });
+
+  const save = async (v: ProviderForm) => {
+    const row = editing?.row;
+    const body = {
+      name: v.name.trim(),
+      issuer: v.issuer.trim(),
+      client_id: v.client_id.trim(),
+      scopes: v.scopes.trim(),
+      enabled: v.enabled,
+    };
+    if (row) await updateOidcProvider({ id: row.id, ...body, client_secret: v.client_secret ?? "" });
+    else await createOidcProvider({ ...body, client_secret: v.client_secret ?? "" });
+    await refresh();
+  };
+
+  return (
+    <PageContainer title="第三方登录">
+      <Alert
+        type="info"
+        showIcon
+        style={{ marginBottom: 16 }}
+        message="在身份提供方登记本站的回调地址：<PUBLIC_URL>/callback/auth。Client Secret 加密保存，保存后不再显示。"
+      />
+      <Card
+        title="OpenID Connect 登录方式"
+        extra={
+          <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => setEditing({})}>
+            新增登录方式
+          </Button>
+        }
+      >
+        <Table<OidcProviderRow>
+          rowKey="id"
+          loading={isFetching}
+          dataSource={data ?? []}
+          pagination={false}
+          scroll={{ x: 1100 }}
+          columns={[
+            ...columns,
+            {
+              title: "操作",
+              key: "actions",
+              width: 130,
+              fixed: "right",
+              render: (_, row) => (
+                <Space size={0}>
+                  <Button type="link" size="small" onClick={() => setEditing({ row })}>
+                    编辑
+                  </Button>
+                  <Popconfirm
+                    title={`删除 ${row.name}？`}
+                    okText="删除"
+                    cancelText="取消"
+                    onConfirm={() => remove.mutateAsync(row.id)}
+                  >
+                    <Button type="link" size="small" danger>
+                      删除
+                    </Button>
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <FormModal<ProviderForm>
+        open={editing !== null}
+        title={editing?.row ? "编辑登录方式" : "新增登录方式"}
+        initialValues={
+          editing?.row ? { ...editing.row, client_secret: "" } : { scopes: "openid profile", enabled: true }
+        }
+        successText={editing?.row ? "登录方式已保存" : "登录方式已添加"}
+        onSubmit={save}
+        onClose={() => setEditing(null)}
+        width={600}
+      >
+        <Form.Item name="name" label="显示名称" rules={fieldRules("显示名称", { required: true, length: { max: 32 } })}>
+          <Input placeholder="登录按钮显示为：使用 {名称} 登录" />
+        </Form.Item>
+        <Form.Item
+          name="issuer"
+          label="签发者地址（Issuer）"
+          rules={fieldRules("签发者地址", { required: true, length: { max: 300 }, pattern: URL_PATTERN })}
+        >
+          <Input placeholder="https://accounts.example.com" />
+        </Form.Item>
+        <Form.Item
+          name="client_id"
+          label="Client ID"
+          rules={fieldRules("Client ID", { required: true, length: { max: 200 } })}
+        >
+          <Input autoComplete="off" />
+        </Form.Item>
+        <Form.Item
+          name="client_secret"
+          label="Client Secret"
+          extra={editing?.row?.has_secret ? "已保存，留空则不修改" : undefined}
+          rules={fieldRules("Client Secret", { required: !editing?.row, length: { max: 500 } })}
+        >
+          <Input.Password autoComplete="new-password" placeholder={editing?.row ? "留空则不修改" : ""} />
+        </Form.Item>
+        <Form.Item
+          name="scopes"
+          label="范围（scope）"
+          rules={fieldRules("范围", { required: true, length: { max: 200 } })}
+        >
+          <Input placeholder="openid profile" />
+        </Form.Item>
+        <Form.Item name="enabled" label="启用" valuePropName="checked">
+          <Switch />
+        </Form.Item>
+      </FormModal>
+    </PageContainer>
+  );
+}
