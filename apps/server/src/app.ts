@@ -22,6 +22,8 @@ import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
 import { downloadsRoutes } from "./modules/downloads/downloads.routes";
 import { frpRoutes } from "./modules/frp/frp.routes";
 import { homeRoutes } from "./modules/home/home.routes";
+import { invoicesRoutes } from "./modules/invoices/invoices.routes";
+import { invoiceOrderHook } from "./modules/invoices/invoices.service";
 import { marketingRoutes } from "./modules/marketing/marketing.routes";
 import { menuRoutes } from "./modules/menu/menu";
 import { nodesRoutes } from "./modules/nodes/nodes.routes";
@@ -75,6 +77,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   paymentsRoutes(api, ctx);
   ticketsRoutes(api, ctx);
   verifyRoutes(api, ctx);
+  invoicesRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
 
@@ -166,6 +169,7 @@ export async function buildApp(
     jwtKey: await loadJwtKey(db, config),
     orderHooks: [],
   };
+  ctx.orderHooks.push(invoiceOrderHook);
   const signIn = await seedFreshInstall(ctx);
   if (config.NODE_ENV !== "test" && gatewayKeys(config).kind === "sandbox")
     log.warn(

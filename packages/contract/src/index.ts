@@ -7,6 +7,7 @@ export * from "./endpoints";
 export * from "./enums";
 export * from "./frp";
 export * from "./home";
+export * from "./invoices";
 export * from "./marketing";
 export * from "./menu";
 export * from "./money";

@@ -4,6 +4,7 @@ import type { DashboardTables } from "../modules/dashboard/dashboard.table";
 import type { DownloadTables } from "../modules/downloads/downloads.table";
 import type { FrpTables } from "../modules/frp/frp.table";
 import type { HomeTables } from "../modules/home/home.table";
+import type { InvoiceTables } from "../modules/invoices/invoices.table";
 import type { MarketingTables } from "../modules/marketing/marketing.table";
 import type { NodeTables } from "../modules/nodes/nodes.table";
 import type { OrderTables } from "../modules/orders/orders.table";
@@ -43,7 +44,8 @@ export interface DB
     DownloadTables,
     TicketTables,
     HomeTables,
-    VerifyTables {
+    VerifyTables,
+    InvoiceTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
 }

@@ -5,6 +5,7 @@ import { DashboardApi } from "./dashboard";
 import { DownloadsApi } from "./downloads";
 import { FrpApi } from "./frp";
 import { HomeApi } from "./home";
+import { InvoicesApi } from "./invoices";
 import { MarketingApi } from "./marketing";
 import { MenuApi } from "./menu";
 import { NodesApi } from "./nodes";
@@ -27,6 +28,7 @@ export { DashboardApi } from "./dashboard";
 export { DownloadsApi } from "./downloads";
 export { FrpApi } from "./frp";
 export { HomeApi } from "./home";
+export { InvoicesApi } from "./invoices";
 export { MarketingApi } from "./marketing";
 export { MenuApi } from "./menu";
 export { NodesApi } from "./nodes";
@@ -51,6 +53,7 @@ export const Endpoints = {
   downloads: DownloadsApi,
   frp: FrpApi,
   home: HomeApi,
+  invoices: InvoicesApi,
   marketing: MarketingApi,
   menu: MenuApi,
   nodes: NodesApi,

@@ -13,6 +13,7 @@ import * as tickets from "./2026-11-24T16-30_tickets";
 import * as verifications from "./2026-11-24T16-30_verifications";
 import * as overviewIndexes from "./2026-11-24T16-40_overview_indexes";
 import * as subscriptionFreeParts from "./2026-11-24T17-00_subscription_free_parts";
+import * as invoices from "./2026-11-24T20-30_invoices";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T16-40_overview_indexes": overviewIndexes,
   "2026-11-24T17-00_subscription_free_parts": subscriptionFreeParts,
   "2026-11-24T16-30_verifications": verifications,
+  "2026-11-24T20-30_invoices": invoices,
 };
