@@ -9,6 +9,7 @@ import { docsRoutes } from "@/features/docs/docs.routes";
 import { downloadsAdminRoutes, downloadsCustomerRoutes } from "@/features/downloads/downloads.routes";
 import { epayRoutes, payResultRoute } from "@/features/epay/epay.routes";
 import { homeAdminRoutes } from "@/features/home/home.routes";
+import { invoicesAdminRoutes, invoicesCustomerRoutes } from "@/features/invoices/invoices.routes";
 import { marketingRoutes } from "@/features/marketing/marketing.routes";
 import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.routes";
 import { ordersRoutes } from "@/features/orders/orders.routes";
@@ -37,6 +38,7 @@ const customerRoutes: RouteObject[] = [
   ...storeRoutes,
   ...epayRoutes,
   ...ticketsCustomerRoutes,
+  ...invoicesCustomerRoutes,
 ];
 
 /** Admin pages (paths relative to /admin); access is checked against GET /super/roleMenu. */
@@ -54,6 +56,7 @@ const adminRoutes: RouteObject[] = [
   ...ordersRoutes,
   ...marketingRoutes,
   ...ticketsAdminRoutes,
+  ...invoicesAdminRoutes,
   { path: "dash", element: <Navigate to="/dashboard" replace /> },
 ];
 
