@@ -26,7 +26,7 @@ import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import { paidOnlineOrders } from "../orders/orders.repository";
 import type { OrderRow } from "../orders/orders.table";
-import { findUserByPhone, findUserByUid } from "../users/users.repository";
+import { findUserByUid, userFilter } from "../users/users.repository";
 import { removeInvoiceFile } from "./invoice-files";
 import type { InvoiceOrderRowDb, InvoiceRowDb } from "./invoices.table";
 
@@ -243,12 +243,8 @@ export async function ownIssuedFile(ctx: AppContext, uid: number, id: number): P
 
 /** GET /super/invoiceList: awaiting first (oldest first), then the rest, newest first. */
 export async function listInvoices(ctx: AppContext, q: AdminInvoiceListQuery): Promise<Paged<AdminInvoiceRow>> {
-  let uid = q.uid;
-  if (q.phone) {
-    const u = await findUserByPhone(ctx.db, q.phone);
-    if (!u || (uid && uid !== u.uid)) return { list: [], total: 0, page: q.page, size: q.size };
-    uid = u.uid;
-  }
+  const uid = await userFilter(ctx.db, q);
+  if (uid === null) return { list: [], total: 0, page: q.page, size: q.size };
   let sel = ctx.db.selectFrom("invoices");
   if (q.status !== undefined) sel = sel.where("status", "=", q.status);
   if (q.invoice_id) sel = sel.where("id", "=", q.invoice_id);

@@ -10,6 +10,19 @@ export const findUserByPhone = (db: Kysely<DB>, phone: string): Promise<UserRow 
 export const findUserByUid = (db: Kysely<DB>, uid: number): Promise<UserRow | undefined> =>
   db.selectFrom("users").selectAll().where("uid", "=", uid).executeTakeFirst();
 
+/**
+ * A list filter naming a customer by uid and/or phone, as one uid: undefined when neither is
+ * given, null when they match nobody (an unknown phone, or a phone of another uid).
+ */
+export async function userFilter(
+  db: Kysely<DB>,
+  q: { uid?: number; phone?: string },
+): Promise<number | undefined | null> {
+  if (!q.phone) return q.uid;
+  const u = await findUserByPhone(db, q.phone);
+  return !u || (q.uid && q.uid !== u.uid) ? null : u.uid;
+}
+
 export const findUserByInviteCode = (db: Kysely<DB>, code: string): Promise<UserRow | undefined> =>
   db.selectFrom("users").selectAll().where("invite_code", "=", code).executeTakeFirst();
 
