@@ -70,6 +70,7 @@ test("a customer requests an invoice for an online payment; the operator issues 
 
   // --- The operator finds it in the queue and issues it with a PDF and its number.
   const admin = await browser.newPage();
+  const adminCsp = await watchCsp(admin);
   await openSignedIn(admin, await adminToken(), "/admin/view");
   await sider(admin).getByRole("menuitem", { name: "发票管理" }).click();
   await expect(admin).toHaveURL(/\/admin\/invoice\/list$/);
@@ -112,6 +113,8 @@ test("a customer requests an invoice for an online payment; the operator issues 
 
   expect(await csp.violations()).toEqual([]);
   expect(csp.pageErrors).toEqual([]);
+  expect(await adminCsp.violations()).toEqual([]);
+  expect(adminCsp.pageErrors).toEqual([]);
   await admin.close();
   await page.close();
 });
