@@ -28,6 +28,8 @@ import { domainJobs, domainsRoutes } from "./modules/domains/domains.routes";
 import { downloadsRoutes } from "./modules/downloads/downloads.routes";
 import { flushFrp, frpRoutes } from "./modules/frp/frp.routes";
 import { homeRoutes } from "./modules/home/home.routes";
+import { invoicesRoutes } from "./modules/invoices/invoices.routes";
+import { invoiceOrderHook } from "./modules/invoices/invoices.service";
 import { marketingRoutes } from "./modules/marketing/marketing.routes";
 import { menuRoutes } from "./modules/menu/menu";
 import { nodesRoutes } from "./modules/nodes/nodes.routes";
@@ -88,6 +90,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   domainsRoutes(api, ctx);
   affiliateRoutes(api, ctx);
   assistantRoutes(api, ctx);
+  invoicesRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
 
@@ -189,6 +192,7 @@ export async function buildApp(
   };
   ctx.metrics.gauge("burrow_orders", "orders by payment state (whole database)", "state", () => ordersByStatus(db));
   ctx.orderHooks.push(affiliateOrderHook);
+  ctx.orderHooks.push(invoiceOrderHook);
   const signIn = await seedFreshInstall(ctx);
   if (config.NODE_ENV !== "test" && gatewayKeys(config).kind === "sandbox")
     log.warn(

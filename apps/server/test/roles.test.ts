@@ -212,6 +212,19 @@ describe("the /super route table by role", () => {
     expect((await t.api("GET", "/super/domain", { token: manager })).body.code).toBe("SUCCESS");
   });
 
+  it("puts the invoice pages in the menus: /invoice for every customer, /invoice/list for Managers only", async () => {
+    const paths = async (url: string, token: string) =>
+      (await t.api<MenuItem[]>("GET", url, { token })).body.data.flatMap((i) => [
+        i.path,
+        ...(i.children ?? []).map((c) => c.path),
+      ]);
+    expect(await paths("/user/rolemenu", customer)).toContain("/invoice");
+    expect(await paths("/super/roleMenu", manager)).toContain("/invoice/list");
+    expect(await paths("/super/roleMenu", support)).not.toContain("/invoice/list");
+    const queue = await t.api("GET", "/super/invoiceList", { token: support });
+    expect([queue.status, queue.body.code]).toEqual([403, 30004]);
+  });
+
   it("a demoted Manager loses the /super calls at once", async () => {
     const m = await t.register();
     await t.api("PATCH", "/super/user/info", { token: manager, body: { uid: m.uid, role: 3 } });

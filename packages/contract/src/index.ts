@@ -10,6 +10,7 @@ export * from "./endpoints";
 export * from "./enums";
 export * from "./frp";
 export * from "./home";
+export * from "./invoices";
 export * from "./marketing";
 export * from "./menu";
 export * from "./money";

@@ -7,6 +7,7 @@ import type { DomainTables } from "../modules/domains/domains.table";
 import type { DownloadTables } from "../modules/downloads/downloads.table";
 import type { FrpTables } from "../modules/frp/frp.table";
 import type { HomeTables } from "../modules/home/home.table";
+import type { InvoiceTables } from "../modules/invoices/invoices.table";
 import type { MarketingTables } from "../modules/marketing/marketing.table";
 import type { NodeTables } from "../modules/nodes/nodes.table";
 import type { OidcTables } from "../modules/oidc/oidc.table";
@@ -51,7 +52,8 @@ export interface DB
     VerifyTables,
     DomainTables,
     AffiliateTables,
-    AssistantTables {
+    AssistantTables,
+    InvoiceTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
 }

@@ -11,6 +11,7 @@ import { docsRoutes } from "@/features/docs/docs.routes";
 import { domainsAdminRoutes, domainsCustomerRoutes } from "@/features/domains/domains.routes";
 import { downloadsAdminRoutes, downloadsCustomerRoutes } from "@/features/downloads/downloads.routes";
 import { homeAdminRoutes } from "@/features/home/home.routes";
+import { invoicesAdminRoutes, invoicesCustomerRoutes } from "@/features/invoices/invoices.routes";
 import { marketingRoutes } from "@/features/marketing/marketing.routes";
 import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.routes";
 import { oidcAdminRoutes, oidcCallbackRoute } from "@/features/oidc/oidc.routes";
@@ -44,6 +45,7 @@ const customerRoutes: RouteObject[] = [
   ...ticketsCustomerRoutes,
   ...domainsCustomerRoutes,
   ...affiliateCustomerRoutes,
+  ...invoicesCustomerRoutes,
 ];
 
 /** Admin pages (paths relative to /admin); access is checked against GET /super/roleMenu. */
@@ -64,6 +66,7 @@ const adminRoutes: RouteObject[] = [
   ...ticketsAdminRoutes,
   ...affiliateAdminRoutes,
   ...oidcAdminRoutes,
+  ...invoicesAdminRoutes,
   { path: "dash", element: <Navigate to="/dashboard" replace /> },
 ];
 

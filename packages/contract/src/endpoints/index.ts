@@ -8,6 +8,7 @@ import { DomainsApi } from "./domains";
 import { DownloadsApi } from "./downloads";
 import { FrpApi } from "./frp";
 import { HomeApi } from "./home";
+import { InvoicesApi } from "./invoices";
 import { MarketingApi } from "./marketing";
 import { MenuApi } from "./menu";
 import { NodesApi } from "./nodes";
@@ -34,6 +35,7 @@ export { DomainsApi } from "./domains";
 export { DownloadsApi } from "./downloads";
 export { FrpApi } from "./frp";
 export { HomeApi } from "./home";
+export { InvoicesApi } from "./invoices";
 export { MarketingApi } from "./marketing";
 export { MenuApi } from "./menu";
 export { NodesApi } from "./nodes";
@@ -62,6 +64,7 @@ export const Endpoints = {
   downloads: DownloadsApi,
   frp: FrpApi,
   home: HomeApi,
+  invoices: InvoicesApi,
   marketing: MarketingApi,
   menu: MenuApi,
   nodes: NodesApi,

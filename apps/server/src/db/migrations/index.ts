@@ -15,6 +15,7 @@ import * as overviewIndexes from "./2026-11-24T16-40_overview_indexes";
 import * as subscriptionFreeParts from "./2026-11-24T17-00_subscription_free_parts";
 import * as assistant from "./2026-11-24T20-30_assistant";
 import * as domains from "./2026-11-24T20-30_domains";
+import * as invoices from "./2026-11-24T20-30_invoices";
 import * as affiliate from "./2026-11-24T20-40_affiliate";
 import * as oidc from "./2026-11-24T20-40_oidc";
 
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T20-40_affiliate": affiliate,
   "2026-11-24T20-30_assistant": assistant,
   "2026-11-24T20-40_oidc": oidc,
+  "2026-11-24T20-30_invoices": invoices,
 };

@@ -39,6 +39,7 @@ export const customerMenu: MenuDef[] = [
     ],
   },
   { name: "实名认证", id: "verify", path: "/account/verify", icon: "verify", roles: ALL },
+  { name: "发票", id: "invoice", path: "/invoice", icon: "invoice", roles: ALL },
   { name: "个人中心", id: "account", path: "/account/info", icon: "account", roles: ALL },
   { name: "管理后台", id: "adm", path: "/adm", icon: "setting", roles: STAFF },
 ];
@@ -99,6 +100,7 @@ export const adminMenu: MenuDef[] = [
     ],
   },
   { name: "提现管理", id: "withdrawal", path: "/withdrawal", icon: "wallet3", roles: MANAGER },
+  { name: "发票管理", id: "invoice-list", path: "/invoice/list", icon: "invoice", roles: MANAGER },
   { name: "流量统计", id: "flow", path: "/flow", icon: "traffic", roles: MANAGER },
   { name: "客户端管理", id: "download", path: "/download", icon: "download", roles: MANAGER },
   { name: "首页内容", id: "setter", path: "/setter/main", icon: "homeGear", roles: MANAGER },

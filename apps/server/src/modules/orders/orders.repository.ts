@@ -1,4 +1,4 @@
-import type { AdminOrderQuery, OrderListQuery } from "@burrow/contract";
+import { type AdminOrderQuery, type OrderListQuery, PayMethod, PayStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import { countRows, pageOf } from "../../shared/paging";
@@ -101,3 +101,20 @@ export const ledgerOfOrder = (db: Kysely<DB>, tradeId: string) =>
     .where("order_id", "=", tradeId)
     .orderBy("id")
     .execute();
+
+/**
+ * A customer's orders paid online (paid, or paid and refunded since), oldest first: what the
+ * invoices module may invoice. With `tradeIds`, only those (others' orders are never returned).
+ */
+export async function paidOnlineOrders(db: Kysely<DB>, uid: number, tradeIds?: string[]): Promise<OrderRow[]> {
+  if (tradeIds && tradeIds.length === 0) return [];
+  let sel = db
+    .selectFrom("orders")
+    .selectAll()
+    .where("uid", "=", uid)
+    .where("pay_method", "=", PayMethod.Online)
+    .where("status", "in", [PayStatus.Paid, PayStatus.Refunded])
+    .where("paid_at", "is not", null);
+  if (tradeIds) sel = sel.where("trade_id", "in", tradeIds);
+  return sel.orderBy("id").execute();
+}

@@ -28,7 +28,7 @@ import { listOrders } from "../orders/orders.service";
 import { listMySubscriptions } from "../subscriptions/subscriptions.service";
 import { findOwnTunnel } from "../tunnels/tunnels.repository";
 import { adminUpdateTunnel, getAdminTunnel, listAdminTunnels } from "../tunnels/tunnels.service";
-import { findUserByPhone, findUserByUid } from "../users/users.repository";
+import { findUserByUid, userFilter } from "../users/users.repository";
 import type { TicketRowDb } from "./tickets.table";
 
 /** Open (not ended) tickets a customer may have at once. */
@@ -257,12 +257,8 @@ async function phonesOf(ctx: AppContext, uids: number[]): Promise<Map<number, st
 
 /** GET /super/ticket: awaiting staff first, then awaiting the customer, then ended; oldest first within each. */
 export async function listTickets(ctx: AppContext, q: AdminTicketListQuery): Promise<Paged<AdminTicketRow>> {
-  let uid = q.uid;
-  if (q.phone) {
-    const u = await findUserByPhone(ctx.db, q.phone);
-    if (!u || (uid && uid !== u.uid)) return { list: [], total: 0, page: q.page, size: q.size };
-    uid = u.uid;
-  }
+  const uid = await userFilter(ctx.db, q);
+  if (uid === null) return { list: [], total: 0, page: q.page, size: q.size };
   let sel = ctx.db.selectFrom("tickets");
   if (q.status) sel = sel.where("status", "=", q.status);
   if (q.category) sel = sel.where("category", "=", q.category);

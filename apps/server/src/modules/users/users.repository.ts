@@ -12,6 +12,19 @@ export const findUserByPhone = (db: Kysely<DB>, phone: string): Promise<UserRow 
 export const findUserByUid = (db: Kysely<DB>, uid: number): Promise<UserRow | undefined> =>
   db.selectFrom("users").selectAll().where("uid", "=", uid).executeTakeFirst();
 
+/**
+ * A list filter naming a customer by uid and/or phone, as one uid: undefined when neither is
+ * given, null when they match nobody (an unknown phone, or a phone of another uid).
+ */
+export async function userFilter(
+  db: Kysely<DB>,
+  q: { uid?: number; phone?: string },
+): Promise<number | undefined | null> {
+  if (!q.phone) return q.uid;
+  const u = await findUserByPhone(db, q.phone);
+  return !u || (q.uid && q.uid !== u.uid) ? null : u.uid;
+}
+
 export const findUserByInviteCode = (db: Kysely<DB>, code: string): Promise<UserRow | undefined> =>
   db.selectFrom("users").selectAll().where("invite_code", "=", code).executeTakeFirst();
 
@@ -71,7 +84,12 @@ export function listLoginLogs(db: Kysely<DB>, uid: number, page: number, size: n
     page,
     size,
     (limit, offset) =>
-      sel.select(["id", "ip", "user_agent", "method", "provider", "created_at"]).orderBy("id", "desc").limit(limit).offset(offset).execute(),
+      sel
+        .select(["id", "ip", "user_agent", "method", "provider", "created_at"])
+        .orderBy("id", "desc")
+        .limit(limit)
+        .offset(offset)
+        .execute(),
     () => countRows(sel),
   );
 }

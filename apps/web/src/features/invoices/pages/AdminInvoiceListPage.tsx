@@ -1,0 +1,185 @@
+import { type AdminInvoiceRow, type InvoiceAction, InvoiceStatus, InvoiceStatusLabel } from "@burrow/contract";
+import { RiDownloadLine, RiErrorWarningLine } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
+import {
+  Button,
+  Card,
+  Col,
+  Form,
+  Input,
+  InputNumber,
+  Row,
+  Select,
+  Space,
+  Table,
+  type TableColumnsType,
+  Tooltip,
+  Typography,
+} from "antd";
+import { useState } from "react";
+import { PageContainer } from "@/components/PageContainer";
+import { SearchActions } from "@/components/SearchActions";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { formatTime } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { InvoiceActionModal } from "../components/InvoiceActionModal";
+import { InvoiceDetails, InvoiceStatusTag, yuan } from "../components/InvoiceParts";
+import { adminInvoicesQuery, downloadInvoicePdf } from "../invoices.api";
+
+const FILTERS = {
+  status: "int",
+  invoice_id: "int",
+  uid: "int",
+  phone: "text",
+  trade_id: "text",
+  flagged: "int",
+} as const;
+
+/** /admin/invoice/list: the invoice queue (awaiting first, oldest first), filters kept in the URL. */
+export function AdminInvoiceListPage() {
+  const [form] = Form.useForm();
+  const { filters, search, reset, pagination } = useUrlFilters(FILTERS, form);
+  const { data, isFetching } = useQuery(adminInvoicesQuery(filters));
+  const [acting, setActing] = useState<{ row: AdminInvoiceRow; action: InvoiceAction } | null>(null);
+  const open = (row: AdminInvoiceRow, action: InvoiceAction) => setActing({ row, action });
+
+  const columns: TableColumnsType<AdminInvoiceRow> = [
+    { title: "编号", dataIndex: "invoice_id", width: 80 },
+    { title: "用户", dataIndex: "phone", width: 170, render: (phone: string, r) => `${phone}（${r.uid}）` },
+    {
+      title: "发票抬头",
+      dataIndex: "title",
+      ellipsis: true,
+      render: (title: string, r) => (
+        <Space direction="vertical" size={0}>
+          <span>{title}</span>
+          <Typography.Text type="secondary">{r.tax_no ?? "个人"}</Typography.Text>
+        </Space>
+      ),
+    },
+    { title: "金额", dataIndex: "amount", width: 110, align: "right", render: (v: number) => yuan(v) },
+    {
+      title: "状态",
+      dataIndex: "status",
+      width: 130,
+      render: (s: number, r) => (
+        <Space size={4}>
+          <InvoiceStatusTag status={s} />
+          {r.flagged ? (
+            <Tooltip title={`退款提醒：${r.flag_note}`}>
+              <Typography.Text type="danger">
+                <RiErrorWarningLine size={16} aria-label="退款提醒" />
+              </Typography.Text>
+            </Tooltip>
+          ) : null}
+        </Space>
+      ),
+    },
+    { title: "申请时间", dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
+    { title: "处理时间", dataIndex: "handled_at", width: 170, render: (v: string | null) => formatTime(v) },
+    {
+      title: "操作",
+      key: "actions",
+      width: 230,
+      fixed: "right",
+      render: (_: unknown, r) => (
+        <Space size={0} wrap>
+          {r.status === InvoiceStatus.Awaiting ? (
+            <>
+              <Button type="link" size="small" onClick={() => open(r, "issue")}>
+                开具
+              </Button>
+              <Button type="link" size="small" onClick={() => open(r, "return")}>
+                退回
+              </Button>
+            </>
+          ) : null}
+          {r.status === InvoiceStatus.Awaiting || r.status === InvoiceStatus.Issued ? (
+            <Button type="link" size="small" danger onClick={() => open(r, "cancel")}>
+              取消
+            </Button>
+          ) : null}
+          {r.file_size !== null ? (
+            <Button
+              type="link"
+              size="small"
+              icon={<RiDownloadLine size={14} />}
+              onClick={() => void downloadInvoicePdf(r.invoice_id, true)}
+            >
+              PDF
+            </Button>
+          ) : null}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <PageContainer title="发票管理">
+      <Card className="search-card">
+        <Form form={form} layout="vertical" initialValues={filters} onFinish={search}>
+          <Row gutter={16}>
+            <Col xs={24} sm={12} lg={8} xl={4}>
+              <Form.Item name="status" label="状态">
+                <Select
+                  allowClear
+                  placeholder="全部"
+                  options={Object.entries(InvoiceStatusLabel).map(([v, label]) => ({ value: Number(v), label }))}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={4}>
+              <Form.Item name="flagged" label="退款提醒">
+                <Select allowClear placeholder="全部" options={[{ value: 1, label: "仅看有退款的" }]} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={4}>
+              <Form.Item
+                name="invoice_id"
+                label="发票编号"
+                rules={fieldRules("发票编号", { integer: true, range: { min: 1 } })}
+              >
+                <InputNumber min={1} precision={0} style={{ width: "100%" }} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={4}>
+              <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
+                <InputNumber min={1} precision={0} style={{ width: "100%" }} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={4}>
+              <Form.Item name="phone" label="手机号" rules={fieldRules("手机号", { length: { max: 20 } })}>
+                <Input allowClear placeholder="完整手机号" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={8} xl={4}>
+              <Form.Item name="trade_id" label="订单号" rules={fieldRules("订单号", { length: { max: 40 } })}>
+                <Input allowClear />
+              </Form.Item>
+            </Col>
+            <Col xs={24} className="search-actions">
+              <SearchActions onReset={reset} />
+            </Col>
+          </Row>
+        </Form>
+      </Card>
+      <Card>
+        <Table<AdminInvoiceRow>
+          rowKey="invoice_id"
+          size="middle"
+          columns={columns}
+          dataSource={data?.list}
+          loading={isFetching}
+          scroll={{ x: 1300 }}
+          expandable={{ expandedRowRender: (r) => <InvoiceDetails row={r} /> }}
+          pagination={pagination(data?.total ?? 0)}
+        />
+      </Card>
+      <InvoiceActionModal
+        row={acting?.row ?? null}
+        action={acting?.action ?? "issue"}
+        onClose={() => setActing(null)}
+      />
+    </PageContainer>
+  );
+}

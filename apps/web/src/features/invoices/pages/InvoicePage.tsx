@@ -1,0 +1,121 @@
+import { type InvoiceRow, InvoiceStatus, InvoiceStatusLabel } from "@burrow/contract";
+import { RiAddLine, RiDownloadLine } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
+import { Alert, Badge, Button, Card, Select, Space, Table, type TableColumnsType, Typography } from "antd";
+import { useEffect, useState } from "react";
+import { PageContainer } from "@/components/PageContainer";
+import { statePaging } from "@/components/PagedTableCard";
+import { formatTime } from "@/lib/format";
+import { InvoiceDetails, InvoiceStatusTag, yuan } from "../components/InvoiceParts";
+import { RequestInvoiceModal } from "../components/RequestInvoiceModal";
+import { downloadInvoicePdf, myInvoicesQuery } from "../invoices.api";
+
+const columns: TableColumnsType<InvoiceRow> = [
+  {
+    title: "编号",
+    dataIndex: "invoice_id",
+    width: 90,
+    render: (id: number, r) => (
+      <Space>
+        {id}
+        {r.unread ? <Badge status="processing" text="新" /> : null}
+      </Space>
+    ),
+  },
+  { title: "发票抬头", dataIndex: "title", width: 240, ellipsis: true },
+  { title: "金额", dataIndex: "amount", width: 120, align: "right", render: (v: number) => yuan(v) },
+  { title: "订单数", key: "orders", width: 80, render: (_: unknown, r) => r.orders.length },
+  {
+    title: "状态",
+    dataIndex: "status",
+    width: 200,
+    render: (s: number, r) => (
+      <Space direction="vertical" size={0}>
+        <InvoiceStatusTag status={s} />
+        {r.reason ? <Typography.Text type="secondary">原因：{r.reason}</Typography.Text> : null}
+      </Space>
+    ),
+  },
+  { title: "申请时间", dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
+  {
+    title: "操作",
+    key: "actions",
+    width: 120,
+    fixed: "right",
+    render: (_: unknown, r) =>
+      r.has_file ? (
+        <Button
+          type="link"
+          size="small"
+          icon={<RiDownloadLine size={14} />}
+          onClick={() => void downloadInvoicePdf(r.invoice_id)}
+        >
+          下载发票
+        </Button>
+      ) : r.status === InvoiceStatus.Issued && r.invoice_no ? (
+        `号码 ${r.invoice_no}`
+      ) : null,
+  },
+];
+
+/** /invoice: my invoice requests, their status and the issued PDFs; a new request. */
+export function InvoicePage() {
+  const [creating, setCreating] = useState(false);
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(10);
+  const [status, setStatus] = useState<number>();
+  const { data, isFetching } = useQuery(myInvoicesQuery(page, size, status));
+  // The server clears the marks when it answers; keep what this visit was told (refetches come back unmarked).
+  const [changed, setChanged] = useState<Map<number, InvoiceRow>>(new Map());
+  useEffect(() => {
+    const fresh = data?.list.filter((r) => r.unread) ?? [];
+    if (fresh.length) setChanged((m) => new Map([...m, ...fresh.map((r) => [r.invoice_id, r] as const)]));
+  }, [data]);
+  return (
+    <PageContainer
+      title="发票"
+      description="为在线支付的订单申请电子发票，开具后可在此下载，并发送到你填写的邮箱。"
+      extra={
+        <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => setCreating(true)}>
+          申请发票
+        </Button>
+      }
+    >
+      {changed.size ? (
+        <Alert
+          type="success"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={[...changed.values()].map((r) => `发票 #${r.invoice_id} ${InvoiceStatusLabel[r.status]}`).join("；")}
+        />
+      ) : null}
+      <Card>
+        <Space style={{ marginBottom: 16 }}>
+          <span>状态</span>
+          <Select
+            allowClear
+            placeholder="全部"
+            style={{ width: 160 }}
+            value={status}
+            onChange={(v) => {
+              setStatus(v);
+              setPage(1);
+            }}
+            options={Object.entries(InvoiceStatusLabel).map(([v, label]) => ({ value: Number(v), label }))}
+          />
+        </Space>
+        <Table<InvoiceRow>
+          rowKey="invoice_id"
+          size="middle"
+          columns={columns}
+          dataSource={data?.list.map((r) => (changed.has(r.invoice_id) ? { ...r, unread: true } : r))}
+          loading={isFetching}
+          scroll={{ x: 900 }}
+          expandable={{ expandedRowRender: (r) => <InvoiceDetails row={r} /> }}
+          pagination={statePaging(page, size, data?.total ?? 0, setPage, setSize)}
+        />
+      </Card>
+      <RequestInvoiceModal open={creating} onClose={() => setCreating(false)} />
+    </PageContainer>
+  );
+}
