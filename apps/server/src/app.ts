@@ -31,6 +31,7 @@ import { buildPayUrl, gatewayKeys } from "./modules/payments/epay";
 import { paymentsRoutes } from "./modules/payments/payments.routes";
 import { plansRoutes } from "./modules/plans/plans.routes";
 import { siteRoutes } from "./modules/site/site.routes";
+import { sslJobs, sslRoutes } from "./modules/ssl/ssl.routes";
 import { subscriptionsRoutes } from "./modules/subscriptions/subscriptions.routes";
 import { ticketsRoutes } from "./modules/tickets/tickets.routes";
 import { trafficRoutes } from "./modules/traffic/traffic.routes";
@@ -75,6 +76,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   paymentsRoutes(api, ctx);
   ticketsRoutes(api, ctx);
   verifyRoutes(api, ctx);
+  sslRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
 
@@ -188,8 +190,9 @@ export async function buildApp(
   );
   await serveWeb(app, config.WEB_DIST);
   // Background jobs (lease-guarded, so several processes may run them); tests call them directly.
-  if (config.NODE_ENV !== "test") {
-    const stopJobs = startJobs(ctx, [...storeJobs]);
+  const jobs = [...(config.NODE_ENV !== "test" ? storeJobs : []), ...sslJobs(ctx)];
+  if (jobs.length) {
+    const stopJobs = startJobs(ctx, jobs);
     app.addHook("preClose", stopJobs);
   }
   app.addHook("onClose", async () => {

@@ -14,6 +14,7 @@ export * from "./nodes";
 export * from "./orders";
 export * from "./plans";
 export * from "./site";
+export * from "./ssl";
 export * from "./store-fields";
 export * from "./subscriptions";
 export * from "./tickets";

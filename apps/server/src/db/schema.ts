@@ -9,6 +9,7 @@ import type { MarketingTables } from "../modules/marketing/marketing.table";
 import type { NodeTables } from "../modules/nodes/nodes.table";
 import type { OrderTables } from "../modules/orders/orders.table";
 import type { PlanTables } from "../modules/plans/plans.table";
+import type { SslTables } from "../modules/ssl/ssl.table";
 import type { SubscriptionTables } from "../modules/subscriptions/subscriptions.table";
 import type { TicketTables } from "../modules/tickets/tickets.table";
 import type { TunnelTables } from "../modules/tunnels/tunnels.table";
@@ -45,7 +46,8 @@ export interface DB
     TicketTables,
     HomeTables,
     VerifyTables,
-    DomainTables {
+    DomainTables,
+    SslTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
 }

@@ -13,6 +13,7 @@ import { marketingRoutes } from "@/features/marketing/marketing.routes";
 import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.routes";
 import { ordersRoutes } from "@/features/orders/orders.routes";
 import { plansRoutes } from "@/features/plans/plans.routes";
+import { sslRoutes } from "@/features/ssl/ssl.routes";
 import { storeRoutes } from "@/features/store/store.routes";
 import { ticketsAdminRoutes, ticketsCustomerRoutes } from "@/features/tickets/tickets.routes";
 import { trafficAdminRoutes, trafficCustomerRoutes } from "@/features/traffic/traffic.routes";
@@ -37,6 +38,7 @@ const customerRoutes: RouteObject[] = [
   ...storeRoutes,
   ...epayRoutes,
   ...ticketsCustomerRoutes,
+  ...sslRoutes,
 ];
 
 /** Admin pages (paths relative to /admin); access is checked against GET /super/roleMenu. */

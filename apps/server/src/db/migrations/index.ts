@@ -14,6 +14,7 @@ import * as verifications from "./2026-11-24T16-30_verifications";
 import * as overviewIndexes from "./2026-11-24T16-40_overview_indexes";
 import * as subscriptionFreeParts from "./2026-11-24T17-00_subscription_free_parts";
 import * as domains from "./2026-11-24T20-30_domains";
+import * as ssl from "./2026-11-24T20-40_ssl";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T17-00_subscription_free_parts": subscriptionFreeParts,
   "2026-11-24T16-30_verifications": verifications,
   "2026-11-24T20-30_domains": domains,
+  "2026-11-24T20-40_ssl": ssl,
 };

@@ -24,6 +24,7 @@ export const customerMenu: MenuDef[] = [
   { name: "购买套餐", id: "purchase", path: "/purchase/plan", icon: "shippingBag", roles: ALL },
   { name: "余额充值", id: "recharge", path: "/epay/recharge", icon: "wallet", roles: ALL },
   { name: "我的套餐", id: "myplan", path: "/epay/plan", icon: "bill", roles: ALL },
+  { name: "SSL 证书", id: "ssl", path: "/ssl", icon: "ssl", roles: ALL },
   { name: "工单", id: "ticket", path: "/help/ticket", icon: "ticket", roles: ALL },
   { name: "实名认证", id: "verify", path: "/account/verify", icon: "verify", roles: ALL },
   { name: "个人中心", id: "account", path: "/account/info", icon: "account", roles: ALL },
