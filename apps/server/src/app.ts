@@ -19,6 +19,8 @@ import { authRoutes } from "./modules/auth/auth.routes";
 import { passwordWork } from "./modules/auth/passwords";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
+import { domainGate } from "./modules/domains/domain-gate";
+import { domainJobs, domainsRoutes } from "./modules/domains/domains.routes";
 import { downloadsRoutes } from "./modules/downloads/downloads.routes";
 import { frpRoutes } from "./modules/frp/frp.routes";
 import { homeRoutes } from "./modules/home/home.routes";
@@ -76,6 +78,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   paymentsRoutes(api, ctx);
   ticketsRoutes(api, ctx);
   verifyRoutes(api, ctx);
+  domainsRoutes(api, ctx);
   sslRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
@@ -167,6 +170,7 @@ export async function buildApp(
     payments: { payUrl: (order) => buildPayUrl(config, order) },
     jwtKey: await loadJwtKey(db, config),
     orderHooks: [],
+    domains: domainGate(config),
   };
   const signIn = await seedFreshInstall(ctx);
   if (config.NODE_ENV !== "test" && gatewayKeys(config).kind === "sandbox")
@@ -190,7 +194,7 @@ export async function buildApp(
   );
   await serveWeb(app, config.WEB_DIST);
   // Background jobs (lease-guarded, so several processes may run them); tests call them directly.
-  const jobs = [...(config.NODE_ENV !== "test" ? storeJobs : []), ...sslJobs(ctx)];
+  const jobs = [...(config.NODE_ENV !== "test" ? [...storeJobs, ...domainJobs] : []), ...sslJobs(ctx)];
   if (jobs.length) {
     const stopJobs = startJobs(ctx, jobs);
     app.addHook("preClose", stopJobs);

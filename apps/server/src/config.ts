@@ -50,6 +50,24 @@ const trustProxy = z.preprocess(
   ),
 );
 
+/** "1.1.1.1", "127.0.0.1:8053", "[::1]:53" */
+const isDnsServer = (s: string): boolean => {
+  const m = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(s) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(s);
+  if (!m) return net.isIPv6(s);
+  const port = m[2] === undefined ? 53 : Number(m[2]);
+  return net.isIP(m[1]) !== 0 && port >= 1 && port <= 65535;
+};
+const dnsServers = z.preprocess(
+  (v) =>
+    typeof v === "string" && v.trim() !== ""
+      ? v
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : undefined,
+  z.array(z.string().refine(isDnsServer, "not a resolver address (ip, ip:port or [ipv6]:port)")).min(1).optional(),
+);
+
 /** Every environment variable Burrow reads, with its default (README "Configuration" lists them). */
 export const ConfigSchema = z
   .object({
@@ -167,6 +185,18 @@ export const ConfigSchema = z
     VERIFY_ID_SECRET: z.preprocess(blankToUndef, z.string().min(32, "must be at least 32 characters").optional()),
     /** default of the operator setting "creating a tunnel requires identity verification" */
     VERIFY_REQUIRED_FOR_TUNNELS: z.preprocess(blankToUndef, bool.default(true)),
+    /**
+     * resolvers for domain verification: a comma-separated list of ip or ip:port ([v6]:port);
+     * unset: the system's resolvers
+     */
+    DNS_SERVERS: dnsServers,
+    /** hours a domain whose TXT record vanished keeps serving its tunnels before NewProxy refuses them */
+    DOMAIN_GRACE_HOURS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 90)
+      .default(72),
     /**
      * AES-256-GCM key material for certificate private keys and the ACME account key at rest
      * (docs/ssl.md). Unset: generated once and kept in settings outside production; in production

@@ -26,6 +26,24 @@ export interface OrderHook {
   refunded?(trx: Kysely<DB>, order: OrderRow, refunded: number, now: Date): Promise<void>;
 }
 
+/** A domain a customer may bind to http(s) tunnels now: on which node, and until when. */
+export interface UsableDomain {
+  node_id: number;
+  /** epoch ms after which tunnels may no longer use it (Infinity while verified; a flagged one's grace end) */
+  untilMs: number;
+}
+
+/**
+ * Which custom domains a customer may use on http(s) tunnels (the domains module answers; the
+ * tunnels module and the frp plugin ask without importing it, which would close an import cycle).
+ */
+export interface DomainGate {
+  /** 400 on custom_domains (unverified, lapsed, other node) or 40001 (another customer's) */
+  assertUsable(db: Kysely<DB>, uid: number, nodeId: number, domains: readonly string[]): Promise<void>;
+  /** the customer's usable domains by name */
+  usable(db: Kysely<DB>, uid: number): Promise<Map<string, UsableDomain>>;
+}
+
 /** Everything a service needs, built once in buildApp and passed explicitly (no globals). */
 export interface AppContext {
   config: Config;
@@ -43,6 +61,8 @@ export interface AppContext {
   events: EventBus;
   /** listeners to order payment and refund, registered at start-up */
   orderHooks: OrderHook[];
+  /** custom-domain ownership, for tunnels and the frp plugin */
+  domains: DomainGate;
   /** set when REDIS_URL is configured */
   redis?: Redis;
 }

@@ -1,5 +1,6 @@
 import type { TunnelView } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDomains } from "./domain-fixtures";
 import { createTestNode, setPlan } from "./frp-fixtures";
 import { createTestApp, type TestApp } from "./harness";
 
@@ -13,6 +14,8 @@ let nodeId: number;
 let otherNodeId: number;
 beforeAll(async () => {
   t = await createTestApp({ PUBLIC_URL: "https://console.burrow.example" });
+  // Tunnel mechanics, not domain ownership (modules/domains tests that).
+  openDomains(t);
   nodeId = (await createTestNode(t, { host: "n1.burrow.example", subdomain_host: "frp.burrow.example" })).node_id;
   otherNodeId = (await createTestNode(t, { host: "203.0.113.9", subdomain_host: "edge2.burrow.example" })).node_id;
 });

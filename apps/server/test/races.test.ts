@@ -1,5 +1,6 @@
 import type { CreatedGiftCards, CreateOrderResult, TunnelView } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDomains } from "./domain-fixtures";
 import { createTestNode, setPlan } from "./frp-fixtures";
 import { createTestApp, nextPhone, type TestApp } from "./harness";
 import { adminOf, balanceOf, giveBalance, makePlan, subsOf } from "./store-fixtures";
@@ -12,6 +13,8 @@ let t: TestApp;
 let admin: string;
 beforeAll(async () => {
   t = await createTestApp();
+  // Tunnel mechanics, not domain ownership (modules/domains tests that).
+  openDomains(t);
   admin = await adminOf(t);
 });
 afterAll(() => t.close());

@@ -1,6 +1,7 @@
 export * from "./auth";
 export * from "./common";
 export * from "./dashboard";
+export * from "./domains";
 export * from "./downloads";
 export * from "./endpoint";
 export * from "./endpoints";

@@ -35,10 +35,21 @@ const AreaName = z.string().trim().min(1, "请输入地区名称").max(50, "地�
 const Sort = z.number().int().min(0).max(1_000_000);
 
 /** POST /super/area */
-export const CreateAreaBody = z.object({ area_name: AreaName, sort: Sort.optional() });
+/** 1: custom domains on this area's nodes need an ICP filing number (mainland China) */
+const IcpRequired = z.union([z.literal(0), z.literal(1)], { error: "icp_required 只能是 0 或 1" });
+export const CreateAreaBody = z.object({
+  area_name: AreaName,
+  sort: Sort.optional(),
+  icp_required: IcpRequired.optional(),
+});
 export type CreateAreaBody = z.infer<typeof CreateAreaBody>;
 /** PATCH /super/area */
-export const UpdateAreaBody = z.object({ area_id: Id, area_name: AreaName.optional(), sort: Sort.optional() });
+export const UpdateAreaBody = z.object({
+  area_id: Id,
+  area_name: AreaName.optional(),
+  sort: Sort.optional(),
+  icp_required: IcpRequired.optional(),
+});
 export type UpdateAreaBody = z.infer<typeof UpdateAreaBody>;
 /** DELETE /super/area (body) */
 export const DeleteAreaBody = z.object({ area_id: Id });
@@ -48,6 +59,8 @@ export interface AreaRow {
   area_id: number;
   area_name: string;
   sort: number;
+  /** 1: custom domains on this area's nodes need an ICP filing number */
+  icp_required: number;
   /** nodes in this area; a used area cannot be deleted */
   node_count: number;
   created_at: string;

@@ -16,6 +16,8 @@ export interface ChangeEvents {
    * holding its proxy (the poller), which overrides what a process remembers of its session
    */
   "tunnel.changed": { tun_id: number; uid: number; released?: boolean };
+  /** a customer's domain was verified, flagged, lapsed, removed or unbound */
+  "domain.changed": { uid: number };
   /** a node was created, edited or deleted */
   "node.changed": { node_id: number };
 }

@@ -2,6 +2,7 @@ import { ApidocsApi } from "./apidocs";
 import { AuditApi } from "./audit";
 import { AuthApi } from "./auth";
 import { DashboardApi } from "./dashboard";
+import { DomainsApi } from "./domains";
 import { DownloadsApi } from "./downloads";
 import { FrpApi } from "./frp";
 import { HomeApi } from "./home";
@@ -25,6 +26,7 @@ export { ApidocsApi } from "./apidocs";
 export { AuditApi } from "./audit";
 export { AuthApi } from "./auth";
 export { DashboardApi } from "./dashboard";
+export { DomainsApi } from "./domains";
 export { DownloadsApi } from "./downloads";
 export { FrpApi } from "./frp";
 export { HomeApi } from "./home";
@@ -50,6 +52,7 @@ export const Endpoints = {
   audit: AuditApi,
   auth: AuthApi,
   dashboard: DashboardApi,
+  domains: DomainsApi,
   downloads: DownloadsApi,
   frp: FrpApi,
   home: HomeApi,

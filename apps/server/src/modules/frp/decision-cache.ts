@@ -1,5 +1,6 @@
 import { TunnelStatus, UserStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
+import type { UsableDomain } from "../../context";
 import type { DB } from "../../db/schema";
 import type { EventBus } from "../../shared/events";
 import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
@@ -58,7 +59,12 @@ export interface UserEntry {
   tunnels: Map<number, TunnelEntry>;
   /** nodes whose sessions are to be cut so frps counts their open connections (the poller's kicks) */
   kicks: Set<number>;
+  /** the custom domains the user holds (verified, or flagged within the grace period), by name */
+  domains: Map<string, UsableDomain>;
 }
+
+/** Loads the domains a user may bind to tunnels (the domains module's gate, handed in by frp.routes). */
+export type DomainLoader = (db: Kysely<DB>, uid: number) => Promise<Map<string, UsableDomain>>;
 
 /** Why a tunnel may not carry traffic now, or null when it may. */
 export function tunnelBlock(t: TunnelEntry): string | null {
@@ -170,10 +176,12 @@ export class FrpDecisionCache {
     private readonly db: Kysely<DB>,
     events: EventBus,
     maxUsers = 200_000,
+    private readonly loadDomains: DomainLoader = async () => new Map(),
   ) {
     this.users = new LoadingCache((uid) => this.loadUser(uid), TTL_MS, maxUsers);
     events.on("user.changed", ({ uid }) => this.users.invalidate(uid));
     events.on("subscription.changed", ({ uid }) => this.users.invalidate(uid));
+    events.on("domain.changed", ({ uid }) => this.users.invalidate(uid));
     events.on("tunnel.changed", ({ uid, tun_id, released }) => {
       if (released) this.recentRunIds.delete(tun_id);
       this.users.invalidate(uid);
@@ -289,7 +297,7 @@ export class FrpDecisionCache {
   }
 
   private async loadUser(uid: number): Promise<UserEntry | null> {
-    const [user, limits, tunnels, kicks] = await Promise.all([
+    const [user, limits, tunnels, kicks, domains] = await Promise.all([
       this.db.selectFrom("users").select(["uid", "status", "frp_token"]).where("uid", "=", uid).executeTakeFirst(),
       getPlanLimits(this.db, uid),
       this.db
@@ -319,6 +327,7 @@ export class FrpDecisionCache {
         .where("uid", "=", uid)
         .where("until", ">", new Date().toISOString())
         .execute(),
+      this.loadDomains(this.db, uid),
     ]);
     if (!user) return null;
     const map = new Map<number, TunnelEntry>();
@@ -341,6 +350,7 @@ export class FrpDecisionCache {
       endMs: limits?.end_at ? Date.parse(limits.end_at) : null,
       tunnels: map,
       kicks: new Set(kicks.map((k) => k.node_id)),
+      domains,
     };
   }
 }

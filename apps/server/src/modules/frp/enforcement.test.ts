@@ -1,5 +1,6 @@
 import type { TunnelView } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDomains } from "../../../test/domain-fixtures";
 import { createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { frpcFor, type SimNode, startSimNode } from "../../../test/sim-env";
@@ -13,6 +14,8 @@ const sims: SimNode[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
+  // Tunnel mechanics, not domain ownership (modules/domains tests that).
+  openDomains(t);
   admin = await t.adminToken();
 });
 afterAll(async () => {

@@ -22,7 +22,7 @@ const runtimes = new WeakMap<AppContext, FrpRuntime>();
 export function frpRuntime(ctx: AppContext): FrpRuntime {
   let rt = runtimes.get(ctx);
   if (!rt) {
-    const cache = new FrpDecisionCache(ctx.db, ctx.events);
+    const cache = new FrpDecisionCache(ctx.db, ctx.events, undefined, (db, uid) => ctx.domains.usable(db, uid));
     const writer = new FrpWriter(ctx);
     rt = { cache, writer, plugin: new FrpPlugin(cache, writer, ctx.log), poller: null };
     runtimes.set(ctx, rt);

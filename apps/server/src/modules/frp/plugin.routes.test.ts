@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { AdminNodeDetail, ConnOverview, ConnRow, Paged, TunnelView } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDomains } from "../../../test/domain-fixtures";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { frpRuntime } from "./frp.routes";
@@ -12,6 +13,8 @@ let other: AdminNodeDetail;
 
 beforeAll(async () => {
   t = await createTestApp();
+  // Tunnel mechanics, not domain ownership (modules/domains tests that).
+  openDomains(t);
   admin = await t.adminToken();
   node = await createTestNode(t, { bandwidth: 0 }, admin);
   other = await createTestNode(t, {}, admin);

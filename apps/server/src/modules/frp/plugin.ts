@@ -95,6 +95,21 @@ function planBlock(user: UserEntry, t: TunnelEntry): string | null {
   return null;
 }
 
+/**
+ * A custom domain the user no longer holds (never verified, unbound by an operator, lapsed, or
+ * flagged past its grace period) or that points at another node: the proxy is refused.
+ */
+function domainBlock(user: UserEntry, t: TunnelEntry, now: number): string | null {
+  for (const d of t.custom_domains) {
+    const held = user.domains.get(d);
+    if (!held) return `隧道 ${t.tun_name} 的域名 ${d} 未验证或已被解绑，请在控制台「我的域名」中查看`;
+    if (held.untilMs <= now)
+      return `隧道 ${t.tun_name} 的域名 ${d} 的 TXT 验证记录已缺失超过宽限期，请恢复记录后重新验证`;
+    if (held.node_id !== t.node_id) return `隧道 ${t.tun_name} 的域名 ${d} 未指向此节点`;
+  }
+  return null;
+}
+
 type Checked = { user: UserEntry } | { reason: string };
 
 type Maybe<T> = T | Promise<T>;
@@ -258,6 +273,8 @@ export class FrpPlugin {
     } else {
       if (!sameSet(c.custom_domains ?? [], t.custom_domains))
         return reject(`隧道 ${t.tun_name} 的自定义域名与控制台不一致，请重新下载配置文件`);
+      const domainBlocked = domainBlock(user, t, Date.now());
+      if (domainBlocked) return reject(domainBlocked);
       if ((c.subdomain ?? "").toLowerCase() !== (t.subdomain ?? ""))
         return reject(`隧道 ${t.tun_name} 的子域名与控制台不一致，请重新下载配置文件`);
     }

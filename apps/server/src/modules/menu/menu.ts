@@ -24,6 +24,7 @@ export const customerMenu: MenuDef[] = [
   { name: "购买套餐", id: "purchase", path: "/purchase/plan", icon: "shippingBag", roles: ALL },
   { name: "余额充值", id: "recharge", path: "/epay/recharge", icon: "wallet", roles: ALL },
   { name: "我的套餐", id: "myplan", path: "/epay/plan", icon: "bill", roles: ALL },
+  { name: "我的域名", id: "domain", path: "/domain", icon: "domain", roles: ALL },
   { name: "SSL 证书", id: "ssl", path: "/ssl", icon: "ssl", roles: ALL },
   { name: "工单", id: "ticket", path: "/help/ticket", icon: "ticket", roles: ALL },
   { name: "实名认证", id: "verify", path: "/account/verify", icon: "verify", roles: ALL },
@@ -82,6 +83,7 @@ export const adminMenu: MenuDef[] = [
     children: [
       { name: "隧道管理", id: "tun", path: "/tun", icon: "list", roles: MANAGER },
       { name: "违规隧道", id: "tun-illegal", path: "/tun/illegal", icon: "shield", roles: MANAGER },
+      { name: "域名管理", id: "tun-domain", path: "/tun/domain", icon: "domain", roles: MANAGER },
       { name: "连接管理", id: "tun-conns", path: "/tun/conns", icon: "userShared", roles: MANAGER },
     ],
   },

@@ -41,6 +41,7 @@ export async function listAreas(ctx: AppContext, q: AreaListQuery): Promise<Page
           "areas.area_id",
           "areas.area_name",
           "areas.sort",
+          "areas.icp_required",
           "areas.created_at",
           eb
             .selectFrom("nodes")
@@ -71,7 +72,12 @@ export async function createArea(ctx: AppContext, op: Operator, body: CreateArea
   const row = await ctx.db.transaction().execute(async (trx) => {
     const r = await trx
       .insertInto("areas")
-      .values({ area_name: body.area_name, sort: body.sort ?? 0, created_at: nowIso() })
+      .values({
+        area_name: body.area_name,
+        sort: body.sort ?? 0,
+        icp_required: body.icp_required ?? 0,
+        created_at: nowIso(),
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     await audit(trx, {
@@ -95,6 +101,7 @@ export async function updateArea(ctx: AppContext, op: Operator, body: UpdateArea
     const set = {
       ...(body.area_name !== undefined && { area_name: body.area_name }),
       ...(body.sort !== undefined && { sort: body.sort }),
+      ...(body.icp_required !== undefined && { icp_required: body.icp_required }),
     };
     if (Object.keys(set).length) await trx.updateTable("areas").set(set).where("area_id", "=", body.area_id).execute();
     await audit(trx, {

@@ -42,3 +42,26 @@ export type NodeJoinedRow = Awaited<ReturnType<ReturnType<typeof selectNodes>["e
 /** One node by id with its joins, or undefined. */
 export const findNode = (db: Kysely<DB>, nodeId: number): Promise<NodeJoinedRow | undefined> =>
   selectNodes(db).where("nodes.node_id", "=", nodeId).executeTakeFirst();
+
+/** What the domains module needs of a node: where a customer's CNAME points, and its area's ICP rule. */
+export interface DomainTargetNode {
+  node_id: number;
+  name: string;
+  host: string;
+  subdomain_host: string | null;
+  status: number;
+  /** 1 when the node's area requires an ICP filing number for custom domains */
+  icp_required: number;
+}
+
+/** The nodes with these ids (unknown ids are left out), for the domains module. */
+export async function domainTargetNodes(db: Kysely<DB>, nodeIds: number[]): Promise<Map<number, DomainTargetNode>> {
+  if (!nodeIds.length) return new Map();
+  const rows = await db
+    .selectFrom("nodes")
+    .leftJoin("areas", "areas.area_id", "nodes.area_id")
+    .select(["nodes.node_id", "nodes.name", "nodes.host", "nodes.subdomain_host", "nodes.status", "areas.icp_required"])
+    .where("nodes.node_id", "in", [...new Set(nodeIds)])
+    .execute();
+  return new Map(rows.map((r) => [r.node_id, { ...r, icp_required: Number(r.icp_required ?? 0) }]));
+}

@@ -8,8 +8,8 @@ import type { AppContext } from "../../context";
  */
 export async function lookupTxt(ctx: AppContext, name: string): Promise<{ values: string[]; error?: string }> {
   const resolver = new Resolver({ timeout: 3000, tries: 2 });
-  const servers = dnsServers(ctx);
-  if (servers.length) resolver.setServers(servers);
+  const servers = ctx.config.DNS_SERVERS;
+  if (servers?.length) resolver.setServers([...servers]);
   try {
     return { values: (await resolver.resolveTxt(name)).map((parts) => parts.join("")) };
   } catch (err) {
@@ -17,15 +17,4 @@ export async function lookupTxt(ctx: AppContext, name: string): Promise<{ values
     if (code === "ENOTFOUND" || code === "ENODATA") return { values: [] };
     return { values: [], error: `DNS 查询失败（${code ?? (err as Error).message}）` };
   }
-}
-
-function dnsServers(ctx: AppContext): string[] {
-  const v = (ctx.config as { DNS_SERVERS?: string | string[] }).DNS_SERVERS;
-  if (!v) return [];
-  return Array.isArray(v)
-    ? v
-    : v
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean);
 }

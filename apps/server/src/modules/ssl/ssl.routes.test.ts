@@ -1,6 +1,13 @@
 import { X509Certificate } from "node:crypto";
 import http from "node:http";
-import type { SslCertView, SslOrderView, SslOverview, TunnelConfig } from "@burrow/contract";
+import type {
+  DomainVerifyResult,
+  DomainView,
+  SslCertView,
+  SslOrderView,
+  SslOverview,
+  TunnelConfig,
+} from "@burrow/contract";
 import * as acme from "acme-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AcmeServer, startAcmeServer } from "../../../test/acme-server";
@@ -36,7 +43,6 @@ beforeAll(async () => {
     DNS_SERVERS: dns.dnsServer,
     SSL_KEY_SECRET: "an-ssl-key-secret-for-the-tests-0123456789",
   });
-  Object.assign(t.ctx.config, { DNS_SERVERS: [dns.dnsServer] });
   nodeId = (await createTestNode(t)).node_id;
 });
 afterAll(async () => {
@@ -46,30 +52,20 @@ afterAll(async () => {
   site?.close();
 });
 
-/** A customer holding a verified domain (the domains module's row, as its verification leaves it). */
+/** A customer holding a verified domain: added, its records created on the test DNS server, verified. */
 async function customerWithDomain(domain = `site${++seq}-${process.pid}.example.test`) {
   const u = await t.register();
-  const at = new Date().toISOString();
-  await t.db
-    .insertInto("domains")
-    .values({
-      uid: u.uid,
-      domain,
-      node_id: nodeId,
-      token: `tok-${seq}`,
-      status: "verified",
-      verified_domain: domain,
-      icp_no: null,
-      problem: null,
-      verified_at: at,
-      checked_at: at,
-      flagged_at: null,
-      unbound_at: null,
-      unbind_reason: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  const added = await t.api<DomainView>("POST", "/user/domain", { token: u.token, body: { domain, node_id: nodeId } });
+  expect(added.body.code).toBe("SUCCESS");
+  for (const r of added.body.data.records) {
+    if (r.type === "TXT") await dns.setTxt(r.host, r.value);
+    if (r.type === "CNAME") await dns.setCname(r.host, r.value);
+  }
+  const verified = await t.api<DomainVerifyResult>("POST", "/user/domain/verify", {
+    token: u.token,
+    body: { id: added.body.data.id },
+  });
+  expect(verified.body.data.ok).toBe(true);
   return { ...u, domain };
 }
 

@@ -13,7 +13,6 @@ import type { FastifyReply } from "fastify";
 import type { AppContext } from "../../context";
 import { invalid, localDuplicated, notFound, refused } from "../../http/errors";
 import { lockUser } from "../../shared/locks";
-import { findVerifiedDomain, listVerifiedDomains } from "../domains/domains.repository";
 import { acme, acmeClient, acmeDirectory, acmeErrorText } from "./acme";
 import { lookupTxt } from "./dns";
 import { checkUpload } from "./pem";
@@ -83,8 +82,22 @@ function requireSecret(ctx: AppContext): void {
   if (!secretAvailable(ctx)) throw refused(SSL_SECRET_MISSING);
 }
 
+/**
+ * The domains the customer holds now — verified, or flagged and still within the grace period —
+ * as the domains module answers through the context (importing it would close a cycle through
+ * tunnels, which asks this module for certificates).
+ */
+async function heldDomains(ctx: AppContext, uid: number): Promise<string[]> {
+  const now = Date.now();
+  return [...(await ctx.domains.usable(ctx.db, uid))].filter(([, d]) => d.untilMs > now).map(([name]) => name);
+}
+
+async function holds(ctx: AppContext, uid: number, domain: string): Promise<boolean> {
+  return (await heldDomains(ctx, uid)).includes(domain);
+}
+
 async function requireVerified(ctx: AppContext, uid: number, domain: string): Promise<void> {
-  if (!(await findVerifiedDomain(ctx.db, uid, domain)))
+  if (!(await holds(ctx, uid, domain)))
     throw invalid("domain", `${domain} 不是你已验证的域名，请先在“域名”页添加并完成验证`);
 }
 
@@ -100,12 +113,12 @@ export async function overview(ctx: AppContext, uid: number, now = new Date()): 
       .orderBy("id", "desc")
       .limit(50)
       .execute(),
-    listVerifiedDomains(ctx.db, uid),
+    heldDomains(ctx, uid),
   ]);
   return {
     certificates: certs.map((c) => certView(c, now)),
     orders: orders.map(orderView),
-    domains: domains.map((d) => d.domain),
+    domains: domains.sort(),
     acme: acmeDirectory(ctx),
   };
 }
@@ -407,7 +420,7 @@ export async function advanceIssue(ctx: AppContext, id: number, opts: { manual?:
     row = { ...row, ...patch };
   };
   try {
-    if (!(await findVerifiedDomain(ctx.db, row.uid, row.domain))) {
+    if (!(await holds(ctx, row.uid, row.domain))) {
       await save({ message: `${row.domain} 已不是你已验证的域名，签发中止`, next_check_at: null }, "failed");
       return;
     }
@@ -578,7 +591,7 @@ export async function renewDueCertificates(ctx: AppContext, now = new Date()): P
         .set({ notice, notice_at: now.toISOString() })
         .where("id", "=", cert.id)
         .execute();
-    if (!(await findVerifiedDomain(ctx.db, cert.uid, cert.domain))) {
+    if (!(await holds(ctx, cert.uid, cert.domain))) {
       await tell(`证书将于 ${fmtDay(cert.not_after)} 到期，但域名已不再是已验证状态，无法自动续期`);
       continue;
     }

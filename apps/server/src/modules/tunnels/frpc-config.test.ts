@@ -1,6 +1,7 @@
 import type { AdminNodeDetail, TunnelConfig } from "@burrow/contract";
 import { parseFrpcConfig, parseToml, type TomlTable } from "@burrow/frps-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDomains } from "../../../test/domain-fixtures";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 
@@ -9,6 +10,8 @@ let admin: string;
 let node: AdminNodeDetail;
 beforeAll(async () => {
   t = await createTestApp();
+  // Tunnel mechanics, not domain ownership (modules/domains tests that).
+  openDomains(t);
   admin = await t.adminToken();
   node = await createTestNode(t, { bind_port: 7100 }, admin);
 });

@@ -8,6 +8,7 @@ import {
   type TunnelView,
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDomains } from "../../../test/domain-fixtures";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 
@@ -16,6 +17,8 @@ let admin: string;
 let node: AdminNodeDetail;
 beforeAll(async () => {
   t = await createTestApp();
+  // Tunnel mechanics, not domain ownership (modules/domains tests that).
+  openDomains(t);
   admin = await t.adminToken();
   node = await createTestNode(t, { host: "203.0.113.50" }, admin);
 });

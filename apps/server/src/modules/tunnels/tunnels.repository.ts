@@ -87,3 +87,19 @@ export async function releaseDeletedDomains(trx: Kysely<DB>, tunIds: number[]): 
     )
     .execute();
 }
+
+/** Live tunnels (not deleted) that use any of these custom domains, with their owner and node. */
+export async function tunnelsUsingDomains(
+  db: Kysely<DB>,
+  domains: string[],
+): Promise<{ tun_id: number; uid: number; node_id: number; tun_name: string; domain: string }[]> {
+  if (!domains.length) return [];
+  return db
+    .selectFrom("tunnel_domains")
+    .innerJoin("tunnels", "tunnels.tun_id", "tunnel_domains.tun_id")
+    .select(["tunnels.tun_id", "tunnels.uid", "tunnels.node_id", "tunnels.tun_name", "tunnel_domains.domain"])
+    .where("tunnel_domains.domain", "in", [...new Set(domains)])
+    .where("tunnels.status", "<>", TunnelStatus.Deleted)
+    .orderBy("tunnels.tun_id")
+    .execute();
+}

@@ -296,6 +296,8 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
     enabled: true,
   };
   checkDraft(draft, node, limits, level, await providerHosts(ctx.db, ctx.config.PUBLIC_URL));
+  // Only the customer's verified domains, pointed at this node (the domains module decides).
+  if (isWeb(draft.protocol)) await ctx.domains.assertUsable(ctx.db, uid, node.node_id, draft.custom_domains);
   const rules = draft.remote_port === 0 ? await loadRules(ctx.db) : [];
   const tunId = await writeWithChecks(
     draft,
@@ -370,7 +372,10 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
   };
   // A plan that shrank since creation must not lock the customer out of turning a tunnel off.
   const onlyToggle = Object.keys(body).every((k) => k === "tun_id" || k === "enabled");
-  if (!onlyToggle) checkDraft(draft, node, limits, level, await providerHosts(ctx.db, ctx.config.PUBLIC_URL));
+  if (!onlyToggle) {
+    checkDraft(draft, node, limits, level, await providerHosts(ctx.db, ctx.config.PUBLIC_URL));
+    if (isWeb(protocol)) await ctx.domains.assertUsable(ctx.db, uid, node.node_id, draft.custom_domains);
+  }
   const rules = draft.remote_port === 0 ? await loadRules(ctx.db) : [];
   await writeWithChecks(
     draft,

@@ -58,3 +58,17 @@ export async function listLoginLogs(db: Kysely<DB>, uid: number, page: number, s
   ]);
   return { list, total: Number(total.n), page, size };
 }
+
+/** Name and phone of these users (unknown uids are left out), for other modules' operator lists. */
+export async function userBriefs(
+  db: Kysely<DB>,
+  uids: number[],
+): Promise<Map<number, { uid: number; nickname: string; phone: string }>> {
+  if (!uids.length) return new Map();
+  const rows = await db
+    .selectFrom("users")
+    .select(["uid", "nickname", "phone"])
+    .where("uid", "in", [...new Set(uids)])
+    .execute();
+  return new Map(rows.map((r) => [r.uid, r]));
+}
