@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSy
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { ADMIN, BASE_URL, E2E_PORT, REPO_ROOT, SERVER_LOG, SERVER_STATE, TMP_DIR } from "./fixtures/env";
+import { startAcmeServer } from "../apps/server/test/acme-server";
+import { startDnsServer } from "../apps/server/test/dns-server";
+import { ADMIN, BASE_URL, E2E_PORT, PEERS_STATE, REPO_ROOT, SERVER_LOG, SERVER_STATE, TMP_DIR } from "./fixtures/env";
 
 function portInUse(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -49,6 +51,12 @@ export default async function globalSetup(): Promise<void> {
   }
   mkdirSync(TMP_DIR, { recursive: true });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "burrow-e2e-"));
+  // The real outside peers on loopback: a DNS server (pebble-challtestsrv) the specs set records
+  // on, and an ACME CA (pebble) that looks its DNS-01 records up there. The teardown stops them.
+  const dns = await startDnsServer();
+  const acme = await startAcmeServer({ dnsServer: dns.dnsServer });
+  (globalThis as { __burrowPeers?: { stop(): Promise<void> }[] }).__burrowPeers = [acme, dns];
+  writeFileSync(PEERS_STATE, JSON.stringify({ dnsServer: dns.dnsServer, dnsManagementUrl: dns.managementUrl }));
   const log = openSync(SERVER_LOG, "w");
   // E2E_SERVER_ENTRY: run another server entry (a local build of the server under test).
   const entry = process.env.E2E_SERVER_ENTRY ?? "apps/server/src/main.ts";
@@ -74,6 +82,14 @@ export default async function globalSetup(): Promise<void> {
       FRP_POLL_INTERVAL: "5",
       // The tunnel specs create tunnels for unverified customers; verify.spec.ts turns it on itself.
       VERIFY_REQUIRED_FOR_TUNNELS: "0",
+      // Domains and certificates talk to the loopback peers; only this server trusts pebble's HTTPS
+      // certificate. The ACME step job runs often so that an issue finishes while the page watches.
+      DNS_SERVERS: dns.dnsServer,
+      ACME_DIRECTORY: acme.directoryUrl,
+      NODE_EXTRA_CA_CERTS: acme.tlsCaFile,
+      SSL_KEY_SECRET: "e2e-ssl-key-secret-0123456789abcdef",
+      SSL_JOBS: "1",
+      SSL_CHECK_INTERVAL: "2",
     },
     stdio: ["ignore", log, log],
   });

@@ -12,6 +12,9 @@ const alive = (pid: number) => {
 
 /** Stops the server started by global-setup.ts and removes its data directory. */
 export default async function globalTeardown(): Promise<void> {
+  // The DNS and ACME peers global-setup started in this same process.
+  const peers = (globalThis as { __burrowPeers?: { stop(): Promise<void> }[] }).__burrowPeers ?? [];
+  await Promise.allSettled(peers.map((p) => p.stop()));
   if (!existsSync(SERVER_STATE)) return;
   const { pid, dataDir } = JSON.parse(readFileSync(SERVER_STATE, "utf8")) as { pid: number; dataDir: string };
   if (alive(pid)) {
