@@ -1,7 +1,7 @@
 import { DomainsApi, NodesApi } from "@burrow/contract";
 import { expect, test } from "@playwright/test";
-import { adminToken, call, registerUser } from "../fixtures/api";
 import { chooseOption } from "../fixtures/antd";
+import { adminToken, call, registerUser } from "../fixtures/api";
 import { openSignedIn } from "../fixtures/browser";
 import { defaultArea, levelByName, uniqueName } from "../fixtures/catalog";
 import { watchCsp } from "../fixtures/csp";
