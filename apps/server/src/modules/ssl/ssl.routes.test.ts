@@ -69,6 +69,11 @@ async function customerWithDomain(domain = `site${++seq}-${process.pid}.example.
   return { ...u, domain };
 }
 
+const startOrder = (u: { token: string; domain: string }, challenge: "dns-01" | "http-01") =>
+  t
+    .api<SslOrderView>("POST", "/user/ssl/order", { token: u.token, body: { domain: u.domain, challenge } })
+    .then((r) => r.body.data);
+
 async function download(token: string, id: number, part: string) {
   const res = await t.app.inject({
     method: "GET",
@@ -293,12 +298,7 @@ describe("ACME issues against pebble", () => {
 
   it("HTTP-01: waits for the customer's go, then the CA fetches the file from the site", async () => {
     const u = await customerWithDomain();
-    const order = (
-      await t.api<SslOrderView>("POST", "/user/ssl/order", {
-        token: u.token,
-        body: { domain: u.domain, challenge: "http-01" },
-      })
-    ).body.data;
+    const order = await startOrder(u, "http-01");
     expect(order.step).toBe("waiting");
     expect(order.next_check_at).toBeNull();
     const url = new URL(order.record?.name ?? "");
@@ -318,24 +318,14 @@ describe("ACME issues against pebble", () => {
 
   it("a failed validation ends the issue with the CA's reason; cancel ends a waiting one", async () => {
     const u = await customerWithDomain();
-    const order = (
-      await t.api<SslOrderView>("POST", "/user/ssl/order", {
-        token: u.token,
-        body: { domain: u.domain, challenge: "http-01" },
-      })
-    ).body.data;
+    const order = await startOrder(u, "http-01");
     const failed = (await t.api<SslOrderView>("POST", `/user/ssl/order/${order.id}/check`, { token: u.token })).body
       .data;
     expect(failed.step).toBe("failed");
     expect(failed.message).toMatch(/^证书颁发机构验证失败：/);
     expect((await t.api("POST", `/user/ssl/order/${order.id}/check`, { token: u.token })).status).toBe(403);
 
-    const again = (
-      await t.api<SslOrderView>("POST", "/user/ssl/order", {
-        token: u.token,
-        body: { domain: u.domain, challenge: "dns-01" },
-      })
-    ).body.data;
+    const again = await startOrder(u, "dns-01");
     const other = await customerWithDomain();
     expect((await t.api("GET", `/user/ssl/order/${again.id}`, { token: other.token })).status).toBe(404);
     expect((await t.api("POST", `/user/ssl/order/${again.id}/cancel`, { token: other.token })).status).toBe(404);
@@ -365,12 +355,7 @@ describe("ACME issues against pebble", () => {
 
   it("renews an ACME certificate 30 days before expiry, telling the customer what to update and when it is done", async () => {
     const u = await customerWithDomain();
-    const order = (
-      await t.api<SslOrderView>("POST", "/user/ssl/order", {
-        token: u.token,
-        body: { domain: u.domain, challenge: "dns-01" },
-      })
-    ).body.data;
+    const order = await startOrder(u, "dns-01");
     await dns.setTxt(`_acme-challenge.${u.domain}`, order.record?.value ?? "");
     await t.api("POST", `/user/ssl/order/${order.id}/check`, { token: u.token });
     const cert = (await overview(u.token)).certificates[0];

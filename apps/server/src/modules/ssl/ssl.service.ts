@@ -181,16 +181,24 @@ export async function upload(
   return certView(await storeCertificate(ctx, uid, body.domain, "upload", checked, null, now), now);
 }
 
-async function myCert(ctx: AppContext, uid: number, id: number): Promise<SslCertificateRow> {
+/** One of the customer's rows of an ssl table; another customer's is "not found", like a missing one. */
+async function own<T extends "ssl_certificates" | "ssl_orders">(
+  ctx: AppContext,
+  table: T,
+  uid: number,
+  id: number,
+): Promise<T extends "ssl_orders" ? SslOrderRow : SslCertificateRow> {
   const row = await ctx.db
-    .selectFrom("ssl_certificates")
+    .selectFrom(table as "ssl_orders")
     .selectAll()
     .where("id", "=", id)
     .where("uid", "=", uid)
     .executeTakeFirst();
-  if (!row) throw notFound("证书");
-  return row;
+  if (!row) throw notFound(table === "ssl_orders" ? "签发记录" : "证书");
+  return row as never;
 }
+const myCert = (ctx: AppContext, uid: number, id: number) => own(ctx, "ssl_certificates", uid, id);
+const myOrder = (ctx: AppContext, uid: number, id: number) => own(ctx, "ssl_orders", uid, id);
 
 export async function removeCertificate(ctx: AppContext, uid: number, id: number): Promise<void> {
   const row = await myCert(ctx, uid, id);
@@ -340,17 +348,6 @@ export async function startIssue(
     now,
   );
   return orderView(row);
-}
-
-async function myOrder(ctx: AppContext, uid: number, id: number): Promise<SslOrderRow> {
-  const row = await ctx.db
-    .selectFrom("ssl_orders")
-    .selectAll()
-    .where("id", "=", id)
-    .where("uid", "=", uid)
-    .executeTakeFirst();
-  if (!row) throw notFound("签发记录");
-  return row;
 }
 
 export async function getIssue(ctx: AppContext, uid: number, id: number): Promise<SslOrderView> {
