@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { startAcmeServer } from "../apps/server/test/acme-server";
 import { startDnsServer } from "../apps/server/test/dns-server";
-import { ADMIN, BASE_URL, E2E_PORT, PEERS_STATE, REPO_ROOT, SERVER_LOG, SERVER_STATE, TMP_DIR } from "./fixtures/env";
+import { ADMIN, BASE_URL, DNS_STATE, E2E_PORT, REPO_ROOT, SERVER_LOG, SERVER_STATE, TMP_DIR } from "./fixtures/env";
 
 function portInUse(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -51,12 +51,17 @@ export default async function globalSetup(): Promise<void> {
   }
   mkdirSync(TMP_DIR, { recursive: true });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "burrow-e2e-"));
-  // The real outside peers on loopback: a DNS server (pebble-challtestsrv) the specs set records
-  // on, and an ACME CA (pebble) that looks its DNS-01 records up there. The teardown stops them.
+  // The DNS server the console verifies customer domains against (pebble-challtestsrv on
+  // loopback); the domain specs set its records through its management API.
   const dns = await startDnsServer();
+  writeFileSync(
+    DNS_STATE,
+    JSON.stringify({ dnsServer: dns.dnsServer, managementUrl: dns.managementUrl, pid: dns.pid }),
+  );
+  // The ACME CA (pebble) on loopback, looking its DNS-01 records up on that DNS server; the
+  // teardown (same process) stops it.
   const acme = await startAcmeServer({ dnsServer: dns.dnsServer });
-  (globalThis as { __burrowPeers?: { stop(): Promise<void> }[] }).__burrowPeers = [acme, dns];
-  writeFileSync(PEERS_STATE, JSON.stringify({ dnsServer: dns.dnsServer, dnsManagementUrl: dns.managementUrl }));
+  (globalThis as { __burrowAcme?: { stop(): Promise<void> } }).__burrowAcme = acme;
   const log = openSync(SERVER_LOG, "w");
   // E2E_SERVER_ENTRY: run another server entry (a local build of the server under test).
   const entry = process.env.E2E_SERVER_ENTRY ?? "apps/server/src/main.ts";

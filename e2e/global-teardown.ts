@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { SERVER_STATE } from "./fixtures/env";
+import { DNS_STATE, SERVER_STATE } from "./fixtures/env";
 
 const alive = (pid: number) => {
   try {
@@ -12,9 +12,13 @@ const alive = (pid: number) => {
 
 /** Stops the server started by global-setup.ts and removes its data directory. */
 export default async function globalTeardown(): Promise<void> {
-  // The DNS and ACME peers global-setup started in this same process.
-  const peers = (globalThis as { __burrowPeers?: { stop(): Promise<void> }[] }).__burrowPeers ?? [];
-  await Promise.allSettled(peers.map((p) => p.stop()));
+  if (existsSync(DNS_STATE)) {
+    const { pid } = JSON.parse(readFileSync(DNS_STATE, "utf8")) as { pid: number };
+    if (pid && alive(pid)) process.kill(pid, "SIGTERM");
+    rmSync(DNS_STATE, { force: true });
+  }
+  // The ACME CA global-setup started in this same process.
+  await (globalThis as { __burrowAcme?: { stop(): Promise<void> } }).__burrowAcme?.stop();
   if (!existsSync(SERVER_STATE)) return;
   const { pid, dataDir } = JSON.parse(readFileSync(SERVER_STATE, "utf8")) as { pid: number; dataDir: string };
   if (alive(pid)) {

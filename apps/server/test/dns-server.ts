@@ -17,6 +17,8 @@ export interface TestDnsServer {
   dnsServer: string;
   /** the management API's base URL ("http://127.0.0.1:<port>") */
   managementUrl: string;
+  /** the server process's id */
+  pid: number;
   /** makes `value` the only TXT record of `host` (replacing any earlier ones) */
   setTxt(host: string, value: string): Promise<void>;
   /** adds one more TXT record to `host` */
@@ -138,11 +140,16 @@ async function startOnce(): Promise<TestDnsServer> {
     }
   }
 
+  // Never keep the caller's process alive (the browser suite's setup starts it and its teardown stops it by pid).
+  child.unref();
+  for (const s of [child.stdout, child.stderr]) (s as net.Socket | null)?.unref();
+
   const clearTxt = (host: string) => post("clear-txt", { host: fqdn(host) });
   const addTxt = (host: string, value: string) => post("set-txt", { host: fqdn(host), value });
   return {
     dnsServer,
     managementUrl,
+    pid: child.pid ?? 0,
     async setTxt(host, value) {
       await clearTxt(host);
       await addTxt(host, value);

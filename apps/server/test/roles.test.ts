@@ -185,6 +185,20 @@ describe("the /super route table by role", () => {
     }
   });
 
+  it("shows the domain pages by role: /domain to customers, /tun/domain (tunnel group) to Managers only", async () => {
+    const paths = (items: MenuItem[]): string[] => items.flatMap((i) => [i.path, ...paths(i.children ?? [])]);
+    const mine = await t.api<MenuItem[]>("GET", "/user/rolemenu", { token: customer });
+    expect(paths(mine.body.data)).toContain("/domain");
+    const adm = await t.api<MenuItem[]>("GET", "/super/roleMenu", { token: manager });
+    const tunGroup = adm.body.data.find((i) => i.children?.some((c) => c.path === "/tun"));
+    expect(tunGroup?.children?.find((c) => c.path === "/tun/domain")).toMatchObject({ icon: "domain" });
+    const sup = await t.api<MenuItem[]>("GET", "/super/roleMenu", { token: support });
+    expect(paths(sup.body.data)).not.toContain("/tun/domain");
+    // The operator list behind it is a Manager's call.
+    expect((await t.api("GET", "/super/domain", { token: support })).status).toBe(403);
+    expect((await t.api("GET", "/super/domain", { token: manager })).body.code).toBe("SUCCESS");
+  });
+
   it("a demoted Manager loses the /super calls at once", async () => {
     const m = await t.register();
     await t.api("PATCH", "/super/user/info", { token: manager, body: { uid: m.uid, role: 3 } });

@@ -294,6 +294,8 @@ export interface NodeSummary {
   name: string;
   area_id: number;
   area_name: string;
+  /** 1: custom domains on this node need an ICP filing number (its area's setting) */
+  icp_required: number;
   net_type_id: number;
   net_type_name: string;
   level_id: number;

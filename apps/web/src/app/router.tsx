@@ -6,6 +6,7 @@ import { auditRoutes } from "@/features/audit/audit.routes";
 import { authRoutes } from "@/features/auth/auth.routes";
 import { dashboardRoutes } from "@/features/dashboard/dashboard.routes";
 import { docsRoutes } from "@/features/docs/docs.routes";
+import { domainsAdminRoutes, domainsCustomerRoutes } from "@/features/domains/domains.routes";
 import { downloadsAdminRoutes, downloadsCustomerRoutes } from "@/features/downloads/downloads.routes";
 import { epayRoutes, payResultRoute } from "@/features/epay/epay.routes";
 import { homeAdminRoutes } from "@/features/home/home.routes";
@@ -38,6 +39,7 @@ const customerRoutes: RouteObject[] = [
   ...storeRoutes,
   ...epayRoutes,
   ...ticketsCustomerRoutes,
+  ...domainsCustomerRoutes,
   ...sslRoutes,
 ];
 
@@ -49,6 +51,7 @@ const adminRoutes: RouteObject[] = [
   ...auditRoutes,
   ...nodesAdminRoutes,
   ...tunnelsAdminRoutes,
+  ...domainsAdminRoutes,
   ...trafficAdminRoutes,
   ...downloadsAdminRoutes,
   ...homeAdminRoutes,

@@ -29,6 +29,7 @@ export function presentNodeSummary(n: NodeJoinedRow): NodeSummary {
     name: n.name,
     area_id: n.area_id,
     area_name: n.area_name ?? "",
+    icp_required: Number(n.icp_required ?? 0),
     net_type_id: n.net_type_id,
     net_type_name: n.net_type_name ?? "",
     level_id: n.level_id,

@@ -16,6 +16,7 @@ export function selectNodes(db: Kysely<DB>) {
     .selectAll("nodes")
     .select((eb) => [
       "areas.area_name",
+      "areas.icp_required",
       "net_types.name as net_type_name",
       "plan_levels.name as level_name",
       "plan_levels.level as level",

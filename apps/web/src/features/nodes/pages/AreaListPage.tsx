@@ -1,5 +1,5 @@
 import type { AreaRow } from "@burrow/contract";
-import { Form, Input, InputNumber, type TableColumnsType } from "antd";
+import { Form, Input, InputNumber, Switch, type TableColumnsType, Tag } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
@@ -8,6 +8,8 @@ import { areaListQuery, createArea, deleteArea, nodesKeys, updateArea } from "..
 interface AreaForm {
   area_name: string;
   sort?: number | null;
+  /** 1: custom domains on this area's nodes need an ICP filing number */
+  icp_required?: number;
 }
 
 const FILTERS = { area_name: "text" } as const;
@@ -16,12 +18,22 @@ const columns: TableColumnsType<AreaRow> = [
   { title: "ID", dataIndex: "area_id", width: 80 },
   { title: "地区名称", dataIndex: "area_name" },
   { title: "排序", dataIndex: "sort", width: 90 },
+  {
+    title: "域名备案",
+    dataIndex: "icp_required",
+    width: 110,
+    render: (v: number) => (v ? <Tag color="orange">需 ICP 备案</Tag> : <Tag>不要求</Tag>),
+  },
   { title: "节点数", dataIndex: "node_count", width: 90 },
   { title: "创建时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
 ];
 
 const save = async (v: AreaForm, row: AreaRow | undefined) => {
-  const body = { area_name: v.area_name.trim(), sort: v.sort ?? 0 };
+  const body = {
+    area_name: v.area_name.trim(),
+    sort: v.sort ?? 0,
+    icp_required: v.icp_required ? (1 as const) : (0 as const),
+  };
   if (row) await updateArea({ area_id: row.area_id, ...body });
   else await createArea(body);
 };
@@ -42,12 +54,12 @@ export function AreaListPage() {
       invalidateKey={nodesKeys.all}
       rowKey="area_id"
       columns={columns}
-      scrollX={720}
+      scrollX={830}
       actions={{ width: 140 }}
       deleteTitle={(row) => `删除地区「${row.area_name}」？`}
       onDelete={(row) => deleteArea(row.area_id)}
       onSave={save}
-      newValues={{ sort: 0 }}
+      newValues={{ sort: 0, icp_required: 0 }}
       formFields={
         <>
           <Form.Item
@@ -64,6 +76,15 @@ export function AreaListPage() {
             rules={fieldRules("排序", { integer: true, range: { min: 0, max: 1_000_000 } })}
           >
             <InputNumber min={0} max={1_000_000} precision={0} style={{ width: "100%" }} />
+          </Form.Item>
+          <Form.Item
+            name="icp_required"
+            label="自定义域名需 ICP 备案"
+            getValueProps={(v?: number) => ({ checked: v === 1 })}
+            normalize={(checked: boolean) => (checked ? 1 : 0)}
+            extra="开启后，用户为该地区节点添加域名时必须填写 ICP 备案号（中国大陆节点）"
+          >
+            <Switch />
           </Form.Item>
         </>
       }

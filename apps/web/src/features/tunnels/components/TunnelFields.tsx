@@ -125,7 +125,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
               <Form.Item
                 name="custom_domains"
                 label="自定义域名"
-                extra="已解析到节点的域名，回车添加多个"
+                extra="须先在「我的域名」中验证并解析到该节点，回车添加多个"
                 rules={[domainRule]}
               >
                 <Select

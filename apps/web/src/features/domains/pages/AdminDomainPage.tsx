@@ -1,0 +1,155 @@
+import { type AdminDomainRow, DOMAIN_STATE_LABELS, type DomainState, DomainStates } from "@burrow/contract";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Button, Card, Form, Input, InputNumber, Select, Space, Table, type TableColumnsType, Typography } from "antd";
+import { useState } from "react";
+import { FormModal } from "@/components/FormModal";
+import { PageContainer } from "@/components/PageContainer";
+import { SearchActions } from "@/components/SearchActions";
+import { useAccess } from "@/hooks/useAccess";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { formatTime } from "@/lib/format";
+import { fieldRules } from "@/lib/rules";
+import { DomainStateTag } from "../components/DomainStateTag";
+import { adminDomainsQuery, domainsKeys, unbindDomain } from "../domains.api";
+
+const FILTERS = { domain: "text", uid: "int", state: "text" } as const;
+
+/** /admin/tun/domain: every customer domain; a Manager may force-unbind one with a reason. */
+export function AdminDomainPage() {
+  const queryClient = useQueryClient();
+  const { canWrite } = useAccess();
+  const [form] = Form.useForm();
+  const { filters, search, reset, pagination } = useUrlFilters(FILTERS, form);
+  const { data, isFetching } = useQuery(
+    adminDomainsQuery({ ...filters, state: filters.state as DomainState | undefined }),
+  );
+  const [unbinding, setUnbinding] = useState<AdminDomainRow | null>(null);
+
+  const columns: TableColumnsType<AdminDomainRow> = [
+    { title: "ID", dataIndex: "id", width: 70 },
+    {
+      title: "域名",
+      dataIndex: "domain",
+      width: 220,
+      render: (d: string) => <Typography.Text strong>{d}</Typography.Text>,
+    },
+    {
+      title: "用户",
+      key: "user",
+      width: 170,
+      render: (_: unknown, row) => (
+        <Space orientation="vertical" size={0}>
+          <span>{row.nickname || row.phone}</span>
+          <Typography.Text type="secondary">
+            {row.phone} (UID {row.uid})
+          </Typography.Text>
+        </Space>
+      ),
+    },
+    { title: "节点", dataIndex: "node_name", width: 140 },
+    { title: "状态", dataIndex: "state", width: 100, render: (s: DomainState) => <DomainStateTag state={s} /> },
+    { title: "备案号", dataIndex: "icp_no", width: 170, render: (v: string | null) => v ?? "—" },
+    {
+      title: "使用的隧道",
+      dataIndex: "tunnels",
+      width: 180,
+      render: (ts: AdminDomainRow["tunnels"]) =>
+        ts.length ? (
+          ts.map((t) => `${t.tun_name} #${t.tun_id}`).join("、")
+        ) : (
+          <Typography.Text type="secondary">无</Typography.Text>
+        ),
+    },
+    {
+      title: "检查结果 / 解绑原因",
+      key: "problem",
+      width: 280,
+      render: (_: unknown, row) =>
+        row.state === "unbound" ? (
+          <Typography.Text type="danger">{row.unbind_reason}</Typography.Text>
+        ) : (
+          (row.problem ?? <Typography.Text type="success">记录正确</Typography.Text>)
+        ),
+    },
+    { title: "最近检查", dataIndex: "checked_at", width: 170, render: (v: string | null) => formatTime(v) },
+    { title: "验证时间", dataIndex: "verified_at", width: 170, render: (v: string | null) => formatTime(v) },
+    { title: "添加时间", dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
+  ];
+  if (canWrite) {
+    columns.push({
+      title: "操作",
+      key: "actions",
+      width: 100,
+      fixed: "right",
+      render: (_: unknown, row) =>
+        row.state === "unbound" ? (
+          <Typography.Text type="secondary">已解绑</Typography.Text>
+        ) : (
+          <Button type="link" size="small" danger onClick={() => setUnbinding(row)}>
+            强制解绑
+          </Button>
+        ),
+    });
+  }
+
+  return (
+    <PageContainer title="域名管理" description="所有用户添加的自定义域名、验证状态和使用它们的隧道">
+      <div className="tab-stack">
+        <Card className="search-card">
+          <Form form={form} layout="inline" onFinish={search}>
+            <Form.Item name="domain" label="域名" rules={fieldRules("域名", { length: { max: 253 } })}>
+              <Input allowClear placeholder="支持部分域名" />
+            </Form.Item>
+            <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
+              <InputNumber min={1} precision={0} style={{ width: 110 }} />
+            </Form.Item>
+            <Form.Item name="state" label="状态">
+              <Select
+                allowClear
+                placeholder="全部"
+                style={{ width: 120 }}
+                options={DomainStates.map((s) => ({ value: s, label: DOMAIN_STATE_LABELS[s] }))}
+              />
+            </Form.Item>
+            <SearchActions onReset={reset} />
+          </Form>
+        </Card>
+        <Card>
+          <Table<AdminDomainRow>
+            rowKey="id"
+            columns={columns}
+            dataSource={data?.list}
+            loading={isFetching}
+            scroll={{ x: 1900 }}
+            pagination={pagination(data?.total)}
+          />
+        </Card>
+      </div>
+      <FormModal<{ reason: string }>
+        open={unbinding !== null}
+        title="强制解绑域名"
+        okText="解绑"
+        successText="域名已解绑"
+        onSubmit={async (v) => {
+          if (!unbinding) return;
+          await unbindDomain({ id: unbinding.id, reason: v.reason.trim() });
+          await queryClient.invalidateQueries({ queryKey: domainsKeys.all });
+        }}
+        onClose={() => setUnbinding(null)}
+      >
+        <Typography.Paragraph type="secondary">
+          解绑「{unbinding?.domain}」（用户 UID {unbinding?.uid}）后，该用户不能再使用或重新验证此域名，使用它的隧道
+          {unbinding?.tunnels.length ? `（${unbinding.tunnels.map((t) => t.tun_name).join("、")}）` : ""}
+          下次上线时会被拒绝。用户会看到以下原因，操作将记入审计日志。
+        </Typography.Paragraph>
+        <Form.Item
+          name="reason"
+          label="解绑原因"
+          rules={fieldRules("解绑原因", { required: true, length: { min: 1, max: 200 } })}
+        >
+          <Input.TextArea rows={3} maxLength={200} showCount />
+        </Form.Item>
+      </FormModal>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,156 @@
+import { DomainsApi, NodesApi, UsersApi } from "@burrow/contract";
+import { expect as baseExpect, test } from "@playwright/test";
+import { chooseOption } from "../fixtures/antd";
+import { adminToken, call, registerUser } from "../fixtures/api";
+import { openSignedIn } from "../fixtures/browser";
+import { defaultArea, levelByName, uniqueName } from "../fixtures/catalog";
+import { setCname, setTxt } from "../fixtures/dns";
+import { BASE_URL } from "../fixtures/env";
+
+// Each full page load fetches every chunk again; on a busy machine that takes longer than the default wait.
+const expect = baseExpect.configure({ timeout: 30_000 });
+
+/** frps's NewProxy for an http tunnel, posted to the node's plugin URL exactly as frps does. */
+async function newProxy(
+  node: { node_id: number; plugin_secret: string },
+  uid: number,
+  frpToken: string,
+  tunId: number,
+  domains: string[],
+): Promise<{ reject: boolean; reject_reason?: string }> {
+  const res = await fetch(
+    `${BASE_URL}/api/frp/plugin/${node.node_id}/${node.plugin_secret}?op=NewProxy&version=0.1.0`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        version: "0.1.0",
+        op: "NewProxy",
+        content: {
+          user: { user: `u_${uid}`, metas: { token: frpToken }, run_id: `e2e${tunId}` },
+          proxy_name: `u_${uid}.t_${tunId}`,
+          proxy_type: "http",
+          custom_domains: domains,
+        },
+      }),
+    },
+  );
+  return (await res.json()) as { reject: boolean; reject_reason?: string };
+}
+
+test("a customer verifies a domain against DNS and serves a tunnel on it until an operator unbinds it", async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const admin = await adminToken();
+  const nodeName = uniqueName("e2e-web-");
+  const node = await call(NodesApi.postSuperNode, {
+    token: admin,
+    body: {
+      name: nodeName,
+      area_id: (await defaultArea(admin)).area_id,
+      net_type_id: 1,
+      level_id: (await levelByName(admin, "免费版")).id,
+      host: "203.0.113.20",
+      vhost_http_port: 80,
+      subdomain_host: "edge.burrow-e2e.example",
+      port_min: 31000,
+      port_max: 31100,
+      api_addr: "http://127.0.0.1:9",
+    },
+  });
+  const domain = `${uniqueName("shop")}.example.com`;
+  const user = await registerUser();
+  const { frp_token } = await call(UsersApi.getUserUserInfo, { token: user.token });
+  const customerContext = await browser.newContext();
+  const adminContext = await browser.newContext();
+  try {
+    // ---- The customer adds the domain on /domain and is shown the records to create.
+    const page = await customerContext.newPage();
+    await openSignedIn(page, user.token, "/domain");
+    // The first page of a fresh browser context loads every chunk: give it time on a busy machine.
+    await expect(page.getByRole("heading", { name: "我的域名" })).toBeVisible({ timeout: 30_000 });
+    await page.getByRole("button", { name: "添加域名" }).click();
+    const dialog = page.getByRole("dialog", { name: "添加域名" });
+    await dialog.getByLabel("域名").fill(domain);
+    await chooseOption(page, dialog.getByLabel("解析到的节点"), `${nodeName}（默认地区）`);
+    await dialog.getByRole("button", { name: "添加" }).click();
+    await expect(page.getByText("域名已添加")).toBeVisible();
+    const row = page.getByRole("row", { name: new RegExp(domain.replaceAll(".", "\\.")) });
+    await expect(row).toContainText("待验证");
+    await expect(row).toContainText(`_burrow-challenge.${domain}`);
+    await expect(row).toContainText("edge.burrow-e2e.example");
+
+    // ---- Verifying before the records exist says which ones are missing.
+    await row.getByRole("button", { name: "验证" }).click();
+    await expect(page.getByText(`缺少 TXT 记录：_burrow-challenge.${domain}`).first()).toBeVisible();
+    await expect(row).toContainText("待验证");
+
+    // ---- The customer creates the records at "their DNS provider" (the test DNS server) and verifies.
+    const mine = await call(DomainsApi.getUserDomain, { token: user.token });
+    const view = mine.list.find((d) => d.domain === domain);
+    if (!view) throw new Error("the added domain is not listed");
+    const txt = view.records.find((r) => r.type === "TXT");
+    expect(txt?.value).toBeTruthy();
+    await expect(row).toContainText(txt?.value ?? "");
+    await setTxt(`_burrow-challenge.${domain}`, txt?.value ?? "");
+    await setCname(domain, "edge.burrow-e2e.example");
+    await row.getByRole("button", { name: "验证" }).click();
+    await expect(page.getByText(`${domain} 验证成功`)).toBeVisible();
+    await expect(row).toContainText("已验证");
+    await expect(row).toContainText("记录正确");
+
+    // ---- The customer binds it to an http tunnel on that node.
+    await page.goto("/tun/list/add");
+    await expect(page.getByRole("heading", { name: "创建隧道" })).toBeVisible();
+    const tunName = uniqueName("web-");
+    await page.getByLabel("隧道名称").fill(tunName);
+    await chooseOption(page, page.getByLabel("节点"), nodeName);
+    await page
+      .locator("label.ant-radio-button-wrapper")
+      .filter({ hasText: /^HTTP$/ })
+      .click();
+    await expect(page.getByRole("radio", { name: "HTTP", exact: true })).toBeChecked();
+    await page.getByLabel("本地端口").fill("8080");
+    await page.getByLabel("自定义域名").fill(domain);
+    await page.getByLabel("自定义域名").press("Enter");
+    await page.getByRole("button", { name: "创建隧道" }).click();
+    await expect(page).toHaveURL(/\/tun\/list\/\d+$/, { timeout: 30_000 });
+    const tunId = Number(new URL(page.url()).pathname.split("/").pop());
+    await page.goto("/domain");
+    await expect(row).toContainText(tunName, { timeout: 30_000 });
+
+    // ---- frps's NewProxy for the tunnel is allowed.
+    expect((await newProxy(node, user.uid, frp_token, tunId, [domain])).reject).toBe(false);
+
+    // ---- The operator finds it on /admin/tun/domain and force-unbinds it with a reason.
+    const op = await adminContext.newPage();
+    await openSignedIn(op, admin, `/admin/tun/domain?domain=${domain}`);
+    await expect(op.getByRole("heading", { name: "域名管理" })).toBeVisible({ timeout: 30_000 });
+    const opRow = op.getByRole("row", { name: new RegExp(domain.replaceAll(".", "\\.")) });
+    await expect(opRow).toContainText("已验证");
+    await expect(opRow).toContainText(user.phone);
+    await expect(opRow).toContainText(tunName);
+    await opRow.getByRole("button", { name: "强制解绑" }).click();
+    const unbind = op.getByRole("dialog", { name: "强制解绑域名" });
+    await unbind.getByRole("button", { name: "解绑" }).click();
+    await expect(unbind.getByText("请输入解绑原因")).toBeVisible();
+    const reason = "域名持有人投诉，已核实";
+    await unbind.getByLabel("解绑原因").fill(reason);
+    await unbind.getByRole("button", { name: "解绑" }).click();
+    await expect(op.getByText("域名已解绑")).toBeVisible();
+    await expect(opRow).toContainText("已解绑");
+    await expect(opRow).toContainText(reason);
+
+    // ---- The tunnel's next NewProxy is refused; the customer sees why.
+    const refused = await newProxy(node, user.uid, frp_token, tunId, [domain]);
+    expect(refused.reject).toBe(true);
+    expect(refused.reject_reason).toContain("未验证或已被解绑");
+    await page.reload();
+    await expect(row).toContainText("已解绑", { timeout: 30_000 });
+    await expect(row).toContainText(`已被管理员解绑：${reason}`);
+  } finally {
+    await customerContext.close();
+    await adminContext.close();
+  }
+});
