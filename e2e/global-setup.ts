@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSy
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { startAcmeServer } from "../apps/server/test/acme-server";
 import { startDnsServer } from "../apps/server/test/dns-server";
 import { startFakeChat } from "../apps/server/test/fake-chat";
 import { ADMIN, BASE_URL, DNS_STATE, E2E_PORT, REPO_ROOT, SERVER_LOG, SERVER_STATE, TMP_DIR } from "./fixtures/env";
@@ -58,6 +59,10 @@ export default async function globalSetup(): Promise<void> {
     DNS_STATE,
     JSON.stringify({ dnsServer: dns.dnsServer, managementUrl: dns.managementUrl, pid: dns.pid }),
   );
+  // The ACME CA (pebble) on loopback, looking its DNS-01 records up on that DNS server; the
+  // teardown (same process) stops it.
+  const acme = await startAcmeServer({ dnsServer: dns.dnsServer });
+  (globalThis as { __burrowAcme?: { stop(): Promise<void> } }).__burrowAcme = acme;
   const log = openSync(SERVER_LOG, "w");
   // The frpc assistant's AI endpoint: a local chat-completions server in this (the runner's)
   // process, streaming slowly enough to watch; it lives as long as the run (unref'd, no teardown).
@@ -86,11 +91,18 @@ export default async function globalSetup(): Promise<void> {
       FRP_POLL_INTERVAL: "5",
       // The tunnel specs create tunnels for unverified customers; verify.spec.ts turns it on itself.
       VERIFY_REQUIRED_FOR_TUNNELS: "0",
+      // Domains and certificates talk to the loopback peers; only this server trusts pebble's HTTPS
+      // certificate. The ACME step job runs often so that an issue finishes while the page watches.
       DNS_SERVERS: dns.dnsServer,
       AI_BASE_URL: ai.baseUrl,
       AI_API_KEY: "e2e-fake-key",
       AI_MODEL: "fake-model",
       AI_DAILY_LIMIT: "1000",
+      ACME_DIRECTORY: acme.directoryUrl,
+      NODE_EXTRA_CA_CERTS: acme.tlsCaFile,
+      SSL_KEY_SECRET: "e2e-ssl-key-secret-0123456789abcdef",
+      SSL_JOBS: "1",
+      SSL_CHECK_INTERVAL: "2",
     },
     stdio: ["ignore", log, log],
   });

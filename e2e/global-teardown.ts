@@ -17,6 +17,8 @@ export default async function globalTeardown(): Promise<void> {
     if (pid && alive(pid)) process.kill(pid, "SIGTERM");
     rmSync(DNS_STATE, { force: true });
   }
+  // The ACME CA global-setup started in this same process.
+  await (globalThis as { __burrowAcme?: { stop(): Promise<void> } }).__burrowAcme?.stop();
   if (!existsSync(SERVER_STATE)) return;
   const { pid, dataDir } = JSON.parse(readFileSync(SERVER_STATE, "utf8")) as { pid: number; dataDir: string };
   if (alive(pid)) {

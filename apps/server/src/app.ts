@@ -41,6 +41,7 @@ import { buildPayUrl, gatewayKeys } from "./modules/payments/epay";
 import { paymentsRoutes } from "./modules/payments/payments.routes";
 import { plansRoutes } from "./modules/plans/plans.routes";
 import { siteRoutes } from "./modules/site/site.routes";
+import { sslJobs, sslRoutes } from "./modules/ssl/ssl.routes";
 import { subscriptionsRoutes } from "./modules/subscriptions/subscriptions.routes";
 import { ticketsRoutes } from "./modules/tickets/tickets.routes";
 import { trafficRoutes } from "./modules/traffic/traffic.routes";
@@ -91,6 +92,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   affiliateRoutes(api, ctx);
   assistantRoutes(api, ctx);
   invoicesRoutes(api, ctx);
+  sslRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
 
@@ -216,8 +218,12 @@ export async function buildApp(
   );
   await serveWeb(app, config.WEB_DIST);
   // Background jobs (lease-guarded, so several processes may run them); tests call them directly.
-  if (config.NODE_ENV !== "test") {
-    const stopJobs = startJobs(ctx, [...storeJobs(config.JOBS_INTERVAL * 1000), ...domainJobs, ...affiliateJobs]);
+  const jobs = [
+    ...(config.NODE_ENV !== "test" ? [...storeJobs(config.JOBS_INTERVAL * 1000), ...domainJobs, ...affiliateJobs] : []),
+    ...sslJobs(ctx),
+  ];
+  if (jobs.length) {
+    const stopJobs = startJobs(ctx, jobs);
     app.addHook("preClose", stopJobs);
   }
   // Runs once every request in flight has been answered (Fastify stops accepting first): the frp

@@ -226,6 +226,29 @@ export const ConfigSchema = z
     AI_DAILY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
     /** seconds an answer may take in all before it is cut off */
     AI_TIMEOUT: z.coerce.number().int().min(5).max(600).default(120),
+    /**
+     * AES-256-GCM key material for certificate private keys and the ACME account key at rest
+     * (docs/ssl.md). Unset: generated once and kept in settings outside production; in production
+     * certificate uploads and issues are refused until it is set.
+     */
+    SSL_KEY_SECRET: z.preprocess(blankToUndef, z.string().min(32, "must be at least 32 characters").optional()),
+    /** the ACME directory: "letsencrypt" (default), "letsencrypt-staging" or an https directory URL */
+    ACME_DIRECTORY: z.preprocess(
+      blankToUndef,
+      z
+        .string()
+        .refine(
+          (v) => v === "letsencrypt" || v === "letsencrypt-staging" || /^https:\/\/[^\s]+$/.test(v),
+          "must be letsencrypt, letsencrypt-staging or an https:// directory URL",
+        )
+        .default("letsencrypt"),
+    ),
+    /** contact e-mail of the ACME account (expiry mails from the CA); optional */
+    ACME_EMAIL: z.preprocess(blankToUndef, z.email("must be an e-mail address").optional()),
+    /** run the certificate jobs (ACME steps, renewals); default on, except NODE_ENV=test */
+    SSL_JOBS: z.preprocess(blankToUndef, bool.optional()),
+    /** seconds between two runs of the ACME step job */
+    SSL_CHECK_INTERVAL: z.coerce.number().int().min(1).max(3600).default(15),
   })
   .superRefine((c, ctx) => {
     if (c.SMS_DRIVER === "http" && !c.SMS_HTTP_URL)

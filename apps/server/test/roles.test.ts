@@ -237,3 +237,16 @@ describe("the /super route table by role", () => {
     expect((await t.api("GET", "/super/user/list", { token })).status).toBe(403);
   });
 });
+
+describe("customer pages by role", () => {
+  it("every role sees SSL certificates (/ssl) in the customer menu, and its calls are customer calls", async () => {
+    const paths = (items: MenuItem[]): string[] => items.flatMap((i) => [i.path, ...paths(i.children ?? [])]);
+    for (const token of [customer, support, manager]) {
+      const menu = await t.api<MenuItem[]>("GET", "/user/rolemenu", { token });
+      expect(paths(menu.body.data)).toContain("/ssl");
+    }
+    const ssl = [...registeredRoutes.keys()].filter((k) => k.split(" ")[1].startsWith("/user/ssl"));
+    expect(ssl.length).toBe(8);
+    expect(ssl.every((k) => registeredRoutes.get(k) === "user")).toBe(true);
+  });
+});

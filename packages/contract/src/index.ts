@@ -19,6 +19,7 @@ export * from "./oidc";
 export * from "./orders";
 export * from "./plans";
 export * from "./site";
+export * from "./ssl";
 export * from "./store-fields";
 export * from "./subscriptions";
 export * from "./tickets";

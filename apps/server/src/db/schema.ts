@@ -13,6 +13,7 @@ import type { NodeTables } from "../modules/nodes/nodes.table";
 import type { OidcTables } from "../modules/oidc/oidc.table";
 import type { OrderTables } from "../modules/orders/orders.table";
 import type { PlanTables } from "../modules/plans/plans.table";
+import type { SslTables } from "../modules/ssl/ssl.table";
 import type { SubscriptionTables } from "../modules/subscriptions/subscriptions.table";
 import type { TicketTables } from "../modules/tickets/tickets.table";
 import type { TunnelTables } from "../modules/tunnels/tunnels.table";
@@ -53,7 +54,8 @@ export interface DB
     DomainTables,
     AffiliateTables,
     AssistantTables,
-    InvoiceTables {
+    InvoiceTables,
+    SslTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
 }

@@ -17,6 +17,7 @@ import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.ro
 import { oidcAdminRoutes, oidcCallbackRoute } from "@/features/oidc/oidc.routes";
 import { ordersRoutes, payResultRoute } from "@/features/orders/orders.routes";
 import { plansRoutes } from "@/features/plans/plans.routes";
+import { sslRoutes } from "@/features/ssl/ssl.routes";
 import { storeRoutes } from "@/features/store/store.routes";
 import { subscriptionsRoutes } from "@/features/subscriptions/subscriptions.routes";
 import { ticketsAdminRoutes, ticketsCustomerRoutes } from "@/features/tickets/tickets.routes";
@@ -46,6 +47,7 @@ const customerRoutes: RouteObject[] = [
   ...domainsCustomerRoutes,
   ...affiliateCustomerRoutes,
   ...invoicesCustomerRoutes,
+  ...sslRoutes,
 ];
 
 /** Admin pages (paths relative to /admin); access is checked against GET /super/roleMenu. */

@@ -17,6 +17,7 @@ import { OrdersApi } from "./orders";
 import { PaymentsApi } from "./payments";
 import { PlansApi } from "./plans";
 import { SiteApi } from "./site";
+import { SslApi } from "./ssl";
 import { SubscriptionsApi } from "./subscriptions";
 import { TicketsApi } from "./tickets";
 import { TrafficApi } from "./traffic";
@@ -44,6 +45,7 @@ export { OrdersApi } from "./orders";
 export { PaymentsApi } from "./payments";
 export { PlansApi } from "./plans";
 export { SiteApi } from "./site";
+export { SslApi } from "./ssl";
 export { SubscriptionsApi } from "./subscriptions";
 export { TicketsApi } from "./tickets";
 export { TrafficApi } from "./traffic";
@@ -73,6 +75,7 @@ export const Endpoints = {
   payments: PaymentsApi,
   plans: PlansApi,
   site: SiteApi,
+  ssl: SslApi,
   subscriptions: SubscriptionsApi,
   traffic: TrafficApi,
   tickets: TicketsApi,

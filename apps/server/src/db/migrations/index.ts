@@ -18,6 +18,7 @@ import * as domains from "./2026-11-24T20-30_domains";
 import * as invoices from "./2026-11-24T20-30_invoices";
 import * as affiliate from "./2026-11-24T20-40_affiliate";
 import * as oidc from "./2026-11-24T20-40_oidc";
+import * as ssl from "./2026-11-24T20-40_ssl";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T20-30_assistant": assistant,
   "2026-11-24T20-40_oidc": oidc,
   "2026-11-24T20-30_invoices": invoices,
+  "2026-11-24T20-40_ssl": ssl,
 };

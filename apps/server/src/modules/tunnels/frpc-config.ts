@@ -2,6 +2,7 @@ import { frpProxyLocalName, frpUserName, type TunnelConfig, TunnelStatus } from 
 import type { AppContext } from "../../context";
 import { notFound, refused } from "../../http/errors";
 import { tomlLine } from "../../shared/toml";
+import { certificateForDomains } from "../ssl/ssl.service";
 import { tunnelAddon, tunnelCustomDomains } from "./tunnels.presenter";
 import type { TunnelRow } from "./tunnels.table";
 
@@ -15,9 +16,28 @@ export interface FrpcConfigInput {
   uid: number;
   frpToken: string;
   tunnels: TunnelRow[];
+  /** https tunnels whose custom domain has a certificate (ssl module): tun_id → that domain */
+  certDomains?: Map<number, string>;
 }
 
-function proxyLines(t: TunnelRow): string[] {
+/**
+ * frpc's https2http client plugin for an https tunnel whose custom domain has a certificate:
+ * frpc terminates TLS with the customer's certificate (files next to frpc, docs/ssl.md) and
+ * forwards plain HTTP to the local service (https2https when that service speaks TLS itself).
+ */
+function httpsPluginLines(t: TunnelRow, domain: string): string[] {
+  return [
+    "# 已为该域名配置证书：frpc 使用下面的证书终止 HTTPS，再以 HTTP 转发到本地服务；",
+    '# 本地服务本身是 HTTPS 时把 type 改为 "https2https"。证书文件请从控制台“SSL 证书”页下载。',
+    "[proxies.plugin]",
+    ...tomlLine("type", "https2http"),
+    ...tomlLine("localAddr", `${t.local_ip}:${t.local_port}`),
+    ...tomlLine("crtPath", `./certs/${domain}/fullchain.pem`),
+    ...tomlLine("keyPath", `./certs/${domain}/privkey.pem`),
+  ];
+}
+
+function proxyLines(t: TunnelRow, certDomain?: string): string[] {
   const addon = tunnelAddon(t);
   const domains = tunnelCustomDomains(t);
   return [
@@ -38,6 +58,8 @@ function proxyLines(t: TunnelRow): string[] {
     ...(t.use_encryption ? tomlLine("transport.useEncryption", true) : []),
     ...(t.use_compression ? tomlLine("transport.useCompression", true) : []),
     ...tomlLine("metadatas.tunnel_id", String(t.tun_id)),
+    // A sub-table ends the proxy's own keys: it comes last.
+    ...(t.protocol === "https" && certDomain ? httpsPluginLines(t, certDomain) : []),
   ];
 }
 
@@ -61,7 +83,7 @@ export function buildFrpcToml(input: FrpcConfigInput): string {
     ...tomlLine("loginFailExit", false),
     ...tomlLine("transport.heartbeatInterval", FRPC_HEARTBEAT_INTERVAL),
     ...tomlLine("transport.heartbeatTimeout", FRPC_HEARTBEAT_TIMEOUT),
-    ...input.tunnels.flatMap(proxyLines),
+    ...input.tunnels.flatMap((t) => proxyLines(t, input.certDomains?.get(t.tun_id))),
     "",
   ];
   return lines.join("\n");
@@ -112,13 +134,19 @@ export async function tunnelConfig(
     ctx.db.selectFrom("users").select("frp_token").where("uid", "=", uid).executeTakeFirstOrThrow(),
   ]);
   if (!node) throw notFound("节点");
+  const certDomains = new Map<number, string>();
+  for (const t of tunnels) {
+    if (t.protocol !== "https") continue;
+    const cert = await certificateForDomains(ctx, uid, tunnelCustomDomains(t));
+    if (cert) certDomains.set(t.tun_id, cert.domain);
+  }
   const filename = q.tun_id ? `frpc_t${q.tun_id}.toml` : `frpc_node${node.node_id}.toml`;
   return {
     scope: q.tun_id ? "tunnel" : "node",
     node_id: node.node_id,
     node_name: node.name,
     filename,
-    toml: buildFrpcToml({ node, uid, frpToken: user.frp_token, tunnels }),
+    toml: buildFrpcToml({ node, uid, frpToken: user.frp_token, tunnels, certDomains }),
     commands: runCommands(filename),
     tun_ids: tunnels.map((t) => t.tun_id),
   };
