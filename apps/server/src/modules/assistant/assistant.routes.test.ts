@@ -7,6 +7,7 @@ import type {
   LogExplanation,
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDomains } from "../../../test/domain-fixtures";
 import { type FakeChat, startFakeChat } from "../../../test/fake-chat";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../../../test/harness";
@@ -26,6 +27,8 @@ beforeAll(async () => {
     AI_MODEL: "fake-model",
     AI_DAILY_LIMIT: String(DAILY_LIMIT),
   });
+  // The privacy case gives tunnels custom domains; owning them is the domains suite's concern.
+  openDomains(t);
   node = await createTestNode(t, { bandwidth: 0 });
 });
 afterAll(async () => {
