@@ -79,24 +79,23 @@ const web = (c: { token: string }, domains: string[], nodeId = node.node_id) =>
   });
 
 /** frps's NewProxy for a customer's http tunnel, as frps posts it. */
-async function newProxy(c: Customer, tun: TunnelView, n: AdminNodeDetail = node) {
+/** One frps plugin call for this tunnel's frpc session (the same run id every time). */
+async function pluginCall(op: "NewProxy" | "Ping", c: Customer, tun: TunnelView, n: AdminNodeDetail = node) {
+  const user = { user: `u_${c.uid}`, metas: { token: c.frpToken }, run_id: `run${c.uid}${tun.tun_id}` };
+  const content =
+    op === "NewProxy"
+      ? { user, proxy_name: `u_${c.uid}.t_${tun.tun_id}`, proxy_type: "http", custom_domains: tun.custom_domains }
+      : { user, timestamp: Math.floor(Date.now() / 1000) };
   const res = await t.app.inject({
     method: "POST",
-    url: `/api/frp/plugin/${n.node_id}/${n.plugin_secret}?op=NewProxy&version=0.1.0`,
+    url: `/api/frp/plugin/${n.node_id}/${n.plugin_secret}?op=${op}&version=0.1.0`,
     headers: { "content-type": "application/json" },
-    payload: JSON.stringify({
-      version: "0.1.0",
-      op: "NewProxy",
-      content: {
-        user: { user: `u_${c.uid}`, metas: { token: c.frpToken }, run_id: `run${c.uid}${tun.tun_id}` },
-        proxy_name: `u_${c.uid}.t_${tun.tun_id}`,
-        proxy_type: "http",
-        custom_domains: tun.custom_domains,
-      },
-    }),
+    payload: JSON.stringify({ version: "0.1.0", op, content }),
   });
   return res.json() as { reject: boolean; reject_reason?: string };
 }
+
+const newProxy = (c: Customer, tun: TunnelView, n: AdminNodeDetail = node) => pluginCall("NewProxy", c, tun, n);
 
 describe("adding and verifying a domain", () => {
   it("shows the TXT record and the CNAME target, and verifies once both resolve", async () => {
@@ -376,7 +375,7 @@ describe("operators", () => {
     expect([bad.status, bad.body.code]).toEqual([400, 10000]);
   });
 
-  it("force-unbind with a reason: audited, the tunnel refused at its next NewProxy, the customer told", async () => {
+  it("force-unbind with a reason: audited, the held proxy cut at its next heartbeat and refused at its next NewProxy, the customer told", async () => {
     const c = await customer();
     const d = await owned(c);
     const tun = (await web(c, [d.domain])).body.data;
@@ -395,6 +394,11 @@ describe("operators", () => {
       .where("target", "=", `domain:${d.id}`)
       .executeTakeFirstOrThrow();
     expect(JSON.parse(log.detail)).toMatchObject({ domain: d.domain, uid: c.uid, reason: "域名所有者投诉" });
+    // The proxy frps already holds is cut too: the session's next heartbeat is refused, so the
+    // name does not stay routed to this tunnel until frpc happens to reconnect.
+    const heartbeat = await pluginCall("Ping", c, tun);
+    expect(heartbeat.reject).toBe(true);
+    expect(heartbeat.reject_reason).toMatch(/未验证或已被解绑/);
     const refusedProxy = await newProxy(c, tun);
     expect(refusedProxy.reject).toBe(true);
     expect(refusedProxy.reject_reason).toMatch(/未验证或已被解绑/);

@@ -317,9 +317,16 @@ export class FrpPlugin {
    * NewProxy was allowed last is not necessarily the one frps registered.
    */
   private heldBlock(node: NodeEntry, user: UserEntry): PluginResponse | null {
+    const now = Date.now();
     for (const t of user.tunnels.values()) {
       if (t.node_id !== node.node_id || t.run_id === null) continue;
-      const blocked = tunnelBlock(t) ?? planBlock(user, t) ?? this.bandwidthBlock(node, user, t);
+      // A domain unbound by an operator or lapsed must stop the proxy frps already holds too,
+      // else the name stays routed to this tunnel (and refused to its next owner) until frpc reconnects.
+      const blocked =
+        tunnelBlock(t) ??
+        planBlock(user, t) ??
+        (t.custom_domains.length ? domainBlock(user, t, now) : null) ??
+        this.bandwidthBlock(node, user, t);
       if (blocked) return reject(`${blocked}，连接已断开`);
     }
     return null;
