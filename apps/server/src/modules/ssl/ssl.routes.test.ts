@@ -353,6 +353,32 @@ describe("ACME issues against pebble", () => {
     expect(bad.body.msg).toMatch(/^challenge: /);
   });
 
+  it("spares the shared ACME account: a few orders an hour per customer, none while one for the name is open", async () => {
+    const u = await customerWithDomain();
+    let made = 0;
+    let last: { status: number; body: { code: unknown } } = { status: 0, body: { code: "" } };
+    for (let i = 0; i < 12; i++) {
+      const r = await t.api<SslOrderView>("POST", "/user/ssl/order", {
+        token: u.token,
+        body: { domain: u.domain, challenge: "dns-01" },
+      });
+      last = r;
+      if (r.body.code !== "SUCCESS") break;
+      made++;
+      // An open issue blocks a second before any order is made at the CA.
+      const dup = await t.api("POST", "/user/ssl/order", {
+        token: u.token,
+        body: { domain: u.domain, challenge: "dns-01" },
+      });
+      expect(dup.body.code).toBe(40008);
+      await t.api("POST", `/user/ssl/order/${r.body.data.id}/cancel`, { token: u.token });
+    }
+    expect(made).toBeLessThanOrEqual(10);
+    expect([last.status, last.body.code]).toEqual([429, 2029]);
+    const orders = await t.db.selectFrom("ssl_orders").select("id").where("uid", "=", u.uid).execute();
+    expect(orders.length).toBe(made);
+  });
+
   it("renews an ACME certificate 30 days before expiry, telling the customer what to update and when it is done", async () => {
     const u = await customerWithDomain();
     const order = await startOrder(u, "dns-01");

@@ -10,8 +10,10 @@ import {
   type SslUploadBody,
 } from "@burrow/contract";
 import type { FastifyReply } from "fastify";
+import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
-import { invalid, localDuplicated, notFound, refused } from "../../http/errors";
+import type { DB } from "../../db/schema";
+import { invalid, localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
 import { lockUser } from "../../shared/locks";
 import { acme, acmeClient, acmeDirectory, acmeErrorText } from "./acme";
 import { lookupTxt } from "./dns";
@@ -243,6 +245,21 @@ function historyWith(r: Pick<SslOrderRow, "history">, step: SslStep, at: string,
   return JSON.stringify(h);
 }
 
+/** ACME orders one customer may start in an hour (the CA limits orders per account: ours is shared). */
+const ISSUES_PER_HOUR = 10;
+
+/** The customer's unended issue for `domain`, if any. */
+const openIssue = (db: Kysely<DB>, uid: number, domain: string) =>
+  db
+    .selectFrom("ssl_orders")
+    .select("id")
+    .where("uid", "=", uid)
+    .where("domain", "=", domain)
+    .where("step", "not in", ENDED)
+    .executeTakeFirst();
+
+const busyIssue = (domain: string) => localDuplicated(`${domain} 已有进行中的证书签发，请等待完成或先取消`, "domain");
+
 /**
  * Creates the ACME order for `domain` and the row that tracks it (step `waiting`, or `finalizing`
  * when the CA still holds a valid authorization for the name). At most one unended issue per
@@ -286,14 +303,7 @@ async function createIssue(
     : "证书颁发机构已有该域名的有效验证，直接签发";
   return ctx.db.transaction().execute(async (trx) => {
     await lockUser(trx, uid);
-    const busy = await trx
-      .selectFrom("ssl_orders")
-      .select("id")
-      .where("uid", "=", uid)
-      .where("domain", "=", domain)
-      .where("step", "not in", ENDED)
-      .executeTakeFirst();
-    if (busy) throw localDuplicated(`${domain} 已有进行中的证书签发，请等待完成或先取消`, "domain");
+    if (await openIssue(trx, uid, domain)) throw busyIssue(domain);
     const row = await trx
       .insertInto("ssl_orders")
       .values({
@@ -333,6 +343,12 @@ export async function startIssue(
 ): Promise<SslOrderView> {
   requireSecret(ctx);
   await requireVerified(ctx, uid, body.domain);
+  // Every order is made on the one shared ACME account, whose CA limits orders per account: a
+  // customer may start only a few an hour, and never a second while one for the name is open
+  // (checked again under the lock once the CA's order exists).
+  const limit = await ctx.limiter.hit(`ssl:order:${uid}`, ISSUES_PER_HOUR, 3600);
+  if (!limit.allowed) throw rateLimited(limit.retryAfterSec);
+  if (await openIssue(ctx.db, uid, body.domain)) throw busyIssue(body.domain);
   const existing = await ctx.db
     .selectFrom("ssl_certificates")
     .select("id")
