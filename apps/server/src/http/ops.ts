@@ -22,7 +22,10 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** What each dependency answered: "ok" or the error. */
+/**
+ * What each dependency answered: "ok" or "down". The error itself (addresses, user names) goes to
+ * the log only: /readyz answers anyone who can reach the port.
+ */
 export async function readiness(ctx: AppContext): Promise<{ ok: boolean; checks: Record<string, string> }> {
   const checks: Record<string, string> = {};
   const probes: [string, () => Promise<unknown>][] = [["database", () => sql`select 1`.execute(ctx.db)]];
@@ -34,7 +37,8 @@ export async function readiness(ctx: AppContext): Promise<{ ok: boolean; checks:
         await withTimeout(probe(), READY_TIMEOUT_MS, name);
         checks[name] = "ok";
       } catch (err) {
-        checks[name] = (err as Error).message || String(err);
+        checks[name] = "down";
+        ctx.log.warn({ err, dependency: name }, "readyz: a dependency does not answer");
       }
     }),
   );

@@ -163,6 +163,8 @@ describe("assistant chat", () => {
       const r = await ask(c.token, "会失败的问题");
       expect(r.events.map((e) => e.type)).toEqual(["start", "error"]);
       expect(r.events[1]).toMatchObject({ msg: expect.stringContaining("HTTP 500") });
+      // The provider's own words (which may name hosts, accounts, parts of a key) stay in the log.
+      expect(r.body).not.toContain("fake failure");
     } finally {
       fake.options.failWith = undefined;
     }

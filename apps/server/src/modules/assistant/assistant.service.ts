@@ -301,11 +301,17 @@ export async function chat(ctx: AppContext, uid: number, body: AssistantChatBody
       ctx.log.error({ err }, "assistant: answer failed");
       failure = "回答失败，请稍后再试";
     }
-    if (!abort.signal.aborted) ctx.log.warn({ uid, reason: failure }, "assistant: provider failed");
+    if (!abort.signal.aborted)
+      ctx.log.warn(
+        { uid, reason: failure, ...(err instanceof ProviderError && { detail: err.detail }) },
+        "assistant: provider failed",
+      );
   }
   if (!answer) {
-    if (failure) await returnDailyQuestion(ctx.db, uid, day);
-    else answer = "（AI 服务没有给出回答）";
+    // Given back only when the provider failed: a customer who drops the connection has had the
+    // prompt sent (and billed) all the same, and dropping must not be a way round the daily limit.
+    if (failure && !abort.signal.aborted) await returnDailyQuestion(ctx.db, uid, day);
+    else if (!failure) answer = "（AI 服务没有给出回答）";
   }
   if (answer) {
     const saved = await ctx.db

@@ -10,8 +10,18 @@ export interface ChatProvider {
   model: string;
 }
 
+/**
+ * The provider failed. `message` is what the customer is shown; `detail` (the provider's own
+ * words, which may name hosts, accounts or parts of a key) goes to the log only.
+ */
 export class ProviderError extends Error {
   override name = "ProviderError";
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -40,11 +50,11 @@ export async function* streamChat(
     });
   } catch (err) {
     if (signal.aborted) throw err;
-    throw new ProviderError(`无法连接 AI 服务：${(err as Error).message}`);
+    throw new ProviderError("无法连接 AI 服务", (err as Error).message);
   }
   if (!res.ok || !res.body) {
-    const detail = (await res.text().catch(() => "")).slice(0, 200);
-    throw new ProviderError(`AI 服务返回 HTTP ${res.status}${detail ? `：${detail}` : ""}`);
+    const detail = (await res.text().catch(() => "")).slice(0, 500);
+    throw new ProviderError(`AI 服务暂时不可用（HTTP ${res.status}）`, detail);
   }
   if (!(res.headers.get("content-type") ?? "").includes("text/event-stream")) {
     const body = (await res.json().catch(() => null)) as { choices?: { message?: { content?: string } }[] } | null;

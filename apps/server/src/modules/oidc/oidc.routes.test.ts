@@ -2,6 +2,7 @@ import type { LoginLog, OidcCallbackResult, OidcProviderRow, Paged, UserInfo } f
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, nextPhone, type TestApp } from "../../../test/harness";
 import { providerSignIn, startTestOidcProvider, type TestOidcProvider } from "../../../test/oidc-provider";
+import { decryptSecret, encryptSecret } from "./secrets";
 
 const PUBLIC_URL = "http://burrow.test";
 let t: TestApp;
@@ -125,6 +126,20 @@ describe("OIDC providers (/super/oidc)", () => {
     expect(r.body.data.has_secret).toBe(true);
     const after = await t.db.selectFrom("oidc_providers").select("client_secret_enc").executeTakeFirstOrThrow();
     expect(after.client_secret_enc).toBe(before.client_secret_enc);
+  });
+});
+
+describe("client secrets at rest", () => {
+  it("in production need OIDC_SECRET_KEY (a key kept in the database would travel with it); elsewhere one is generated", async () => {
+    const prod = { config: { NODE_ENV: "production" }, db: t.db } as unknown as typeof t.ctx;
+    await expect(encryptSecret(prod, "s")).rejects.toThrow(/OIDC_SECRET_KEY/);
+    const keyed = {
+      config: { NODE_ENV: "production", OIDC_SECRET_KEY: "k".repeat(32) },
+      db: t.db,
+    } as unknown as typeof t.ctx;
+    expect(await decryptSecret(keyed, await encryptSecret(keyed, "s"))).toBe("s");
+    const dev = { config: { NODE_ENV: "development" }, db: t.db } as unknown as typeof t.ctx;
+    expect(await decryptSecret(dev, await encryptSecret(dev, "s"))).toBe("s");
   });
 });
 
