@@ -26,6 +26,7 @@ import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
 import { domainGate } from "./modules/domains/domain-gate";
 import { domainJobs, domainsRoutes } from "./modules/domains/domains.routes";
 import { downloadsRoutes } from "./modules/downloads/downloads.routes";
+import { forgetNode } from "./modules/frp/forget-node";
 import { flushFrp, frpRoutes } from "./modules/frp/frp.routes";
 import { homeRoutes } from "./modules/home/home.routes";
 import { invoicesRoutes } from "./modules/invoices/invoices.routes";
@@ -189,6 +190,7 @@ export async function buildApp(
     payments: { payUrl: (order) => buildPayUrl(config, order) },
     jwtKey: await loadJwtKey(db, config),
     orderHooks: [],
+    nodeDeletedHooks: [forgetNode],
     metrics: createMetrics(),
     domains: domainGate(config),
   };

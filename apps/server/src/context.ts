@@ -63,6 +63,11 @@ export interface AppContext {
   events: EventBus;
   /** listeners to order payment and refund, registered at start-up */
   orderHooks: OrderHook[];
+  /**
+   * What other modules drop when a node is deleted (frp's counters and runtime state), run inside
+   * the deleting transaction; nodes calls them without importing their owners.
+   */
+  nodeDeletedHooks: ((trx: Tx, nodeId: number) => Promise<void>)[];
   /** Prometheus counters of this process (/metrics) */
   metrics: Metrics;
   /** custom-domain ownership, for tunnels and the frp plugin */

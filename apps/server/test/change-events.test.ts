@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { UserStatus } from "@burrow/contract";
+import { NodeStatus, UserStatus } from "@burrow/contract";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { setNodeHealth } from "../src/modules/nodes/nodes.service";
 import { GB, grantDefaultPlan } from "../src/modules/subscriptions/default-plan";
 import { chargeTraffic } from "../src/modules/subscriptions/quota";
 import { findPlanWithLevel } from "../src/modules/subscriptions/subscriptions.repository";
@@ -270,6 +271,10 @@ const CASES: Record<string, () => Promise<void>> = {
     await expectAnnounced("node.changed", () =>
       t.api("PATCH", "/super/node", { token, body: { node_id: n.node_id, description: "x" } }),
     );
+  },
+  setNodeHealth: async () => {
+    const n = await createTestNode(t);
+    await expectAnnounced("node.changed", () => setNodeHealth(direct(t.ctx), n.node_id, NodeStatus.Exception));
   },
   deleteNode: async () => {
     const [n, token] = [await createTestNode(t), await adminOf(t)];

@@ -17,10 +17,7 @@ const WRITE_EXCEPTIONS: Record<string, string> = {
 };
 
 /** Writes outside the owner still to be routed through it ("file table verb"). */
-const PENDING_WRITES = new Set<string>([
-  // The node's health; nodes imports frp (forgetNode on delete), so frp cannot call nodes' owner yet.
-  "modules/frp/poller.ts nodes updateTable",
-]);
+const PENDING_WRITES = new Set<string>([]);
 
 /** Cross-module reads that stand today ("module table"). */
 const ALLOWED_READS = new Set<string>([

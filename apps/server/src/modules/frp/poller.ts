@@ -4,7 +4,8 @@ import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { acquireLease, startJobs } from "../../shared/jobs";
 import { addDays, DAY_MS, SHANGHAI_OFFSET_MS, shanghaiDate } from "../../shared/time";
-import { type Tx, transact } from "../../shared/tx";
+import { direct, type Tx, transact } from "../../shared/tx";
+import { setNodeHealth } from "../nodes/nodes.service";
 import type { NodeRow } from "../nodes/nodes.table";
 import { chargeTraffic, getPlanLimits } from "../subscriptions/quota";
 import { type CompiledRule, flagByRules, loadRules } from "../tunnels/illegal-rules";
@@ -128,15 +129,7 @@ async function recordHealth(
   info: ServerInfo | null,
 ): Promise<void> {
   if (node.status !== status) {
-    // An operator taking the node off the shelf meanwhile wins over the poller. (Written here, not
-    // by the nodes module: nodes calls frp's forgetNode when deleting a node, so frp cannot call it.)
-    await ctx.db
-      .updateTable("nodes")
-      .set({ status })
-      .where("node_id", "=", node.node_id)
-      .where("status", "<>", NodeStatus.OffShelf)
-      .execute();
-    ctx.events.emit("node.changed", { node_id: node.node_id });
+    await setNodeHealth(direct(ctx), node.node_id, status);
   }
   // Values the dashboard did not give validly keep what the last poll stored.
   const known = <K extends string>(k: K, v: number | null) => (v === null ? {} : ({ [k]: v } as Record<K, number>));

@@ -17,9 +17,8 @@ import type { Operator } from "../../http/route";
 import { randomToken } from "../../shared/ids";
 import { pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
-import { transact } from "../../shared/tx";
+import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
-import { forgetNode } from "../frp/forget-node";
 import { getPlanLimits } from "../subscriptions/quota";
 import { buildNodeSetup } from "./frps-config";
 import { presentAdminNode, presentAdminNodeDetail, presentNodeSummary } from "./nodes.presenter";
@@ -207,7 +206,21 @@ export async function updateNode(ctx: AppContext, op: Operator, body: UpdateNode
   return nodeDetail(ctx, node_id);
 }
 
-/** Deletes a node that no live tunnel uses, with its poller state. */
+/**
+ * The node's health as the frp poller saw it (1 online, 2 offline, 3 exception), announced to the
+ * frp decision caches. An operator's taking the node off the shelf wins over the poller.
+ */
+export async function setNodeHealth(tx: Tx, nodeId: number, status: number): Promise<void> {
+  await tx
+    .updateTable("nodes")
+    .set({ status })
+    .where("node_id", "=", nodeId)
+    .where("status", "<>", NodeStatus.OffShelf)
+    .execute();
+  tx.changes.emit("node.changed", { node_id: nodeId });
+}
+
+/** Deletes a node that no live tunnel uses, with its poller state (the node-deleted hooks). */
 export async function deleteNode(ctx: AppContext, op: Operator, nodeId: number): Promise<void> {
   const node = await ctx.db.selectFrom("nodes").select("node_id").where("node_id", "=", nodeId).executeTakeFirst();
   if (!node) throw notFound("节点");
@@ -221,7 +234,7 @@ export async function deleteNode(ctx: AppContext, op: Operator, nodeId: number):
   await transact(ctx, async (trx) => {
     await trx.deleteFrom("nodes").where("node_id", "=", nodeId).execute();
     trx.changes.emit("node.changed", { node_id: nodeId });
-    await forgetNode(trx, nodeId);
+    for (const hook of ctx.nodeDeletedHooks) await hook(trx, nodeId);
     await audit(trx, { operatorUid: op.uid, action: "node.delete", target: `node:${nodeId}`, ip: op.ip });
   });
 }
