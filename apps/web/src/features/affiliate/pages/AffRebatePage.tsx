@@ -22,6 +22,7 @@ const rebateColumns: TableColumnsType<RebateRow> = [
     width: 210,
     render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
   },
+  { title: "状态", dataIndex: "state", width: 90, render: (s: number) => <RebateStateTag state={s} /> },
   { title: "被邀请人", dataIndex: "invitee", width: 130 },
   { title: "类型", dataIndex: "order_type", width: 100, render: (t: number) => <OrderTypeTag type={t} /> },
   { title: "订单实付（元）", dataIndex: "order_amount", width: 120, align: "right", render: yuan },
@@ -41,7 +42,6 @@ const rebateColumns: TableColumnsType<RebateRow> = [
         yuan(r.amount)
       ),
   },
-  { title: "状态", dataIndex: "state", width: 90, render: (s: number) => <RebateStateTag state={s} /> },
   { title: "下单时间", dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
   {
     title: "结算时间",

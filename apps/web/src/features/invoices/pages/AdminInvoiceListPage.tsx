@@ -45,19 +45,6 @@ export function AdminInvoiceListPage() {
 
   const columns: TableColumnsType<AdminInvoiceRow> = [
     { title: "编号", dataIndex: "invoice_id", width: 80 },
-    { title: "用户", dataIndex: "phone", width: 170, render: (phone: string, r) => `${phone}（${r.uid}）` },
-    {
-      title: "发票抬头",
-      dataIndex: "title",
-      ellipsis: true,
-      render: (title: string, r) => (
-        <Space direction="vertical" size={0}>
-          <span>{title}</span>
-          <Typography.Text type="secondary">{r.tax_no ?? "个人"}</Typography.Text>
-        </Space>
-      ),
-    },
-    { title: "金额", dataIndex: "amount", width: 110, align: "right", render: (v: number) => yuan(v) },
     {
       title: "状态",
       dataIndex: "status",
@@ -75,6 +62,19 @@ export function AdminInvoiceListPage() {
         </Space>
       ),
     },
+    { title: "用户", dataIndex: "phone", width: 170, render: (phone: string, r) => `${phone}（${r.uid}）` },
+    {
+      title: "发票抬头",
+      dataIndex: "title",
+      ellipsis: true,
+      render: (title: string, r) => (
+        <Space direction="vertical" size={0}>
+          <span>{title}</span>
+          <Typography.Text type="secondary">{r.tax_no ?? "个人"}</Typography.Text>
+        </Space>
+      ),
+    },
+    { title: "金额", dataIndex: "amount", width: 110, align: "right", render: (v: number) => yuan(v) },
     { title: "申请时间", dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
     { title: "处理时间", dataIndex: "handled_at", width: 170, render: (v: string | null) => formatTime(v) },
     {

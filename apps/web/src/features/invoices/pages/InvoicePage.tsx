@@ -22,9 +22,6 @@ const columns: TableColumnsType<InvoiceRow> = [
       </Space>
     ),
   },
-  { title: "发票抬头", dataIndex: "title", width: 240, ellipsis: true },
-  { title: "金额", dataIndex: "amount", width: 120, align: "right", render: (v: number) => yuan(v) },
-  { title: "订单数", key: "orders", width: 80, render: (_: unknown, r) => r.orders.length },
   {
     title: "状态",
     dataIndex: "status",
@@ -36,6 +33,9 @@ const columns: TableColumnsType<InvoiceRow> = [
       </Space>
     ),
   },
+  { title: "发票抬头", dataIndex: "title", width: 240, ellipsis: true },
+  { title: "金额", dataIndex: "amount", width: 120, align: "right", render: (v: number) => yuan(v) },
+  { title: "订单数", key: "orders", width: 80, render: (_: unknown, r) => r.orders.length },
   { title: "申请时间", dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
   {
     title: "操作",

@@ -23,16 +23,16 @@ const URL_PATTERN = /^https?:\/\/\S+$/;
 
 const columns: TableColumnsType<OidcProviderRow> = [
   { title: "ID", dataIndex: "id", width: 60 },
-  { title: "显示名称", dataIndex: "name", width: 140 },
-  { title: "签发者（Issuer）", dataIndex: "issuer", ellipsis: true },
-  { title: "Client ID", dataIndex: "client_id", width: 180, ellipsis: true },
-  { title: "范围", dataIndex: "scopes", width: 140 },
   {
     title: "状态",
     dataIndex: "enabled",
     width: 80,
     render: (on: boolean) => (on ? <Tag color="green">启用</Tag> : <Tag>停用</Tag>),
   },
+  { title: "显示名称", dataIndex: "name", width: 140 },
+  { title: "签发者（Issuer）", dataIndex: "issuer", ellipsis: true },
+  { title: "Client ID", dataIndex: "client_id", width: 180, ellipsis: true },
+  { title: "范围", dataIndex: "scopes", width: 140 },
   { title: "更新时间", dataIndex: "updated_at", width: 170, render: (v: string) => formatTime(v) },
 ];
 
