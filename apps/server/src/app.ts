@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import fastifyHelmet, { type FastifyHelmetOptions } from "@fastify/helmet";
@@ -21,6 +22,7 @@ import { assistantRoutes } from "./modules/assistant/assistant.routes";
 import { auditRoutes } from "./modules/audit/audit";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { passwordWork } from "./modules/auth/passwords";
+import { SessionCache } from "./modules/auth/session-cache";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
 import { domainGate } from "./modules/domains/domain-gate";
@@ -48,6 +50,7 @@ import { ticketsRoutes } from "./modules/tickets/tickets.routes";
 import { trafficRoutes } from "./modules/traffic/traffic.routes";
 import { tunnelsRoutes } from "./modules/tunnels/tunnels.routes";
 import { usermgrRoutes } from "./modules/usermgr/usermgr.routes";
+import { UserInfoCache } from "./modules/users/user-cache";
 import { usersRoutes } from "./modules/users/users.routes";
 import { verifyRoutes } from "./modules/verify/verify.routes";
 import { seedFreshInstall } from "./seed";
@@ -98,14 +101,13 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
 }
 
 /** The HS256 key, imported once: handed raw bytes, jose would import them again on every call. */
-async function loadJwtKey(db: Kysely<DB>, config: Config): Promise<CryptoKey> {
+async function loadJwtKey(db: Kysely<DB>, config: Config): Promise<KeyObject> {
   let secret = config.JWT_SECRET ?? (await getSetting(db, "jwt_secret"));
   if (!secret) {
     secret = randomToken(48);
     await setSetting(db, "jwt_secret", secret);
   }
-  const raw = new TextEncoder().encode(secret);
-  return crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+  return createSecretKey(Buffer.from(secret, "utf8"));
 }
 
 /**
@@ -178,17 +180,21 @@ export async function buildApp(
     if (Date.now() - redisLastError > 60_000) log.warn({ err: err.message }, "redis unreachable");
     redisLastError = Date.now();
   });
+  const events = createEventBus(redis);
+  const jwtKey = await loadJwtKey(db, config);
   const ctx: AppContext = {
     config,
     db,
     log,
     redis,
-    events: createEventBus(redis),
+    events,
     limiter: redis ? redisRateLimiter(redis) : memoryRateLimiter(),
     sms: opts.sms ?? createSmsDriver(config),
     passwords: passwordWork({ concurrency: config.ARGON2_CONCURRENCY, queue: config.ARGON2_QUEUE }),
     payments: { payUrl: (order) => buildPayUrl(config, order) },
-    jwtKey: await loadJwtKey(db, config),
+    jwtKey,
+    sessions: new SessionCache(db, events, jwtKey),
+    userInfo: new UserInfoCache(db, events),
     orderHooks: [],
     nodeDeletedHooks: [forgetNode],
     metrics: createMetrics(),

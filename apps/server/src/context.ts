@@ -1,11 +1,14 @@
+import type { KeyObject } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Config } from "./config";
 import type { DB } from "./db/schema";
 import type { PasswordWork } from "./modules/auth/passwords";
+import type { SessionCache } from "./modules/auth/session-cache";
 import type { SmsDriver } from "./modules/auth/sms";
 import type { OrderRow } from "./modules/orders/orders.table";
+import type { UserInfoCache } from "./modules/users/user-cache";
 import type { EventBus } from "./shared/events";
 import type { Metrics } from "./shared/metrics";
 import type { RateLimiter } from "./shared/rate-limit";
@@ -58,7 +61,11 @@ export interface AppContext {
   /** the payment gateway orders send customers to */
   payments: PaymentGateway;
   /** HS256 key for session tokens */
-  jwtKey: CryptoKey;
+  jwtKey: KeyObject;
+  /** verified tokens and stored sessions in memory (auth), dropped on "session.revoked" */
+  sessions: SessionCache;
+  /** users as GET /user/userInfo shows them, with role and status (users), dropped on "user.changed" */
+  userInfo: UserInfoCache;
   /** change notifications for in-memory caches (cross-process with Redis) */
   events: EventBus;
   /** listeners to order payment and refund, registered at start-up */

@@ -30,7 +30,7 @@ describe("npm run admin -- reset-password", () => {
     const second = await t.login(user.phone, "old-password-1");
     const admin = await t.adminToken();
 
-    const { uid, password } = await resetPassword(t.db, user.phone);
+    const { uid, password } = await resetPassword(t.ctx, user.phone);
     expect(uid).toBe(user.uid);
     expect(password.length).toBeGreaterThanOrEqual(12);
 
@@ -55,7 +55,7 @@ describe("npm run admin -- reset-password", () => {
   it("names an unknown phone and changes nothing", async () => {
     const t = await app();
     const admin = await t.adminToken();
-    await expect(resetPassword(t.db, "13999999999")).rejects.toBeInstanceOf(UnknownAccountError);
+    await expect(resetPassword(t.ctx, "13999999999")).rejects.toBeInstanceOf(UnknownAccountError);
     expect((await t.api("GET", "/user/userInfo", { token: admin })).status).toBe(200);
     await t.login(ADMIN_PHONE, ADMIN_PASSWORD);
   });

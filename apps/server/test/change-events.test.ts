@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { NodeStatus, UserStatus } from "@burrow/contract";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { revokeSessions } from "../src/modules/auth/sessions";
 import { setNodeHealth } from "../src/modules/nodes/nodes.service";
 import { GB, grantDefaultPlan } from "../src/modules/subscriptions/default-plan";
 import { chargeTraffic } from "../src/modules/subscriptions/quota";
@@ -33,14 +34,20 @@ import { createTestApp, nextPhone, type TestApp } from "./harness";
 import { adminOf, makePlan } from "./store-fixtures";
 
 /**
- * The owners of users, subscriptions, tunnels and nodes announce every change the frp decision
- * cache depends on themselves, after the commit. The scan finds every function of those modules
- * that writes one of the four tables; each must have a case below that calls it against a test
- * app and sees its event published with no transaction open (an event inside the transaction
- * lets the cache reload the old row), or be listed as quiet with the reason.
+ * The owners of users, subscriptions, tunnels, nodes and sessions announce every change the frp
+ * decision cache and the session cache depend on themselves, after the commit. The scan finds
+ * every function of those modules that writes one of the five tables; each must have a case below
+ * that calls it against a test app and sees its event published with no transaction open (an
+ * event inside the transaction lets a cache reload the old row), or be listed as quiet with the reason.
  */
 const SRC = path.resolve(import.meta.dirname, "../src/modules");
-const OWNERS = { users: "users", subscriptions: "subscriptions", tunnels: "tunnels", nodes: "nodes" } as const;
+const OWNERS = {
+  users: "users",
+  subscriptions: "subscriptions",
+  tunnels: "tunnels",
+  nodes: "nodes",
+  auth: "sessions",
+} as const;
 
 /** Writes that change nothing the frp decision reads, or only what the reporting process already knows. */
 const QUIET: Record<string, string> = {
@@ -48,6 +55,7 @@ const QUIET: Record<string, string> = {
   tunnelSeenOnline: "the poller saw an offline tunnel online: status only, no hold taken or released",
   tunnelsGone: "connected tunnels went offline: status only, decisions do not depend on it",
   addTunnelTraffic: "traffic totals, not read by the decision (the quota is charged by chargeTraffic, which announces)",
+  issueSession: "a new session: its id is new, so no cache holds it",
 };
 
 /** Functions of the owner modules that write their tables: "function" (the nearest top-level declaration). */
@@ -263,6 +271,19 @@ const CASES: Record<string, () => Promise<void>> = {
     const tun = await tunnelOf(u);
     await expectAnnounced("tunnel.changed", () =>
       transact(t.ctx, (trx) => releaseTunnelHold(trx, { tun_id: tun.tun_id, uid: u.uid })),
+    );
+  },
+  revokeSessions: async () => {
+    const u = await t.register();
+    const sid = (await t.db.selectFrom("sessions").select("id").where("uid", "=", u.uid).executeTakeFirstOrThrow()).id;
+    await expectAnnounced("session.revoked", () => revokeSessions(direct(t.ctx), { uid: u.uid, sid }));
+    await expectAnnounced("session.revoked", () => transact(t.ctx, (trx) => revokeSessions(trx, { uid: u.uid })));
+    // Through the routes that revoke: sign-out, and a ban by an operator.
+    const v = await t.register();
+    await expectAnnounced("session.revoked", () => t.api("POST", "/auth/logout", { token: v.token }));
+    const token = await adminOf(t);
+    await expectAnnounced("session.revoked", () =>
+      t.api("PATCH", "/super/user/info", { token, body: { uid: v.uid, status: UserStatus.Banned, ban_reason: "x" } }),
     );
   },
   createNode: () => expectAnnounced("node.changed", () => createTestNode(t)),

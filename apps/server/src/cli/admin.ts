@@ -2,8 +2,10 @@
 // server uses (DATABASE_URL, else DATA_DIR/burrow.sqlite, read from the environment like `npm start`).
 import fs from "node:fs";
 import path from "node:path";
+import { Redis } from "ioredis";
 import { createDb } from "../db/database";
 import { migrateToLatest, SchemaTooNewError } from "../db/migrate";
+import { createEventBus } from "../shared/events";
 import { resetPassword, UnknownAccountError } from "./reset-password";
 
 const USAGE = `Usage: npm run admin -- <command>
@@ -30,6 +32,11 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const db = createDb({ databaseUrl, sqliteFile });
+  // With Redis the running servers hear of the revoked sessions (their caches drop them at once).
+  const redisUrl = process.env.REDIS_URL || undefined;
+  const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  redis?.on("error", () => undefined);
+  const events = createEventBus(redis);
   try {
     // A database this code does not know is refused here as at start; a pending migration runs
     // (with its backup) so the command works on the schema it was written for.
@@ -43,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const phone = args[0] as string;
-    const { password } = await resetPassword(db, phone);
+    const { password } = await resetPassword({ db, events }, phone);
     process.stdout.write(
       [
         `New password for ${phone}: ${password}`,
@@ -59,6 +66,8 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   } finally {
+    await events.close();
+    redis?.disconnect();
     await db.destroy();
   }
 }

@@ -2,6 +2,7 @@ import { AuthApi } from "@burrow/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
+import { direct } from "../../shared/tx";
 import { login, register, requestSmsCode, resetPassword } from "./auth.service";
 import { changePassword, changePhone } from "./credentials";
 import { authenticate, revokeSessions } from "./sessions";
@@ -18,7 +19,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   // Logout is public so that a client holding an already-invalid token can still "log out".
   defineRoute(app, ctx, AuthApi.postAuthLogout, async ({ req }) => {
     const user = await authenticate(ctx, req).catch(() => null);
-    if (user) await revokeSessions(ctx.db, { sid: user.sid });
+    if (user) await revokeSessions(direct(ctx), { uid: user.uid, sid: user.sid });
     return null;
   });
   defineRoute(app, ctx, AuthApi.postUserPassword, ({ user, body, req }) => changePassword(ctx, user.uid, body, req.ip));

@@ -1,12 +1,13 @@
 import { ErrorCode, UserStatus } from "@burrow/contract";
 import type { FastifyRequest } from "fastify";
-import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { SignJWT } from "jose";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { AppError } from "../../http/errors";
 import { randomToken } from "../../shared/ids";
 import { nowIso } from "../../shared/time";
+import type { Tx } from "../../shared/tx";
 
 export interface AuthUser {
   uid: number;
@@ -52,37 +53,33 @@ export async function authenticate(ctx: AppContext, req: FastifyRequest): Promis
   const header = req.headers.authorization;
   const token = header?.startsWith("Bearer ") ? header.slice(7).trim() : "";
   if (!token) throw sessionError(ErrorCode.TokenMissing, "请先登录");
-  let sub: string | undefined;
-  let sid: unknown;
-  try {
-    const { payload } = await jwtVerify(token, ctx.jwtKey, { algorithms: ["HS256"] });
-    sub = payload.sub;
-    sid = payload.sid;
-  } catch (err) {
-    if (err instanceof joseErrors.JWTExpired) throw sessionError(ErrorCode.TokenExpired, "登录已过期，请重新登录");
-    throw sessionError(ErrorCode.TokenMissing, "登录凭证无效，请重新登录");
-  }
-  const uid = Number(sub);
-  if (!Number.isInteger(uid) || typeof sid !== "string") {
-    throw sessionError(ErrorCode.TokenMissing, "登录凭证无效，请重新登录");
-  }
-  const row = await ctx.db
-    .selectFrom("sessions")
-    .innerJoin("users", "users.uid", "sessions.uid")
-    .select(["sessions.revoked_at", "sessions.expires_at", "users.role", "users.status"])
-    .where("sessions.id", "=", sid)
-    .where("sessions.uid", "=", uid)
-    .executeTakeFirst();
-  if (!row || row.revoked_at || row.status !== UserStatus.Active) {
+  const claims = ctx.sessions.tokens.verify(token);
+  if (claims === "expired") throw sessionError(ErrorCode.TokenExpired, "登录已过期，请重新登录");
+  if (claims === "invalid") throw sessionError(ErrorCode.TokenMissing, "登录凭证无效，请重新登录");
+  const { uid, sid } = claims;
+  // Both from memory once warm; read together (in parallel) when either is not.
+  const s = ctx.sessions.session(sid);
+  const u = ctx.userInfo.get(uid);
+  const [session, user] = s instanceof Promise || u instanceof Promise ? await Promise.all([s, u]) : [s, u];
+  if (!session || session.uid !== uid || session.revoked || !user || user.status !== UserStatus.Active) {
     throw sessionError(ErrorCode.SessionRevoked, "登录状态已失效，请重新登录");
   }
-  if (row.expires_at <= nowIso()) throw sessionError(ErrorCode.TokenExpired, "登录已过期，请重新登录");
-  return { uid, role: row.role, sid };
+  if (session.expiresMs <= Date.now()) throw sessionError(ErrorCode.TokenExpired, "登录已过期，请重新登录");
+  return { uid, role: user.role, sid };
 }
 
-/** Revokes one session, or every session of a user (password change, ban). */
-export async function revokeSessions(db: Kysely<DB>, where: { sid: string } | { uid: number }): Promise<void> {
-  let q = db.updateTable("sessions").set({ revoked_at: nowIso() }).where("revoked_at", "is", null);
-  q = "sid" in where ? q.where("id", "=", where.sid) : q.where("uid", "=", where.uid);
+/**
+ * Revokes one session (`sid`, of user `uid`), or every session of a user (password change or
+ * reset, ban), and announces it ("session.revoked", after the commit) so that no process's
+ * session cache accepts them any more.
+ */
+export async function revokeSessions(db: Tx, where: { uid: number; sid?: string }): Promise<void> {
+  let q = db
+    .updateTable("sessions")
+    .set({ revoked_at: nowIso() })
+    .where("revoked_at", "is", null)
+    .where("uid", "=", where.uid);
+  if (where.sid !== undefined) q = q.where("id", "=", where.sid);
   await q.execute();
+  db.changes.emit("session.revoked", where.sid !== undefined ? { uid: where.uid, sid: where.sid } : { uid: where.uid });
 }

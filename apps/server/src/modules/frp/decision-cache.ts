@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { UsableDomain } from "../../context";
 import type { DB } from "../../db/schema";
 import type { EventBus } from "../../shared/events";
+import { LoadingCache } from "../../shared/loading-cache";
 import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
 import { parseJson } from "../tunnels/tunnels.presenter";
 
@@ -75,73 +76,6 @@ export function tunnelBlock(t: TunnelEntry): string | null {
   return null;
 }
 
-/**
- * A keyed cache with single-flight loading, a safety TTL and a size cap. `invalidate` drops the
- * value and forgets a load in flight, so a load that raced with a change is never stored.
- */
-class LoadingCache<K, V> {
-  private readonly values = new Map<K, { value: V; expires: number }>();
-  private readonly loading = new Map<K, Promise<V>>();
-
-  constructor(
-    private readonly loader: (key: K) => Promise<V>,
-    private readonly ttlMs: number,
-    private readonly max: number,
-  ) {}
-
-  /** The cached value when fresh; never touches the database. */
-  peek(key: K, now = Date.now()): V | undefined {
-    const hit = this.values.get(key);
-    if (!hit) return undefined;
-    if (hit.expires <= now) {
-      this.values.delete(key);
-      return undefined;
-    }
-    return hit.value;
-  }
-
-  /** The value, loading it once if it is not cached. */
-  get(key: K): V | Promise<V> {
-    const hit = this.peek(key);
-    if (hit !== undefined) return hit;
-    const pending = this.loading.get(key);
-    if (pending) return pending;
-    const p = this.loader(key).then(
-      (value) => {
-        if (this.loading.get(key) === p) {
-          this.loading.delete(key);
-          // Insertion order doubles as age: evict the oldest entries past the cap.
-          if (this.values.size >= this.max) this.values.delete(this.values.keys().next().value as K);
-          // ±25% jitter: entries loaded together (a node's clients logging in after a restart)
-          // do not all expire, and reload from the database on the hot path, at the same moment.
-          this.values.set(key, { value, expires: Date.now() + this.ttlMs * (0.75 + Math.random() * 0.5) });
-        }
-        return value;
-      },
-      (err) => {
-        if (this.loading.get(key) === p) this.loading.delete(key);
-        throw err;
-      },
-    );
-    this.loading.set(key, p);
-    return p;
-  }
-
-  invalidate(key: K): void {
-    this.values.delete(key);
-    this.loading.delete(key);
-  }
-
-  clear(): void {
-    this.values.clear();
-    this.loading.clear();
-  }
-
-  get size(): number {
-    return this.values.size;
-  }
-}
-
 /** How long this process trusts its own view of a proxy's session over the database's. */
 const RECENT_MS = 10_000;
 
@@ -186,6 +120,8 @@ export class FrpDecisionCache {
       if (released) this.recentRunIds.delete(tun_id);
       this.users.invalidate(uid);
     });
+    // Changes announced while Redis was unreachable were missed: start over once it is back.
+    events.onResync(() => this.clear());
     events.on("node.changed", () => {
       this.nodeMap = null;
       this.nodesLoading = null;

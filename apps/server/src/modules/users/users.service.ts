@@ -3,13 +3,14 @@ import type { AppContext } from "../../context";
 import { invalid, notFound, refused } from "../../http/errors";
 import { randomToken } from "../../shared/ids";
 import { direct } from "../../shared/tx";
-import { hasPhone, presentUserInfo } from "./users.presenter";
+import { hasPhone } from "./users.presenter";
 import { findUserByUid, updateUserRow } from "./users.repository";
 
+/** The user as they see themselves, from memory once read (ctx.userInfo, dropped on every change). */
 export async function getUserInfo(ctx: AppContext, uid: number): Promise<UserInfo> {
-  const user = await findUserByUid(ctx.db, uid);
+  const user = await ctx.userInfo.get(uid);
   if (!user) throw notFound("用户");
-  return presentUserInfo(user);
+  return user;
 }
 
 /**
