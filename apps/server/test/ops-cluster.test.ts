@@ -1,4 +1,6 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { OrderType } from "@burrow/contract";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,9 +12,11 @@ import {
   ok,
   pluginCall,
   REDIS_URL,
+  registerCustomer,
   type ServerProcess,
   sandboxNotify,
   sendNotify,
+  signIn,
   startServer,
   tempDir,
 } from "./child-server";
@@ -129,6 +133,39 @@ describe.runIf(RUN)("two processes on one PostgreSQL and one Redis (in the TEST_
       "the lock reached the other process",
     );
     expect(ms).toBeLessThan(1000);
+  });
+
+  it("a session signed out, or reset from the command line, through one is refused by the other within a second", async () => {
+    const phone = randomPhone();
+    const c = await registerCustomer(a, phone);
+    const second = await signIn(b, phone, "password-123");
+    const status = async (s: ServerProcess, token: string) => (await s.api("GET", "/user/userInfo", { token })).status;
+    // Both processes hold both sessions in memory.
+    for (const s of [a, b]) for (const token of [c.token, second]) expect(await status(s, token)).toBe(200);
+
+    ok(await a.api("POST", "/auth/logout", { token: c.token }), "logout");
+    expect(await status(a, c.token)).toBe(401);
+    const ms = await msUntil(
+      async () => (await status(b, c.token)) === 401,
+      1000,
+      "the sign-out reached the other process",
+    );
+    expect(ms).toBeLessThan(1000);
+    expect(await status(b, second)).toBe(200);
+
+    // `npm run admin -- reset-password` is a third process: it announces through Redis too.
+    const cliDir = tempDir("cluster-cli");
+    cleanups.push(() => fs.rmSync(cliDir, { recursive: true, force: true }));
+    const cli = spawnSync("npx", ["tsx", "src/cli/admin.ts", "reset-password", phone], {
+      cwd: path.resolve(import.meta.dirname, ".."),
+      env: { ...process.env, DATABASE_URL: dbUrl, REDIS_URL, DATA_DIR: cliDir },
+      encoding: "utf8",
+    });
+    expect(cli.status, cli.stderr).toBe(0);
+    for (const s of [a, b]) {
+      const refused = await msUntil(async () => (await status(s, second)) === 401, 1000, "the reset reached a server");
+      expect(refused).toBeLessThan(1000);
+    }
   });
 
   it("shares rate limits: wrong passwords split across both processes lock the account for both", async () => {

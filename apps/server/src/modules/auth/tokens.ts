@@ -38,12 +38,7 @@ export function verifyToken(token: string, key: KeyObject, nowMs = Date.now()): 
   const [h, p, s] = parts as [string, string, string];
   if (!BASE64URL.test(h) || !BASE64URL.test(p) || !BASE64URL.test(s)) return "invalid";
   const header = jsonObject(h);
-  if (
-    !header ||
-    header.alg !== "HS256" ||
-    header.crit !== undefined ||
-    (header.b64 !== undefined && header.b64 !== true)
-  )
+  if (header?.alg !== "HS256" || header.crit !== undefined || (header.b64 !== undefined && header.b64 !== true))
     return "invalid";
   const expected = Buffer.from(createHmac("sha256", key).update(`${h}.${p}`).digest("base64url"));
   const presented = Buffer.from(s);
