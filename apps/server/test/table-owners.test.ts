@@ -21,7 +21,6 @@ const PENDING_WRITES = new Set<string>([]);
 
 /** Cross-module reads that stand today ("module table"). */
 const ALLOWED_READS = new Set<string>([
-  "auth users",
   "dashboard tunnel_traffic",
   "dashboard tunnels",
   "dashboard users",
