@@ -94,6 +94,10 @@ export class EventedCache<K, V> extends LoadingCache<K, V> {
     events.onResync(() => this.clear());
   }
 
+  override peek(key: K, now = Date.now()): V | undefined {
+    return this.events.live ? super.peek(key, now) : undefined;
+  }
+
   override get(key: K): V | Promise<V> {
     return this.events.live ? super.get(key) : this.loader(key);
   }

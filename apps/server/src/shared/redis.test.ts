@@ -63,4 +63,57 @@ describe("shared state through Redis (several API processes)", () => {
     await bus1.close();
     await bus2.close();
   });
+
+  it("a bus that stops hearing its own heartbeat is not live; what it could not publish goes out once Redis is back", async () => {
+    const conn = new Redis(URL, { maxRetriesPerRequest: 1, retryStrategy: () => null });
+    const bus1 = createEventBus(conn, { heartbeatMs: 50, liveWindowMs: 300 });
+    const bus2 = createEventBus(redis.duplicate());
+    const got: number[] = [];
+    let resyncs = 0;
+    bus2.on("user.changed", (p) => got.push(p.uid));
+    bus1.onResync(() => resyncs++);
+    const until = async (ok: () => boolean) => {
+      for (let i = 0; i < 100 && !ok(); i++) await new Promise((r) => setTimeout(r, 20));
+      return ok();
+    };
+    expect(await until(() => bus1.live)).toBe(true);
+    expect(resyncs).toBe(1);
+    // Its publishing connection is lost while its subscription stands: no heartbeat comes back.
+    conn.disconnect();
+    expect(await until(() => !bus1.live)).toBe(true);
+    bus1.emit("user.changed", { uid: 9 });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toEqual([]);
+    await conn.connect();
+    expect(await until(() => got.includes(9))).toBe(true);
+    // Live again, after starting over (what it missed meanwhile is unknown).
+    expect(await until(() => bus1.live)).toBe(true);
+    expect(resyncs).toBe(2);
+    await bus1.close();
+    await bus2.close();
+    conn.disconnect();
+  });
+
+  it("a listener that throws keeps neither the other listeners nor the other processes from the event", async () => {
+    const bus1 = createEventBus(redis);
+    const bus2 = createEventBus(redis.duplicate());
+    const got: string[] = [];
+    bus2.on("user.changed", (p) => got.push(`other ${p.uid}`));
+    bus1.on("user.changed", () => {
+      throw new Error("broken listener");
+    });
+    bus1.on("user.changed", (p) => got.push(`same ${p.uid}`));
+    await new Promise((r) => setTimeout(r, 200));
+    const warn = process.emitWarning;
+    process.emitWarning = () => undefined;
+    try {
+      bus1.emit("user.changed", { uid: 3 });
+    } finally {
+      process.emitWarning = warn;
+    }
+    for (let i = 0; i < 50 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(got.sort()).toEqual(["other 3", "same 3"]);
+    await bus1.close();
+    await bus2.close();
+  });
 });

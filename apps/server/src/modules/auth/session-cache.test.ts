@@ -245,6 +245,23 @@ describe("what no event can reach", () => {
     expect((await userInfo(u.token)).body.code).toBe(30003);
   });
 
+  it("a demotion or ban whose event was lost (between processes) holds once the session TTL has passed", async () => {
+    const u = await warm();
+    const admin = await adminOf(t);
+    await t.api("PATCH", "/super/user/info", { token: admin, body: { uid: u.uid, role: Role.Support } });
+    const list = () => t.api("GET", "/super/user/list", { token: u.token });
+    expect((await list()).status).toBe(200);
+    // Straight to the database: another process's write whose event never came.
+    await t.db.updateTable("users").set({ role: Role.Customer }).where("uid", "=", u.uid).execute();
+    expect((await list()).status).toBe(200);
+    const later = Date.now() + SESSION_TTL_MS * 1.25 + 1;
+    vi.spyOn(Date, "now").mockReturnValue(later);
+    expect((await list()).status).toBe(403);
+    await t.db.updateTable("users").set({ status: UserStatus.Banned }).where("uid", "=", u.uid).execute();
+    vi.spyOn(Date, "now").mockReturnValue(later + SESSION_TTL_MS * 1.25 + 1);
+    expect((await userInfo(u.token)).body.code).toBe(30003);
+  });
+
   it("with REDIS_URL set and Redis unreachable the caches are bypassed: a write nobody announced is seen at once", async () => {
     const r = await createTestApp({ REDIS_URL: "redis://127.0.0.1:1" });
     try {

@@ -5,12 +5,18 @@ import type { EventBus } from "../../shared/events";
 import { EventedCache } from "../../shared/loading-cache";
 import { TokenCache } from "./tokens";
 
-/** A stored session as authentication needs it. */
+/** A stored session as authentication needs it, with its user's role and status. */
 export interface SessionEntry {
   uid: number;
   revoked: boolean;
   /** epoch ms */
   expiresMs: number;
+  /**
+   * Read with the session, so that what authorises a request (role, status) is never older than
+   * the session's short TTL, even when an event from another process was lost.
+   */
+  role: number;
+  status: number;
 }
 
 /**
@@ -42,10 +48,19 @@ export class SessionCache {
       async (sid) => {
         const row = await db
           .selectFrom("sessions")
-          .select(["uid", "revoked_at", "expires_at"])
-          .where("id", "=", sid)
+          .innerJoin("users", "users.uid", "sessions.uid")
+          .select(["sessions.uid", "sessions.revoked_at", "sessions.expires_at", "users.role", "users.status"])
+          .where("sessions.id", "=", sid)
           .executeTakeFirst();
-        return row ? { uid: row.uid, revoked: row.revoked_at !== null, expiresMs: Date.parse(row.expires_at) } : null;
+        return row
+          ? {
+              uid: row.uid,
+              revoked: row.revoked_at !== null,
+              expiresMs: Date.parse(row.expires_at),
+              role: row.role,
+              status: row.status,
+            }
+          : null;
       },
       SESSION_TTL_MS,
       opts.maxSessions ?? 50_000,
@@ -56,6 +71,8 @@ export class SessionCache {
       // Every session of the user: a scan, but password changes and bans are rare.
       else this.rows.invalidateWhere((e) => e?.uid === uid);
     });
+    // A change of role or status (ban, demotion) takes effect on the user's next request.
+    events.on("user.changed", ({ uid }) => this.rows.invalidateWhere((e) => e?.uid === uid));
   }
 
   /** The stored session, or null when there is none. */

@@ -57,15 +57,14 @@ export async function authenticate(ctx: AppContext, req: FastifyRequest): Promis
   if (claims === "expired") throw sessionError(ErrorCode.TokenExpired, "登录已过期，请重新登录");
   if (claims === "invalid") throw sessionError(ErrorCode.TokenMissing, "登录凭证无效，请重新登录");
   const { uid, sid } = claims;
-  // Both from memory once warm; read together (in parallel) when either is not.
+  // From memory once warm: the session with its user's role and status (one short-lived entry).
   const s = ctx.sessions.session(sid);
-  const u = ctx.userInfo.get(uid);
-  const [session, user] = s instanceof Promise || u instanceof Promise ? await Promise.all([s, u]) : [s, u];
-  if (!session || session.uid !== uid || session.revoked || !user || user.status !== UserStatus.Active) {
+  const session = s instanceof Promise ? await s : s;
+  if (!session || session.uid !== uid || session.revoked || session.status !== UserStatus.Active) {
     throw sessionError(ErrorCode.SessionRevoked, "登录状态已失效，请重新登录");
   }
   if (session.expiresMs <= Date.now()) throw sessionError(ErrorCode.TokenExpired, "登录已过期，请重新登录");
-  return { uid, role: user.role, sid };
+  return { uid, role: session.role, sid };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { UsableDomain } from "../../context";
 import type { DB } from "../../db/schema";
 import type { EventBus } from "../../shared/events";
-import { LoadingCache } from "../../shared/loading-cache";
+import { EventedCache, type LoadingCache } from "../../shared/loading-cache";
 import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
 import { parseJson } from "../tunnels/tunnels.presenter";
 
@@ -112,7 +112,8 @@ export class FrpDecisionCache {
     maxUsers = 200_000,
     private readonly loadDomains: DomainLoader = async () => new Map(),
   ) {
-    this.users = new LoadingCache((uid) => this.loadUser(uid), TTL_MS, maxUsers);
+    // Read through while changes from other processes may be missed (Redis configured, not heard).
+    this.users = new EventedCache((uid) => this.loadUser(uid), TTL_MS, maxUsers, events);
     events.on("user.changed", ({ uid }) => this.users.invalidate(uid));
     events.on("subscription.changed", ({ uid }) => this.users.invalidate(uid));
     events.on("domain.changed", ({ uid }) => this.users.invalidate(uid));
