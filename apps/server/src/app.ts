@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import fastifyHelmet, { type FastifyHelmetOptions } from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { HelmetOptions } from "helmet";
 import { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
@@ -14,6 +14,7 @@ import type { DB } from "./db/schema";
 import { registerErrorHandler, registerNotFound } from "./http/error-handler";
 import { opsRoutes } from "./http/ops";
 import { OneLineRequestLog } from "./http/request-log";
+import { registerSecurityHeaders } from "./http/security-headers";
 import { affiliateRoutes } from "./modules/affiliate/affiliate.routes";
 import { affiliateJobs, affiliateOrderHook } from "./modules/affiliate/affiliate.service";
 import { apidocsRoutes } from "./modules/apidocs/apidocs.routes";
@@ -127,7 +128,7 @@ export function trustProxyOption(
  * frame the console (clickjacking). HSTS only when PUBLIC_URL is https, or plain-http installs
  * would be told to switch to a TLS they do not have.
  */
-export function helmetOptions(config: Config): FastifyHelmetOptions {
+export function helmetOptions(config: Config): HelmetOptions {
   const https = config.PUBLIC_URL?.startsWith("https://") ?? false;
   const publicOrigin = config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : undefined;
   return {
@@ -210,7 +211,7 @@ export async function buildApp(
     logController: new OneLineRequestLog(),
   });
   registerErrorHandler(app);
-  await app.register(fastifyHelmet, helmetOptions(config));
+  registerSecurityHeaders(app, helmetOptions(config));
   opsRoutes(app, ctx);
   await app.register(
     async (api) => {
