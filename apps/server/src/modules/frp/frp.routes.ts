@@ -46,6 +46,7 @@ export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
   };
   // Every plugin request logs through one logger at warn: Fastify's child per request (for its
   // request id) at a level of the route's own had pino rebuild every log method of it, each time.
+  // Its lines (failures only) therefore carry no request id.
   const pluginLog = app.log.child({ route: "frp-plugin" }, { level: "warn" });
   app.post<{ Params: { node_id: string; secret: string } }>(
     "/frp/plugin/:node_id/:secret",
