@@ -1,6 +1,7 @@
 // The frp plugin endpoint on the hot path: throughput and p99 for Login, NewProxy and NewUserConn
 // mixes, as a ratio against a bare Fastify route that parses the same JSON in the same run.
-// Targets: ratio ≥ 0.5 and p99 < 5 ms. Loopback only, a few seconds per mix.
+// Targets (issue 15): ratio ≥ 0.75, and p99 < 3 ms at a quarter of the bare route's throughput,
+// reported beside the bare route's own p99 at that rate. Loopback only, a few seconds per mix.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -200,14 +201,13 @@ const allBaselines = rounds.flatMap((r) => r.baselines);
 // Latency below saturation, from paced.ts's steady open-loop load (autocannon's overallRate is a
 // per-second quota sent back to back, i.e. saturation for most of each second). Rates are fractions
 // of the bare route's throughput in this run: an eighth, a quarter and a half. The p99 target is
-// checked at the highest of them where the bare route's own p99 stays under BARE_P99_MAX_MS: the
-// load generator shares the machine, and where it (not the server) sets the tail, as the bare
-// route shows, a 5 ms target cannot be told apart from the generator (on a fast 2-vCPU day the
-// bare route's p99 was 4–8 ms at a quarter, while the server's event-loop delay stayed at 2 ms).
-// Both servers start each run from a collected heap, so a run neither inherits the garbage of the
-// runs before it nor leaves its own to the next one; a run is long enough (LATENCY_SECONDS) that
-// the major collections its own allocation causes fall inside it and count. Each rate is run in
-// BENCH_ROUNDS rounds (bare, then the mix) and the median p99 is the result.
+// checked at a quarter, and the bare route's own p99 at the same rate is reported beside it: the
+// load generator shares the machine, and where it (not the server) sets the tail the bare route
+// shows it too (on a fast 2-vCPU day its p99 was 4–8 ms at a quarter while the server's event-loop
+// delay stayed at 2 ms). Both servers start each run from a collected heap, so a run neither
+// inherits the garbage of the runs before it nor leaves its own to the next one; a run is long
+// enough (LATENCY_SECONDS) that the major collections its own allocation causes fall inside it and
+// count. Each rate is run in BENCH_ROUNDS rounds (bare, then the mix) and the median p99 is the result.
 const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 10);
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
 /** A paced run, with what held up this process meanwhile: event-loop delay and GC pauses. */
@@ -279,11 +279,15 @@ const ratios = Object.fromEntries(names.map((k) => [k, median(roundRatios.map((r
 const cpuRatios = Object.fromEntries(names.map((k) => [k, median(roundCpuRatios.map((r) => r[k]))]));
 const worstRatio = Math.min(...Object.values(ratios));
 const worstCpuRatio = Math.min(...Object.values(cpuRatios));
-const P99_MAX_MS = 5;
-const BARE_P99_MAX_MS = 2;
-const rates = Object.entries(latency);
-const [checkedAt, checked] = rates.filter(([, l]) => l.p99_ms.bare < BARE_P99_MAX_MS).at(-1) ?? rates[0];
-const worstP99 = checked.p99_ms.mixed_1_1_8;
+const RATIO_MIN = 0.75;
+const P99_MAX_MS = 3;
+const quarter = latency.quarter_of_bare;
+const atAQuarter = {
+  rate_rps: quarter.rate_rps,
+  p99_ms: quarter.p99_ms.mixed_1_1_8,
+  bare_route_p99_ms: quarter.p99_ms.bare,
+  p99_over_bare_ms: Number((quarter.p99_ms.mixed_1_1_8 - quarter.p99_ms.bare).toFixed(2)),
+};
 report("plugin", {
   database: config.DATABASE_URL ? "postgres" : "sqlite",
   cpus: os.cpus().length,
@@ -310,14 +314,21 @@ report("plugin", {
   connections_recorded: Number(recorded.conns),
   connection_log_rows: Number(recorded.rows),
   connections_dropped: frpRuntime(ctx).writer.dropped,
-  targets: { ratio_min: 0.5, p99_max_ms: P99_MAX_MS, checked_where_bare_p99_under_ms: BARE_P99_MAX_MS },
-  p99_checked_at: checkedAt,
-  met: { wall_clock_ratio: worstRatio >= 0.5, cpu_ratio: worstCpuRatio >= 0.5, p99: worstP99 < P99_MAX_MS },
+  targets: { ratio_min: RATIO_MIN, p99_max_ms_at_a_quarter: P99_MAX_MS },
+  at_a_quarter_of_bare: atAQuarter,
+  met: {
+    wall_clock_ratio: worstRatio >= RATIO_MIN,
+    cpu_ratio: worstCpuRatio >= RATIO_MIN,
+    p99_at_a_quarter: atAQuarter.p99_ms < P99_MAX_MS,
+    // Whether the bare route itself stays under the target at that rate (if not, the load
+    // generator sets the floor and the plugin's p99 is read against the bare route's).
+    bare_route_p99_at_a_quarter: atAQuarter.bare_route_p99_ms < P99_MAX_MS,
+  },
 });
 console.log(
-  `\nplugin: worst throughput ratio ${worstRatio}, worst CPU-per-request ratio ${worstCpuRatio} (medians of ${ROUNDS} rounds; target ≥ 0.5); ` +
-    `p99 ${worstP99} ms at ${checked.rate_rps} req/s (${checkedAt}, bare route ${checked.p99_ms.bare} ms; target < ${P99_MAX_MS}); ` +
-    `at a quarter ${latency.quarter_of_bare.p99_ms.mixed_1_1_8} ms (bare ${latency.quarter_of_bare.p99_ms.bare}); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`,
+  `\nplugin: worst throughput ratio ${worstRatio}, worst CPU-per-request ratio ${worstCpuRatio} (medians of ${ROUNDS} rounds; target ≥ ${RATIO_MIN}); ` +
+    `mix p99 at a quarter of the bare route (${atAQuarter.rate_rps} req/s) ${atAQuarter.p99_ms} ms, bare route ${atAQuarter.bare_route_p99_ms} ms at the same rate (target < ${P99_MAX_MS}); ` +
+    `an eighth ${latency.eighth_of_bare.p99_ms.mixed_1_1_8} ms (bare ${latency.eighth_of_bare.p99_ms.bare}); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`,
 );
 
 await app.close();

@@ -54,6 +54,18 @@ describe("security headers", () => {
     }
   });
 
+  it("are not sent on the frps plugin endpoint (frps is not a browser; it is called for every visitor)", async () => {
+    const r = await t.app.inject({
+      method: "POST",
+      url: "/api/frp/plugin/999999/nope?op=Login&version=0.1.0",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ version: "0.1.0", op: "Login", content: {} }),
+    });
+    expect(r.statusCode).toBe(403);
+    expect(r.headers["content-security-policy"]).toBeUndefined();
+    expect(r.headers["x-frame-options"]).toBeUndefined();
+  });
+
   it("adds HSTS (without subdomains) and upgrade-insecure-requests only when PUBLIC_URL is https", async () => {
     const s = await createTestApp({ PUBLIC_URL: "https://console.example.com" });
     try {

@@ -34,6 +34,8 @@ export interface PluginAnswer {
   body: PluginResponse;
 }
 
+const ALLOWED: PluginAnswer = Object.freeze({ status: 200, body: ALLOW });
+
 /** Bytes per second of a Mbps rate, as frp's "<float>KB" quantity (KB = 1024 bytes, exact for any whole Mbps). */
 export function bandwidthQuantity(mbps: number): string {
   return `${(mbps * 125_000) / 1024}KB`;
@@ -110,9 +112,12 @@ function domainBlock(user: UserEntry, t: TunnelEntry, now: number): string | nul
   return null;
 }
 
-type Checked = { user: UserEntry } | { reason: string };
+/** The user who passed Login's checks, or why not (no object per call: this runs for every visitor). */
+type Checked = UserEntry | string;
 
 type Maybe<T> = T | Promise<T>;
+
+const LEVEL_TOO_LOW = "套餐等级不足，无法使用该节点";
 
 /**
  * `f(v)`, at once when `v` is a value. The plugin answers from memory: once the cache is warm a
@@ -147,7 +152,9 @@ export class FrpPlugin {
    */
   handle(nodeId: number, secret: string, body: unknown): Maybe<PluginAnswer> {
     const node = Number.isSafeInteger(nodeId) && nodeId > 0 ? this.cache.node(nodeId) : null;
-    return then(node, (n) => this.handleOn(n, secret, body));
+    return node instanceof Promise
+      ? node.then((n) => this.handleOn(n, secret, body))
+      : this.handleOn(node, secret, body);
   }
 
   private handleOn(node: NodeEntry | null, secret: string, body: unknown): Maybe<PluginAnswer> {
@@ -165,11 +172,14 @@ export class FrpPlugin {
       this.log.debug({ node_id: node.node_id, op, reason: problem }, "frp plugin reject");
       return { status: 200, body: reject(problem) };
     }
-    return then(this.decide(node, op, req.content), (answer) => {
-      if (answer.reject)
-        this.log.debug({ node_id: node.node_id, op: req.op, reason: answer.reject_reason }, "frp plugin reject");
-      return { status: 200, body: answer };
-    });
+    const decided = this.decide(node, op, req.content);
+    return decided instanceof Promise ? decided.then((a) => this.answer(node, op, a)) : this.answer(node, op, decided);
+  }
+
+  private answer(node: NodeEntry, op: string, answer: PluginResponse): PluginAnswer {
+    if (answer === ALLOW) return ALLOWED;
+    if (answer.reject) this.log.debug({ node_id: node.node_id, op, reason: answer.reject_reason }, "frp plugin reject");
+    return { status: 200, body: answer };
   }
 
   private decide(node: NodeEntry, op: string, content: object): Maybe<PluginResponse> {
@@ -198,9 +208,9 @@ export class FrpPlugin {
     user: string | undefined,
     metas: Record<string, string> | null | undefined,
   ): Maybe<Checked> {
-    if (node.status === NodeStatus.OffShelf) return { reason: "节点已下架" };
+    if (node.status === NodeStatus.OffShelf) return "节点已下架";
     const uid = parseFrpUser(user);
-    if (uid === null) return { reason: "未知用户：请使用控制台生成的 frpc 配置（user 字段）" };
+    if (uid === null) return "未知用户：请使用控制台生成的 frpc 配置（user 字段）";
     return then(this.cache.user(uid), (entry) => this.checkEntry(node, entry, metas));
   }
 
@@ -209,21 +219,21 @@ export class FrpPlugin {
     entry: UserEntry | null,
     metas: Record<string, string> | null | undefined,
   ): Maybe<Checked> {
-    if (!entry) return { reason: "用户不存在" };
-    if (!entry.active) return { reason: "账号已被封禁" };
+    if (!entry) return "用户不存在";
+    if (!entry.active) return "账号已被封禁";
     const token = metas?.token;
-    if (typeof token !== "string" || !token) return { reason: "缺少访问令牌：配置中需要 metadatas.token" };
-    if (!secretEquals(token, entry.token)) return { reason: "访问令牌无效，请重新下载配置文件" };
+    if (typeof token !== "string" || !token) return "缺少访问令牌：配置中需要 metadatas.token";
+    if (!secretEquals(token, entry.token)) return "访问令牌无效，请重新下载配置文件";
     const limits = entry.limits;
-    if (!limits) return { reason: "没有生效中的套餐" };
-    if (entry.endMs !== null && entry.endMs <= Date.now()) return { reason: "套餐已过期" };
-    if (!limits.usable) return { reason: limits.reason ?? "流量已用尽" };
+    if (!limits) return "没有生效中的套餐";
+    if (entry.endMs !== null && entry.endMs <= Date.now()) return "套餐已过期";
+    if (!limits.usable) return limits.reason ?? "流量已用尽";
     // Ranks are in memory after the first call.
-    return then(this.cache.levelRank(node.level_id), (nodeRank) =>
-      then(this.cache.levelRank(limits.level_id), (planRank) =>
-        nodeRank > planRank ? { reason: "套餐等级不足，无法使用该节点" } : { user: entry },
-      ),
-    );
+    const nodeRank = this.cache.levelRank(node.level_id);
+    const planRank = this.cache.levelRank(limits.level_id);
+    if (nodeRank instanceof Promise || planRank instanceof Promise)
+      return Promise.all([nodeRank, planRank]).then(([n, p]) => (n > p ? LEVEL_TOO_LOW : entry));
+    return nodeRank > planRank ? LEVEL_TOO_LOW : entry;
   }
 
   /** The answer of `f` for a user that passed checkUser, or the refusal. */
@@ -232,11 +242,11 @@ export class FrpPlugin {
     info: PluginUserInfo | undefined,
     f: (user: UserEntry) => PluginResponse,
   ): Maybe<PluginResponse> {
-    return then(this.checkUser(node, info?.user, info?.metas), (r) => ("reason" in r ? reject(r.reason) : f(r.user)));
+    return then(this.checkUser(node, info?.user, info?.metas), (r) => (typeof r === "string" ? reject(r) : f(r)));
   }
 
   private login(node: NodeEntry, c: LoginContent): Maybe<PluginResponse> {
-    return then(this.checkUser(node, c.user, c.metas), (r) => ("reason" in r ? reject(r.reason) : ALLOW));
+    return then(this.checkUser(node, c.user, c.metas), (r) => (typeof r === "string" ? reject(r) : ALLOW));
   }
 
   /** Finds the tunnel behind a proxy name on this node, or says why there is none. */
