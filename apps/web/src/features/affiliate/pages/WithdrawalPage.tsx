@@ -15,6 +15,7 @@ import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime } from "@/lib/format";
+import { labelOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";
 import { adminWithdrawalsQuery, affKeys, decideWithdrawal } from "../affiliate.api";
 import { AffSettingCard } from "../components/AffSettingCard";
@@ -103,7 +104,7 @@ export function WithdrawalPage() {
               allowClear
               placeholder="全部"
               style={{ width: 110 }}
-              options={Object.entries(WithdrawalStatusLabel).map(([v, label]) => ({ value: Number(v), label }))}
+              options={labelOptions(WithdrawalStatusLabel)}
             />
           </Form.Item>
           <Form.Item name="method" label="方式">

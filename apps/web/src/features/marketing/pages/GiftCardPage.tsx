@@ -35,9 +35,10 @@ import { KindTag } from "@/components/StoreTags";
 import { allPlansQuery } from "@/features/plans/plans.api";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { askDelete } from "@/lib/confirm";
 import { saveBlob } from "@/lib/download";
-import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
+import { labelOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";
 import { GiftCardFields } from "../components/GiftCardFields";
 import {
@@ -59,7 +60,7 @@ import {
 } from "../marketing.api";
 
 const filterSpec = { type: "int", card_number: "text", batch_no: "text", used: "int" } as const;
-const kindOptions = Object.entries(KindLabel).map(([value, label]) => ({ value: Number(value), label }));
+const kindOptions = labelOptions(KindLabel);
 
 /** The batch just generated: its numbers, to copy or export. */
 function CreatedBatchModal({
@@ -128,31 +129,19 @@ export function GiftCardPage() {
   };
 
   const confirmDelete = (card: GiftCardRow) =>
-    modal.confirm({
+    askDelete(modal, {
       title: "删除礼品卡？",
       content: `确认删除礼品卡 ${card.card_number}？删除后不能再兑换。`,
-      okText: "删除",
-      okButtonProps: { danger: true },
-      cancelText: "取消",
-      onOk: () =>
-        remove
-          .mutateAsync({ card_id: card.card_id })
-          .then(() => feedback.success("礼品卡已删除"))
-          .catch(() => undefined),
+      run: () => remove.mutateAsync({ card_id: card.card_id }),
+      done: () => "礼品卡已删除",
     });
 
   const confirmDeleteBatch = (batchNo: string) =>
-    modal.confirm({
+    askDelete(modal, {
       title: "删除整批未兑换的礼品卡？",
       content: `确认删除批次 ${batchNo} 中所有未兑换的礼品卡？已兑换的卡保留为记录。`,
-      okText: "删除",
-      okButtonProps: { danger: true },
-      cancelText: "取消",
-      onOk: () =>
-        remove
-          .mutateAsync({ batch_no: batchNo })
-          .then((r) => feedback.success(`已删除 ${r.deleted} 张礼品卡`))
-          .catch(() => undefined),
+      run: () => remove.mutateAsync({ batch_no: batchNo }),
+      done: (r) => `已删除 ${r.deleted} 张礼品卡`,
     });
 
   const columns: TableColumnsType<GiftCardRow> = [

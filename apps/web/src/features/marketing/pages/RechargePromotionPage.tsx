@@ -8,7 +8,7 @@ import { useSearchParams } from "react-router";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
 import { useAccess } from "@/hooks/useAccess";
-import { feedback } from "@/lib/feedback";
+import { askDelete } from "@/lib/confirm";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { readFilters, writeFilters } from "@/lib/url-filters";
@@ -34,17 +34,11 @@ export function RechargePromotionPage() {
   const remove = useMutation({ mutationFn: deleteRechargePromotion, onSuccess: refresh });
 
   const confirmDelete = (row: RechargePromotionRow) =>
-    modal.confirm({
+    askDelete(modal, {
       title: "删除充值优惠？",
       content: `确认删除「${row.name || `满 ${fenToYuan(row.min_amount)} 送 ${fenToYuan(row.bonus)}`}」？已到账的赠送金额不受影响。`,
-      okText: "删除",
-      okButtonProps: { danger: true },
-      cancelText: "取消",
-      onOk: () =>
-        remove
-          .mutateAsync(row.id)
-          .then(() => feedback.success("充值优惠已删除"))
-          .catch(() => undefined),
+      run: () => remove.mutateAsync(row.id),
+      done: () => "充值优惠已删除",
     });
 
   const columns: TableColumnsType<RechargePromotionRow> = [

@@ -1,5 +1,5 @@
 import type { TrafficDay } from "@burrow/contract";
-import { Card, Col, Row, Statistic, Typography } from "antd";
+import { Card, Col, Row, Statistic, Table, type TableColumnsType, Typography } from "antd";
 import { type ReactNode, useMemo } from "react";
 import { EChart } from "@/components/EChart";
 import { formatBytes } from "@/lib/format";
@@ -65,5 +65,32 @@ export function TrafficSummary({
         </Row>
       </Card>
     </>
+  );
+}
+
+/** The breakdown's table beside the bars: ten a page, no pager while one page holds all. */
+export function BreakdownTable<T extends object>({
+  rowKey,
+  columns,
+  rows,
+  loading,
+  scrollX,
+}: {
+  rowKey: keyof T & string;
+  columns: TableColumnsType<T>;
+  rows: T[] | undefined;
+  loading: boolean;
+  scrollX: number;
+}) {
+  return (
+    <Table<T>
+      rowKey={rowKey}
+      size="middle"
+      columns={columns}
+      dataSource={rows}
+      loading={loading}
+      pagination={{ pageSize: 10, hideOnSinglePage: true }}
+      scroll={{ x: scrollX }}
+    />
   );
 }

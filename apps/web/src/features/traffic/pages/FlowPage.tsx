@@ -14,7 +14,7 @@ import { formatBytes } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { IN_LABEL, OUT_LABEL } from "../chart-options";
 import { DateRangeField, datesToRange, rangeToDates } from "../components/DateRangeField";
-import { TrafficSummary } from "../components/TrafficSummary";
+import { BreakdownTable, TrafficSummary } from "../components/TrafficSummary";
 import { flowQuery } from "../traffic.api";
 
 const FILTERS = { start_date: "text", end_date: "text", node_id: "int", uid: "int" } as const;
@@ -105,14 +105,12 @@ export function FlowPage() {
           label: "各节点流量",
           items: nodeItems,
           table: (
-            <Table<FlowNodeRow>
+            <BreakdownTable<FlowNodeRow>
               rowKey="node_id"
-              size="middle"
               columns={nodeColumns}
-              dataSource={data?.nodes}
+              rows={data?.nodes}
               loading={isFetching && !data}
-              pagination={{ pageSize: 10, hideOnSinglePage: true }}
-              scroll={{ x: 560 }}
+              scrollX={560}
             />
           ),
         }}

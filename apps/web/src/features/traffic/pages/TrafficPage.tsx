@@ -11,7 +11,7 @@ import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatBytes, formatTime } from "@/lib/format";
 import { IN_LABEL, OUT_LABEL, quotaPercent, sumTraffic } from "../chart-options";
 import { DateRangeField, datesToRange, rangeToDates } from "../components/DateRangeField";
-import { TrafficSummary } from "../components/TrafficSummary";
+import { BreakdownTable, TrafficSummary } from "../components/TrafficSummary";
 import { userTrafficQuery } from "../traffic.api";
 
 const FILTERS = { start_date: "text", end_date: "text", tun_id: "int" } as const;
@@ -141,14 +141,12 @@ export function TrafficPage() {
           label: "各隧道流量",
           items: tunnelItems,
           table: (
-            <Table<TunnelTotal>
+            <BreakdownTable<TunnelTotal>
               rowKey="tun_id"
-              size="middle"
               columns={tunnelColumns}
-              dataSource={data?.tunnels}
+              rows={data?.tunnels}
               loading={isFetching && !data}
-              pagination={{ pageSize: 10, hideOnSinglePage: true }}
-              scroll={{ x: 600 }}
+              scrollX={600}
             />
           ),
         }}

@@ -10,6 +10,7 @@ import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
 import { dayjs } from "@/lib/dayjs";
 import { formatTime } from "@/lib/format";
+import { labelOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";
 import { RoleTag, UserStatusTag } from "../components/UserTags";
 import { filtersFromSearch, filtersToSearch } from "../filters";
@@ -42,9 +43,6 @@ const columns: TableColumnsType<AdminUserRow> = [
     render: (_: unknown, row) => <Link to={detailPath(row.uid)}>详情</Link>,
   },
 ];
-
-const toOptions = (labels: Record<number, string>) =>
-  Object.entries(labels).map(([value, label]) => ({ value: Number(value), label }));
 
 /** /admin/usermgr/list: users with filters (kept in the URL) and server-side paging. */
 export function UserListPage() {
@@ -104,12 +102,12 @@ export function UserListPage() {
             </Col>
             <Col xs={24} sm={12} lg={8} xl={6}>
               <Form.Item name="status" label="状态">
-                <Select allowClear placeholder="全部" options={toOptions(UserStatusLabel)} />
+                <Select allowClear placeholder="全部" options={labelOptions(UserStatusLabel)} />
               </Form.Item>
             </Col>
             <Col xs={24} sm={12} lg={8} xl={6}>
               <Form.Item name="role" label="角色">
-                <Select allowClear placeholder="全部" options={toOptions(RoleLabel)} />
+                <Select allowClear placeholder="全部" options={labelOptions(RoleLabel)} />
               </Form.Item>
             </Col>
             <Col xs={24} sm={12} lg={8} xl={6}>
