@@ -20,7 +20,7 @@ import {
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
 import { allPlansQuery } from "@/features/plans/plans.api";
 import { discountText } from "@/features/store/pricing";
 import { useAccess } from "@/hooks/useAccess";
@@ -116,14 +116,11 @@ export function DiscountCodePage() {
       }
     >
       {modalHolder}
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item name="code" label="优惠码" rules={fieldRules("优惠码", { length: { max: 32 } })}>
-            <Input allowClear style={{ width: 200 }} />
-          </Form.Item>
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <Form.Item name="code" label="优惠码" rules={fieldRules("优惠码", { length: { max: 32 } })}>
+          <Input allowClear style={{ width: 200 }} />
+        </Form.Item>
+      </SearchCard>
       <Card>
         <Table<DiscountCodeRow>
           rowKey="id"

@@ -30,7 +30,7 @@ import { reportError } from "@/api/query-client";
 import { CopyButton } from "@/components/CopyButton";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
 import { KindTag } from "@/components/StoreTags";
 import { allPlansQuery } from "@/features/plans/plans.api";
 import { useAccess } from "@/hooks/useAccess";
@@ -240,31 +240,28 @@ export function GiftCardPage() {
       }
     >
       {modalHolder}
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item name="type" label="类型">
-            <Select allowClear placeholder="全部" style={{ width: 110 }} options={kindOptions} />
-          </Form.Item>
-          <Form.Item name="card_number" label="卡号" rules={fieldRules("卡号", { length: { max: 40 } })}>
-            <Input allowClear style={{ width: 200 }} />
-          </Form.Item>
-          <Form.Item name="batch_no" label="批次" rules={fieldRules("批次", { length: { max: 40 } })}>
-            <Input allowClear style={{ width: 200 }} />
-          </Form.Item>
-          <Form.Item name="used" label="状态">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 110 }}
-              options={[
-                { value: 0, label: "未兑换" },
-                { value: 1, label: "已兑换" },
-              ]}
-            />
-          </Form.Item>
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <Form.Item name="type" label="类型">
+          <Select allowClear placeholder="全部" style={{ width: 110 }} options={kindOptions} />
+        </Form.Item>
+        <Form.Item name="card_number" label="卡号" rules={fieldRules("卡号", { length: { max: 40 } })}>
+          <Input allowClear style={{ width: 200 }} />
+        </Form.Item>
+        <Form.Item name="batch_no" label="批次" rules={fieldRules("批次", { length: { max: 40 } })}>
+          <Input allowClear style={{ width: 200 }} />
+        </Form.Item>
+        <Form.Item name="used" label="状态">
+          <Select
+            allowClear
+            placeholder="全部"
+            style={{ width: 110 }}
+            options={[
+              { value: 0, label: "未兑换" },
+              { value: 1, label: "已兑换" },
+            ]}
+          />
+        </Form.Item>
+      </SearchCard>
       <Card
         extra={
           canWrite && filters.batch_no ? (

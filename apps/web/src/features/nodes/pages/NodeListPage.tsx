@@ -17,7 +17,7 @@ import {
 } from "antd";
 import { useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
@@ -231,33 +231,30 @@ export function NodeListPage() {
         ) : null
       }
     >
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item name="name" label="节点名称" rules={fieldRules("节点名称", { length: { max: 50 } })}>
-            <Input allowClear placeholder="支持部分名称" />
-          </Form.Item>
-          <Form.Item name="area_id" label="地区">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 140 }}
-              options={areas.data?.list.map((a) => ({ value: a.area_id, label: a.area_name }))}
-            />
-          </Form.Item>
-          <Form.Item name="net_type_id" label="网络类型">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 140 }}
-              options={netTypes.data?.list.map((t) => ({ value: t.id, label: t.name }))}
-            />
-          </Form.Item>
-          <Form.Item name="status" label="状态">
-            <Select allowClear placeholder="全部" style={{ width: 120 }} options={labelOptions(NodeStatusLabel)} />
-          </Form.Item>
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <Form.Item name="name" label="节点名称" rules={fieldRules("节点名称", { length: { max: 50 } })}>
+          <Input allowClear placeholder="支持部分名称" />
+        </Form.Item>
+        <Form.Item name="area_id" label="地区">
+          <Select
+            allowClear
+            placeholder="全部"
+            style={{ width: 140 }}
+            options={areas.data?.list.map((a) => ({ value: a.area_id, label: a.area_name }))}
+          />
+        </Form.Item>
+        <Form.Item name="net_type_id" label="网络类型">
+          <Select
+            allowClear
+            placeholder="全部"
+            style={{ width: 140 }}
+            options={netTypes.data?.list.map((t) => ({ value: t.id, label: t.name }))}
+          />
+        </Form.Item>
+        <Form.Item name="status" label="状态">
+          <Select allowClear placeholder="全部" style={{ width: 120 }} options={labelOptions(NodeStatusLabel)} />
+        </Form.Item>
+      </SearchCard>
       <Card>
         <Table<AdminNodeRow>
           rowKey="node_id"

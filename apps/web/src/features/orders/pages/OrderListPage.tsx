@@ -4,7 +4,7 @@ import { Button, Card, Form, Table, type TableColumnsType, Typography } from "an
 import { Link, useSearchParams } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { OrderTypeTag, PayStatusTag } from "@/components/StoreTags";
 import { useAccess } from "@/hooks/useAccess";
@@ -97,17 +97,14 @@ export function OrderListPage() {
 
   return (
     <PageContainer title="订单管理">
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <IdFilter name="user_id" label="用户 UID" width={130} />
-          <IdFilter name="order_id" label="订单 ID" width={130} />
-          <TextFilter name="local_trade_id" label="订单号" max={40} width={200} />
-          <TextFilter name="channel_trade_id" label="网关交易号" max={64} width={200} />
-          <SelectFilter name="type" label="类型" width={120} options={labelOptions(OrderTypeLabel)} />
-          <SelectFilter name="status" label="状态" width={110} options={labelOptions(PayStatusLabel)} />
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <IdFilter name="user_id" label="用户 UID" width={130} />
+        <IdFilter name="order_id" label="订单 ID" width={130} />
+        <TextFilter name="local_trade_id" label="订单号" max={40} width={200} />
+        <TextFilter name="channel_trade_id" label="网关交易号" max={64} width={200} />
+        <SelectFilter name="type" label="类型" width={120} options={labelOptions(OrderTypeLabel)} />
+        <SelectFilter name="status" label="状态" width={110} options={labelOptions(PayStatusLabel)} />
+      </SearchCard>
       <Card>
         <Table<AdminOrderRow>
           rowKey="id"

@@ -4,7 +4,7 @@ import { Card, Form, Space, Table, type TableColumnsType, Tag, Typography } from
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { PLAN_KIND_OPTIONS, PlanTypeTag, SubscriptionStatusTag } from "@/components/StoreTags";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -81,15 +81,12 @@ export function PlanRegPage() {
 
   return (
     <PageContainer title="套餐开通记录">
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <IdFilter name="user_id" label="用户 UID" width={130} />
-          <TextFilter name="local_trade_id" label="订单号" max={40} width={200} />
-          <SelectFilter name="kind" label="类型" width={110} options={PLAN_KIND_OPTIONS} />
-          <SelectFilter name="status" label="状态" width={110} options={labelOptions(SubscriptionStatusLabel)} />
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <IdFilter name="user_id" label="用户 UID" width={130} />
+        <TextFilter name="local_trade_id" label="订单号" max={40} width={200} />
+        <SelectFilter name="kind" label="类型" width={110} options={PLAN_KIND_OPTIONS} />
+        <SelectFilter name="status" label="状态" width={110} options={labelOptions(SubscriptionStatusLabel)} />
+      </SearchCard>
       <Card>
         <Table<PlanRegRow>
           rowKey="id"

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Form, Modal, Space, Switch, Table, type TableColumnsType, Tag, Typography } from "antd";
 import { useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { PLAN_KIND_OPTIONS, PlanTypeTag } from "@/components/StoreTags";
 import { ALL, levelListQuery } from "@/features/nodes/nodes.api";
@@ -174,19 +174,16 @@ export function PlanListPage() {
       }
     >
       {modalHolder}
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <TextFilter name="name" label="名称" max={32} placeholder="支持部分名称" width={180} />
-          <SelectFilter name="order_type" label="类型" width={120} options={PLAN_KIND_OPTIONS} />
-          <SelectFilter
-            name="level_id"
-            label="等级"
-            width={140}
-            options={(levels?.list ?? []).map((l) => ({ value: l.id, label: l.name }))}
-          />
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <TextFilter name="name" label="名称" max={32} placeholder="支持部分名称" width={180} />
+        <SelectFilter name="order_type" label="类型" width={120} options={PLAN_KIND_OPTIONS} />
+        <SelectFilter
+          name="level_id"
+          label="等级"
+          width={140}
+          options={(levels?.list ?? []).map((l) => ({ value: l.id, label: l.name }))}
+        />
+      </SearchCard>
       <Card>
         <Table<AdminPlan>
           rowKey="id"

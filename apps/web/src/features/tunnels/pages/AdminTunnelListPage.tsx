@@ -17,7 +17,7 @@ import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
 import { labelOptions, ProtocolTag } from "@/features/nodes/components/NodeTags";
 import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
 import { useAccess } from "@/hooks/useAccess";
@@ -177,18 +177,15 @@ export function AdminTunnelListPage() {
 
   return (
     <PageContainer title="隧道管理">
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
-            <InputNumber min={1} precision={0} style={{ width: 120 }} />
-          </Form.Item>
-          <Form.Item name="phone" label="手机号" rules={fieldRules("手机号", { length: { max: 20 } })}>
-            <Input allowClear placeholder="支持部分号码" style={{ width: 150 }} />
-          </Form.Item>
-          <TunnelFilterFields nodes={nodes.data?.list} statusOptions={labelOptions(TunnelStatusLabel)} />
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
+          <InputNumber min={1} precision={0} style={{ width: 120 }} />
+        </Form.Item>
+        <Form.Item name="phone" label="手机号" rules={fieldRules("手机号", { length: { max: 20 } })}>
+          <Input allowClear placeholder="支持部分号码" style={{ width: 150 }} />
+        </Form.Item>
+        <TunnelFilterFields nodes={nodes.data?.list} statusOptions={labelOptions(TunnelStatusLabel)} />
+      </SearchCard>
       <Card>
         <Table<AdminTunnelRow>
           rowKey="tun_id"
