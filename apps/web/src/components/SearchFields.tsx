@@ -1,4 +1,4 @@
-import { Form, Input, InputNumber, Select } from "antd";
+import { Form, Input, InputNumber, Select, type SelectProps } from "antd";
 import { fieldRules } from "@/lib/rules";
 
 type Width = number | string;
@@ -55,7 +55,8 @@ export function SelectFilter({
 }: {
   name: string;
   label: string;
-  options: { value: number | string; label: string }[];
+  /** undefined while they load */
+  options: SelectProps["options"];
   width?: Width;
 }) {
   return (

@@ -21,6 +21,7 @@ import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchCard } from "@/components/SearchCard";
+import { TextFilter } from "@/components/SearchFields";
 import { allPlansQuery } from "@/features/plans/plans.api";
 import { discountText } from "@/features/store/pricing";
 import { useAccess } from "@/hooks/useAccess";
@@ -117,9 +118,7 @@ export function DiscountCodePage() {
     >
       {modalHolder}
       <SearchCard form={form} onFinish={search} onReset={reset}>
-        <Form.Item name="code" label="优惠码" rules={fieldRules("优惠码", { length: { max: 32 } })}>
-          <Input allowClear style={{ width: 200 }} />
-        </Form.Item>
+        <TextFilter name="code" label="优惠码" max={32} width={200} />
       </SearchCard>
       <Card>
         <Table<DiscountCodeRow>

@@ -18,7 +18,6 @@ import {
   Modal,
   Radio,
   Row,
-  Select,
   Space,
   Table,
   type TableColumnsType,
@@ -31,6 +30,7 @@ import { CopyButton } from "@/components/CopyButton";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchCard } from "@/components/SearchCard";
+import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { KindTag } from "@/components/StoreTags";
 import { allPlansQuery } from "@/features/plans/plans.api";
 import { useAccess } from "@/hooks/useAccess";
@@ -241,26 +241,18 @@ export function GiftCardPage() {
     >
       {modalHolder}
       <SearchCard form={form} onFinish={search} onReset={reset}>
-        <Form.Item name="type" label="类型">
-          <Select allowClear placeholder="全部" style={{ width: 110 }} options={kindOptions} />
-        </Form.Item>
-        <Form.Item name="card_number" label="卡号" rules={fieldRules("卡号", { length: { max: 40 } })}>
-          <Input allowClear style={{ width: 200 }} />
-        </Form.Item>
-        <Form.Item name="batch_no" label="批次" rules={fieldRules("批次", { length: { max: 40 } })}>
-          <Input allowClear style={{ width: 200 }} />
-        </Form.Item>
-        <Form.Item name="used" label="状态">
-          <Select
-            allowClear
-            placeholder="全部"
-            style={{ width: 110 }}
-            options={[
-              { value: 0, label: "未兑换" },
-              { value: 1, label: "已兑换" },
-            ]}
-          />
-        </Form.Item>
+        <SelectFilter name="type" label="类型" width={110} options={kindOptions} />
+        <TextFilter name="card_number" label="卡号" max={40} width={200} />
+        <TextFilter name="batch_no" label="批次" max={40} width={200} />
+        <SelectFilter
+          name="used"
+          label="状态"
+          width={110}
+          options={[
+            { value: 0, label: "未兑换" },
+            { value: 1, label: "已兑换" },
+          ]}
+        />
       </SearchCard>
       <Card
         extra={

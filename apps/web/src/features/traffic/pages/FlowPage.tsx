@@ -1,17 +1,17 @@
 import type { FlowNodeRow, FlowUserRow } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Form, InputNumber, Table, type TableColumnsType } from "antd";
+import { Card, Form, Table, type TableColumnsType } from "antd";
 import type { Dayjs } from "dayjs";
 import { useEffect } from "react";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
+import { IdFilter } from "@/components/SearchFields";
 import { NodeFilterField } from "@/features/nodes/components/NodeFilterField";
 import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatBytes } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
 import { DateRangeField, datesToRange, rangeToDates } from "../components/DateRangeField";
 import { inOutColumns, TrafficSummary } from "../components/TrafficSummary";
 import { flowQuery } from "../traffic.api";
@@ -79,9 +79,7 @@ export function FlowPage() {
             <DateRangeField />
           </Form.Item>
           <NodeFilterField nodes={nodes.data?.list} />
-          <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
-            <InputNumber min={1} precision={0} style={{ width: 110 }} />
-          </Form.Item>
+          <IdFilter name="uid" label="UID" width={110} />
           <SearchActions
             onReset={() => {
               form.resetFields();
