@@ -21,3 +21,8 @@ export async function countRows<DB, TB extends keyof DB, O>(base: SelectQueryBui
   const r = await base.select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow();
   return Number((r as unknown as { n: number | string }).n);
 }
+
+/** countRows for a query that already selects columns (joins, subqueries): its select list is dropped first. */
+export function countSelected<DB, TB extends keyof DB, O>(sel: SelectQueryBuilder<DB, TB, O>): Promise<number> {
+  return countRows(sel.clearSelect());
+}

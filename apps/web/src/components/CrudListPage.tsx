@@ -5,7 +5,7 @@ import { Button, Card, Form, Popconfirm, Space, Table, type TableColumnsType } f
 import { type ReactNode, useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
@@ -131,12 +131,9 @@ export function CrudListPage<T extends Partial<F>, F extends object, S extends F
         ) : null
       }
     >
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          {searchFields}
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        {searchFields}
+      </SearchCard>
       <Card>
         <Table<T>
           rowKey={rowKey}

@@ -1,10 +1,13 @@
 import { RiRefreshLine, RiSearchLine } from "@remixicon/react";
 import { Button, Form, Space } from "antd";
 
-/** The 查询 / 重置 buttons of a list's search form. */
-export function SearchActions({ onReset }: { onReset: () => void }) {
+/**
+ * The 查询 / 重置 buttons of a list's search form.
+ * @param label " " in a vertical form, to line the buttons up with the fields beside them
+ */
+export function SearchActions({ onReset, label }: { onReset: () => void; label?: string }) {
   return (
-    <Form.Item>
+    <Form.Item label={label}>
       <Space>
         <Button type="primary" htmlType="submit" icon={<RiSearchLine size={16} />}>
           查询

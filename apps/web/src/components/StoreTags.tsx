@@ -55,6 +55,12 @@ export function PlanTypeTag({ type }: { type: number }) {
   return type === OrderType.TrafficPack ? <Tag color="cyan">流量包</Tag> : <Tag color="blue">套餐</Tag>;
 }
 
+/** The choices of what a plan row sells (filters and the plan form). */
+export const PLAN_KIND_OPTIONS = [
+  { value: OrderType.Plan, label: "套餐" },
+  { value: OrderType.TrafficPack, label: "流量包" },
+];
+
 /** Gift card kind (SPEC §3 "Kind"): 余额 / 套餐. */
 export function KindTag({ kind }: { kind: number }) {
   return <Tag color={kind === Kind.Balance ? "gold" : "blue"}>{KindLabel[kind] ?? `类型 ${kind}`}</Tag>;

@@ -27,7 +27,7 @@ import { invalid, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import type { JobDef } from "../../shared/jobs";
 import { lockUser } from "../../shared/locks";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { getSetting, setSetting } from "../../shared/settings";
 import { addDays, DAY_MS, shanghaiDate, shanghaiDayStart } from "../../shared/time";
 import { transact } from "../../shared/tx";
@@ -287,7 +287,7 @@ export async function listRebates(ctx: AppContext, uid: number, q: RebateQuery):
     q.size,
     async (limit, offset) =>
       (await base.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute()).map(presentRebate),
-    async () => (await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(base),
   );
 }
 
@@ -331,7 +331,7 @@ export async function listMyWithdrawals(
       (await base.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute()).map((w) =>
         presentWithdrawal(w),
       ),
-    async () => (await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(base),
   );
 }
 
@@ -417,7 +417,7 @@ export async function adminListWithdrawals(
     q.size,
     async (limit, offset) =>
       presentAdmin(ctx, await base.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute()),
-    async () => (await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(base),
   );
 }
 

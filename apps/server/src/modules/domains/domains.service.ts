@@ -19,7 +19,7 @@ import { invalid, localDuplicated, notFound, refused, remoteDuplicated } from ".
 import type { Operator } from "../../http/route";
 import { randomToken } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import { type DomainTargetNode, domainTargetNodes } from "../nodes/nodes.repository";
@@ -106,7 +106,7 @@ export async function listDomains(ctx: AppContext, uid: number, q: DomainListQue
     q.size,
     async (limit, offset) =>
       present(ctx, await sel.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute()),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 
@@ -330,7 +330,7 @@ export async function listAdminDomains(ctx: AppContext, q: AdminDomainListQuery)
     q.size,
     async (limit, offset) =>
       presentAdmin(ctx, await sel.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute()),
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 

@@ -21,7 +21,7 @@ import { isUniqueViolation } from "../../http/error-handler";
 import { invalid, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import { lockUser } from "../../shared/locks";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import { paidOnlineOrders } from "../orders/orders.repository";
@@ -223,7 +223,7 @@ export async function listMyInvoices(ctx: AppContext, uid: number, q: InvoiceLis
       );
       return rows.map((r) => presentRow(r, lines.get(r.id) ?? []));
     },
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
   const cleared = await ctx.db
     .updateTable("invoices")
@@ -270,7 +270,7 @@ export async function listInvoices(ctx: AppContext, q: AdminInvoiceListQuery): P
         .execute();
       return presentAdmin(ctx.db, rows);
     },
-    async () => (await sel.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    () => countRows(sel),
   );
 }
 

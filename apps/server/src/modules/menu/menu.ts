@@ -13,6 +13,16 @@ const ALL = [Role.Customer, Role.Support, Role.Manager];
 const STAFF = [Role.Support, Role.Manager];
 const MANAGER = [Role.Manager];
 
+/** A heading that only opens its children (no page of its own). */
+const group = (name: string, id: string, icon: MenuDef["icon"], roles: number[], children: MenuDef[]): MenuDef => ({
+  name,
+  id,
+  path: "",
+  icon,
+  roles,
+  children,
+});
+
 /** The customer console's menu (paths are absolute). */
 export const customerMenu: MenuDef[] = [
   { name: "仪表盘", id: "dashboard", path: "/dashboard", icon: "home", roles: ALL },
@@ -28,17 +38,10 @@ export const customerMenu: MenuDef[] = [
   { name: "我的域名", id: "domain", path: "/domain", icon: "domain", roles: ALL },
   { name: "SSL 证书", id: "ssl", path: "/ssl", icon: "ssl", roles: ALL },
   { name: "工单", id: "ticket", path: "/help/ticket", icon: "ticket", roles: ALL },
-  {
-    name: "推广返利",
-    id: "aff",
-    path: "",
-    icon: "userShared",
-    roles: ALL,
-    children: [
-      { name: "推广统计", id: "aff-count", path: "/aff/count", icon: "userShared", roles: ALL },
-      { name: "返利提现", id: "aff-rebate", path: "/aff/rebate", icon: "coins", roles: ALL },
-    ],
-  },
+  group("推广返利", "aff", "userShared", ALL, [
+    { name: "推广统计", id: "aff-count", path: "/aff/count", icon: "userShared", roles: ALL },
+    { name: "返利提现", id: "aff-rebate", path: "/aff/rebate", icon: "coins", roles: ALL },
+  ]),
   { name: "实名认证", id: "verify", path: "/account/verify", icon: "verify", roles: ALL },
   { name: "发票", id: "invoice", path: "/invoice", icon: "invoice", roles: ALL },
   { name: "个人中心", id: "account", path: "/account/info", icon: "account", roles: ALL },
@@ -51,55 +54,27 @@ export const adminMenu: MenuDef[] = [
   { name: "用户管理", id: "usermgr", path: "/usermgr/list", icon: "user", roles: STAFF },
   { name: "工单管理", id: "ticket", path: "/mgr/ticket", icon: "service", roles: STAFF },
   { name: "套餐管理", id: "plan", path: "/plan", icon: "store", roles: MANAGER },
-  {
-    name: "订单",
-    id: "orders",
-    path: "",
-    icon: "bill",
-    roles: STAFF,
-    children: [
-      { name: "订单管理", id: "order", path: "/order", icon: "bill", roles: STAFF },
-      { name: "套餐开通记录", id: "order-reg", path: "/order/reg", icon: "list", roles: STAFF },
-    ],
-  },
-  {
-    name: "营销",
-    id: "market",
-    path: "",
-    icon: "market",
-    roles: MANAGER,
-    children: [
-      { name: "优惠码", id: "market-code", path: "/market/code", icon: "market", roles: MANAGER },
-      { name: "礼品卡", id: "market-gift", path: "/market/gift", icon: "coins", roles: MANAGER },
-      { name: "充值优惠", id: "market-recharge", path: "/market/recharge", icon: "wallet3", roles: MANAGER },
-    ],
-  },
-  {
-    name: "节点",
-    id: "nodes",
-    path: "",
-    icon: "server",
-    roles: MANAGER,
-    children: [
-      { name: "节点管理", id: "node", path: "/node", icon: "server", roles: MANAGER },
-      { name: "地区管理", id: "area", path: "/area", icon: "group", roles: MANAGER },
-      { name: "网络类型", id: "type", path: "/type", icon: "setting", roles: MANAGER },
-      { name: "商店等级", id: "level", path: "/level", icon: "store", roles: MANAGER },
-    ],
-  },
-  {
-    name: "隧道",
-    id: "tunnels",
-    path: "",
-    icon: "list",
-    roles: MANAGER,
-    children: [
-      { name: "隧道管理", id: "tun", path: "/tun", icon: "list", roles: MANAGER },
-      { name: "违规隧道", id: "tun-illegal", path: "/tun/illegal", icon: "shield", roles: MANAGER },
-      { name: "域名管理", id: "tun-domain", path: "/tun/domain", icon: "domain", roles: MANAGER },
-      { name: "连接管理", id: "tun-conns", path: "/tun/conns", icon: "userShared", roles: MANAGER },
-    ],
-  },
+  group("订单", "orders", "bill", STAFF, [
+    { name: "订单管理", id: "order", path: "/order", icon: "bill", roles: STAFF },
+    { name: "套餐开通记录", id: "order-reg", path: "/order/reg", icon: "list", roles: STAFF },
+  ]),
+  group("营销", "market", "market", MANAGER, [
+    { name: "优惠码", id: "market-code", path: "/market/code", icon: "market", roles: MANAGER },
+    { name: "礼品卡", id: "market-gift", path: "/market/gift", icon: "coins", roles: MANAGER },
+    { name: "充值优惠", id: "market-recharge", path: "/market/recharge", icon: "wallet3", roles: MANAGER },
+  ]),
+  group("节点", "nodes", "server", MANAGER, [
+    { name: "节点管理", id: "node", path: "/node", icon: "server", roles: MANAGER },
+    { name: "地区管理", id: "area", path: "/area", icon: "group", roles: MANAGER },
+    { name: "网络类型", id: "type", path: "/type", icon: "setting", roles: MANAGER },
+    { name: "商店等级", id: "level", path: "/level", icon: "store", roles: MANAGER },
+  ]),
+  group("隧道", "tunnels", "list", MANAGER, [
+    { name: "隧道管理", id: "tun", path: "/tun", icon: "list", roles: MANAGER },
+    { name: "违规隧道", id: "tun-illegal", path: "/tun/illegal", icon: "shield", roles: MANAGER },
+    { name: "域名管理", id: "tun-domain", path: "/tun/domain", icon: "domain", roles: MANAGER },
+    { name: "连接管理", id: "tun-conns", path: "/tun/conns", icon: "userShared", roles: MANAGER },
+  ]),
   { name: "提现管理", id: "withdrawal", path: "/withdrawal", icon: "wallet3", roles: MANAGER },
   { name: "发票管理", id: "invoice-list", path: "/invoice/list", icon: "invoice", roles: MANAGER },
   { name: "流量统计", id: "flow", path: "/flow", icon: "traffic", roles: MANAGER },

@@ -16,16 +16,23 @@ import {
   type UpdateLevelBody,
   type UpdateNetTypeBody,
 } from "@burrow/contract";
+import { sql } from "kysely";
 import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
 import { localDuplicated, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
-import { countRows, pageOf } from "../../shared/paging";
+import { countRows, countSelected, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 
 const BUILTIN_NET_TYPES: number[] = Object.values(NetworkType);
+
+type NodeRef = "area_id" | "net_type_id" | "level_id";
+
+/** The list column `node_count`: how many nodes point at the row (`ref` is its id column). */
+const nodeCount = (column: NodeRef, ref: string) =>
+  sql<number>`(select count(*) from nodes where ${sql.ref(`nodes.${column}`)} = ${sql.ref(ref)})`.as("node_count");
 
 // ---------------------------------------------------------------- areas
 
@@ -38,17 +45,13 @@ export async function listAreas(ctx: AppContext, q: AreaListQuery): Promise<Page
     q.size,
     async (limit, offset) => {
       const rows = await sel
-        .select((eb) => [
+        .select([
           "areas.area_id",
           "areas.area_name",
           "areas.sort",
           "areas.icp_required",
           "areas.created_at",
-          eb
-            .selectFrom("nodes")
-            .select((e) => e.fn.countAll<number>().as("n"))
-            .whereRef("nodes.area_id", "=", "areas.area_id")
-            .as("node_count"),
+          nodeCount("area_id", "areas.area_id"),
         ])
         .orderBy("sort", "asc")
         .orderBy("area_id", "asc")
@@ -129,7 +132,7 @@ export async function deleteArea(ctx: AppContext, op: Operator, areaId: number):
   });
 }
 
-async function countNodes(ctx: AppContext, column: "area_id" | "net_type_id" | "level_id", id: number) {
+async function countNodes(ctx: AppContext, column: NodeRef, id: number) {
   const r = await ctx.db
     .selectFrom("nodes")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -149,16 +152,7 @@ export async function listNetTypes(ctx: AppContext, q: NetTypeListQuery): Promis
     q.size,
     async (limit, offset) => {
       const rows = await sel
-        .select((eb) => [
-          "net_types.id",
-          "net_types.name",
-          "net_types.created_at",
-          eb
-            .selectFrom("nodes")
-            .select((e) => e.fn.countAll<number>().as("n"))
-            .whereRef("nodes.net_type_id", "=", "net_types.id")
-            .as("node_count"),
-        ])
+        .select(["net_types.id", "net_types.name", "net_types.created_at", nodeCount("net_type_id", "net_types.id")])
         .orderBy("id", "asc")
         .limit(limit)
         .offset(offset)
@@ -251,11 +245,7 @@ function selectLevels(ctx: AppContext) {
       .select((e) => e.fn.countAll<number>().as("n"))
       .whereRef("plans.level_id", "=", "plan_levels.id")
       .as("plan_count"),
-    eb
-      .selectFrom("nodes")
-      .select((e) => e.fn.countAll<number>().as("n"))
-      .whereRef("nodes.level_id", "=", "plan_levels.id")
-      .as("node_count"),
+    nodeCount("level_id", "plan_levels.id"),
   ]);
 }
 
@@ -277,13 +267,7 @@ export async function listLevels(ctx: AppContext, q: LevelListQuery): Promise<Pa
     q.size,
     async (limit, offset) =>
       (await sel.orderBy("level", "asc").limit(limit).offset(offset).execute()).map(presentLevel),
-    async () =>
-      (
-        await sel
-          .clearSelect()
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
+    () => countSelected(sel),
   );
 }
 

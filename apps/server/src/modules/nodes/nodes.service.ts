@@ -15,14 +15,14 @@ import { containsText } from "../../db/dialect";
 import { invalid, localDuplicated, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import { randomToken } from "../../shared/ids";
-import { pageOf } from "../../shared/paging";
+import { countSelected, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { getPlanLimits } from "../subscriptions/quota";
 import { buildNodeSetup } from "./frps-config";
 import { presentAdminNode, presentAdminNodeDetail, presentNodeSummary } from "./nodes.presenter";
-import { findNode, selectNodes } from "./nodes.repository";
+import { findNode, type NodeJoinedRow, selectNodes } from "./nodes.repository";
 import type { NodeRow } from "./nodes.table";
 
 /** A fresh plugin secret: URL-safe, 32 bytes of entropy. */
@@ -39,21 +39,23 @@ function applyFilters<T extends ReturnType<typeof selectNodes>>(ctx: AppContext,
 
 /** Every node for operators, filtered by name, area, network type and status. */
 export async function listAdminNodes(ctx: AppContext, q: NodeListQuery): Promise<Paged<AdminNodeRow>> {
-  const sel = applyFilters(ctx, selectNodes(ctx.db), q);
+  return pageNodes(applyFilters(ctx, selectNodes(ctx.db), q), q, presentAdminNode);
+}
+
+/** One page of filtered nodes in shelf order (sort, then id). */
+function pageNodes<R>(
+  sel: ReturnType<typeof selectNodes>,
+  q: NodeListQuery,
+  present: (r: NodeJoinedRow) => R,
+): Promise<Paged<R>> {
   return pageOf(
     q.page,
     q.size,
     async (limit, offset) =>
       (
         await sel.orderBy("nodes.sort", "asc").orderBy("nodes.node_id", "asc").limit(limit).offset(offset).execute()
-      ).map(presentAdminNode),
-    async () =>
-      (
-        await sel
-          .clearSelect()
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
+      ).map(present),
+    () => countSelected(sel),
   );
 }
 
@@ -258,19 +260,5 @@ export async function listUserNodes(ctx: AppContext, uid: number, q: NodeListQue
     selectNodes(ctx.db).where("nodes.status", "<>", NodeStatus.OffShelf).where("plan_levels.level", "<=", limits.level),
     q,
   );
-  return pageOf(
-    q.page,
-    q.size,
-    async (limit, offset) =>
-      (
-        await sel.orderBy("nodes.sort", "asc").orderBy("nodes.node_id", "asc").limit(limit).offset(offset).execute()
-      ).map(presentNodeSummary),
-    async () =>
-      (
-        await sel
-          .clearSelect()
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-  );
+  return pageNodes(sel, q, presentNodeSummary);
 }

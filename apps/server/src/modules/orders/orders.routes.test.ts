@@ -28,6 +28,25 @@ afterAll(() => t.close());
 const buy = (token: string, body: Record<string, unknown>) =>
   t.api<CreateOrderResult>("POST", "/user/order", { token, body: { pay_method: 1, ...body } });
 
+/**
+ * Buys a month of `planId` for the customer and moves that subscription so that it started
+ * `usedDays` ago and ends `leftDays` from now (an upgrade's credit is reckoned from these).
+ */
+async function subscribedFor(u: { uid: number; token: string }, planId: number, usedDays: number, leftDays: number) {
+  await buy(u.token, { type: 2, plan_id: planId, period: "monthly" });
+  const now = Date.now();
+  const sub = (await subsOf(t, u.uid)).find((s) => s.plan_id === planId)!;
+  await t.db
+    .updateTable("subscriptions")
+    .set({
+      start_at: new Date(now - usedDays * DAY_MS).toISOString(),
+      end_at: new Date(now + leftDays * DAY_MS).toISOString(),
+    })
+    .where("id", "=", sub.id)
+    .execute();
+  return sub;
+}
+
 describe("buying with the balance", () => {
   it("debits the price, opens the plan, replaces the free plan, and writes the ledger in one go", async () => {
     const plan = await makePlan(t, { monthly_fee: 1990, monthly_fee_discount: 0.5, traffic: 100 });
@@ -167,18 +186,8 @@ describe("the subscription rules", () => {
     const pro = await makePlan(t, { level: 3, monthly_fee: 5000, traffic: 200 });
     const u = await t.register();
     await giveBalance(t, u.uid, 3000);
-    await buy(u.token, { type: 2, plan_id: std.id, period: "monthly" });
     // Make the standard plan 30 days long with 10 used: 20 unused days of 30.00 → credit 20.00.
-    const now = Date.now();
-    const old = (await subsOf(t, u.uid)).find((s) => s.plan_id === std.id)!;
-    await t.db
-      .updateTable("subscriptions")
-      .set({
-        start_at: new Date(now - 10 * DAY_MS).toISOString(),
-        end_at: new Date(now + 20 * DAY_MS + 3600_000).toISOString(),
-      })
-      .where("id", "=", old.id)
-      .execute();
+    const old = await subscribedFor(u, std.id, 10, 20 + 1 / 24);
     const q = await t.api<OrderQuote>("POST", "/user/order/preview", {
       token: u.token,
       body: { type: 2, plan_id: pro.id, period: "monthly" },
@@ -214,17 +223,7 @@ describe("the subscription rules", () => {
     const pro = await makePlan(t, { level: 3, monthly_fee: 1000 });
     const u = await t.register();
     await giveBalance(t, u.uid, 9000);
-    await buy(u.token, { type: 2, plan_id: std.id, period: "monthly" });
-    const now = Date.now();
-    const old = (await subsOf(t, u.uid)).find((s) => s.plan_id === std.id)!;
-    await t.db
-      .updateTable("subscriptions")
-      .set({
-        start_at: new Date(now - 0.5 * DAY_MS).toISOString(),
-        end_at: new Date(now + 29.6 * DAY_MS).toISOString(),
-      })
-      .where("id", "=", old.id)
-      .execute();
+    await subscribedFor(u, std.id, 0.5, 29.6);
     // total round(30.1) = 30 days, unused floor(29.6) = 29 → floor(9000 × 29 / 30) = 8700
     const r = await buy(u.token, { type: 2, plan_id: pro.id, period: "monthly" });
     expect(r.body.data).toMatchObject({ status: 1, amount: 0 });

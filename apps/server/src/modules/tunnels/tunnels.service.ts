@@ -24,7 +24,7 @@ import { isUniqueViolation } from "../../http/error-handler";
 import { invalid, localDuplicated, notFound, refused, remoteDuplicated } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import { lockUser } from "../../shared/locks";
-import { pageOf } from "../../shared/paging";
+import { countSelected, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
@@ -467,13 +467,7 @@ async function pageTunnels<R>(
     size,
     async (limit, offset) =>
       (await sel.orderBy("tunnels.tun_id", "desc").limit(limit).offset(offset).execute()).map(present),
-    async () =>
-      (
-        await sel
-          .clearSelect()
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
+    () => countSelected(sel),
   );
 }
 

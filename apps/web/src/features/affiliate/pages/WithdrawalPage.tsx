@@ -6,15 +6,17 @@ import {
   WithdrawMethods,
 } from "@burrow/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Form, Input, InputNumber, Select, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Button, Card, Form, Input, Space, Table, type TableColumnsType, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
+import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime } from "@/lib/format";
+import { labelOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";
 import { adminWithdrawalsQuery, affKeys, decideWithdrawal } from "../affiliate.api";
 import { AffSettingCard } from "../components/AffSettingCard";
@@ -96,36 +98,18 @@ export function WithdrawalPage() {
   return (
     <PageContainer title="提现管理">
       <AffSettingCard />
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item name="status" label="状态">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 110 }}
-              options={Object.entries(WithdrawalStatusLabel).map(([v, label]) => ({ value: Number(v), label }))}
-            />
-          </Form.Item>
-          <Form.Item name="method" label="方式">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 130 }}
-              options={WithdrawMethods.map((m) => ({ value: m, label: WithdrawMethodLabel[m] }))}
-            />
-          </Form.Item>
-          <Form.Item name="uid" label="用户 UID" rules={fieldRules("用户 UID", { integer: true, range: { min: 1 } })}>
-            <InputNumber min={1} precision={0} style={{ width: 120 }} />
-          </Form.Item>
-          <Form.Item name="id" label="编号" rules={fieldRules("编号", { integer: true, range: { min: 1 } })}>
-            <InputNumber min={1} precision={0} style={{ width: 100 }} />
-          </Form.Item>
-          <Form.Item name="account" label="收款账号" rules={fieldRules("收款账号", { length: { max: 64 } })}>
-            <Input allowClear style={{ width: 180 }} />
-          </Form.Item>
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <SelectFilter name="status" label="状态" width={110} options={labelOptions(WithdrawalStatusLabel)} />
+        <SelectFilter
+          name="method"
+          label="方式"
+          width={130}
+          options={WithdrawMethods.map((m) => ({ value: m, label: WithdrawMethodLabel[m] }))}
+        />
+        <IdFilter name="uid" label="用户 UID" width={120} />
+        <IdFilter name="id" label="编号" width={100} />
+        <TextFilter name="account" label="收款账号" max={64} width={180} />
+      </SearchCard>
       <Card>
         <Table<AdminWithdrawalRow>
           rowKey="id"

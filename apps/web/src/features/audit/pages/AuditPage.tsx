@@ -1,11 +1,11 @@
 import type { AuditRow } from "@burrow/contract";
 import { RiRefreshLine, RiSearchLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Card, Form, Input, InputNumber, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Button, Card, Form, Space, Table, type TableColumnsType, Typography } from "antd";
 import { useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
+import { IdFilter, TextFilter } from "@/components/SearchFields";
 import { formatTime } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
 import { type AuditFilters, auditListQuery } from "../audit.api";
 
 const columns: TableColumnsType<AuditRow> = [
@@ -48,16 +48,8 @@ export function AuditPage() {
             })
           }
         >
-          <Form.Item
-            name="operator_uid"
-            label="操作人 UID"
-            rules={fieldRules("操作人 UID", { integer: true, range: { min: 1 } })}
-          >
-            <InputNumber min={1} precision={0} style={{ width: 160 }} />
-          </Form.Item>
-          <Form.Item name="action" label="操作" rules={fieldRules("操作", { length: { max: 64 } })}>
-            <Input allowClear placeholder="如 user.update" style={{ width: 200 }} />
-          </Form.Item>
+          <IdFilter name="operator_uid" label="操作人 UID" width={160} />
+          <TextFilter name="action" label="操作" max={64} placeholder="如 user.update" width={200} />
           <Form.Item>
             <Space>
               <Button type="primary" htmlType="submit" icon={<RiSearchLine size={16} />}>

@@ -1,10 +1,11 @@
 import { type AdminDomainRow, DOMAIN_STATE_LABELS, type DomainState, DomainStates } from "@burrow/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Form, Input, InputNumber, Select, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Button, Card, Form, Input, Space, Table, type TableColumnsType, Typography } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
+import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime } from "@/lib/format";
@@ -95,25 +96,16 @@ export function AdminDomainPage() {
   return (
     <PageContainer title="域名管理" description="所有用户添加的自定义域名、验证状态和使用它们的隧道">
       <div className="tab-stack">
-        <Card className="search-card">
-          <Form form={form} layout="inline" onFinish={search}>
-            <Form.Item name="domain" label="域名" rules={fieldRules("域名", { length: { max: 253 } })}>
-              <Input allowClear placeholder="支持部分域名" />
-            </Form.Item>
-            <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
-              <InputNumber min={1} precision={0} style={{ width: 110 }} />
-            </Form.Item>
-            <Form.Item name="state" label="状态">
-              <Select
-                allowClear
-                placeholder="全部"
-                style={{ width: 120 }}
-                options={DomainStates.map((s) => ({ value: s, label: DOMAIN_STATE_LABELS[s] }))}
-              />
-            </Form.Item>
-            <SearchActions onReset={reset} />
-          </Form>
-        </Card>
+        <SearchCard form={form} onFinish={search} onReset={reset}>
+          <TextFilter name="domain" label="域名" max={253} placeholder="支持部分域名" />
+          <IdFilter name="uid" label="UID" width={110} />
+          <SelectFilter
+            name="state"
+            label="状态"
+            width={120}
+            options={DomainStates.map((s) => ({ value: s, label: DOMAIN_STATE_LABELS[s] }))}
+          />
+        </SearchCard>
         <Card>
           <Table<AdminDomainRow>
             rowKey="id"

@@ -1,6 +1,7 @@
 import { DownloadArches, DownloadOses, type DownloadRow } from "@burrow/contract";
 import { Col, Form, Input, InputNumber, Row, Select, type TableColumnsType, Typography } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { ARCH_LABEL, OS_LABEL } from "../download-groups";
@@ -77,12 +78,8 @@ export function AdminDownloadPage() {
       filterSpec={FILTERS}
       searchFields={
         <>
-          <Form.Item name="os" label="系统">
-            <Select allowClear placeholder="全部" style={{ width: 130 }} options={osOptions} />
-          </Form.Item>
-          <Form.Item name="version" label="版本" rules={fieldRules("版本", { length: { max: 40 } })}>
-            <Input allowClear placeholder="如：0.70.1" />
-          </Form.Item>
+          <SelectFilter name="os" label="系统" width={130} options={osOptions} />
+          <TextFilter name="version" label="版本" max={40} placeholder="如：0.70.1" />
         </>
       }
       query={(filters) => adminDownloadsQuery({ ...filters, os: filters.os as DownloadRow["os"] | undefined })}

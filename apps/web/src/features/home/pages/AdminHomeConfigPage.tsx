@@ -14,6 +14,7 @@ import {
   Typography,
 } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { HomeContent, titleColor } from "../components/HomeContent";
@@ -119,15 +120,9 @@ export function AdminHomeConfigPage() {
       filterSpec={FILTERS}
       searchFields={
         <>
-          <Form.Item name="data_type" label="类型">
-            <Select allowClear placeholder="全部" style={{ width: 120 }} options={kindOptions} />
-          </Form.Item>
-          <Form.Item name="title" label="标题" rules={fieldRules("标题", { length: { max: 100 } })}>
-            <Input allowClear />
-          </Form.Item>
-          <Form.Item name="content" label="内容" rules={fieldRules("内容", { length: { max: 100 } })}>
-            <Input allowClear />
-          </Form.Item>
+          <SelectFilter name="data_type" label="类型" width={120} options={kindOptions} />
+          <TextFilter name="title" label="标题" max={100} />
+          <TextFilter name="content" label="内容" max={100} />
         </>
       }
       query={(filters) => adminHomeConfigQuery({ ...filters, data_type: filters.data_type as 1 | 2 | 3 | undefined })}

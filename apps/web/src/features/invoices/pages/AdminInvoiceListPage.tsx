@@ -1,27 +1,14 @@
 import { type AdminInvoiceRow, type InvoiceAction, InvoiceStatus, InvoiceStatusLabel } from "@burrow/contract";
 import { RiDownloadLine, RiErrorWarningLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import {
-  Button,
-  Card,
-  Col,
-  Form,
-  Input,
-  InputNumber,
-  Row,
-  Select,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tooltip,
-  Typography,
-} from "antd";
+import { Button, Card, Col, Form, Row, Space, Table, type TableColumnsType, Tooltip, Typography } from "antd";
 import { useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
+import { IdFilter, SEARCH_COL, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
+import { labelOptions } from "@/lib/options";
 import { InvoiceActionModal } from "../components/InvoiceActionModal";
 import { InvoiceDetails, InvoiceStatusTag, yuan } from "../components/InvoiceParts";
 import { adminInvoicesQuery, downloadInvoicePdf } from "../invoices.api";
@@ -119,43 +106,23 @@ export function AdminInvoiceListPage() {
       <Card className="search-card">
         <Form form={form} layout="vertical" initialValues={filters} onFinish={search}>
           <Row gutter={16}>
-            <Col xs={24} sm={12} lg={8} xl={4}>
-              <Form.Item name="status" label="状态">
-                <Select
-                  allowClear
-                  placeholder="全部"
-                  options={Object.entries(InvoiceStatusLabel).map(([v, label]) => ({ value: Number(v), label }))}
-                />
-              </Form.Item>
+            <Col {...SEARCH_COL}>
+              <SelectFilter name="status" label="状态" options={labelOptions(InvoiceStatusLabel)} />
             </Col>
-            <Col xs={24} sm={12} lg={8} xl={4}>
-              <Form.Item name="flagged" label="退款提醒">
-                <Select allowClear placeholder="全部" options={[{ value: 1, label: "仅看有退款的" }]} />
-              </Form.Item>
+            <Col {...SEARCH_COL}>
+              <SelectFilter name="flagged" label="退款提醒" options={[{ value: 1, label: "仅看有退款的" }]} />
             </Col>
-            <Col xs={24} sm={12} lg={8} xl={4}>
-              <Form.Item
-                name="invoice_id"
-                label="发票编号"
-                rules={fieldRules("发票编号", { integer: true, range: { min: 1 } })}
-              >
-                <InputNumber min={1} precision={0} style={{ width: "100%" }} />
-              </Form.Item>
+            <Col {...SEARCH_COL}>
+              <IdFilter name="invoice_id" label="发票编号" width="100%" />
             </Col>
-            <Col xs={24} sm={12} lg={8} xl={4}>
-              <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
-                <InputNumber min={1} precision={0} style={{ width: "100%" }} />
-              </Form.Item>
+            <Col {...SEARCH_COL}>
+              <IdFilter name="uid" label="UID" width="100%" />
             </Col>
-            <Col xs={24} sm={12} lg={8} xl={4}>
-              <Form.Item name="phone" label="手机号" rules={fieldRules("手机号", { length: { max: 20 } })}>
-                <Input allowClear placeholder="完整手机号" />
-              </Form.Item>
+            <Col {...SEARCH_COL}>
+              <TextFilter name="phone" label="手机号" max={20} placeholder="完整手机号" />
             </Col>
-            <Col xs={24} sm={12} lg={8} xl={4}>
-              <Form.Item name="trade_id" label="订单号" rules={fieldRules("订单号", { length: { max: 40 } })}>
-                <Input allowClear />
-              </Form.Item>
+            <Col {...SEARCH_COL}>
+              <TextFilter name="trade_id" label="订单号" max={40} />
             </Col>
             <Col xs={24} className="search-actions">
               <SearchActions onReset={reset} />

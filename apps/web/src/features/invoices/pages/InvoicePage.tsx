@@ -1,10 +1,10 @@
 import { type InvoiceRow, InvoiceStatus, InvoiceStatusLabel } from "@burrow/contract";
 import { RiAddLine, RiDownloadLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Badge, Button, Card, Select, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Alert, Badge, Button, Card, Space, Table, type TableColumnsType, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
-import { statePaging } from "@/components/PagedTableCard";
+import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
 import { formatTime } from "@/lib/format";
 import { InvoiceDetails, InvoiceStatusTag, yuan } from "../components/InvoiceParts";
 import { RequestInvoiceModal } from "../components/RequestInvoiceModal";
@@ -61,9 +61,7 @@ const columns: TableColumnsType<InvoiceRow> = [
 /** /invoice: my invoice requests, their status and the issued PDFs; a new request. */
 export function InvoicePage() {
   const [creating, setCreating] = useState(false);
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(10);
-  const [status, setStatus] = useState<number>();
+  const { page, size, status, setStatus, pagination } = useStatusPaging();
   const { data, isFetching } = useQuery(myInvoicesQuery(page, size, status));
   // The server clears the marks when it answers; keep what this visit was told (refetches come back unmarked).
   const [changed, setChanged] = useState<Map<number, InvoiceRow>>(new Map());
@@ -90,20 +88,7 @@ export function InvoicePage() {
         />
       ) : null}
       <Card>
-        <Space style={{ marginBottom: 16 }}>
-          <span>状态</span>
-          <Select
-            allowClear
-            placeholder="全部"
-            style={{ width: 160 }}
-            value={status}
-            onChange={(v) => {
-              setStatus(v);
-              setPage(1);
-            }}
-            options={Object.entries(InvoiceStatusLabel).map(([v, label]) => ({ value: Number(v), label }))}
-          />
-        </Space>
+        <StatusFilter labels={InvoiceStatusLabel} value={status} onChange={setStatus} />
         <Table<InvoiceRow>
           rowKey="invoice_id"
           size="middle"
@@ -112,7 +97,7 @@ export function InvoicePage() {
           loading={isFetching}
           scroll={{ x: 900 }}
           expandable={{ expandedRowRender: (r) => <InvoiceDetails row={r} /> }}
-          pagination={statePaging(page, size, data?.total ?? 0, setPage, setSize)}
+          pagination={pagination(data?.total)}
         />
       </Card>
       <RequestInvoiceModal open={creating} onClose={() => setCreating(false)} />

@@ -20,12 +20,13 @@ import {
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
+import { TextFilter } from "@/components/SearchFields";
 import { allPlansQuery } from "@/features/plans/plans.api";
 import { discountText } from "@/features/store/pricing";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { feedback } from "@/lib/feedback";
+import { askDelete } from "@/lib/confirm";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { beforeToday, type DiscountCodeForm, discountCodeBody, emptyDiscountCodeForm } from "../forms";
@@ -49,17 +50,11 @@ export function DiscountCodePage() {
   const remove = useMutation({ mutationFn: deleteDiscountCode, onSuccess: refresh });
 
   const confirmDelete = (row: DiscountCodeRow) =>
-    modal.confirm({
+    askDelete(modal, {
       title: "删除优惠码？",
       content: `确认删除优惠码 ${row.code}？已使用它的订单不受影响。`,
-      okText: "删除",
-      okButtonProps: { danger: true },
-      cancelText: "取消",
-      onOk: () =>
-        remove
-          .mutateAsync(row.id)
-          .then(() => feedback.success("优惠码已删除"))
-          .catch(() => undefined),
+      run: () => remove.mutateAsync(row.id),
+      done: () => "优惠码已删除",
     });
 
   const columns: TableColumnsType<DiscountCodeRow> = [
@@ -122,14 +117,9 @@ export function DiscountCodePage() {
       }
     >
       {modalHolder}
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item name="code" label="优惠码" rules={fieldRules("优惠码", { length: { max: 32 } })}>
-            <Input allowClear style={{ width: 200 }} />
-          </Form.Item>
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <TextFilter name="code" label="优惠码" max={32} width={200} />
+      </SearchCard>
       <Card>
         <Table<DiscountCodeRow>
           rowKey="id"

@@ -18,7 +18,6 @@ import {
   Modal,
   Radio,
   Row,
-  Select,
   Space,
   Table,
   type TableColumnsType,
@@ -30,14 +29,16 @@ import { reportError } from "@/api/query-client";
 import { CopyButton } from "@/components/CopyButton";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
+import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { KindTag } from "@/components/StoreTags";
 import { allPlansQuery } from "@/features/plans/plans.api";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { askDelete } from "@/lib/confirm";
 import { saveBlob } from "@/lib/download";
-import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
+import { labelOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";
 import { GiftCardFields } from "../components/GiftCardFields";
 import {
@@ -59,7 +60,7 @@ import {
 } from "../marketing.api";
 
 const filterSpec = { type: "int", card_number: "text", batch_no: "text", used: "int" } as const;
-const kindOptions = Object.entries(KindLabel).map(([value, label]) => ({ value: Number(value), label }));
+const kindOptions = labelOptions(KindLabel);
 
 /** The batch just generated: its numbers, to copy or export. */
 function CreatedBatchModal({
@@ -128,31 +129,19 @@ export function GiftCardPage() {
   };
 
   const confirmDelete = (card: GiftCardRow) =>
-    modal.confirm({
+    askDelete(modal, {
       title: "删除礼品卡？",
       content: `确认删除礼品卡 ${card.card_number}？删除后不能再兑换。`,
-      okText: "删除",
-      okButtonProps: { danger: true },
-      cancelText: "取消",
-      onOk: () =>
-        remove
-          .mutateAsync({ card_id: card.card_id })
-          .then(() => feedback.success("礼品卡已删除"))
-          .catch(() => undefined),
+      run: () => remove.mutateAsync({ card_id: card.card_id }),
+      done: () => "礼品卡已删除",
     });
 
   const confirmDeleteBatch = (batchNo: string) =>
-    modal.confirm({
+    askDelete(modal, {
       title: "删除整批未兑换的礼品卡？",
       content: `确认删除批次 ${batchNo} 中所有未兑换的礼品卡？已兑换的卡保留为记录。`,
-      okText: "删除",
-      okButtonProps: { danger: true },
-      cancelText: "取消",
-      onOk: () =>
-        remove
-          .mutateAsync({ batch_no: batchNo })
-          .then((r) => feedback.success(`已删除 ${r.deleted} 张礼品卡`))
-          .catch(() => undefined),
+      run: () => remove.mutateAsync({ batch_no: batchNo }),
+      done: (r) => `已删除 ${r.deleted} 张礼品卡`,
     });
 
   const columns: TableColumnsType<GiftCardRow> = [
@@ -251,31 +240,20 @@ export function GiftCardPage() {
       }
     >
       {modalHolder}
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item name="type" label="类型">
-            <Select allowClear placeholder="全部" style={{ width: 110 }} options={kindOptions} />
-          </Form.Item>
-          <Form.Item name="card_number" label="卡号" rules={fieldRules("卡号", { length: { max: 40 } })}>
-            <Input allowClear style={{ width: 200 }} />
-          </Form.Item>
-          <Form.Item name="batch_no" label="批次" rules={fieldRules("批次", { length: { max: 40 } })}>
-            <Input allowClear style={{ width: 200 }} />
-          </Form.Item>
-          <Form.Item name="used" label="状态">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 110 }}
-              options={[
-                { value: 0, label: "未兑换" },
-                { value: 1, label: "已兑换" },
-              ]}
-            />
-          </Form.Item>
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <SelectFilter name="type" label="类型" width={110} options={kindOptions} />
+        <TextFilter name="card_number" label="卡号" max={40} width={200} />
+        <TextFilter name="batch_no" label="批次" max={40} width={200} />
+        <SelectFilter
+          name="used"
+          label="状态"
+          width={110}
+          options={[
+            { value: 0, label: "未兑换" },
+            { value: 1, label: "已兑换" },
+          ]}
+        />
+      </SearchCard>
       <Card
         extra={
           canWrite && filters.batch_no ? (

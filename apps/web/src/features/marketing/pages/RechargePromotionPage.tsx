@@ -4,14 +4,13 @@ import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, DatePicker, Form, Input, InputNumber, Modal, Table, type TableColumnsType, Tag } from "antd";
 import { useState } from "react";
-import { useSearchParams } from "react-router";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
 import { useAccess } from "@/hooks/useAccess";
-import { feedback } from "@/lib/feedback";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { askDelete } from "@/lib/confirm";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
-import { readFilters, writeFilters } from "@/lib/url-filters";
 import { beforeToday, type RechargePromotionForm, rechargePromotionBody } from "../forms";
 import {
   createRechargePromotion,
@@ -24,8 +23,7 @@ import {
 export function RechargePromotionPage() {
   const queryClient = useQueryClient();
   const [modal, modalHolder] = Modal.useModal();
-  const [params, setParams] = useSearchParams();
-  const filters = readFilters(params, {});
+  const { filters, pagination } = useUrlFilters({});
   const { data, isFetching } = useQuery(rechargePromotionListQuery(filters));
   const { canWrite } = useAccess();
   const [creating, setCreating] = useState(false);
@@ -34,17 +32,11 @@ export function RechargePromotionPage() {
   const remove = useMutation({ mutationFn: deleteRechargePromotion, onSuccess: refresh });
 
   const confirmDelete = (row: RechargePromotionRow) =>
-    modal.confirm({
+    askDelete(modal, {
       title: "删除充值优惠？",
       content: `确认删除「${row.name || `满 ${fenToYuan(row.min_amount)} 送 ${fenToYuan(row.bonus)}`}」？已到账的赠送金额不受影响。`,
-      okText: "删除",
-      okButtonProps: { danger: true },
-      cancelText: "取消",
-      onOk: () =>
-        remove
-          .mutateAsync(row.id)
-          .then(() => feedback.success("充值优惠已删除"))
-          .catch(() => undefined),
+      run: () => remove.mutateAsync(row.id),
+      done: () => "充值优惠已删除",
     });
 
   const columns: TableColumnsType<RechargePromotionRow> = [
@@ -108,14 +100,7 @@ export function RechargePromotionPage() {
           dataSource={data?.list}
           loading={isFetching}
           scroll={{ x: 1000 }}
-          pagination={{
-            current: filters.page,
-            pageSize: filters.size,
-            total: data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => `共 ${total} 条`,
-            onChange: (page, size) => setParams(writeFilters({ page: size === filters.size ? page : 1, size })),
-          }}
+          pagination={pagination(data?.total)}
         />
       </Card>
       {canWrite ? (

@@ -1,6 +1,7 @@
 import type { AreaRow } from "@burrow/contract";
 import { Form, Input, InputNumber, Switch, type TableColumnsType, Tag } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import { TextFilter } from "@/components/SearchFields";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { areaListQuery, createArea, deleteArea, nodesKeys, updateArea } from "../nodes.api";
@@ -45,11 +46,7 @@ export function AreaListPage() {
       title="地区管理"
       noun="地区"
       filterSpec={FILTERS}
-      searchFields={
-        <Form.Item name="area_name" label="地区名称" rules={fieldRules("地区名称", { length: { max: 50 } })}>
-          <Input allowClear placeholder="支持部分名称" />
-        </Form.Item>
-      }
+      searchFields={<TextFilter name="area_name" label="地区名称" max={50} placeholder="支持部分名称" />}
       query={areaListQuery}
       invalidateKey={nodesKeys.all}
       rowKey="area_id"

@@ -1,6 +1,7 @@
 import type { PlanLevelRow } from "@burrow/contract";
 import { Form, Input, InputNumber, type TableColumnsType } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import { TextFilter } from "@/components/SearchFields";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { createLevel, deleteLevel, levelListQuery, nodesKeys, updateLevel } from "../nodes.api";
@@ -34,11 +35,7 @@ export function LevelListPage() {
       description="套餐等级不低于节点等级时，用户才能使用该节点"
       noun="等级"
       filterSpec={FILTERS}
-      searchFields={
-        <Form.Item name="name" label="等级名称" rules={fieldRules("等级名称", { length: { max: 50 } })}>
-          <Input allowClear placeholder="支持部分名称" />
-        </Form.Item>
-      }
+      searchFields={<TextFilter name="name" label="等级名称" max={50} placeholder="支持部分名称" />}
       query={levelListQuery}
       invalidateKey={nodesKeys.all}
       rowKey="id"

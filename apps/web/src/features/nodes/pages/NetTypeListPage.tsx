@@ -1,6 +1,7 @@
 import type { NetTypeRow } from "@burrow/contract";
 import { Form, Input, Space, type TableColumnsType, Tag } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import { TextFilter } from "@/components/SearchFields";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { createNetType, deleteNetType, netTypeListQuery, nodesKeys, updateNetType } from "../nodes.api";
@@ -41,11 +42,7 @@ export function NetTypeListPage() {
       description="节点的网络类型决定部署时推荐的安装方式"
       noun="网络类型"
       filterSpec={FILTERS}
-      searchFields={
-        <Form.Item name="name" label="名称" rules={fieldRules("名称", { length: { max: 50 } })}>
-          <Input allowClear placeholder="支持部分名称" />
-        </Form.Item>
-      }
+      searchFields={<TextFilter name="name" label="名称" max={50} placeholder="支持部分名称" />}
       query={netTypeListQuery}
       invalidateKey={nodesKeys.all}
       rowKey="id"

@@ -1,28 +1,15 @@
 import { type AdminNodeRow, NodeStatus, NodeStatusLabel } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Button,
-  Card,
-  Form,
-  Input,
-  Popconfirm,
-  Select,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Tooltip,
-  Typography,
-} from "antd";
+import { Button, Card, Form, Popconfirm, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from "antd";
 import { useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
+import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
 import { formatBytes, formatTime } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
 import { NodeFormModal } from "../components/NodeFormModal";
 import { NodeSetupDrawer } from "../components/NodeSetupDrawer";
 import { labelOptions, NodeStatusTag, ProtocolTags } from "../components/NodeTags";
@@ -231,33 +218,22 @@ export function NodeListPage() {
         ) : null
       }
     >
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item name="name" label="节点名称" rules={fieldRules("节点名称", { length: { max: 50 } })}>
-            <Input allowClear placeholder="支持部分名称" />
-          </Form.Item>
-          <Form.Item name="area_id" label="地区">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 140 }}
-              options={areas.data?.list.map((a) => ({ value: a.area_id, label: a.area_name }))}
-            />
-          </Form.Item>
-          <Form.Item name="net_type_id" label="网络类型">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 140 }}
-              options={netTypes.data?.list.map((t) => ({ value: t.id, label: t.name }))}
-            />
-          </Form.Item>
-          <Form.Item name="status" label="状态">
-            <Select allowClear placeholder="全部" style={{ width: 120 }} options={labelOptions(NodeStatusLabel)} />
-          </Form.Item>
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <TextFilter name="name" label="节点名称" max={50} placeholder="支持部分名称" />
+        <SelectFilter
+          name="area_id"
+          label="地区"
+          width={140}
+          options={areas.data?.list.map((a) => ({ value: a.area_id, label: a.area_name }))}
+        />
+        <SelectFilter
+          name="net_type_id"
+          label="网络类型"
+          width={140}
+          options={netTypes.data?.list.map((t) => ({ value: t.id, label: t.name }))}
+        />
+        <SelectFilter name="status" label="状态" width={120} options={labelOptions(NodeStatusLabel)} />
+      </SearchCard>
       <Card>
         <Table<AdminNodeRow>
           rowKey="node_id"

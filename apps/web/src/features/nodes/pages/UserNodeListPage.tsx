@@ -1,13 +1,13 @@
 import { NodeStatusLabel, type UserNodeRow } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Empty, Form, Input, Select, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Card, Empty, Form, Space, Table, type TableColumnsType, Typography } from "antd";
 import { Link } from "react-router";
 import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
+import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { fieldRules } from "@/lib/rules";
 import { labelOptions, NodeStatusTag, ProtocolTags } from "../components/NodeTags";
 import { userNodeListQuery } from "../nodes.api";
 
@@ -78,17 +78,10 @@ export function UserNodeListPage() {
         </LinkButton>
       }
     >
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item name="name" label="节点名称" rules={fieldRules("节点名称", { length: { max: 50 } })}>
-            <Input allowClear placeholder="支持部分名称" />
-          </Form.Item>
-          <Form.Item name="status" label="状态">
-            <Select allowClear placeholder="全部" style={{ width: 120 }} options={labelOptions(NodeStatusLabel)} />
-          </Form.Item>
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <TextFilter name="name" label="节点名称" max={50} placeholder="支持部分名称" />
+        <SelectFilter name="status" label="状态" width={120} options={labelOptions(NodeStatusLabel)} />
+      </SearchCard>
       <Card>
         <Table<UserNodeRow>
           rowKey="node_id"

@@ -5,20 +5,33 @@ import { PagedTableCard } from "@/components/PagedTableCard";
 import { formatTime } from "@/lib/format";
 import { ledgerQuery } from "../orders.api";
 
+type LedgerColumn = TableColumnsType<BalanceLedgerRow>[number];
+
+/** 时间 of a ledger entry (the customer's card, an order's and a user's ledgers). */
+export const ledgerTimeColumn = (width: number): LedgerColumn => ({
+  title: "时间",
+  dataIndex: "created_at",
+  width,
+  render: (v: string) => formatTime(v),
+});
+
+/** 变动（元）: the signed change, green in and red out. */
+export const ledgerChangeColumn = (width: number): LedgerColumn => ({
+  title: "变动（元）",
+  dataIndex: "change",
+  width,
+  align: "right",
+  render: (fen: number) => (
+    <Typography.Text type={fen < 0 ? "danger" : "success"}>
+      {fen > 0 ? "+" : fen < 0 ? "-" : ""}
+      {fenToYuan(Math.abs(fen))}
+    </Typography.Text>
+  ),
+});
+
 const columns: TableColumnsType<BalanceLedgerRow> = [
-  { title: "时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
-  {
-    title: "变动（元）",
-    dataIndex: "change",
-    width: 120,
-    align: "right",
-    render: (fen: number) => (
-      <Typography.Text type={fen < 0 ? "danger" : "success"}>
-        {fen > 0 ? "+" : fen < 0 ? "-" : ""}
-        {fenToYuan(Math.abs(fen))}
-      </Typography.Text>
-    ),
-  },
+  ledgerTimeColumn(180),
+  ledgerChangeColumn(120),
   { title: "变动后余额（元）", dataIndex: "balance_after", width: 150, align: "right", render: fenToYuan },
   { title: "说明", dataIndex: "reason", ellipsis: true },
   { title: "订单号", dataIndex: "order_id", width: 200, render: (v: string | null) => v ?? "-" },

@@ -16,22 +16,12 @@ import { OrderTypeTag, PayStatusTag, SubscriptionStatusTag } from "@/components/
 import { lineText, quoteLines } from "@/features/store/pricing";
 import { formatBytes, formatTime } from "@/lib/format";
 import { orderDetailQuery } from "../orders.api";
+import { ledgerChangeColumn, ledgerTimeColumn } from "./LedgerCard";
 import { RefundModal } from "./RefundModal";
 
 const ledgerColumns: TableColumnsType<BalanceLedgerRow> = [
-  { title: "时间", dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
-  {
-    title: "变动（元）",
-    dataIndex: "change",
-    width: 100,
-    align: "right",
-    render: (fen: number) => (
-      <Typography.Text type={fen < 0 ? "danger" : "success"}>
-        {fen > 0 ? "+" : fen < 0 ? "-" : ""}
-        {fenToYuan(Math.abs(fen))}
-      </Typography.Text>
-    ),
-  },
+  ledgerTimeColumn(170),
+  ledgerChangeColumn(100),
   { title: "变动后（元）", dataIndex: "balance_after", width: 110, align: "right", render: fenToYuan },
   { title: "说明", dataIndex: "reason", ellipsis: true },
 ];

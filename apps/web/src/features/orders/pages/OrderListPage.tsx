@@ -1,15 +1,16 @@
 import { type AdminOrderRow, fenToYuan, OrderTypeLabel, PayMethodLabel, PayStatusLabel } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Card, Form, Input, InputNumber, Select, Table, type TableColumnsType, Typography } from "antd";
+import { Button, Card, Form, Table, type TableColumnsType, Typography } from "antd";
 import { Link, useSearchParams } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
+import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { OrderTypeTag, PayStatusTag } from "@/components/StoreTags";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
+import { labelOptions } from "@/lib/options";
 import { OrderDetailDrawer } from "../components/OrderDetailDrawer";
 import { orderListQuery } from "../orders.api";
 
@@ -21,9 +22,6 @@ const filterSpec = {
   type: "int",
   status: "int",
 } as const;
-
-const toOptions = (labels: Record<number, string>) =>
-  Object.entries(labels).map(([value, label]) => ({ value: Number(value), label }));
 
 /** /admin/order: every order with the SPEC §7 filters (in the URL); detail and refund in a drawer. */
 export function OrderListPage() {
@@ -99,41 +97,14 @@ export function OrderListPage() {
 
   return (
     <PageContainer title="订单管理">
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item
-            name="user_id"
-            label="用户 UID"
-            rules={fieldRules("用户 UID", { integer: true, range: { min: 1 } })}
-          >
-            <InputNumber min={1} precision={0} style={{ width: 130 }} />
-          </Form.Item>
-          <Form.Item
-            name="order_id"
-            label="订单 ID"
-            rules={fieldRules("订单 ID", { integer: true, range: { min: 1 } })}
-          >
-            <InputNumber min={1} precision={0} style={{ width: 130 }} />
-          </Form.Item>
-          <Form.Item name="local_trade_id" label="订单号" rules={fieldRules("订单号", { length: { max: 40 } })}>
-            <Input allowClear style={{ width: 200 }} />
-          </Form.Item>
-          <Form.Item
-            name="channel_trade_id"
-            label="网关交易号"
-            rules={fieldRules("网关交易号", { length: { max: 64 } })}
-          >
-            <Input allowClear style={{ width: 200 }} />
-          </Form.Item>
-          <Form.Item name="type" label="类型">
-            <Select allowClear placeholder="全部" style={{ width: 120 }} options={toOptions(OrderTypeLabel)} />
-          </Form.Item>
-          <Form.Item name="status" label="状态">
-            <Select allowClear placeholder="全部" style={{ width: 110 }} options={toOptions(PayStatusLabel)} />
-          </Form.Item>
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <IdFilter name="user_id" label="用户 UID" width={130} />
+        <IdFilter name="order_id" label="订单 ID" width={130} />
+        <TextFilter name="local_trade_id" label="订单号" max={40} width={200} />
+        <TextFilter name="channel_trade_id" label="网关交易号" max={64} width={200} />
+        <SelectFilter name="type" label="类型" width={120} options={labelOptions(OrderTypeLabel)} />
+        <SelectFilter name="status" label="状态" width={110} options={labelOptions(PayStatusLabel)} />
+      </SearchCard>
       <Card>
         <Table<AdminOrderRow>
           rowKey="id"

@@ -1,14 +1,15 @@
-import { OrderType, PlanPeriodLabel, type PlanRegRow, SubscriptionStatusLabel } from "@burrow/contract";
+import { PlanPeriodLabel, type PlanRegRow, SubscriptionStatusLabel } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Form, Input, InputNumber, Select, Space, Table, type TableColumnsType, Tag, Typography } from "antd";
+import { Card, Form, Space, Table, type TableColumnsType, Tag, Typography } from "antd";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
-import { PlanTypeTag, SubscriptionStatusTag } from "@/components/StoreTags";
+import { SearchCard } from "@/components/SearchCard";
+import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
+import { PLAN_KIND_OPTIONS, PlanTypeTag, SubscriptionStatusTag } from "@/components/StoreTags";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatBytes, formatTime } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
+import { labelOptions } from "@/lib/options";
 import { planRegListQuery } from "../orders.api";
 
 const filterSpec = { user_id: "int", local_trade_id: "text", kind: "int", status: "int" } as const;
@@ -72,11 +73,6 @@ const columns: TableColumnsType<PlanRegRow> = [
   },
 ];
 
-const statusOptions = Object.entries(SubscriptionStatusLabel).map(([value, label]) => ({
-  value: Number(value),
-  label,
-}));
-
 /** /admin/order/reg: plan registrations (every subscription opened, by plan purchase, gift card or sign-up). */
 export function PlanRegPage() {
   const [form] = Form.useForm();
@@ -85,35 +81,12 @@ export function PlanRegPage() {
 
   return (
     <PageContainer title="套餐开通记录">
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item
-            name="user_id"
-            label="用户 UID"
-            rules={fieldRules("用户 UID", { integer: true, range: { min: 1 } })}
-          >
-            <InputNumber min={1} precision={0} style={{ width: 130 }} />
-          </Form.Item>
-          <Form.Item name="local_trade_id" label="订单号" rules={fieldRules("订单号", { length: { max: 40 } })}>
-            <Input allowClear style={{ width: 200 }} />
-          </Form.Item>
-          <Form.Item name="kind" label="类型">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 110 }}
-              options={[
-                { value: OrderType.Plan, label: "套餐" },
-                { value: OrderType.TrafficPack, label: "流量包" },
-              ]}
-            />
-          </Form.Item>
-          <Form.Item name="status" label="状态">
-            <Select allowClear placeholder="全部" style={{ width: 110 }} options={statusOptions} />
-          </Form.Item>
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <IdFilter name="user_id" label="用户 UID" width={130} />
+        <TextFilter name="local_trade_id" label="订单号" max={40} width={200} />
+        <SelectFilter name="kind" label="类型" width={110} options={PLAN_KIND_OPTIONS} />
+        <SelectFilter name="status" label="状态" width={110} options={labelOptions(SubscriptionStatusLabel)} />
+      </SearchCard>
       <Card>
         <Table<PlanRegRow>
           rowKey="id"

@@ -2,6 +2,7 @@ import { type AdminPlan, fenToYuan, OrderType, PlanPeriodLabel, PlanPeriods } fr
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Col, Form, Input, InputNumber, Radio, Row, Select, Switch, Typography } from "antd";
 import { FormModal } from "@/components/FormModal";
+import { PLAN_KIND_OPTIONS } from "@/components/StoreTags";
 import { ALL, levelListQuery } from "@/features/nodes/nodes.api";
 
 import { fieldRules } from "@/lib/rules";
@@ -85,10 +86,7 @@ export function PlanFormModal({ open, plan, onClose }: PlanFormModalProps) {
             <Col xs={24} md={12}>
               <Form.Item name="type" label="类型" rules={fieldRules("类型", { required: true, choice: true })}>
                 <Radio.Group
-                  options={[
-                    { value: OrderType.Plan, label: "套餐" },
-                    { value: OrderType.TrafficPack, label: "流量包" },
-                  ]}
+                  options={PLAN_KIND_OPTIONS}
                   onChange={(e) => {
                     if (e.target.value === OrderType.TrafficPack) form.setFieldValue("is_default", false);
                   }}

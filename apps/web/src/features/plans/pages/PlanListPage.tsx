@@ -1,31 +1,19 @@
 import { type AdminPlan, applyMultiplier, fenToYuan, OrderType, PlanPeriodLabel, PlanPeriods } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Button,
-  Card,
-  Form,
-  Input,
-  Modal,
-  Select,
-  Space,
-  Switch,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from "antd";
+import { Button, Card, Form, Modal, Space, Switch, Table, type TableColumnsType, Tag, Typography } from "antd";
 import { useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
-import { PlanTypeTag } from "@/components/StoreTags";
+import { SearchCard } from "@/components/SearchCard";
+import { SelectFilter, TextFilter } from "@/components/SearchFields";
+import { PLAN_KIND_OPTIONS, PlanTypeTag } from "@/components/StoreTags";
 import { ALL, levelListQuery } from "@/features/nodes/nodes.api";
 import { bandwidthText, discountText } from "@/features/store/pricing";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { askDelete } from "@/lib/confirm";
 import { feedback } from "@/lib/feedback";
 
-import { fieldRules } from "@/lib/rules";
 import { PlanFormModal } from "../components/PlanFormModal";
 import { deletePlan, planListQuery, plansKeys, updatePlan } from "../plans.api";
 
@@ -96,17 +84,11 @@ export function PlanListPage() {
     });
 
   const confirmDelete = (plan: AdminPlan) =>
-    modal.confirm({
+    askDelete(modal, {
       title: "删除套餐？",
       content: `确认删除「${plan.name}」？已有订单、订阅或礼品卡引用的套餐会改为下架而不会删除。`,
-      okText: "删除",
-      okButtonProps: { danger: true },
-      cancelText: "取消",
-      onOk: () =>
-        remove
-          .mutateAsync(plan.id)
-          .then((r) => feedback.success(r.deleted ? "套餐已删除" : "该套餐已被引用，已改为下架"))
-          .catch(() => undefined),
+      run: () => remove.mutateAsync(plan.id),
+      done: (r) => (r.deleted ? "套餐已删除" : "该套餐已被引用，已改为下架"),
     });
 
   const columns: TableColumnsType<AdminPlan> = [
@@ -192,33 +174,16 @@ export function PlanListPage() {
       }
     >
       {modalHolder}
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item name="name" label="名称" rules={fieldRules("名称", { length: { max: 32 } })}>
-            <Input allowClear placeholder="支持部分名称" style={{ width: 180 }} />
-          </Form.Item>
-          <Form.Item name="order_type" label="类型">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 120 }}
-              options={[
-                { value: OrderType.Plan, label: "套餐" },
-                { value: OrderType.TrafficPack, label: "流量包" },
-              ]}
-            />
-          </Form.Item>
-          <Form.Item name="level_id" label="等级">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 140 }}
-              options={(levels?.list ?? []).map((l) => ({ value: l.id, label: l.name }))}
-            />
-          </Form.Item>
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <TextFilter name="name" label="名称" max={32} placeholder="支持部分名称" width={180} />
+        <SelectFilter name="order_type" label="类型" width={120} options={PLAN_KIND_OPTIONS} />
+        <SelectFilter
+          name="level_id"
+          label="等级"
+          width={140}
+          options={(levels?.list ?? []).map((l) => ({ value: l.id, label: l.name }))}
+        />
+      </SearchCard>
       <Card>
         <Table<AdminPlan>
           rowKey="id"

@@ -1,9 +1,9 @@
-import { OrderType, type PlanLimitsInfo, PlanPeriodLabel, type SubscriptionView } from "@burrow/contract";
+import { type PlanLimitsInfo, PlanPeriodLabel, type SubscriptionView } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Button, Card, Descriptions, Segmented, Space, Table, type TableColumnsType, Tag } from "antd";
 import { Link, useNavigate } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
-import { PlanTypeTag, SubscriptionStatusTag } from "@/components/StoreTags";
+import { PLAN_KIND_OPTIONS, PlanTypeTag, SubscriptionStatusTag } from "@/components/StoreTags";
 import { bandwidthText } from "@/features/store/pricing";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime } from "@/lib/format";
@@ -99,11 +99,7 @@ function LimitsCard({ limits }: { limits: PlanLimitsInfo }) {
   );
 }
 
-const kindOptions = [
-  { value: 0, label: "全部" },
-  { value: OrderType.Plan, label: "套餐" },
-  { value: OrderType.TrafficPack, label: "流量包" },
-];
+const kindOptions = [{ value: 0, label: "全部" }, ...PLAN_KIND_OPTIONS];
 
 /** /epay/plan: the customer's plans and traffic packs, their traffic and expiry; renewals. */
 export function MyPlansPage() {

@@ -7,9 +7,9 @@ import { PageContainer } from "@/components/PageContainer";
 import { SubscriptionStatusTag } from "@/components/StoreTags";
 import { myOrderQuery } from "@/features/orders/orders.api";
 import { CheckoutPanel } from "@/features/store/components/CheckoutPanel";
+import { LoadedPage } from "@/features/store/components/LoadedPage";
 import { PlanFeatures } from "@/features/store/components/PlanFeatures";
 import { pickPeriod } from "@/features/store/pricing";
-import { isMissing } from "@/features/store/store.api";
 import { formatTime } from "@/lib/format";
 import { TrafficBar } from "../components/TrafficBar";
 
@@ -20,12 +20,7 @@ export function RenewPage() {
   const navigate = useNavigate();
   const { tradeID = "" } = useParams();
   const valid = TRADE_ID.test(tradeID);
-  const {
-    data: order,
-    isPending,
-    error,
-    refetch,
-  } = useQuery({
+  const query = useQuery({
     ...myOrderQuery(tradeID),
     enabled: valid,
     // The page says what went wrong itself.
@@ -38,96 +33,79 @@ export function RenewPage() {
     </Button>
   );
 
-  if (!valid || isMissing(error)) {
-    return (
-      <PageContainer title="套餐续费" extra={back}>
-        <Result status="404" title="订单不存在" subTitle={`未找到订单 ${tradeID}`} />
-      </PageContainer>
-    );
-  }
-  if (error) {
-    return (
-      <PageContainer title="套餐续费" extra={back}>
-        <Result
-          status="error"
-          title="加载失败"
-          subTitle={error.message}
-          extra={
-            <Button type="primary" onClick={() => void refetch()}>
-              重试
-            </Button>
-          }
-        />
-      </PageContainer>
-    );
-  }
-  if (isPending || !order) {
-    return (
-      <PageContainer title="套餐续费" extra={back}>
-        <Card loading />
-      </PageContainer>
-    );
-  }
-
-  const sub = order.subscription;
-  const plan = order.plan;
-  if (!sub || !plan) {
-    return (
-      <PageContainer title="套餐续费" extra={back}>
-        <Result status="warning" title="该订单没有可续费的套餐" />
-      </PageContainer>
-    );
-  }
-
   return (
-    <PageContainer title={`续费 · ${sub.plan_name}`} extra={back}>
-      <Row gutter={[16, 16]}>
-        <Col xs={24} lg={10}>
-          <Card title="当前套餐">
-            <Descriptions
-              size="small"
-              column={1}
-              items={[
-                { key: "name", label: "套餐", children: sub.plan_name },
-                { key: "status", label: "状态", children: <SubscriptionStatusTag status={sub.status} /> },
-                { key: "period", label: "周期", children: sub.period ? PlanPeriodLabel[sub.period] : "-" },
-                { key: "start", label: "开始时间", children: formatTime(sub.start_at) },
-                { key: "end", label: "到期时间", children: sub.end_at ? formatTime(sub.end_at) : "永久有效" },
-                {
-                  key: "traffic",
-                  label: "流量",
-                  children: <TrafficBar used={sub.traffic_used} quota={sub.traffic_quota} left={sub.traffic_left} />,
-                },
-              ]}
-            />
-            <PlanFeatures plan={plan} />
-          </Card>
-        </Col>
-        <Col xs={24} lg={14}>
-          {order.renewable && plan.periods.length > 0 ? (
-            <CheckoutPanel
-              target={{ type: 4, trade_id: order.trade_id }}
-              periods={plan.periods}
-              initialPeriod={pickPeriod(plan, sub.period)}
-              submitText="立即续费"
-              onPaid={() => navigate("/epay/plan")}
-            />
-          ) : (
-            <Card>
-              <Result
-                status="warning"
-                title="该套餐当前不能续费"
-                subTitle="已过期、已退款、免费套餐或没有可选周期的套餐不能续费，请购买新的套餐。"
-                extra={
-                  <Button type="primary" onClick={() => navigate("/purchase/plan")}>
-                    去购买
-                  </Button>
-                }
-              />
-            </Card>
-          )}
-        </Col>
-      </Row>
-    </PageContainer>
+    <LoadedPage
+      title="套餐续费"
+      back={back}
+      valid={valid}
+      query={query}
+      notFound={{ title: "订单不存在", subTitle: `未找到订单 ${tradeID}` }}
+    >
+      {(order) => {
+        const sub = order.subscription;
+        const plan = order.plan;
+        if (!sub || !plan) {
+          return (
+            <PageContainer title="套餐续费" extra={back}>
+              <Result status="warning" title="该订单没有可续费的套餐" />
+            </PageContainer>
+          );
+        }
+
+        return (
+          <PageContainer title={`续费 · ${sub.plan_name}`} extra={back}>
+            <Row gutter={[16, 16]}>
+              <Col xs={24} lg={10}>
+                <Card title="当前套餐">
+                  <Descriptions
+                    size="small"
+                    column={1}
+                    items={[
+                      { key: "name", label: "套餐", children: sub.plan_name },
+                      { key: "status", label: "状态", children: <SubscriptionStatusTag status={sub.status} /> },
+                      { key: "period", label: "周期", children: sub.period ? PlanPeriodLabel[sub.period] : "-" },
+                      { key: "start", label: "开始时间", children: formatTime(sub.start_at) },
+                      { key: "end", label: "到期时间", children: sub.end_at ? formatTime(sub.end_at) : "永久有效" },
+                      {
+                        key: "traffic",
+                        label: "流量",
+                        children: (
+                          <TrafficBar used={sub.traffic_used} quota={sub.traffic_quota} left={sub.traffic_left} />
+                        ),
+                      },
+                    ]}
+                  />
+                  <PlanFeatures plan={plan} />
+                </Card>
+              </Col>
+              <Col xs={24} lg={14}>
+                {order.renewable && plan.periods.length > 0 ? (
+                  <CheckoutPanel
+                    target={{ type: 4, trade_id: order.trade_id }}
+                    periods={plan.periods}
+                    initialPeriod={pickPeriod(plan, sub.period)}
+                    submitText="立即续费"
+                    onPaid={() => navigate("/epay/plan")}
+                  />
+                ) : (
+                  <Card>
+                    <Result
+                      status="warning"
+                      title="该套餐当前不能续费"
+                      subTitle="已过期、已退款、免费套餐或没有可选周期的套餐不能续费，请购买新的套餐。"
+                      extra={
+                        <Button type="primary" onClick={() => navigate("/purchase/plan")}>
+                          去购买
+                        </Button>
+                      }
+                    />
+                  </Card>
+                )}
+              </Col>
+            </Row>
+          </PageContainer>
+        );
+      }}
+    </LoadedPage>
   );
 }

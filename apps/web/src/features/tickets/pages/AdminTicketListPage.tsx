@@ -5,14 +5,16 @@ import {
   TicketCategoryLabel,
   TicketStatusAdminLabel,
 } from "@burrow/contract";
-import { RiRefreshLine, RiSearchLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, Table, type TableColumnsType } from "antd";
+import { Card, Col, Form, InputNumber, Row, Table, type TableColumnsType } from "antd";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
+import { SearchActions } from "@/components/SearchActions";
+import { IdFilter, SEARCH_COL, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime } from "@/lib/format";
+import { labelOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";
 import { TicketCategoryTag, TicketStatusTag } from "../components/TicketTags";
 import { adminTicketsQuery } from "../tickets.api";
@@ -77,35 +79,23 @@ export function AdminTicketListPage() {
       <Card className="search-card">
         <Form form={form} layout="vertical" initialValues={filters} onFinish={search}>
           <Row gutter={16}>
-            <Col xs={24} sm={12} lg={8} xl={4}>
-              <Form.Item name="status" label="状态">
-                <Select
-                  allowClear
-                  placeholder="全部"
-                  options={Object.entries(TicketStatusAdminLabel).map(([v, label]) => ({ value: Number(v), label }))}
-                />
-              </Form.Item>
+            <Col {...SEARCH_COL}>
+              <SelectFilter name="status" label="状态" options={labelOptions(TicketStatusAdminLabel)} />
             </Col>
-            <Col xs={24} sm={12} lg={8} xl={4}>
-              <Form.Item name="category" label="分类">
-                <Select
-                  allowClear
-                  placeholder="全部"
-                  options={TicketCategories.map((c) => ({ value: c, label: TicketCategoryLabel[c] }))}
-                />
-              </Form.Item>
+            <Col {...SEARCH_COL}>
+              <SelectFilter
+                name="category"
+                label="分类"
+                options={TicketCategories.map((c) => ({ value: c, label: TicketCategoryLabel[c] }))}
+              />
             </Col>
-            <Col xs={24} sm={12} lg={8} xl={4}>
-              <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
-                <InputNumber min={1} precision={0} style={{ width: "100%" }} />
-              </Form.Item>
+            <Col {...SEARCH_COL}>
+              <IdFilter name="uid" label="UID" width="100%" />
             </Col>
-            <Col xs={24} sm={12} lg={8} xl={4}>
-              <Form.Item name="phone" label="手机号" rules={fieldRules("手机号", { length: { max: 20 } })}>
-                <Input allowClear placeholder="完整手机号" />
-              </Form.Item>
+            <Col {...SEARCH_COL}>
+              <TextFilter name="phone" label="手机号" max={20} placeholder="完整手机号" />
             </Col>
-            <Col xs={24} sm={12} lg={8} xl={4}>
+            <Col {...SEARCH_COL}>
               <Form.Item
                 name="min_age_hours"
                 label="等待超过（小时）"
@@ -114,17 +104,8 @@ export function AdminTicketListPage() {
                 <InputNumber min={0} max={8760} precision={0} style={{ width: "100%" }} />
               </Form.Item>
             </Col>
-            <Col xs={24} sm={12} lg={8} xl={4} className="search-actions">
-              <Form.Item label=" ">
-                <Space>
-                  <Button type="primary" htmlType="submit" icon={<RiSearchLine size={16} />}>
-                    查询
-                  </Button>
-                  <Button icon={<RiRefreshLine size={16} />} onClick={reset}>
-                    重置
-                  </Button>
-                </Space>
-              </Form.Item>
+            <Col {...SEARCH_COL} className="search-actions">
+              <SearchActions onReset={reset} label=" " />
             </Col>
           </Row>
         </Form>

@@ -1,11 +1,11 @@
 import { type TicketCategory, type TicketRow, TicketStatusUserLabel } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Badge, Button, Card, Select, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Badge, Button, Card, Space, Table, type TableColumnsType, Typography } from "antd";
 import { useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
-import { statePaging } from "@/components/PagedTableCard";
+import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
 import { formatTime } from "@/lib/format";
 import { NewTicketModal } from "../components/NewTicketModal";
 import { TicketCategoryTag, TicketStatusTag } from "../components/TicketTags";
@@ -51,9 +51,7 @@ export function TicketListPage() {
   const [params, setParams] = useSearchParams();
   const appeal = Number(params.get("appeal")) || undefined;
   const [creating, setCreating] = useState(false);
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(10);
-  const [status, setStatus] = useState<number>();
+  const { page, size, status, setStatus, pagination } = useStatusPaging();
   const { data, isFetching } = useQuery(myTicketsQuery({ page, size, status }));
   const close = () => {
     setCreating(false);
@@ -70,20 +68,7 @@ export function TicketListPage() {
       }
     >
       <Card>
-        <Space style={{ marginBottom: 16 }}>
-          <span>状态</span>
-          <Select
-            allowClear
-            placeholder="全部"
-            style={{ width: 160 }}
-            value={status}
-            onChange={(v) => {
-              setStatus(v);
-              setPage(1);
-            }}
-            options={Object.entries(TicketStatusUserLabel).map(([v, label]) => ({ value: Number(v), label }))}
-          />
-        </Space>
+        <StatusFilter labels={TicketStatusUserLabel} value={status} onChange={setStatus} />
         <Table<TicketRow>
           rowKey="ticket_id"
           size="middle"
@@ -92,7 +77,7 @@ export function TicketListPage() {
           loading={isFetching}
           scroll={{ x: 900 }}
           locale={{ emptyText: "还没有工单" }}
-          pagination={statePaging(page, size, data?.total ?? 0, setPage, setSize)}
+          pagination={pagination(data?.total)}
         />
       </Card>
       <NewTicketModal

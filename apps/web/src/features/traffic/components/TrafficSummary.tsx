@@ -1,22 +1,36 @@
 import type { TrafficDay } from "@burrow/contract";
-import { Card, Col, Row, Statistic, Typography } from "antd";
-import { type ReactNode, useMemo } from "react";
+import { Card, Col, Row, Statistic, Table, type TableColumnsType, Typography } from "antd";
+import { useMemo } from "react";
 import { EChart } from "@/components/EChart";
 import { formatBytes } from "@/lib/format";
-import { totalsBarOption } from "../chart-options";
+import { IN_LABEL, OUT_LABEL, totalsBarOption } from "../chart-options";
 import { TrafficChart } from "./TrafficChart";
 
-interface Named {
-  name: string;
+interface Traffic {
   traffic_in: number;
   traffic_out: number;
 }
 
+/** What one breakdown (tunnels or nodes) shows: bars of each row's traffic beside a table of the rows. */
+export interface Breakdown<T extends Traffic> {
+  title: string;
+  /** the chart's accessible name */
+  label: string;
+  /** undefined while loading */
+  rows: T[] | undefined;
+  /** a row's name on the chart (keep it stable: a module-level function) */
+  nameOf: (row: T) => string;
+  rowKey: keyof T & string;
+  columns: TableColumnsType<T>;
+  loading: boolean;
+  scrollX: number;
+}
+
 /**
  * What /traffic and /admin/flow both show for a date range: the totals, the daily chart, and one
- * breakdown (tunnels or nodes) as bars beside the caller's table.
+ * breakdown (tunnels or nodes) as bars beside its table.
  */
-export function TrafficSummary({
+export function TrafficSummary<T extends Traffic>({
   totals,
   days,
   breakdown,
@@ -24,9 +38,11 @@ export function TrafficSummary({
   /** undefined while loading */
   totals: { in: number; out: number } | undefined;
   days: TrafficDay[];
-  breakdown: { title: string; label: string; items: Named[]; table: ReactNode };
+  breakdown: Breakdown<T>;
 }) {
-  const barOption = useMemo(() => totalsBarOption(breakdown.items), [breakdown.items]);
+  const { rows, nameOf } = breakdown;
+  const items = useMemo(() => (rows ?? []).map((r) => ({ ...r, name: nameOf(r) })), [rows, nameOf]);
+  const barOption = useMemo(() => totalsBarOption(items), [items]);
   const stats = [
     ["入站流量", totals?.in],
     ["出站流量", totals?.out],
@@ -49,21 +65,33 @@ export function TrafficSummary({
       <Card title={breakdown.title}>
         <Row gutter={[16, 16]}>
           <Col xs={24} xl={12}>
-            {breakdown.items.length ? (
-              <EChart
-                option={barOption}
-                label={breakdown.label}
-                height={Math.max(220, breakdown.items.length * 36 + 80)}
-              />
+            {items.length ? (
+              <EChart option={barOption} label={breakdown.label} height={Math.max(220, items.length * 36 + 80)} />
             ) : (
               <Typography.Text type="secondary">所选范围内没有流量</Typography.Text>
             )}
           </Col>
           <Col xs={24} xl={12}>
-            {breakdown.table}
+            <Table<T>
+              rowKey={breakdown.rowKey}
+              size="middle"
+              columns={breakdown.columns}
+              dataSource={rows}
+              loading={breakdown.loading}
+              pagination={{ pageSize: 10, hideOnSinglePage: true }}
+              scroll={{ x: breakdown.scrollX }}
+            />
           </Col>
         </Row>
       </Card>
     </>
   );
+}
+
+/** 入站 and 出站 columns of a traffic table: bytes, right-aligned, `width` each. */
+export function inOutColumns<T extends Traffic>(width: number): TableColumnsType<T> {
+  return [
+    { title: IN_LABEL, dataIndex: "traffic_in", width, align: "right", render: (v: number) => formatBytes(v) },
+    { title: OUT_LABEL, dataIndex: "traffic_out", width, align: "right", render: (v: number) => formatBytes(v) },
+  ];
 }

@@ -1,15 +1,15 @@
 import type { ConnRow, LiveProxyRow } from "@burrow/contract";
 import { RiRefreshLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Badge, Button, Card, Form, Input, InputNumber, Table, type TableColumnsType, Typography } from "antd";
+import { Badge, Button, Card, Form, Table, type TableColumnsType, Typography } from "antd";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
+import { IdFilter, TextFilter } from "@/components/SearchFields";
 import { NodeFilterField } from "@/features/nodes/components/NodeFilterField";
 import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { DISPLAY_TZ, dayjs } from "@/lib/dayjs";
 import { formatBytes, formatTime } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
 import { connOverviewQuery } from "../traffic.api";
 
 const FILTERS = { tun_id: "int", uid: "int", node_id: "int", remote_addr: "text" } as const;
@@ -93,21 +93,12 @@ export function ConnsPage() {
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
         />
       </Card>
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item name="tun_id" label="隧道 ID" rules={fieldRules("隧道 ID", { integer: true, range: { min: 1 } })}>
-            <InputNumber min={1} precision={0} style={{ width: 110 }} />
-          </Form.Item>
-          <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
-            <InputNumber min={1} precision={0} style={{ width: 110 }} />
-          </Form.Item>
-          <NodeFilterField nodes={nodes.data?.list} />
-          <Form.Item name="remote_addr" label="访客地址" rules={fieldRules("访客地址", { length: { max: 60 } })}>
-            <Input allowClear placeholder="支持部分地址" />
-          </Form.Item>
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <IdFilter name="tun_id" label="隧道 ID" width={110} />
+        <IdFilter name="uid" label="UID" width={110} />
+        <NodeFilterField nodes={nodes.data?.list} />
+        <TextFilter name="remote_addr" label="访客地址" max={60} placeholder="支持部分地址" />
+      </SearchCard>
       <Card title="最近连接">
         <Table<ConnRow>
           rowKey="id"

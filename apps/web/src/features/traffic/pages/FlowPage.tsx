@@ -1,20 +1,19 @@
 import type { FlowNodeRow, FlowUserRow } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Form, InputNumber, Table, type TableColumnsType } from "antd";
+import { Card, Form, Table, type TableColumnsType } from "antd";
 import type { Dayjs } from "dayjs";
-import { useEffect, useMemo } from "react";
+import { useEffect } from "react";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
+import { IdFilter } from "@/components/SearchFields";
 import { NodeFilterField } from "@/features/nodes/components/NodeFilterField";
 import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatBytes } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
-import { IN_LABEL, OUT_LABEL } from "../chart-options";
 import { DateRangeField, datesToRange, rangeToDates } from "../components/DateRangeField";
-import { TrafficSummary } from "../components/TrafficSummary";
+import { inOutColumns, TrafficSummary } from "../components/TrafficSummary";
 import { flowQuery } from "../traffic.api";
 
 const FILTERS = { start_date: "text", end_date: "text", node_id: "int", uid: "int" } as const;
@@ -25,20 +24,22 @@ interface SearchForm {
   uid?: number | null;
 }
 
-const bytesCell = (v: number) => formatBytes(v);
+/** 合计 of a row's in and out. */
+const totalColumn = <T extends { traffic_in: number; traffic_out: number }>(): TableColumnsType<T>[number] => ({
+  title: "合计",
+  key: "total",
+  width: 130,
+  align: "right",
+  render: (_: unknown, r) => formatBytes(r.traffic_in + r.traffic_out),
+});
 
 const nodeColumns: TableColumnsType<FlowNodeRow> = [
   { title: "节点", dataIndex: "node_name" },
-  { title: IN_LABEL, dataIndex: "traffic_in", width: 160, align: "right", render: bytesCell },
-  { title: OUT_LABEL, dataIndex: "traffic_out", width: 160, align: "right", render: bytesCell },
-  {
-    title: "合计",
-    key: "total",
-    width: 130,
-    align: "right",
-    render: (_: unknown, r) => formatBytes(r.traffic_in + r.traffic_out),
-  },
+  ...inOutColumns<FlowNodeRow>(160),
+  totalColumn<FlowNodeRow>(),
 ];
+
+const nodeName = (n: FlowNodeRow) => n.node_name;
 
 const userColumns: TableColumnsType<FlowUserRow> = [
   {
@@ -47,15 +48,8 @@ const userColumns: TableColumnsType<FlowUserRow> = [
     render: (phone: string, r) => <Link to={`${ADMIN_BASE}/usermgr/list/${r.uid}`}>{phone || `UID ${r.uid}`}</Link>,
   },
   { title: "UID", dataIndex: "uid", width: 90 },
-  { title: IN_LABEL, dataIndex: "traffic_in", width: 160, align: "right", render: bytesCell },
-  { title: OUT_LABEL, dataIndex: "traffic_out", width: 160, align: "right", render: bytesCell },
-  {
-    title: "合计",
-    key: "total",
-    width: 130,
-    align: "right",
-    render: (_: unknown, r) => formatBytes(r.traffic_in + r.traffic_out),
-  },
+  ...inOutColumns<FlowUserRow>(160),
+  totalColumn<FlowUserRow>(),
 ];
 
 /** /admin/flow: traffic by day, by node and by user over a range (default: the last 7 days). */
@@ -64,7 +58,6 @@ export function FlowPage() {
   const { filters, search, reset, pagination } = useUrlFilters(FILTERS);
   const { data, isFetching } = useQuery(flowQuery(filters));
   const nodes = useQuery(adminNodeListQuery(ALL));
-  const nodeItems = useMemo(() => (data?.nodes ?? []).map((n) => ({ ...n, name: n.node_name })), [data?.nodes]);
 
   useEffect(() => {
     form.setFieldsValue({
@@ -86,9 +79,7 @@ export function FlowPage() {
             <DateRangeField />
           </Form.Item>
           <NodeFilterField nodes={nodes.data?.list} />
-          <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
-            <InputNumber min={1} precision={0} style={{ width: 110 }} />
-          </Form.Item>
+          <IdFilter name="uid" label="UID" width={110} />
           <SearchActions
             onReset={() => {
               form.resetFields();
@@ -103,18 +94,12 @@ export function FlowPage() {
         breakdown={{
           title: "节点流量",
           label: "各节点流量",
-          items: nodeItems,
-          table: (
-            <Table<FlowNodeRow>
-              rowKey="node_id"
-              size="middle"
-              columns={nodeColumns}
-              dataSource={data?.nodes}
-              loading={isFetching && !data}
-              pagination={{ pageSize: 10, hideOnSinglePage: true }}
-              scroll={{ x: 560 }}
-            />
-          ),
+          rows: data?.nodes,
+          nameOf: nodeName,
+          rowKey: "node_id",
+          columns: nodeColumns,
+          loading: isFetching && !data,
+          scrollX: 560,
         }}
       />
       <Card title="用户流量排行">

@@ -9,9 +9,9 @@ import { SearchActions } from "@/components/SearchActions";
 import { TunnelStatusTag } from "@/features/tunnels/components/TunnelTags";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatBytes, formatTime } from "@/lib/format";
-import { IN_LABEL, OUT_LABEL, quotaPercent, sumTraffic } from "../chart-options";
+import { quotaPercent, sumTraffic } from "../chart-options";
 import { DateRangeField, datesToRange, rangeToDates } from "../components/DateRangeField";
-import { TrafficSummary } from "../components/TrafficSummary";
+import { inOutColumns, TrafficSummary } from "../components/TrafficSummary";
 import { userTrafficQuery } from "../traffic.api";
 
 const FILTERS = { start_date: "text", end_date: "text", tun_id: "int" } as const;
@@ -19,12 +19,12 @@ const FILTERS = { start_date: "text", end_date: "text", tun_id: "int" } as const
 type TunnelTotal = UserTraffic["tunnels"][number];
 type TunnelDay = UserTraffic["rows"][number];
 
+const tunnelName = (t: TunnelTotal) => t.tun_name;
+
 interface SearchForm {
   dates?: [Dayjs, Dayjs] | null;
   tun_id?: number;
 }
-
-const bytesCell = (v: number) => formatBytes(v);
 
 /** The plan's traffic: used and left, with a progress bar. */
 function QuotaCard({ quota }: { quota: UserTraffic["quota"] | undefined }) {
@@ -79,7 +79,6 @@ export function TrafficPage() {
   });
   const tunnels = (filters.tun_id !== undefined ? all?.tunnels : data?.tunnels) ?? [];
   const names = useMemo(() => new Map(tunnels.map((t) => [t.tun_id, t.tun_name])), [tunnels]);
-  const tunnelItems = useMemo(() => (data?.tunnels ?? []).map((t) => ({ ...t, name: t.tun_name })), [data?.tunnels]);
 
   useEffect(() => {
     form.setFieldsValue({ dates: datesToRange(filters.start_date, filters.end_date), tun_id: filters.tun_id });
@@ -92,14 +91,12 @@ export function TrafficPage() {
       render: (name: string, r) => (r.status === -1 ? name : <Link to={`/tun/list/${r.tun_id}`}>{name}</Link>),
     },
     { title: "状态", dataIndex: "status", width: 110, render: (s: number) => <TunnelStatusTag status={s} /> },
-    { title: IN_LABEL, dataIndex: "traffic_in", width: 170, align: "right", render: bytesCell },
-    { title: OUT_LABEL, dataIndex: "traffic_out", width: 170, align: "right", render: bytesCell },
+    ...inOutColumns<TunnelTotal>(170),
   ];
   const dayColumns: TableColumnsType<TunnelDay> = [
     { title: "日期", dataIndex: "date", width: 120 },
     { title: "隧道", dataIndex: "tun_id", render: (id: number) => names.get(id) ?? `#${id}` },
-    { title: IN_LABEL, dataIndex: "traffic_in", width: 170, align: "right", render: bytesCell },
-    { title: OUT_LABEL, dataIndex: "traffic_out", width: 170, align: "right", render: bytesCell },
+    ...inOutColumns<TunnelDay>(170),
   ];
 
   return (
@@ -139,18 +136,12 @@ export function TrafficPage() {
         breakdown={{
           title: "按隧道",
           label: "各隧道流量",
-          items: tunnelItems,
-          table: (
-            <Table<TunnelTotal>
-              rowKey="tun_id"
-              size="middle"
-              columns={tunnelColumns}
-              dataSource={data?.tunnels}
-              loading={isFetching && !data}
-              pagination={{ pageSize: 10, hideOnSinglePage: true }}
-              scroll={{ x: 600 }}
-            />
-          ),
+          rows: data?.tunnels,
+          nameOf: tunnelName,
+          rowKey: "tun_id",
+          columns: tunnelColumns,
+          loading: isFetching && !data,
+          scrollX: 600,
         }}
       />
       <Card title="每日明细">

@@ -1,7 +1,6 @@
 import { TunnelProtocols } from "@burrow/contract";
-import { Form, Input, Select } from "antd";
+import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { NodeFilterField } from "@/features/nodes/components/NodeFilterField";
-import { fieldRules } from "@/lib/rules";
 
 const protocolOptions = TunnelProtocols.map((p) => ({ value: p, label: p.toUpperCase() }));
 
@@ -15,16 +14,10 @@ export function TunnelFilterFields({
 }) {
   return (
     <>
-      <Form.Item name="name" label="隧道名称" rules={fieldRules("隧道名称", { length: { max: 32 } })}>
-        <Input allowClear placeholder="支持部分名称" style={{ width: 150 }} />
-      </Form.Item>
+      <TextFilter name="name" label="隧道名称" max={32} placeholder="支持部分名称" width={150} />
       <NodeFilterField nodes={nodes} />
-      <Form.Item name="protocol" label="协议">
-        <Select allowClear placeholder="全部" style={{ width: 110 }} options={protocolOptions} />
-      </Form.Item>
-      <Form.Item name="status" label="状态">
-        <Select allowClear placeholder="全部" style={{ width: 110 }} options={statusOptions} />
-      </Form.Item>
+      <SelectFilter name="protocol" label="协议" width={110} options={protocolOptions} />
+      <SelectFilter name="status" label="状态" width={110} options={statusOptions} />
     </>
   );
 }

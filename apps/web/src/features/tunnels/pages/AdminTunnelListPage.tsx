@@ -1,23 +1,13 @@
 import { type AdminTunnelRow, TunnelStatus, TunnelStatusLabel } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Button,
-  Card,
-  Form,
-  Input,
-  InputNumber,
-  Popconfirm,
-  Space,
-  Table,
-  type TableColumnsType,
-  Typography,
-} from "antd";
+import { Button, Card, Form, Input, Popconfirm, Space, Table, type TableColumnsType, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
+import { IdFilter, TextFilter } from "@/components/SearchFields";
 import { labelOptions, ProtocolTag } from "@/features/nodes/components/NodeTags";
 import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
 import { useAccess } from "@/hooks/useAccess";
@@ -177,18 +167,11 @@ export function AdminTunnelListPage() {
 
   return (
     <PageContainer title="隧道管理">
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
-            <InputNumber min={1} precision={0} style={{ width: 120 }} />
-          </Form.Item>
-          <Form.Item name="phone" label="手机号" rules={fieldRules("手机号", { length: { max: 20 } })}>
-            <Input allowClear placeholder="支持部分号码" style={{ width: 150 }} />
-          </Form.Item>
-          <TunnelFilterFields nodes={nodes.data?.list} statusOptions={labelOptions(TunnelStatusLabel)} />
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <IdFilter name="uid" label="UID" width={120} />
+        <TextFilter name="phone" label="手机号" max={20} placeholder="支持部分号码" width={150} />
+        <TunnelFilterFields nodes={nodes.data?.list} statusOptions={labelOptions(TunnelStatusLabel)} />
+      </SearchCard>
       <Card>
         <Table<AdminTunnelRow>
           rowKey="tun_id"

@@ -14,7 +14,6 @@ import {
   Card,
   Form,
   Input,
-  InputNumber,
   Popconfirm,
   Radio,
   Select,
@@ -29,7 +28,8 @@ import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
+import { IdFilter, SelectFilter } from "@/components/SearchFields";
 import { labelOptions } from "@/features/nodes/components/NodeTags";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -147,28 +147,17 @@ function FlagList({ canWrite }: { canWrite: boolean }) {
 
   return (
     <div className="tab-stack">
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <Form.Item name="status" label="处理状态">
-            <Select allowClear placeholder="全部" style={{ width: 110 }} options={labelOptions(IllegalStatusLabel)} />
-          </Form.Item>
-          <Form.Item name="source" label="来源">
-            <Select
-              allowClear
-              placeholder="全部"
-              style={{ width: 110 }}
-              options={IllegalSources.map((s) => ({ value: s, label: IllegalSourceLabel[s] }))}
-            />
-          </Form.Item>
-          <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
-            <InputNumber min={1} precision={0} style={{ width: 110 }} />
-          </Form.Item>
-          <Form.Item name="tun_id" label="隧道 ID" rules={fieldRules("隧道 ID", { integer: true, range: { min: 1 } })}>
-            <InputNumber min={1} precision={0} style={{ width: 110 }} />
-          </Form.Item>
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <SelectFilter name="status" label="处理状态" width={110} options={labelOptions(IllegalStatusLabel)} />
+        <SelectFilter
+          name="source"
+          label="来源"
+          width={110}
+          options={IllegalSources.map((s) => ({ value: s, label: IllegalSourceLabel[s] }))}
+        />
+        <IdFilter name="uid" label="UID" width={110} />
+        <IdFilter name="tun_id" label="隧道 ID" width={110} />
+      </SearchCard>
       <Card>
         <Table<IllegalFlagRow>
           rowKey="id"

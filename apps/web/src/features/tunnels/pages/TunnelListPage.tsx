@@ -5,7 +5,7 @@ import { Button, Card, Empty, Form, Popconfirm, Space, Switch, Table, type Table
 import { Link } from "react-router";
 import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
-import { SearchActions } from "@/components/SearchActions";
+import { SearchCard } from "@/components/SearchCard";
 import { ProtocolTag } from "@/features/nodes/components/NodeTags";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -142,12 +142,9 @@ export function TunnelListPage() {
         </LinkButton>
       }
     >
-      <Card className="search-card">
-        <Form form={form} layout="inline" onFinish={search}>
-          <TunnelFilterFields nodes={nodes.data?.list} statusOptions={statusOptions} />
-          <SearchActions onReset={reset} />
-        </Form>
-      </Card>
+      <SearchCard form={form} onFinish={search} onReset={reset}>
+        <TunnelFilterFields nodes={nodes.data?.list} statusOptions={statusOptions} />
+      </SearchCard>
       <Card>
         <Table<TunnelView>
           rowKey="tun_id"

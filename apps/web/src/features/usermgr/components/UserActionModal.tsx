@@ -4,7 +4,7 @@ import { Form, Input, InputNumber, Modal, Radio, Select } from "antd";
 import { useEffect } from "react";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
-
+import { labelOptions } from "@/lib/options";
 import { confirmRules, fieldRules, passwordRules } from "@/lib/rules";
 import { type ActionForm, actionTitles, buildUpdate, type UserAction } from "../user-actions";
 import { updateUser, usermgrKeys } from "../usermgr.api";
@@ -84,7 +84,7 @@ export function UserActionModal({ action, user, onClose }: UserActionModalProps)
           )}
           {action === "role" && (
             <Form.Item name="role" label="角色" rules={fieldRules("角色", { required: true, choice: true })}>
-              <Select options={Object.entries(RoleLabel).map(([value, label]) => ({ value: Number(value), label }))} />
+              <Select options={labelOptions(RoleLabel)} />
             </Form.Item>
           )}
           {action === "ban" && (

@@ -1,18 +1,7 @@
 import { type BalanceLedgerRow, fenToYuan, UserStatus } from "@burrow/contract";
 import { RiArrowLeftLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Avatar,
-  Button,
-  Card,
-  Descriptions,
-  Modal,
-  Result,
-  Space,
-  Table,
-  type TableColumnsType,
-  Typography,
-} from "antd";
+import { Avatar, Button, Card, Descriptions, Modal, Result, Space, Table, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { useParams } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
@@ -20,6 +9,7 @@ import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { PagedTableCard } from "@/components/PagedTableCard";
 import { loginLogColumns } from "@/features/account/components/LoginHistoryCard";
+import { ledgerChangeColumn, ledgerTimeColumn } from "@/features/orders/components/LedgerCard";
 import { AdminVerifyCard } from "@/features/verify/components/AdminVerifyCard";
 import { useAccess } from "@/hooks/useAccess";
 import { feedback } from "@/lib/feedback";
@@ -30,19 +20,8 @@ import type { UserAction } from "../user-actions";
 import { updateUser, userDetailQuery, userLoginListQuery, usermgrKeys } from "../usermgr.api";
 
 const ledgerColumns: TableColumnsType<BalanceLedgerRow> = [
-  { title: "时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
-  {
-    title: "变动（元）",
-    dataIndex: "change",
-    width: 120,
-    align: "right",
-    render: (fen: number) => (
-      <Typography.Text type={fen < 0 ? "danger" : "success"}>
-        {fen > 0 ? "+" : fen < 0 ? "-" : ""}
-        {fenToYuan(Math.abs(fen))}
-      </Typography.Text>
-    ),
-  },
+  ledgerTimeColumn(180),
+  ledgerChangeColumn(120),
   { title: "变动前（元）", dataIndex: "balance_before", width: 120, align: "right", render: fenToYuan },
   { title: "变动后（元）", dataIndex: "balance_after", width: 120, align: "right", render: fenToYuan },
   { title: "原因", dataIndex: "reason", ellipsis: true },

@@ -2,14 +2,16 @@ import { type AdminUserRow, fenToYuan, RoleLabel, UserStatusLabel } from "@burro
 import { RiRefreshLine, RiSearchLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import type { TableColumnsType } from "antd";
-import { Button, Card, Col, DatePicker, Form, Input, InputNumber, Row, Select, Space, Table } from "antd";
+import { Button, Card, Col, DatePicker, Form, InputNumber, Row, Space, Table } from "antd";
 import type { Dayjs } from "dayjs";
 import { useEffect } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
+import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { dayjs } from "@/lib/dayjs";
 import { formatTime } from "@/lib/format";
+import { labelOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";
 import { RoleTag, UserStatusTag } from "../components/UserTags";
 import { filtersFromSearch, filtersToSearch } from "../filters";
@@ -42,9 +44,6 @@ const columns: TableColumnsType<AdminUserRow> = [
     render: (_: unknown, row) => <Link to={detailPath(row.uid)}>详情</Link>,
   },
 ];
-
-const toOptions = (labels: Record<number, string>) =>
-  Object.entries(labels).map(([value, label]) => ({ value: Number(value), label }));
 
 /** /admin/usermgr/list: users with filters (kept in the URL) and server-side paging. */
 export function UserListPage() {
@@ -93,9 +92,7 @@ export function UserListPage() {
         <Form form={form} layout="vertical" initialValues={initialValues} onFinish={search}>
           <Row gutter={16}>
             <Col xs={24} sm={12} lg={8} xl={6}>
-              <Form.Item name="phone" label="手机号" rules={fieldRules("手机号", { length: { max: 20 } })}>
-                <Input allowClear placeholder="支持部分号码" />
-              </Form.Item>
+              <TextFilter name="phone" label="手机号" max={20} placeholder="支持部分号码" />
             </Col>
             <Col xs={24} sm={12} lg={8} xl={6}>
               <Form.Item name="uid" label="UID" rules={fieldRules("UID", { integer: true, range: { min: 1 } })}>
@@ -103,14 +100,10 @@ export function UserListPage() {
               </Form.Item>
             </Col>
             <Col xs={24} sm={12} lg={8} xl={6}>
-              <Form.Item name="status" label="状态">
-                <Select allowClear placeholder="全部" options={toOptions(UserStatusLabel)} />
-              </Form.Item>
+              <SelectFilter name="status" label="状态" options={labelOptions(UserStatusLabel)} />
             </Col>
             <Col xs={24} sm={12} lg={8} xl={6}>
-              <Form.Item name="role" label="角色">
-                <Select allowClear placeholder="全部" options={toOptions(RoleLabel)} />
-              </Form.Item>
+              <SelectFilter name="role" label="角色" options={labelOptions(RoleLabel)} />
             </Col>
             <Col xs={24} sm={12} lg={8} xl={6}>
               <Form.Item name="dates" label="注册日期">
