@@ -22,7 +22,7 @@ import { audit } from "../audit/audit";
 import { getPlanLimits } from "../subscriptions/quota";
 import { buildNodeSetup } from "./frps-config";
 import { presentAdminNode, presentAdminNodeDetail, presentNodeSummary } from "./nodes.presenter";
-import { findNode, selectNodes } from "./nodes.repository";
+import { findNode, liveTunnelsByNode, selectNodes } from "./nodes.repository";
 import type { NodeRow } from "./nodes.table";
 
 /** A fresh plugin secret: URL-safe, 32 bytes of entropy. */
@@ -37,15 +37,24 @@ function applyFilters<T extends ReturnType<typeof selectNodes>>(ctx: AppContext,
   return s;
 }
 
+/** List rows with their live tunnel counts (liveTunnelsByNode). */
+async function withTunnelCounts<R extends { node_id: number }>(ctx: AppContext, rows: Promise<R[]>) {
+  const [list, counts] = await Promise.all([rows, liveTunnelsByNode(ctx.db)]);
+  return list.map((r) => ({ ...r, tunnel_count: counts.get(r.node_id) ?? 0 }));
+}
+
 /** Every node for operators, filtered by name, area, network type and status. */
 export async function listAdminNodes(ctx: AppContext, q: NodeListQuery): Promise<Paged<AdminNodeRow>> {
-  const sel = applyFilters(ctx, selectNodes(ctx.db), q);
+  const sel = applyFilters(ctx, selectNodes(ctx.db, { tunnelCount: false }), q);
   return pageOf(
     q.page,
     q.size,
     async (limit, offset) =>
       (
-        await sel.orderBy("nodes.sort", "asc").orderBy("nodes.node_id", "asc").limit(limit).offset(offset).execute()
+        await withTunnelCounts(
+          ctx,
+          sel.orderBy("nodes.sort", "asc").orderBy("nodes.node_id", "asc").limit(limit).offset(offset).execute(),
+        )
       ).map(presentAdminNode),
     async () =>
       (
@@ -255,7 +264,9 @@ export async function listUserNodes(ctx: AppContext, uid: number, q: NodeListQue
   if (!limits) return { list: [], total: 0, page: q.page, size: q.size };
   const sel = applyFilters(
     ctx,
-    selectNodes(ctx.db).where("nodes.status", "<>", NodeStatus.OffShelf).where("plan_levels.level", "<=", limits.level),
+    selectNodes(ctx.db, { tunnelCount: false })
+      .where("nodes.status", "<>", NodeStatus.OffShelf)
+      .where("plan_levels.level", "<=", limits.level),
     q,
   );
   return pageOf(
@@ -263,7 +274,10 @@ export async function listUserNodes(ctx: AppContext, uid: number, q: NodeListQue
     q.size,
     async (limit, offset) =>
       (
-        await sel.orderBy("nodes.sort", "asc").orderBy("nodes.node_id", "asc").limit(limit).offset(offset).execute()
+        await withTunnelCounts(
+          ctx,
+          sel.orderBy("nodes.sort", "asc").orderBy("nodes.node_id", "asc").limit(limit).offset(offset).execute(),
+        )
       ).map(presentNodeSummary),
     async () =>
       (
