@@ -5,6 +5,7 @@
 // Target: p95 ≤ 20 ms. A bare Fastify route measured in the same run is the baseline.
 // SQLite by default; DATABASE_URL=postgres://… for PostgreSQL. SCALE=0.1 for a quick run,
 // SCALE_SECONDS per call (default 4), SCALE_ONLY=name,prefix… to run some calls.
+import os from "node:os";
 import Fastify from "fastify";
 import pino from "pino";
 import { buildApp } from "../apps/server/src/app";
@@ -58,10 +59,19 @@ const calls: Call[] = [
   { name: "user/tun status+protocol", who: "customer", path: "/api/user/tun?page=1&size=10&status=1&protocol=tcp" },
   { name: "user/tun deep page", who: "customer", path: `/api/user/tun?page=${HEAVY_PER / 10 - 1}&size=10` },
   { name: "user/traffic (30 days)", who: "customer", path: "/api/user/traffic" },
-  { name: "user/traffic one tunnel", who: "customer", path: (uid) => `/api/user/traffic?tun_id=${firstTunnel(uid)}` },
-  { name: "user/tun/:id/traffic", who: "customer", path: (uid) => `/api/user/tun/${firstTunnel(uid)}/traffic?days=30` },
+  {
+    name: "user/traffic one tunnel",
+    who: "customer",
+    path: (uid: number) => `/api/user/traffic?tun_id=${firstTunnel(uid)}`,
+  },
+  {
+    name: "user/tun/:id/traffic",
+    who: "customer",
+    path: (uid: number) => `/api/user/tun/${firstTunnel(uid)}/traffic?days=30`,
+  },
   { name: "user/order", who: "customer", path: "/api/user/order?page=1&size=10" },
   { name: "user/ledger", who: "customer", path: "/api/user/ledger?page=1&size=10" },
+  { name: "user/node", who: "customer", path: "/api/user/node?page=1&size=20" },
   { name: "super/viewInfo", who: "operator", path: "/api/super/viewInfo" },
   { name: "super/roleMenu", who: "operator", path: "/api/super/roleMenu" },
   { name: "super/user/list", who: "operator", path: "/api/super/user/list?page=1&size=20" },
@@ -120,10 +130,15 @@ function requestsOf(c: Call) {
   }));
 }
 
+/** Autocannon gives up on a request after 10 s: a call with no answer in time has no percentile. */
+const TIMEOUT_MS = 10_000;
+/** A call whose first answer alone takes longer than this is not loaded (see below). */
+const SLOW_MS = 500;
 const row = (r: Awaited<ReturnType<typeof loadFromChild>>) => ({
   rps: Math.round(r.rps),
   p50: r.p50,
-  p95: r.p95,
+  // Timed-out requests are not among the recorded times: a call with any is reported as above 10 s.
+  p95: r.errors > 0 || r.p95 === 0 ? TIMEOUT_MS : r.p95,
   p99: r.p99,
   non2xx: r.non2xx,
   errors: r.errors,
@@ -136,18 +151,30 @@ for (const c of calls) {
   const reqs = requestsOf(c);
   // One answer first: it must be a success (a bench of error answers measures nothing), and its
   // time is the cold one.
-  const t0 = performance.now();
-  const res = await fetch(`${base}${reqs[0].path}`, { headers: reqs[0].headers });
-  const first = Number((performance.now() - t0).toFixed(1));
-  const body = (await res.json()) as { code: string; msg: string };
-  if (res.status !== 200 || body.code !== "SUCCESS")
-    throw new Error(`${c.name}: ${res.status} ${JSON.stringify(body)}`);
+  const once = async () => {
+    const t0 = performance.now();
+    const res = await fetch(`${base}${reqs[0].path}`, { headers: reqs[0].headers });
+    const body = (await res.json()) as { code: string; msg: string };
+    if (res.status !== 200 || body.code !== "SUCCESS")
+      throw new Error(`${c.name}: ${res.status} ${JSON.stringify(body)}`);
+    return Number((performance.now() - t0).toFixed(1));
+  };
+  let first = await once();
+  // A slow first answer may be a cold cache: the second tells.
+  if (first > SLOW_MS) first = Math.min(first, await once());
+  if (first > SLOW_MS) {
+    // Alone it already takes this long: under 20 clients it would answer in seconds, and the
+    // requests it queues would take minutes to drain. Reported as missed, with the time alone.
+    results[c.name] = { rps: 0, p50: first, p95: TIMEOUT_MS, p99: first, non2xx: 0, errors: 0, first_ms: first };
+    console.error(`${c.name.padEnd(38)} alone ${first} ms: not loaded`);
+    continue;
+  }
   const r = await loadFromChild({ url: base, requests: reqs, seconds: SECONDS, connections: CONNECTIONS });
   results[c.name] = { ...row(r), first_ms: first };
   // Requests autocannon gave up on are still queued at the database: let them finish before the
   // next call is measured (a health check queues behind them).
   await fetch(`${base}/api/healthz`);
-  console.error(`${c.name.padEnd(38)} p95 ${String(r.p95).padStart(7)} ms  ${Math.round(r.rps)} req/s`);
+  console.error(`${c.name.padEnd(38)} p95 ${String(results[c.name].p95).padStart(7)} ms  ${Math.round(r.rps)} req/s`);
 }
 
 const db = pg ? "postgres" : "sqlite";
@@ -155,7 +182,7 @@ console.log(`\n${db}, scale ${SCALE}: p95 per call (ms), ${CONNECTIONS} connecti
 console.log("| call | p50 | p95 | p99 | req/s | first | ≤ 20 ms |\n|---|---|---|---|---|---|---|");
 for (const [name, r] of Object.entries(results))
   console.log(
-    `| ${name} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.rps} | ${r.first_ms} | ${r.p95 <= TARGET_MS ? "yes" : "**no**"} |`,
+    `| ${name} | ${r.p50} | ${r.p95 >= TIMEOUT_MS ? (r.rps ? "> 10 s" : `alone ${r.first_ms}`) : r.p95} | ${r.p99} | ${r.rps} | ${r.first_ms} | ${r.p95 <= TARGET_MS ? "yes" : "**no**"} |`,
   );
 const missed = Object.entries(results).filter(([, r]) => r.p95 > TARGET_MS);
 report(`scale-${db}${only.length ? "-partial" : ""}`, {
@@ -167,6 +194,8 @@ report(`scale-${db}${only.length ? "-partial" : ""}`, {
   connections: CONNECTIONS,
   seconds_per_call: SECONDS,
   target_p95_ms: TARGET_MS,
+  // The machine is shared: its load says how far the bare route's figure is from an idle one's.
+  load_average_at_end: os.loadavg().map((n) => Number(n.toFixed(1))),
   missed: missed.map(([name]) => name),
   calls: results,
 });
