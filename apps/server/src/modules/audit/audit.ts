@@ -34,7 +34,7 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
       query.page,
       query.size,
       (limit, offset) => q.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute(),
-      () => countRows(q),
+      () => countRows(q, ctx.db),
     );
   });
 }

@@ -1,12 +1,13 @@
 import { TunnelStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
+import { largeMemo } from "../../shared/large-memo";
 
 /**
  * Nodes with everything both consoles show: area, network type and level names, the poller's
  * last runtime snapshot and the number of live tunnels.
  */
-export function selectNodes(db: Kysely<DB>) {
+export function selectNodes(db: Kysely<DB>, { tunnelCount = true } = {}) {
   return db
     .selectFrom("nodes")
     .leftJoin("areas", "areas.area_id", "nodes.area_id")
@@ -14,7 +15,7 @@ export function selectNodes(db: Kysely<DB>) {
     .leftJoin("plan_levels", "plan_levels.id", "nodes.level_id")
     .leftJoin("node_runtime", "node_runtime.node_id", "nodes.node_id")
     .selectAll("nodes")
-    .select((eb) => [
+    .select([
       "areas.area_name",
       "areas.icp_required",
       "net_types.name as net_type_name",
@@ -29,13 +30,39 @@ export function selectNodes(db: Kysely<DB>) {
       "node_runtime.last_poll_at as rt_last_poll_at",
       "node_runtime.last_error as rt_last_error",
       "node_runtime.rollover_skew_at as rt_rollover_skew_at",
-      eb
-        .selectFrom("tunnels")
-        .select((e) => e.fn.countAll<number>().as("n"))
-        .whereRef("tunnels.node_id", "=", "nodes.node_id")
-        .where("tunnels.status", "<>", TunnelStatus.Deleted)
-        .as("tunnel_count"),
-    ]);
+    ])
+    .$if(tunnelCount, (q) =>
+      q.select((eb) =>
+        eb
+          .selectFrom("tunnels")
+          .select((e) => e.fn.countAll<number>().as("n"))
+          .whereRef("tunnels.node_id", "=", "nodes.node_id")
+          .where("tunnels.status", "<>", TunnelStatus.Deleted)
+          .as("tunnel_count"),
+      ),
+    );
+}
+
+/**
+ * Live tunnels per node, for the node lists: one grouped read instead of a count per listed node,
+ * a few seconds old at most once there are many tunnels (shared/large-memo.ts).
+ */
+export async function liveTunnelsByNode(db: Kysely<DB>): Promise<Map<number, number>> {
+  const rows = await largeMemo(
+    db,
+    "nodes:live-tunnels",
+    async () =>
+      (
+        await db
+          .selectFrom("tunnels")
+          .select(["node_id", (eb) => eb.fn.countAll<number | string>().as("n")])
+          .where("status", "<>", TunnelStatus.Deleted)
+          .groupBy("node_id")
+          .execute()
+      ).map((r) => [r.node_id, Number(r.n)] as const),
+    (counts) => counts.reduce((sum, [, n]) => sum + n, 0),
+  );
+  return new Map(rows);
 }
 
 export type NodeJoinedRow = Awaited<ReturnType<ReturnType<typeof selectNodes>["executeTakeFirstOrThrow"]>>;

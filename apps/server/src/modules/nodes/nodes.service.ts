@@ -22,7 +22,7 @@ import { audit } from "../audit/audit";
 import { getPlanLimits } from "../subscriptions/quota";
 import { buildNodeSetup } from "./frps-config";
 import { presentAdminNode, presentAdminNodeDetail, presentNodeSummary } from "./nodes.presenter";
-import { findNode, type NodeJoinedRow, selectNodes } from "./nodes.repository";
+import { findNode, liveTunnelsByNode, type NodeJoinedRow, selectNodes } from "./nodes.repository";
 import type { NodeRow } from "./nodes.table";
 
 /** A fresh plugin secret: URL-safe, 32 bytes of entropy. */
@@ -37,13 +37,20 @@ function applyFilters<T extends ReturnType<typeof selectNodes>>(ctx: AppContext,
   return s;
 }
 
-/** Every node for operators, filtered by name, area, network type and status. */
-export async function listAdminNodes(ctx: AppContext, q: NodeListQuery): Promise<Paged<AdminNodeRow>> {
-  return pageNodes(applyFilters(ctx, selectNodes(ctx.db), q), q, presentAdminNode);
+/** List rows with their live tunnel counts (liveTunnelsByNode). */
+async function withTunnelCounts<R extends { node_id: number }>(ctx: AppContext, rows: Promise<R[]>) {
+  const [list, counts] = await Promise.all([rows, liveTunnelsByNode(ctx.db)]);
+  return list.map((r) => ({ ...r, tunnel_count: counts.get(r.node_id) ?? 0 }));
 }
 
-/** One page of filtered nodes in shelf order (sort, then id). */
+/** Every node for operators, filtered by name, area, network type and status. */
+export async function listAdminNodes(ctx: AppContext, q: NodeListQuery): Promise<Paged<AdminNodeRow>> {
+  return pageNodes(ctx, applyFilters(ctx, selectNodes(ctx.db, { tunnelCount: false }), q), q, presentAdminNode);
+}
+
+/** One page of filtered nodes in shelf order (sort, then id), with their live tunnel counts. */
 function pageNodes<R>(
+  ctx: AppContext,
   sel: ReturnType<typeof selectNodes>,
   q: NodeListQuery,
   present: (r: NodeJoinedRow) => R,
@@ -53,7 +60,10 @@ function pageNodes<R>(
     q.size,
     async (limit, offset) =>
       (
-        await sel.orderBy("nodes.sort", "asc").orderBy("nodes.node_id", "asc").limit(limit).offset(offset).execute()
+        await withTunnelCounts(
+          ctx,
+          sel.orderBy("nodes.sort", "asc").orderBy("nodes.node_id", "asc").limit(limit).offset(offset).execute(),
+        )
       ).map(present),
     () => countSelected(sel),
   );
@@ -257,8 +267,10 @@ export async function listUserNodes(ctx: AppContext, uid: number, q: NodeListQue
   if (!limits) return { list: [], total: 0, page: q.page, size: q.size };
   const sel = applyFilters(
     ctx,
-    selectNodes(ctx.db).where("nodes.status", "<>", NodeStatus.OffShelf).where("plan_levels.level", "<=", limits.level),
+    selectNodes(ctx.db, { tunnelCount: false })
+      .where("nodes.status", "<>", NodeStatus.OffShelf)
+      .where("plan_levels.level", "<=", limits.level),
     q,
   );
-  return pageNodes(sel, q, presentNodeSummary);
+  return pageNodes(ctx, sel, q, presentNodeSummary);
 }

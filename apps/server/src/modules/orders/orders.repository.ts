@@ -72,7 +72,7 @@ export async function listAllOrders(db: Kysely<DB>, q: AdminOrderQuery) {
         .limit(limit)
         .offset(offset)
         .execute()) as OrderWithUser[],
-    () => countRows(sel),
+    () => countRows(sel, db),
   );
 }
 

@@ -14,7 +14,7 @@ import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { refused } from "../../http/errors";
 import { lockUser } from "../../shared/locks";
-import { pageOf } from "../../shared/paging";
+import { countRows, pageOf } from "../../shared/paging";
 import { type Tx, transact } from "../../shared/tx";
 import { GB, grantDefaultPlan } from "./default-plan";
 import { addMonths } from "./periods";
@@ -420,14 +420,7 @@ function subscriptionPage(
         .limit(limit)
         .offset(offset)
         .execute(),
-    async () =>
-      (
-        await ctx.db
-          .selectFrom("subscriptions")
-          .where(filter)
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
+    () => countRows(ctx.db.selectFrom("subscriptions").where(filter), withOwner ? ctx.db : undefined),
   );
 }
 

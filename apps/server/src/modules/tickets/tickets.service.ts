@@ -292,7 +292,7 @@ export async function listTickets(ctx: AppContext, q: AdminTicketListQuery): Pro
       );
       return rows.map((r) => ({ ...presentRow(r), uid: r.uid, phone: phones.get(r.uid) ?? "" }));
     },
-    () => countRows(sel),
+    () => countRows(sel, ctx.db),
   );
 }
 

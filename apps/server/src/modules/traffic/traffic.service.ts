@@ -15,6 +15,7 @@ import { sql } from "kysely";
 import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
 import { invalid, notFound } from "../../http/errors";
+import { largeMemo } from "../../shared/large-memo";
 import { countRows, pageOf } from "../../shared/paging";
 import { addDays, shanghaiDate } from "../../shared/time";
 import { getPlanLimits } from "../subscriptions/quota";
@@ -151,11 +152,9 @@ export async function tunnelTrafficChart(
   return { tun_id: tunId, days: fillDays(start, end, rows) };
 }
 
-function selectConns(ctx: AppContext, q: ConnListQuery) {
-  let sel = ctx.db
-    .selectFrom("tunnel_conns as c")
-    .leftJoin("tunnels", "tunnels.tun_id", "c.tun_id")
-    .leftJoin("nodes", "nodes.node_id", "c.node_id");
+/** The connections a list asks for; its count reads them alone (the joins add names, not rows). */
+function filterConns(ctx: AppContext, q: ConnListQuery) {
+  let sel = ctx.db.selectFrom("tunnel_conns as c");
   if (q.tun_id) sel = sel.where("c.tun_id", "=", q.tun_id);
   if (q.uid) sel = sel.where("c.uid", "=", q.uid);
   if (q.node_id) sel = sel.where("c.node_id", "=", q.node_id);
@@ -165,7 +164,8 @@ function selectConns(ctx: AppContext, q: ConnListQuery) {
 
 /** Recent visitor connections (newest first), filtered by tunnel, owner, node and visitor address. */
 export function listConns(ctx: AppContext, q: ConnListQuery): Promise<Paged<ConnRow>> {
-  const sel = selectConns(ctx, q);
+  const base = filterConns(ctx, q);
+  const sel = base.leftJoin("tunnels", "tunnels.tun_id", "c.tun_id").leftJoin("nodes", "nodes.node_id", "c.node_id");
   return pageOf(
     q.page,
     q.size,
@@ -195,7 +195,7 @@ export function listConns(ctx: AppContext, q: ConnListQuery): Promise<Paged<Conn
         node_name: r.node_name ?? `#${r.node_id}`,
         last_at: r.last_at ?? r.created_at,
       })),
-    () => countRows(sel),
+    () => countRows(base, ctx.db),
   );
 }
 
@@ -251,15 +251,29 @@ export async function connOverview(ctx: AppContext, q: ConnListQuery): Promise<C
   return { ...page, live };
 }
 
-/** Traffic over a range by day, by node and by user (heaviest first, paged). */
+/**
+ * Traffic over a range by day, by node and by user (heaviest first, paged). Over many rows (a week
+ * of every tunnel) the answer may be a few seconds old: shared/large-memo.ts.
+ */
 export async function flow(ctx: AppContext, q: FlowQuery): Promise<Flow> {
   const [start, end] = dateRange(q, 7);
+  const key = `flow:${JSON.stringify([start, end, q.node_id, q.uid, q.page, q.size])}`;
+  const r = await largeMemo(
+    ctx.db,
+    key,
+    () => computeFlow(ctx, q, start, end),
+    (f) => f.rows,
+  );
+  return r.flow;
+}
+
+async function computeFlow(ctx: AppContext, q: FlowQuery, start: string, end: string) {
   let base = ctx.db.selectFrom("tunnel_traffic").where("day", ">=", start).where("day", "<=", end);
   if (q.node_id) base = base.where("tunnel_traffic.node_id", "=", q.node_id);
   if (q.uid) base = base.where("tunnel_traffic.uid", "=", q.uid);
   const [days, nodes, users] = await Promise.all([
     base
-      .select(["day", sumIn.as("traffic_in"), sumOut.as("traffic_out")])
+      .select(["day", sumIn.as("traffic_in"), sumOut.as("traffic_out"), sql<string | number>`count(*)`.as("n")])
       .groupBy("day")
       .execute(),
     base
@@ -296,7 +310,7 @@ export async function flow(ctx: AppContext, q: FlowQuery): Promise<Flow> {
     ),
   ]);
   const dayRows = fillDays(start, end, days);
-  return {
+  const flow: Flow = {
     start_date: start,
     end_date: end,
     total_in: dayRows.reduce((n, d) => n + d.traffic_in, 0),
@@ -318,4 +332,5 @@ export async function flow(ctx: AppContext, q: FlowQuery): Promise<Flow> {
       })),
     },
   };
+  return { flow, rows: days.reduce((n, d) => n + Number(d.n), 0) };
 }

@@ -30,3 +30,16 @@ export async function trafficByDay(db: Kysely<DB>, from: string, to: string): Pr
     .execute();
   return new Map(rows.map((r) => [r.day, Number(r.bytes ?? 0)]));
 }
+
+/** Bytes (in + out) of one Asia/Shanghai day, and how many tunnel rows they sum. */
+export async function trafficOfDay(db: Kysely<DB>, day: string): Promise<{ bytes: number; rows: number }> {
+  const r = await db
+    .selectFrom("tunnel_traffic")
+    .select((eb) => [
+      eb.fn.sum<number | string>(eb("traffic_in", "+", eb.ref("traffic_out"))).as("bytes"),
+      eb.fn.countAll<number | string>().as("rows"),
+    ])
+    .where("day", "=", day)
+    .executeTakeFirstOrThrow();
+  return { bytes: Number(r.bytes ?? 0), rows: Number(r.rows) };
+}

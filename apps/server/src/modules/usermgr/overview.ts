@@ -2,11 +2,12 @@ import { UserStatus, type ViewInfo } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
+import { largeMemo } from "../../shared/large-memo";
 import { verifiedUserCount, waitingCounts } from "../../shared/overview-counters";
 import { addDays, shanghaiDate, shanghaiDayStart } from "../../shared/time";
 import { nodeStatusSummary } from "../nodes/stats";
 import { revenueBetween } from "../orders/stats";
-import { trafficByDay, tunnelCounts } from "../tunnels/stats";
+import { trafficByDay, trafficOfDay, tunnelCounts } from "../tunnels/stats";
 
 interface DayFigures {
   revenue: number;
@@ -97,11 +98,22 @@ export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
     usersBeforeDay(db, today),
     count(users.where("status", "=", UserStatus.Banned)),
     verifiedUserCount(ctx),
-    tunnelCounts(db),
+    // Sums over every tunnel: a few seconds old at most once large (shared/large-memo.ts).
+    largeMemo(
+      db,
+      "overview:tunnels",
+      () => tunnelCounts(db),
+      (c) => c.total,
+    ),
     nodeStatusSummary(db),
     waitingCounts(ctx),
     pastDays(db, today),
-    trafficByDay(db, today, today).then(async (traffic) => (await computeDays(db, [today], traffic)).get(today)),
+    largeMemo(
+      db,
+      `overview:traffic:${today}`,
+      () => trafficOfDay(db, today),
+      (t) => t.rows,
+    ).then(async (t) => (await computeDays(db, [today], new Map([[today, t.bytes]]))).get(today)),
   ]);
   const todayFigures = now ?? { revenue: 0, recharge: 0, traffic: 0, signups: 0 };
   const monthStart = `${today.slice(0, 8)}01`;

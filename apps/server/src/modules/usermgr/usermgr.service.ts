@@ -37,7 +37,7 @@ export async function listUsers(ctx: AppContext, q: AdminUserListQuery): Promise
     q.size,
     async (limit, offset) =>
       (await sel.selectAll().orderBy("uid", "desc").limit(limit).offset(offset).execute()).map(presentAdminUser),
-    () => countRows(sel),
+    () => countRows(sel, ctx.db),
   );
 }
 

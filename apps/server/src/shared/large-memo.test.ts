@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { FRESH_MS, LARGE_ROWS, largeMemo, MAX_STALE_MS } from "./large-memo";
+
+/** A figure that counts its computations, with a clock the test moves. */
+function setup(first: number) {
+  const db = {};
+  let value = first;
+  let computed = 0;
+  let t = 1_000_000;
+  const get = () =>
+    largeMemo(
+      db,
+      "k",
+      async () => {
+        computed++;
+        return value;
+      },
+      (n) => n,
+      () => t,
+    );
+  return {
+    get,
+    set: (v: number) => (value = v),
+    advance: (ms: number) => (t += ms),
+    computed: () => computed,
+  };
+}
+
+describe("largeMemo", () => {
+  it("computes a small figure on every call, so it is exact at once", async () => {
+    const m = setup(5);
+    expect(await m.get()).toBe(5);
+    m.set(6);
+    expect(await m.get()).toBe(6);
+    expect(m.computed()).toBe(2);
+  });
+
+  it("answers a large figure from memory while fresh", async () => {
+    const m = setup(LARGE_ROWS);
+    expect(await m.get()).toBe(LARGE_ROWS);
+    m.set(LARGE_ROWS + 1);
+    m.advance(FRESH_MS);
+    expect(await m.get()).toBe(LARGE_ROWS);
+    expect(m.computed()).toBe(1);
+  });
+
+  it("answers a stale large figure once while refreshing it, then the new one", async () => {
+    const m = setup(LARGE_ROWS);
+    await m.get();
+    m.set(LARGE_ROWS + 7);
+    m.advance(FRESH_MS + 1);
+    expect(await m.get()).toBe(LARGE_ROWS);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(await m.get()).toBe(LARGE_ROWS + 7);
+    expect(m.computed()).toBe(2);
+  });
+
+  it("waits for a fresh figure once the memory is too old, computing it once for callers together", async () => {
+    const m = setup(LARGE_ROWS);
+    await m.get();
+    m.set(LARGE_ROWS * 2);
+    m.advance(MAX_STALE_MS + 1);
+    expect(await Promise.all([m.get(), m.get(), m.get()])).toEqual([LARGE_ROWS * 2, LARGE_ROWS * 2, LARGE_ROWS * 2]);
+    expect(m.computed()).toBe(2);
+  });
+
+  it("forgets a figure that became small", async () => {
+    const m = setup(LARGE_ROWS);
+    await m.get();
+    m.set(3);
+    m.advance(MAX_STALE_MS + 1);
+    expect(await m.get()).toBe(3);
+    m.set(4);
+    expect(await m.get()).toBe(4);
+  });
+
+  it("keeps figures of different databases apart", async () => {
+    const a = await largeMemo(
+      {},
+      "k",
+      async () => LARGE_ROWS,
+      (n) => n,
+    );
+    const b = await largeMemo(
+      {},
+      "k",
+      async () => LARGE_ROWS + 1,
+      (n) => n,
+    );
+    expect([a, b]).toEqual([LARGE_ROWS, LARGE_ROWS + 1]);
+  });
+});

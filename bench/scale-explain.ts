@@ -1,0 +1,54 @@
+// The query plans behind the "API at scale" calls (docs/performance.md), on the database of
+// scale-seed.ts as it is now (run it before and after a migration to compare). Prints the plan
+// and one timed run of each query. SQLite by default; DATABASE_URL=postgres://… for PostgreSQL.
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import pg from "pg";
+import { SCALE, type SeedInfo, scaleConfig } from "./scale-seed";
+
+const config = scaleConfig(SCALE);
+const isPg = Boolean(config.DATABASE_URL);
+const client = isPg ? new pg.Client({ connectionString: config.DATABASE_URL }) : undefined;
+const lite = isPg ? undefined : new SQLite(path.resolve(config.DATA_DIR, "burrow.sqlite"), { readonly: true });
+await client?.connect();
+const all = async (q: string): Promise<Record<string, unknown>[]> =>
+  client ? (await client.query(q)).rows : (lite?.prepare(q).all() as Record<string, unknown>[]);
+
+const info = JSON.parse(
+  String((await all("select value from settings where key = 'bench_scale'"))[0]?.value ?? "null"),
+) as SeedInfo | null;
+if (!info) throw new Error("not a scale database: run scale-seed.ts first");
+const today = info.today;
+const weekAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
+const monthAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
+
+const queries: Record<string, string> = {
+  "overview: today's traffic": `select sum(traffic_in + traffic_out), count(*) from tunnel_traffic where day = '${today}'`,
+  "overview: tunnels by status": "select status, count(*) from tunnels group by status",
+  "dashChart / user traffic: a customer's days": `select day, sum(traffic_in), sum(traffic_out) from tunnel_traffic where uid = 2 and day >= '${monthAgo}' and day <= '${today}' group by day`,
+  "user traffic: a customer's rows": `select tun_id, day, traffic_in, traffic_out from tunnel_traffic where uid = 2 and day >= '${monthAgo}' and day <= '${today}' order by day, tun_id`,
+  "flow: a week by user": `select uid, sum(traffic_in), sum(traffic_out) from tunnel_traffic where day >= '${weekAgo}' and day <= '${today}' group by uid order by sum(traffic_in + traffic_out) desc, uid limit 20`,
+  "orders: type+status page": "select * from orders where type = 2 and status = 1 order by id desc limit 20",
+  "orders: type+status count": "select count(*) from orders where type = 2 and status = 1",
+  "orders: refunded page": "select * from orders where status = -2 order by id desc limit 20",
+  "tunnels: count, list joins (before)": `select count(*) from tunnels inner join nodes on nodes.node_id = tunnels.node_id left join users on users.uid = tunnels.uid left join tunnel_traffic tt on tt.tun_id = tunnels.tun_id and tt.day = '${today}' left join proxy_counters pc on pc.tun_id = tunnels.tun_id and pc.node_id = tunnels.node_id where tunnels.status = 3`,
+  "tunnels: count, node and owner only (after)":
+    "select count(*) from tunnels inner join nodes on nodes.node_id = tunnels.node_id left join users on users.uid = tunnels.uid where tunnels.status = 3",
+  "conns: count with joins (before)":
+    "select count(*) from tunnel_conns c left join tunnels on tunnels.tun_id = c.tun_id left join nodes on nodes.node_id = c.node_id",
+  "conns: count alone (after)": "select count(*) from tunnel_conns c",
+  "users: phone contains, page": "select * from users where phone like '%1390004%' order by uid desc limit 20",
+  "users: count": "select count(*) from users",
+};
+
+const plans: Record<string, { plan: string[]; ms: number }> = {};
+for (const [name, q] of Object.entries(queries)) {
+  const rows = await all(`${isPg ? "explain" : "explain query plan"} ${q}`);
+  const plan = rows.map((r) => String(r.detail ?? r["QUERY PLAN"]));
+  const t0 = performance.now();
+  await all(q);
+  plans[name] = { plan, ms: Number((performance.now() - t0).toFixed(1)) };
+  console.log(`\n-- ${name} (${plans[name].ms} ms)\n${q}\n${plan.join("\n")}`);
+}
+await client?.end();
+lite?.close();
