@@ -5,6 +5,7 @@ import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
 import { loadConfig } from "../src/config";
+import { loggedUrl } from "../src/http/request-log";
 import { createLogger, formatLine } from "../src/shared/logger";
 import { ADMIN_PASSWORD, ADMIN_PHONE, openTestDb } from "./harness";
 
@@ -99,5 +100,13 @@ describe("request logging", () => {
     expect(lines).toEqual([]);
     await app.inject({ method: "GET", url: "/assets/gone.js" });
     expect(lines.map((l) => [l.level, l.statusCode])).toEqual([[30, 404]]);
+  });
+
+  it("never writes the frps plugin's node secret", () => {
+    expect(loggedUrl("/api/frp/plugin/3/s3cr3t-Value_x?op=Login&version=0.1.0")).toBe(
+      "/api/frp/plugin/3/***?op=Login&version=0.1.0",
+    );
+    expect(loggedUrl("/api/frp/plugin/3/s3cr3t")).toBe("/api/frp/plugin/3/***");
+    expect(loggedUrl("/api/user/userInfo?x=1")).toBe("/api/user/userInfo?x=1");
   });
 });

@@ -1,6 +1,10 @@
 import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import type { Logger } from "pino";
 
+/** The frps plugin's address carries the node's secret: logged as `/api/frp/plugin/<id>/***`. */
+const PLUGIN_SECRET = /^(\/api\/frp\/plugin\/[^/?]*\/)[^/?]*/;
+export const loggedUrl = (url: string): string => url.replace(PLUGIN_SECRET, "$1***");
+
 /**
  * One line per request, when it is answered (Fastify's default is two: received, completed):
  * `GET /api/user/userInfo 200 3.1ms`, with the same fields structured for JSON readers. The web
@@ -12,11 +16,12 @@ export class OneLineRequestLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    const { method, url } = request;
+    const { method } = request;
     const statusCode = reply.statusCode;
-    const level = error ? "error" : url.startsWith("/api/") || statusCode >= 400 ? "info" : "debug";
+    const level = error ? "error" : request.url.startsWith("/api/") || statusCode >= 400 ? "info" : "debug";
     // Nothing is built for a line the route's level drops (the frps plugin's, at warn: every call).
     if (!(reply.log as Logger).isLevelEnabled(level)) return;
+    const url = loggedUrl(request.url);
     const responseTime = Math.round(reply.elapsedTime * 10) / 10;
     const msg = `${method} ${url} ${statusCode} ${responseTime}ms`;
     if (error) {

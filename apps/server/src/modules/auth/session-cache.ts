@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import type { EventBus } from "../../shared/events";
 import { EventedCache } from "../../shared/loading-cache";
+import { findUserAccess } from "../users/users.repository";
 import { TokenCache } from "./tokens";
 
 /** A stored session as authentication needs it, with its user's role and status. */
@@ -48,17 +49,17 @@ export class SessionCache {
       async (sid) => {
         const row = await db
           .selectFrom("sessions")
-          .innerJoin("users", "users.uid", "sessions.uid")
-          .select(["sessions.uid", "sessions.revoked_at", "sessions.expires_at", "users.role", "users.status"])
-          .where("sessions.id", "=", sid)
+          .select(["uid", "revoked_at", "expires_at"])
+          .where("id", "=", sid)
           .executeTakeFirst();
-        return row
+        const user = row && (await findUserAccess(db, row.uid));
+        return row && user
           ? {
               uid: row.uid,
               revoked: row.revoked_at !== null,
               expiresMs: Date.parse(row.expires_at),
-              role: row.role,
-              status: row.status,
+              role: user.role,
+              status: user.status,
             }
           : null;
       },

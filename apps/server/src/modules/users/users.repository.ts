@@ -25,6 +25,10 @@ export async function userFilter(
   return !u || (q.uid && q.uid !== u.uid) ? null : u.uid;
 }
 
+/** What authorises a user's requests: their role and status. */
+export const findUserAccess = (db: Kysely<DB>, uid: number): Promise<{ role: number; status: number } | undefined> =>
+  db.selectFrom("users").select(["role", "status"]).where("uid", "=", uid).executeTakeFirst();
+
 export const findUserByInviteCode = (db: Kysely<DB>, code: string): Promise<UserRow | undefined> =>
   db.selectFrom("users").selectAll().where("invite_code", "=", code).executeTakeFirst();
 
