@@ -62,8 +62,9 @@ describe("assistant chat", () => {
     const before = fake.requests.length;
     const r = await ask(c.token, "怎么在 Linux 上安装 frpc？");
     expect(r.status).toBe(200);
-    // The page's CSP and the other security headers travel with the stream too.
-    expect(r.headers["content-security-policy"]).toContain("default-src 'self'");
+    // The short set of security headers (as on JSON answers) travels with the stream too.
+    expect(r.headers["content-security-policy"]).toContain("default-src 'none'");
+    expect(r.headers["x-content-type-options"]).toBe("nosniff");
     expect(r.events.map((e) => e.type)).toEqual(["start", ...Array(7).fill("delta"), "done"]);
     const start = r.events[0] as Extract<AssistantStreamEvent, { type: "start" }>;
     expect(start.question).toMatchObject({ role: "user", content: "怎么在 Linux 上安装 frpc？", explanations: [] });
