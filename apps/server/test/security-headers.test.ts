@@ -32,8 +32,8 @@ const csp = (header: unknown) =>
   );
 
 describe("security headers", () => {
-  it("are sent on pages and assets", async () => {
-    for (const url of ["/dashboard", "/assets/app.js"]) {
+  it("are sent on pages and assets, and on the API's HTML pages (reference, sandbox cashier)", async () => {
+    for (const url of ["/dashboard", "/assets/app.js", "/api/docs", "/api/pay/sandbox/submit.php"]) {
       const r = await t.app.inject({ method: "GET", url });
       const h = r.headers;
       expect(h["x-content-type-options"], url).toBe("nosniff");
@@ -56,7 +56,7 @@ describe("security headers", () => {
     }
   });
 
-  it("on JSON answers (the API, its errors) the short set: nothing may run in it, frame it or sniff it", async () => {
+  it("on the API's answers (JSON, its errors) the short set: nothing may run in them, frame them or sniff them", async () => {
     for (const url of ["/api/public/site", "/api/nope", "/api/user/userInfo"]) {
       const r = await t.app.inject({ method: "GET", url });
       const h = r.headers;

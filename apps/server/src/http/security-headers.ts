@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import helmet, { type HelmetOptions } from "helmet";
 
 declare module "fastify" {
@@ -9,6 +9,10 @@ declare module "fastify" {
      * (the frps plugin endpoint, called for every visitor connection).
      */
     securityHeaders?: boolean;
+  }
+  interface FastifyReply {
+    /** Helmet's full set of security headers, for an /api route that answers with an HTML page. */
+    pageHeaders(): FastifyReply;
   }
 }
 
@@ -46,11 +50,13 @@ export function jsonHeaders(page: [string, string][]): [string, string][] {
 }
 
 /**
- * The short set of jsonHeaders on every answer from the start (so that a hijacked stream, the
- * assistant's event stream, has it too), and helmet's full set over it on every answer that is
- * not JSON (pages, assets, the pay pages), once the type is known; computed once at start-up.
- * @fastify/helmet built helmet's middleware again on every request (parsing the CSP directives,
- * in two async hooks); these are synchronous hooks that set fixed strings.
+ * Helmet's full set on pages and the web app's files, the short set of jsonHeaders on everything
+ * under /api (JSON, and files such as avatars, attachments and PDFs, which the stricter CSP suits
+ * better), none where a route says `securityHeaders: false`; an /api route that renders an HTML
+ * page (the API reference, the sandbox cashier) calls `reply.pageHeaders()`. Computed once at
+ * start-up and set in one synchronous hook: @fastify/helmet built helmet's middleware again on
+ * every request (parsing the CSP directives, in two async hooks), and even the computed full set
+ * was half of a cached API call's CPU.
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: HelmetOptions): void {
   const { set, remove } = helmetHeaders(options);
@@ -59,18 +65,12 @@ export function registerSecurityHeaders(app: FastifyInstance, options: HelmetOpt
     if (req.routeOptions.config.securityHeaders !== false) {
       const res = reply.raw;
       for (const name of remove) res.removeHeader(name);
-      for (const [name, value] of json) res.setHeader(name, value);
+      for (const [name, value] of req.url.startsWith("/api/") ? json : set) res.setHeader(name, value);
     }
     done();
   });
-  app.addHook("onSend", (req, reply, payload, done) => {
-    const type = reply.getHeader("content-type");
-    if (
-      req.routeOptions.config.securityHeaders !== false &&
-      !(typeof type === "string" && type.startsWith("application/json"))
-    ) {
-      for (const [name, value] of set) reply.raw.setHeader(name, value);
-    }
-    done(null, payload);
+  app.decorateReply("pageHeaders", function (this: FastifyReply) {
+    for (const [name, value] of set) this.raw.setHeader(name, value);
+    return this;
   });
 }

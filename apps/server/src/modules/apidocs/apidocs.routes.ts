@@ -61,6 +61,6 @@ export function apidocsRoutes(app: FastifyInstance, ctx: AppContext): void {
     reply.type("application/json; charset=utf-8").header("cache-control", "no-cache").send(doc),
   );
   defineRoute(app, ctx, ApidocsApi.getDocs, ({ reply }) =>
-    reply.type("text/html; charset=utf-8").header("cache-control", "no-cache").send(page),
+    reply.pageHeaders().type("text/html; charset=utf-8").header("cache-control", "no-cache").send(page),
   );
 }

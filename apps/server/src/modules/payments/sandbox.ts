@@ -44,7 +44,12 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
 </head>
 <body><main><div class="banner">沙箱支付网关：仅用于开发与测试，不会产生真实扣款。</div>${body}</main></body>
 </html>`;
-  return reply.status(status).type("text/html; charset=utf-8").header("cache-control", "no-store").send(html);
+  return reply
+    .pageHeaders()
+    .status(status)
+    .type("text/html; charset=utf-8")
+    .header("cache-control", "no-store")
+    .send(html);
 }
 
 /** The request's own parameters if its signature and merchant are right, else null. */
