@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark in this folder, one after another (loopback only, bounded).
-// --expose-gc lets a benchmark start each measured run from a collected heap.
+// --expose-gc lets a benchmark start each measured run from a collected heap; the young
+// generation is sized as the server runs in production (scripts/start.mjs, Dockerfile, systemd).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -12,7 +13,7 @@ for (const file of order) {
   if (!fs.existsSync(path.join(here, file))) continue;
   if (only.length && !only.some((o) => file.startsWith(o))) continue;
   console.log(`\n=== ${file}`);
-  const r = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", path.join(here, file)], {
+  const r = spawnSync(process.execPath, ["--expose-gc", "--max-semi-space-size=64", "--import", "tsx", path.join(here, file)], {
     stdio: "inherit",
     cwd: here,
   });
