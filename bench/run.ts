@@ -13,10 +13,14 @@ for (const file of order) {
   if (!fs.existsSync(path.join(here, file))) continue;
   if (only.length && !only.some((o) => file.startsWith(o))) continue;
   console.log(`\n=== ${file}`);
-  const r = spawnSync(process.execPath, ["--expose-gc", "--max-semi-space-size=64", "--import", "tsx", path.join(here, file)], {
-    stdio: "inherit",
-    cwd: here,
-  });
+  const r = spawnSync(
+    process.execPath,
+    ["--expose-gc", "--max-semi-space-size=64", "--import", "tsx", path.join(here, file)],
+    {
+      stdio: "inherit",
+      cwd: here,
+    },
+  );
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);
