@@ -6,16 +6,19 @@ import { EventedCache } from "../../shared/loading-cache";
 import { findUserAccess } from "../users/users.repository";
 import { TokenCache } from "./tokens";
 
-/** A stored session as authentication needs it, with its user's role and status. */
+/** A stored session as authentication needs it. */
 export interface SessionEntry {
   uid: number;
   revoked: boolean;
   /** epoch ms */
   expiresMs: number;
-  /**
-   * Read with the session, so that what authorises a request (role, status) is never older than
-   * the session's short TTL, even when an event from another process was lost.
-   */
+}
+
+/**
+ * What authorises a user's requests, kept as briefly as sessions, so that a demotion or ban whose
+ * event from another process was lost still holds within SESSION_TTL_MS.
+ */
+export interface UserAccess {
   role: number;
   status: number;
 }
@@ -37,6 +40,7 @@ export const SESSION_TTL_MS = 5_000;
 export class SessionCache {
   readonly tokens: TokenCache;
   private readonly rows: EventedCache<string, SessionEntry | null>;
+  private readonly users: EventedCache<number, UserAccess | null>;
 
   constructor(
     db: Kysely<DB>,
@@ -52,16 +56,7 @@ export class SessionCache {
           .select(["uid", "revoked_at", "expires_at"])
           .where("id", "=", sid)
           .executeTakeFirst();
-        const user = row && (await findUserAccess(db, row.uid));
-        return row && user
-          ? {
-              uid: row.uid,
-              revoked: row.revoked_at !== null,
-              expiresMs: Date.parse(row.expires_at),
-              role: user.role,
-              status: user.status,
-            }
-          : null;
+        return row ? { uid: row.uid, revoked: row.revoked_at !== null, expiresMs: Date.parse(row.expires_at) } : null;
       },
       SESSION_TTL_MS,
       opts.maxSessions ?? 50_000,
@@ -72,13 +67,24 @@ export class SessionCache {
       // Every session of the user: a scan, but password changes and bans are rare.
       else this.rows.invalidateWhere((e) => e?.uid === uid);
     });
+    this.users = new EventedCache(
+      async (uid) => (await findUserAccess(db, uid)) ?? null,
+      SESSION_TTL_MS,
+      opts.maxSessions ?? 50_000,
+      events,
+    );
     // A change of role or status (ban, demotion) takes effect on the user's next request.
-    events.on("user.changed", ({ uid }) => this.rows.invalidateWhere((e) => e?.uid === uid));
+    events.on("user.changed", ({ uid }) => this.users.invalidate(uid));
   }
 
   /** The stored session, or null when there is none. */
   session(sid: string): SessionEntry | null | Promise<SessionEntry | null> {
     return this.rows.get(sid);
+  }
+
+  /** The user's role and status, or null when there is no such user. */
+  access(uid: number): UserAccess | null | Promise<UserAccess | null> {
+    return this.users.get(uid);
   }
 
   stats(): { tokens: number; sessions: number } {

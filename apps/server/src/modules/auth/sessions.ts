@@ -57,14 +57,15 @@ export async function authenticate(ctx: AppContext, req: FastifyRequest): Promis
   if (claims === "expired") throw sessionError(ErrorCode.TokenExpired, "登录已过期，请重新登录");
   if (claims === "invalid") throw sessionError(ErrorCode.TokenMissing, "登录凭证无效，请重新登录");
   const { uid, sid } = claims;
-  // From memory once warm: the session with its user's role and status (one short-lived entry).
+  // Both from memory once warm (short-lived entries); read together when either is not.
   const s = ctx.sessions.session(sid);
-  const session = s instanceof Promise ? await s : s;
-  if (!session || session.uid !== uid || session.revoked || session.status !== UserStatus.Active) {
+  const a = ctx.sessions.access(uid);
+  const [session, access] = s instanceof Promise || a instanceof Promise ? await Promise.all([s, a]) : [s, a];
+  if (!session || session.uid !== uid || session.revoked || access?.status !== UserStatus.Active) {
     throw sessionError(ErrorCode.SessionRevoked, "登录状态已失效，请重新登录");
   }
   if (session.expiresMs <= Date.now()) throw sessionError(ErrorCode.TokenExpired, "登录已过期，请重新登录");
-  return { uid, role: session.role, sid };
+  return { uid, role: access.role, sid };
 }
 
 /**
