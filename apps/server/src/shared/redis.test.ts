@@ -6,6 +6,11 @@ import { redisRateLimiter } from "./rate-limit";
 
 const URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 let redis: Redis;
+/**
+ * A uid no other test uses: every bus on this Redis shares one channel, and other test files (or
+ * another run on the same machine) publish on it at the same time.
+ */
+const ownUid = () => 900_000_000 + Math.floor(Math.random() * 1e8);
 
 beforeAll(async () => {
   redis = new Redis(URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
@@ -53,13 +58,14 @@ describe("shared state through Redis (several API processes)", () => {
   it("delivers change events to every process's bus", async () => {
     const bus1 = createEventBus(redis);
     const bus2 = createEventBus(redis.duplicate());
-    const got: number[] = [];
-    bus2.on("user.changed", (p) => got.push(p.uid));
-    bus1.on("user.changed", (p) => got.push(p.uid * 10));
+    const uid = ownUid();
+    const got: string[] = [];
+    bus2.on("user.changed", (p) => p.uid === uid && got.push("other"));
+    bus1.on("user.changed", (p) => p.uid === uid && got.push("same"));
     await new Promise((r) => setTimeout(r, 200)); // let both subscriptions settle
-    bus1.emit("user.changed", { uid: 7 });
+    bus1.emit("user.changed", { uid });
     for (let i = 0; i < 50 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(got.sort()).toEqual([7, 70]);
+    expect(got.sort()).toEqual(["other", "same"]);
     await bus1.close();
     await bus2.close();
   });
@@ -68,9 +74,10 @@ describe("shared state through Redis (several API processes)", () => {
     const conn = new Redis(URL, { maxRetriesPerRequest: 1, retryStrategy: () => null });
     const bus1 = createEventBus(conn, { heartbeatMs: 50, liveWindowMs: 300 });
     const bus2 = createEventBus(redis.duplicate());
+    const uid = ownUid();
     const got: number[] = [];
     let resyncs = 0;
-    bus2.on("user.changed", (p) => got.push(p.uid));
+    bus2.on("user.changed", (p) => p.uid === uid && got.push(p.uid));
     bus1.onResync(() => resyncs++);
     const until = async (ok: () => boolean) => {
       for (let i = 0; i < 100 && !ok(); i++) await new Promise((r) => setTimeout(r, 20));
@@ -81,11 +88,11 @@ describe("shared state through Redis (several API processes)", () => {
     // Its publishing connection is lost while its subscription stands: no heartbeat comes back.
     conn.disconnect();
     expect(await until(() => !bus1.live)).toBe(true);
-    bus1.emit("user.changed", { uid: 9 });
+    bus1.emit("user.changed", { uid });
     await new Promise((r) => setTimeout(r, 100));
     expect(got).toEqual([]);
     await conn.connect();
-    expect(await until(() => got.includes(9))).toBe(true);
+    expect(await until(() => got.includes(uid))).toBe(true);
     // Live again, after starting over (what it missed meanwhile is unknown).
     expect(await until(() => bus1.live)).toBe(true);
     expect(resyncs).toBe(2);
@@ -97,22 +104,23 @@ describe("shared state through Redis (several API processes)", () => {
   it("a listener that throws keeps neither the other listeners nor the other processes from the event", async () => {
     const bus1 = createEventBus(redis);
     const bus2 = createEventBus(redis.duplicate());
+    const uid = ownUid();
     const got: string[] = [];
-    bus2.on("user.changed", (p) => got.push(`other ${p.uid}`));
+    bus2.on("user.changed", (p) => p.uid === uid && got.push("other"));
     bus1.on("user.changed", () => {
       throw new Error("broken listener");
     });
-    bus1.on("user.changed", (p) => got.push(`same ${p.uid}`));
+    bus1.on("user.changed", (p) => p.uid === uid && got.push("same"));
     await new Promise((r) => setTimeout(r, 200));
     const warn = process.emitWarning;
     process.emitWarning = () => undefined;
     try {
-      bus1.emit("user.changed", { uid: 3 });
+      bus1.emit("user.changed", { uid });
     } finally {
       process.emitWarning = warn;
     }
     for (let i = 0; i < 50 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(got.sort()).toEqual(["other 3", "same 3"]);
+    expect(got.sort()).toEqual(["other", "same"]);
     await bus1.close();
     await bus2.close();
   });
