@@ -168,6 +168,24 @@ const mixes = {
   mixed_1_1_8: mix({ Login: 1, NewProxy: 1, NewUserConn: 8 }),
 };
 const names = Object.keys(mixes);
+// BENCH_PROFILE=<mix or "bare">: that load alone, once to warm up and once under V8's profiler,
+// written to a .cpuprofile (open it in Chrome's DevTools), with its CPU per request; then exit.
+if (process.env.BENCH_PROFILE) {
+  const name = process.env.BENCH_PROFILE;
+  const target = () => (name === "bare" ? bareRun() : run(mixes[name as keyof typeof mixes]));
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await target();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  const r = await target();
+  const { profile } = await session.post("Profiler.stop");
+  const file = path.join(os.tmpdir(), `plugin-${name}.cpuprofile`);
+  fs.writeFileSync(file, JSON.stringify(profile));
+  console.log(JSON.stringify({ profile: file, rps: r.rps, cpu_us_per_req: r.cpu_us_per_req }));
+  process.exit(0);
+}
 const rounds: { baselines: LoadResult[]; results: Record<string, LoadResult> }[] = [];
 for (let r = 0; r < ROUNDS; r++) {
   const baselines: LoadResult[] = [await bareRun()];

@@ -1,5 +1,5 @@
 import { ErrorCode } from "@burrow/contract";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyError, FastifyInstance } from "fastify";
 import { ZodError } from "zod";
 import { AppError } from "./errors";
 
@@ -16,29 +16,43 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
 
-/** Maps every error to the `{code,msg,data}` envelope with a meaningful HTTP status; never leaks internals. */
+/** The status and `{code,msg,data}` envelope an error is answered with; never leaks internals. */
+export function errorAnswer(
+  err: unknown,
+  log: Pick<FastifyBaseLogger, "error">,
+): { status: number; body: ErrorEnvelope } {
+  if (err instanceof AppError)
+    return {
+      status: err.status,
+      body: { code: err.code, msg: err.message, data: err.field ? { field: err.field } : null },
+    };
+  if (err instanceof ZodError) {
+    const { field, message } = zodMessage(err);
+    return { status: 400, body: { code: ErrorCode.InvalidParams, msg: message, data: { field } } };
+  }
+  if (isUniqueViolation(err))
+    return { status: 409, body: { code: ErrorCode.LocalDuplicated, msg: "记录已存在", data: null } };
+  // Fastify's own client errors: bad JSON, wrong content type, body too large, multipart limits.
+  const status = (err as Partial<FastifyError>).statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const code = status === 429 ? ErrorCode.RateLimited : ErrorCode.InvalidParams;
+    return { status: status === 429 ? 429 : 400, body: { code, msg: `body: ${(err as Error).message}`, data: null } };
+  }
+  log.error({ err }, "unhandled error");
+  return { status: 500, body: { code: ErrorCode.Internal, msg: "服务器内部错误", data: null } };
+}
+
+interface ErrorEnvelope {
+  code: number;
+  msg: string;
+  data: { field: string } | null;
+}
+
+/** Maps every error to its answer (errorAnswer) with a meaningful HTTP status. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err instanceof AppError) {
-      return reply
-        .status(err.status)
-        .send({ code: err.code, msg: err.message, data: err.field ? { field: err.field } : null });
-    }
-    if (err instanceof ZodError) {
-      const { field, message } = zodMessage(err);
-      return reply.status(400).send({ code: ErrorCode.InvalidParams, msg: message, data: { field } });
-    }
-    if (isUniqueViolation(err)) {
-      return reply.status(409).send({ code: ErrorCode.LocalDuplicated, msg: "记录已存在", data: null });
-    }
-    // Fastify's own client errors: bad JSON, wrong content type, body too large, multipart limits.
-    const status = err.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      const code = status === 429 ? ErrorCode.RateLimited : ErrorCode.InvalidParams;
-      return reply.status(status === 429 ? 429 : 400).send({ code, msg: `body: ${err.message}`, data: null });
-    }
-    req.log.error({ err }, "unhandled error");
-    return reply.status(500).send({ code: ErrorCode.Internal, msg: "服务器内部错误", data: null });
+    const a = errorAnswer(err, req.log);
+    return reply.status(a.status).send(a.body);
   });
 }
 

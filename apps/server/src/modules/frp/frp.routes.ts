@@ -1,5 +1,5 @@
 import { FrpApi, type NodePollResult } from "@burrow/contract";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from "fastify";
 import type { AppContext } from "../../context";
 import { notFound, refused } from "../../http/errors";
 import { defineRoute } from "../../http/route";
@@ -30,6 +30,32 @@ export function frpRuntime(ctx: AppContext): FrpRuntime {
   return rt;
 }
 
+/** The plugin endpoint's route pattern (also its label in the request metrics). */
+export const PLUGIN_ROUTE = "/api/frp/plugin/:node_id/:secret";
+
+/** Counts a plugin answer by op and verdict (the metrics' plugin decisions). */
+export function countPluginAnswer(ctx: AppContext, body: unknown, a: PluginAnswer): void {
+  const verdict = a.status !== 200 ? "invalid" : a.body.reject ? "reject" : a.body.unchange ? "allow" : "modify";
+  ctx.metrics.plugin((body as { op?: unknown } | null)?.op, verdict);
+}
+
+const pluginLoggers = new WeakMap<AppContext, FastifyBaseLogger>();
+/**
+ * The one logger of every plugin request, at warn: Fastify's child per request (for its request
+ * id) at a level of the route's own had pino rebuild every log method of it, each time. Its lines
+ * (failures only) therefore carry no request id.
+ */
+export function pluginLogger(ctx: AppContext): FastifyBaseLogger {
+  let log = pluginLoggers.get(ctx);
+  if (!log) {
+    // At warn, or quieter where the app's own level is (tests run silent).
+    const level = ctx.log.isLevelEnabled("warn") ? "warn" : ctx.log.level;
+    log = ctx.log.child({ route: "frp-plugin" }, { level }) as FastifyBaseLogger;
+    pluginLoggers.set(ctx, log);
+  }
+  return log;
+}
+
 /**
  * `POST /api/frp/plugin/{node_id}/{secret}`: the frps httpPlugins endpoint (frps appends
  * `?op=…&version=…` itself, which is why the secret is in the path). It answers in frp's own
@@ -40,18 +66,13 @@ export function frpRuntime(ctx: AppContext): FrpRuntime {
 export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
   const rt = frpRuntime(ctx);
   const send = (body: unknown, a: PluginAnswer, reply: FastifyReply) => {
-    const verdict = a.status !== 200 ? "invalid" : a.body.reject ? "reject" : a.body.unchange ? "allow" : "modify";
-    ctx.metrics.plugin((body as { op?: unknown } | null)?.op, verdict);
+    countPluginAnswer(ctx, body, a);
     reply.status(a.status).send(a.body);
   };
-  // Every plugin request logs through one logger at warn: Fastify's child per request (for its
-  // request id) at a level of the route's own had pino rebuild every log method of it, each time.
-  // Its lines (failures only) therefore carry no request id.
-  const pluginLog = app.log.child({ route: "frp-plugin" }, { level: "warn" });
   app.post<{ Params: { node_id: string; secret: string } }>(
-    "/frp/plugin/:node_id/:secret",
+    PLUGIN_ROUTE.slice("/api".length),
     // frps is not a browser: security headers would only lengthen every answer.
-    { logLevel: "warn", childLoggerFactory: () => pluginLog, config: { securityHeaders: false } },
+    { logLevel: "warn", childLoggerFactory: () => pluginLogger(ctx), config: { securityHeaders: false } },
     // Not async: a warm cache answers synchronously, without a promise per request.
     (req, reply) => {
       const answer = rt.plugin.handle(Number(req.params.node_id), req.params.secret, req.body);

@@ -1,0 +1,130 @@
+import http, { type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import type { FastifyBodyParser, FastifyRequest } from "fastify";
+import type { AppContext } from "../../context";
+import { errorAnswer } from "../../http/error-handler";
+import { countPluginAnswer, frpRuntime, PLUGIN_ROUTE, pluginLogger } from "./frp.routes";
+import type { PluginAnswer } from "./plugin";
+
+/** The plugin's address: `/api/frp/plugin/<node id>/<secret>`, then frps's `?op=…&version=…`. */
+const PLUGIN_PATH = /^\/api\/frp\/plugin\/(\d{1,9})\/([A-Za-z0-9_-]{1,100})(?:\?|$)/;
+const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
+
+const fastPaths = new WeakMap<AppContext, PluginFastPath>();
+
+/** What the fast path needs of the Fastify instance once it exists. */
+export interface FastifyParts {
+  /** Fastify's own JSON body parser (secure-json-parse, proto and constructor poisoning refused) */
+  parseJson: FastifyBodyParser<string>;
+  bodyLimit: number;
+}
+
+/**
+ * The frps plugin endpoint, answered at the HTTP server before Fastify routes the request.
+ *
+ * frps calls it for every login, proxy, heartbeat and visitor connection, so its cost per call is
+ * the node's connection rate ceiling: Fastify's request and reply objects, hooks and routing alone
+ * cost more than the decision itself (bench/plugin.ts measured 0.55–0.68× a bare Fastify route
+ * through Fastify, docs/frp.md). The answers are the Fastify route's, byte for byte: the same
+ * handler (FrpPlugin.handle), Fastify's own JSON parser, the app's error answers, the same request
+ * and decision metrics. Only the ordinary request is taken here — POST, a well-formed address,
+ * `application/json` with a Content-Length within the body limit, the app not closing — and every
+ * other one (chunked, oversized, wrong type or method, odd address, during shutdown) goes on to
+ * Fastify's route, which answers it (413, 404, 415, 503…) as before. `app.inject` (the tests) always
+ * takes the Fastify route; test/plugin-fast-path.test.ts checks both give the same answers.
+ */
+export class PluginFastPath {
+  /** Fastify's parts, set once the instance is built (the server is created inside Fastify()). */
+  fastify: FastifyParts | null = null;
+  /** Set when the app starts closing: Fastify then answers (503, connection closed) as for any route. */
+  closing = false;
+  /** Requests answered here (tests check the fast path was taken). */
+  served = 0;
+
+  constructor(private readonly ctx: AppContext) {
+    fastPaths.set(ctx, this);
+  }
+
+  /** The fast path of an app (tests). */
+  static of(ctx: AppContext): PluginFastPath | undefined {
+    return fastPaths.get(ctx);
+  }
+
+  /** Answers the request and returns true, or returns false and leaves it to Fastify untouched. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean {
+    const f = this.fastify;
+    if (f === null || this.closing || req.method !== "POST") return false;
+    const m = PLUGIN_PATH.exec(req.url as string);
+    if (m === null) return false;
+    const type = req.headers["content-type"];
+    const length = Number(req.headers["content-length"]);
+    if (
+      type === undefined ||
+      !JSON_TYPE.test(type) ||
+      !(length <= f.bodyLimit) ||
+      req.headers["transfer-encoding"] !== undefined
+    )
+      return false;
+    const start = performance.now();
+    this.served++;
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    // A client gone mid-body: nothing to answer; Node closes the socket.
+    req.on("error", () => {});
+    req.on("end", () => {
+      const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8");
+      f.parseJson(req as unknown as FastifyRequest, text, (err, body) => {
+        if (err) return this.answer(res, start, undefined, errorAnswer(err, pluginLogger(this.ctx)));
+        this.decide(res, start, Number(m[1]), m[2], body);
+      });
+    });
+    return true;
+  }
+
+  private decide(res: ServerResponse, start: number, nodeId: number, secret: string, body: unknown): void {
+    const failed = (err: unknown) => this.answer(res, start, body, errorAnswer(err, pluginLogger(this.ctx)));
+    try {
+      const a = frpRuntime(this.ctx).plugin.handle(nodeId, secret, body);
+      if (a instanceof Promise) a.then((x) => this.answer(res, start, body, x, true), failed);
+      else this.answer(res, start, body, a, true);
+    } catch (err) {
+      failed(err);
+    }
+  }
+
+  private answer(
+    res: ServerResponse,
+    start: number,
+    body: unknown,
+    a: { status: number; body: unknown },
+    decided = false,
+  ): void {
+    if (decided) countPluginAnswer(this.ctx, body, a as PluginAnswer);
+    const text = JSON.stringify(a.body);
+    res.writeHead(a.status, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(text),
+    });
+    res.end(text);
+    this.ctx.metrics.request("POST", PLUGIN_ROUTE, a.status, (performance.now() - start) / 1000);
+  }
+}
+
+/**
+ * Fastify's `serverFactory`: the HTTP/1.1 server Fastify would build (its timeouts, from the
+ * resolved options), with the plugin's fast path in front of Fastify's handler.
+ */
+export function serverWithPluginFastPath(fast: PluginFastPath) {
+  return (
+    handler: RequestListener,
+    opts: { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number },
+  ): http.Server => {
+    const server = http.createServer((req, res) => {
+      if (!fast.handle(req, res)) handler(req, res);
+    });
+    server.keepAliveTimeout = opts.keepAliveTimeout;
+    server.requestTimeout = opts.requestTimeout;
+    server.setTimeout(opts.connectionTimeout);
+    if (opts.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
+    return server;
+  };
+}
