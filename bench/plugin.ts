@@ -231,11 +231,15 @@ const collect = () => (globalThis as { gc?: () => void }).gc?.();
 /** A paced run, with what held up this process meanwhile: event-loop delay and GC pauses. */
 async function pacedRun(url: string, requests: PacedRequest[], rate: number) {
   collect();
+  const heapMb = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
+  // The collection above is reported to observers after they subscribe: only later ones count.
+  const since = performance.now();
   const delay = monitorEventLoopDelay({ resolution: 1 });
   const pauses: { kind: number; ms: number }[] = [];
   const gcs = new PerformanceObserver((list) => {
     for (const e of list.getEntries())
-      pauses.push({ kind: (e as { detail?: { kind?: number } }).detail?.kind ?? 0, ms: e.duration });
+      if (e.startTime >= since)
+        pauses.push({ kind: (e as { detail?: { kind?: number } }).detail?.kind ?? 0, ms: e.duration });
   });
   gcs.observe({ entryTypes: ["gc"] });
   delay.enable();
@@ -250,6 +254,7 @@ async function pacedRun(url: string, requests: PacedRequest[], rate: number) {
   return {
     ...result,
     server_event_loop_delay_ms: { p99: ms(delay.percentile(99) / 1e6), max: ms(delay.max / 1e6) },
+    server_heap_used_mb: heapMb,
     server_gc: {
       minor: pauses.length - major.length,
       minor_max_ms: ms(Math.max(0, ...pauses.filter((p) => !major.includes(p)).map((p) => p.ms))),
