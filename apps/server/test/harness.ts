@@ -12,6 +12,9 @@ import type { AppContext } from "../src/context";
 import { createDb } from "../src/db/database";
 import type { DB } from "../src/db/schema";
 import type { SmsDriver } from "../src/modules/auth/sms";
+import { NO_PHONE_PREFIX } from "../src/modules/users/users.presenter";
+import { updateUserRow } from "../src/modules/users/users.repository";
+import { direct } from "../src/shared/tx";
 
 export const ADMIN_PHONE = "13800000000";
 export const ADMIN_PASSWORD = "admin-pass-123";
@@ -68,6 +71,18 @@ let ipSeq = 0;
 /** A phone number unique within this test process. */
 export const nextPhone = (): string =>
   `139${String(process.pid % 10000).padStart(4, "0")}${String(++phoneSeq).padStart(4, "0")}`;
+
+/**
+ * Turns an account into one without a phone, as a third-party sign-in creates it: its phone
+ * column becomes the placeholder (returned). The default tail holds the old number's digits, so a
+ * phone search for them would find the placeholder if it were not left out.
+ */
+export async function dropPhone(t: TestApp, uid: number, tail?: string): Promise<string> {
+  const old = await t.db.selectFrom("users").select("phone").where("uid", "=", uid).executeTakeFirstOrThrow();
+  const placeholder = `${NO_PHONE_PREFIX}${tail ?? `x${old.phone}`}`;
+  await updateUserRow(direct(t.ctx), uid, { phone: placeholder });
+  return placeholder;
+}
 
 export async function openTestDb(): Promise<{ db: Kysely<DB>; drop: () => Promise<void>; dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-test-"));

@@ -1,6 +1,6 @@
 import { fenToYuan, yuanToFen } from "@burrow/contract";
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatTime, maskPhone, maskSecret } from "./format";
+import { formatBytes, formatTime, maskPhone, maskSecret, phoneText } from "./format";
 
 describe("money", () => {
   it("shows fen as yuan with two decimals", () => {
@@ -59,5 +59,12 @@ describe("formatBytes", () => {
     expect(formatBytes(0.4)).toBe("0 B");
     expect(formatBytes(204.8)).toBe("205 B");
     expect(formatBytes(Number.NaN)).toBe("0 B");
+  });
+});
+
+describe("phoneText", () => {
+  it("shows a customer's phone, and 未绑定 for an account without one (the API's \"\")", () => {
+    expect(phoneText("13800000000")).toBe("13800000000");
+    expect(phoneText("")).toBe("未绑定");
   });
 });

@@ -30,6 +30,15 @@ export function maskPhone(phone: string): string {
   return /^\d{11}$/.test(phone) ? `${phone.slice(0, 3)}****${phone.slice(7)}` : phone;
 }
 
+/**
+ * A customer's phone as operator pages show it: the API answers "" for an account without one
+ * (created by a third-party sign-in).
+ * @returns the number, or "未绑定"
+ */
+export function phoneText(phone: string): string {
+  return phone || "未绑定";
+}
+
 const BYTE_UNITS = ["B", "KB", "MB", "GB", "TB", "PB"];
 
 /**

@@ -8,7 +8,7 @@ import type {
   WithdrawalRow,
 } from "@burrow/contract";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestApp, nextPhone, type TestApp } from "../../../test/harness";
+import { createTestApp, dropPhone, nextPhone, type TestApp } from "../../../test/harness";
 import { adminOf, balanceOf, giveBalance, makePlan } from "../../../test/store-fixtures";
 import { DAY_MS } from "../../shared/time";
 import { closeExpiredOrders, recordOnlinePayment } from "../orders/orders.service";
@@ -208,6 +208,19 @@ describe("rebates", () => {
     expect(s.days.at(-1)?.rebate).toBe(291);
   });
 
+  it('names an invitee without a phone by no phone (""), not a mask of its placeholder', async () => {
+    await setSetting({ rate_bp: 1000 });
+    const { inviter, invitee } = await pair();
+    const order = await t.api<CreateOrderResult>("POST", "/user/order", {
+      token: invitee.token,
+      body: { type: 2, plan_id: (await makePlan(t, { monthly_fee: 1000 })).id, period: "monthly", pay_method: 2 },
+    });
+    const tradeId = order.body.data.trade_id;
+    await dropPhone(t, invitee.uid);
+    await recordOnlinePayment(t.ctx, { tradeId, channelTradeId: `GW${tradeId}`, amount: order.body.data.amount });
+    expect((await rebates(inviter)).list.map((r) => [r.trade_id, r.invitee, r.amount])).toEqual([[tradeId, "", 100]]);
+  });
+
   it("holds a rebate for the configured days, then the job releases it once", async () => {
     await setSetting({ hold_days: 7 });
     const { inviter, invitee } = await pair();
@@ -349,6 +362,22 @@ describe("withdrawals", () => {
     expect(list.body.data.list.map((w) => [w.id, w.phone, w.available])).toEqual([
       [b.body.data.id, inviter.phone, 700],
     ]);
+  });
+
+  it('the operator\'s list shows no phone ("") for a customer without one', async () => {
+    const { inviter } = await inviterWithAvailable(1000);
+    const w = await withdraw(inviter, {
+      amount: 300,
+      method: "alipay",
+      account: "a@example.com",
+      account_name: "张三",
+    });
+    await dropPhone(t, inviter.uid);
+    const list = await t.api<Paged<AdminWithdrawalRow>>("GET", "/super/aff/list", {
+      token: admin,
+      query: { uid: inviter.uid },
+    });
+    expect(list.body.data.list.map((x) => [x.id, x.phone])).toEqual([[w.body.data.id, ""]]);
   });
 
   it("concurrent approve and reject of one request act exactly once", async () => {

@@ -34,8 +34,8 @@ import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { countPaidOrdersOf } from "../orders/stats";
 import { changeBalance } from "../users/balance";
-import { maskPhone } from "../users/users.presenter";
-import { findUserByUid, listInvitees, phonesOf } from "../users/users.repository";
+import { maskedPhone, maskPhone } from "../users/users.presenter";
+import { findUserByUid, listInvitees, shownPhonesOf } from "../users/users.repository";
 import type { AffRebateRow, AffWithdrawalRow } from "./affiliate.table";
 
 /** The settings keys and their defaults (10 %, 7 days, 10.00 yuan). */
@@ -105,7 +105,7 @@ export const affiliateOrderHook: OrderHook = {
       .values({
         uid: inviter,
         invitee_uid: order.uid,
-        invitee_phone: maskPhone(invitee.phone),
+        invitee_phone: maskedPhone(invitee.phone),
         trade_id: order.trade_id,
         order_type: order.type,
         order_amount: paid,
@@ -388,7 +388,7 @@ export async function withdraw(ctx: AppContext, uid: number, body: WithdrawBody)
 async function presentAdmin(ctx: AppContext, rows: AffWithdrawalRow[]): Promise<AdminWithdrawalRow[]> {
   const uids = [...new Set(rows.map((r) => r.uid))];
   const [phones, totals] = await Promise.all([
-    phonesOf(ctx.db, uids),
+    shownPhonesOf(ctx.db, uids),
     Promise.all(uids.map(async (u) => [u, await totalsOf(ctx.db, u)] as const)),
   ]);
   const available = new Map(totals.map(([u, t]) => [u, t.available]));

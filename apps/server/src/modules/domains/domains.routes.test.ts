@@ -9,7 +9,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDnsServer, type TestDnsServer } from "../../../test/dns-server";
 import { createTestNode, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
 import { recheckDomains } from "./domains.service";
 
 /**
@@ -346,6 +346,22 @@ describe("the daily re-check", () => {
 });
 
 describe("operators", () => {
+  it('show no phone ("") for an owner without one, and the phone of one who has it', async () => {
+    const [c, other] = [await customer(), await customer()];
+    const domains = [await owned(c), await owned(other)];
+    await dropPhone(t, c.uid);
+    for (const [d, phone] of [
+      [domains[0], ""],
+      [domains[1], other.phone],
+    ] as const) {
+      const r = await t.api<Paged<AdminDomainRow>>("GET", "/super/domain", {
+        token: admin,
+        query: { domain: d.domain },
+      });
+      expect(r.body.data.list.map((x) => [x.id, x.phone])).toEqual([[d.id, phone]]);
+    }
+  });
+
   it("list every domain with owner, state, tunnels and last check", async () => {
     const c = await customer();
     const d = await owned(c);

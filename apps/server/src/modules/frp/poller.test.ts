@@ -10,7 +10,7 @@ import type {
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
 import { frpcFor, type SimNode, startSimNode } from "../../../test/sim-env";
 import { acquireLease } from "../../shared/jobs";
 import { addDays, shanghaiDate, shanghaiDayStart } from "../../shared/time";
@@ -222,6 +222,10 @@ describe("traffic", () => {
       { node_id: node.node_id, node_name: node.name, traffic_in: 1500, traffic_out: 3500 },
     ]);
     expect(flow.body.data.users.list).toEqual([{ uid: u.uid, phone: u.phone, traffic_in: 1500, traffic_out: 3500 }]);
+    // An account without a phone (a third-party sign-in's) shows none, not its placeholder.
+    await dropPhone(t, u.uid);
+    const noPhone = await t.api<Flow>("GET", "/super/flow", { token: admin, query: { node_id: node.node_id } });
+    expect(noPhone.body.data.users.list).toEqual([{ uid: u.uid, phone: "", traffic_in: 1500, traffic_out: 3500 }]);
     const other = await t.register();
     const none = await t.api<UserTraffic>("GET", "/user/traffic", { token: other.token });
     expect(none.body.data.tunnels).toEqual([]);

@@ -65,6 +65,25 @@ describe("home content config", () => {
     expect(again.status).toBe(404);
   });
 
+  it("searches title and content literally: % and _ match only themselves", async () => {
+    const tag = `k${Date.now() % 100000}`;
+    const pct = await add({ data_type: 2, title: `${tag} 五折 50%`, content: `${tag} a_b` });
+    const plain = await add({ data_type: 2, title: `${tag} 五折 500`, content: `${tag} axb` });
+    const ids = async (query: Record<string, unknown>) =>
+      (
+        await t.api<Paged<Row>>("GET", "/super/config/index", { token: admin, query: { size: 100, ...query } })
+      ).body.data.list
+        .map((r) => r.id)
+        .sort((x, y) => x - y);
+    expect(await ids({ title: tag })).toEqual([pct.id, plain.id]);
+    expect(await ids({ title: `${tag} 五折 50%` })).toEqual([pct.id]);
+    expect(await ids({ title: "50%" })).toEqual([pct.id]);
+    expect(await ids({ content: `${tag} a_b` })).toEqual([pct.id]);
+    expect(await ids({ content: "%" + tag })).toEqual([]);
+    // The customers' home page of later tests shows every published entry: these go.
+    for (const r of [pct, plain]) await t.api("DELETE", "/super/config/index", { token: admin, body: { id: r.id } });
+  });
+
   it("refuses a bad colour, a script or protocol-relative link and an unknown kind, changing nothing", async () => {
     const before = await t.api<Paged<Row>>("GET", "/super/config/index", { token: admin, query: { size: 100 } });
     const cases: [Record<string, unknown>, string][] = [

@@ -8,6 +8,7 @@ import type {
 } from "@burrow/contract";
 import type { Selectable } from "kysely";
 import type { AppContext } from "../../context";
+import { containsText } from "../../db/dialect";
 import { notFound } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import { countRows, pageOf } from "../../shared/paging";
@@ -32,8 +33,8 @@ function present(r: Selectable<HomeConfigTable>): HomeConfigRow {
 export function listHomeConfigs(ctx: AppContext, q: HomeConfigListQuery): Promise<Paged<HomeConfigRow>> {
   let sel = ctx.db.selectFrom("home_configs");
   if (q.data_type) sel = sel.where("data_type", "=", q.data_type);
-  if (q.title) sel = sel.where("title", "like", `%${q.title}%`);
-  if (q.content) sel = sel.where("content", "like", `%${q.content}%`);
+  if (q.title) sel = sel.where(containsText(ctx.db, "title", q.title));
+  if (q.content) sel = sel.where(containsText(ctx.db, "content", q.content));
   return pageOf(
     q.page,
     q.size,

@@ -7,7 +7,7 @@ import type {
   Paged,
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
 import { adminOf, balanceOf, giveBalance, makePlan } from "../../../test/store-fixtures";
 import { recordOnlinePayment } from "../orders/orders.service";
 import { isPdf } from "./invoice-files";
@@ -152,6 +152,17 @@ describe("requesting", () => {
       tax_no: "",
     });
     expect(personal.body.data).toMatchObject({ amount: 1000, tax_no: null, title_type: "personal" });
+  });
+
+  it('shows the operator no phone ("") for a customer without one, and the phone of one who has it', async () => {
+    const [u, other] = [await t.register(), await t.register()];
+    for (const c of [u, other]) {
+      const o = await recharge(c.token, 1000);
+      expect((await request(c.token, { trade_ids: [o.trade_id] })).body.code).toBe("SUCCESS");
+    }
+    await dropPhone(t, u.uid);
+    expect((await queue({ uid: u.uid })).body.data.list.map((r) => r.phone)).toEqual([""]);
+    expect((await queue({ uid: other.uid })).body.data.list.map((r) => r.phone)).toEqual([other.phone]);
   });
 
   it("twenty concurrent requests for the same orders make one invoice", async () => {

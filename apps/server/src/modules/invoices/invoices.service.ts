@@ -26,7 +26,7 @@ import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import { paidOnlineOrders } from "../orders/orders.repository";
 import type { OrderRow } from "../orders/orders.table";
-import { findUserByUid, userFilter } from "../users/users.repository";
+import { shownPhonesOf, userFilter } from "../users/users.repository";
 import { removeInvoiceFile } from "./invoice-files";
 import type { InvoiceOrderRowDb, InvoiceRowDb } from "./invoices.table";
 
@@ -73,12 +73,16 @@ function presentRow(r: InvoiceRowDb, lines: InvoiceOrderRowDb[]): InvoiceRow {
 }
 
 async function presentAdmin(db: Kysely<DB>, rows: InvoiceRowDb[]): Promise<AdminInvoiceRow[]> {
-  const lines = await linesOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  const phones = new Map<number, string>();
-  for (const uid of new Set(rows.map((r) => r.uid))) phones.set(uid, (await findUserByUid(db, uid))?.phone ?? "");
+  const [lines, phones] = await Promise.all([
+    linesOf(
+      db,
+      rows.map((r) => r.id),
+    ),
+    shownPhonesOf(
+      db,
+      rows.map((r) => r.uid),
+    ),
+  ]);
   return rows.map((r) => ({
     ...presentRow(r, lines.get(r.id) ?? []),
     uid: r.uid,

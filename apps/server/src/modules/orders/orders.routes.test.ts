@@ -11,7 +11,7 @@ import type {
   RefundResult,
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
 import { adminOf, balanceOf, giveBalance, makePlan, subsOf } from "../../../test/store-fixtures";
 import { GB } from "../subscriptions/default-plan";
 import { addMonths, DAY_MS } from "../subscriptions/periods";
@@ -433,6 +433,38 @@ describe("admin: orders, refunds, registrations", () => {
       query: { user_id: u.uid, status: 1, kind: 2 },
     });
     expect([inUse.body.data.total, inUse.body.data.list.length]).toEqual([1, 1]);
+  });
+
+  it('shows no phone ("") for an account without one in the order list, detail and registrations', async () => {
+    const plan = await makePlan(t, { monthly_fee: 100 });
+    const [u, other] = [await t.register(), await t.register()];
+    const trades: string[] = [];
+    for (const c of [u, other]) {
+      await giveBalance(t, c.uid, 1000);
+      trades.push((await buy(c.token, { type: 2, plan_id: plan.id, period: "monthly" })).body.data.trade_id);
+    }
+    await dropPhone(t, u.uid);
+    for (const [c, phone] of [
+      [u, ""],
+      [other, other.phone],
+    ] as const) {
+      const list = await t.api<Paged<AdminOrderRow>>("GET", "/super/epay/order", {
+        token: admin,
+        query: { user_id: c.uid },
+      });
+      expect(list.body.data.list.map((o) => o.phone)).toEqual([phone]);
+      const tradeId = list.body.data.list[0].trade_id;
+      const d = await t.api<AdminOrderDetail>("GET", "/super/epay/order/detail", {
+        token: admin,
+        query: { trade_id: tradeId },
+      });
+      expect([d.body.data.phone, d.body.data.user.phone]).toEqual([phone, phone]);
+      const reg = await t.api<Paged<PlanRegRow>>("GET", "/super/plan/reg", {
+        token: admin,
+        query: { local_trade_id: tradeId },
+      });
+      expect(reg.body.data.list.map((r) => r.phone)).toEqual([phone]);
+    }
   });
 
   it("refunds a purchase to the balance: order −2, subscription −2, the free plan back, audited", async () => {

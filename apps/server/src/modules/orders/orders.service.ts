@@ -34,6 +34,7 @@ import { presentSubscription } from "../subscriptions/subscriptions.presenter";
 import { findPlanWithLevel, findSubscription } from "../subscriptions/subscriptions.repository";
 import { quoteRefund, revokePurchase } from "../subscriptions/subscriptions.service";
 import { changeBalance } from "../users/balance";
+import { shownPhone } from "../users/users.presenter";
 import { requirePhone } from "../users/users.service";
 import { fulfilOrder } from "./fulfil";
 import { presentLedger, presentOrder } from "./orders.presenter";
@@ -270,7 +271,7 @@ export async function myLedger(
 const presentAdminOrder = (o: Parameters<typeof presentOrder>[0] & { phone: string | null }): AdminOrderRow => ({
   ...presentOrder(o),
   uid: o.uid,
-  phone: o.phone ?? "",
+  phone: shownPhone(o.phone),
 });
 
 /** GET /super/epay/order */
@@ -308,7 +309,7 @@ export async function orderDetail(ctx: AppContext, tradeId: string): Promise<Adm
     ...presentAdminOrder({ ...order, phone: user?.phone ?? null }),
     user: {
       uid: order.uid,
-      phone: user?.phone ?? "",
+      phone: shownPhone(user?.phone),
       nickname: user?.nickname ?? "",
       balance: Number(user?.balance ?? 0),
     },

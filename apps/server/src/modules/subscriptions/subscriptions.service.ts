@@ -16,6 +16,7 @@ import { refused } from "../../http/errors";
 import { lockUser } from "../../shared/locks";
 import { countRows, pageOf } from "../../shared/paging";
 import { type Tx, transact } from "../../shared/tx";
+import { shownPhone } from "../users/users.presenter";
 import { GB, grantDefaultPlan } from "./default-plan";
 import { addMonths } from "./periods";
 import { getPlanLimits } from "./quota";
@@ -465,7 +466,7 @@ export async function listPlanRegistrations(ctx: AppContext, q: PlanRegQuery): P
     list: page.list.map((r) => ({
       ...presentSubscriptionRow(r as SubscriptionViewRow, now),
       uid: r.uid,
-      phone: r.phone ?? "",
+      phone: shownPhone(r.phone),
     })),
   };
 }

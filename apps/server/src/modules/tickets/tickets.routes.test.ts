@@ -10,7 +10,7 @@ import type {
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
 import { MAX_PENDING_UPLOADS } from "./attachments";
 
 let t: TestApp;
@@ -286,6 +286,32 @@ describe("the staff queue", () => {
     expect(d.body.data.customer.tunnels).toHaveLength(1);
     expect(Array.isArray(d.body.data.customer.orders)).toBe(true);
     expect((await t.api("GET", "/super/ticket/999999", { token: support })).status).toBe(404);
+  });
+
+  it('shows no phone ("") for a customer without one, in the queue and the detail; its placeholder finds nothing', async () => {
+    const [u, other] = [await t.register(), await t.register()];
+    await setPlan(t, u.uid, { bandwidth: 10 });
+    await createTestTunnel(t, u.token, { node_id: node.node_id });
+    const tickets = [(await open(u.token)).body.data.ticket_id, (await open(other.token)).body.data.ticket_id];
+    const placeholder = await dropPhone(t, u.uid);
+    for (const [c, id, phone] of [
+      [u, tickets[0], ""],
+      [other, tickets[1], other.phone],
+    ] as const) {
+      const list = await t.api<Paged<AdminTicketRow>>("GET", "/super/ticket", {
+        token: support,
+        query: { uid: c.uid },
+      });
+      expect(list.body.data.list.map((r) => r.phone)).toEqual([phone]);
+      const d = await t.api<AdminTicketDetail>("GET", `/super/ticket/${id}`, { token: support });
+      expect([d.body.data.phone, d.body.data.customer.phone]).toEqual([phone, phone]);
+      expect(d.body.data.customer.tunnels.map((x) => x.phone)).toEqual(c === u ? [""] : []);
+    }
+    const byPlaceholder = await t.api<Paged<AdminTicketRow>>("GET", "/super/ticket", {
+      token: support,
+      query: { phone: placeholder },
+    });
+    expect(byPlaceholder.body.data.total).toBe(0);
   });
 
   it("refuses customers on every staff ticket call", async () => {

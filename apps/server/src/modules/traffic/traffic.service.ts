@@ -19,6 +19,7 @@ import { largeMemo } from "../../shared/large-memo";
 import { countRows, pageOf } from "../../shared/paging";
 import { addDays, shanghaiDate } from "../../shared/time";
 import { getPlanLimits } from "../subscriptions/quota";
+import { shownPhone } from "../users/users.presenter";
 
 /** Longest range a traffic query may span, in days. */
 const MAX_RANGE_DAYS = 366;
@@ -326,7 +327,7 @@ async function computeFlow(ctx: AppContext, q: FlowQuery, start: string, end: st
       ...users,
       list: users.list.map((r) => ({
         uid: r.uid,
-        phone: r.phone ?? "",
+        phone: shownPhone(r.phone),
         traffic_in: Number(r.traffic_in),
         traffic_out: Number(r.traffic_out),
       })),

@@ -18,6 +18,7 @@ import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
+import { shownPhone } from "../users/users.presenter";
 import { tunnelAddresses, tunnelCustomDomains } from "./tunnels.presenter";
 import { lockTunnel } from "./tunnels.service";
 
@@ -73,7 +74,7 @@ export async function listFlags(ctx: AppContext, q: IllegalListQuery): Promise<P
           },
         ),
         uid: r.uid,
-        phone: r.phone ?? "",
+        phone: shownPhone(r.phone),
         node_id: r.node_id,
         node_name: r.node_name ?? `#${r.node_id}`,
         source: r.source as IllegalFlagRow["source"],

@@ -10,7 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDomains } from "../../../test/domain-fixtures";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
 
 let t: TestApp;
 let admin: string;
@@ -95,6 +95,34 @@ describe("tunnel management (/super/tun)", () => {
     const bad = await t.api("GET", "/super/tun/list", { token: admin, query: { protocol: "ftp" } });
     expect(bad.body.code).toBe(10000);
     expect(bad.body.msg).toContain("protocol");
+  });
+
+  it('shows no phone ("") for an owner without one; a phone search never finds that owner\'s placeholder', async () => {
+    await t.api("POST", "/super/tun/illegal/rule", { token: admin, body: { kind: "keyword", value: "ownerless" } });
+    const [a, b] = [await customer(), await customer()];
+    const ta = await createTestTunnel(t, a.token, { node_id: node.node_id, tun_name: "ownerless-a" });
+    const tb = await createTestTunnel(t, b.token, { node_id: node.node_id, tun_name: "ownerless-b" });
+    // The placeholder's tail holds a's old digits: a search for them would find it if it were not left out.
+    await dropPhone(t, a.uid);
+    const tunnels = (query: Record<string, unknown>) =>
+      t.api<Paged<AdminTunnelRow>>("GET", "/super/tun/list", { token: admin, query });
+    const flags = (uid: number) =>
+      t.api<Paged<IllegalFlagRow>>("GET", "/super/tun/illegal", { token: admin, query: { uid } });
+    for (const [c, tun, phone] of [
+      [a, ta, ""],
+      [b, tb, b.phone],
+    ] as const) {
+      expect((await tunnels({ uid: c.uid })).body.data.list.map((x) => [x.tun_id, x.phone])).toEqual([
+        [tun.tun_id, phone],
+      ]);
+      expect((await flags(c.uid)).body.data.list.map((f) => [f.tun_id, f.phone])).toEqual([[tun.tun_id, phone]]);
+    }
+    for (const phone of [a.phone.slice(-6), "nophone", "x"]) {
+      const r = await tunnels({ uid: a.uid, phone });
+      expect([phone, r.body.data.total, r.body.data.list]).toEqual([phone, 0, []]);
+    }
+    const byB = await tunnels({ phone: b.phone.slice(-6) });
+    expect(byB.body.data.list.map((x) => x.tun_id)).toEqual([tb.tun_id]);
   });
 
   it("locks with a reason, unlocks clearing it, renames, edits the addon, and audits each write", async () => {

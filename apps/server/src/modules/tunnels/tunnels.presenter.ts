@@ -7,6 +7,7 @@ import {
   type TunnelProtocol,
   type TunnelView,
 } from "@burrow/contract";
+import { shownPhone } from "../users/users.presenter";
 import { type TunnelJoinedRow, tunnelDomains } from "./tunnels.repository";
 import type { TunnelRow } from "./tunnels.table";
 
@@ -95,7 +96,7 @@ export function presentAdminTunnel(r: TunnelJoinedRow): AdminTunnelRow {
     ...view,
     // The customer's basic-auth password is theirs: operators see that one is set, not what it is.
     addon: view.addon.http_password ? { ...view.addon, http_password: MASKED_PASSWORD } : view.addon,
-    phone: r.owner_phone ?? "",
+    phone: shownPhone(r.owner_phone),
     nickname: r.owner_nickname ?? "",
     cur_conns: Number(r.cur_conns ?? 0),
   };

@@ -30,6 +30,7 @@ import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import type { NodeRow } from "../nodes/nodes.table";
 import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
+import { phoneContains } from "../users/users.repository";
 import { requirePhone } from "../users/users.service";
 import { requireVerifiedForTunnels } from "../verify/verify.service";
 import { homographReason, providerHosts, underProviderHost } from "./domains";
@@ -450,7 +451,7 @@ function applyListFilters<T extends ReturnType<typeof selectTunnels>>(
   if (q.protocol) s = s.where("tunnels.protocol", "=", q.protocol) as T;
   if (q.name) s = s.where(containsText(ctx.db, "tunnels.tun_name", q.name)) as T;
   if (q.uid) s = s.where("tunnels.uid", "=", q.uid) as T;
-  if (q.phone) s = s.where(containsText(ctx.db, "users.phone", q.phone)) as T;
+  if (q.phone) s = s.where(phoneContains(ctx.db, "users.phone", q.phone)) as T;
   if (q.status !== undefined) s = s.where("tunnels.status", "=", q.status) as T;
   else s = s.where("tunnels.status", "<>", TunnelStatus.Deleted) as T;
   return s;

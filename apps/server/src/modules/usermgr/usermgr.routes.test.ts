@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
 
 let t: TestApp;
 let admin: string;
@@ -34,6 +34,20 @@ describe("user list and detail", () => {
     const bad = await t.api("GET", "/super/user/list", { token: admin, query: { start_date: "yesterday" } });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toContain("start_date");
+  });
+
+  it("never finds an account without a phone by a phone search, whatever its placeholder holds", async () => {
+    const [a, b] = [await t.register(), await t.register()];
+    // The placeholder's tail holds a's old digits.
+    await dropPhone(t, a.uid);
+    const list = (query: Record<string, unknown>) =>
+      t.api<Paged<Row>>("GET", "/super/user/list", { token: admin, query });
+    expect((await list({ uid: a.uid })).body.data.list.map((u) => u.phone)).toEqual([""]);
+    for (const phone of [a.phone, a.phone.slice(-6), "nophone"]) {
+      const r = await list({ uid: a.uid, phone });
+      expect([phone, r.body.data.total, r.body.data.list]).toEqual([phone, 0, []]);
+    }
+    expect((await list({ phone: b.phone })).body.data.list.map((u) => [u.uid, u.phone])).toEqual([[b.uid, b.phone]]);
   });
 
   it("shows a user's detail and login history", async () => {

@@ -8,11 +8,19 @@ import type { UserRow } from "./users.table";
  */
 export const NO_PHONE_PREFIX = "nophone:";
 export const hasPhone = (phone: string): boolean => !phone.startsWith(NO_PHONE_PREFIX);
-/** The phone to show: "" while none is bound. */
-export const shownPhone = (phone: string): string => (hasPhone(phone) ? phone : "");
+/**
+ * The phone to show: "" while none is bound (or no account, as a left join gives it). Every answer
+ * that names a user's phone goes through this, or maskedPhone, never the column itself.
+ */
+export const shownPhone = (phone: string | null | undefined): string => (phone && hasPhone(phone) ? phone : "");
 
 /** Hides all but the last four digits: 138****0000. */
 export const maskPhone = (phone: string): string => `${phone.slice(0, 3)}****${phone.slice(-4)}`;
+/** A user's phone masked (138****0000), "" while none is bound. */
+export const maskedPhone = (phone: string | null | undefined): string => {
+  const shown = shownPhone(phone);
+  return shown && maskPhone(shown);
+};
 
 export function presentUserInfo(u: UserRow): UserInfo {
   return {

@@ -1,8 +1,10 @@
-import type { Kysely, Updateable } from "kysely";
+import { type Kysely, type RawBuilder, type SqlBool, sql, type Updateable } from "kysely";
+import { containsText } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import type { Tx } from "../../shared/tx";
+import { hasPhone, NO_PHONE_PREFIX, shownPhone } from "./users.presenter";
 import type { NewUserRow, UserRow, UserTable } from "./users.table";
 
 /** All Kysely code for users, their login history and balance ledger. */
@@ -14,13 +16,15 @@ export const findUserByUid = (db: Kysely<DB>, uid: number): Promise<UserRow | un
 
 /**
  * A list filter naming a customer by uid and/or phone, as one uid: undefined when neither is
- * given, null when they match nobody (an unknown phone, or a phone of another uid).
+ * given, null when they match nobody (an unknown phone, or a phone of another uid). The
+ * placeholder of an account without a phone is no phone: it matches nobody.
  */
 export async function userFilter(
   db: Kysely<DB>,
   q: { uid?: number; phone?: string },
 ): Promise<number | undefined | null> {
   if (!q.phone) return q.uid;
+  if (!hasPhone(q.phone)) return null;
   const u = await findUserByPhone(db, q.phone);
   return !u || (q.uid && q.uid !== u.uid) ? null : u.uid;
 }
@@ -98,7 +102,17 @@ export function listLoginLogs(db: Kysely<DB>, uid: number, page: number, size: n
   );
 }
 
-/** Name and phone of these users (unknown uids are left out), for other modules' operator lists. */
+/**
+ * An operator list's phone search: `column` (a users.phone) contains `text`, literally. An account
+ * without a phone never matches: its placeholder's random tail could contain any text.
+ */
+export const phoneContains = (db: object, column: string, text: string): RawBuilder<SqlBool> =>
+  sql<SqlBool>`(${containsText(db, column, text)} and ${sql.ref(column)} not like ${`${NO_PHONE_PREFIX}%`})`;
+
+/**
+ * Name and phone to show (shownPhone: "" while none is bound) of these users (unknown uids are
+ * left out), for other modules' operator lists.
+ */
 export async function userBriefs(
   db: Kysely<DB>,
   uids: number[],
@@ -109,16 +123,23 @@ export async function userBriefs(
     .select(["uid", "nickname", "phone"])
     .where("uid", "in", [...new Set(uids)])
     .execute();
-  return new Map(rows.map((r) => [r.uid, r]));
+  return new Map(rows.map((r) => [r.uid, { ...r, phone: shownPhone(r.phone) }]));
 }
 
 /** The customers who signed up with `uid`'s invite code, with their sign-up times (affiliate). */
 export const listInvitees = (db: Kysely<DB>, uid: number): Promise<{ uid: number; created_at: string }[]> =>
   db.selectFrom("users").select(["uid", "created_at"]).where("referrer_uid", "=", uid).orderBy("uid").execute();
 
-/** Phone numbers by uid (affiliate lists name whose request it is). */
-export async function phonesOf(db: Kysely<DB>, uids: number[]): Promise<Map<number, string>> {
+/**
+ * Phone numbers to show (shownPhone: "" while none is bound) by uid, for operator lists that name
+ * whose row it is (unknown uids are left out).
+ */
+export async function shownPhonesOf(db: Kysely<DB>, uids: number[]): Promise<Map<number, string>> {
   if (uids.length === 0) return new Map();
-  const rows = await db.selectFrom("users").select(["uid", "phone"]).where("uid", "in", uids).execute();
-  return new Map(rows.map((r) => [r.uid, r.phone]));
+  const rows = await db
+    .selectFrom("users")
+    .select(["uid", "phone"])
+    .where("uid", "in", [...new Set(uids)])
+    .execute();
+  return new Map(rows.map((r) => [r.uid, shownPhone(r.phone)]));
 }

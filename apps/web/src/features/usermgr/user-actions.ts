@@ -1,4 +1,5 @@
 import { type AdminUpdateUserBody, type AdminUserDetail, fenToYuan, RoleLabel, yuanToFen } from "@burrow/contract";
+import { phoneText } from "@/lib/format";
 
 /** The changes an operator can make from the detail page. */
 export type UserAction = "nickname" | "role" | "ban" | "balance" | "password";
@@ -33,7 +34,7 @@ export function buildUpdate(
   user: Pick<AdminUserDetail, "uid" | "phone">,
   v: ActionForm,
 ): { body: AdminUpdateUserBody; confirm: string } {
-  const who = `${user.phone}（UID ${user.uid}）`;
+  const who = `${phoneText(user.phone)}（UID ${user.uid}）`;
   switch (action) {
     case "nickname":
       return {

@@ -58,6 +58,13 @@ describe("buildUpdate", () => {
     });
   });
 
+  it("names the user by phone in the confirmation, 未绑定 for an account without one", () => {
+    expect(buildUpdate("ban", user, { ban_reason: "x" }).confirm).toContain("13900000009（UID 9）");
+    expect(buildUpdate("ban", { uid: 9, phone: "" }, { ban_reason: "x" }).confirm).toContain(
+      "确认封禁 未绑定（UID 9）",
+    );
+  });
+
   it("sends only the field being changed", () => {
     expect(buildUpdate("role", user, { role: 2 }).body).toEqual({ uid: 9, role: 2 });
     expect(buildUpdate("nickname", user, { nickname: " 新名字 " }).body).toEqual({ uid: 9, nickname: "新名字" });

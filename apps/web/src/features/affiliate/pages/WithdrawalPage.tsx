@@ -15,7 +15,7 @@ import { PageContainer } from "@/components/PageContainer";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { formatTime } from "@/lib/format";
+import { formatTime, phoneText } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";
 import { adminWithdrawalsQuery, affKeys, decideWithdrawal } from "../affiliate.api";
@@ -53,7 +53,7 @@ export function WithdrawalPage() {
       width: 170,
       render: (_: unknown, row) => (
         <Link to={`${ADMIN_BASE}/usermgr/list/${row.uid}`}>
-          {row.phone || "-"}（{row.uid}）
+          {phoneText(row.phone)}（{row.uid}）
         </Link>
       ),
     },

@@ -8,7 +8,7 @@ import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { formatTime } from "@/lib/format";
+import { formatTime, phoneText } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { DomainStateTag } from "../components/DomainStateTag";
 import { adminDomainsQuery, domainsKeys, unbindDomain } from "../domains.api";
@@ -40,9 +40,9 @@ export function AdminDomainPage() {
       width: 170,
       render: (_: unknown, row) => (
         <Space orientation="vertical" size={0}>
-          <span>{row.nickname || row.phone}</span>
+          <span>{row.nickname || phoneText(row.phone)}</span>
           <Typography.Text type="secondary">
-            {row.phone} (UID {row.uid})
+            {phoneText(row.phone)} (UID {row.uid})
           </Typography.Text>
         </Space>
       ),

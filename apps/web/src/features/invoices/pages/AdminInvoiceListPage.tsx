@@ -7,7 +7,7 @@ import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
 import { IdFilter, SEARCH_COL, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { formatTime } from "@/lib/format";
+import { formatTime, phoneText } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { InvoiceActionModal } from "../components/InvoiceActionModal";
 import { InvoiceDetails, InvoiceStatusTag, yuan } from "../components/InvoiceParts";
@@ -49,7 +49,7 @@ export function AdminInvoiceListPage() {
         </Space>
       ),
     },
-    { title: "用户", dataIndex: "phone", width: 170, render: (phone: string, r) => `${phone}（${r.uid}）` },
+    { title: "用户", dataIndex: "phone", width: 170, render: (phone: string, r) => `${phoneText(phone)}（${r.uid}）` },
     {
       title: "发票抬头",
       dataIndex: "title",

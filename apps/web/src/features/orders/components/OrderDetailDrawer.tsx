@@ -14,7 +14,7 @@ import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { OrderTypeTag, PayStatusTag, SubscriptionStatusTag } from "@/components/StoreTags";
 import { lineText, quoteLines } from "@/features/store/pricing";
-import { formatBytes, formatTime } from "@/lib/format";
+import { formatBytes, formatTime, phoneText } from "@/lib/format";
 import { orderDetailQuery } from "../orders.api";
 import { ledgerChangeColumn, ledgerTimeColumn } from "./LedgerCard";
 import { RefundModal } from "./RefundModal";
@@ -80,7 +80,7 @@ function OrderDetailBody({ order }: { order: AdminOrderDetail }) {
             label: "UID",
             children: <Link to={`${ADMIN_BASE}/usermgr/list/${order.user.uid}`}>{order.user.uid}</Link>,
           },
-          { key: "phone", label: "手机号", children: order.user.phone },
+          { key: "phone", label: "手机号", children: phoneText(order.user.phone) },
           { key: "nickname", label: "昵称", children: order.user.nickname || "-" },
           { key: "balance", label: "当前余额", children: `¥${fenToYuan(order.user.balance)}` },
         ]}

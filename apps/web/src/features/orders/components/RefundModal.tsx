@@ -5,7 +5,7 @@ import { Alert, Checkbox, Descriptions, Form, Input, InputNumber, Modal, Typogra
 import { useEffect } from "react";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
-
+import { phoneText } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { ordersKeys, refundOrder } from "../orders.api";
 
@@ -83,7 +83,7 @@ export function RefundModal({ order, onClose }: RefundModalProps) {
       {order && preview && (
         <>
           <Typography.Paragraph>
-            将订单 {order.trade_id}（{order.name}）退款到用户 {order.user.phone}{" "}
+            将订单 {order.trade_id}（{order.name}）退款到用户 {phoneText(order.user.phone)}（UID {order.user.uid}）
             的余额；该订单开通或延长的套餐将被收回，此操作不可撤销。
           </Typography.Paragraph>
           <Descriptions

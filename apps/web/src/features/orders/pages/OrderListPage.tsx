@@ -9,7 +9,7 @@ import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { OrderTypeTag, PayStatusTag } from "@/components/StoreTags";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { formatTime } from "@/lib/format";
+import { formatTime, phoneText } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { OrderDetailDrawer } from "../components/OrderDetailDrawer";
 import { orderListQuery } from "../orders.api";
@@ -56,7 +56,7 @@ export function OrderListPage() {
       width: 170,
       render: (_: unknown, row) => (
         <Link to={`${ADMIN_BASE}/usermgr/list/${row.uid}`}>
-          {row.phone || "-"}（{row.uid}）
+          {phoneText(row.phone)}（{row.uid}）
         </Link>
       ),
     },

@@ -8,7 +8,7 @@ import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { PLAN_KIND_OPTIONS, PlanTypeTag, SubscriptionStatusTag } from "@/components/StoreTags";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { formatBytes, formatTime } from "@/lib/format";
+import { formatBytes, formatTime, phoneText } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { planRegListQuery } from "../orders.api";
 
@@ -22,7 +22,7 @@ const columns: TableColumnsType<PlanRegRow> = [
     width: 170,
     render: (_: unknown, row) => (
       <Link to={`${ADMIN_BASE}/usermgr/list/${row.uid}`}>
-        {row.phone || "-"}（{row.uid}）
+        {phoneText(row.phone)}（{row.uid}）
       </Link>
     ),
   },

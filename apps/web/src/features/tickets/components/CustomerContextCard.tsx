@@ -10,7 +10,7 @@ import { Card, Descriptions, Empty, Space, Table, type TableColumnsType, Tag } f
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { TunnelStatusTag } from "@/features/tunnels/components/TunnelTags";
-import { formatBytes, formatTime } from "@/lib/format";
+import { formatBytes, formatTime, phoneText } from "@/lib/format";
 
 const tunnelColumns: TableColumnsType<AdminTunnelRow> = [
   { title: "ID", dataIndex: "tun_id", width: 60 },
@@ -39,7 +39,7 @@ export function CustomerContextCard({ customer }: { customer: TicketCustomerCont
       <Card size="small" title="用户" extra={<Link to={`${ADMIN_BASE}/usermgr/list/${customer.uid}`}>用户详情</Link>}>
         <Descriptions column={1} size="small">
           <Descriptions.Item label="UID">{customer.uid}</Descriptions.Item>
-          <Descriptions.Item label="手机号">{customer.phone}</Descriptions.Item>
+          <Descriptions.Item label="手机号">{phoneText(customer.phone)}</Descriptions.Item>
           <Descriptions.Item label="昵称">{customer.nickname || "—"}</Descriptions.Item>
           <Descriptions.Item label="状态">
             <Tag color={customer.status === 1 ? "green" : "red"}>

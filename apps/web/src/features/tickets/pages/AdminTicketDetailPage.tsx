@@ -5,7 +5,7 @@ import { useParams } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
 import { TunnelStatusTag } from "@/features/tunnels/components/TunnelTags";
 import { feedback } from "@/lib/feedback";
-import { formatTime } from "@/lib/format";
+import { formatTime, phoneText } from "@/lib/format";
 import { CustomerContextCard } from "../components/CustomerContextCard";
 import { ReplyBox, type ReplyValues } from "../components/ReplyBox";
 import { TicketDetailFrame } from "../components/TicketDetailFrame";
@@ -96,7 +96,7 @@ export function AdminTicketDetailPage() {
                   <Descriptions.Item label="分类">
                     <TicketCategoryTag category={ticket.category} />
                   </Descriptions.Item>
-                  <Descriptions.Item label="用户">{ticket.phone}</Descriptions.Item>
+                  <Descriptions.Item label="用户">{phoneText(ticket.phone)}</Descriptions.Item>
                   <Descriptions.Item label="创建时间">{formatTime(ticket.created_at)}</Descriptions.Item>
                 </Descriptions>
               </Card>

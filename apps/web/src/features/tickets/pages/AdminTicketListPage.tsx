@@ -13,7 +13,7 @@ import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
 import { IdFilter, SEARCH_COL, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { formatTime } from "@/lib/format";
+import { formatTime, phoneText } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";
 import { TicketCategoryTag, TicketStatusTag } from "../components/TicketTags";
@@ -38,7 +38,7 @@ const columns: TableColumnsType<AdminTicketRow> = [
     ellipsis: true,
     render: (title: string, r) => <Link to={detailPath(r.ticket_id)}>{title}</Link>,
   },
-  { title: "用户", dataIndex: "phone", width: 170, render: (phone: string, r) => `${phone}（${r.uid}）` },
+  { title: "用户", dataIndex: "phone", width: 170, render: (phone: string, r) => `${phoneText(phone)}（${r.uid}）` },
   {
     title: "分类",
     dataIndex: "category",

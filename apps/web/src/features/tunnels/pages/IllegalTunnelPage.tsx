@@ -34,7 +34,7 @@ import { labelOptions } from "@/features/nodes/components/NodeTags";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
-import { formatTime } from "@/lib/format";
+import { formatTime, phoneText } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { AddressList } from "../components/AddressList";
 import { TunnelStatusTag } from "../components/TunnelTags";
@@ -91,7 +91,7 @@ function FlagList({ canWrite }: { canWrite: boolean }) {
         </Space>
       ),
     },
-    { title: "用户", key: "user", width: 150, render: (_: unknown, row) => `${row.phone} (UID ${row.uid})` },
+    { title: "用户", key: "user", width: 150, render: (_: unknown, row) => `${phoneText(row.phone)} (UID ${row.uid})` },
     { title: "节点", dataIndex: "node_name", width: 120 },
     { title: "地址", dataIndex: "addresses", width: 220, render: (a: string[]) => <AddressList addresses={a} /> },
     {

@@ -13,7 +13,7 @@ import { ledgerChangeColumn, ledgerTimeColumn } from "@/features/orders/componen
 import { AdminVerifyCard } from "@/features/verify/components/AdminVerifyCard";
 import { useAccess } from "@/hooks/useAccess";
 import { feedback } from "@/lib/feedback";
-import { formatTime } from "@/lib/format";
+import { formatTime, phoneText } from "@/lib/format";
 import { UserActionModal } from "../components/UserActionModal";
 import { RoleTag, UserStatusTag } from "../components/UserTags";
 import type { UserAction } from "../user-actions";
@@ -87,7 +87,7 @@ export function UserDetailPage() {
   const confirmUnban = () =>
     modal.confirm({
       title: "解封用户？",
-      content: `确认解封 ${user.phone}（UID ${user.uid}）？解封后该用户可以重新登录。`,
+      content: `确认解封 ${phoneText(user.phone)}（UID ${user.uid}）？解封后该用户可以重新登录。`,
       okText: "确认",
       cancelText: "取消",
       onOk: () => unban.mutateAsync({ uid: user.uid, status: 1 }).catch(() => undefined),
@@ -112,7 +112,7 @@ export function UserDetailPage() {
   ) : null;
 
   return (
-    <PageContainer title={`用户详情 · ${user.phone}`} extra={back}>
+    <PageContainer title={`用户详情 · ${user.phone || `UID ${user.uid}`}`} extra={back}>
       {modalHolder}
       <Card title="基本信息" extra={actions} className="user-profile-card">
         <Space size={20} align="start" wrap>
@@ -121,7 +121,7 @@ export function UserDetailPage() {
           </Avatar>
           <Descriptions column={{ xs: 1, sm: 2, xl: 3 }} size="small">
             <Descriptions.Item label="UID">{user.uid}</Descriptions.Item>
-            <Descriptions.Item label="手机号">{user.phone}</Descriptions.Item>
+            <Descriptions.Item label="手机号">{phoneText(user.phone)}</Descriptions.Item>
             <Descriptions.Item label="昵称">{user.nickname || "-"}</Descriptions.Item>
             <Descriptions.Item label="角色">
               <RoleTag role={user.role} />
