@@ -2,7 +2,7 @@ import { createSecretKey, type KeyObject } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { HelmetOptions } from "helmet";
 import { Redis } from "ioredis";
 import type { Kysely } from "kysely";
@@ -31,7 +31,7 @@ import { domainJobs, domainsRoutes } from "./modules/domains/domains.routes";
 import { downloadsRoutes } from "./modules/downloads/downloads.routes";
 import { forgetNode } from "./modules/frp/forget-node";
 import { flushFrp, frpRoutes } from "./modules/frp/frp.routes";
-import { PluginFastPath, serverWithPluginFastPath } from "./modules/frp/plugin-http";
+import { installPluginFastPath } from "./modules/frp/plugin-http";
 import { homeRoutes } from "./modules/home/home.routes";
 import { invoicesRoutes } from "./modules/invoices/invoices.routes";
 import { invoiceOrderHook } from "./modules/invoices/invoices.service";
@@ -214,21 +214,17 @@ export async function buildApp(
       "payments: the SANDBOX gateway is active — any order can be paid without money; configure EPAY_URL/EPAY_PID/EPAY_KEY for real payments",
     );
 
-  // The frps plugin endpoint, answered before Fastify routes (modules/frp/plugin-http.ts).
-  const pluginFast = new PluginFastPath(ctx);
   const app: FastifyInstance = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: BODY_LIMIT,
+    // A request (headers and body) must arrive within a minute: a slow client holds no socket and
+    // body buffer for ever (Fastify's default is no limit; nginx in front has its own).
+    requestTimeout: 60_000,
     logController: new OneLineRequestLog(),
-    serverFactory: serverWithPluginFastPath(pluginFast) as FastifyServerFactory,
   });
-  pluginFast.fastify = { parseJson: app.getDefaultJsonParser("error", "error"), bodyLimit: BODY_LIMIT };
-  // First of the preClose hooks, so no plugin call is taken after Fastify starts refusing (503).
-  app.addHook("preClose", (done) => {
-    pluginFast.closing = true;
-    done();
-  });
+  // First of the preClose hooks: no plugin call is taken after Fastify starts refusing (503).
+  installPluginFastPath(app, ctx, BODY_LIMIT);
   registerErrorHandler(app);
   registerSecurityHeaders(app, helmetOptions(config));
   opsRoutes(app, ctx);

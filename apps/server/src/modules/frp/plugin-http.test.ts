@@ -9,8 +9,9 @@ import { PluginFastPath } from "./plugin-http";
 
 /**
  * The plugin's fast path (plugin-http.ts) answers frps before Fastify routes the request. Every
- * request below is sent twice — over a real socket (the fast path, or Fastify when the fast path
- * passes it on) and through app.inject (always Fastify's route) — and must get the same answer.
+ * request below is sent twice over a socket — as frps sends it (the fast path, or Fastify when the
+ * fast path passes it on) and chunked (always Fastify's route) — and must get the same answer,
+ * headers included.
  */
 let t: TestApp;
 let base: string;
@@ -46,7 +47,10 @@ interface Answer {
   status: number;
   type: string | undefined;
   body: string;
+  /** every header but the date */
+  headers: Record<string, unknown>;
 }
+const withoutDate = ({ date: _, ...rest }: Record<string, unknown>) => rest;
 
 const pluginPath = (op = "Login", n: { node_id: number | string; plugin_secret: string } = node) =>
   `/api/frp/plugin/${n.node_id}/${n.plugin_secret}?op=${op}&version=0.1.0`;
@@ -80,7 +84,14 @@ function overSocket(r: Req): Promise<Answer> {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (c) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"], body: text }));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          type: res.headers["content-type"],
+          body: text,
+          headers: withoutDate(res.headers),
+        }),
+      );
     });
     req.on("error", reject);
     if (r.chunked) req.write(body.slice(0, 5));
@@ -88,24 +99,19 @@ function overSocket(r: Req): Promise<Answer> {
   });
 }
 
-async function injected(r: Req): Promise<Answer> {
-  const res = await t.app.inject({
-    method: (r.method ?? "POST") as "POST",
-    url: r.path ?? pluginPath(),
-    headers: { "user-agent": "Go-http-client/1.1", ...r.headers },
-    ...(r.body !== undefined && r.method !== "GET" && { payload: r.body }),
-  });
-  return { status: res.statusCode, type: res.headers["content-type"] as string | undefined, body: res.body };
-}
-
-/** Sends r both ways; returns the answer and whether the fast path took it. */
+/**
+ * Sends r over a socket, then again chunked (no Content-Length: the fast path never takes it, so
+ * Fastify's route answers), and requires the same answer; returns it and whether the fast path
+ * took the first.
+ */
 async function both(r: Req): Promise<{ answer: Answer; fast: boolean }> {
   const fastPath = PluginFastPath.of(t.ctx);
   if (!fastPath) throw new Error("no fast path");
   const served = fastPath.served;
   const answer = await overSocket(r);
   const fast = fastPath.served === served + 1;
-  expect(await injected(r)).toEqual(answer);
+  expect(await overSocket({ ...r, chunked: true })).toEqual(answer);
+  expect(fastPath.served).toBe(fast ? served + 1 : served);
   return { answer, fast };
 }
 
@@ -183,6 +189,7 @@ describe("plugin fast path", () => {
     const big = JSON.stringify({ op: "Login", pad: "x".repeat(1024 * 1024) });
     const cases: [string, Req, number][] = [
       ["chunked", { headers: json, body: login(), chunked: true }, 200],
+      ["chunked and empty", { headers: json, body: "", chunked: true }, 400],
       ["text/plain", { headers: { "content-type": "text/plain" }, body: login() }, 415],
       ["no content type", { body: login() }, 415],
       ["over the body limit", { headers: json, body: big }, 413],
@@ -254,5 +261,57 @@ describe("plugin fast path", () => {
     const after = await t.ctx.metrics.registry.metrics();
     expect(count(after, reqRe) - count(before, reqRe)).toBe(1);
     expect(count(after, decRe) - count(before, decRe)).toBe(1);
+  });
+});
+
+describe("closing", () => {
+  it("answers the calls in flight, then closes their keep-alive connections at once", async () => {
+    const app = await createTestApp();
+    const n = await createTestNode(app, { bandwidth: 0 });
+    await app.app.listen({ host: "127.0.0.1", port: 0 });
+    const port = (app.app.server.address() as { port: number }).port;
+    // Decisions that take 300 ms, so both calls are in flight when the app starts closing.
+    vi.spyOn(frpRuntime(app.ctx).plugin, "handle").mockImplementation(
+      () =>
+        new Promise((resolve) =>
+          setTimeout(() => resolve({ status: 200, body: { reject: false, unchange: true } }), 300),
+        ),
+    );
+    const agent = new http.Agent({ keepAlive: true });
+    const call = (chunked: boolean) =>
+      new Promise<{ status: number; connection: unknown; closedAt: number }>((resolve, reject) => {
+        const body = envelope("Ping", {});
+        const req = http.request(
+          `http://127.0.0.1:${port}${pluginPath("Ping", n)}`,
+          {
+            method: "POST",
+            agent,
+            headers: { ...json, ...(!chunked && { "content-length": String(Buffer.byteLength(body)) }) },
+          },
+          (res) => {
+            res.resume();
+            res.on("end", () =>
+              res.socket.once("close", () =>
+                resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, closedAt: Date.now() }),
+              ),
+            );
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    const calls = [call(false), call(true)];
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = Date.now();
+    await app.close();
+    const closed = Date.now() - t0;
+    const [fastCall, routeCall] = await Promise.all(calls);
+    expect(fastCall).toMatchObject({ status: 200, connection: "close" });
+    // Fastify ends its in-flight answers the same way while closing.
+    expect(routeCall).toMatchObject({ status: 200, connection: "close" });
+    // Not the 72 s keep-alive timeout: each connection closed right after its answer.
+    expect(closed).toBeLessThan(3_000);
+    expect(Math.max(fastCall.closedAt, routeCall.closedAt) - t0).toBeLessThan(3_000);
+    agent.destroy();
   });
 });

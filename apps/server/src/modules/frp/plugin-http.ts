@@ -1,5 +1,5 @@
-import http, { type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
-import type { FastifyBodyParser, FastifyRequest } from "fastify";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { errorAnswer } from "../../http/error-handler";
 import { countPluginAnswer, frpRuntime, PLUGIN_ROUTE, pluginLogger } from "./frp.routes";
@@ -30,7 +30,9 @@ export interface FastifyParts {
  * `application/json` with a Content-Length within the body limit, the app not closing — and every
  * other one (chunked, oversized, wrong type or method, odd address, during shutdown) goes on to
  * Fastify's route, which answers it (413, 404, 415, 503…) as before. `app.inject` (the tests) always
- * takes the Fastify route; test/plugin-fast-path.test.ts checks both give the same answers.
+ * takes the Fastify route; plugin-http.test.ts checks both give the same answers. No Fastify hook runs
+ * for the requests taken here: a global onRequest check added later (an IP ban, a rate limit) must be
+ * added here too.
  */
 export class PluginFastPath {
   /** Fastify's parts, set once the instance is built (the server is created inside Fastify()). */
@@ -72,25 +74,34 @@ export class PluginFastPath {
     req.on("error", () => {});
     req.on("end", () => {
       const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8");
+      // Fastify's parser calls back inside its own try: the decision runs after it returns.
+      let parsed: { err: Error | null; body: unknown } = { err: null, body: undefined };
       f.parseJson(req as unknown as FastifyRequest, text, (err, body) => {
-        if (err) return this.answer(res, start, undefined, errorAnswer(err, pluginLogger(this.ctx)));
-        this.decide(res, start, Number(m[1]), m[2], body);
+        parsed = { err, body };
       });
+      if (parsed.err) {
+        // As Fastify does after a body it could not parse.
+        res.setHeader("connection", "close");
+        return this.answer(res, start, undefined, errorAnswer(parsed.err, pluginLogger(this.ctx)));
+      }
+      this.decide(res, start, Number(m[1]), m[2], parsed.body);
     });
     return true;
   }
 
   private decide(res: ServerResponse, start: number, nodeId: number, secret: string, body: unknown): void {
     const failed = (err: unknown) => this.answer(res, start, body, errorAnswer(err, pluginLogger(this.ctx)));
+    let a: PluginAnswer | Promise<PluginAnswer>;
     try {
-      const a = frpRuntime(this.ctx).plugin.handle(nodeId, secret, body);
-      if (a instanceof Promise) a.then((x) => this.answer(res, start, body, x, true), failed);
-      else this.answer(res, start, body, a, true);
+      a = frpRuntime(this.ctx).plugin.handle(nodeId, secret, body);
     } catch (err) {
-      failed(err);
+      return failed(err);
     }
+    if (a instanceof Promise) a.then((x) => this.answer(res, start, body, x, true), failed);
+    else this.answer(res, start, body, a, true);
   }
 
+  /** Sends an answer; never throws (it runs in stream and promise callbacks). */
   private answer(
     res: ServerResponse,
     start: number,
@@ -98,33 +109,42 @@ export class PluginFastPath {
     a: { status: number; body: unknown },
     decided = false,
   ): void {
-    if (decided) countPluginAnswer(this.ctx, body, a as PluginAnswer);
-    const text = JSON.stringify(a.body);
-    res.writeHead(a.status, {
-      "content-type": "application/json; charset=utf-8",
-      "content-length": Buffer.byteLength(text),
-    });
-    res.end(text);
-    this.ctx.metrics.request("POST", PLUGIN_ROUTE, a.status, (performance.now() - start) / 1000);
+    try {
+      if (res.headersSent) return;
+      if (decided) countPluginAnswer(this.ctx, body, a as PluginAnswer);
+      const text = JSON.stringify(a.body);
+      // While the app closes, the connection ends with this answer (Fastify refuses what follows).
+      if (this.closing) res.setHeader("connection", "close");
+      res.writeHead(a.status, {
+        "content-type": "application/json; charset=utf-8",
+        "content-length": Buffer.byteLength(text),
+      });
+      res.end(text);
+      this.ctx.metrics.request("POST", PLUGIN_ROUTE, a.status, (performance.now() - start) / 1000);
+    } catch (err) {
+      pluginLogger(this.ctx).error({ err }, "plugin: the answer could not be sent");
+      res.destroy();
+    }
   }
 }
 
 /**
- * Fastify's `serverFactory`: the HTTP/1.1 server Fastify would build (its timeouts, from the
- * resolved options), with the plugin's fast path in front of Fastify's handler.
+ * Puts the plugin's fast path in front of Fastify's handler on the app's server (Fastify builds
+ * the server, with its timeouts and bindings; a second binding, as for HOST=localhost, keeps
+ * Fastify's handler alone and so the route), and stops it taking requests once the app closes.
+ * Call before any other preClose hook is added.
  */
-export function serverWithPluginFastPath(fast: PluginFastPath) {
-  return (
-    handler: RequestListener,
-    opts: { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number },
-  ): http.Server => {
-    const server = http.createServer((req, res) => {
-      if (!fast.handle(req, res)) handler(req, res);
-    });
-    server.keepAliveTimeout = opts.keepAliveTimeout;
-    server.requestTimeout = opts.requestTimeout;
-    server.setTimeout(opts.connectionTimeout);
-    if (opts.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
-    return server;
-  };
+export function installPluginFastPath(app: FastifyInstance, ctx: AppContext, bodyLimit: number): PluginFastPath {
+  const fast = new PluginFastPath(ctx);
+  fast.fastify = { parseJson: app.getDefaultJsonParser("error", "error"), bodyLimit };
+  const [fastify] = app.server.listeners("request") as RequestListener[];
+  app.server.removeListener("request", fastify);
+  app.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    if (!fast.handle(req, res)) fastify(req, res);
+  });
+  app.addHook("preClose", (done) => {
+    fast.closing = true;
+    done();
+  });
+  return fast;
 }
