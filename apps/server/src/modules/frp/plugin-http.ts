@@ -95,7 +95,8 @@ export class PluginFastPath {
     try {
       a = frpRuntime(this.ctx).plugin.handle(nodeId, secret, body);
     } catch (err) {
-      return failed(err);
+      failed(err);
+      return;
     }
     if (a instanceof Promise) a.then((x) => this.answer(res, start, body, x, true), failed);
     else this.answer(res, start, body, a, true);
