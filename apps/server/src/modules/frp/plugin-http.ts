@@ -11,6 +11,36 @@ const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 
 const fastPaths = new WeakMap<AppContext, PluginFastPath>();
 
+/**
+ * A call whose body is arriving, kept on its request: the stream listeners below are shared by
+ * every call, so none allocates closures for them.
+ */
+interface PendingCall {
+  fast: PluginFastPath;
+  res: ServerResponse;
+  start: number;
+  nodeId: number;
+  secret: string;
+  chunks: Buffer[];
+}
+const CALL = Symbol("pluginCall");
+type CallRequest = IncomingMessage & { [CALL]: PendingCall };
+function onData(this: IncomingMessage, chunk: Buffer): void {
+  (this as CallRequest)[CALL].chunks.push(chunk);
+}
+function onEnd(this: IncomingMessage): void {
+  const call = (this as CallRequest)[CALL];
+  call.fast.finish(this, call);
+}
+function ignore(): void {}
+/** What Fastify's (synchronous) JSON parser last called back with. */
+let parsedError: Error | null = null;
+let parsedBody: unknown;
+const keepParsed = (err: Error | null, body: unknown) => {
+  parsedError = err;
+  parsedBody = body;
+};
+
 /** What the fast path needs of the Fastify instance once it exists. */
 export interface FastifyParts {
   /** Fastify's own JSON body parser (secure-json-parse, proto and constructor poisoning refused) */
@@ -66,36 +96,44 @@ export class PluginFastPath {
       req.headers["transfer-encoding"] !== undefined
     )
       return false;
-    const start = performance.now();
     this.served++;
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
+    const call: PendingCall = {
+      fast: this,
+      res,
+      start: performance.now(),
+      nodeId: Number(m[1]),
+      secret: m[2],
+      chunks: [],
+    };
+    (req as CallRequest)[CALL] = call;
+    req.on("data", onData);
     // A client gone mid-body: nothing to answer; Node closes the socket.
-    req.on("error", () => {});
-    req.on("end", () => {
-      const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8");
-      // Fastify's parser calls back inside its own try: the decision runs after it returns.
-      let parsed: { err: Error | null; body: unknown } = { err: null, body: undefined };
-      f.parseJson(req as unknown as FastifyRequest, text, (err, body) => {
-        parsed = { err, body };
-      });
-      if (parsed.err) {
-        // As Fastify does after a body it could not parse.
-        res.setHeader("connection", "close");
-        return this.answer(res, start, undefined, errorAnswer(parsed.err, pluginLogger(this.ctx)));
-      }
-      this.decide(res, start, Number(m[1]), m[2], parsed.body);
-    });
+    req.on("error", ignore);
+    req.on("end", onEnd);
     return true;
   }
 
-  private decide(res: ServerResponse, start: number, nodeId: number, secret: string, body: unknown): void {
-    const failed = (err: unknown) => this.answer(res, start, body, errorAnswer(err, pluginLogger(this.ctx)));
+  /** The whole body has arrived: parse it (as Fastify would), decide, answer. */
+  finish(req: IncomingMessage, call: PendingCall): void {
+    const { chunks, res, start } = call;
+    const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8");
+    (this.fastify as FastifyParts).parseJson(req as unknown as FastifyRequest, text, keepParsed);
+    // Fastify's parser calls back inside its own try: the decision runs after it has returned.
+    const err = parsedError;
+    const body = parsedBody;
+    parsedError = null;
+    parsedBody = undefined;
+    if (err) {
+      // As Fastify does after a body it could not parse.
+      res.setHeader("connection", "close");
+      return this.answer(res, start, undefined, errorAnswer(err, pluginLogger(this.ctx)));
+    }
+    const failed = (e: unknown) => this.answer(res, start, body, errorAnswer(e, pluginLogger(this.ctx)));
     let a: PluginAnswer | Promise<PluginAnswer>;
     try {
-      a = frpRuntime(this.ctx).plugin.handle(nodeId, secret, body);
-    } catch (err) {
-      failed(err);
+      a = frpRuntime(this.ctx).plugin.handle(call.nodeId, call.secret, body);
+    } catch (e) {
+      failed(e);
       return;
     }
     if (a instanceof Promise) a.then((x) => this.answer(res, start, body, x, true), failed);
