@@ -126,7 +126,8 @@ export class PluginFastPath {
     if (err) {
       // As Fastify does after a body it could not parse.
       res.setHeader("connection", "close");
-      return this.answer(res, start, undefined, errorAnswer(err, pluginLogger(this.ctx)));
+      this.answer(res, start, undefined, errorAnswer(err, pluginLogger(this.ctx)));
+      return;
     }
     const failed = (e: unknown) => this.answer(res, start, body, errorAnswer(e, pluginLogger(this.ctx)));
     let a: PluginAnswer | Promise<PluginAnswer>;
