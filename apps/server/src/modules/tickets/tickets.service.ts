@@ -28,7 +28,7 @@ import { listOrders } from "../orders/orders.service";
 import { listMySubscriptions } from "../subscriptions/subscriptions.service";
 import { findOwnTunnel } from "../tunnels/tunnels.repository";
 import { adminUpdateTunnel, getAdminTunnel, listAdminTunnels } from "../tunnels/tunnels.service";
-import { findUserByUid, userFilter } from "../users/users.repository";
+import { findUserByUid, phonesOf, userFilter } from "../users/users.repository";
 import type { TicketRowDb } from "./tickets.table";
 
 /** Open (not ended) tickets a customer may have at once. */
@@ -249,12 +249,6 @@ export async function unreadCount(ctx: AppContext, uid: number): Promise<{ count
   return { count: Number(r?.n ?? 0) };
 }
 
-async function phonesOf(ctx: AppContext, uids: number[]): Promise<Map<number, string>> {
-  const out = new Map<number, string>();
-  for (const uid of new Set(uids)) out.set(uid, (await findUserByUid(ctx.db, uid))?.phone ?? "");
-  return out;
-}
-
 /** GET /super/ticket: awaiting staff first, then awaiting the customer, then ended; oldest first within each. */
 export async function listTickets(ctx: AppContext, q: AdminTicketListQuery): Promise<Paged<AdminTicketRow>> {
   const uid = await userFilter(ctx.db, q);
@@ -286,10 +280,8 @@ export async function listTickets(ctx: AppContext, q: AdminTicketListQuery): Pro
         .limit(limit)
         .offset(offset)
         .execute();
-      const phones = await phonesOf(
-        ctx,
-        rows.map((r) => r.uid),
-      );
+      // The page's owners in one read (a read per row cost a round trip each on PostgreSQL).
+      const phones = await phonesOf(ctx.db, [...new Set(rows.map((r) => r.uid))]);
       return rows.map((r) => ({ ...presentRow(r), uid: r.uid, phone: phones.get(r.uid) ?? "" }));
     },
     () => countRows(sel, ctx.db),
