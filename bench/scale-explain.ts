@@ -1,6 +1,7 @@
 // The query plans behind the "API at scale" calls (docs/performance.md), on the database of
 // scale-seed.ts as it is now (run it before and after a migration to compare). Prints the plan
-// and one timed run of each query. SQLite by default; DATABASE_URL=postgres://… for PostgreSQL.
+// and one timed run of each query. SQLite by default; DATABASE_URL=postgres://… for PostgreSQL;
+// SCALE_EXPLAIN_ONLY=prefix,… for some of them.
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import pg from "pg";
@@ -22,6 +23,8 @@ const today = info.today;
 const weekAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
 const monthAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
 
+const tunnelRows = `select tunnels.*, nodes.name, users.phone, tt.traffic_in, pc.cur_conns from tunnels inner join nodes on nodes.node_id = tunnels.node_id left join users on users.uid = tunnels.uid left join tunnel_traffic tt on tt.tun_id = tunnels.tun_id and tt.day = '${today}' left join proxy_counters pc on pc.tun_id = tunnels.tun_id and pc.node_id = tunnels.node_id`;
+
 const queries: Record<string, string> = {
   "overview: today's traffic": `select sum(traffic_in + traffic_out), count(*) from tunnel_traffic where day = '${today}'`,
   "overview: tunnels by status": "select status, count(*) from tunnels group by status",
@@ -37,12 +40,27 @@ const queries: Record<string, string> = {
   "conns: count with joins (before)":
     "select count(*) from tunnel_conns c left join tunnels on tunnels.tun_id = c.tun_id left join nodes on nodes.node_id = c.node_id",
   "conns: count alone (after)": "select count(*) from tunnel_conns c",
+  "overview: revenue of a day (must stay on orders_paid_at)": `select sum(case when type = 1 then 0 else amount end) from orders where paid_at >= '${today}T00:00:00Z' and paid_at < '${today}T23:59:59Z' and status in (1, -2)`,
+  "orders: refunded count": "select count(*) from orders where status = -2",
+  "tunnels: locked, count":
+    "select count(*) from tunnels inner join nodes on nodes.node_id = tunnels.node_id where tunnels.status = 3",
+  "tunnels: locked, page": `${tunnelRows} where tunnels.status = 3 order by tunnels.tun_id desc limit 20`,
+  "tunnels: node+status+protocol, count":
+    "select count(*) from tunnels inner join nodes on nodes.node_id = tunnels.node_id where tunnels.node_id = 3 and tunnels.protocol = 'tcp' and tunnels.status = 1",
+  "tunnels: a heavy customer's page": `${tunnelRows} where tunnels.uid = 2 and tunnels.status <> -1 order by tunnels.tun_id desc limit 10`,
+  "tunnels: every live one, page": `${tunnelRows} where tunnels.status <> -1 order by tunnels.tun_id desc limit 20`,
+  "conns: live proxies": `select pc.*, tunnels.tun_name, nodes.name from proxy_counters pc left join tunnels on tunnels.tun_id = pc.tun_id left join nodes on nodes.node_id = pc.node_id where pc.cur_conns > 0 order by pc.cur_conns desc limit 100`,
+  "users: date range, page (before)": `select * from users where created_at >= '${monthAgo}' and created_at < '${today}' order by uid desc limit 20`,
+  "users: date range, page from the index (after)": `select * from users where uid in (select uid from users where created_at >= '${monthAgo}' and created_at < '${today}' order by uid desc limit 20) order by uid desc`,
   "users: phone contains, page": "select * from users where phone like '%1390004%' order by uid desc limit 20",
   "users: count": "select count(*) from users",
 };
 
 const plans: Record<string, { plan: string[]; ms: number }> = {};
+/** SCALE_EXPLAIN_ONLY=prefix,… prints only the queries whose names start so. */
+const only = (process.env.SCALE_EXPLAIN_ONLY ?? "").split(",").filter(Boolean);
 for (const [name, q] of Object.entries(queries)) {
+  if (only.length && !only.some((o) => name.startsWith(o))) continue;
   const rows = await all(`${isPg ? "explain" : "explain query plan"} ${q}`);
   const plan = rows.map((r) => String(r.detail ?? r["QUERY PLAN"]));
   const t0 = performance.now();

@@ -286,6 +286,11 @@ describe("the staff queue", () => {
     expect(d.body.data.customer.tunnels).toHaveLength(1);
     expect(Array.isArray(d.body.data.customer.orders)).toBe(true);
     expect((await t.api("GET", "/super/ticket/999999", { token: support })).status).toBe(404);
+
+    // Within one status (no order between statuses needed), still the oldest reply first.
+    const c = (await open(u.token)).body.data.ticket_id;
+    await t.db.updateTable("tickets").set({ last_reply_at: "2000-01-01T00:00:00.000Z" }).where("id", "=", c).execute();
+    expect((await q({ status: 2 })).body.data.list.map((r) => r.ticket_id)).toEqual([c, a]);
   });
 
   it('shows no phone ("") for a customer without one, in the queue and the detail; its placeholder finds nothing', async () => {

@@ -266,25 +266,27 @@ export async function listTickets(ctx: AppContext, q: AdminTicketListQuery): Pro
     async (limit, offset) => {
       const rows = await sel
         .selectAll()
-        .orderBy((eb) =>
-          eb
-            .case()
-            .when("status", "=", TicketStatus.AwaitingReply)
-            .then(0)
-            .when("status", "=", TicketStatus.AwaitingUser)
-            .then(1)
-            .else(2)
-            .end(),
+        // One status needs no order between statuses: tickets_status (status, last_reply_at) then
+        // gives the page in order, instead of a sort of every ticket of that status.
+        .$if(!q.status, (s) =>
+          s.orderBy((eb) =>
+            eb
+              .case()
+              .when("status", "=", TicketStatus.AwaitingReply)
+              .then(0)
+              .when("status", "=", TicketStatus.AwaitingUser)
+              .then(1)
+              .else(2)
+              .end(),
+          ),
         )
         .orderBy("last_reply_at", "asc")
         .orderBy("id", "asc")
         .limit(limit)
         .offset(offset)
         .execute();
-      const phones = await shownPhonesOf(
-        ctx.db,
-        rows.map((r) => r.uid),
-      );
+      // The page's owners in one read (a read per row cost a round trip each on PostgreSQL).
+      const phones = await shownPhonesOf(ctx.db, [...new Set(rows.map((r) => r.uid))]);
       return rows.map((r) => ({ ...presentRow(r), uid: r.uid, phone: phones.get(r.uid) ?? "" }));
     },
     () => countRows(sel, ctx.db),

@@ -210,7 +210,8 @@ export async function liveProxies(
     .selectFrom("proxy_counters as pc")
     .leftJoin("tunnels", "tunnels.tun_id", "pc.tun_id")
     .leftJoin("nodes", "nodes.node_id", "pc.node_id")
-    .where("pc.cur_conns", ">", 0);
+    // A literal, not a parameter: the partial index proxy_counters_live (cur_conns > 0) serves it.
+    .where(sql<boolean>`pc.cur_conns > 0`);
   if (q.tun_id) sel = sel.where("pc.tun_id", "=", q.tun_id);
   if (q.uid) sel = sel.where("tunnels.uid", "=", q.uid);
   if (q.node_id) sel = sel.where("pc.node_id", "=", q.node_id);

@@ -31,6 +31,18 @@ describe("user list and detail", () => {
       query: { start_date: today, end_date: today },
     });
     expect(byDate.body.data.total).toBeGreaterThanOrEqual(3);
+    // A date range's pages (picked from users_created_at first) are newest first like the rest.
+    const datePage = async (page: number) =>
+      (
+        await t.api<Paged<Row>>("GET", "/super/user/list", {
+          token: admin,
+          query: { start_date: today, end_date: today, page, size: 1 },
+        })
+      ).body.data;
+    const [first, second] = [await datePage(1), await datePage(2)];
+    expect(first.total).toBe(byDate.body.data.total);
+    expect([first.list[0].uid, second.list[0].uid]).toEqual(byDate.body.data.list.slice(0, 2).map((u) => u.uid));
+    expect(first.list[0].uid).toBeGreaterThan(second.list[0].uid);
     const bad = await t.api("GET", "/super/user/list", { token: admin, query: { start_date: "yesterday" } });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toContain("start_date");

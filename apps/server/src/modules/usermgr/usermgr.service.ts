@@ -35,8 +35,18 @@ export async function listUsers(ctx: AppContext, q: AdminUserListQuery): Promise
   return pageOf(
     q.page,
     q.size,
-    async (limit, offset) =>
-      (await sel.selectAll().orderBy("uid", "desc").limit(limit).offset(offset).execute()).map(presentAdminUser),
+    async (limit, offset) => {
+      // A date range is read from users_created_at, not in uid order: the page is picked among the
+      // index's entries first and only its rows are read (sorting the range's whole rows took
+      // milliseconds on 100k users).
+      const rows =
+        q.start_date || q.end_date
+          ? ctx.db
+              .selectFrom("users")
+              .where("uid", "in", sel.select("uid").orderBy("uid", "desc").limit(limit).offset(offset))
+          : sel.limit(limit).offset(offset);
+      return (await rows.selectAll().orderBy("uid", "desc").execute()).map(presentAdminUser);
+    },
     () => countRows(sel, ctx.db),
   );
 }
