@@ -92,3 +92,34 @@ describe("SqliteWorker", () => {
     await db.destroy();
   });
 });
+
+describe("SqliteWorker statistics", () => {
+  it("analyzes a database that never was, and the main connection's plans follow", async () => {
+    const { db, file } = open();
+    db.exec(
+      "create table t (id integer primary key, kind int, at int); create index t_kind on t (kind); create index t_at on t (at)",
+    );
+    const insert = db.prepare("insert into t (kind, at) values (?, ?)");
+    db.transaction(() => {
+      for (let i = 0; i < 20_000; i++) insert.run(i % 2, i);
+    })();
+    const plan = () =>
+      db
+        .prepare("explain query plan select * from t where kind = 1 and at between 10 and 20")
+        .all()
+        .map((r) => (r as { detail: string }).detail)
+        .join();
+    // No statistics: SQLite guesses the equality is the better index.
+    expect(plan()).toContain("t_kind");
+    new SqliteWorker(db, file, 1000, 50);
+    const deadline = Date.now() + 5000;
+    const analyzed = () => (db.prepare("select count(*) n from sqlite_stat1").get() as { n: number }).n;
+    while (Date.now() < deadline && !db.prepare("select 1 from sqlite_master where name = 'sqlite_stat1'").get())
+      await new Promise((r) => setTimeout(r, 20));
+    while (Date.now() < deadline && analyzed() < 2) await new Promise((r) => setTimeout(r, 20));
+    expect(analyzed()).toBeGreaterThanOrEqual(2);
+    // kind has two values over 20,000 rows, at is unique: the range on at is the better index now.
+    expect(plan()).toContain("t_at");
+    db.close();
+  });
+});

@@ -27,9 +27,18 @@ function insert(head, rows) {
 const timer = setInterval(() => {
   try { db.pragma("wal_checkpoint(PASSIVE)"); } catch {}
 }, workerData.everyMs);
+// The query planner's statistics: tables never analyzed or much changed since are analyzed (SQLite
+// limits the work) at start and every optimizeEveryMs, as SQLite advises for long-lived connections.
+// Other connections see the new statistics at their next statement (ANALYZE bumps the schema).
+function optimize() {
+  try { db.pragma("optimize = 0x10002"); } catch {}
+}
+optimize();
+const optimizer = setInterval(optimize, workerData.optimizeEveryMs);
 parentPort.on("message", (m) => {
   if (m === "stop") {
     clearInterval(timer);
+    clearInterval(optimizer);
     db.close();
     parentPort.close();
     return;
@@ -56,6 +65,9 @@ const CHUNK = 50;
  * - Checkpoints: by default the connection that commits past 1,000 WAL pages copies them into the
  *   database file and fsyncs it, synchronously. The worker checkpoints every `everyMs` instead; the
  *   main connection keeps a far higher automatic threshold only as a safety net should it stop.
+ * - Statistics: `PRAGMA optimize` at start and every `optimizeEveryMs`. Without them SQLite's
+ *   planner guesses, and on a grown database some guesses are seconds slow (the operator's tunnel
+ *   list: 2–4 s instead of 0.4 ms on the scale bench's database, docs/performance.md).
  *
  * With a second writer on the file, the main connection's transactions must begin IMMEDIATE
  * (dialect.ts): a deferred one that read before the worker committed could not write after it.
@@ -66,11 +78,17 @@ export class SqliteWorker {
   private nextId = 1;
   private failed: Error | null = null;
 
-  constructor(sqlite: SQLite.Database, file: string, everyMs = 1000) {
+  constructor(sqlite: SQLite.Database, file: string, everyMs = 1000, optimizeEveryMs = 3_600_000) {
     sqlite.pragma("wal_autocheckpoint = 20000");
     this.worker = new Worker(SOURCE, {
       eval: true,
-      workerData: { file, driver: createRequire(import.meta.url).resolve("better-sqlite3"), everyMs, chunk: CHUNK },
+      workerData: {
+        file,
+        driver: createRequire(import.meta.url).resolve("better-sqlite3"),
+        everyMs,
+        optimizeEveryMs,
+        chunk: CHUNK,
+      },
     });
     this.worker.unref();
     this.worker.on("message", (m: { id: number; error?: string }) => {
