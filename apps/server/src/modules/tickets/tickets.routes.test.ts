@@ -11,6 +11,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
+import { frpRuntime } from "../frp/frp.routes";
 import { MAX_PENDING_UPLOADS } from "./attachments";
 
 let t: TestApp;
@@ -293,6 +294,35 @@ describe("the staff queue", () => {
     expect((await q({ status: 2 })).body.data.list.map((r) => r.ticket_id)).toEqual([c, a]);
   });
 
+  it("pages the whole queue in order across statuses: awaiting staff, awaiting the customer, ended", async () => {
+    const u = await t.register();
+    const ids: number[] = [];
+    for (let i = 0; i < 7; i++) ids.push((await open(u.token, { title: `排队${i}` })).body.data.ticket_id);
+    // Statuses 3, 2, 1, 3, 2, 1, 2 and last replies in reverse creation order.
+    const statuses = [3, 2, 1, 3, 2, 1, 2];
+    for (const [i, id] of ids.entries())
+      await t.db
+        .updateTable("tickets")
+        .set({ status: statuses[i], last_reply_at: new Date(Date.UTC(2020, 0, 10 - i)).toISOString() })
+        .where("id", "=", id)
+        .execute();
+    const expected = [2, 3, 1].flatMap((st) =>
+      ids.filter((_, i) => statuses[i] === st).sort((x, y) => ids.indexOf(y) - ids.indexOf(x)),
+    );
+    for (const size of [1, 2, 3, 7]) {
+      const seen: number[] = [];
+      for (let page = 1; page <= Math.ceil(7 / size) + 1; page++) {
+        const r = await t.api<Paged<AdminTicketRow>>("GET", "/super/ticket", {
+          token: support,
+          query: { uid: u.uid, page, size },
+        });
+        expect(r.body.data.total).toBe(7);
+        seen.push(...r.body.data.list.map((x) => x.ticket_id));
+      }
+      expect({ size, seen }).toEqual({ size, seen: expected });
+    }
+  });
+
   it('shows no phone ("") for a customer without one, in the queue and the detail; its placeholder finds nothing', async () => {
     const [u, other] = [await t.register(), await t.register()];
     await setPlan(t, u.uid, { bandwidth: 10 });
@@ -358,6 +388,9 @@ describe("appeals", () => {
       remote_port: tun.remote_port,
     };
     expect((await plugin("NewProxy", proxy)).reject).toBe(false);
+    // The write-behind's "online" lands now, not in the middle of the steps below (it would turn
+    // the unlocked tunnel's status 2 into 1 if it came right after the unlock).
+    await frpRuntime(t.ctx).writer.flush();
 
     // Not locked yet: no appeal.
     const early = await open(u.token, { category: "appeal", tun_id: tun.tun_id, title: "申诉" });

@@ -250,6 +250,9 @@ export async function unreadCount(ctx: AppContext, uid: number): Promise<{ count
   return { count: Number(r?.n ?? 0) };
 }
 
+/** The staff queue's order: awaiting staff, awaiting the customer, ended. */
+const STAFF_ORDER = [TicketStatus.AwaitingReply, TicketStatus.AwaitingUser, TicketStatus.Ended];
+
 /** GET /super/ticket: awaiting staff first, then awaiting the customer, then ended; oldest first within each. */
 export async function listTickets(ctx: AppContext, q: AdminTicketListQuery): Promise<Paged<AdminTicketRow>> {
   const uid = await userFilter(ctx.db, q);
@@ -264,27 +267,34 @@ export async function listTickets(ctx: AppContext, q: AdminTicketListQuery): Pro
     q.page,
     q.size,
     async (limit, offset) => {
-      const rows = await sel
-        .selectAll()
-        // One status needs no order between statuses: tickets_status (status, last_reply_at) then
-        // gives the page in order, instead of a sort of every ticket of that status.
-        .$if(!q.status, (s) =>
-          s.orderBy((eb) =>
-            eb
-              .case()
-              .when("status", "=", TicketStatus.AwaitingReply)
-              .then(0)
-              .when("status", "=", TicketStatus.AwaitingUser)
-              .then(1)
-              .else(2)
-              .end(),
-          ),
-        )
-        .orderBy("last_reply_at", "asc")
-        .orderBy("id", "asc")
-        .limit(limit)
-        .offset(offset)
-        .execute();
+      const page = (status: number, l: number, o: number) =>
+        sel
+          .where("status", "=", status)
+          .selectAll()
+          .orderBy("last_reply_at", "asc")
+          .orderBy("id", "asc")
+          .limit(l)
+          .offset(o)
+          .execute();
+      let rows: TicketRowDb[] = [];
+      if (q.status) rows = await page(q.status, limit, offset);
+      else {
+        // The statuses in the list's order, each read through tickets_status (status, last_reply_at)
+        // from its own offset: one ORDER BY over all statuses sorted every ticket for one page.
+        let skip = offset;
+        for (const status of STAFF_ORDER) {
+          if (rows.length === limit) break;
+          if (skip > 0) {
+            const n = await countRows(sel.where("status", "=", status), ctx.db);
+            if (skip >= n) {
+              skip -= n;
+              continue;
+            }
+          }
+          rows = rows.concat(await page(status, limit - rows.length, skip));
+          skip = 0;
+        }
+      }
       // The page's owners in one read (a read per row cost a round trip each on PostgreSQL).
       const phones = await shownPhonesOf(ctx.db, [...new Set(rows.map((r) => r.uid))]);
       return rows.map((r) => ({ ...presentRow(r), uid: r.uid, phone: phones.get(r.uid) ?? "" }));
