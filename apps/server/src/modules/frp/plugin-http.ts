@@ -41,7 +41,7 @@ const keepParsed = (err: Error | null, body: unknown) => {
   parsedBody = body;
 };
 
-/** What the fast path needs of the Fastify instance once it exists. */
+/** What the fast path takes from the Fastify instance. */
 export interface FastifyParts {
   /** Fastify's own JSON body parser (secure-json-parse, proto and constructor poisoning refused) */
   parseJson: FastifyBodyParser<string>;
@@ -65,14 +65,15 @@ export interface FastifyParts {
  * added here too.
  */
 export class PluginFastPath {
-  /** Fastify's parts, set once the instance is built (the server is created inside Fastify()). */
-  fastify: FastifyParts | null = null;
   /** Set when the app starts closing: Fastify then answers (503, connection closed) as for any route. */
   closing = false;
   /** Requests answered here (tests check the fast path was taken). */
   served = 0;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly fastify: FastifyParts,
+  ) {
     fastPaths.set(ctx, this);
   }
 
@@ -83,8 +84,7 @@ export class PluginFastPath {
 
   /** Answers the request and returns true, or returns false and leaves it to Fastify untouched. */
   handle(req: IncomingMessage, res: ServerResponse): boolean {
-    const f = this.fastify;
-    if (f === null || this.closing || req.method !== "POST") return false;
+    if (this.closing || req.method !== "POST") return false;
     const m = PLUGIN_PATH.exec(req.url as string);
     if (m === null) return false;
     const type = req.headers["content-type"];
@@ -92,7 +92,7 @@ export class PluginFastPath {
     if (
       type === undefined ||
       !JSON_TYPE.test(type) ||
-      !(length <= f.bodyLimit) ||
+      !(length <= this.fastify.bodyLimit) ||
       req.headers["transfer-encoding"] !== undefined
     )
       return false;
@@ -117,7 +117,7 @@ export class PluginFastPath {
   finish(req: IncomingMessage, call: PendingCall): void {
     const { chunks, res, start } = call;
     const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8");
-    (this.fastify as FastifyParts).parseJson(req as unknown as FastifyRequest, text, keepParsed);
+    this.fastify.parseJson(req as unknown as FastifyRequest, text, keepParsed);
     // Fastify's parser calls back inside its own try: the decision runs after it has returned.
     const err = parsedError;
     const body = parsedBody;
@@ -175,8 +175,7 @@ export class PluginFastPath {
  * Call before any other preClose hook is added.
  */
 export function installPluginFastPath(app: FastifyInstance, ctx: AppContext, bodyLimit: number): PluginFastPath {
-  const fast = new PluginFastPath(ctx);
-  fast.fastify = { parseJson: app.getDefaultJsonParser("error", "error"), bodyLimit };
+  const fast = new PluginFastPath(ctx, { parseJson: app.getDefaultJsonParser("error", "error"), bodyLimit });
   const [fastify] = app.server.listeners("request") as RequestListener[];
   app.server.removeListener("request", fastify);
   app.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
