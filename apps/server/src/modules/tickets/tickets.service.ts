@@ -296,7 +296,10 @@ export async function listTickets(ctx: AppContext, q: AdminTicketListQuery): Pro
         }
       }
       // The page's owners in one read (a read per row cost a round trip each on PostgreSQL).
-      const phones = await shownPhonesOf(ctx.db, [...new Set(rows.map((r) => r.uid))]);
+      const phones = await shownPhonesOf(
+        ctx.db,
+        rows.map((r) => r.uid),
+      );
       return rows.map((r) => ({ ...presentRow(r), uid: r.uid, phone: phones.get(r.uid) ?? "" }));
     },
     () => countRows(sel, ctx.db),
