@@ -1,6 +1,6 @@
 import type { Paged } from "@burrow/contract";
-import { type SelectQueryBuilder, sql } from "kysely";
-import { largeMemo } from "./large-memo";
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from "kysely";
+import { LARGE_ROWS, largeMemo } from "./large-memo";
 
 /**
  * Runs a page query and its count together and answers the DESIGN.md §3 list shape.
@@ -35,4 +35,75 @@ export async function countRows<DB, TB extends keyof DB, O>(
 /** countRows for a query that already selects columns (joins, subqueries): its select list is dropped first. */
 export function countSelected<DB, TB extends keyof DB, O>(sel: SelectQueryBuilder<DB, TB, O>): Promise<number> {
   return countRows(sel.clearSelect());
+}
+
+/** From this offset on, a page seeks from a remembered id of its list (pageIds). */
+export const DEEP_OFFSET = LARGE_ROWS;
+/** pageIds remembers the list's id at every ANCHOR_EVERY-th row. */
+export const ANCHOR_EVERY = 1000;
+
+/**
+ * The ids of one page of a list newest first (`id` descending), as a subquery for
+ * `where(id, "in", …)`: the list's joins then run for the page's rows alone, not for every row
+ * OFFSET steps over. OFFSET still steps over every id before the page — 500k of them in the middle
+ * of 1M orders, 12–40 ms on every call — so from DEEP_OFFSET on the page seeks instead: the
+ * list's id at every ANCHOR_EVERY-th row down to the page is read once (listAnchors) and kept like
+ * a large total (at most a few seconds old, large-memo.ts), and the page starts below the nearest
+ * one, stepping over fewer than ANCHOR_EVERY ids. A deep page of a large list is thus placed as
+ * of its total (decisions.md); every page of a short list, and the first DEEP_OFFSET rows of any,
+ * are exact.
+ * @param sel the list's filtered query (no select, no order)
+ * @param id its id column, e.g. "orders.id"
+ */
+export async function pageIds<DB, TB extends keyof DB, O>(
+  db: Kysely<DB>,
+  sel: SelectQueryBuilder<DB, TB, O>,
+  id: string,
+  limit: number,
+  offset: number,
+) {
+  const col = sql.ref(id);
+  const page = (from: SelectQueryBuilder<DB, TB, O>, skip: number) =>
+    from.select(sql<number>`${col}`.as("id")).orderBy(col, "desc").limit(limit).offset(skip);
+  if (offset < DEEP_OFFSET) return page(sel, offset);
+  // anchors[n - 1] is the id at 0-based position n × ANCHOR_EVERY − 1.
+  const wanted = Math.floor((offset + 1) / ANCHOR_EVERY);
+  const anchors = await listAnchors(db, sel, col, 2 ** Math.ceil(Math.log2(wanted)));
+  const n = Math.min(wanted, anchors.length);
+  if (n === 0) return page(sel, offset);
+  return page(sel.where(col, "<=", anchors[n - 1]), offset - (n * ANCHOR_EVERY - 1));
+}
+
+/**
+ * The first `count` ids at every ANCHOR_EVERY-th row of a list newest first (fewer at its end), in
+ * one statement: each a step of ANCHOR_EVERY index entries below the one before (a recursive
+ * query), so reading them costs one OFFSET to the last. `count` is rounded up to a power of two
+ * by the caller, so a list keeps a handful of these (memoized when large).
+ */
+function listAnchors<DB, TB extends keyof DB, O>(
+  db: Kysely<DB>,
+  sel: SelectQueryBuilder<DB, TB, O>,
+  col: RawBuilder<unknown>,
+  count: number,
+): Promise<number[]> {
+  // Every step, the first too, seeks below an id: a first step over the whole list ("the
+  // 1,000th newest") made SQLite sort every tunnel instead of walking the primary key.
+  const next = sel
+    .where(col, "<", sql.ref("page_anchors.id"))
+    .select(col.as("id"))
+    .orderBy(col, "desc")
+    .limit(1)
+    .offset(ANCHOR_EVERY - 1);
+  const query = sql<{ id: number | string }>`with recursive page_anchors(id, n) as (
+    select cast(${Number.MAX_SAFE_INTEGER} as bigint), 0
+    union all
+    select cast((${next}) as bigint), n + 1 from page_anchors where id is not null and n < ${count}
+  ) select id from page_anchors where n > 0 and id is not null order by n`;
+  const { sql: text, parameters } = query.compile(db);
+  return largeMemo(
+    db,
+    `anchors:${text}:${JSON.stringify(parameters)}`,
+    async () => (await query.execute(db)).rows.map((r) => Number(r.id)),
+    (ids) => ids.length * ANCHOR_EVERY,
+  );
 }

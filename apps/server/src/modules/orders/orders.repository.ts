@@ -1,7 +1,7 @@
 import { type AdminOrderQuery, type OrderListQuery, PayMethod, PayStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
-import { countRows, pageOf } from "../../shared/paging";
+import { countRows, pageIds, pageOf } from "../../shared/paging";
 import type { NewOrderRow, OrderRow } from "./orders.table";
 
 /** All Kysely code for orders and the balance ledger pages. */
@@ -67,7 +67,7 @@ export async function listAllOrders(db: Kysely<DB>, q: AdminOrderQuery) {
     async (limit, offset) =>
       (await db
         .selectFrom("orders")
-        .where("orders.id", "in", sel.select("orders.id").orderBy("orders.id", "desc").limit(limit).offset(offset))
+        .where("orders.id", "in", await pageIds(db, sel, "orders.id", limit, offset))
         .leftJoin("plans", "plans.id", "orders.plan_id")
         .leftJoin("users", "users.uid", "orders.uid")
         .selectAll("orders")

@@ -24,7 +24,7 @@ import { isUniqueViolation } from "../../http/error-handler";
 import { invalid, localDuplicated, notFound, refused, remoteDuplicated } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import { lockUser } from "../../shared/locks";
-import { countRows, pageOf } from "../../shared/paging";
+import { countRows, pageIds, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
@@ -485,9 +485,8 @@ async function pageTunnels<R>(
     page,
     size,
     async (limit, offset) => {
-      const ids = filtered.select("tunnels.tun_id").orderBy("tunnels.tun_id", "desc").limit(limit).offset(offset);
       const rows = await selectTunnels(db)
-        .where("tunnels.tun_id", "in", ids)
+        .where("tunnels.tun_id", "in", await pageIds(db, filtered, "tunnels.tun_id", limit, offset))
         .orderBy("tunnels.tun_id", "desc")
         .execute();
       return rows.map(present);

@@ -55,6 +55,26 @@ describe("user list and detail", () => {
     expect(bad.body.msg).toContain("start_date");
   });
 
+  it("lists a date range newest registration first, each page its slice", async () => {
+    // Registered on a day of their own, the later uid with the earlier time (a clock stepped back).
+    const [a, b, c] = [await t.register(), await t.register(), await t.register()];
+    const at = (uid: number, iso: string) =>
+      t.db.updateTable("users").set({ created_at: iso }).where("uid", "=", uid).execute();
+    await at(a.uid, "2026-03-02T03:00:00.000Z");
+    await at(b.uid, "2026-03-02T01:00:00.000Z");
+    await at(c.uid, "2026-03-02T02:00:00.000Z");
+    const range = { start_date: "2026-03-02", end_date: "2026-03-02" };
+    const whole = await t.api<Paged<Row>>("GET", "/super/user/list", { token: admin, query: range });
+    expect(whole.body.data.list.map((u) => u.uid)).toEqual([a.uid, c.uid, b.uid]);
+    for (let page = 1; page <= 4; page++) {
+      const r = await t.api<Paged<Row>>("GET", "/super/user/list", {
+        token: admin,
+        query: { ...range, page, size: 1 },
+      });
+      expect([r.body.data.total, r.body.data.list]).toEqual([3, whole.body.data.list.slice(page - 1, page)]);
+    }
+  });
+
   it("never finds an account without a phone by a phone search, whatever its placeholder holds", async () => {
     const [a, b] = [await t.register(), await t.register()];
     // The placeholder's tail holds a's old digits.

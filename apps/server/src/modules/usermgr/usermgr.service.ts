@@ -7,9 +7,11 @@ import {
   Role,
   UserStatus,
 } from "@burrow/contract";
+import type { SelectQueryBuilder } from "kysely";
 import type { AppContext } from "../../context";
+import type { DB } from "../../db/schema";
 import { invalid, notFound, refused } from "../../http/errors";
-import { countRows, pageOf } from "../../shared/paging";
+import { countRows, pageIds, pageOf } from "../../shared/paging";
 import { addDays, shanghaiDayStart } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
@@ -32,17 +34,24 @@ export async function listUsers(ctx: AppContext, q: AdminUserListQuery): Promise
   if (q.role !== undefined) sel = sel.where("role", "=", q.role);
   if (q.start_date) sel = sel.where("created_at", ">=", shanghaiDayStart(q.start_date).toISOString());
   if (q.end_date) sel = sel.where("created_at", "<", shanghaiDayStart(addDays(q.end_date, 1)).toISOString());
+  // A date range lists newest registration first straight from users_created_at, which holds
+  // that order: by uid, a month's 7k uids were sorted for every page (1.2 ms; p95 26 ms under 20
+  // clients). Registration times rise with uids, so the two orders differ only if the clock
+  // stepped back.
+  const byDate = Boolean(q.start_date || q.end_date);
+  const newest = <Q extends SelectQueryBuilder<DB, "users", object>>(s: Q): Q =>
+    (byDate ? s.orderBy("created_at", "desc") : s).orderBy("uid", "desc") as Q;
   return pageOf(
     q.page,
     q.size,
-    // The page's uids first, then only their rows: with a date range they are picked among
-    // users_created_at's entries (sorting the range's whole rows took milliseconds on 100k users);
-    // without one, PostgreSQL steps over a deep page's uids in the primary key alone (page 2,500:
-    // 46 → 4 ms, no heap read per skipped row).
+    // The page's uids first, then only their rows: PostgreSQL steps over a deep page's uids in the
+    // primary key alone (page 2,500: 46 → 4 ms, no heap read per skipped row).
     async (limit, offset) => {
-      const page = sel.select("uid").orderBy("uid", "desc").limit(limit).offset(offset);
-      const rows = ctx.db.selectFrom("users").where("uid", "in", page);
-      return (await rows.selectAll().orderBy("uid", "desc").execute()).map(presentAdminUser);
+      const ids = byDate
+        ? newest(sel.select("uid")).limit(limit).offset(offset)
+        : await pageIds(ctx.db, sel, "users.uid", limit, offset);
+      const rows = ctx.db.selectFrom("users").where("uid", "in", ids).selectAll();
+      return (await newest(rows).execute()).map(presentAdminUser);
     },
     () => countRows(sel, ctx.db),
   );

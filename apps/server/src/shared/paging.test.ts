@@ -1,0 +1,123 @@
+import type { AdminOrderRow, Paged } from "@burrow/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/harness";
+import { clearLargeMemo, LARGE_ROWS } from "./large-memo";
+import { ANCHOR_EVERY, DEEP_OFFSET } from "./paging";
+
+/**
+ * Deep pages of a large list (pageIds): from DEEP_OFFSET on, a page seeks below a remembered id
+ * instead of stepping over every id before it. On a list as it was when the ids were remembered,
+ * every page must be exactly the page OFFSET gives, across anchor boundaries, at sizes that do
+ * not divide ANCHOR_EVERY, on the last page and past the end, filtered or not.
+ */
+let t: TestApp;
+let admin: string;
+const COUNT = DEEP_OFFSET + 2 * ANCHOR_EVERY + 345;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+  const at = new Date().toISOString();
+  const rows = Array.from({ length: COUNT }, (_, i) => ({
+    trade_id: `T-deep-${i}`,
+    uid: 1,
+    type: 1 + (i % 4),
+    pay_method: 2,
+    // A filter that keeps about two thirds of the rows, unevenly.
+    status: i % 3 === 0 ? 0 : 1,
+    name: "x",
+    action: "new",
+    fee: 1,
+    price: 1,
+    code_discount: 0,
+    upgrade_credit: 0,
+    bonus: 0,
+    amount: 1,
+    note: "",
+    created_at: at,
+    expires_at: at,
+  }));
+  for (let i = 0; i < rows.length; i += 500)
+    await t.db
+      .insertInto("orders")
+      .values(rows.slice(i, i + 500))
+      .execute();
+}, 120_000);
+afterAll(() => t.close());
+
+/** The ids of a page as the list answers it. */
+async function listed(query: Record<string, number>): Promise<{ ids: number[]; total: number }> {
+  const r = await t.api<Paged<AdminOrderRow>>("GET", "/super/epay/order", { token: admin, query });
+  expect(r.status).toBe(200);
+  return { ids: r.body.data.list.map((o) => o.id), total: r.body.data.total };
+}
+
+/** The same page by plain OFFSET, straight from the table. */
+async function byOffset(offset: number, size: number, status?: number): Promise<number[]> {
+  let q = t.db.selectFrom("orders").select("id");
+  if (status !== undefined) q = q.where("status", "=", status);
+  return (await q.orderBy("id", "desc").limit(size).offset(offset).execute()).map((r) => r.id);
+}
+
+describe("deep pages of a large list", () => {
+  it("answers every deep page exactly as OFFSET does, filtered or not", async () => {
+    expect(COUNT).toBeGreaterThan(LARGE_ROWS);
+    for (const status of [undefined, 1]) {
+      const total = (await listed({ size: 1, ...(status === undefined ? {} : { status }) })).total;
+      for (const size of [20, 7, 100]) {
+        const pages = new Set<number>();
+        // Around DEEP_OFFSET, each anchor boundary, the last page and one past it.
+        for (const offset of [DEEP_OFFSET - 1, DEEP_OFFSET, DEEP_OFFSET + ANCHOR_EVERY - 1, DEEP_OFFSET + ANCHOR_EVERY])
+          pages.add(Math.floor(offset / size) + 1);
+        pages.add(Math.ceil(total / size));
+        pages.add(Math.ceil(total / size) + 1);
+        for (const page of pages) {
+          const got = await listed({ page, size, ...(status === undefined ? {} : { status }) });
+          expect(got.total).toBe(total);
+          expect(got.ids).toEqual(await byOffset((page - 1) * size, size, status));
+        }
+      }
+    }
+  }, 120_000);
+
+  it("places a deep page as of its total: rows added since move it only once both are read again", async () => {
+    clearLargeMemo(t.db);
+    const page = Math.floor(DEEP_OFFSET / 20) + 3;
+    const before = await listed({ page, size: 20 });
+    expect(before.ids).toEqual(await byOffset((page - 1) * 20, 20));
+    const [newest] = await byOffset(0, 1);
+    await t.db
+      .insertInto("orders")
+      .values(
+        [1, 2, 3].map((i) => ({
+          trade_id: `T-deep-new-${i}`,
+          uid: 1,
+          type: 1,
+          pay_method: 2,
+          status: 1,
+          name: "x",
+          action: "new",
+          fee: 1,
+          price: 1,
+          code_discount: 0,
+          upgrade_credit: 0,
+          bonus: 0,
+          amount: 1,
+          note: "",
+          created_at: new Date().toISOString(),
+          expires_at: new Date().toISOString(),
+        })),
+      )
+      .execute();
+    // The first page is read live; the deep one and the total are the remembered ones.
+    expect((await listed({ size: 1 })).ids[0]).toBeGreaterThan(newest);
+    const meanwhile = await listed({ page, size: 20 });
+    expect(meanwhile).toEqual(before);
+    // Read again (as every FRESH_MS), both move by the three new rows.
+    clearLargeMemo(t.db);
+    const after = await listed({ page, size: 20 });
+    expect(after.total).toBe(before.total + 3);
+    expect(after.ids).toEqual(await byOffset((page - 1) * 20, 20));
+    expect(after.ids.slice(3)).toEqual(before.ids.slice(0, 17));
+  }, 60_000);
+});
