@@ -90,17 +90,20 @@ export async function userTraffic(ctx: AppContext, uid: number, q: UserTrafficQu
       .select(["day", sumIn.as("traffic_in"), sumOut.as("traffic_out")])
       .groupBy("day")
       .execute(),
-    base
-      .innerJoin("tunnels", "tunnels.tun_id", "tunnel_traffic.tun_id")
-      .select([
-        "tunnel_traffic.tun_id",
-        "tunnels.tun_name",
-        "tunnels.status",
-        sql<string | number>`sum(tunnel_traffic.traffic_in)`.as("traffic_in"),
-        sql<string | number>`sum(tunnel_traffic.traffic_out)`.as("traffic_out"),
-      ])
-      .groupBy(["tunnel_traffic.tun_id", "tunnels.tun_name", "tunnels.status"])
-      .orderBy("tunnel_traffic.tun_id")
+    // Summed per tunnel first, then joined to the sums: joined first, the 3,000 rows of a month of
+    // 100 tunnels each looked up their tunnel and were grouped by its name and status too. The
+    // join names the owner (a tunnel's rows carry its uid, which never changes): PostgreSQL,
+    // guessing a group per row, otherwise hashed the sums against every tunnel (47 ms, not 1.3).
+    ctx.db
+      .selectFrom(
+        base
+          .select(["tunnel_traffic.tun_id", sumIn.as("traffic_in"), sumOut.as("traffic_out")])
+          .groupBy("tunnel_traffic.tun_id")
+          .as("sums"),
+      )
+      .innerJoin("tunnels", (j) => j.onRef("tunnels.tun_id", "=", "sums.tun_id").on("tunnels.uid", "=", uid))
+      .select(["sums.tun_id", "tunnels.tun_name", "tunnels.status", "sums.traffic_in", "sums.traffic_out"])
+      .orderBy("sums.tun_id")
       .execute(),
     getPlanLimits(ctx.db, uid),
   ]);
@@ -142,21 +145,23 @@ export async function userTrafficRows(
   return pageOf(
     q.page,
     q.size,
+    // The page's rows first, then their tunnels' names: OFFSET skips bare rows, not joined ones.
     async (limit, offset) =>
       (
-        await base
-          .leftJoin("tunnels", "tunnels.tun_id", "tunnel_traffic.tun_id")
-          .select([
-            "tunnel_traffic.tun_id",
-            "tunnels.tun_name",
-            "tunnel_traffic.day",
-            "tunnel_traffic.traffic_in",
-            "tunnel_traffic.traffic_out",
-          ])
-          .orderBy("tunnel_traffic.day", "desc")
-          .orderBy("tunnel_traffic.tun_id")
-          .limit(limit)
-          .offset(offset)
+        await ctx.db
+          .selectFrom(
+            base
+              .select(["tun_id", "day", "traffic_in", "traffic_out"])
+              .orderBy("day", "desc")
+              .orderBy("tun_id")
+              .limit(limit)
+              .offset(offset)
+              .as("page"),
+          )
+          .leftJoin("tunnels", "tunnels.tun_id", "page.tun_id")
+          .select(["page.tun_id", "tunnels.tun_name", "page.day", "page.traffic_in", "page.traffic_out"])
+          .orderBy("page.day", "desc")
+          .orderBy("page.tun_id")
           .execute()
       ).map((r) => ({
         tun_id: r.tun_id,
