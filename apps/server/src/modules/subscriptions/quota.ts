@@ -28,29 +28,33 @@ export interface PlanLimits {
 }
 
 /** The subscriptions that count now: the plan in use (or over quota) and live traffic packs. */
-async function liveSubscriptions(db: Kysely<DB>, uid: number) {
+function live(db: Kysely<DB>, uid: number) {
   const now = nowIso();
   return db
     .selectFrom("subscriptions")
-    .selectAll()
-    .where("uid", "=", uid)
-    .where("status", "in", [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota])
-    .where((eb) => eb.or([eb("end_at", "is", null), eb("end_at", ">", now)]))
-    .orderBy("end_at", "asc")
-    .orderBy("id", "asc")
-    .execute();
+    .where("subscriptions.uid", "=", uid)
+    .where("subscriptions.status", "in", [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota])
+    .where((eb) => eb.or([eb("subscriptions.end_at", "is", null), eb("subscriptions.end_at", ">", now)]))
+    .orderBy("subscriptions.end_at", "asc")
+    .orderBy("subscriptions.id", "asc");
 }
 
-/** The customer's effective limits, or null when they have no plan at all. */
+const liveSubscriptions = (db: Kysely<DB>, uid: number) => live(db, uid).selectAll().execute();
+
+/**
+ * The customer's effective limits, or null when they have no plan at all. One statement, each
+ * subscription with its plan's limits: the dashboard, /user/traffic and the frp decision read it.
+ */
 export async function getPlanLimits(db: Kysely<DB>, uid: number): Promise<PlanLimits | null> {
-  const subs = await liveSubscriptions(db, uid);
-  const plan = subs.find((s) => s.kind === OrderType.Plan);
-  if (!plan) return null;
-  const row = await db
-    .selectFrom("plans")
-    .innerJoin("plan_levels", "plan_levels.id", "plans.level_id")
+  const subs = await live(db, uid)
+    .leftJoin("plans", "plans.id", "subscriptions.plan_id")
+    .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
     .select([
-      "plans.id",
+      "subscriptions.kind",
+      "subscriptions.plan_id",
+      "subscriptions.end_at",
+      "subscriptions.traffic_quota",
+      "subscriptions.traffic_used",
       "plans.name",
       "plans.level_id",
       "plan_levels.level",
@@ -58,21 +62,23 @@ export async function getPlanLimits(db: Kysely<DB>, uid: number): Promise<PlanLi
       "plans.tunnel_limit",
       "plans.tunnel_peer_port_limit",
     ])
-    .where("plans.id", "=", plan.plan_id)
-    .executeTakeFirst();
-  if (!row) return null;
+    .execute();
+  const plan = subs.find((s) => s.kind === OrderType.Plan);
+  if (!plan) return null;
+  // A plan row gone, or its level: as if there were no plan (the inner join this replaced).
+  if (plan.name === null || plan.level === null || plan.level_id === null) return null;
   const packs = subs.filter((s) => s.kind === OrderType.TrafficPack);
   const quota = [plan, ...packs].reduce((n, s) => n + Number(s.traffic_quota), 0);
   const used = [plan, ...packs].reduce((n, s) => n + Number(s.traffic_used), 0);
   const usable = used < quota;
   return {
-    plan_id: row.id,
-    plan_name: row.name,
-    level_id: row.level_id,
-    level: row.level,
-    bandwidth: row.bandwidth,
-    tunnel_limit: row.tunnel_limit,
-    tunnel_peer_port_limit: row.tunnel_peer_port_limit,
+    plan_id: plan.plan_id,
+    plan_name: plan.name,
+    level_id: plan.level_id,
+    level: plan.level,
+    bandwidth: plan.bandwidth ?? 0,
+    tunnel_limit: plan.tunnel_limit ?? 0,
+    tunnel_peer_port_limit: plan.tunnel_peer_port_limit ?? 0,
     traffic_quota: quota,
     traffic_used: used,
     end_at: plan.end_at,
