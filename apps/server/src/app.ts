@@ -52,6 +52,8 @@ import { ticketsRoutes } from "./modules/tickets/tickets.routes";
 import { trafficRoutes } from "./modules/traffic/traffic.routes";
 import { tunnelsRoutes } from "./modules/tunnels/tunnels.routes";
 import { usermgrRoutes } from "./modules/usermgr/usermgr.routes";
+import { TrafficCache } from "./modules/traffic/traffic-cache";
+import { trafficSums } from "./modules/traffic/traffic.service";
 import { UserInfoCache } from "./modules/users/user-cache";
 import { usersRoutes } from "./modules/users/users.routes";
 import { verifyRoutes } from "./modules/verify/verify.routes";
@@ -204,6 +206,7 @@ export async function buildApp(
     jwtKey,
     sessions: new SessionCache(db, events, jwtKey),
     userInfo: new UserInfoCache(db, events),
+    traffic: new TrafficCache((key) => trafficSums(db, key), events),
     orderHooks: [],
     nodeDeletedHooks: [forgetNode],
     metrics: createMetrics(),

@@ -8,6 +8,7 @@ import type { PasswordWork } from "./modules/auth/passwords";
 import type { SessionCache } from "./modules/auth/session-cache";
 import type { SmsDriver } from "./modules/auth/sms";
 import type { OrderRow } from "./modules/orders/orders.table";
+import type { TrafficCache } from "./modules/traffic/traffic-cache";
 import type { UserInfoCache } from "./modules/users/user-cache";
 import type { EventBus } from "./shared/events";
 import type { Metrics } from "./shared/metrics";
@@ -66,6 +67,8 @@ export interface AppContext {
   sessions: SessionCache;
   /** users as GET /user/userInfo shows them, with role and status (users), dropped on "user.changed" */
   userInfo: UserInfoCache;
+  /** customers' traffic sums (/user/traffic), dropped on "traffic.changed" and "tunnel.changed" */
+  traffic: TrafficCache;
   /** change notifications for in-memory caches (cross-process with Redis) */
   events: EventBus;
   /** listeners to order payment and refund, registered at start-up */

@@ -54,7 +54,6 @@ const QUIET: Record<string, string> = {
   tunnelsOnline: "a session opened proxies: the plugin that saw it answers from memory (write-behind)",
   tunnelSeenOnline: "the poller saw an offline tunnel online: status only, no hold taken or released",
   tunnelsGone: "connected tunnels went offline: status only, decisions do not depend on it",
-  addTunnelTraffic: "traffic totals, not read by the decision (the quota is charged by chargeTraffic, which announces)",
   issueSession: "a new session: its id is new, so no cache holds it",
 };
 
@@ -79,7 +78,7 @@ function writers(): Set<string> {
 
 let t: TestApp;
 /** events published, with how many transactions were open at that moment */
-const published: { name: ChangeEventName; open: number }[] = [];
+const published: { name: ChangeEventName; open: number; payload: unknown }[] = [];
 let open = 0;
 
 beforeAll(async () => {
@@ -102,7 +101,7 @@ beforeAll(async () => {
   };
   const emit = t.ctx.events.emit.bind(t.ctx.events);
   t.ctx.events.emit = (name, payload) => {
-    published.push({ name, open });
+    published.push({ name, open, payload });
     emit(name, payload);
   };
 });
@@ -287,6 +286,24 @@ const CASES: Record<string, () => Promise<void>> = {
     );
   },
   createNode: () => expectAnnounced("node.changed", () => createTestNode(t)),
+  addTunnelTraffic: async () => {
+    // The traffic page's sums (TrafficCache), not the frp decision (chargeTraffic announces that):
+    // one event a poll of a node, naming every customer credited.
+    const [u, v] = [await customer(), await customer()];
+    const [tu, tv] = [await tunnelOf(u), await tunnelOf(v)];
+    const day = shanghaiDate();
+    await expectAnnounced("traffic.changed", () =>
+      transact(t.ctx, (trx) =>
+        addTunnelTraffic(trx, tu.node_id, [
+          { tun_id: tu.tun_id, uid: u.uid, day, traffic_in: 1, traffic_out: 1 },
+          { tun_id: tv.tun_id, uid: v.uid, day, traffic_in: 2, traffic_out: 2 },
+        ]),
+      ),
+    );
+    expect(published.filter((p) => p.name === "traffic.changed").map((p) => p.payload)).toEqual([
+      { uids: [u.uid, v.uid] },
+    ]);
+  },
   updateNode: async () => {
     const [n, token] = [await createTestNode(t), await adminOf(t)];
     await expectAnnounced("node.changed", () =>
@@ -338,9 +355,6 @@ describe("change events come from the owners, after the commit", () => {
       await tunnelsOnline(trx, [tun.tun_id], "run-3", at);
       await tunnelsGone(trx, [tun.tun_id]);
       await tunnelSeenOnline(trx, tun.tun_id, "run-4", at);
-      await addTunnelTraffic(trx, tun.node_id, [
-        { tun_id: tun.tun_id, uid: u.uid, day: shanghaiDate(), traffic_in: 1, traffic_out: 1 },
-      ]);
     });
     expect(published).toEqual([]);
   });

@@ -49,7 +49,7 @@ export interface UserTraffic {
   tunnels: { tun_id: number; tun_name: string; status: number; traffic_in: number; traffic_out: number }[];
 }
 
-/** GET /user/traffic/rows: one tunnel's traffic on one day (only days with traffic), newest day first. */
+/** GET /user/traffic/rows: one tunnel's traffic on one day (only days with traffic), newest day first, then newest tunnel. */
 export interface UserTrafficRow extends TrafficDay {
   tun_id: number;
   /** absent when the tunnel row is gone */

@@ -18,6 +18,8 @@ export interface ChangeEvents {
    * holding its proxy (the poller), which overrides what a process remembers of its session
    */
   "tunnel.changed": { tun_id: number; uid: number; released?: boolean };
+  /** traffic was added to these customers' per-tunnel per-day rows (the poller) */
+  "traffic.changed": { uids: number[] };
   /** a customer's domain was verified, flagged, lapsed, removed or unbound */
   "domain.changed": { uid: number };
   /** a node was created, edited or deleted */

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { addDays, shanghaiDate } from "../../shared/time";
+import { transact } from "../../shared/tx";
+import { addTunnelTraffic } from "../tunnels/sessions";
 
 let t: TestApp;
 let node: AdminNodeDetail;
@@ -23,19 +25,22 @@ async function customerWith(...names: string[]) {
   return { ...u, tunnels };
 }
 
-/** Traffic rows as the poller writes them: one per tunnel and day, `ago` days before today. */
+/** Traffic as the poller credits it (added to one row per tunnel and day), `ago` days before today. */
 async function traffic(uid: number, rows: { tun_id: number; ago: number; traffic_in: number; traffic_out: number }[]) {
-  await t.db
-    .insertInto("tunnel_traffic")
-    .values(rows.map(({ ago, ...r }) => ({ ...r, uid, node_id: node.node_id, day: addDays(today, -ago) })))
-    .execute();
+  await transact(t.ctx, (trx) =>
+    addTunnelTraffic(
+      trx,
+      node.node_id,
+      rows.map(({ ago, ...r }) => ({ ...r, uid, day: addDays(today, -ago) })),
+    ),
+  );
 }
 
 const rowsOf = (token: string, query: Record<string, unknown> = {}) =>
   t.api<Paged<UserTrafficRow>>("GET", "/user/traffic/rows", { token, query });
 
 describe("GET /user/traffic/rows", () => {
-  it("pages a customer's rows exactly: newest day first, then by tunnel, each page the slice of the whole", async () => {
+  it("pages a customer's rows exactly: newest day first, then newest tunnel, each page the slice of the whole", async () => {
     const a = await customerWith("web", "ssh", "db");
     const [web, ssh, db] = a.tunnels;
     const b = await customerWith("theirs");
@@ -62,9 +67,9 @@ describe("GET /user/traffic/rows", () => {
       traffic_out,
     });
     const expected = [
-      ...[row(web, 0, 3, 4), row(db, 0, 1, 2)].sort((x, y) => x.tun_id - y.tun_id),
+      ...[row(web, 0, 3, 4), row(db, 0, 1, 2)].sort((x, y) => y.tun_id - x.tun_id),
       row(ssh, 1, 5, 6),
-      ...[row(web, 2, 7, 8), row(db, 2, 9, 10), row(ssh, 2, 11, 12)].sort((x, y) => x.tun_id - y.tun_id),
+      ...[row(web, 2, 7, 8), row(db, 2, 9, 10), row(ssh, 2, 11, 12)].sort((x, y) => y.tun_id - x.tun_id),
       row(web, 29, 13, 14),
     ];
     const whole = await rowsOf(a.token, { size: 100 });
@@ -152,5 +157,69 @@ describe("GET /user/traffic", () => {
       { tun_id: a.tunnels[0].tun_id, tun_name: "web", status: 2, traffic_in: 10, traffic_out: 20 },
     ]);
     expect(Object.keys(r.body.data).sort()).toEqual(["days", "end_date", "quota", "start_date", "tunnels"]);
+  });
+});
+
+describe("GET /user/traffic from memory", () => {
+  const sumsOf = async (token: string, query: Record<string, unknown> = {}) => {
+    const r = await t.api<UserTraffic>("GET", "/user/traffic", { token, query });
+    expect(r.status).toBe(200);
+    return { days: r.body.data.days.filter((d) => d.traffic_in || d.traffic_out), tunnels: r.body.data.tunnels };
+  };
+
+  it("shows traffic the poller adds, tunnels renamed or deleted, at once; each range and tunnel on its own", async () => {
+    const a = await customerWith("web", "ssh");
+    const [web, ssh] = a.tunnels;
+    const b = await customerWith("theirs");
+    await traffic(a.uid, [{ tun_id: web.tun_id, ago: 0, traffic_in: 1, traffic_out: 1 }]);
+    await traffic(b.uid, [{ tun_id: b.tunnels[0].tun_id, ago: 0, traffic_in: 7, traffic_out: 7 }]);
+    const day = (ago: number, n: number) => ({ date: addDays(today, -ago), traffic_in: n, traffic_out: n });
+    const tun = (x: typeof web, name: string, status: number, n: number) => ({
+      tun_id: x.tun_id,
+      tun_name: name,
+      status,
+      traffic_in: n,
+      traffic_out: n,
+    });
+    expect(await sumsOf(a.token)).toEqual({ days: [day(0, 1)], tunnels: [tun(web, "web", 2, 1)] });
+    expect((await rowsOf(a.token)).body.data.total).toBe(1);
+    const bBefore = await sumsOf(b.token);
+    // Added to a row already summed, and a new tunnel's row.
+    await traffic(a.uid, [
+      { tun_id: web.tun_id, ago: 0, traffic_in: 2, traffic_out: 2 },
+      { tun_id: ssh.tun_id, ago: 1, traffic_in: 5, traffic_out: 5 },
+    ]);
+    expect(await sumsOf(a.token)).toEqual({
+      days: [day(1, 5), day(0, 3)],
+      tunnels: [tun(web, "web", 2, 3), tun(ssh, "ssh", 2, 5)],
+    });
+    // One tunnel and a narrower range are their own answers, and follow the rows too.
+    expect(await sumsOf(a.token, { tun_id: ssh.tun_id })).toEqual({
+      days: [day(1, 5)],
+      tunnels: [tun(ssh, "ssh", 2, 5)],
+    });
+    expect(await sumsOf(a.token, { start_date: today })).toEqual({
+      days: [day(0, 3)],
+      tunnels: [tun(web, "web", 2, 3)],
+    });
+    // The rows' total is kept with the sums, and follows them.
+    expect((await rowsOf(a.token)).body.data.total).toBe(2);
+    await traffic(a.uid, [{ tun_id: ssh.tun_id, ago: 0, traffic_in: 1, traffic_out: 1 }]);
+    expect((await rowsOf(a.token)).body.data).toMatchObject({ total: 3, list: { length: 3 } });
+    expect((await rowsOf(a.token, { tun_id: ssh.tun_id })).body.data.total).toBe(2);
+    expect((await sumsOf(a.token, { tun_id: ssh.tun_id })).days).toEqual([day(1, 5), day(0, 1)]);
+    expect((await sumsOf(a.token, { start_date: today })).tunnels).toEqual([
+      tun(web, "web", 2, 3),
+      tun(ssh, "ssh", 2, 1),
+    ]);
+    // Renamed, then deleted: the sums keep the tunnel under its name and status of now.
+    const edit = await t.api("PATCH", "/user/tun", { token: a.token, body: { tun_id: web.tun_id, tun_name: "site" } });
+    expect(edit.status).toBe(200);
+    expect((await sumsOf(a.token)).tunnels[0]).toEqual(tun(web, "site", 2, 3));
+    await t.api("DELETE", "/user/tun", { token: a.token, body: { tun_id: web.tun_id } });
+    expect((await sumsOf(a.token)).tunnels[0]).toEqual(tun(web, "site", -1, 3));
+    // The other customer's sums were never touched by a's changes, and never show a's.
+    expect(await sumsOf(b.token)).toEqual(bBefore);
+    expect(bBefore).toEqual({ days: [day(0, 7)], tunnels: [tun(b.tunnels[0], "theirs", 2, 7)] });
   });
 });

@@ -13,8 +13,9 @@ import type {
   UserTrafficRow,
   UserTrafficRowsQuery,
 } from "@burrow/contract";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { AppContext } from "../../context";
+import type { DB } from "../../db/schema";
 import { containsText } from "../../db/dialect";
 import { invalid, notFound } from "../../http/errors";
 import { largeMemo } from "../../shared/large-memo";
@@ -22,6 +23,7 @@ import { countRows, pageOf } from "../../shared/paging";
 import { addDays, shanghaiDate } from "../../shared/time";
 import { getPlanLimits } from "../subscriptions/quota";
 import { shownPhone } from "../users/users.presenter";
+import type { TrafficKey, TrafficSums } from "./traffic-cache";
 
 /** Longest range a traffic query may span, in days. */
 const MAX_RANGE_DAYS = 366;
@@ -53,12 +55,23 @@ function fillDays(
 const sumIn = sql<string | number>`sum(traffic_in)`;
 const sumOut = sql<string | number>`sum(traffic_out)`;
 
+/** A customer's traffic rows over a range, optionally of one tunnel (checked to be theirs by the caller). */
+function trafficRows(db: Kysely<DB>, { uid, start, end, tun_id }: TrafficKey) {
+  let base = db
+    .selectFrom("tunnel_traffic")
+    .where("tunnel_traffic.uid", "=", uid)
+    .where("day", ">=", start)
+    .where("day", "<=", end);
+  if (tun_id) base = base.where("tunnel_traffic.tun_id", "=", tun_id);
+  return base;
+}
+
 /**
  * A customer's traffic rows over a range (default: the last 30 days), optionally one of
  * their tunnels: the range checked, the tunnel checked to be theirs (404 otherwise). Only their
  * own tunnels, deleted ones' history included. /user/traffic and /user/traffic/rows share it.
  */
-async function customerTraffic(ctx: AppContext, uid: number, q: UserTrafficQuery) {
+async function customerTraffic(ctx: AppContext, uid: number, q: UserTrafficQuery): Promise<TrafficKey> {
   const [start, end] = dateRange(q, 30);
   if (q.tun_id) {
     const own = await ctx.db
@@ -69,58 +82,37 @@ async function customerTraffic(ctx: AppContext, uid: number, q: UserTrafficQuery
       .executeTakeFirst();
     if (!own) throw notFound("隧道");
   }
-  let base = ctx.db
-    .selectFrom("tunnel_traffic")
-    .where("tunnel_traffic.uid", "=", uid)
-    .where("day", ">=", start)
-    .where("day", "<=", end);
-  if (q.tun_id) base = base.where("tunnel_traffic.tun_id", "=", q.tun_id);
-  return { start, end, base };
+  return { uid, start, end, ...(q.tun_id ? { tun_id: q.tun_id } : {}) };
 }
 
-/**
- * A customer's traffic over a range: per day, per tunnel, and the quota of their plan and packs
- * (used and left). Per tunnel and day is userTrafficRows, paged: every row of 100 tunnels over 30
- * days made this answer 260 kB (docs/performance.md).
- */
-export async function userTraffic(ctx: AppContext, uid: number, q: UserTrafficQuery): Promise<UserTraffic> {
-  const { start, end, base } = await customerTraffic(ctx, uid, q);
-  const [days, perTunnel, limits] = await Promise.all([
+/** /user/traffic's sums: per day (every day of the range) and per tunnel. Kept by TrafficCache. */
+export async function trafficSums(db: Kysely<DB>, key: TrafficKey): Promise<TrafficSums> {
+  const base = trafficRows(db, key);
+  const [days, perTunnel] = await Promise.all([
     base
-      .select(["day", sumIn.as("traffic_in"), sumOut.as("traffic_out")])
+      .select(["day", sumIn.as("traffic_in"), sumOut.as("traffic_out"), sql<string | number>`count(*)`.as("n")])
       .groupBy("day")
       .execute(),
     // Summed per tunnel first, then joined to the sums: joined first, the 3,000 rows of a month of
     // 100 tunnels each looked up their tunnel and were grouped by its name and status too. The
     // join names the owner (a tunnel's rows carry its uid, which never changes): PostgreSQL,
     // guessing a group per row, otherwise hashed the sums against every tunnel (47 ms, not 1.3).
-    ctx.db
+    db
       .selectFrom(
         base
           .select(["tunnel_traffic.tun_id", sumIn.as("traffic_in"), sumOut.as("traffic_out")])
           .groupBy("tunnel_traffic.tun_id")
           .as("sums"),
       )
-      .innerJoin("tunnels", (j) => j.onRef("tunnels.tun_id", "=", "sums.tun_id").on("tunnels.uid", "=", uid))
+      .innerJoin("tunnels", (j) => j.onRef("tunnels.tun_id", "=", "sums.tun_id").on("tunnels.uid", "=", key.uid))
       .select(["sums.tun_id", "tunnels.tun_name", "tunnels.status", "sums.traffic_in", "sums.traffic_out"])
       .orderBy("sums.tun_id")
       .execute(),
-    getPlanLimits(ctx.db, uid),
   ]);
-  const total = limits?.traffic_quota ?? 0;
-  const used = limits?.traffic_used ?? 0;
   return {
-    start_date: start,
-    end_date: end,
-    quota: {
-      plan_name: limits?.plan_name ?? null,
-      total,
-      used,
-      left: Math.max(0, total - used),
-      usable: Boolean(limits?.usable && (!limits.end_at || limits.end_at > new Date().toISOString())),
-      end_at: limits?.end_at ?? null,
-    },
-    days: fillDays(start, end, days),
+    uid: key.uid,
+    days: fillDays(key.start, key.end, days),
+    rows: days.reduce((n, d) => n + Number(d.n), 0),
     tunnels: perTunnel.map((r) => ({
       tun_id: r.tun_id,
       tun_name: r.tun_name,
@@ -132,16 +124,45 @@ export async function userTraffic(ctx: AppContext, uid: number, q: UserTrafficQu
 }
 
 /**
+ * A customer's traffic over a range: per day, per tunnel (from memory until the poller adds
+ * traffic: TrafficCache), and the quota of their plan and packs (used and left), read live. Per
+ * tunnel and day is userTrafficRows, paged: every row of 100 tunnels over 30 days made this
+ * answer 260 kB (docs/performance.md).
+ */
+export async function userTraffic(ctx: AppContext, uid: number, q: UserTrafficQuery): Promise<UserTraffic> {
+  const key = await customerTraffic(ctx, uid, q);
+  const [sums, limits] = await Promise.all([ctx.traffic.get(key), getPlanLimits(ctx.db, uid)]);
+  const total = limits?.traffic_quota ?? 0;
+  const used = limits?.traffic_used ?? 0;
+  return {
+    start_date: key.start,
+    end_date: key.end,
+    quota: {
+      plan_name: limits?.plan_name ?? null,
+      total,
+      used,
+      left: Math.max(0, total - used),
+      usable: Boolean(limits?.usable && (!limits.end_at || limits.end_at > new Date().toISOString())),
+      end_at: limits?.end_at ?? null,
+    },
+    days: sums.days,
+    tunnels: sums.tunnels,
+  };
+}
+
+/**
  * A customer's traffic per tunnel and day over a range (only days with traffic), newest day first,
- * then by tunnel. The (uid, day, tun_id, …) index walks the range backwards and stops at the page;
- * only one day's rows are sorted by tunnel at a time.
+ * then newest tunnel first: the order the (uid, day, tun_id, …) index gives walked backwards, so
+ * the walk stops at the page with nothing sorted. The total is the count TrafficCache keeps with
+ * the sums.
  */
 export async function userTrafficRows(
   ctx: AppContext,
   uid: number,
   q: UserTrafficRowsQuery,
 ): Promise<Paged<UserTrafficRow>> {
-  const { base } = await customerTraffic(ctx, uid, q);
+  const key = await customerTraffic(ctx, uid, q);
+  const base = trafficRows(ctx.db, key);
   return pageOf(
     q.page,
     q.size,
@@ -153,7 +174,7 @@ export async function userTrafficRows(
             base
               .select(["tun_id", "day", "traffic_in", "traffic_out"])
               .orderBy("day", "desc")
-              .orderBy("tun_id")
+              .orderBy("tun_id", "desc")
               .limit(limit)
               .offset(offset)
               .as("page"),
@@ -161,7 +182,7 @@ export async function userTrafficRows(
           .leftJoin("tunnels", "tunnels.tun_id", "page.tun_id")
           .select(["page.tun_id", "tunnels.tun_name", "page.day", "page.traffic_in", "page.traffic_out"])
           .orderBy("page.day", "desc")
-          .orderBy("page.tun_id")
+          .orderBy("page.tun_id", "desc")
           .execute()
       ).map((r) => ({
         tun_id: r.tun_id,
@@ -170,7 +191,7 @@ export async function userTrafficRows(
         traffic_in: Number(r.traffic_in),
         traffic_out: Number(r.traffic_out),
       })),
-    () => countRows(base, ctx.db),
+    async () => (await ctx.traffic.get(key)).rows,
   );
 }
 

@@ -105,7 +105,8 @@ export interface TrafficCredit {
 
 /**
  * Adds credits to the per-day rows and the tunnels' totals, a few statements per 400 rows;
- * returns the bytes per customer (to charge to their quota).
+ * returns the bytes per customer (to charge to their quota). Announces the customers
+ * (traffic.changed): their traffic pages are kept in memory until then.
  */
 export async function addTunnelTraffic(
   trx: Tx,
@@ -153,6 +154,7 @@ export async function addTunnelTraffic(
       )
       .execute();
   }
+  if (perUser.size) trx.changes.emit("traffic.changed", { uids: [...perUser.keys()] });
   return perUser;
 }
 
