@@ -15,8 +15,8 @@ import type {
 } from "@burrow/contract";
 import { type Kysely, sql } from "kysely";
 import type { AppContext } from "../../context";
-import type { DB } from "../../db/schema";
 import { containsText } from "../../db/dialect";
+import type { DB } from "../../db/schema";
 import { invalid, notFound } from "../../http/errors";
 import { largeMemo } from "../../shared/large-memo";
 import { countRows, pageOf } from "../../shared/paging";
