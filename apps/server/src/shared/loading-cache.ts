@@ -67,6 +67,12 @@ export class LoadingCache<K, V> {
     this.loading.clear();
   }
 
+  /** Drops the values and the loads in flight of every key `match` selects. */
+  invalidateKeys(match: (key: K) => boolean): void {
+    for (const key of this.values.keys()) if (match(key)) this.values.delete(key);
+    for (const key of this.loading.keys()) if (match(key)) this.loading.delete(key);
+  }
+
   clear(): void {
     this.values.clear();
     this.loading.clear();

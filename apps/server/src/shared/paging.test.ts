@@ -80,6 +80,24 @@ describe("deep pages of a large list", () => {
     }
   }, 120_000);
 
+  it("answers an empty page far past the end, filtered or not, on the operator's and the customer's lists", async () => {
+    const customer = await t.register();
+    for (const page of [COUNT, 2 ** 31, 2e10]) {
+      for (const query of [
+        { page, size: 100 },
+        { page, size: 100, status: 1 },
+      ]) {
+        const r = await t.api<Paged<AdminOrderRow>>("GET", "/super/epay/order", { token: admin, query });
+        expect([r.status, r.body.data.list]).toEqual([200, []]);
+      }
+      const own = await t.api<Paged<unknown>>("GET", "/user/tun", {
+        token: customer.token,
+        query: { page, size: 100 },
+      });
+      expect([own.status, own.body.data.list]).toEqual([200, []]);
+    }
+  });
+
   it("places a deep page as of its total: rows added since move it only once both are read again", async () => {
     clearLargeMemo(t.db);
     const page = Math.floor(DEEP_OFFSET / 20) + 3;

@@ -68,7 +68,8 @@ export async function pageIds<DB, TB extends keyof DB, O>(
   if (offset < DEEP_OFFSET) return page(sel, offset);
   // anchors[n - 1] is the id at 0-based position n × ANCHOR_EVERY − 1.
   const wanted = Math.floor((offset + 1) / ANCHOR_EVERY);
-  const anchors = await listAnchors(db, sel, col, 2 ** Math.ceil(Math.log2(wanted)));
+  // At most 2^30 (PostgreSQL's int4): a page past any list's end needs no more to be empty.
+  const anchors = await listAnchors(db, sel, col, 2 ** Math.min(30, Math.ceil(Math.log2(wanted))));
   const n = Math.min(wanted, anchors.length);
   if (n === 0) return page(sel, offset);
   return page(sel.where(col, "<=", anchors[n - 1]), offset - (n * ANCHOR_EVERY - 1));

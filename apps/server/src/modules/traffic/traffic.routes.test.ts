@@ -4,7 +4,7 @@ import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fix
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { addDays, shanghaiDate } from "../../shared/time";
 import { transact } from "../../shared/tx";
-import { addTunnelTraffic } from "../tunnels/sessions";
+import { addTunnelTraffic, tunnelsGone, tunnelsOnline } from "../tunnels/sessions";
 
 let t: TestApp;
 let node: AdminNodeDetail;
@@ -218,8 +218,28 @@ describe("GET /user/traffic from memory", () => {
     expect((await sumsOf(a.token)).tunnels[0]).toEqual(tun(web, "site", 2, 3));
     await t.api("DELETE", "/user/tun", { token: a.token, body: { tun_id: web.tun_id } });
     expect((await sumsOf(a.token)).tunnels[0]).toEqual(tun(web, "site", -1, 3));
+    // A status changed by a quiet write (frps reporting the proxy up, then gone) shows at once too.
+    await transact(t.ctx, (trx) => tunnelsOnline(trx, [ssh.tun_id], "run-1", new Date().toISOString()));
+    expect((await sumsOf(a.token)).tunnels[1]).toEqual(tun(ssh, "ssh", 1, 6));
+    await transact(t.ctx, (trx) => tunnelsGone(trx, [ssh.tun_id]));
+    expect((await sumsOf(a.token)).tunnels[1]).toEqual(tun(ssh, "ssh", 2, 6));
     // The other customer's sums were never touched by a's changes, and never show a's.
     expect(await sumsOf(b.token)).toEqual(bBefore);
     expect(bBefore).toEqual({ days: [day(0, 7)], tunnels: [tun(b.tunnels[0], "theirs", 2, 7)] });
+  });
+
+  it("keeps only the last 30 days: other ranges are summed on every call, and never fill memory", async () => {
+    const a = await customerWith("web");
+    await traffic(a.uid, [{ tun_id: a.tunnels[0].tun_id, ago: 40, traffic_in: 4, traffic_out: 4 }]);
+    await sumsOf(a.token);
+    const kept = t.ctx.traffic.size;
+    for (let ago = 31; ago < 60; ago++) {
+      const r = await sumsOf(a.token, { start_date: addDays(today, -ago), end_date: addDays(today, -1) });
+      expect(r.tunnels.map((x) => x.traffic_in)).toEqual(ago >= 40 ? [4] : []);
+    }
+    expect(t.ctx.traffic.size).toBe(kept);
+    // The default range asked for by its dates is the kept entry.
+    await sumsOf(a.token, { start_date: addDays(today, -29), end_date: today });
+    expect(t.ctx.traffic.size).toBe(kept);
   });
 });

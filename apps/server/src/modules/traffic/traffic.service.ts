@@ -23,7 +23,7 @@ import { countRows, pageOf } from "../../shared/paging";
 import { addDays, shanghaiDate } from "../../shared/time";
 import { getPlanLimits } from "../subscriptions/quota";
 import { shownPhone } from "../users/users.presenter";
-import type { TrafficKey, TrafficSums } from "./traffic-cache";
+import { DEFAULT_DAYS, type TrafficKey, type TrafficSums } from "./traffic-cache";
 
 /** Longest range a traffic query may span, in days. */
 const MAX_RANGE_DAYS = 366;
@@ -72,7 +72,7 @@ function trafficRows(db: Kysely<DB>, { uid, start, end, tun_id }: TrafficKey) {
  * own tunnels, deleted ones' history included. /user/traffic and /user/traffic/rows share it.
  */
 async function customerTraffic(ctx: AppContext, uid: number, q: UserTrafficQuery): Promise<TrafficKey> {
-  const [start, end] = dateRange(q, 30);
+  const [start, end] = dateRange(q, DEFAULT_DAYS);
   if (q.tun_id) {
     const own = await ctx.db
       .selectFrom("tunnels")
@@ -85,53 +85,54 @@ async function customerTraffic(ctx: AppContext, uid: number, q: UserTrafficQuery
   return { uid, start, end, ...(q.tun_id ? { tun_id: q.tun_id } : {}) };
 }
 
-/** /user/traffic's sums: per day (every day of the range) and per tunnel. Kept by TrafficCache. */
+/** /user/traffic's sums: per day and per tunnel (of the days and tunnels with rows). Kept by TrafficCache. */
 export async function trafficSums(db: Kysely<DB>, key: TrafficKey): Promise<TrafficSums> {
   const base = trafficRows(db, key);
-  const [days, perTunnel] = await Promise.all([
+  const [days, tunnels] = await Promise.all([
     base
       .select(["day", sumIn.as("traffic_in"), sumOut.as("traffic_out"), sql<string | number>`count(*)`.as("n")])
       .groupBy("day")
       .execute(),
-    // Summed per tunnel first, then joined to the sums: joined first, the 3,000 rows of a month of
-    // 100 tunnels each looked up their tunnel and were grouped by its name and status too. The
-    // join names the owner (a tunnel's rows carry its uid, which never changes): PostgreSQL,
-    // guessing a group per row, otherwise hashed the sums against every tunnel (47 ms, not 1.3).
-    db
-      .selectFrom(
-        base
-          .select(["tunnel_traffic.tun_id", sumIn.as("traffic_in"), sumOut.as("traffic_out")])
-          .groupBy("tunnel_traffic.tun_id")
-          .as("sums"),
-      )
-      .innerJoin("tunnels", (j) => j.onRef("tunnels.tun_id", "=", "sums.tun_id").on("tunnels.uid", "=", key.uid))
-      .select(["sums.tun_id", "tunnels.tun_name", "tunnels.status", "sums.traffic_in", "sums.traffic_out"])
-      .orderBy("sums.tun_id")
+    base
+      .select(["tun_id", sumIn.as("traffic_in"), sumOut.as("traffic_out")])
+      .groupBy("tun_id")
+      .orderBy("tun_id")
       .execute(),
   ]);
+  const bytes = (r: { traffic_in: unknown; traffic_out: unknown }) => ({
+    traffic_in: Number(r.traffic_in),
+    traffic_out: Number(r.traffic_out),
+  });
   return {
-    uid: key.uid,
-    days: fillDays(key.start, key.end, days),
+    days: days.map((d) => ({ day: d.day, ...bytes(d) })),
+    tunnels: tunnels.map((t) => ({ tun_id: t.tun_id, ...bytes(t) })),
     rows: days.reduce((n, d) => n + Number(d.n), 0),
-    tunnels: perTunnel.map((r) => ({
-      tun_id: r.tun_id,
-      tun_name: r.tun_name,
-      status: r.status,
-      traffic_in: Number(r.traffic_in),
-      traffic_out: Number(r.traffic_out),
-    })),
   };
 }
 
 /**
- * A customer's traffic over a range: per day, per tunnel (from memory until the poller adds
- * traffic: TrafficCache), and the quota of their plan and packs (used and left), read live. Per
- * tunnel and day is userTrafficRows, paged: every row of 100 tunnels over 30 days made this
- * answer 260 kB (docs/performance.md).
+ * A customer's traffic over a range: per day and per tunnel (the last 30 days from memory until
+ * the poller adds traffic: TrafficCache), with the tunnels' names and statuses and the quota of
+ * their plan and packs (used and left) read live. Per tunnel and day is userTrafficRows, paged:
+ * every row of 100 tunnels over 30 days made this answer 260 kB (docs/performance.md).
  */
 export async function userTraffic(ctx: AppContext, uid: number, q: UserTrafficQuery): Promise<UserTraffic> {
   const key = await customerTraffic(ctx, uid, q);
-  const [sums, limits] = await Promise.all([ctx.traffic.get(key), getPlanLimits(ctx.db, uid)]);
+  const sums = await ctx.traffic.get(key);
+  const ids = sums.tunnels.map((t) => t.tun_id);
+  const [named, limits] = await Promise.all([
+    // A tunnel's rows carry its owner, which never changes: the uid only confirms it.
+    ids.length
+      ? ctx.db
+          .selectFrom("tunnels")
+          .select(["tun_id", "tun_name", "status"])
+          .where("uid", "=", uid)
+          .where("tun_id", "in", ids)
+          .execute()
+      : [],
+    getPlanLimits(ctx.db, uid),
+  ]);
+  const tunnel = new Map(named.map((t) => [t.tun_id, t]));
   const total = limits?.traffic_quota ?? 0;
   const used = limits?.traffic_used ?? 0;
   return {
@@ -145,16 +146,19 @@ export async function userTraffic(ctx: AppContext, uid: number, q: UserTrafficQu
       usable: Boolean(limits?.usable && (!limits.end_at || limits.end_at > new Date().toISOString())),
       end_at: limits?.end_at ?? null,
     },
-    days: sums.days,
-    tunnels: sums.tunnels,
+    days: fillDays(key.start, key.end, sums.days),
+    tunnels: sums.tunnels.flatMap((t) => {
+      const row = tunnel.get(t.tun_id);
+      return row ? [{ ...t, tun_name: row.tun_name, status: row.status }] : [];
+    }),
   };
 }
 
 /**
  * A customer's traffic per tunnel and day over a range (only days with traffic), newest day first,
  * then newest tunnel first: the order the (uid, day, tun_id, …) index gives walked backwards, so
- * the walk stops at the page with nothing sorted. The total is the count TrafficCache keeps with
- * the sums.
+ * the walk stops at the page with nothing sorted. The last 30 days' total is the count
+ * TrafficCache keeps with their sums.
  */
 export async function userTrafficRows(
   ctx: AppContext,
@@ -191,7 +195,7 @@ export async function userTrafficRows(
         traffic_in: Number(r.traffic_in),
         traffic_out: Number(r.traffic_out),
       })),
-    async () => (await ctx.traffic.get(key)).rows,
+    async () => (ctx.traffic.keeps(key) ? (await ctx.traffic.get(key)).rows : countRows(base)),
   );
 }
 
