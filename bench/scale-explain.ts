@@ -28,6 +28,14 @@ const part = seedPhone(4242).slice(3, 10);
 const midTunnels = Math.floor(info.counts.tunnels / 20 / 2) * 20;
 const midOrders = Math.floor(info.counts.orders / 20 / 2) * 20;
 
+/** pageIds' anchors: the id at every 1,000th row down to `depth`, one recursive statement. */
+const anchors = (step: string, depth: number, id = "orders.id") =>
+  `with recursive page_anchors(id, n) as (select cast(9007199254740991 as bigint), 0 union all select cast((${step} order by ${id} desc limit 1 offset 999) as bigint), n + 1 from page_anchors where id is not null and n < ${2 ** Math.ceil(Math.log2(Math.floor((depth + 1) / 1000)))}) select id from page_anchors where n > 0 and id is not null order by n`;
+
+const midAnchor = (await all(anchors("select orders.id from orders where orders.id < page_anchors.id", midOrders)))[
+  Math.floor((midOrders + 1) / 1000) - 1
+]?.id;
+
 const tunnelRows = `select tunnels.*, nodes.name, users.phone, tt.traffic_in, pc.cur_conns from tunnels inner join nodes on nodes.node_id = tunnels.node_id left join users on users.uid = tunnels.uid left join tunnel_traffic tt on tt.tun_id = tunnels.tun_id and tt.day = '${today}' left join proxy_counters pc on pc.tun_id = tunnels.tun_id and pc.node_id = tunnels.node_id`;
 
 const queries: Record<string, string> = {
@@ -65,6 +73,17 @@ const queries: Record<string, string> = {
   "tunnels: middle page, ids first (after)": `${tunnelRows} where tunnels.tun_id in (select tunnels.tun_id from tunnels inner join nodes on nodes.node_id = tunnels.node_id where tunnels.status <> -1 order by tunnels.tun_id desc limit 20 offset ${midTunnels}) order by tunnels.tun_id desc`,
   "orders: middle page, joined rows (before)": `select orders.*, plans.name, users.phone from orders left join plans on plans.id = orders.plan_id left join users on users.uid = orders.uid order by orders.id desc limit 20 offset ${midOrders}`,
   "orders: middle page, ids first (after)": `select orders.*, plans.name, users.phone from orders left join plans on plans.id = orders.plan_id left join users on users.uid = orders.uid where orders.id in (select id from orders order by id desc limit 20 offset ${midOrders}) order by orders.id desc`,
+  // pageIds (apps/server/src/shared/paging.ts): the anchors down to the middle, once, then the page below one.
+  "orders: anchors to the middle (4th round)": anchors(
+    "select orders.id from orders where orders.id < page_anchors.id",
+    midOrders,
+  ),
+  "orders: middle page below its anchor (4th round)": `select id from orders where id <= ${midAnchor} order by id desc limit 20 offset ${midOrders - (Math.floor((midOrders + 1) / 1000) * 1000 - 1)}`,
+  "tunnels: anchors to the middle (4th round)": anchors(
+    "select tunnels.tun_id from tunnels inner join nodes on nodes.node_id = tunnels.node_id where tunnels.status <> -1 and tunnels.tun_id < page_anchors.id",
+    midTunnels,
+    "tunnels.tun_id",
+  ),
   "users: count": "select count(*) from users",
 };
 
