@@ -113,6 +113,8 @@ const calls: Call[] = [
     path: `/api/super/tun/list?page=1&size=20&phone=${seedPhone(54321).slice(3)}`,
   },
   { name: "super/tun/list uid", who: "operator", path: "/api/super/tun/list?page=1&size=20&uid=2" },
+  // A part of one tunnel's name ("t123455"): a contains over 300k names.
+  { name: "super/tun/list name", who: "operator", path: "/api/super/tun/list?page=1&size=20&name=23455" },
   { name: "super/tun/list deep page", who: "operator", path: `/api/super/tun/list?page=${deepTunnels}&size=20` },
   { name: "super/tun/conns", who: "operator", path: "/api/super/tun/conns?page=1&size=20" },
   { name: "super/tun/illegal", who: "operator", path: "/api/super/tun/illegal?page=1&size=20" },

@@ -42,3 +42,26 @@ export function containsText(db: object, column: string, value: string): RawBuil
   const op = isPostgres(db) ? sql.raw("ilike") : sql.raw("like");
   return sql<SqlBool>`${sql.ref(column)} ${op} ${likeContains(value)} escape ${likeEscape}`;
 }
+
+/** A run of 3 characters without a LIKE wildcard: what a trigram index needs (with fewer, FTS5 reads every row). */
+const TRIGRAM = /[^%_]{3}/u;
+
+/**
+ * containsText on a column with a trigram index (migrations *_search): PostgreSQL's ILIKE uses its
+ * pg_trgm GIN index by itself; on SQLite, with 3 characters or more, the candidates come from the
+ * FTS5 trigram table `fts.table` (its rowid is the row's `fts.key`) instead of a read of every row.
+ * Its LIKE takes no ESCAPE clause (with one, SQLite does not hand it to the index), so a "%" or
+ * "_" in the text is a wildcard there: a superset, which the escaped LIKE then narrows to the
+ * literal text.
+ */
+export function trigramContains(
+  db: object,
+  column: string,
+  text: string,
+  fts: { table: string; column: string; key: string },
+): RawBuilder<SqlBool> {
+  const literal = containsText(db, column, text);
+  if (isPostgres(db) || !TRIGRAM.test(text)) return literal;
+  const candidates = sql`select rowid from ${sql.table(fts.table)} where ${sql.ref(fts.column)} like ${`%${text}%`}`;
+  return sql<SqlBool>`(${sql.ref(fts.key)} in (${candidates}) and ${literal})`;
+}

@@ -18,7 +18,7 @@ import {
 } from "@burrow/contract";
 import type { ExpressionBuilder, Kysely } from "kysely";
 import type { AppContext } from "../../context";
-import { containsText } from "../../db/dialect";
+import { trigramContains } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { isUniqueViolation } from "../../http/error-handler";
 import { invalid, localDuplicated, notFound, refused, remoteDuplicated } from "../../http/errors";
@@ -459,7 +459,14 @@ function filteredTunnels(ctx: AppContext, q: TunnelListQuery & { uid?: number; p
   let s = ctx.db.selectFrom("tunnels").innerJoin("nodes", "nodes.node_id", "tunnels.node_id");
   if (q.node_id) s = s.where("tunnels.node_id", "=", q.node_id);
   if (q.protocol) s = s.where("tunnels.protocol", "=", q.protocol);
-  if (q.name) s = s.where(containsText(ctx.db, "tunnels.tun_name", q.name));
+  if (q.name)
+    s = s.where(
+      trigramContains(ctx.db, "tunnels.tun_name", q.name, {
+        table: "tunnels_name_fts",
+        column: "tun_name",
+        key: "tunnels.tun_id",
+      }),
+    );
   if (q.uid) s = s.where("tunnels.uid", "=", q.uid);
   if (q.phone) s = s.where("tunnels.uid", "in", uidsWithPhoneContaining(ctx.db, q.phone));
   if (q.status !== undefined) s = s.where("tunnels.status", "=", q.status);

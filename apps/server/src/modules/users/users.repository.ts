@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql, type Updateable } from "kysely";
-import { containsText, isPostgres } from "../../db/dialect";
+import { trigramContains } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
@@ -102,22 +102,19 @@ export function listLoginLogs(db: Kysely<DB>, uid: number, page: number, size: n
   );
 }
 
-/** A run of 3 characters without a LIKE wildcard: what the trigram index needs (with fewer, FTS5 reads every row). */
-const TRIGRAM = /[^%_]{3}/u;
-
 /**
- * An operator list's phone search, on a query over users: the phone contains `text`, literally.
- * An account without a phone never matches: its placeholder's random tail could contain any text.
- * On SQLite, with 3 characters or more, the candidates come from the trigram index
- * users_phone_fts (migration 2026-11-25T06-00_phone_search) instead of a read of every user. Its
- * LIKE takes no ESCAPE clause (with one, SQLite does not hand it to the index), so a "%" or "_" in
- * the text is a wildcard there: a superset, which the escaped LIKE then narrows to the literal
- * text. PostgreSQL's ILIKE uses the trigram GIN index by itself.
+ * An operator list's phone search, on a query over users: the phone contains `text`, literally,
+ * from the trigram index users_phone_fts / users_phone_trgm (migration
+ * 2026-11-25T06-00_phone_search; trigramContains). An account without a phone never matches: its
+ * placeholder's random tail could contain any text.
  */
 export function phoneContains(db: object, text: string): RawBuilder<SqlBool> {
-  const literal = sql<SqlBool>`(${containsText(db, "users.phone", text)} and ${sql.ref("users.phone")} not like ${`${NO_PHONE_PREFIX}%`})`;
-  if (isPostgres(db) || !TRIGRAM.test(text)) return literal;
-  return sql<SqlBool>`(${sql.ref("users.uid")} in (select rowid from users_phone_fts where phone like ${`%${text}%`}) and ${literal})`;
+  const contains = trigramContains(db, "users.phone", text, {
+    table: "users_phone_fts",
+    column: "phone",
+    key: "users.uid",
+  });
+  return sql<SqlBool>`(${contains} and ${sql.ref("users.phone")} not like ${`${NO_PHONE_PREFIX}%`})`;
 }
 
 /**
