@@ -14,29 +14,34 @@ let t: TestApp;
 let admin: string;
 const COUNT = DEEP_OFFSET + 2 * ANCHOR_EVERY + 345;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
+/** An order row of `type` and `status`; only its id and those two matter to the lists here. */
+function order(tradeId: string, type: number, status: number) {
   const at = new Date().toISOString();
-  const rows = Array.from({ length: COUNT }, (_, i) => ({
-    trade_id: `T-deep-${i}`,
+  return {
+    trade_id: tradeId,
     uid: 1,
-    type: 1 + (i % 4),
+    type,
     pay_method: 2,
-    // A filter that keeps about two thirds of the rows, unevenly.
-    status: i % 3 === 0 ? 0 : 1,
+    status,
     name: "x",
     action: "new",
+    note: "",
+    created_at: at,
+    expires_at: at,
     fee: 1,
     price: 1,
     code_discount: 0,
     upgrade_credit: 0,
     bonus: 0,
     amount: 1,
-    note: "",
-    created_at: at,
-    expires_at: at,
-  }));
+  };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+  // A status filter that keeps about two thirds of the rows, unevenly.
+  const rows = Array.from({ length: COUNT }, (_, i) => order(`T-deep-${i}`, 1 + (i % 4), i % 3 === 0 ? 0 : 1));
   for (let i = 0; i < rows.length; i += 500)
     await t.db
       .insertInto("orders")
@@ -106,26 +111,7 @@ describe("deep pages of a large list", () => {
     const [newest] = await byOffset(0, 1);
     await t.db
       .insertInto("orders")
-      .values(
-        [1, 2, 3].map((i) => ({
-          trade_id: `T-deep-new-${i}`,
-          uid: 1,
-          type: 1,
-          pay_method: 2,
-          status: 1,
-          name: "x",
-          action: "new",
-          fee: 1,
-          price: 1,
-          code_discount: 0,
-          upgrade_credit: 0,
-          bonus: 0,
-          amount: 1,
-          note: "",
-          created_at: new Date().toISOString(),
-          expires_at: new Date().toISOString(),
-        })),
-      )
+      .values([1, 2, 3].map((i) => order(`T-deep-new-${i}`, 1, 1)))
       .execute();
     // The first page is read live; the deep one and the total are the remembered ones.
     expect((await listed({ size: 1 })).ids[0]).toBeGreaterThan(newest);
