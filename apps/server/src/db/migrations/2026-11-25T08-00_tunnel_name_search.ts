@@ -11,6 +11,9 @@ import { isPostgres } from "../dialect";
  *   asks it for 3 characters or more.
  * - PostgreSQL: pg_trgm's GIN index, which the list's ILIKE uses by itself; in a savepoint, left
  *   out with a warning where the extension cannot be created (the search then scans).
+ * A later migration that rebuilds tunnels the SQLite way (new table, copy, drop, rename) drops
+ * these triggers with the old table: it must create them again (name-search.test.ts's FTS5
+ * 'integrity-check' would notice).
  * Frozen: never edit, add a new migration instead.
  */
 export async function up(db: Kysely<any>): Promise<void> {

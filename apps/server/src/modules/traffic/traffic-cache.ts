@@ -36,7 +36,7 @@ export class TrafficCache {
   constructor(
     private readonly load: (key: TrafficKey) => Promise<TrafficSums>,
     events: EventBus,
-    max = 20_000,
+    max = 10_000,
   ) {
     this.cache = new EventedCache((key) => load(JSON.parse(key.slice(key.indexOf("|") + 1))), TTL_MS, max, events);
     events.on("traffic.changed", ({ uids }) => {

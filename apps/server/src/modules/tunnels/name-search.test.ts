@@ -17,7 +17,20 @@ let node: AdminNodeDetail;
 let owner: { uid: number; token: string };
 const tunnels: TunnelView[] = [];
 
-const NAMES = ["web-server", "Web-Admin", "WEBCAM", "数据库主机", "备用数据库", "a_bc", "axbc", "ssh", "deleted-web"];
+// Indexes 0–9 stay; the last is deleted. "web_server9" / "webXserver9": "_" must stay literal where the index answers.
+const NAMES = [
+  "web-server",
+  "Web-Admin",
+  "WEBCAM",
+  "数据库主机",
+  "备用数据库",
+  "a_bc",
+  "axbc",
+  "ssh",
+  "web_server9",
+  "webXserver9",
+  "deleted-web",
+];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -53,6 +66,23 @@ async function expected(text: string): Promise<number[]> {
     .sort((a, b) => b - a);
 }
 
+/** The SQL statements the app runs while `fn` runs. */
+async function sqlOf(fn: () => Promise<unknown>): Promise<string[]> {
+  const logged: string[] = [];
+  const executor = t.db.getExecutor();
+  const execute = executor.executeQuery.bind(executor);
+  executor.executeQuery = <R>(compiled: CompiledQuery<R>) => {
+    logged.push(compiled.sql);
+    return execute(compiled);
+  };
+  try {
+    await fn();
+  } finally {
+    executor.executeQuery = execute;
+  }
+  return logged;
+}
+
 /** SQLite: the index agrees with its content table (FTS5 compares every row; throws when not). */
 async function indexInStep(): Promise<void> {
   if (TEST_DIALECT === "sqlite")
@@ -62,29 +92,19 @@ async function indexInStep(): Promise<void> {
 describe("tunnel search by name", () => {
   it("finds what a scan finds: any case, any part, Chinese, short texts, and % and _ taken literally", async () => {
     for (const text of [
-      "web",
-      "WEB",
-      "server",
-      "-ad",
-      "数据库",
-      "库主",
-      "数据",
-      "_bc",
-      "a_b",
-      "%",
-      "_",
-      "b%",
-      "ss",
-      "s",
-      "nothing",
-      "deleted-web",
+      ...["web", "WEB", "server", "-ad", "数据库", "库主", "数据", "nothing", "deleted-web"],
+      // Through the index with a wildcard character in the text: the escaped LIKE narrows to the literal.
+      ...["web_ser", "web_server9", "bXser", "web%ser"],
+      // Without 3 plain characters in a row: a scan.
+      ...["_bc", "a_b", "%", "_", "b%", "ss", "s"],
     ]) {
       const want = await expected(text);
       expect([text, await search(text)]).toEqual([text, want]);
     }
     // Sanity of the expectations themselves: the literal "_" is not a wildcard, the deleted one is left out.
     expect(await expected("a_b")).toEqual([tunnels[5].tun_id]);
-    expect(await expected("web")).toHaveLength(3);
+    expect(await expected("web_ser")).toEqual([tunnels[8].tun_id]);
+    expect(await expected("web")).toHaveLength(5);
     // The customer's own list searches the same way.
     expect(await search("数据库", "/user/tun", owner.token)).toEqual([tunnels[4].tun_id, tunnels[3].tun_id]);
     await indexInStep();
@@ -107,8 +127,24 @@ describe("tunnel search by name", () => {
     expect(ops.body.code).toBe("SUCCESS");
     expect(await search("med-on")).toEqual([]);
     expect(await search("operat")).toEqual([created.tun_id]);
-    // The poller's writes of statuses and totals leave the index alone, and it stays in step.
-    await t.db.updateTable("tunnels").set({ status: 1, traffic_in: 5 }).where("tun_id", "=", created.tun_id).execute();
+    // The poller's writes of statuses and totals leave the index alone (SQLite: the row's own
+    // change and no trigger's; a rename, for contrast, runs the trigger's writes), and it stays in step.
+    const changes = async () =>
+      TEST_DIALECT === "sqlite"
+        ? Number((await sql<{ n: number }>`select total_changes() as n`.execute(t.db)).rows[0].n)
+        : 0;
+    const changed = async (fn: () => Promise<unknown>) => {
+      const before = await changes();
+      await fn();
+      return (await changes()) - before;
+    };
+    const status = await changed(() =>
+      t.db.updateTable("tunnels").set({ status: 1, traffic_in: 5 }).where("tun_id", "=", created.tun_id).execute(),
+    );
+    const rename = await changed(() =>
+      t.db.updateTable("tunnels").set({ tun_name: "by-operator" }).where("tun_id", "=", created.tun_id).execute(),
+    );
+    if (TEST_DIALECT === "sqlite") expect([status, rename > 1]).toEqual([1, true]);
     expect(await search("operat")).toEqual([created.tun_id]);
     await indexInStep();
   });
@@ -126,23 +162,9 @@ describe("tunnel search by name", () => {
       };
       expect(await plan("server")).toMatch(/SCAN tunnels_name_fts VIRTUAL TABLE INDEX 0:L/);
       // The list's own query takes that route (its SQL names the FTS table only for 3 characters or more).
-      const logged: string[] = [];
-      const q = (name: string) => t.api("GET", "/super/tun/list", { token: admin, query: { name } });
-      const executor = t.db.getExecutor();
-      const execute = executor.executeQuery.bind(executor);
-      executor.executeQuery = <R>(compiled: CompiledQuery<R>) => {
-        logged.push(compiled.sql);
-        return execute(compiled);
-      };
-      try {
-        await q("server");
-        expect(logged.some((s) => s.includes("tunnels_name_fts"))).toBe(true);
-        logged.length = 0;
-        await q("se");
-        expect(logged.some((s) => s.includes("tunnels_name_fts"))).toBe(false);
-      } finally {
-        executor.executeQuery = execute;
-      }
+      const q = (name: string) => () => t.api("GET", "/super/tun/list", { token: admin, query: { name } });
+      expect((await sqlOf(q("server"))).some((s) => s.includes("tunnels_name_fts"))).toBe(true);
+      expect((await sqlOf(q("se"))).some((s) => s.includes("tunnels_name_fts"))).toBe(false);
     },
   );
 
@@ -156,6 +178,47 @@ describe("tunnel search by name", () => {
     });
     expect(plan.rows.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/Bitmap Index Scan on tunnels_name_trgm/);
   });
+
+  it("a customer's own list, and an operator's filtered by owner, scan that owner's tunnels", async () => {
+    const logged = await sqlOf(() => search("server", "/user/tun", owner.token));
+    expect(logged.some((s) => s.includes("tunnels_name_fts"))).toBe(false);
+    expect(await search("server", "/user/tun", owner.token)).toEqual([
+      tunnels[9].tun_id,
+      tunnels[8].tun_id,
+      tunnels[0].tun_id,
+    ]);
+    const r = await t.api<Paged<AdminTunnelRow>>("GET", "/super/tun/list", {
+      token: admin,
+      query: { name: "server", uid: owner.uid },
+    });
+    expect(r.body.data.list.map((x) => x.tun_id)).toEqual([tunnels[9].tun_id, tunnels[8].tun_id, tunnels[0].tun_id]);
+  });
+
+  it.runIf(TEST_DIALECT === "postgres")(
+    "PostgreSQL: where the index cannot be made, up() warns and the migration's transaction goes on",
+    async () => {
+      await nameSearch.down(t.db);
+      // A name already taken makes "create index" fail inside the savepoint.
+      await sql`create index tunnels_name_trgm on tunnels (tun_name)`.execute(t.db);
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(w.message);
+      process.on("warning", onWarning);
+      try {
+        const after = await t.db.transaction().execute(async (trx) => {
+          await nameSearch.up(trx);
+          return (await sql<{ n: number }>`select count(*)::int as n from tunnels`.execute(trx)).rows[0].n;
+        });
+        expect(after).toBeGreaterThan(0);
+        await new Promise((r) => setImmediate(r));
+        expect(warnings.some((w) => w.includes("tunnels_name_trgm not created"))).toBe(true);
+      } finally {
+        process.off("warning", onWarning);
+        await sql`drop index tunnels_name_trgm`.execute(t.db);
+        await t.db.transaction().execute((trx) => nameSearch.up(trx));
+      }
+      expect(await search("server")).toEqual(await expected("server"));
+    },
+  );
 
   it("up() indexes the tunnels already there, and down() removes what up() made", async () => {
     const objects = async () =>

@@ -18,7 +18,7 @@ import {
 } from "@burrow/contract";
 import type { ExpressionBuilder, Kysely } from "kysely";
 import type { AppContext } from "../../context";
-import { trigramContains } from "../../db/dialect";
+import { containsText, trigramContains } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { isUniqueViolation } from "../../http/error-handler";
 import { invalid, localDuplicated, notFound, refused, remoteDuplicated } from "../../http/errors";
@@ -459,13 +459,17 @@ function filteredTunnels(ctx: AppContext, q: TunnelListQuery & { uid?: number; p
   let s = ctx.db.selectFrom("tunnels").innerJoin("nodes", "nodes.node_id", "tunnels.node_id");
   if (q.node_id) s = s.where("tunnels.node_id", "=", q.node_id);
   if (q.protocol) s = s.where("tunnels.protocol", "=", q.protocol);
+  // One customer's tunnels (their own list, or an operator's uid filter) are few: scanned, not
+  // looked up among every tunnel the index matches (a common text matched thousands).
   if (q.name)
     s = s.where(
-      trigramContains(ctx.db, "tunnels.tun_name", q.name, {
-        table: "tunnels_name_fts",
-        column: "tun_name",
-        key: "tunnels.tun_id",
-      }),
+      q.uid
+        ? containsText(ctx.db, "tunnels.tun_name", q.name)
+        : trigramContains(ctx.db, "tunnels.tun_name", q.name, {
+            table: "tunnels_name_fts",
+            column: "tun_name",
+            key: "tunnels.tun_id",
+          }),
     );
   if (q.uid) s = s.where("tunnels.uid", "=", q.uid);
   if (q.phone) s = s.where("tunnels.uid", "in", uidsWithPhoneContaining(ctx.db, q.phone));
