@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import SQLite from "better-sqlite3";
 import { type Generated, Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
@@ -46,6 +49,48 @@ describe("keepingStatements", () => {
     expect(updated.numUpdatedRows).toBe(1n);
     expect(await db.selectFrom("t").select("v").orderBy("id").execute()).toEqual([{ v: "a" }, { v: "y" }, { v: "c" }]);
     await db.destroy();
+  });
+});
+
+describe("keepingStatements' rows", () => {
+  const tricky = `select 1 as a, 'x' as "b", null as "__proto__", 2 as a, 'q"uo\\te' as "k""e'y\\", x'00ff' as blob, 3.5 as "constructor", 'z' as "序号"`;
+
+  it("are the objects better-sqlite3 makes: keys, order, repeated names, escapes, __proto__, blobs", () => {
+    const sqlite = new SQLite(":memory:");
+    const kept = keepingStatements(sqlite);
+    const ours = kept.prepare(tricky).all([]) as Record<string, unknown>[];
+    const theirs = sqlite.prepare(tricky).all() as Record<string, unknown>[];
+    expect(ours).toEqual(theirs);
+    expect(Object.keys(ours[0])).toEqual(Object.keys(theirs[0]));
+    // better-sqlite3 assigns each key: "__proto__" (null here) sets the prototype
+    expect(Object.getPrototypeOf(ours[0])).toBe(Object.getPrototypeOf(theirs[0]));
+    expect(Object.getPrototypeOf(ours[0])).toBe(null);
+    expect(ours[0].a).toBe(2);
+    expect(ours[0]["k\"e'y\\"]).toBe('q"uo\\te');
+    expect([...kept.prepare(tricky).iterate([])]).toEqual(theirs);
+    sqlite.close();
+  });
+
+  it("follow a schema change, made through them or by another connection", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-rows-"));
+    const file = path.join(dir, "t.sqlite");
+    const sqlite = new SQLite(file);
+    const kept = keepingStatements(sqlite);
+    const all = (s: string, p: unknown[] = []) => kept.prepare(s).all(p) as Record<string, unknown>[];
+    kept.prepare("create table t (id integer primary key, v text)").run([]);
+    expect(all("insert into t (v) values (?) returning *", ["a"])).toEqual([{ id: 1, v: "a" }]);
+    expect(kept.prepare("update t set v = ? where id = ?").run(["b", 1]).changes).toBe(1);
+    expect(all("select * from t")).toEqual([{ id: 1, v: "b" }]);
+    kept.prepare("alter table t add column w integer default 7").run([]);
+    expect(all("select * from t")).toEqual([{ id: 1, v: "b", w: 7 }]);
+    kept.prepare("alter table t rename column v to name").run([]);
+    expect(all("select * from t")).toEqual([{ id: 1, name: "b", w: 7 }]);
+    const other = new SQLite(file);
+    other.exec("alter table t add column extra text default 'e'");
+    other.close();
+    expect(all("select * from t")).toEqual([{ id: 1, name: "b", w: 7, extra: "e" }]);
+    sqlite.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 
