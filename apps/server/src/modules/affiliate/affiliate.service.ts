@@ -28,6 +28,7 @@ import type { Operator } from "../../http/route";
 import type { JobDef } from "../../shared/jobs";
 import { lockUser } from "../../shared/locks";
 import { countRows, pageOf } from "../../shared/paging";
+import { extend } from "../../shared/rows";
 import { getSetting, setSetting } from "../../shared/settings";
 import { addDays, DAY_MS, shanghaiDate, shanghaiDayStart } from "../../shared/time";
 import { transact } from "../../shared/tx";
@@ -392,13 +393,14 @@ async function presentAdmin(ctx: AppContext, rows: AffWithdrawalRow[]): Promise<
     Promise.all(uids.map(async (u) => [u, await totalsOf(ctx.db, u)] as const)),
   ]);
   const available = new Map(totals.map(([u, t]) => [u, t.available]));
-  return rows.map((r) => ({
-    ...presentWithdrawal(r, true),
-    uid: r.uid,
-    phone: phones.get(r.uid) ?? "",
-    available: available.get(r.uid) ?? 0,
-    operator_uid: r.operator_uid,
-  }));
+  return rows.map((r) =>
+    extend(presentWithdrawal(r, true), {
+      uid: r.uid,
+      phone: phones.get(r.uid) ?? "",
+      available: available.get(r.uid) ?? 0,
+      operator_uid: r.operator_uid,
+    }),
+  );
 }
 
 /** GET /super/aff/list */

@@ -22,6 +22,7 @@ import { invalid, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import { lockUser } from "../../shared/locks";
 import { countRows, pageOf } from "../../shared/paging";
+import { extend } from "../../shared/rows";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import { paidOnlineOrders } from "../orders/orders.repository";
@@ -83,14 +84,15 @@ async function presentAdmin(db: Kysely<DB>, rows: InvoiceRowDb[]): Promise<Admin
       rows.map((r) => r.uid),
     ),
   ]);
-  return rows.map((r) => ({
-    ...presentRow(r, lines.get(r.id) ?? []),
-    uid: r.uid,
-    phone: phones.get(r.uid) ?? "",
-    file_size: r.file_size === null ? null : Number(r.file_size),
-    flagged: r.flagged === 1,
-    flag_note: r.flag_note,
-  }));
+  return rows.map((r) =>
+    extend(presentRow(r, lines.get(r.id) ?? []), {
+      uid: r.uid,
+      phone: phones.get(r.uid) ?? "",
+      file_size: r.file_size === null ? null : Number(r.file_size),
+      flagged: r.flagged === 1,
+      flag_note: r.flag_note,
+    }),
+  );
 }
 
 export const findInvoice = (db: Kysely<DB>, id: number) =>

@@ -1,4 +1,5 @@
 import type { AdminNodeDetail, AdminNodeRow, NodeSummary, TunnelProtocol } from "@burrow/contract";
+import { extend } from "../../shared/rows";
 import type { NodeJoinedRow } from "./nodes.repository";
 
 /** The protocols a node offers: tcp and udp always, http/https when frps has the vhost port. */
@@ -58,8 +59,7 @@ export function presentNodeSummary(n: NodeJoinedRow): NodeSummary {
 
 /** An operator's list row: the summary plus the dashboard address and the poller's snapshot. */
 export function presentAdminNode(n: NodeJoinedRow): AdminNodeRow {
-  return {
-    ...presentNodeSummary(n),
+  return extend(presentNodeSummary(n), {
     api_addr: n.api_addr,
     api_user: n.api_user,
     runtime: {
@@ -72,10 +72,10 @@ export function presentAdminNode(n: NodeJoinedRow): AdminNodeRow {
       rollover_skew_at: n.rt_rollover_skew_at ?? null,
     },
     created_at: n.created_at,
-  };
+  });
 }
 
 /** The Manager's detail view, secrets included. */
 export function presentAdminNodeDetail(n: NodeJoinedRow): AdminNodeDetail {
-  return { ...presentAdminNode(n), api_password: n.api_password, plugin_secret: n.plugin_secret };
+  return extend(presentAdminNode(n), { api_password: n.api_password, plugin_secret: n.plugin_secret });
 }

@@ -16,6 +16,7 @@ import { invalid, localDuplicated, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import { randomToken } from "../../shared/ids";
 import { countSelected, pageOf } from "../../shared/paging";
+import { extend } from "../../shared/rows";
 import { nowIso } from "../../shared/time";
 import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
@@ -40,7 +41,7 @@ function applyFilters<T extends ReturnType<typeof selectNodes>>(ctx: AppContext,
 /** List rows with their live tunnel counts (liveTunnelsByNode). */
 async function withTunnelCounts<R extends { node_id: number }>(ctx: AppContext, rows: Promise<R[]>) {
   const [list, counts] = await Promise.all([rows, liveTunnelsByNode(ctx.db)]);
-  return list.map((r) => ({ ...r, tunnel_count: counts.get(r.node_id) ?? 0 }));
+  return list.map((r) => extend(r, { tunnel_count: counts.get(r.node_id) ?? 0 }));
 }
 
 /** Every node for operators, filtered by name, area, network type and status. */

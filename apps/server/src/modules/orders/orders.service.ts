@@ -25,6 +25,7 @@ import type { DB } from "../../db/schema";
 import { invalid, notFound, refused } from "../../http/errors";
 import { randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
+import { extend } from "../../shared/rows";
 import { shanghaiWallClock } from "../../shared/time";
 import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
@@ -268,11 +269,8 @@ export async function myLedger(
   return { ...page, list: page.list.map(presentLedger) };
 }
 
-const presentAdminOrder = (o: Parameters<typeof presentOrder>[0] & { phone: string | null }): AdminOrderRow => ({
-  ...presentOrder(o),
-  uid: o.uid,
-  phone: shownPhone(o.phone),
-});
+const presentAdminOrder = (o: Parameters<typeof presentOrder>[0] & { phone: string | null }): AdminOrderRow =>
+  extend(presentOrder(o), { uid: o.uid, phone: shownPhone(o.phone) });
 
 /** GET /super/epay/order */
 export async function listOrders(ctx: AppContext, q: AdminOrderQuery): Promise<Paged<AdminOrderRow>> {

@@ -15,6 +15,7 @@ import type { DB } from "../../db/schema";
 import { refused } from "../../http/errors";
 import { lockUser } from "../../shared/locks";
 import { countRows, pageOf } from "../../shared/paging";
+import { extend } from "../../shared/rows";
 import { type Tx, transact } from "../../shared/tx";
 import { shownPhone } from "../users/users.presenter";
 import { GB, grantDefaultPlan } from "./default-plan";
@@ -463,10 +464,8 @@ export async function listPlanRegistrations(ctx: AppContext, q: PlanRegQuery): P
   const now = new Date();
   return {
     ...page,
-    list: page.list.map((r) => ({
-      ...presentSubscriptionRow(r as SubscriptionViewRow, now),
-      uid: r.uid,
-      phone: shownPhone(r.phone),
-    })),
+    list: page.list.map((r) =>
+      extend(presentSubscriptionRow(r as SubscriptionViewRow, now), { uid: r.uid, phone: shownPhone(r.phone) }),
+    ),
   };
 }

@@ -22,6 +22,7 @@ import type { DB } from "../../db/schema";
 import { invalid, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import { countRows, pageOf } from "../../shared/paging";
+import { extend } from "../../shared/rows";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import { listOrders } from "../orders/orders.service";
@@ -300,7 +301,7 @@ export async function listTickets(ctx: AppContext, q: AdminTicketListQuery): Pro
         ctx.db,
         rows.map((r) => r.uid),
       );
-      return rows.map((r) => ({ ...presentRow(r), uid: r.uid, phone: phones.get(r.uid) ?? "" }));
+      return rows.map((r) => extend(presentRow(r), { uid: r.uid, phone: phones.get(r.uid) ?? "" }));
     },
     () => countRows(sel, ctx.db),
   );

@@ -149,7 +149,17 @@ export async function userTraffic(ctx: AppContext, uid: number, q: UserTrafficQu
     days: fillDays(key.start, key.end, sums.days),
     tunnels: sums.tunnels.flatMap((t) => {
       const row = tunnel.get(t.tun_id);
-      return row ? [{ ...t, tun_name: row.tun_name, status: row.status }] : [];
+      return row
+        ? [
+            {
+              tun_id: t.tun_id,
+              traffic_in: t.traffic_in,
+              traffic_out: t.traffic_out,
+              tun_name: row.tun_name,
+              status: row.status,
+            },
+          ]
+        : [];
     }),
   };
 }

@@ -7,6 +7,7 @@ import {
   type TunnelProtocol,
   type TunnelView,
 } from "@burrow/contract";
+import { extend } from "../../shared/rows";
 import { shownPhone } from "../users/users.presenter";
 import { type TunnelJoinedRow, tunnelDomains } from "./tunnels.repository";
 import type { TunnelRow } from "./tunnels.table";
@@ -62,7 +63,7 @@ export function presentTunnel(r: TunnelJoinedRow): TunnelView {
     addon: tunnelAddon(r),
     proxy_name: frpProxyName(r.uid, r.tun_id),
     addresses: tunnelAddresses(
-      { ...r, custom_domains },
+      { protocol: r.protocol, remote_port: r.remote_port, custom_domains, subdomain: r.subdomain },
       {
         host: r.node_host,
         http_port: r.node_http_port,
@@ -92,12 +93,11 @@ export function presentTunnelDetail(r: TunnelJoinedRow): TunnelDetail {
 /** An operator's row: the view plus the owner and live connections. */
 export function presentAdminTunnel(r: TunnelJoinedRow): AdminTunnelRow {
   const view = presentTunnel(r);
-  return {
-    ...view,
+  return extend(view, {
     // The customer's basic-auth password is theirs: operators see that one is set, not what it is.
     addon: view.addon.http_password ? { ...view.addon, http_password: MASKED_PASSWORD } : view.addon,
     phone: shownPhone(r.owner_phone),
     nickname: r.owner_nickname ?? "",
     cur_conns: Number(r.cur_conns ?? 0),
-  };
+  });
 }
