@@ -2,10 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { type Generated, Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { type Generated, Kysely, PostgresDialect, type RawBuilder, type SqlBool, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { createPgDatabase, TEST_DIALECT } from "../../test/harness";
+import { inPage } from "../shared/paging";
 import { createDb, keepingStatements, PreparingClient } from "./database";
 
 describe("keepingStatements", () => {
@@ -133,6 +134,46 @@ describe.skipIf(TEST_DIALECT !== "postgres")("PreparingClient (PostgreSQL)", () 
       expect(Number(mine[0].generic_plans) + Number(mine[0].custom_plans)).toBe(6);
       // DDL stays unnamed.
       expect((await prepared()).some((p) => /create table/i.test(p.statement))).toBe(false);
+    } finally {
+      await close();
+    }
+  });
+
+  it("plans a page's joined rows once when inPage passes the ids as an array, not under a LIMIT parameter", async () => {
+    const { db: plain, prepared, close } = await oneConnection();
+    const db = plain as unknown as Kysely<{ t: { id: Generated<number>; v: string }; u: { id: number; t_id: number } }>;
+    try {
+      await sql`insert into t (v) select 'v' || n from generate_series(1, 5000) n`.execute(db);
+      await sql`create table u (id serial primary key, t_id int not null)`.execute(db);
+      await sql`insert into u (t_id) select n from generate_series(1, 5000) n`.execute(db);
+      await sql`create index u_t on u (t_id)`.execute(db);
+      await sql`analyze`.execute(db);
+      const ids = (offset: number) =>
+        db.selectFrom("t").select("t.id").orderBy("t.id", "desc").limit(20).offset(offset);
+      const rows = (where: RawBuilder<SqlBool>) =>
+        db.selectFrom("t").innerJoin("u", "u.t_id", "t.id").select(["t.id", "t.v", "u.id as u_id"]).where(where);
+      const pages = [];
+      for (let i = 0; i < 8; i++) {
+        pages.push(
+          (
+            await rows(await inPage(db, "t.id", ids(i * 20)))
+              .orderBy("t.id", "desc")
+              .execute()
+          ).map((r) => r.id),
+        );
+        // the same page as one statement, the page a subquery (what SQLite keeps)
+        await rows(sql<SqlBool>`t.id in (${ids(i * 20)})`).execute();
+      }
+      expect(pages[0]).toEqual(Array.from({ length: 20 }, (_, i) => 5000 - i));
+      expect(pages[7][19]).toBe(5000 - 159);
+      const plans = await prepared();
+      const byArray = plans.find((p) => /= any\(\$1\)/.test(p.statement));
+      const bySubquery = plans.find((p) => /in \(\(select/.test(p.statement) && /join/.test(p.statement));
+      // PostgreSQL settles on the generic plan after five custom ones: the rest are not planned.
+      expect(Number(byArray?.generic_plans)).toBeGreaterThan(0);
+      // Under a LIMIT parameter the generic plan reckons with a tenth of the table: planned every time.
+      expect(Number(bySubquery?.generic_plans)).toBe(0);
+      expect(Number(bySubquery?.custom_plans)).toBe(7);
     } finally {
       await close();
     }

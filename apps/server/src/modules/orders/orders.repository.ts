@@ -67,7 +67,7 @@ export async function listAllOrders(db: Kysely<DB>, q: AdminOrderQuery) {
     async (limit, offset) =>
       (await db
         .selectFrom("orders")
-        .where("orders.id", "in", await pageIds(db, sel, "orders.id", limit, offset))
+        .where(await pageIds(db, sel, "orders.id", limit, offset))
         .leftJoin("plans", "plans.id", "orders.plan_id")
         .leftJoin("users", "users.uid", "orders.uid")
         .selectAll("orders")

@@ -497,7 +497,7 @@ async function pageTunnels<R>(
     size,
     async (limit, offset) => {
       const rows = await selectTunnels(db)
-        .where("tunnels.tun_id", "in", await pageIds(db, filtered, "tunnels.tun_id", limit, offset))
+        .where(await pageIds(db, filtered, "tunnels.tun_id", limit, offset))
         .orderBy("tunnels.tun_id", "desc")
         .execute();
       return rows.map(present);
