@@ -7,13 +7,22 @@ import {
   type DatabaseConnection,
   type Driver,
   Kysely,
+  type KyselyPlugin,
+  LimitNode,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
   PostgresDialect,
+  type QueryResult,
+  type RootOperationNode,
+  SelectQueryNode,
   SqliteAdapter,
   type SqliteDatabase,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
   type SqliteStatement,
+  type UnknownRow,
+  ValueNode,
 } from "kysely";
 import pg from "pg";
 import { setDialect } from "./dialect";
@@ -46,7 +55,7 @@ export function createDb(opts: DbOptions): Kysely<DB> {
     // An idle connection closed by the server (PostgreSQL restart, admin command) is dropped by
     // the pool and replaced on next use; without a listener its error would crash the process.
     pool.on("error", () => undefined);
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new PlannedPages()] });
     setDialect(db, "postgres");
     return db;
   }
@@ -61,6 +70,36 @@ export function createDb(opts: DbOptions): Kysely<DB> {
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: keepingStatements(sqlite) }) });
   setDialect(db, "sqlite", worker);
   return db;
+}
+
+/**
+ * PostgreSQL: a page's LIMIT written into the statement as a number, and OFFSET 0 left out. A
+ * prepared statement's generic plan cannot know a LIMIT or OFFSET parameter and reckons with a
+ * tenth of the rows, so PostgreSQL planned every list query anew on every call (0.1–1 ms each:
+ * docs/performance.md, fifth round); with the limit known and no offset the first page of a list
+ * is planned once per connection. Other offsets stay parameters: one statement for every page
+ * number would fill PreparingClient's named statements. Top-level selects only (a subquery's
+ * page is rare, and walking every query's tree would cost more than it saves); page sizes are
+ * validated integers, and anything but a safe integer stays a parameter.
+ */
+export class PlannedPages implements KyselyPlugin {
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    if (!SelectQueryNode.is(node) || (!node.limit && !node.offset)) return node;
+    const count = node.limit?.limit;
+    const skip = node.offset?.offset;
+    const literalLimit = count && ValueNode.is(count) && !count.immediate && Number.isSafeInteger(count.value);
+    const noOffset = skip && ValueNode.is(skip) && skip.value === 0;
+    if (!literalLimit && !noOffset) return node;
+    return {
+      ...node,
+      limit: literalLimit ? LimitNode.create(ValueNode.createImmediate(count.value)) : node.limit,
+      offset: noOffset ? undefined : node.offset,
+    };
+  }
+
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return result;
+  }
 }
 
 /** Data statements only: DDL and transaction control stay unnamed (and are rarely repeated). */
