@@ -19,6 +19,7 @@ describe("keepingStatements", () => {
       return prepare(source);
     }) as typeof sqlite.prepare;
     const db = keepingStatements(sqlite, 2);
+    prepared = 0; // its own schema-version pragma
     const a = db.prepare("select 1");
     expect(db.prepare("select 1")).toBe(a);
     db.prepare("select 2");
@@ -54,7 +55,7 @@ describe("keepingStatements", () => {
 });
 
 describe("keepingStatements' rows", () => {
-  const tricky = `select 1 as a, 'x' as "b", null as "__proto__", 2 as a, 'q"uo\\te' as "k""e'y\\", x'00ff' as blob, 3.5 as "constructor", 'z' as "序号"`;
+  const tricky = `select 1 as a, 'x' as "b", null as "__proto__", 2 as a, 'q"uo\\te' as "k""e'y\\", x'00ff' as blob, 3.5 as "constructor", 'z' as "序号", '\u2028' as "\u2028\${x}"`;
 
   it("are the objects better-sqlite3 makes: keys, order, repeated names, escapes, __proto__, blobs", () => {
     const sqlite = new SQLite(":memory:");
@@ -69,6 +70,11 @@ describe("keepingStatements' rows", () => {
     expect(ours[0].a).toBe(2);
     expect(ours[0]["k\"e'y\\"]).toBe('q"uo\\te');
     expect([...kept.prepare(tricky).iterate([])]).toEqual(theirs);
+    // two "__proto__" columns: a literal would not even compile
+    const twice = `select 1 as "__proto__", 2 as b, null as "__proto__"`;
+    const ours2 = kept.prepare(twice).all([]) as object[];
+    expect(ours2).toEqual(sqlite.prepare(twice).all());
+    expect(Object.getPrototypeOf(ours2[0])).toBe(null);
     sqlite.close();
   });
 
@@ -88,8 +94,14 @@ describe("keepingStatements' rows", () => {
     expect(all("select * from t")).toEqual([{ id: 1, name: "b", w: 7 }]);
     const other = new SQLite(file);
     other.exec("alter table t add column extra text default 'e'");
-    other.close();
     expect(all("select * from t")).toEqual([{ id: 1, name: "b", w: 7, extra: "e" }]);
+    // the same number of columns under other names
+    other.exec("alter table t drop column w; alter table t add column note text default 'n'");
+    expect(all("select * from t")).toEqual([{ id: 1, name: "b", extra: "e", note: "n" }]);
+    other.exec("alter table t rename column name to title");
+    expect(all("select * from t")).toEqual([{ id: 1, title: "b", extra: "e", note: "n" }]);
+    expect([...kept.prepare("select * from t").iterate([])]).toEqual([{ id: 1, title: "b", extra: "e", note: "n" }]);
+    other.close();
     sqlite.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

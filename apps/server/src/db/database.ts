@@ -77,18 +77,20 @@ export function createDb(opts: DbOptions): Kysely<DB> {
  * prepared statement's generic plan cannot know a LIMIT or OFFSET parameter and reckons with a
  * tenth of the rows, so PostgreSQL planned every list query anew on every call (0.1–1 ms each:
  * docs/performance.md, fifth round); with the limit known and no offset the first page of a list
- * is planned once per connection. Other offsets stay parameters: one statement for every page
- * number would fill PreparingClient's named statements. Top-level selects only (a subquery's
- * page is rare, and walking every query's tree would cost more than it saves); page sizes are
- * validated integers, and anything but a safe integer stays a parameter.
+ * is planned once per connection. Only the console's page sizes (and 1) are written in: a size is
+ * the caller's to choose (1–100), and a text for each would fill PreparingClient's named
+ * statements. Other offsets stay parameters for the same reason. Kysely runs plugins over
+ * subqueries too; OFFSET 0 goes only beside a LIMIT, which already keeps a subquery apart.
  */
 export class PlannedPages implements KyselyPlugin {
+  static readonly limits: ReadonlySet<unknown> = new Set([1, 10, 20, 50, 100]);
+
   transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    if (!SelectQueryNode.is(node) || (!node.limit && !node.offset)) return node;
-    const count = node.limit?.limit;
+    if (!SelectQueryNode.is(node) || !node.limit) return node;
+    const count = node.limit.limit;
     const skip = node.offset?.offset;
-    const literalLimit = count && ValueNode.is(count) && !count.immediate && Number.isSafeInteger(count.value);
-    const noOffset = skip && ValueNode.is(skip) && skip.value === 0;
+    const literalLimit = ValueNode.is(count) && !count.immediate && PlannedPages.limits.has(count.value);
+    const noOffset = skip && ValueNode.is(skip) && !skip.immediate && skip.value === 0;
     if (!literalLimit && !noOffset) return node;
     return {
       ...node,
@@ -166,8 +168,6 @@ export class PreparingClient extends pg.Client {
 const isStaleStatement = (err: { code?: string; routine?: string }) =>
   (err.code === "0A000" && err.routine === "RevalidateCachedQuery") || err.code === "26000";
 
-const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
-
 /**
  * The connection as Kysely sees it, with prepared statements kept by their SQL (least recently used
  * dropped past `max`). Kysely prepares every query anew, and compiling the SQL costs more than
@@ -176,6 +176,8 @@ const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
  */
 export function keepingStatements(sqlite: SQLite.Database, max = 500): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
+  const schemaVersion = sqlite.prepare("pragma schema_version").pluck();
+  const version = () => schemaVersion.get() as number;
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
@@ -183,12 +185,7 @@ export function keepingStatements(sqlite: SQLite.Database, max = 500): SqliteDat
       if (stmt) {
         statements.delete(sql);
       } else {
-        stmt = rowStatement(sqlite.prepare(sql));
-        // A schema change may change the columns a kept `select *` answers (rowStatement's names).
-        if (SCHEMA_CHANGE.test(sql)) {
-          statements.clear();
-          return stmt;
-        }
+        stmt = rowStatement(sqlite.prepare(sql), version);
         if (statements.size >= max) statements.delete(statements.keys().next().value as string);
       }
       statements.set(sql, stmt);
@@ -202,32 +199,47 @@ export function keepingStatements(sqlite: SQLite.Database, max = 500): SqliteDat
  * columns. better-sqlite3 builds each row object key by key, which costs about twice as much for
  * our wide rows (20 orders of 36 columns: 115 → 62 µs) and gives V8 slower objects to present and
  * serialise. The objects are the same: same keys in the same order, a repeated name keeping its
- * last value.
+ * last value, "__proto__" assigned (setting the prototype) as better-sqlite3 does.
+ * @param version the database's schema version (a pragma, under 1 µs)
  */
-function rowStatement(stmt: SQLite.Statement): SqliteStatement {
+function rowStatement(stmt: SQLite.Statement, version: () => number): SqliteStatement {
   if (!stmt.reader) return stmt;
+  let seen = Number.NaN;
   let width = -1;
   let row: (r: unknown[]) => object = () => ({});
-  const objects = (rows: unknown[][]) => {
-    // SQLite prepares a statement again after a schema change elsewhere: its columns are read anew.
-    if (rows.length && rows[0].length !== width) {
+  /** Objects of rows read at schema version `v`, which was read before them. */
+  const objects = (rows: unknown[][], v: number) => {
+    // SQLite prepares a statement again after any schema change (a migration, or another
+    // connection's): its columns are then read anew (columns() alone costs 20 µs a call).
+    if (rows.length && (v !== seen || rows[0].length !== width)) {
       const names = stmt.columns().map((c) => c.name);
+      seen = v;
       width = names.length;
-      // Keys are JSON-escaped, so a literal's key may be any text; "__proto__" sets the prototype
-      // in a literal as in better-sqlite3's rows, which assign each key.
-      row = new Function("r", `return {${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(", ")}};`) as (
-        r: unknown[],
-      ) => object;
+      row = names.includes("__proto__")
+        ? // assigned like better-sqlite3's (a literal refuses two "__proto__" keys)
+          (r) => {
+            const o: Record<string, unknown> = {};
+            for (let i = 0; i < names.length; i++) o[names[i]] = r[i];
+            return o;
+          }
+        : // keys JSON-escaped: a literal's key may hold any text
+          (new Function("r", `return {${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(", ")}};`) as (
+            r: unknown[],
+          ) => object);
     }
     return rows.map(row);
   };
   stmt.raw(true);
   return {
     reader: true,
-    all: (parameters) => objects(stmt.all(parameters) as unknown[][]),
+    all(parameters) {
+      const v = version();
+      return objects(stmt.all(parameters) as unknown[][], v);
+    },
     run: (parameters) => stmt.run(parameters),
     *iterate(parameters) {
-      for (const r of stmt.iterate(parameters) as IterableIterator<unknown[]>) yield objects([r])[0];
+      const v = version();
+      for (const r of stmt.iterate(parameters) as IterableIterator<unknown[]>) yield objects([r], v)[0];
     },
   };
 }

@@ -52,7 +52,9 @@ export const ANCHOR_EVERY = 1000;
  * parameter: planning the joined rows with the page as a subquery took about 1 ms on every call (a
  * prepared statement's generic plan cannot use its LIMIT parameter, so PostgreSQL plans each call
  * anew: five joins and ten indexes on tunnels), where `= any($1)` gets a generic plan that is
- * planned once (docs/performance.md, fifth round). One more round trip, a fraction of that.
+ * planned once (docs/performance.md, fifth round). One more round trip, a fraction of that. The
+ * ids and the rows are then two reads, as the page and its count always were: a row changed in
+ * between shows as it is now (a tunnel deleted that instant is listed once more, as deleted).
  */
 export async function inPage<DB, TB extends keyof DB, O>(
   db: Kysely<DB>,
