@@ -1,8 +1,10 @@
 import type { AdminNodeDetail, AdminNodeRow, NodeSetup, Paged } from "@burrow/contract";
 import { parseToml, type TomlTable } from "@burrow/frps-sim";
+import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import { createTestApp, TEST_DIALECT, type TestApp } from "../../../test/harness";
+import type { DB } from "../../db/schema";
 
 let t: TestApp;
 let admin: string;
@@ -152,6 +154,89 @@ describe("nodes (/super/node)", () => {
     expect((await t.api("GET", "/super/node/detail", { token: admin, query: { node_id: n.node_id } })).status).toBe(
       404,
     );
+  });
+});
+
+describe("deleting a node while a tunnel is created on it", () => {
+  /** A transaction holding the node's row as createTunnel or deleteNode does, until `release`. */
+  function holding(nodeId: number, mode: "share" | "update", then: (trx: Kysely<DB>) => Promise<unknown>) {
+    let release!: () => void;
+    let held!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    const ready = new Promise<void>((r) => {
+      held = r;
+    });
+    const done = t.db.transaction().execute(async (trx) => {
+      const sel = trx.selectFrom("nodes").select("node_id").where("node_id", "=", nodeId);
+      const row = TEST_DIALECT === "postgres" ? (mode === "share" ? sel.forShare() : sel.forUpdate()) : sel;
+      await row.executeTakeFirstOrThrow();
+      await then(trx);
+      held();
+      await released;
+    });
+    return { ready, release, done };
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 300));
+
+  it("counts a tunnel whose creation holds the node: the node is not deleted", async () => {
+    const n = await createTestNode(t, {}, admin);
+    const u = await t.register();
+    const now = new Date().toISOString();
+    const creation = holding(n.node_id, "share", (trx) =>
+      trx
+        .insertInto("tunnels")
+        .values({
+          uid: u.uid,
+          node_id: n.node_id,
+          tun_name: "in-flight",
+          protocol: "tcp",
+          local_ip: "127.0.0.1",
+          local_port: 22,
+          remote_port: 20099,
+          custom_domains: "[]",
+          subdomain: null,
+          use_encryption: 0,
+          use_compression: 0,
+          bandwidth: 0,
+          enabled: 1,
+          status: 2,
+          banned_reason: null,
+          addon: "{}",
+          run_id: null,
+          last_online_at: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute(),
+    );
+    await creation.ready;
+    const del = t.api("DELETE", "/super/node", { token: admin, body: { node_id: n.node_id } });
+    await settle();
+    creation.release();
+    await creation.done;
+    expect((await del).body).toMatchObject({ code: 2001, msg: expect.stringContaining("1 条隧道") });
+    expect(await t.db.selectFrom("nodes").select("node_id").where("node_id", "=", n.node_id).execute()).toHaveLength(1);
+  });
+
+  it("refuses a tunnel on a node whose deletion holds it: no tunnel points at the deleted node", async () => {
+    const n = await createTestNode(t, {}, admin);
+    const u = await t.register();
+    await setPlan(t, u.uid);
+    const deletion = holding(n.node_id, "update", (trx) =>
+      trx.deleteFrom("nodes").where("node_id", "=", n.node_id).execute(),
+    );
+    await deletion.ready;
+    const create = t.api("POST", "/user/tun", {
+      token: u.token,
+      body: { tun_name: "late", protocol: "tcp", local_port: 22, node_id: n.node_id },
+    });
+    await settle();
+    deletion.release();
+    await deletion.done;
+    expect((await create).body).toMatchObject({ code: 10000, msg: expect.stringContaining("node_id") });
+    expect(await t.db.selectFrom("tunnels").select("tun_id").where("node_id", "=", n.node_id).execute()).toEqual([]);
   });
 });
 

@@ -11,7 +11,7 @@ import {
   type UserNodeRow,
 } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { containsText } from "../../db/dialect";
+import { containsText, isPostgres } from "../../db/dialect";
 import { invalid, localDuplicated, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import { randomToken } from "../../shared/ids";
@@ -235,16 +235,20 @@ export async function setNodeHealth(tx: Tx, nodeId: number, status: number): Pro
 
 /** Deletes a node that no live tunnel uses, with its poller state (the node-deleted hooks). */
 export async function deleteNode(ctx: AppContext, op: Operator, nodeId: number): Promise<void> {
-  const node = await ctx.db.selectFrom("nodes").select("node_id").where("node_id", "=", nodeId).executeTakeFirst();
-  if (!node) throw notFound("节点");
-  const live = await ctx.db
-    .selectFrom("tunnels")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("node_id", "=", nodeId)
-    .where("status", "<>", TunnelStatus.Deleted)
-    .executeTakeFirstOrThrow();
-  if (Number(live.n) > 0) throw refused(`节点上还有 ${live.n} 条隧道，请先删除或迁移这些隧道`);
   await transact(ctx, async (trx) => {
+    // The node's row for update (SQLite's write transactions run one at a time): a tunnel being
+    // created on it (createTunnel holds the row for share) is committed first and counted here,
+    // or is created after and finds no node. So no live tunnel ever points at a deleted node,
+    // which the tunnel lists rely on (they do not join nodes to hide such tunnels).
+    const sel = trx.selectFrom("nodes").select("node_id").where("node_id", "=", nodeId);
+    if (!(await (isPostgres(trx) ? sel.forUpdate() : sel).executeTakeFirst())) throw notFound("节点");
+    const live = await trx
+      .selectFrom("tunnels")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("node_id", "=", nodeId)
+      .where("status", "<>", TunnelStatus.Deleted)
+      .executeTakeFirstOrThrow();
+    if (Number(live.n) > 0) throw refused(`节点上还有 ${live.n} 条隧道，请先删除或迁移这些隧道`);
     await trx.deleteFrom("nodes").where("node_id", "=", nodeId).execute();
     trx.changes.emit("node.changed", { node_id: nodeId });
     for (const hook of ctx.nodeDeletedHooks) await hook(trx, nodeId);

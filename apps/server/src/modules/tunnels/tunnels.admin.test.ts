@@ -97,6 +97,23 @@ describe("tunnel management (/super/tun)", () => {
     expect(bad.body.msg).toContain("protocol");
   });
 
+  it("leaves out deleted tunnels whose node was deleted after them, from the rows and from the total", async () => {
+    const a = await customer();
+    const gone = await createTestNode(t, {}, admin);
+    const kept = await createTestTunnel(t, a.token, { node_id: node.node_id, tun_name: "kept-node" });
+    const lost = await createTestTunnel(t, a.token, { node_id: gone.node_id, tun_name: "gone-node" });
+    for (const x of [kept, lost]) await t.api("DELETE", "/user/tun", { token: a.token, body: { tun_id: x.tun_id } });
+    const del = await t.api("DELETE", "/super/node", { token: admin, body: { node_id: gone.node_id } });
+    expect(del.body.code).toBe("SUCCESS");
+    const deleted = await t.api<Paged<AdminTunnelRow>>("GET", "/super/tun/list", {
+      token: admin,
+      query: { uid: a.uid, status: -1 },
+    });
+    expect(deleted.body.data).toMatchObject({ total: 1, list: [{ tun_id: kept.tun_id, node_name: node.name }] });
+    const live = await t.api<Paged<AdminTunnelRow>>("GET", "/super/tun/list", { token: admin, query: { uid: a.uid } });
+    expect(live.body.data).toMatchObject({ total: 0, list: [] });
+  });
+
   it("pages a filtered list exactly: each page is its slice of the whole list, newest first, with its joined columns", async () => {
     const a = await customer();
     const made: number[] = [];
