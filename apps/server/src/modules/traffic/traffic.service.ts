@@ -13,7 +13,7 @@ import type {
   UserTrafficRow,
   UserTrafficRowsQuery,
 } from "@burrow/contract";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
 import type { DB } from "../../db/schema";
@@ -356,66 +356,109 @@ async function computeFlow(ctx: AppContext, q: FlowQuery, start: string, end: st
   let base = ctx.db.selectFrom("tunnel_traffic").where("day", ">=", start).where("day", "<=", end);
   if (q.node_id) base = base.where("tunnel_traffic.node_id", "=", q.node_id);
   if (q.uid) base = base.where("tunnel_traffic.uid", "=", q.uid);
-  const [days, nodes, users] = await Promise.all([
-    base
-      .select(["day", sumIn.as("traffic_in"), sumOut.as("traffic_out"), sql<string | number>`count(*)`.as("n")])
-      .groupBy("day")
-      .execute(),
+  // The day and node sums in one pass over the rows (days × nodes groups, added up here): a
+  // customer's week was read four times, once for each sum and once more for the count.
+  const [cells, users] = await Promise.all([
     base
       .leftJoin("nodes", "nodes.node_id", "tunnel_traffic.node_id")
       .select([
+        "day",
         "tunnel_traffic.node_id",
         "nodes.name",
         sql<string | number>`sum(tunnel_traffic.traffic_in)`.as("traffic_in"),
         sql<string | number>`sum(tunnel_traffic.traffic_out)`.as("traffic_out"),
+        sql<string | number>`count(*)`.as("n"),
       ])
-      .groupBy(["tunnel_traffic.node_id", "nodes.name"])
-      .orderBy("tunnel_traffic.node_id")
+      .groupBy(["day", "tunnel_traffic.node_id", "nodes.name"])
       .execute(),
-    pageOf(
-      q.page,
-      q.size,
-      (limit, offset) =>
-        base
-          .leftJoin("users", "users.uid", "tunnel_traffic.uid")
-          .select([
-            "tunnel_traffic.uid",
-            "users.phone",
-            sql<string | number>`sum(tunnel_traffic.traffic_in)`.as("traffic_in"),
-            sql<string | number>`sum(tunnel_traffic.traffic_out)`.as("traffic_out"),
-          ])
-          .groupBy(["tunnel_traffic.uid", "users.phone"])
-          .orderBy(sql`sum(tunnel_traffic.traffic_in + tunnel_traffic.traffic_out)`, "desc")
-          .orderBy("tunnel_traffic.uid")
-          .limit(limit)
-          .offset(offset)
-          .execute(),
-      async () =>
-        (await base.select((eb) => eb.fn.count("tunnel_traffic.uid").distinct().as("n")).executeTakeFirstOrThrow()).n,
-    ),
+    q.uid ? undefined : flowUsers(ctx, base, q),
   ]);
-  const dayRows = fillDays(start, end, days);
+  const days = new Map<string, { day: string; traffic_in: number; traffic_out: number }>();
+  const nodes = new Map<number, { node_id: number; node_name: string; traffic_in: number; traffic_out: number }>();
+  let rows = 0;
+  for (const c of cells) {
+    const [tin, tout] = [Number(c.traffic_in), Number(c.traffic_out)];
+    rows += Number(c.n);
+    const d = days.get(c.day) ?? days.set(c.day, { day: c.day, traffic_in: 0, traffic_out: 0 }).get(c.day);
+    const n =
+      nodes.get(c.node_id) ??
+      nodes
+        .set(c.node_id, { node_id: c.node_id, node_name: c.name ?? `#${c.node_id}`, traffic_in: 0, traffic_out: 0 })
+        .get(c.node_id);
+    if (d && n) {
+      d.traffic_in += tin;
+      d.traffic_out += tout;
+      n.traffic_in += tin;
+      n.traffic_out += tout;
+    }
+  }
+  const dayRows = fillDays(start, end, [...days.values()]);
+  const total_in = dayRows.reduce((n, d) => n + d.traffic_in, 0);
+  const total_out = dayRows.reduce((n, d) => n + d.traffic_out, 0);
   const flow: Flow = {
     start_date: start,
     end_date: end,
-    total_in: dayRows.reduce((n, d) => n + d.traffic_in, 0),
-    total_out: dayRows.reduce((n, d) => n + d.traffic_out, 0),
+    total_in,
+    total_out,
     days: dayRows,
-    nodes: nodes.map((r) => ({
-      node_id: r.node_id,
-      node_name: r.name ?? `#${r.node_id}`,
+    nodes: [...nodes.values()].sort((a, b) => a.node_id - b.node_id),
+    // One customer's row is the totals: no second pass, no count.
+    users:
+      users ??
+      (await oneFlowUser(ctx, q.uid as number, rows > 0 ? { traffic_in: total_in, traffic_out: total_out } : null, q)),
+  };
+  return { flow, rows };
+}
+
+type FlowUsers = Flow["users"];
+
+/** Users by traffic over the range, heaviest first, paged. */
+async function flowUsers(
+  ctx: AppContext,
+  base: SelectQueryBuilder<DB, "tunnel_traffic", object>,
+  q: FlowQuery,
+): Promise<FlowUsers> {
+  const users = await pageOf(
+    q.page,
+    q.size,
+    (limit, offset) =>
+      base
+        .leftJoin("users", "users.uid", "tunnel_traffic.uid")
+        .select([
+          "tunnel_traffic.uid",
+          "users.phone",
+          sql<string | number>`sum(tunnel_traffic.traffic_in)`.as("traffic_in"),
+          sql<string | number>`sum(tunnel_traffic.traffic_out)`.as("traffic_out"),
+        ])
+        .groupBy(["tunnel_traffic.uid", "users.phone"])
+        .orderBy(sql`sum(tunnel_traffic.traffic_in + tunnel_traffic.traffic_out)`, "desc")
+        .orderBy("tunnel_traffic.uid")
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    async () =>
+      (await base.select((eb) => eb.fn.count("tunnel_traffic.uid").distinct().as("n")).executeTakeFirstOrThrow()).n,
+  );
+  return {
+    ...users,
+    list: users.list.map((r) => ({
+      uid: r.uid,
+      phone: shownPhone(r.phone),
       traffic_in: Number(r.traffic_in),
       traffic_out: Number(r.traffic_out),
     })),
-    users: {
-      ...users,
-      list: users.list.map((r) => ({
-        uid: r.uid,
-        phone: shownPhone(r.phone),
-        traffic_in: Number(r.traffic_in),
-        traffic_out: Number(r.traffic_out),
-      })),
-    },
   };
-  return { flow, rows: days.reduce((n, d) => n + Number(d.n), 0) };
+}
+
+/** The users page of one customer's flow: their row (the range's totals) if they had traffic. */
+async function oneFlowUser(
+  ctx: AppContext,
+  uid: number,
+  sums: { traffic_in: number; traffic_out: number } | null,
+  q: FlowQuery,
+): Promise<FlowUsers> {
+  const page = { total: sums ? 1 : 0, page: q.page, size: q.size };
+  if (!sums || q.page > 1) return { ...page, list: [] };
+  const user = await ctx.db.selectFrom("users").select("phone").where("uid", "=", uid).executeTakeFirst();
+  return { ...page, list: [{ uid, phone: shownPhone(user?.phone), ...sums }] };
 }
