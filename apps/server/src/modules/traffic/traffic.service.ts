@@ -371,7 +371,7 @@ async function computeFlow(ctx: AppContext, q: FlowQuery, start: string, end: st
       ])
       .groupBy(["day", "tunnel_traffic.node_id", "nodes.name"])
       .execute(),
-    q.uid ? undefined : flowUsers(ctx, base, q),
+    q.uid ? undefined : flowUsers(base, q),
   ]);
   const days = new Map<string, { day: string; traffic_in: number; traffic_out: number }>();
   const nodes = new Map<number, { node_id: number; node_name: string; traffic_in: number; traffic_out: number }>();
@@ -413,11 +413,7 @@ async function computeFlow(ctx: AppContext, q: FlowQuery, start: string, end: st
 type FlowUsers = Flow["users"];
 
 /** Users by traffic over the range, heaviest first, paged. */
-async function flowUsers(
-  ctx: AppContext,
-  base: SelectQueryBuilder<DB, "tunnel_traffic", object>,
-  q: FlowQuery,
-): Promise<FlowUsers> {
+async function flowUsers(base: SelectQueryBuilder<DB, "tunnel_traffic", object>, q: FlowQuery): Promise<FlowUsers> {
   const users = await pageOf(
     q.page,
     q.size,
