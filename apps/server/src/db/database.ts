@@ -7,22 +7,13 @@ import {
   type DatabaseConnection,
   type Driver,
   Kysely,
-  type KyselyPlugin,
-  LimitNode,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
   PostgresDialect,
-  type QueryResult,
-  type RootOperationNode,
-  SelectQueryNode,
   SqliteAdapter,
   type SqliteDatabase,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
   type SqliteStatement,
-  type UnknownRow,
-  ValueNode,
 } from "kysely";
 import pg from "pg";
 import { setDialect } from "./dialect";
@@ -55,7 +46,7 @@ export function createDb(opts: DbOptions): Kysely<DB> {
     // An idle connection closed by the server (PostgreSQL restart, admin command) is dropped by
     // the pool and replaced on next use; without a listener its error would crash the process.
     pool.on("error", () => undefined);
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new PlannedPages()] });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     setDialect(db, "postgres");
     return db;
   }
@@ -70,38 +61,6 @@ export function createDb(opts: DbOptions): Kysely<DB> {
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: keepingStatements(sqlite) }) });
   setDialect(db, "sqlite", worker);
   return db;
-}
-
-/**
- * PostgreSQL: a page's LIMIT written into the statement as a number, and OFFSET 0 left out. A
- * prepared statement's generic plan cannot know a LIMIT or OFFSET parameter and reckons with a
- * tenth of the rows, so PostgreSQL planned every list query anew on every call (0.1–1 ms each:
- * docs/performance.md, fifth round); with the limit known and no offset the first page of a list
- * is planned once per connection. Only the console's page sizes (and 1) are written in: a size is
- * the caller's to choose (1–100), and a text for each would fill PreparingClient's named
- * statements. Other offsets stay parameters for the same reason. Kysely runs plugins over
- * subqueries too; OFFSET 0 goes only beside a LIMIT, which already keeps a subquery apart.
- */
-export class PlannedPages implements KyselyPlugin {
-  static readonly limits: ReadonlySet<unknown> = new Set([1, 10, 20, 50, 100]);
-
-  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    if (!SelectQueryNode.is(node) || !node.limit) return node;
-    const count = node.limit.limit;
-    const skip = node.offset?.offset;
-    const literalLimit = ValueNode.is(count) && !count.immediate && PlannedPages.limits.has(count.value);
-    const noOffset = skip && ValueNode.is(skip) && !skip.immediate && skip.value === 0;
-    if (!literalLimit && !noOffset) return node;
-    return {
-      ...node,
-      limit: literalLimit ? LimitNode.create(ValueNode.createImmediate(count.value)) : node.limit,
-      offset: noOffset ? undefined : node.offset,
-    };
-  }
-
-  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return result;
-  }
 }
 
 /** Data statements only: DDL and transaction control stay unnamed (and are rarely repeated). */
