@@ -1,5 +1,6 @@
 // Rows the benchmarks seed directly (thousands at a time, faster than the API): one customer, their
 // subscription to a plan and a tcp tunnel, with every other column at its everyday value.
+import { tunnelRow } from "../apps/server/test/frp-fixtures";
 
 /** An active customer number `i`; `tag` keeps phones, tokens and invite codes apart per bench. */
 export const benchUser = (tag: { phonePrefix: string; name: string }, i: number, now: string) => ({
@@ -32,26 +33,6 @@ export const benchSubscription = (uid: number, plan: { id: number; type: number 
   created_at: now,
 });
 
-/** An offline tcp tunnel to local port 22. */
-export const benchTunnel = (
-  t: { uid: number; node_id: number; tun_name: string; remote_port: number },
-  now: string,
-) => ({
-  ...t,
-  protocol: "tcp",
-  local_ip: "127.0.0.1",
-  local_port: 22,
-  custom_domains: "[]",
-  subdomain: null,
-  use_encryption: 0,
-  use_compression: 0,
-  bandwidth: 0,
-  enabled: 1,
-  status: 2,
-  banned_reason: null,
-  addon: "{}",
-  run_id: null,
-  last_online_at: null,
-  created_at: now,
-  updated_at: now,
-});
+/** An offline tcp tunnel to local port 22 (the server tests' row). */
+export const benchTunnel = (t: { uid: number; node_id: number; tun_name: string; remote_port: number }, now: string) =>
+  tunnelRow(t, now);

@@ -135,3 +135,27 @@ export async function createTestTunnel(
   if (r.body.code !== "SUCCESS") throw new Error(`createTestTunnel failed: ${JSON.stringify(r.body)}`);
   return r.body.data;
 }
+
+/** A tunnel row as createTunnel writes it (offline tcp to local port 22), to insert directly. */
+export const tunnelRow = (
+  t: { uid: number; node_id: number; tun_name: string; remote_port: number; status?: number },
+  now = nowIso(),
+) => ({
+  protocol: "tcp",
+  local_ip: "127.0.0.1",
+  local_port: 22,
+  custom_domains: "[]",
+  subdomain: null,
+  use_encryption: 0,
+  use_compression: 0,
+  bandwidth: 0,
+  enabled: 1,
+  status: 2,
+  banned_reason: null,
+  addon: "{}",
+  run_id: null,
+  last_online_at: null,
+  created_at: now,
+  updated_at: now,
+  ...t,
+});

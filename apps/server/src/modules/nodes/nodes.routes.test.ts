@@ -2,7 +2,7 @@ import type { AdminNodeDetail, AdminNodeRow, NodeSetup, Paged } from "@burrow/co
 import { parseToml, type TomlTable } from "@burrow/frps-sim";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
+import { createTestNode, createTestTunnel, setPlan, tunnelRow } from "../../../test/frp-fixtures";
 import { createTestApp, TEST_DIALECT, type TestApp } from "../../../test/harness";
 import type { DB } from "../../db/schema";
 
@@ -183,32 +183,10 @@ describe("deleting a node while a tunnel is created on it", () => {
   it("counts a tunnel whose creation holds the node: the node is not deleted", async () => {
     const n = await createTestNode(t, {}, admin);
     const u = await t.register();
-    const now = new Date().toISOString();
     const creation = holding(n.node_id, "share", (trx) =>
       trx
         .insertInto("tunnels")
-        .values({
-          uid: u.uid,
-          node_id: n.node_id,
-          tun_name: "in-flight",
-          protocol: "tcp",
-          local_ip: "127.0.0.1",
-          local_port: 22,
-          remote_port: 20099,
-          custom_domains: "[]",
-          subdomain: null,
-          use_encryption: 0,
-          use_compression: 0,
-          bandwidth: 0,
-          enabled: 1,
-          status: 2,
-          banned_reason: null,
-          addon: "{}",
-          run_id: null,
-          last_online_at: null,
-          created_at: now,
-          updated_at: now,
-        })
+        .values(tunnelRow({ uid: u.uid, node_id: n.node_id, tun_name: "in-flight", remote_port: 20099 }))
         .execute(),
     );
     await creation.ready;

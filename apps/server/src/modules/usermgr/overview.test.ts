@@ -1,5 +1,6 @@
 import type { ViewInfo } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tunnelRow } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { registerWaitingCounter } from "../../shared/overview-counters";
 import { addDays, shanghaiDate, shanghaiDayStart } from "../../shared/time";
@@ -57,28 +58,7 @@ async function order(o: {
 async function tunnel(status: number, n: number) {
   await t.db
     .insertInto("tunnels")
-    .values({
-      uid: 1,
-      node_id: 1,
-      tun_name: `ov${n}`,
-      protocol: "tcp",
-      local_ip: "127.0.0.1",
-      local_port: 22,
-      remote_port: 30000 + n,
-      custom_domains: "[]",
-      subdomain: null,
-      use_encryption: 0,
-      use_compression: 0,
-      bandwidth: 0,
-      enabled: 1,
-      status,
-      banned_reason: null,
-      addon: "{}",
-      run_id: null,
-      last_online_at: null,
-      created_at: todayAt(),
-      updated_at: todayAt(),
-    })
+    .values(tunnelRow({ uid: 1, node_id: 1, tun_name: `ov${n}`, remote_port: 30000 + n, status }, todayAt()))
     .execute();
 }
 
