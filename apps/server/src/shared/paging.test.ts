@@ -2,7 +2,7 @@ import type { AdminOrderRow, Paged } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/harness";
 import { clearLargeMemo, LARGE_ROWS } from "./large-memo";
-import { ANCHOR_EVERY, DEEP_OFFSET } from "./paging";
+import { ANCHOR_EVERY, DEEP_OFFSET, pageOf } from "./paging";
 
 /**
  * Deep pages of a large list (pageIds): from DEEP_OFFSET on, a page seeks below a remembered id
@@ -124,4 +124,38 @@ describe("deep pages of a large list", () => {
     expect(after.ids).toEqual(await byOffset((page - 1) * 20, 20));
     expect(after.ids.slice(3)).toEqual(before.ids.slice(0, 17));
   }, 60_000);
+});
+
+describe("pageOf's total", () => {
+  /** A list of `n` rows, paged by pageOf, with its counts counted. */
+  async function paged(n: number, page: number, size: number) {
+    let counted = 0;
+    const all = Array.from({ length: n }, (_, i) => i);
+    const r = await pageOf(
+      page,
+      size,
+      async (limit, offset) => all.slice(offset, offset + limit),
+      async () => {
+        counted++;
+        return String(n);
+      },
+    );
+    return { ...r, counted };
+  }
+
+  it("is the offset plus the rows of a short page, and 0 for an empty first page, without counting", async () => {
+    expect(await paged(7, 1, 10)).toEqual({ list: [0, 1, 2, 3, 4, 5, 6], total: 7, page: 1, size: 10, counted: 0 });
+    expect(await paged(23, 3, 10)).toMatchObject({ list: [20, 21, 22], total: 23, counted: 0 });
+    expect(await paged(0, 1, 10)).toMatchObject({ list: [], total: 0, counted: 0 });
+  });
+
+  it("is counted for a full page and for an empty page past the end", async () => {
+    expect(await paged(20, 2, 10)).toMatchObject({
+      list: [10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
+      total: 20,
+      counted: 1,
+    });
+    expect(await paged(25, 1, 10)).toMatchObject({ total: 25, counted: 1 });
+    expect(await paged(25, 4, 10)).toMatchObject({ list: [], total: 25, counted: 1 });
+  });
 });

@@ -4,7 +4,11 @@ import { isPostgres } from "../db/dialect";
 import { LARGE_ROWS, largeMemo } from "./large-memo";
 
 /**
- * Runs a page query and its count together and answers the DESIGN.md §3 list shape.
+ * Reads a page, then its count, and answers the DESIGN.md §3 list shape. A page with fewer rows
+ * than its size is the list's last, so its total is its offset plus its rows, and an empty first
+ * page is an empty list: neither is counted. Most filtered lists are that short (one customer's
+ * tunnels, a search), and their count was a second walk of the same rows (a name search's index,
+ * 270 µs of a 960 µs answer).
  * @param rows fetches one page given limit and offset
  * @param count counts every matching row (drivers may answer bigint as string, hence Number)
  */
@@ -14,8 +18,10 @@ export async function pageOf<T>(
   rows: (limit: number, offset: number) => Promise<T[]>,
   count: () => Promise<number | string | bigint>,
 ): Promise<Paged<T>> {
-  const [list, total] = await Promise.all([rows(size, (page - 1) * size), count()]);
-  return { list, total: Number(total), page, size };
+  const offset = (page - 1) * size;
+  const list = await rows(size, offset);
+  const known = list.length < size && (list.length > 0 || offset === 0);
+  return { list, total: known ? offset + list.length : Number(await count()), page, size };
 }
 
 /**
