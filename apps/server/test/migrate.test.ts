@@ -10,6 +10,7 @@ import * as phoneSearch from "../src/db/migrations/2026-11-25T06-00_phone_search
 import { migrations } from "../src/db/migrations/index";
 import type { DB } from "../src/db/schema";
 import { uidsWithPhoneContaining } from "../src/modules/users/users.repository";
+import { tunnelRow } from "./frp-fixtures";
 import { createPgDatabase, openTestDb, TEST_DIALECT } from "./harness";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tables are discovered at run time, whatever the schema.
@@ -277,6 +278,8 @@ describe("the phone search index (2026-11-25T06-00_phone_search)", () => {
       await sql`create role ${sql.id(role)} login`.execute(owner);
       await sql`alter table users owner to ${sql.id(role)}`.execute(owner);
       await sql`grant all on kysely_migration, kysely_migration_lock to ${sql.id(role)}`.execute(owner);
+      // later migrations' data fixes (2026-11-25T11-00_orphan_tunnels)
+      await sql`grant select, update, delete on tunnels, tunnel_domains, nodes to ${sql.id(role)}`.execute(owner);
       await owner
         .insertInto("users")
         .values([user(7, "13711112222"), user(8, "nophone:13711112222")])
@@ -295,4 +298,69 @@ describe("the phone search index (2026-11-25T06-00_phone_search)", () => {
       expect(await found(asRole, "711112")).toEqual([7]);
     },
   );
+});
+
+describe("2026-11-25T11-00_orphan_tunnels", () => {
+  it("deletes the tunnels left on a deleted node, frees their domains, and leaves every other tunnel", async () => {
+    const { db } = await open();
+    await migrateTo(db, "2026-11-25T08-00_tunnel_name_search");
+    const now = new Date().toISOString();
+    const node = await db
+      .insertInto("nodes")
+      .values({
+        name: "kept",
+        area_id: 1,
+        net_type_id: 1,
+        level_id: 1,
+        host: "node.example.net",
+        bind_port: 7000,
+        vhost_http_port: 80,
+        vhost_https_port: 443,
+        subdomain_host: null,
+        port_min: 20000,
+        port_max: 20100,
+        bandwidth: 0,
+        status: 2,
+        api_addr: "http://127.0.0.1:7500",
+        api_user: "admin",
+        api_password: "x",
+        plugin_secret: "y",
+        description: "",
+        sort: 0,
+        created_at: now,
+      })
+      .returning("node_id")
+      .executeTakeFirstOrThrow();
+    const gone = node.node_id + 100;
+    const tunnel = (tun_id: number, node_id: number, status: number, run_id: string | null = null) => ({
+      ...tunnelRow({ uid: 2, node_id, tun_name: `t${tun_id}`, remote_port: 20000 + tun_id, status }, now),
+      tun_id,
+      run_id,
+    });
+    const rows = [
+      tunnel(1, node.node_id, 2),
+      tunnel(2, gone, 2),
+      tunnel(3, gone, -1, "r3"),
+      tunnel(4, gone, -1),
+      tunnel(5, node.node_id, -1, "r5"),
+    ];
+    await db.insertInto("tunnels").values(rows).execute();
+    await db
+      .insertInto("tunnel_domains")
+      .values([
+        { domain: "a.example.com", tun_id: 1, node_id: node.node_id },
+        { domain: "b.example.com", tun_id: 2, node_id: gone },
+      ])
+      .execute();
+    await migrateToLatest(db);
+    const after = await db.selectFrom("tunnels").select(["tun_id", "status", "run_id"]).orderBy("tun_id").execute();
+    expect(after).toEqual([
+      { tun_id: 1, status: 2, run_id: null },
+      { tun_id: 2, status: -1, run_id: null },
+      { tun_id: 3, status: -1, run_id: null },
+      { tun_id: 4, status: -1, run_id: null },
+      { tun_id: 5, status: -1, run_id: "r5" },
+    ]);
+    expect(await db.selectFrom("tunnel_domains").select("domain").execute()).toEqual([{ domain: "a.example.com" }]);
+  });
 });

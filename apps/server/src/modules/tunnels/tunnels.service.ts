@@ -460,10 +460,10 @@ export async function deleteTunnel(ctx: AppContext, uid: number, tunId: number):
 }
 
 /**
- * The tunnels a list shows, as ids: its filters on tunnels and the one join that can drop a row
- * (the node's, inner). The owner, today's traffic and the live counters only add columns (the
- * phone filter is a subquery), and on 300k tunnels joining them made the count take seconds. It
- * is both the count's query and the source of a page's ids; only its own two tables can be
+ * The tunnels a list shows, as ids: its filters on tunnels alone. The node, owner, today's
+ * traffic and the live counters only add columns (the phone filter is a subquery; the deleted
+ * list's node check an EXISTS, below), and on 300k tunnels joining them made the count take
+ * seconds. It is both the count's query and the source of a page's ids; only tunnels can be
  * filtered on, so a filter on a joined-in column cannot type-check here and fail at run time.
  */
 function filteredTunnels(ctx: AppContext, q: TunnelListQuery & { uid?: number; phone?: string }) {
