@@ -52,6 +52,7 @@ import { ticketsRoutes } from "./modules/tickets/tickets.routes";
 import { trafficRoutes } from "./modules/traffic/traffic.routes";
 import { trafficSums } from "./modules/traffic/traffic.service";
 import { TrafficCache } from "./modules/traffic/traffic-cache";
+import { releaseNodeHolds } from "./modules/tunnels/sessions";
 import { tunnelsRoutes } from "./modules/tunnels/tunnels.routes";
 import { usermgrRoutes } from "./modules/usermgr/usermgr.routes";
 import { UserInfoCache } from "./modules/users/user-cache";
@@ -208,7 +209,7 @@ export async function buildApp(
     userInfo: new UserInfoCache(db, events),
     traffic: new TrafficCache((key) => trafficSums(db, key), events),
     orderHooks: [],
-    nodeDeletedHooks: [forgetNode],
+    nodeDeletedHooks: [forgetNode, releaseNodeHolds],
     metrics: createMetrics(),
     domains: domainGate(config),
   };

@@ -218,6 +218,30 @@ describe("deleting a node while a tunnel is created on it", () => {
   });
 });
 
+describe("deleting a node whose frps still held a deleted tunnel", () => {
+  it("releases the tunnel's hold and domains, which no poll of the node could release any more", async () => {
+    const n = await createTestNode(t, {}, admin);
+    const u = await t.register();
+    await setPlan(t, u.uid);
+    const web = await createTestTunnel(t, u.token, { node_id: n.node_id, protocol: "http", subdomain: `held${u.uid}` });
+    // frps holds the proxy (a session), then the customer deletes the tunnel: it keeps its domains
+    await t.db.updateTable("tunnels").set({ run_id: "run-held" }).where("tun_id", "=", web.tun_id).execute();
+    await t.api("DELETE", "/user/tun", { token: u.token, body: { tun_id: web.tun_id } });
+    const domains = () => t.db.selectFrom("tunnel_domains").select("domain").where("tun_id", "=", web.tun_id).execute();
+    expect(await domains()).toHaveLength(1);
+    expect((await t.api("DELETE", "/super/node", { token: admin, body: { node_id: n.node_id } })).body.code).toBe(
+      "SUCCESS",
+    );
+    const row = await t.db
+      .selectFrom("tunnels")
+      .select(["status", "run_id"])
+      .where("tun_id", "=", web.tun_id)
+      .executeTakeFirst();
+    expect(row).toEqual({ status: -1, run_id: null });
+    expect(await domains()).toEqual([]);
+  });
+});
+
 describe("node set-up (/super/node/setup)", () => {
   it("generates a valid frps.toml with ports, allowPorts, dashboard credentials and the plugin with all six ops", async () => {
     const n = await createTestNode(t, { api_addr: "http://10.1.2.3:7501", api_password: "dash-pass-123" }, admin);

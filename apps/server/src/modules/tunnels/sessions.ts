@@ -94,6 +94,21 @@ export async function releaseTunnelHold(trx: Tx, t: { tun_id: number; uid: numbe
   trx.changes.emit("tunnel.changed", { tun_id: t.tun_id, uid: t.uid, released: true });
 }
 
+/**
+ * A node is being deleted (a node-deleted hook, inside that transaction; it has no live tunnel):
+ * the deleted tunnels its frps still held are released, slot and domains, since no poll of the
+ * node will ever release them now.
+ */
+export async function releaseNodeHolds(trx: Tx, nodeId: number): Promise<void> {
+  const held = await trx
+    .selectFrom("tunnels")
+    .select(["tun_id", "uid"])
+    .where("node_id", "=", nodeId)
+    .where("run_id", "is not", null)
+    .execute();
+  for (const t of held) await releaseTunnelHold(trx, t);
+}
+
 /** Bytes of one tunnel on one Shanghai day, as the poller credits them. */
 export interface TrafficCredit {
   tun_id: number;

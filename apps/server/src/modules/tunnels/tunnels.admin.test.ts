@@ -9,7 +9,7 @@ import {
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDomains } from "../../../test/domain-fixtures";
-import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
+import { createTestNode, createTestTunnel, setPlan, tunnelRow } from "../../../test/frp-fixtures";
 import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
 
 let t: TestApp;
@@ -112,6 +112,35 @@ describe("tunnel management (/super/tun)", () => {
     expect(deleted.body.data).toMatchObject({ total: 1, list: [{ tun_id: kept.tun_id, node_name: node.name }] });
     const live = await t.api<Paged<AdminTunnelRow>>("GET", "/super/tun/list", { token: admin, query: { uid: a.uid } });
     expect(live.body.data).toMatchObject({ total: 0, list: [] });
+  });
+
+  it("lists a tunnel whose node row is missing with its own row, so a page is never cut short by a join", async () => {
+    const a = await customer();
+    const now = new Date().toISOString();
+    // as an older version could leave one (a creation racing the node's deletion)
+    await t.db
+      .insertInto("tunnels")
+      .values(tunnelRow({ uid: a.uid, node_id: 987_654, tun_name: "stray", remote_port: 20001 }, now))
+      .execute();
+    const own = await createTestTunnel(t, a.token, { node_id: node.node_id, tun_name: "homed" });
+    const list = await t.api<Paged<AdminTunnelRow>>("GET", "/super/tun/list", {
+      token: admin,
+      query: { uid: a.uid, page: 1, size: 1 },
+    });
+    expect(list.body.data).toMatchObject({ total: 2, list: [{ tun_id: own.tun_id }] });
+    const second = await t.api<Paged<AdminTunnelRow>>("GET", "/super/tun/list", {
+      token: admin,
+      query: { uid: a.uid, page: 2, size: 1 },
+    });
+    expect(second.body.data).toMatchObject({
+      total: 2,
+      list: [{ tun_name: "stray", node_name: "", node_id: 987_654 }],
+    });
+    const detail = await t.api<AdminTunnelRow>("GET", "/super/tun/detail", {
+      token: admin,
+      query: { tun_id: second.body.data.list[0].tun_id },
+    });
+    expect(detail.body.data).toMatchObject({ tun_name: "stray", node_name: "" });
   });
 
   it("pages a filtered list exactly: each page is its slice of the whole list, newest first, with its joined columns", async () => {

@@ -1,16 +1,19 @@
-import { TunnelStatus } from "@burrow/contract";
-import type { Kysely } from "kysely";
+import { NodeStatus, TunnelStatus } from "@burrow/contract";
+import { type Kysely, sql } from "kysely";
 import type { DB } from "../../db/schema";
 import { shanghaiDate } from "../../shared/time";
 
 /**
  * Tunnels with what every view of them needs: node address and ports, today's traffic row,
- * the owner's phone, and the connection count the poller last saw.
+ * the owner's phone, and the connection count the poller last saw. Every tunnel has its row,
+ * that of a deleted node too (a deleted tunnel: "", 0 and off the shelf for the node's fields): a
+ * list's count reads tunnels alone (filteredTunnels), so a join that dropped rows would make a
+ * short page of a long list, whose total pageOf takes from the page.
  */
 export function selectTunnels(db: Kysely<DB>, today = shanghaiDate()) {
   return db
     .selectFrom("tunnels")
-    .innerJoin("nodes", "nodes.node_id", "tunnels.node_id")
+    .leftJoin("nodes", "nodes.node_id", "tunnels.node_id")
     .leftJoin("users", "users.uid", "tunnels.uid")
     .leftJoin("tunnel_traffic as tt", (join) => join.onRef("tt.tun_id", "=", "tunnels.tun_id").on("tt.day", "=", today))
     .leftJoin("proxy_counters as pc", (join) =>
@@ -18,10 +21,10 @@ export function selectTunnels(db: Kysely<DB>, today = shanghaiDate()) {
     )
     .selectAll("tunnels")
     .select([
-      "nodes.name as node_name",
-      "nodes.host as node_host",
-      "nodes.bind_port as node_bind_port",
-      "nodes.status as node_status",
+      sql<string>`coalesce(${sql.ref("nodes.name")}, '')`.as("node_name"),
+      sql<string>`coalesce(${sql.ref("nodes.host")}, '')`.as("node_host"),
+      sql<number>`coalesce(${sql.ref("nodes.bind_port")}, 0)`.as("node_bind_port"),
+      sql<number>`coalesce(${sql.ref("nodes.status")}, ${NodeStatus.OffShelf})`.as("node_status"),
       "nodes.vhost_http_port as node_http_port",
       "nodes.vhost_https_port as node_https_port",
       "nodes.subdomain_host as node_subdomain_host",

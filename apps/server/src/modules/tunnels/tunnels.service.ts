@@ -151,13 +151,14 @@ async function loadNode(db: Kysely<DB>, nodeId: number): Promise<{ node: NodeRow
 }
 
 /**
- * Holds the node's row until commit (for share on PostgreSQL; SQLite's write transactions run one
- * at a time): deleteNode, which takes it for update, then waits for this tunnel and counts it.
+ * Holds the node's row until commit (for key share on PostgreSQL, which only a deletion waits for;
+ * SQLite's write transactions run one at a time): deleteNode, which takes it for update, then
+ * waits for this tunnel and counts it.
  * @throws 400 on node_id when the node was deleted meanwhile.
  */
 async function holdNode(trx: Kysely<DB>, nodeId: number): Promise<void> {
   const sel = trx.selectFrom("nodes").select("node_id").where("node_id", "=", nodeId);
-  if (!(await (isPostgres(trx) ? sel.forShare() : sel).executeTakeFirst())) throw invalid("node_id", "节点不存在");
+  if (!(await (isPostgres(trx) ? sel.forKeyShare() : sel).executeTakeFirst())) throw invalid("node_id", "节点不存在");
 }
 
 async function requireLimits(db: Kysely<DB>, uid: number): Promise<PlanLimits> {
