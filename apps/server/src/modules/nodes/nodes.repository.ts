@@ -1,5 +1,6 @@
 import { TunnelStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
+import { isPostgres } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { largeMemo } from "../../shared/large-memo";
 
@@ -41,6 +42,19 @@ export function selectNodes(db: Kysely<DB>, { tunnelCount = true } = {}) {
           .as("tunnel_count"),
       ),
     );
+}
+
+/**
+ * Locks the node's row until commit and says whether the node exists. deleteNode takes it for
+ * update and then counts the node's live tunnels; createTunnel takes it for key share, which only
+ * a deletion waits for. So a tunnel created during a deletion is either committed first and
+ * counted, or finds no node: no live tunnel points at a deleted node. SQLite's write
+ * transactions run one at a time, so there a plain read does.
+ */
+export async function lockNode(trx: Kysely<DB>, nodeId: number, mode: "update" | "key share"): Promise<boolean> {
+  const sel = trx.selectFrom("nodes").select("node_id").where("node_id", "=", nodeId);
+  const locked = isPostgres(trx) ? (mode === "update" ? sel.forUpdate() : sel.forKeyShare()) : sel;
+  return (await locked.executeTakeFirst()) !== undefined;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   type UserNodeRow,
 } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { containsText, isPostgres } from "../../db/dialect";
+import { containsText } from "../../db/dialect";
 import { invalid, localDuplicated, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import { randomToken } from "../../shared/ids";
@@ -23,7 +23,7 @@ import { audit } from "../audit/audit";
 import { getPlanLimits } from "../subscriptions/quota";
 import { buildNodeSetup } from "./frps-config";
 import { presentAdminNode, presentAdminNodeDetail, presentNodeSummary } from "./nodes.presenter";
-import { findNode, liveTunnelsByNode, type NodeJoinedRow, selectNodes } from "./nodes.repository";
+import { findNode, liveTunnelsByNode, lockNode, type NodeJoinedRow, selectNodes } from "./nodes.repository";
 import type { NodeRow } from "./nodes.table";
 
 /** A fresh plugin secret: URL-safe, 32 bytes of entropy. */
@@ -236,12 +236,8 @@ export async function setNodeHealth(tx: Tx, nodeId: number, status: number): Pro
 /** Deletes a node that no live tunnel uses, with its poller state (the node-deleted hooks). */
 export async function deleteNode(ctx: AppContext, op: Operator, nodeId: number): Promise<void> {
   await transact(ctx, async (trx) => {
-    // The node's row for update (SQLite's write transactions run one at a time): a tunnel being
-    // created on it (createTunnel holds the row for share) is committed first and counted here,
-    // or is created after and finds no node. So no live tunnel ever points at a deleted node,
-    // which the tunnel lists rely on (they do not join nodes to hide such tunnels).
-    const sel = trx.selectFrom("nodes").select("node_id").where("node_id", "=", nodeId);
-    if (!(await (isPostgres(trx) ? sel.forUpdate() : sel).executeTakeFirst())) throw notFound("节点");
+    // Under the node's lock, so that a tunnel being created on it is counted (lockNode).
+    if (!(await lockNode(trx, nodeId, "update"))) throw notFound("节点");
     const live = await trx
       .selectFrom("tunnels")
       .select((eb) => eb.fn.countAll<number>().as("n"))

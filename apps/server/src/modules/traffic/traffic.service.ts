@@ -377,20 +377,20 @@ async function computeFlow(ctx: AppContext, q: FlowQuery, start: string, end: st
   const nodes = new Map<number, { node_id: number; node_name: string; traffic_in: number; traffic_out: number }>();
   let rows = 0;
   for (const c of cells) {
-    const [tin, tout] = [Number(c.traffic_in), Number(c.traffic_out)];
     rows += Number(c.n);
-    const d = days.get(c.day) ?? days.set(c.day, { day: c.day, traffic_in: 0, traffic_out: 0 }).get(c.day);
-    const n =
-      nodes.get(c.node_id) ??
-      nodes
-        .set(c.node_id, { node_id: c.node_id, node_name: c.name ?? `#${c.node_id}`, traffic_in: 0, traffic_out: 0 })
-        .get(c.node_id);
-    if (d && n) {
-      d.traffic_in += tin;
-      d.traffic_out += tout;
-      n.traffic_in += tin;
-      n.traffic_out += tout;
+    const d = days.get(c.day) ?? { day: c.day, traffic_in: 0, traffic_out: 0 };
+    const n = nodes.get(c.node_id) ?? {
+      node_id: c.node_id,
+      node_name: c.name ?? `#${c.node_id}`,
+      traffic_in: 0,
+      traffic_out: 0,
+    };
+    for (const sum of [d, n]) {
+      sum.traffic_in += Number(c.traffic_in);
+      sum.traffic_out += Number(c.traffic_out);
     }
+    days.set(c.day, d);
+    nodes.set(c.node_id, n);
   }
   const dayRows = fillDays(start, end, [...days.values()]);
   const total_in = dayRows.reduce((n, d) => n + d.traffic_in, 0);
