@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import { isPostgres } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { largeMemo } from "../../shared/large-memo";
+import type { NodeRow } from "./nodes.table";
 
 /**
  * Nodes with everything both consoles show: area, network type and level names, the poller's
@@ -45,16 +46,25 @@ export function selectNodes(db: Kysely<DB>, { tunnelCount = true } = {}) {
 }
 
 /**
- * Locks the node's row until commit and says whether the node exists. deleteNode takes it for
- * update and then counts the node's live tunnels; createTunnel takes it for key share, which only
- * a deletion waits for. So a tunnel created during a deletion is either committed first and
- * counted, or finds no node: no live tunnel points at a deleted node. SQLite's write
- * transactions run one at a time, so there a plain read does.
+ * Locks the node's row until commit and returns it as it is under the lock (undefined when the
+ * node is gone). Changes to a node and the rows that depend on it take it in one of two modes:
+ * - "update": deleteNode (then counts the node's live tunnels) and updateNode (then checks its
+ *   live tunnels still fit the new ports, domains and range);
+ * - "key share": whatever adds or changes a row that depends on the node - a tunnel created or
+ *   edited (checked against the row returned here), a poll's writes - which only "update" waits
+ *   for.
+ * So a tunnel written during a node's edit or deletion is either committed first and seen by it,
+ * or is checked against the node as it is after it (or finds no node): no live tunnel is stranded
+ * on a deleted node or outside its node's ports. SQLite's write transactions run one at a time,
+ * so there a plain read does.
  */
-export async function lockNode(trx: Kysely<DB>, nodeId: number, mode: "update" | "key share"): Promise<boolean> {
-  const sel = trx.selectFrom("nodes").select("node_id").where("node_id", "=", nodeId);
-  const locked = isPostgres(trx) ? (mode === "update" ? sel.forUpdate() : sel.forKeyShare()) : sel;
-  return (await locked.executeTakeFirst()) !== undefined;
+export async function lockNode(
+  trx: Kysely<DB>,
+  nodeId: number,
+  mode: "update" | "key share",
+): Promise<NodeRow | undefined> {
+  const sel = trx.selectFrom("nodes").selectAll().where("node_id", "=", nodeId);
+  return (isPostgres(trx) ? (mode === "update" ? sel.forUpdate() : sel.forKeyShare()) : sel).executeTakeFirst();
 }
 
 /**

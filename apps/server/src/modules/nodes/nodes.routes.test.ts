@@ -157,29 +157,29 @@ describe("nodes (/super/node)", () => {
   });
 });
 
-describe("deleting a node while a tunnel is created on it", () => {
-  /** A transaction holding the node's row as createTunnel or deleteNode does, until `release`. */
-  function holding(nodeId: number, mode: "share" | "update", then: (trx: Kysely<DB>) => Promise<unknown>) {
-    let release!: () => void;
-    let held!: () => void;
-    const released = new Promise<void>((r) => {
-      release = r;
-    });
-    const ready = new Promise<void>((r) => {
-      held = r;
-    });
-    const done = t.db.transaction().execute(async (trx) => {
-      const sel = trx.selectFrom("nodes").select("node_id").where("node_id", "=", nodeId);
-      const row = TEST_DIALECT === "postgres" ? (mode === "share" ? sel.forShare() : sel.forUpdate()) : sel;
-      await row.executeTakeFirstOrThrow();
-      await then(trx);
-      held();
-      await released;
-    });
-    return { ready, release, done };
-  }
-  const settle = () => new Promise((r) => setTimeout(r, 300));
+/** A transaction holding the node's row as a tunnel write or a node edit does, until `release`. */
+function holding(nodeId: number, mode: "share" | "update", then: (trx: Kysely<DB>) => Promise<unknown>) {
+  let release!: () => void;
+  let held!: () => void;
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  const ready = new Promise<void>((r) => {
+    held = r;
+  });
+  const done = t.db.transaction().execute(async (trx) => {
+    const sel = trx.selectFrom("nodes").select("node_id").where("node_id", "=", nodeId);
+    const row = TEST_DIALECT === "postgres" ? (mode === "share" ? sel.forShare() : sel.forUpdate()) : sel;
+    await row.executeTakeFirstOrThrow();
+    await then(trx);
+    held();
+    await released;
+  });
+  return { ready, release, done };
+}
+const settle = () => new Promise((r) => setTimeout(r, 300));
 
+describe("deleting a node while a tunnel is created on it", () => {
   it("counts a tunnel whose creation holds the node: the node is not deleted", async () => {
     const n = await createTestNode(t, {}, admin);
     const u = await t.register();
@@ -215,6 +215,69 @@ describe("deleting a node while a tunnel is created on it", () => {
     await deletion.done;
     expect((await create).body).toMatchObject({ code: 10000, msg: expect.stringContaining("node_id") });
     expect(await t.db.selectFrom("tunnels").select("tun_id").where("node_id", "=", n.node_id).execute()).toEqual([]);
+  });
+});
+
+describe("editing a node's ports while a tunnel is written on it", () => {
+  const shrink = (nodeId: number) =>
+    t.api("PATCH", "/super/node", { token: admin, body: { node_id: nodeId, port_max: 20050 } });
+  const portMax = async (nodeId: number) =>
+    (await t.db.selectFrom("nodes").select("port_max").where("node_id", "=", nodeId).executeTakeFirstOrThrow())
+      .port_max;
+
+  it("counts a tunnel whose creation holds the node: the range does not shrink past it", async () => {
+    const n = await createTestNode(t, {}, admin);
+    const u = await t.register();
+    const creation = holding(n.node_id, "share", (trx) =>
+      trx
+        .insertInto("tunnels")
+        .values(tunnelRow({ uid: u.uid, node_id: n.node_id, tun_name: "in-flight", remote_port: 20090 }))
+        .execute(),
+    );
+    await creation.ready;
+    const edit = shrink(n.node_id);
+    await settle();
+    creation.release();
+    await creation.done;
+    expect((await edit).body).toMatchObject({ code: 2001, msg: expect.stringContaining("1 条隧道的远程端口") });
+    expect(await portMax(n.node_id)).toBe(20100);
+  });
+
+  it("checks a tunnel created during the edit against the new range", async () => {
+    const n = await createTestNode(t, {}, admin);
+    const u = await t.register();
+    await setPlan(t, u.uid);
+    const edit = holding(n.node_id, "update", (trx) =>
+      trx.updateTable("nodes").set({ port_max: 20050 }).where("node_id", "=", n.node_id).execute(),
+    );
+    await edit.ready;
+    const create = t.api("POST", "/user/tun", {
+      token: u.token,
+      body: { tun_name: "late", protocol: "tcp", local_port: 22, node_id: n.node_id, remote_port: 20090 },
+    });
+    await settle();
+    edit.release();
+    await edit.done;
+    expect((await create).body).toMatchObject({ code: 10000, msg: expect.stringContaining("20000-20050") });
+    expect(await t.db.selectFrom("tunnels").select("tun_id").where("node_id", "=", n.node_id).execute()).toEqual([]);
+  });
+
+  it("checks a tunnel edited during the edit against the new range", async () => {
+    const n = await createTestNode(t, {}, admin);
+    const u = await t.register();
+    await setPlan(t, u.uid);
+    const tun = await createTestTunnel(t, u.token, { node_id: n.node_id, protocol: "tcp", remote_port: 20010 });
+    const edit = holding(n.node_id, "update", (trx) =>
+      trx.updateTable("nodes").set({ port_max: 20050 }).where("node_id", "=", n.node_id).execute(),
+    );
+    await edit.ready;
+    const move = t.api("PATCH", "/user/tun", { token: u.token, body: { tun_id: tun.tun_id, remote_port: 20090 } });
+    await settle();
+    edit.release();
+    await edit.done;
+    expect((await move).body).toMatchObject({ code: 10000, msg: expect.stringContaining("20000-20050") });
+    const row = await t.db.selectFrom("tunnels").select("remote_port").where("tun_id", "=", tun.tun_id).execute();
+    expect(row).toEqual([{ remote_port: 20010 }]);
   });
 });
 

@@ -10,8 +10,10 @@ import {
   type UpdateNodeBody,
   type UserNodeRow,
 } from "@burrow/contract";
+import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
+import type { DB } from "../../db/schema";
 import { invalid, localDuplicated, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import { randomToken } from "../../shared/ids";
@@ -80,14 +82,14 @@ export async function nodeDetail(ctx: AppContext, nodeId: number): Promise<Admin
 type NodeValues = Omit<NodeRow, "node_id" | "created_at">;
 
 /** Checks references, name uniqueness and port layout of a node about to be saved. */
-async function validateNode(ctx: AppContext, v: NodeValues, exceptId?: number): Promise<void> {
+async function validateNode(db: Kysely<DB>, v: NodeValues, exceptId?: number): Promise<void> {
   const refs = [
     ["area_id", "areas", "area_id", "地区不存在"],
     ["net_type_id", "net_types", "id", "网络类型不存在"],
     ["level_id", "plan_levels", "id", "等级不存在"],
   ] as const;
   for (const [field, table, column, msg] of refs) {
-    const hit = await ctx.db
+    const hit = await db
       .selectFrom(table)
       .select(column)
       .where(column, "=", v[field] as never)
@@ -104,7 +106,7 @@ async function validateNode(ctx: AppContext, v: NodeValues, exceptId?: number): 
   }
   if (v.vhost_http_port && v.vhost_http_port === v.vhost_https_port)
     throw invalid("vhost_https_port", "HTTP 与 HTTPS 端口不能相同");
-  let dup = ctx.db.selectFrom("nodes").select("node_id").where("name", "=", v.name);
+  let dup = db.selectFrom("nodes").select("node_id").where("name", "=", v.name);
   if (exceptId) dup = dup.where("node_id", "<>", exceptId);
   if (await dup.executeTakeFirst()) throw localDuplicated("节点名称已存在", "name");
 }
@@ -132,7 +134,7 @@ export async function createNode(ctx: AppContext, op: Operator, body: CreateNode
     description: body.description,
     sort: body.sort,
   };
-  await validateNode(ctx, values);
+  await validateNode(ctx.db, values);
   const nodeId = await transact(ctx, async (trx) => {
     const r = await trx
       .insertInto("nodes")
@@ -148,8 +150,8 @@ export async function createNode(ctx: AppContext, op: Operator, body: CreateNode
 }
 
 /** What the node's live tunnels need from it; a change that would strand them is refused. */
-async function assertTunnelsFit(ctx: AppContext, nodeId: number, v: NodeValues, old: NodeRow): Promise<void> {
-  const live = ctx.db
+async function assertTunnelsFit(db: Kysely<DB>, nodeId: number, v: NodeValues, old: NodeRow): Promise<void> {
+  const live = db
     .selectFrom("tunnels")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("node_id", "=", nodeId)
@@ -175,42 +177,48 @@ async function assertTunnelsFit(ctx: AppContext, nodeId: number, v: NodeValues, 
   }
 }
 
-/** Edits a node; `status` −1/2 takes it off / puts it on the shelf; `reset_secret` issues a new plugin secret. */
+/**
+ * Edits a node; `status` −1/2 takes it off / puts it on the shelf; `reset_secret` issues a new
+ * plugin secret. Under the node's lock, so that a tunnel created or edited meanwhile is either
+ * counted by assertTunnelsFit or checked against the new values (lockNode).
+ */
 export async function updateNode(ctx: AppContext, op: Operator, body: UpdateNodeBody): Promise<AdminNodeDetail> {
-  const old = await ctx.db.selectFrom("nodes").selectAll().where("node_id", "=", body.node_id).executeTakeFirst();
-  if (!old) throw notFound("节点");
   const { node_id, reset_secret, status, ...changes } = body;
-  const pick = <K extends keyof NodeValues>(k: K): NodeValues[K] =>
-    (changes as Partial<NodeValues>)[k] !== undefined ? ((changes as Partial<NodeValues>)[k] as NodeValues[K]) : old[k];
-  // Back on the shelf means "offline until the next poll says otherwise".
-  let nextStatus = old.status;
-  if (status === NodeStatus.OffShelf) nextStatus = NodeStatus.OffShelf;
-  else if (status !== undefined && old.status === NodeStatus.OffShelf) nextStatus = NodeStatus.Offline;
-  const values: NodeValues = {
-    name: pick("name"),
-    area_id: pick("area_id"),
-    net_type_id: pick("net_type_id"),
-    level_id: pick("level_id"),
-    host: pick("host"),
-    bind_port: pick("bind_port"),
-    vhost_http_port: pick("vhost_http_port"),
-    vhost_https_port: pick("vhost_https_port"),
-    subdomain_host: pick("subdomain_host"),
-    port_min: pick("port_min"),
-    port_max: pick("port_max"),
-    bandwidth: pick("bandwidth"),
-    status: nextStatus,
-    api_addr: pick("api_addr").replace(/\/+$/, ""),
-    api_user: pick("api_user"),
-    api_password: pick("api_password"),
-    plugin_secret: reset_secret ? newSecret() : old.plugin_secret,
-    description: pick("description"),
-    sort: pick("sort"),
-  };
-  if (values.port_min > values.port_max) throw invalid("port_max", "端口上限不能小于下限");
-  await validateNode(ctx, values, node_id);
-  await assertTunnelsFit(ctx, node_id, values, old);
   await transact(ctx, async (trx) => {
+    const old = await lockNode(trx, node_id, "update");
+    if (!old) throw notFound("节点");
+    const pick = <K extends keyof NodeValues>(k: K): NodeValues[K] =>
+      (changes as Partial<NodeValues>)[k] !== undefined
+        ? ((changes as Partial<NodeValues>)[k] as NodeValues[K])
+        : old[k];
+    // Back on the shelf means "offline until the next poll says otherwise".
+    let nextStatus = old.status;
+    if (status === NodeStatus.OffShelf) nextStatus = NodeStatus.OffShelf;
+    else if (status !== undefined && old.status === NodeStatus.OffShelf) nextStatus = NodeStatus.Offline;
+    const values: NodeValues = {
+      name: pick("name"),
+      area_id: pick("area_id"),
+      net_type_id: pick("net_type_id"),
+      level_id: pick("level_id"),
+      host: pick("host"),
+      bind_port: pick("bind_port"),
+      vhost_http_port: pick("vhost_http_port"),
+      vhost_https_port: pick("vhost_https_port"),
+      subdomain_host: pick("subdomain_host"),
+      port_min: pick("port_min"),
+      port_max: pick("port_max"),
+      bandwidth: pick("bandwidth"),
+      status: nextStatus,
+      api_addr: pick("api_addr").replace(/\/+$/, ""),
+      api_user: pick("api_user"),
+      api_password: pick("api_password"),
+      plugin_secret: reset_secret ? newSecret() : old.plugin_secret,
+      description: pick("description"),
+      sort: pick("sort"),
+    };
+    if (values.port_min > values.port_max) throw invalid("port_max", "端口上限不能小于下限");
+    await validateNode(trx, values, node_id);
+    await assertTunnelsFit(trx, node_id, values, old);
     await trx.updateTable("nodes").set(values).where("node_id", "=", node_id).execute();
     trx.changes.emit("node.changed", { node_id });
     const { api_password: _p, ...detail } = body;

@@ -157,6 +157,17 @@ async function requireLimits(db: Kysely<DB>, uid: number): Promise<PlanLimits> {
   return limits;
 }
 
+/**
+ * The tunnel's node as it is under its lock, for a tunnel write: deleteNode and updateNode wait
+ * for the write, or committed before it and are seen here (lockNode), so the draft is checked
+ * again against this row.
+ */
+async function nodeUnderLock(trx: Kysely<DB>, nodeId: number): Promise<NodeRow> {
+  const node = await lockNode(trx, nodeId, "key share");
+  if (!node) throw invalid("node_id", "节点不存在");
+  return node;
+}
+
 /** A random free port in the node's range, avoiding ports blocked by rules. */
 async function pickFreePort(trx: Kysely<DB>, node: NodeRow, rules: CompiledRule[]): Promise<number> {
   const used = new Set(
@@ -307,7 +318,8 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
     addon: cleanAddon(body.addon),
     enabled: true,
   };
-  checkDraft(draft, node, limits, level, await providerHosts(ctx.db, ctx.config.PUBLIC_URL));
+  const hosts = await providerHosts(ctx.db, ctx.config.PUBLIC_URL);
+  checkDraft(draft, node, limits, level, hosts);
   // Only the customer's verified domains, pointed at this node (the domains module decides).
   if (isWeb(draft.protocol)) await ctx.domains.assertUsable(ctx.db, uid, node.node_id, draft.custom_domains);
   const rules = draft.remote_port === 0 ? await loadRules(ctx.db) : [];
@@ -317,8 +329,8 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
     () =>
       transact(ctx, async (trx) => {
         await lockUser(trx, uid);
-        // deleteNode waits for this tunnel and counts it, or deleted the node already (lockNode)
-        if (!(await lockNode(trx, node.node_id, "key share"))) throw invalid("node_id", "节点不存在");
+        const locked = await nodeUnderLock(trx, node.node_id);
+        checkDraft(draft, locked, limits, level, hosts);
         const count = await trx
           .selectFrom("tunnels")
           .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -327,9 +339,9 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
           .executeTakeFirstOrThrow();
         if (limits.tunnel_limit > 0 && Number(count.n) >= limits.tunnel_limit)
           throw refused(`已达到套餐隧道数量上限 ${limits.tunnel_limit} 条（tunnel_limit）`);
-        await assertFree(trx, uid, node, draft);
+        await assertFree(trx, uid, locked, draft);
         const values = draftValues(draft);
-        if (draft.remote_port === 0) values.remote_port = await pickFreePort(trx, node, rules);
+        if (draft.remote_port === 0) values.remote_port = await pickFreePort(trx, locked, rules);
         const now = nowIso();
         const r = await trx
           .insertInto("tunnels")
@@ -346,7 +358,7 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
           })
           .returning("tun_id")
           .executeTakeFirstOrThrow();
-        await writeTunnelDomains(trx, r.tun_id, node.node_id, tunnelDomains(draft, node.subdomain_host));
+        await writeTunnelDomains(trx, r.tun_id, node.node_id, tunnelDomains(draft, locked.subdomain_host));
         trx.changes.emit("tunnel.changed", { tun_id: r.tun_id, uid });
         return r.tun_id;
       }),
@@ -386,8 +398,9 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
   };
   // A plan that shrank since creation must not lock the customer out of turning a tunnel off.
   const onlyToggle = Object.keys(body).every((k) => k === "tun_id" || k === "enabled");
+  const hosts = onlyToggle ? [] : await providerHosts(ctx.db, ctx.config.PUBLIC_URL);
   if (!onlyToggle) {
-    checkDraft(draft, node, limits, level, await providerHosts(ctx.db, ctx.config.PUBLIC_URL));
+    checkDraft(draft, node, limits, level, hosts);
     if (isWeb(protocol)) await ctx.domains.assertUsable(ctx.db, uid, node.node_id, draft.custom_domains);
   }
   const rules = draft.remote_port === 0 ? await loadRules(ctx.db) : [];
@@ -397,16 +410,18 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
     () =>
       transact(ctx, async (trx) => {
         await lockUser(trx, uid);
-        await assertFree(trx, uid, node, draft, cur.tun_id);
+        const locked = await nodeUnderLock(trx, node.node_id);
+        if (!onlyToggle) checkDraft(draft, locked, limits, level, hosts);
+        await assertFree(trx, uid, locked, draft, cur.tun_id);
         const values = draftValues(draft);
-        if (draft.remote_port === 0) values.remote_port = await pickFreePort(trx, node, rules);
+        if (draft.remote_port === 0) values.remote_port = await pickFreePort(trx, locked, rules);
         await trx
           .updateTable("tunnels")
           .set({ ...values, updated_at: nowIso() })
           .where("tun_id", "=", cur.tun_id)
           .execute();
         trx.changes.emit("tunnel.changed", { tun_id: cur.tun_id, uid });
-        await writeTunnelDomains(trx, cur.tun_id, node.node_id, tunnelDomains(draft, node.subdomain_host));
+        await writeTunnelDomains(trx, cur.tun_id, node.node_id, tunnelDomains(draft, locked.subdomain_host));
         // An edited tunnel is judged again by rules an operator cleared before.
         if (!onlyToggle)
           await trx
