@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type {
   AdminNodeRow,
   ConnOverview,
@@ -630,6 +632,84 @@ describe("quota and control", () => {
     expect(flags.body.data.total).toBe(1);
     expect(flags.body.data.list[0]).toMatchObject({ source: "rule", status: 1, tun_name: "ssh" });
     await c.stop();
+  });
+});
+
+/**
+ * The node's dashboard behind a proxy that deletes the node (as an operator would) when the poll
+ * asks for the proxy list, then answers as the dashboard does (the list with `status` when given).
+ */
+async function deletedMidPoll(sim: SimNode, opts: { status?: number } = {}) {
+  const server = createServer(async (req, res) => {
+    const list = req.url?.startsWith("/api/proxy/");
+    if (list && !deletion) {
+      deletion = t.api("DELETE", "/super/node", { token: admin, body: { node_id: sim.node.node_id } });
+      expect((await deletion).body.code).toBe("SUCCESS");
+    }
+    await deletion;
+    if (list && opts.status) return void res.writeHead(opts.status).end();
+    const r = await fetch(`${sim.sim.dashboardUrl}${req.url}`, {
+      headers: { authorization: req.headers.authorization ?? "" },
+    });
+    res.writeHead(r.status, { "content-type": "application/json" }).end(await r.text());
+  });
+  let deletion: Promise<unknown> | undefined;
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  await t.db
+    .updateTable("nodes")
+    .set({ api_addr: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })
+    .where("node_id", "=", sim.node.node_id)
+    .execute();
+  return { close: () => new Promise((r) => server.close(r)) };
+}
+
+describe("a node deleted while it is polled", () => {
+  const leftOf = async (nodeId: number) => ({
+    runtime: await t.db.selectFrom("node_runtime").select("node_id").where("node_id", "=", nodeId).execute(),
+    counters: await t.db.selectFrom("proxy_counters").select("proxy_name").where("node_id", "=", nodeId).execute(),
+    kicks: await t.db.selectFrom("frp_kicks").select("uid").where("node_id", "=", nodeId).execute(),
+  });
+  const nothing = { runtime: [], counters: [], kicks: [] };
+
+  it("writes nothing back: no counters or runtime row, and the deleted tunnel frps still shows stays released", async () => {
+    const s = await simNode();
+    const u = await customerOn(s.node.node_id);
+    const c = await frpcFor(t, s.sim, u.token, s.node.node_id);
+    await c.start();
+    await frpRuntime(t.ctx).writer.flush();
+    // frps holds the proxy; the customer deletes the tunnel, which keeps it held until frps lets go
+    await t.api("DELETE", "/user/tun", { token: u.token, body: { tun_id: u.tcp.tun_id } });
+    expect(await tunnel(u.tcp.tun_id)).toMatchObject({ status: -1, run_id: expect.any(String) });
+    // a kick the deletion drops too (forgetNode)
+    const at = new Date().toISOString();
+    await t.db
+      .insertInto("frp_kicks")
+      .values({ uid: u.uid, node_id: s.node.node_id, inflight: 1, remaining: 0, created_at: at, until: at })
+      .execute();
+    const proxy = await deletedMidPoll(s);
+    expect(await pollNode(t.ctx, s.node.node_id, { now: noon(today) })).toBeNull();
+    expect(await tunnel(u.tcp.tun_id)).toMatchObject({ status: -1, run_id: null });
+    expect(await leftOf(s.node.node_id)).toEqual(nothing);
+    await proxy.close();
+    await c.stop();
+  });
+
+  it("records no health for it when the dashboard then fails", async () => {
+    const s = await simNode();
+    await pollNode(t.ctx, s.node.node_id, { now: noon(today) });
+    const proxy = await deletedMidPoll(s, { status: 502 });
+    expect(await pollNode(t.ctx, s.node.node_id, { now: noon(today, 30_000) })).toBeNull();
+    expect(await leftOf(s.node.node_id)).toEqual(nothing);
+    await proxy.close();
+  });
+
+  it("says 404 to an operator's poll of it", async () => {
+    const s = await simNode();
+    const proxy = await deletedMidPoll(s);
+    const r = await t.api("POST", "/super/node/poll", { token: admin, body: { node_id: s.node.node_id } });
+    expect(r.status).toBe(404);
+    expect(await leftOf(s.node.node_id)).toEqual(nothing);
+    await proxy.close();
   });
 });
 

@@ -4,7 +4,8 @@ import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { acquireLease, startJobs } from "../../shared/jobs";
 import { addDays, DAY_MS, SHANGHAI_OFFSET_MS, shanghaiDate } from "../../shared/time";
-import { direct, type Tx, transact } from "../../shared/tx";
+import { type Tx, transact } from "../../shared/tx";
+import { lockNode } from "../nodes/nodes.repository";
 import { setNodeHealth } from "../nodes/nodes.service";
 import type { NodeRow } from "../nodes/nodes.table";
 import { chargeTraffic, getPlanLimits } from "../subscriptions/quota";
@@ -119,6 +120,24 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
+/** Thrown when the node was deleted while it was polled: the poll writes nothing after that. */
+export class NodeGone extends Error {
+  constructor(nodeId: number) {
+    super(`node ${nodeId} was deleted while it was polled`);
+    this.name = "NodeGone";
+  }
+}
+
+/**
+ * First thing in each of a poll's write transactions: the node is still there, and stays until
+ * commit (lockNode's key share, which a deletion waits for). Without it a node deleted mid-poll
+ * got back what its deletion removed (forgetNode's counters and runtime row, releaseNodeHolds'
+ * holds) or a kick, with nothing left to ever remove them.
+ */
+async function holdNode(trx: Kysely<DB>, nodeId: number): Promise<void> {
+  if (!(await lockNode(trx, nodeId, "key share"))) throw new NodeGone(nodeId);
+}
+
 /** Writes the node's health; announces a status change to the frp decision caches. */
 async function recordHealth(
   ctx: AppContext,
@@ -128,9 +147,6 @@ async function recordHealth(
   error: string | null,
   info: ServerInfo | null,
 ): Promise<void> {
-  if (node.status !== status) {
-    await setNodeHealth(direct(ctx), node.node_id, status);
-  }
   // Values the dashboard did not give validly keep what the last poll stored.
   const known = <K extends string>(k: K, v: number | null) => (v === null ? {} : ({ [k]: v } as Record<K, number>));
   const values = {
@@ -147,11 +163,15 @@ async function recordHealth(
     }),
   };
   const { node_id: _id, ...update } = values;
-  await ctx.db
-    .insertInto("node_runtime")
-    .values(values)
-    .onConflict((oc) => oc.column("node_id").doUpdateSet(update))
-    .execute();
+  await transact(ctx, async (trx) => {
+    await holdNode(trx, node.node_id);
+    if (node.status !== status) await setNodeHealth(trx, node.node_id, status);
+    await trx
+      .insertInto("node_runtime")
+      .values(values)
+      .onConflict((oc) => oc.column("node_id").doUpdateSet(update))
+      .execute();
+  });
 }
 
 type Ref = { uid: number; tun_id: number };
@@ -197,9 +217,19 @@ const isSkewed = (at: string | null | undefined, now: Date): boolean =>
  * planCounters (counters.ts) turns them into credits and counter rows; this writes them, with the
  * customers' quota (chargeTraffic), in one transaction, so a crash never counts bytes twice. The
  * whole poll runs under one deadline (opts.signal or deadlineMs): a slow node fails alone.
- * Off-shelf nodes are not polled (null).
+ * Off-shelf nodes are not polled (null); a node deleted during its poll gives null too, and
+ * nothing of the poll is written after the deletion (holdNode).
  */
 export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOptions = {}): Promise<PollResult | null> {
+  try {
+    return await pollOnce(ctx, nodeId, opts);
+  } catch (err) {
+    if (err instanceof NodeGone) return null;
+    throw err;
+  }
+}
+
+async function pollOnce(ctx: AppContext, nodeId: number, opts: PollOptions): Promise<PollResult | null> {
   const now = opts.now ?? new Date();
   const limits = {
     timeoutMs: opts.timeoutMs ?? 5_000,
@@ -263,7 +293,10 @@ export async function pollNode(ctx: AppContext, nodeId: number, opts: PollOption
       kicked,
     });
   } else {
-    await transact(ctx, (trx) => reconcileStatus(trx, mine, tunnels, now));
+    await transact(ctx, async (trx) => {
+      await holdNode(trx, nodeId);
+      await reconcileStatus(trx, mine, tunnels, now);
+    });
   }
   await recordHealth(ctx, node, NodeStatus.Online, now, null, info);
   if (!result.deferred) {
@@ -389,6 +422,7 @@ async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect): Promi
     ctx.log.warn({ node_id: node.node_id }, "frp poll: frps rotated its day away from Asia/Shanghai midnight");
 
   await transact(ctx, async (trx) => {
+    await holdNode(trx, node.node_id);
     await claimCounters(trx, node.node_id, runtime?.counters_version ?? null);
     if (plan.rotated)
       await trx
@@ -465,6 +499,8 @@ async function reviewKicks(
     ),
   );
   const until = new Date(now.getTime() + 2 * ctx.config.FRP_POLL_INTERVAL * 1000).toISOString();
+  const kicks: { uid: number; inflight: number; remaining: number }[] = [];
+  const lifts: number[] = [];
   for (const uid of new Set([...byUser.keys(), ...standing])) {
     const limits = byUser.has(uid) ? await getPlanLimits(ctx.db, uid) : null;
     let inflight = 0;
@@ -473,25 +509,32 @@ async function reviewKicks(
       inflight += inflightBytes(o, (mbps || NODE_LINE_MBPS) * 125_000, now);
     }
     const remaining = limits ? Math.max(0, limits.traffic_quota - limits.traffic_used) : 0;
-    if (limits && remaining < inflight) {
-      const values = { inflight, remaining, until };
-      await ctx.db
+    if (limits && remaining < inflight) kicks.push({ uid, inflight, remaining });
+    else if (standing.has(uid)) lifts.push(uid);
+  }
+  if (!kicks.length && !lifts.length) return;
+  await transact(ctx, async (trx) => {
+    await holdNode(trx, node.node_id);
+    for (const { uid, ...estimate } of kicks) {
+      const values = { ...estimate, until };
+      await trx
         .insertInto("frp_kicks")
         .values({ uid, node_id: node.node_id, created_at: now.toISOString(), ...values })
         .onConflict((oc) => oc.columns(["uid", "node_id"]).doUpdateSet(values))
         .execute();
-      if (!standing.has(uid)) {
-        ctx.log.info(
-          { node_id: node.node_id, uid, inflight, remaining },
-          "frp: kicking sessions to count open connections",
-        );
-        changed.add(uid);
-      }
-    } else if (standing.has(uid)) {
-      await ctx.db.deleteFrom("frp_kicks").where("uid", "=", uid).where("node_id", "=", node.node_id).execute();
-      changed.add(uid);
     }
+    for (const uids of chunks(lifts))
+      await trx.deleteFrom("frp_kicks").where("node_id", "=", node.node_id).where("uid", "in", uids).execute();
+  });
+  for (const { uid, inflight, remaining } of kicks) {
+    if (standing.has(uid)) continue;
+    ctx.log.info(
+      { node_id: node.node_id, uid, inflight, remaining },
+      "frp: kicking sessions to count open connections",
+    );
+    changed.add(uid);
   }
+  for (const uid of lifts) changed.add(uid);
 }
 
 /**
@@ -568,6 +611,7 @@ async function resolveTails(
   if (!done.length) return { resolved: 0, charged: 0 };
   let charged = 0;
   await transact(ctx, async (trx) => {
+    await holdNode(trx, node.node_id);
     await claimCounters(trx, node.node_id, runtime?.counters_version ?? null);
     for (const [uid, bytes] of await addTunnelTraffic(trx, node.node_id, credits)) {
       charged += bytes;
