@@ -637,15 +637,17 @@ describe("quota and control", () => {
 
 /**
  * The node's dashboard behind a proxy that deletes the node (as an operator would) when the poll
- * asks for the proxy list, then answers as the dashboard does (the list with `status` when given).
+ * first asks for the proxy list, then answers as the dashboard does (the list with `status` when
+ * given). `deleted()` is the deletion's answer code.
  */
 async function deletedMidPoll(sim: SimNode, opts: { status?: number } = {}) {
+  let deletion: Promise<unknown> | undefined;
   const server = createServer(async (req, res) => {
     const list = req.url?.startsWith("/api/proxy/");
-    if (list && !deletion) {
-      deletion = t.api("DELETE", "/super/node", { token: admin, body: { node_id: sim.node.node_id } });
-      expect((await deletion).body.code).toBe("SUCCESS");
-    }
+    if (list)
+      deletion ??= t
+        .api("DELETE", "/super/node", { token: admin, body: { node_id: sim.node.node_id } })
+        .then((r) => r.body.code);
     await deletion;
     if (list && opts.status) return void res.writeHead(opts.status).end();
     const r = await fetch(`${sim.sim.dashboardUrl}${req.url}`, {
@@ -653,14 +655,13 @@ async function deletedMidPoll(sim: SimNode, opts: { status?: number } = {}) {
     });
     res.writeHead(r.status, { "content-type": "application/json" }).end(await r.text());
   });
-  let deletion: Promise<unknown> | undefined;
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   await t.db
     .updateTable("nodes")
     .set({ api_addr: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })
     .where("node_id", "=", sim.node.node_id)
     .execute();
-  return { close: () => new Promise((r) => server.close(r)) };
+  return { deleted: () => deletion, close: () => new Promise((r) => server.close(r)) };
 }
 
 describe("a node deleted while it is polled", () => {
@@ -671,34 +672,46 @@ describe("a node deleted while it is polled", () => {
   });
   const nothing = { runtime: [], counters: [], kicks: [] };
 
-  it("writes nothing back: no counters or runtime row, and the deleted tunnel frps still shows stays released", async () => {
-    const s = await simNode();
+  /** A customer's deleted tunnel that frps still shows online: held until frps lets go. */
+  async function heldTunnel(s: SimNode) {
     const u = await customerOn(s.node.node_id);
     const c = await frpcFor(t, s.sim, u.token, s.node.node_id);
     await c.start();
     await frpRuntime(t.ctx).writer.flush();
-    // frps holds the proxy; the customer deletes the tunnel, which keeps it held until frps lets go
     await t.api("DELETE", "/user/tun", { token: u.token, body: { tun_id: u.tcp.tun_id } });
     expect(await tunnel(u.tcp.tun_id)).toMatchObject({ status: -1, run_id: expect.any(String) });
-    // a kick the deletion drops too (forgetNode)
+    // a kick, which the deletion drops too (forgetNode)
     const at = new Date().toISOString();
     await t.db
       .insertInto("frp_kicks")
       .values({ uid: u.uid, node_id: s.node.node_id, inflight: 1, remaining: 0, created_at: at, until: at })
       .execute();
-    const proxy = await deletedMidPoll(s);
-    expect(await pollNode(t.ctx, s.node.node_id, { now: noon(today) })).toBeNull();
-    expect(await tunnel(u.tcp.tun_id)).toMatchObject({ status: -1, run_id: null });
-    expect(await leftOf(s.node.node_id)).toEqual(nothing);
-    await proxy.close();
-    await c.stop();
-  });
+    return { u, c };
+  }
+
+  for (const [when, at] of [
+    ["at noon", noon(today)],
+    // the poll that leaves traffic for later still makes status follow the dashboard
+    ["a minute before midnight (traffic deferred)", new Date(shanghaiDayStart(addDays(today, 1)).getTime() - 30_000)],
+  ] as const)
+    it(`writes nothing back ${when}: no counters, runtime row or kick, and the held tunnel stays released`, async () => {
+      const s = await simNode();
+      const { u, c } = await heldTunnel(s);
+      const proxy = await deletedMidPoll(s);
+      expect(await pollNode(t.ctx, s.node.node_id, { now: at })).toBeNull();
+      expect(await proxy.deleted()).toBe("SUCCESS");
+      expect(await tunnel(u.tcp.tun_id)).toMatchObject({ status: -1, run_id: null });
+      expect(await leftOf(s.node.node_id)).toEqual(nothing);
+      await proxy.close();
+      await c.stop();
+    });
 
   it("records no health for it when the dashboard then fails", async () => {
     const s = await simNode();
     await pollNode(t.ctx, s.node.node_id, { now: noon(today) });
     const proxy = await deletedMidPoll(s, { status: 502 });
     expect(await pollNode(t.ctx, s.node.node_id, { now: noon(today, 30_000) })).toBeNull();
+    expect(await proxy.deleted()).toBe("SUCCESS");
     expect(await leftOf(s.node.node_id)).toEqual(nothing);
     await proxy.close();
   });
@@ -708,6 +721,7 @@ describe("a node deleted while it is polled", () => {
     const proxy = await deletedMidPoll(s);
     const r = await t.api("POST", "/super/node/poll", { token: admin, body: { node_id: s.node.node_id } });
     expect(r.status).toBe(404);
+    expect(await proxy.deleted()).toBe("SUCCESS");
     expect(await leftOf(s.node.node_id)).toEqual(nothing);
     await proxy.close();
   });

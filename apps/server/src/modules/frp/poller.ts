@@ -278,20 +278,8 @@ async function pollOnce(ctx: AppContext, nodeId: number, opts: PollOptions): Pro
   const tunnels = await loadTunnels(ctx, nodeId, ours);
   const mine = ours.filter((o) => tunnels.get(o.ref.tun_id)?.uid === o.ref.uid);
 
-  /** customers whose kicks changed (reviewKicks) */
-  const kicked = new Set<number>();
   if (!result.deferred) {
-    await collectTraffic(ctx, node, {
-      now,
-      limits,
-      runtime,
-      info,
-      stats,
-      mine,
-      tunnels,
-      result,
-      kicked,
-    });
+    await collectTraffic(ctx, node, { now, limits, runtime, info, stats, mine, tunnels, result });
   } else {
     await transact(ctx, async (trx) => {
       await holdNode(trx, nodeId);
@@ -304,8 +292,6 @@ async function pollOnce(ctx: AppContext, nodeId: number, opts: PollOptions): Pro
     result.charged += r.charged;
     result.tails += r.resolved;
   }
-  // Kicks are frp's own rows: the owners announced what the poll changed in theirs.
-  for (const uid of kicked) ctx.events.emit("subscription.changed", { uid });
   await scanRules(ctx, opts.rules ?? (await loadRules(ctx.db)), nodeId, node.subdomain_host, mine, tunnels);
   return result;
 }
@@ -355,7 +341,6 @@ interface Collect {
   mine: Seen[];
   tunnels: Map<number, PolledTunnel>;
   result: PollResult;
-  kicked: Set<number>;
 }
 
 /**
@@ -470,7 +455,7 @@ async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect): Promi
     }
     await reconcileStatus(trx, x.mine, x.tunnels, now);
   });
-  await reviewKicks(ctx, node, now, plan.open, x.tunnels, x.kicked);
+  await reviewKicks(ctx, node, now, plan.open, x.tunnels);
 }
 
 /**
@@ -489,7 +474,6 @@ async function reviewKicks(
   now: Date,
   open: OpenProxy[],
   tunnels: Map<number, PolledTunnel>,
-  changed: Set<number>,
 ): Promise<void> {
   const byUser = new Map<number, OpenProxy[]>();
   for (const o of open) byUser.set(o.uid, [...(byUser.get(o.uid) ?? []), o]);
@@ -499,8 +483,8 @@ async function reviewKicks(
     ),
   );
   const until = new Date(now.getTime() + 2 * ctx.config.FRP_POLL_INTERVAL * 1000).toISOString();
-  const kicks: { uid: number; inflight: number; remaining: number }[] = [];
-  const lifts: number[] = [];
+  /** kicks to write (an estimate) and to lift (null), in uid order: two polls of the node at once lock rows alike */
+  const changes: [number, { inflight: number; remaining: number } | null][] = [];
   for (const uid of new Set([...byUser.keys(), ...standing])) {
     const limits = byUser.has(uid) ? await getPlanLimits(ctx.db, uid) : null;
     let inflight = 0;
@@ -509,32 +493,30 @@ async function reviewKicks(
       inflight += inflightBytes(o, (mbps || NODE_LINE_MBPS) * 125_000, now);
     }
     const remaining = limits ? Math.max(0, limits.traffic_quota - limits.traffic_used) : 0;
-    if (limits && remaining < inflight) kicks.push({ uid, inflight, remaining });
-    else if (standing.has(uid)) lifts.push(uid);
+    if (limits && remaining < inflight) changes.push([uid, { inflight, remaining }]);
+    else if (standing.has(uid)) changes.push([uid, null]);
   }
-  if (!kicks.length && !lifts.length) return;
+  if (!changes.length) return;
+  changes.sort((a, b) => a[0] - b[0]);
   await transact(ctx, async (trx) => {
     await holdNode(trx, node.node_id);
-    for (const { uid, ...estimate } of kicks) {
-      const values = { ...estimate, until };
-      await trx
-        .insertInto("frp_kicks")
-        .values({ uid, node_id: node.node_id, created_at: now.toISOString(), ...values })
-        .onConflict((oc) => oc.columns(["uid", "node_id"]).doUpdateSet(values))
-        .execute();
+    for (const [uid, estimate] of changes) {
+      if (!estimate) {
+        await trx.deleteFrom("frp_kicks").where("node_id", "=", node.node_id).where("uid", "=", uid).execute();
+      } else {
+        const values = { ...estimate, until };
+        await trx
+          .insertInto("frp_kicks")
+          .values({ uid, node_id: node.node_id, created_at: now.toISOString(), ...values })
+          .onConflict((oc) => oc.columns(["uid", "node_id"]).doUpdateSet(values))
+          .execute();
+        if (standing.has(uid)) continue;
+        ctx.log.info({ node_id: node.node_id, uid, ...estimate }, "frp: kicking sessions to count open connections");
+      }
+      // Kicks are frp's own rows: the customer's decision caches hear of a new or lifted one.
+      trx.changes.emit("subscription.changed", { uid });
     }
-    for (const uids of chunks(lifts))
-      await trx.deleteFrom("frp_kicks").where("node_id", "=", node.node_id).where("uid", "in", uids).execute();
   });
-  for (const { uid, inflight, remaining } of kicks) {
-    if (standing.has(uid)) continue;
-    ctx.log.info(
-      { node_id: node.node_id, uid, inflight, remaining },
-      "frp: kicking sessions to count open connections",
-    );
-    changed.add(uid);
-  }
-  for (const uid of lifts) changed.add(uid);
 }
 
 /**
