@@ -26,9 +26,12 @@ export function sqliteWorker(db: object): SqliteWorker | undefined {
   return sqliteWorkers.get(db);
 }
 
+/** `value` for a LIKE pattern with "\\" as its escape: its "%" and "_" taken literally. */
+const likeLiteral = (value: string): string => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** Case-insensitive "contains" for both dialects (SQLite LIKE is already case-insensitive for ASCII). */
 export function likeContains(value: string): string {
-  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${likeLiteral(value)}%`;
 }
 
 /** Escape clause for LIKE patterns built by likeContains. */
@@ -41,6 +44,12 @@ export const likeEscape = sql.raw("'\\'");
 export function containsText(db: object, column: string, value: string): RawBuilder<SqlBool> {
   const op = isPostgres(db) ? sql.raw("ilike") : sql.raw("like");
   return sql<SqlBool>`${sql.ref(column)} ${op} ${likeContains(value)} escape ${likeEscape}`;
+}
+
+/** `column` ends with `suffix`, case-insensitively on both dialects (as containsText). */
+export function endsWithText(db: object, column: string, suffix: string): RawBuilder<SqlBool> {
+  const op = isPostgres(db) ? sql.raw("ilike") : sql.raw("like");
+  return sql<SqlBool>`${sql.ref(column)} ${op} ${`%${likeLiteral(suffix)}`} escape ${likeEscape}`;
 }
 
 /** A run of 3 characters without a LIKE wildcard: what a trigram index needs (with fewer, FTS5 reads every row). */

@@ -4,7 +4,9 @@ import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan, tunnelRow } from "../../../test/frp-fixtures";
 import { createTestApp, TEST_DIALECT, type TestApp } from "../../../test/harness";
+import { holding, untilWaiting } from "../../../test/locks";
 import type { DB } from "../../db/schema";
+import { lockNode } from "./nodes.repository";
 
 let t: TestApp;
 let admin: string;
@@ -155,35 +157,66 @@ describe("nodes (/super/node)", () => {
       404,
     );
   });
+
+  it("refuses a subdomain host that a live tunnel's custom domain falls under (frps would refuse the domain)", async () => {
+    const n = await createTestNode(t, {}, admin);
+    const u = await t.register();
+    // an http tunnel with its custom domain, as a verified domain gives it
+    const web = await t.db
+      .insertInto("tunnels")
+      .values({
+        ...tunnelRow({ uid: u.uid, node_id: n.node_id, tun_name: "site", remote_port: null as unknown as number }),
+        protocol: "http",
+        custom_domains: JSON.stringify(["www.shop-example.com"]),
+      })
+      .returning("tun_id")
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto("tunnel_domains")
+      .values({ node_id: n.node_id, domain: "www.shop-example.com", tun_id: web.tun_id })
+      .execute();
+    const hostOf = async () =>
+      (
+        await t.db
+          .selectFrom("nodes")
+          .select("subdomain_host")
+          .where("node_id", "=", n.node_id)
+          .executeTakeFirstOrThrow()
+      ).subdomain_host;
+    for (const host of ["shop-example.com", "www.shop-example.com", "SHOP-example.com"]) {
+      const r = await t.api("PATCH", "/super/node", {
+        token: admin,
+        body: { node_id: n.node_id, subdomain_host: host },
+      });
+      expect(r.body).toMatchObject({ code: 2001, msg: expect.stringContaining("1 条隧道的自定义域名") });
+      expect(await hostOf()).toBe("frp.example.net");
+    }
+    // a host the domain is not under, and none at all
+    for (const host of ["hop-example.com", "example.com.cn", null]) {
+      const r = await t.api("PATCH", "/super/node", {
+        token: admin,
+        body: { node_id: n.node_id, subdomain_host: host },
+      });
+      expect(r.body.code).toBe("SUCCESS");
+      expect(await hostOf()).toBe(host);
+    }
+  });
 });
 
-/** A transaction holding the node's row as a tunnel write or a node edit does, until `release`. */
-function holding(nodeId: number, mode: "share" | "update", then: (trx: Kysely<DB>) => Promise<unknown>) {
-  let release!: () => void;
-  let held!: () => void;
-  const released = new Promise<void>((r) => {
-    release = r;
-  });
-  const ready = new Promise<void>((r) => {
-    held = r;
-  });
-  const done = t.db.transaction().execute(async (trx) => {
-    const sel = trx.selectFrom("nodes").select("node_id").where("node_id", "=", nodeId);
-    const row = TEST_DIALECT === "postgres" ? (mode === "share" ? sel.forShare() : sel.forUpdate()) : sel;
-    await row.executeTakeFirstOrThrow();
-    await then(trx);
-    held();
-    await released;
-  });
-  return { ready, release, done };
-}
-const settle = () => new Promise((r) => setTimeout(r, 300));
+/** A transaction holding the node's row as a tunnel write ("key share") or a node edit ("update") does. */
+const holdingNode = (nodeId: number, mode: "key share" | "update", then: (trx: Kysely<DB>) => Promise<unknown>) =>
+  holding(t, (trx) => lockNode(trx, nodeId, mode), then);
+/**
+ * The races below exist on PostgreSQL only: SQLite runs one write transaction at a time, and
+ * Burrow's reads wait behind it on the one connection.
+ */
+const racing = describe.runIf(TEST_DIALECT === "postgres");
 
-describe("deleting a node while a tunnel is created on it", () => {
+racing("deleting a node while a tunnel is created on it", () => {
   it("counts a tunnel whose creation holds the node: the node is not deleted", async () => {
     const n = await createTestNode(t, {}, admin);
     const u = await t.register();
-    const creation = holding(n.node_id, "share", (trx) =>
+    const creation = holdingNode(n.node_id, "key share", (trx) =>
       trx
         .insertInto("tunnels")
         .values(tunnelRow({ uid: u.uid, node_id: n.node_id, tun_name: "in-flight", remote_port: 20099 }))
@@ -191,7 +224,7 @@ describe("deleting a node while a tunnel is created on it", () => {
     );
     await creation.ready;
     const del = t.api("DELETE", "/super/node", { token: admin, body: { node_id: n.node_id } });
-    await settle();
+    await untilWaiting(t);
     creation.release();
     await creation.done;
     expect((await del).body).toMatchObject({ code: 2001, msg: expect.stringContaining("1 条隧道") });
@@ -202,7 +235,7 @@ describe("deleting a node while a tunnel is created on it", () => {
     const n = await createTestNode(t, {}, admin);
     const u = await t.register();
     await setPlan(t, u.uid);
-    const deletion = holding(n.node_id, "update", (trx) =>
+    const deletion = holdingNode(n.node_id, "update", (trx) =>
       trx.deleteFrom("nodes").where("node_id", "=", n.node_id).execute(),
     );
     await deletion.ready;
@@ -210,7 +243,7 @@ describe("deleting a node while a tunnel is created on it", () => {
       token: u.token,
       body: { tun_name: "late", protocol: "tcp", local_port: 22, node_id: n.node_id },
     });
-    await settle();
+    await untilWaiting(t);
     deletion.release();
     await deletion.done;
     expect((await create).body).toMatchObject({ code: 10000, msg: expect.stringContaining("node_id") });
@@ -218,7 +251,7 @@ describe("deleting a node while a tunnel is created on it", () => {
   });
 });
 
-describe("editing a node's ports while a tunnel is written on it", () => {
+racing("editing a node's ports while a tunnel is written on it", () => {
   const shrink = (nodeId: number) =>
     t.api("PATCH", "/super/node", { token: admin, body: { node_id: nodeId, port_max: 20050 } });
   const portMax = async (nodeId: number) =>
@@ -228,7 +261,7 @@ describe("editing a node's ports while a tunnel is written on it", () => {
   it("counts a tunnel whose creation holds the node: the range does not shrink past it", async () => {
     const n = await createTestNode(t, {}, admin);
     const u = await t.register();
-    const creation = holding(n.node_id, "share", (trx) =>
+    const creation = holdingNode(n.node_id, "key share", (trx) =>
       trx
         .insertInto("tunnels")
         .values(tunnelRow({ uid: u.uid, node_id: n.node_id, tun_name: "in-flight", remote_port: 20090 }))
@@ -236,7 +269,7 @@ describe("editing a node's ports while a tunnel is written on it", () => {
     );
     await creation.ready;
     const edit = shrink(n.node_id);
-    await settle();
+    await untilWaiting(t);
     creation.release();
     await creation.done;
     expect((await edit).body).toMatchObject({ code: 2001, msg: expect.stringContaining("1 条隧道的远程端口") });
@@ -247,7 +280,7 @@ describe("editing a node's ports while a tunnel is written on it", () => {
     const n = await createTestNode(t, {}, admin);
     const u = await t.register();
     await setPlan(t, u.uid);
-    const edit = holding(n.node_id, "update", (trx) =>
+    const edit = holdingNode(n.node_id, "update", (trx) =>
       trx.updateTable("nodes").set({ port_max: 20050 }).where("node_id", "=", n.node_id).execute(),
     );
     await edit.ready;
@@ -255,7 +288,7 @@ describe("editing a node's ports while a tunnel is written on it", () => {
       token: u.token,
       body: { tun_name: "late", protocol: "tcp", local_port: 22, node_id: n.node_id, remote_port: 20090 },
     });
-    await settle();
+    await untilWaiting(t);
     edit.release();
     await edit.done;
     expect((await create).body).toMatchObject({ code: 10000, msg: expect.stringContaining("20000-20050") });
@@ -267,12 +300,12 @@ describe("editing a node's ports while a tunnel is written on it", () => {
     const u = await t.register();
     await setPlan(t, u.uid);
     const tun = await createTestTunnel(t, u.token, { node_id: n.node_id, protocol: "tcp", remote_port: 20010 });
-    const edit = holding(n.node_id, "update", (trx) =>
+    const edit = holdingNode(n.node_id, "update", (trx) =>
       trx.updateTable("nodes").set({ port_max: 20050 }).where("node_id", "=", n.node_id).execute(),
     );
     await edit.ready;
     const move = t.api("PATCH", "/user/tun", { token: u.token, body: { tun_id: tun.tun_id, remote_port: 20090 } });
-    await settle();
+    await untilWaiting(t);
     edit.release();
     await edit.done;
     expect((await move).body).toMatchObject({ code: 10000, msg: expect.stringContaining("20000-20050") });

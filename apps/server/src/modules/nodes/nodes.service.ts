@@ -12,7 +12,7 @@ import {
 } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
-import { containsText } from "../../db/dialect";
+import { containsText, endsWithText } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { invalid, localDuplicated, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
@@ -174,6 +174,24 @@ async function assertTunnelsFit(db: Kysely<DB>, nodeId: number, v: NodeValues, o
   if (v.subdomain_host !== old.subdomain_host) {
     const n = await count(live.where("subdomain", "is not", null));
     if (n) throw refused(`节点上还有 ${n} 条使用子域名的隧道，不能修改子域名主机`);
+  }
+  const host = v.subdomain_host;
+  if (host && host !== old.subdomain_host) {
+    // frps refuses a custom domain under its own subDomainHost (frp-protocol.md §3.5).
+    const n = await count(
+      live.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom("tunnel_domains")
+            .select("tunnel_domains.tun_id")
+            .whereRef("tunnel_domains.tun_id", "=", "tunnels.tun_id")
+            .where((d) =>
+              d.or([d("tunnel_domains.domain", "=", host), endsWithText(db, "tunnel_domains.domain", `.${host}`)]),
+            ),
+        ),
+      ),
+    );
+    if (n) throw refused(`节点上有 ${n} 条隧道的自定义域名属于 ${host}，不能把子域名主机改为 ${host}`);
   }
 }
 

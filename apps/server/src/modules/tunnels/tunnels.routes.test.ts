@@ -2,7 +2,9 @@ import type { AdminNodeDetail, Paged, TunnelDetail, TunnelView, UserNodeRow } fr
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDomains } from "../../../test/domain-fixtures";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import { createTestApp, TEST_DIALECT, type TestApp } from "../../../test/harness";
+import { holding, untilWaiting } from "../../../test/locks";
+import { lockUser } from "../../shared/locks";
 
 let t: TestApp;
 let admin: string;
@@ -361,5 +363,64 @@ describe("nodes for customers (/user/node)", () => {
     const v = await customer({ level: 2 });
     const r2 = await t.api<Paged<UserNodeRow>>("GET", "/user/node", { token: v.token, query: { size: 100 } });
     expect(r2.body.data.list.map((n) => n.node_id)).toContain(high.node_id);
+  });
+});
+
+// PostgreSQL only: SQLite runs one write transaction at a time, and reads wait behind it.
+describe.runIf(TEST_DIALECT === "postgres")("an edit racing a delete or an operator's lock", () => {
+  /** The customer's edit, held at the customer's lock (as a payment of theirs would hold it) while `meanwhile` runs. */
+  async function editHeldWhile(meanwhile: (u: { uid: number; token: string }, tunId: number) => Promise<unknown>) {
+    const u = await customer();
+    const web = await createTestTunnel(t, u.token, { node_id: node.node_id, protocol: "http", subdomain: `a${u.uid}` });
+    const payment = holding(t, (trx) => lockUser(trx, u.uid));
+    await payment.ready;
+    const edit = t.api("PATCH", "/user/tun", { token: u.token, body: { tun_id: web.tun_id, subdomain: `b${u.uid}` } });
+    await untilWaiting(t);
+    await meanwhile(u, web.tun_id);
+    payment.release();
+    await payment.done;
+    const domains = await t.db.selectFrom("tunnel_domains").select("domain").where("tun_id", "=", web.tun_id).execute();
+    return { edit: await edit, domains: domains.map((d) => d.domain), tunId: web.tun_id };
+  }
+
+  it("refuses the edit of a tunnel deleted meanwhile: it gets no domains back (404)", async () => {
+    const r = await editHeldWhile(async (u, tunId) => {
+      const del = await t.api("DELETE", "/user/tun", { token: u.token, body: { tun_id: tunId } });
+      expect(del.body.code).toBe("SUCCESS");
+    });
+    expect(r.edit.status).toBe(404);
+    expect(r.domains).toEqual([]);
+  });
+
+  it("judges a tunnel created while a refund holds the customer by the plan after it", async () => {
+    const u = await customer();
+    // the refund of the customer's plan, committed while the creation waits for the customer
+    const refund = holding(
+      t,
+      (trx) => lockUser(trx, u.uid),
+      (trx) => trx.updateTable("subscriptions").set({ status: -2 }).where("uid", "=", u.uid).execute(),
+    );
+    await refund.ready;
+    const create = t.api("POST", "/user/tun", {
+      token: u.token,
+      body: { tun_name: "late", protocol: "tcp", local_port: 22, node_id: node.node_id },
+    });
+    await untilWaiting(t);
+    refund.release();
+    await refund.done;
+    expect((await create).body).toMatchObject({ code: 2001, msg: expect.stringContaining("没有生效中的套餐") });
+    expect(await t.db.selectFrom("tunnels").select("tun_id").where("uid", "=", u.uid).execute()).toEqual([]);
+  });
+
+  it("refuses the edit of a tunnel an operator locked meanwhile (2001), keeping its domain", async () => {
+    const r = await editHeldWhile(async (_u, tunId) => {
+      const lock = await t.api("PATCH", "/super/tun", {
+        token: admin,
+        body: { tun_id: tunId, status: 3, banned_reason: "phishing" },
+      });
+      expect(lock.body.code).toBe("SUCCESS");
+    });
+    expect(r.edit.body).toMatchObject({ code: 2001, msg: "隧道已被锁定：phishing" });
+    expect(r.domains).toEqual([expect.stringMatching(/^a\d+\./)]);
   });
 });

@@ -158,14 +158,27 @@ async function requireLimits(db: Kysely<DB>, uid: number): Promise<PlanLimits> {
 }
 
 /**
- * The tunnel's node as it is under its lock, for a tunnel write: deleteNode and updateNode wait
- * for the write, or committed before it and are seen here (lockNode), so the draft is checked
- * again against this row.
+ * A tunnel write's first steps in its transaction: the customer's lock, then the node's
+ * (lockNode: deleteNode and updateNode wait for the write, or committed before it and are seen
+ * here), and the draft checked again against the node, its level and the customer's plan as they
+ * are now - what the write commits against. `check: false` (turning a tunnel on or off) only
+ * takes the locks, with the plan read before.
  */
-async function nodeUnderLock(trx: Kysely<DB>, nodeId: number): Promise<NodeRow> {
+async function underLocks(
+  trx: Kysely<DB>,
+  uid: number,
+  nodeId: number,
+  draft: TunnelDraft,
+  { hosts, limits, check }: { hosts: readonly string[]; limits: PlanLimits; check: boolean },
+): Promise<{ node: NodeRow; limits: PlanLimits }> {
+  await lockUser(trx, uid);
   const node = await lockNode(trx, nodeId, "key share");
   if (!node) throw invalid("node_id", "节点不存在");
-  return node;
+  if (!check) return { node, limits };
+  const now = await requireLimits(trx, uid);
+  const level = await trx.selectFrom("plan_levels").select("level").where("id", "=", node.level_id).executeTakeFirst();
+  checkDraft(draft, node, now, level?.level ?? 0, hosts);
+  return { node, limits: now };
 }
 
 /** A random free port in the node's range, avoiding ports blocked by rules. */
@@ -303,7 +316,7 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
   await requirePhone(ctx, uid);
   await requireVerifiedForTunnels(ctx, uid);
   const { node, level } = await loadNode(ctx.db, body.node_id);
-  const limits = await requireLimits(ctx.db, uid);
+  const planned = await requireLimits(ctx.db, uid);
   const draft: TunnelDraft = {
     tun_name: body.tun_name,
     protocol: body.protocol,
@@ -319,18 +332,20 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
     enabled: true,
   };
   const hosts = await providerHosts(ctx.db, ctx.config.PUBLIC_URL);
-  checkDraft(draft, node, limits, level, hosts);
+  checkDraft(draft, node, planned, level, hosts);
   // Only the customer's verified domains, pointed at this node (the domains module decides).
   if (isWeb(draft.protocol)) await ctx.domains.assertUsable(ctx.db, uid, node.node_id, draft.custom_domains);
   const rules = draft.remote_port === 0 ? await loadRules(ctx.db) : [];
-  const tunId = await writeWithChecks(
+  const { tunId, host } = await writeWithChecks(
     draft,
     () => ctx.db.transaction().execute((trx) => assertFree(trx, uid, node, draft)),
     () =>
       transact(ctx, async (trx) => {
-        await lockUser(trx, uid);
-        const locked = await nodeUnderLock(trx, node.node_id);
-        checkDraft(draft, locked, limits, level, hosts);
+        const { node: locked, limits } = await underLocks(trx, uid, node.node_id, draft, {
+          hosts,
+          limits: planned,
+          check: true,
+        });
         const count = await trx
           .selectFrom("tunnels")
           .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -360,11 +375,11 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
           .executeTakeFirstOrThrow();
         await writeTunnelDomains(trx, r.tun_id, node.node_id, tunnelDomains(draft, locked.subdomain_host));
         trx.changes.emit("tunnel.changed", { tun_id: r.tun_id, uid });
-        return r.tun_id;
+        return { tunId: r.tun_id, host: locked.subdomain_host };
       }),
   );
   const row = await ctx.db.selectFrom("tunnels").selectAll().where("tun_id", "=", tunId).executeTakeFirstOrThrow();
-  await checkRules(ctx, row, node.subdomain_host);
+  await checkRules(ctx, row, host);
   return presentTunnel((await findOwnTunnel(ctx.db, uid, tunId))!);
 }
 
@@ -375,7 +390,7 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
 export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTunnelBody): Promise<TunnelView> {
   const cur = await findOwnTunnel(ctx.db, uid, body.tun_id);
   if (!cur) throw notFound("隧道");
-  if (cur.status === TunnelStatus.Locked) throw refused(`隧道已被锁定：${cur.banned_reason ?? ""}`.trim());
+  if (cur.status === TunnelStatus.Locked) throw refused(lockedEdit(cur.banned_reason));
   const { node, level } = await loadNode(ctx.db, cur.node_id);
   const limits = await requireLimits(ctx.db, uid);
   const protocol = cur.protocol as TunnelProtocol;
@@ -404,22 +419,27 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
     if (isWeb(protocol)) await ctx.domains.assertUsable(ctx.db, uid, node.node_id, draft.custom_domains);
   }
   const rules = draft.remote_port === 0 ? await loadRules(ctx.db) : [];
-  await writeWithChecks(
+  const host = await writeWithChecks(
     draft,
     () => ctx.db.transaction().execute((trx) => assertFree(trx, uid, node, draft, cur.tun_id)),
     () =>
       transact(ctx, async (trx) => {
-        await lockUser(trx, uid);
-        const locked = await nodeUnderLock(trx, node.node_id);
-        if (!onlyToggle) checkDraft(draft, locked, limits, level, hosts);
+        const { node: locked } = await underLocks(trx, uid, node.node_id, draft, {
+          hosts,
+          limits,
+          check: !onlyToggle,
+        });
         await assertFree(trx, uid, locked, draft, cur.tun_id);
         const values = draftValues(draft);
         if (draft.remote_port === 0) values.remote_port = await pickFreePort(trx, locked, rules);
-        await trx
+        // Only the live tunnel it read: a tunnel deleted meanwhile must not get its domains back.
+        const r = await trx
           .updateTable("tunnels")
           .set({ ...values, updated_at: nowIso() })
           .where("tun_id", "=", cur.tun_id)
-          .execute();
+          .where("status", "not in", [TunnelStatus.Deleted, TunnelStatus.Locked])
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 0) await changedMeanwhile(trx, cur.tun_id, lockedEdit);
         trx.changes.emit("tunnel.changed", { tun_id: cur.tun_id, uid });
         await writeTunnelDomains(trx, cur.tun_id, node.node_id, tunnelDomains(draft, locked.subdomain_host));
         // An edited tunnel is judged again by rules an operator cleared before.
@@ -430,10 +450,11 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
             .where("source", "=", "rule")
             .where("status", "=", IllegalStatus.Cleared)
             .execute();
+        return locked.subdomain_host;
       }),
   );
   const row = await ctx.db.selectFrom("tunnels").selectAll().where("tun_id", "=", cur.tun_id).executeTakeFirstOrThrow();
-  if (!onlyToggle) await checkRules(ctx, row, node.subdomain_host);
+  if (!onlyToggle) await checkRules(ctx, row, host);
   return presentTunnel((await findOwnTunnel(ctx.db, uid, cur.tun_id))!);
 }
 
@@ -442,17 +463,39 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
  * still holds its proxy (a run id is recorded) it counts toward tunnel_limit and keeps its port
  * and domains; the frp module releases them when frps reports the proxy gone.
  */
-async function markDeleted(trx: Tx, tunId: number): Promise<void> {
+async function markDeleted(trx: Tx, tunId: number, { unlessLocked = false } = {}): Promise<boolean> {
   const t = await trx
     .updateTable("tunnels")
     .set({ status: TunnelStatus.Deleted, updated_at: nowIso() })
     .where("tun_id", "=", tunId)
+    .where("status", "not in", unlessLocked ? [TunnelStatus.Deleted, TunnelStatus.Locked] : [TunnelStatus.Deleted])
     .returning(["run_id", "uid"])
     .executeTakeFirst();
-  if (!t) return;
+  if (!t) return false;
   trx.changes.emit("tunnel.changed", { tun_id: tunId, uid: t.uid });
   if (!t.run_id) await writeTunnelDomains(trx, tunId, 0, []);
+  return true;
 }
+
+/**
+ * A customer's write found the tunnel deleted or locked since it was read (a concurrent delete,
+ * an operator's lock): it is refused as it would have been had it come later.
+ */
+async function changedMeanwhile(
+  trx: Kysely<DB>,
+  tunId: number,
+  lockedMsg: (reason: string | null) => string,
+): Promise<never> {
+  const t = await trx
+    .selectFrom("tunnels")
+    .select(["status", "banned_reason"])
+    .where("tun_id", "=", tunId)
+    .executeTakeFirst();
+  throw t?.status === TunnelStatus.Locked ? refused(lockedMsg(t.banned_reason)) : notFound("隧道");
+}
+
+const lockedEdit = (reason: string | null) => `隧道已被锁定：${reason ?? ""}`.trim();
+const lockedDelete = () => "隧道已被锁定，不能删除，如有疑问请联系客服";
 
 /** Tunnels that hold their slot, port and domains: not deleted, or deleted while frps still holds the proxy. */
 const liveOrHeld = (eb: ExpressionBuilder<DB, "tunnels">) =>
@@ -462,8 +505,10 @@ const liveOrHeld = (eb: ExpressionBuilder<DB, "tunnels">) =>
 export async function deleteTunnel(ctx: AppContext, uid: number, tunId: number): Promise<void> {
   const cur = await findOwnTunnel(ctx.db, uid, tunId);
   if (!cur) throw notFound("隧道");
-  if (cur.status === TunnelStatus.Locked) throw refused("隧道已被锁定，不能删除，如有疑问请联系客服");
-  await transact(ctx, (trx) => markDeleted(trx, tunId));
+  if (cur.status === TunnelStatus.Locked) throw refused(lockedDelete());
+  await transact(ctx, async (trx) => {
+    if (!(await markDeleted(trx, tunId, { unlessLocked: true }))) await changedMeanwhile(trx, tunId, lockedDelete);
+  });
 }
 
 /**
