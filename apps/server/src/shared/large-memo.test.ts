@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FRESH_MS, LARGE_ROWS, largeMemo, MAX_STALE_MS } from "./large-memo";
+import { FRESH_MS, freshMs, LARGE_ROWS, largeMemo, MAX_STALE_MS, maxStaleMs } from "./large-memo";
 
 /** A figure that counts its computations, with a clock the test moves. */
 function setup(first: number) {
@@ -39,16 +39,39 @@ describe("largeMemo", () => {
     const m = setup(LARGE_ROWS);
     expect(await m.get()).toBe(LARGE_ROWS);
     m.set(LARGE_ROWS + 1);
-    m.advance(FRESH_MS);
+    m.advance(freshMs(LARGE_ROWS));
     expect(await m.get()).toBe(LARGE_ROWS);
     expect(m.computed()).toBe(1);
+  });
+
+  it("keeps a figure fresh a millisecond a row: 1 s for 1,000 rows, 10 s from 10,000 on", async () => {
+    expect([freshMs(1_000), freshMs(4_000), freshMs(10_000), freshMs(1_000_000)]).toEqual([
+      1_000,
+      4_000,
+      FRESH_MS,
+      FRESH_MS,
+    ]);
+    expect([maxStaleMs(1_000), maxStaleMs(10_000), maxStaleMs(1_000_000)]).toEqual([6_000, MAX_STALE_MS, MAX_STALE_MS]);
+    const small = setup(LARGE_ROWS);
+    await small.get();
+    small.set(LARGE_ROWS + 1);
+    small.advance(freshMs(LARGE_ROWS) + 1);
+    expect(await small.get()).toBe(LARGE_ROWS); // stale: answered once while refreshed
+    await new Promise((r) => setTimeout(r, 0));
+    expect(await small.get()).toBe(LARGE_ROWS + 1);
+    const large = setup(10_000);
+    await large.get();
+    large.set(10_001);
+    large.advance(freshMs(LARGE_ROWS) + 1);
+    expect(await large.get()).toBe(10_000);
+    expect(large.computed()).toBe(1);
   });
 
   it("answers a stale large figure once while refreshing it, then the new one", async () => {
     const m = setup(LARGE_ROWS);
     await m.get();
     m.set(LARGE_ROWS + 7);
-    m.advance(FRESH_MS + 1);
+    m.advance(freshMs(LARGE_ROWS) + 1);
     expect(await m.get()).toBe(LARGE_ROWS);
     await new Promise((r) => setTimeout(r, 0));
     expect(await m.get()).toBe(LARGE_ROWS + 7);
@@ -59,7 +82,7 @@ describe("largeMemo", () => {
     const m = setup(LARGE_ROWS);
     await m.get();
     m.set(LARGE_ROWS * 2);
-    m.advance(MAX_STALE_MS + 1);
+    m.advance(maxStaleMs(LARGE_ROWS) + 1);
     expect(await Promise.all([m.get(), m.get(), m.get()])).toEqual([LARGE_ROWS * 2, LARGE_ROWS * 2, LARGE_ROWS * 2]);
     expect(m.computed()).toBe(2);
   });

@@ -1,24 +1,33 @@
 /**
  * Figures over many rows — a long list's total, an overview's aggregate — served from memory for a
- * few seconds once they are large (issue 15, docs/performance.md "API at scale"). Counting 1M
+ * little while once they are large (issue 15, docs/performance.md "API at scale"). Counting 1M
  * orders or summing 100k traffic rows on every call is what kept those calls far above 20 ms
- * under 20 clients; a figure over LARGE_ROWS rows or more is read at most every FRESH_MS per
- * query, and a figure older than that is answered while one refresh runs (never older than
- * MAX_STALE_MS: past that the caller waits for a fresh one). Small figures — every figure of a
- * small install, of a customer, of a narrow filter — are computed on every call as before, so
- * they are exact at once.
+ * under 20 clients, and counting a few thousand (the refunded orders, the locked tunnels, the
+ * tickets waiting) is what kept the next ones just above it. A figure of LARGE_ROWS rows or more is
+ * read at most once per freshMs(rows) per query - a millisecond a row: 1 s for 1,000 rows, 10 s
+ * from 10,000 on, so how old a figure may be grows with how little one row changes it - and a
+ * figure older than that is answered while one refresh runs (never older than maxStaleMs(rows):
+ * past that the caller waits for a fresh one). Small figures — every figure of a small install,
+ * of most customers, of a narrow filter — are computed on every call as before, so they are exact
+ * at once.
  */
 
-/** From this many rows on, a figure may be up to FRESH_MS old. */
-export const LARGE_ROWS = 10_000;
+/** From this many rows on, a figure may be answered from memory. */
+export const LARGE_ROWS = 1_000;
+/** The longest a figure is answered from memory without a refresh (from 10,000 rows on). */
 export const FRESH_MS = 10_000;
 export const MAX_STALE_MS = 60_000;
+/** How long a figure of `rows` rows is fresh: a millisecond a row, FRESH_MS at most. */
+export const freshMs = (rows: number): number => Math.min(FRESH_MS, rows);
+/** How old a figure of `rows` rows may be answered while it is refreshed: six times freshMs. */
+export const maxStaleMs = (rows: number): number => Math.min(MAX_STALE_MS, 6 * rows);
 /** Kept per database; the oldest is dropped past this (one per filter combination asked). */
 const MAX_KEYS = 1000;
 
 interface Entry {
   value: unknown;
   at: number;
+  rows: number;
   refreshing?: Promise<unknown>;
 }
 
@@ -42,9 +51,10 @@ export async function largeMemo<T>(
   }
   const store = async (): Promise<T> => {
     const value = await compute();
+    const n = rows(value);
     memo.delete(key);
-    if (rows(value) >= LARGE_ROWS) {
-      memo.set(key, { value, at: now() });
+    if (n >= LARGE_ROWS) {
+      memo.set(key, { value, at: now(), rows: n });
       if (memo.size > MAX_KEYS) memo.delete(memo.keys().next().value as string);
     }
     return value;
@@ -52,8 +62,8 @@ export async function largeMemo<T>(
   const hit = memo.get(key);
   if (!hit) return store();
   const age = now() - hit.at;
-  if (age <= FRESH_MS) return hit.value as T;
-  if (age > MAX_STALE_MS) {
+  if (age <= freshMs(hit.rows)) return hit.value as T;
+  if (age > maxStaleMs(hit.rows)) {
     // Callers arriving together wait for one computation.
     hit.refreshing ??= store().finally(() => (hit.refreshing = undefined));
     return hit.refreshing as Promise<T>;
