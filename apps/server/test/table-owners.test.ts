@@ -33,6 +33,7 @@ const ALLOWED_READS = new Set<string>([
   "marketing users",
   "nodes node_runtime",
   "nodes plans",
+  "nodes tunnel_domains",
   "nodes tunnels",
   "orders balance_ledger",
   "orders plans",

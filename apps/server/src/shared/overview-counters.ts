@@ -1,4 +1,6 @@
-import type { AppContext } from "../context";
+import type { Kysely } from "kysely";
+import type { DB } from "../db/schema";
+import type { Figure } from "./figures";
 
 /**
  * What waits for an operator, reported by the modules that own the work (tickets, verifications,
@@ -12,12 +14,13 @@ export interface WaitingCounter {
   label: string;
   /** the admin page that works the queue, relative to /admin (e.g. "/mgr/ticket") */
   path: string;
-  count: (ctx: AppContext) => Promise<number>;
+  /** the count, as a query the overview reads with its other figures (shared/figures.ts) */
+  count: (db: Kysely<DB>) => Figure;
 }
 
 // Keyed by `key`, so that registering again (one app per test, several apps per process) replaces.
 const waiting = new Map<string, WaitingCounter>();
-let verifiedUsers: ((ctx: AppContext) => Promise<number>) | undefined;
+let verifiedUsers: ((db: Kysely<DB>) => Figure) | undefined;
 
 /** Adds (or replaces) a "waiting for an operator" counter on the overview. */
 export function registerWaitingCounter(counter: WaitingCounter): void {
@@ -25,18 +28,16 @@ export function registerWaitingCounter(counter: WaitingCounter): void {
 }
 
 /** Sets how verified users are counted (the verification module owns that table). */
-export function registerVerifiedUsersCounter(count: (ctx: AppContext) => Promise<number>): void {
+export function registerVerifiedUsersCounter(count: (db: Kysely<DB>) => Figure): void {
   verifiedUsers = count;
 }
 
-/** The registered waiting counters, evaluated. */
-export function waitingCounts(ctx: AppContext): Promise<{ key: string; label: string; path: string; count: number }[]> {
-  return Promise.all(
-    [...waiting.values()].map(async (c) => ({ key: c.key, label: c.label, path: c.path, count: await c.count(ctx) })),
-  );
+/** The registered waiting counters. */
+export function waitingCounters(): WaitingCounter[] {
+  return [...waiting.values()];
 }
 
-/** Verified users, 0 while no verification module has registered. */
-export function verifiedUserCount(ctx: AppContext): Promise<number> {
-  return verifiedUsers ? verifiedUsers(ctx) : Promise.resolve(0);
+/** Verified users as a figure, none while no verification module has registered. */
+export function verifiedUsersFigure(db: Kysely<DB>): Figure | undefined {
+  return verifiedUsers?.(db);
 }

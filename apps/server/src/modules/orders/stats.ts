@@ -1,7 +1,7 @@
 import { OrderType, PayStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
-import { sql } from "kysely";
 import type { DB } from "../../db/schema";
+import type { Figure } from "../../shared/figures";
 
 /** Money in one window, in fen. */
 export interface RevenueTotals {
@@ -14,33 +14,38 @@ export interface RevenueTotals {
 }
 
 /**
- * Revenue between two instants [from, to) for the operator's overview. An order counts when it was
- * paid in the window (refunded orders were paid too, so status 1 and -2); a refund counts when it
- * was made (refunded_at), so a past day's figure never changes. Reads only the orders index
+ * Revenue between two instants [from, to) for the operator's overview, as figures it reads with
+ * its others (shared/figures.ts): orders paid in the window other than recharges (refunded orders
+ * were paid too, so status 1 and -2), recharges paid, and what refunds made in the window
+ * (refunded_at) gave back, so a past day's figure never changes. Reads only the orders indexes
  * orders_paid_at (paid_at, type, amount) and orders_refunded_at.
  */
-export async function revenueBetween(db: Kysely<DB>, from: string, to: string): Promise<RevenueTotals> {
-  const [paid, refunds] = await Promise.all([
+export function revenueFigures(db: Kysely<DB>, from: string, to: string) {
+  const paid = (recharges: boolean) =>
     db
       .selectFrom("orders")
-      .select([
-        sql<string | number | null>`sum(case when type = ${OrderType.Recharge} then 0 else amount end)`.as("revenue"),
-        sql<string | number | null>`sum(case when type = ${OrderType.Recharge} then amount else 0 end)`.as("recharge"),
-      ])
+      .select((eb) => eb.fn.sum<number | string | null>("amount").as("n"))
       .where("paid_at", ">=", from)
       .where("paid_at", "<", to)
       .where("status", "in", [PayStatus.Paid, PayStatus.Refunded])
-      .executeTakeFirstOrThrow(),
-    db
+      .where("type", recharges ? "=" : "<>", OrderType.Recharge);
+  return {
+    paid: paid(false) as Figure,
+    recharge: paid(true) as Figure,
+    refunded: db
       .selectFrom("orders")
-      .select(sql<string | number | null>`sum(refunded_amount)`.as("refunded"))
+      .select((eb) => eb.fn.sum<number | string | null>("refunded_amount").as("n"))
       .where("refunded_at", ">=", from)
-      .where("refunded_at", "<", to)
-      .executeTakeFirstOrThrow(),
-  ]);
-  const refunded = Number(refunds.refunded ?? 0);
-  return { revenue: Number(paid.revenue ?? 0) - refunded, recharge: Number(paid.recharge ?? 0), refunded };
+      .where("refunded_at", "<", to) as Figure,
+  };
 }
+
+/** RevenueTotals from revenueFigures' values: revenue is net of the window's refunds. */
+export const revenueTotals = (f: { paid: number; recharge: number; refunded: number }): RevenueTotals => ({
+  revenue: f.paid - f.refunded,
+  recharge: f.recharge,
+  refunded: f.refunded,
+});
 
 const STATE_NAMES: Record<number, string> = {
   [PayStatus.Awaiting]: "awaiting",

@@ -21,6 +21,7 @@ import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { invalid, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
+import type { Figure } from "../../shared/figures";
 import { countRows, pageOf } from "../../shared/paging";
 import { extend } from "../../shared/rows";
 import { nowIso } from "../../shared/time";
@@ -431,11 +432,9 @@ export async function unlockFromTicket(
 }
 
 /** Tickets waiting for a staff reply: the overview's "waiting for an operator" counter. */
-export async function ticketsAwaitingStaff(ctx: AppContext): Promise<number> {
-  const r = await ctx.db
+export function ticketsAwaitingStaff(db: Kysely<DB>): Figure {
+  return db
     .selectFrom("tickets")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("status", "=", TicketStatus.AwaitingReply)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+    .where("status", "=", TicketStatus.AwaitingReply);
 }

@@ -1,4 +1,5 @@
 import type { ViewInfo } from "@burrow/contract";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tunnelRow } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
@@ -171,7 +172,7 @@ describe("operator overview", () => {
       { key: "tickets", label: "待回复工单", path: "/mgr/ticket", count: 0 },
       { key: "verifications", label: "待审核实名认证", path: "/usermgr/list", count: 0 },
     ]);
-    registerWaitingCounter({ key: "test", label: "测试", path: "/test", count: async () => 4 });
+    registerWaitingCounter({ key: "test", label: "测试", path: "/test", count: () => sql`select 4` });
     expect((await get()).waiting).toContainEqual({ key: "test", label: "测试", path: "/test", count: 4 });
     const u = await t.register();
     const r = await t.api("GET", "/super/viewInfo", { token: u.token });

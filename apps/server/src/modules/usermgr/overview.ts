@@ -2,11 +2,12 @@ import { UserStatus, type ViewInfo } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
+import { type Figure, type FiguresStatement, figuresStatement, readFigures, runFigures } from "../../shared/figures";
 import { largeMemo } from "../../shared/large-memo";
-import { verifiedUserCount, waitingCounts } from "../../shared/overview-counters";
+import { verifiedUsersFigure, waitingCounters } from "../../shared/overview-counters";
 import { addDays, shanghaiDate, shanghaiDayStart } from "../../shared/time";
 import { nodeStatusSummary } from "../nodes/stats";
-import { revenueBetween } from "../orders/stats";
+import { revenueFigures, revenueTotals } from "../orders/stats";
 import { trafficByDay, trafficOfDay, tunnelCounts } from "../tunnels/stats";
 
 interface DayFigures {
@@ -37,17 +38,29 @@ async function usersBeforeDay(db: Kysely<DB>, day: string): Promise<number> {
   return n;
 }
 
+/** Users who signed up in [from, to). */
+const signupsBetween = (db: Kysely<DB>, from: string, to: string): Figure =>
+  db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("created_at", ">=", from)
+    .where("created_at", "<", to);
+
 const countUsers = async (db: Kysely<DB>, from: string, to: string) =>
-  Number(
-    (
-      await db
-        .selectFrom("users")
-        .select((eb) => eb.fn.countAll<number | string>().as("n"))
-        .where("created_at", ">=", from)
-        .where("created_at", "<", to)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+  (await readFigures(db, { n: signupsBetween(db, from, to) })).n;
+
+/** A Shanghai day's money and sign-ups as figures (read with others in one statement). */
+function dayFigures(db: Kysely<DB>, day: string) {
+  const from = shanghaiDayStart(day).toISOString();
+  const to = shanghaiDayStart(addDays(day, 1)).toISOString();
+  return { ...revenueFigures(db, from, to), signups: signupsBetween(db, from, to) };
+}
+
+/** The day's figures from dayFigures' values and its traffic. */
+const dayOf = (f: Record<"paid" | "recharge" | "refunded" | "signups", number>, traffic: number): DayFigures => {
+  const money = revenueTotals(f);
+  return { revenue: money.revenue, recharge: money.recharge, traffic, signups: f.signups };
+};
 
 /** The figures of the Shanghai days [first, last], with traffic given. */
 async function computeDays(
@@ -57,19 +70,30 @@ async function computeDays(
 ): Promise<Map<string, DayFigures>> {
   const out = new Map<string, DayFigures>();
   await Promise.all(
-    days.map(async (d) => {
-      const from = shanghaiDayStart(d).toISOString();
-      const to = shanghaiDayStart(addDays(d, 1)).toISOString();
-      const [money, signups] = await Promise.all([revenueBetween(db, from, to), countUsers(db, from, to)]);
-      out.set(d, { revenue: money.revenue, recharge: money.recharge, traffic: traffic.get(d) ?? 0, signups });
-    }),
+    days.map(async (d) => out.set(d, dayOf(await readFigures(db, dayFigures(db, d)), traffic.get(d) ?? 0))),
   );
   return out;
 }
 
+type DayStatement = FiguresStatement<keyof ReturnType<typeof dayFigures>>;
+/**
+ * Per database, what a day's overview needs built once a day: the 30 days before it, and today's
+ * money and sign-ups as one compiled statement (the same every call until midnight).
+ */
+const dayPlans = new WeakMap<Kysely<DB>, { today: string; past: string[]; statement: DayStatement }>();
+
+function planDay(db: Kysely<DB>, today: string) {
+  let plan = dayPlans.get(db);
+  if (plan?.today !== today) {
+    const past = Array.from({ length: 30 }, (_, i) => addDays(today, i - 30));
+    plan = { today, past, statement: figuresStatement(db, dayFigures(db, today)) };
+    dayPlans.set(db, plan);
+  }
+  return plan;
+}
+
 /** The 30 days before today, from the cache, computing what is missing (and dropping what fell out). */
-async function pastDays(db: Kysely<DB>, today: string): Promise<Map<string, DayFigures>> {
-  const days = Array.from({ length: 30 }, (_, i) => addDays(today, i - 30));
+async function pastDays(db: Kysely<DB>, today: string, days: string[]): Promise<Map<string, DayFigures>> {
   let cache = finished.get(db);
   if (!cache) {
     cache = new Map();
@@ -88,16 +112,30 @@ async function pastDays(db: Kysely<DB>, today: string): Promise<Map<string, DayF
 export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
   const db = ctx.db;
   const today = shanghaiDate();
-  const users = db.selectFrom("users");
-  const count = (q: typeof users) =>
-    q
-      .select((eb) => eb.fn.countAll<number | string>().as("n"))
-      .executeTakeFirstOrThrow()
-      .then((r) => Number(r.n));
-  const [before, banned, verified, tunnels, nodes, waiting, past, now] = await Promise.all([
+  const counters = waitingCounters();
+  // The counts in one statement, a few seconds old at most once they count thousands of rows
+  // (shared/large-memo.ts); today's money and sign-ups in another, live.
+  const counted = (): Record<string, Figure> => {
+    const verified = verifiedUsersFigure(db);
+    return {
+      banned: db
+        .selectFrom("users")
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .where("status", "=", UserStatus.Banned),
+      ...(verified && { verified }),
+      ...Object.fromEntries(counters.map((c, i) => [`waiting${i}`, c.count(db)])),
+    };
+  };
+  const plan = planDay(db, today);
+  const [before, counts, day, tunnels, nodes, past, trafficToday] = await Promise.all([
     usersBeforeDay(db, today),
-    count(users.where("status", "=", UserStatus.Banned)),
-    verifiedUserCount(ctx),
+    largeMemo(
+      db,
+      `overview:counts:${counters.map((c) => c.key).join(",")}`,
+      () => readFigures(db, counted()),
+      (f) => Object.values(f).reduce((sum, n) => sum + n, 0),
+    ),
+    runFigures(db, plan.statement),
     // Sums over every tunnel: a few seconds old at most once large (shared/large-memo.ts).
     largeMemo(
       db,
@@ -106,16 +144,16 @@ export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
       (c) => c.total,
     ),
     nodeStatusSummary(db),
-    waitingCounts(ctx),
-    pastDays(db, today),
+    pastDays(db, today, plan.past),
     largeMemo(
       db,
       `overview:traffic:${today}`,
       () => trafficOfDay(db, today),
       (t) => t.rows,
-    ).then(async (t) => (await computeDays(db, [today], new Map([[today, t.bytes]]))).get(today)),
+    ),
   ]);
-  const todayFigures = now ?? { revenue: 0, recharge: 0, traffic: 0, signups: 0 };
+  const todayFigures = dayOf(day, trafficToday.bytes);
+  const waiting = counters.map((c, i) => ({ key: c.key, label: c.label, path: c.path, count: counts[`waiting${i}`] }));
   const monthStart = `${today.slice(0, 8)}01`;
   const month = { revenue: todayFigures.revenue, recharge: todayFigures.recharge, traffic: todayFigures.traffic };
   for (const [d, f] of past)
@@ -124,16 +162,15 @@ export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
       month.recharge += f.recharge;
       month.traffic += f.traffic;
     }
-  const daily = Array.from({ length: 30 }, (_, i) => {
-    const date = addDays(today, i - 29);
+  const daily = [...plan.past.slice(1), today].map((date) => {
     const f = date === today ? todayFigures : (past.get(date) ?? { revenue: 0, recharge: 0, traffic: 0, signups: 0 });
     return { date, ...f };
   });
   return {
     users_total: before + todayFigures.signups,
     users_today: todayFigures.signups,
-    users_banned: banned,
-    users_verified: verified,
+    users_banned: counts.banned,
+    users_verified: counts.verified ?? 0,
     signups: daily.map((d) => ({ date: d.date, count: d.signups })),
     tunnels,
     nodes,

@@ -9,9 +9,9 @@ import {
   adminVerifyAction,
   adminVerifyView,
   applyProviderResult,
-  countVerifications,
   submitVerification,
   updateVerifySetting,
+  verificationsWith,
   verifySetting,
   verifyState,
 } from "./verify.service";
@@ -24,12 +24,12 @@ const RESULT_SEGMENT: Record<number, string> = {
 };
 
 export function verifyRoutes(api: FastifyInstance, ctx: AppContext): void {
-  registerVerifiedUsersCounter((c) => countVerifications(c, ProcessStatus.Done));
+  registerVerifiedUsersCounter((db) => verificationsWith(db, ProcessStatus.Done));
   registerWaitingCounter({
     key: "verifications",
     label: "待审核实名认证",
     path: "/usermgr/list",
-    count: (c) => countVerifications(c, ProcessStatus.Processing),
+    count: (db) => verificationsWith(db, ProcessStatus.Processing),
   });
   defineRoute(api, ctx, VerifyApi.getUserVerify, ({ user }) => verifyState(ctx, user.uid));
   defineRoute(api, ctx, VerifyApi.getUserVerifyResult, ({ user }) => verifyState(ctx, user.uid));

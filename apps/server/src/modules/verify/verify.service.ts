@@ -16,6 +16,7 @@ import type { DB } from "../../db/schema";
 import { isUniqueViolation } from "../../http/error-handler";
 import { localDuplicated, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
+import type { Figure } from "../../shared/figures";
 import { randomToken } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
 import { getSetting, setSetting, setSettingIfAbsent } from "../../shared/settings";
@@ -259,11 +260,9 @@ export async function adminVerifyAction(
 }
 
 /** Verifications in a given state (the operator's overview counts done and waiting ones). */
-export async function countVerifications(ctx: AppContext, status: number): Promise<number> {
-  const r = await ctx.db
+export function verificationsWith(db: Kysely<DB>, status: number): Figure {
+  return db
     .selectFrom("verifications")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("status", "=", status)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+    .where("status", "=", status);
 }
