@@ -313,7 +313,8 @@ export async function liveProxies(
       "nodes.name as node_name",
     ])
     .orderBy("pc.cur_conns", "desc")
-    .limit(limit)
+    // A literal too: with no parameter left, PostgreSQL plans the statement once, not every call.
+    .limit(sql.lit(limit))
     .execute();
   return rows.map((r) => ({
     node_id: r.node_id,
