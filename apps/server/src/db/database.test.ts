@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createPgDatabase, TEST_DIALECT } from "../../test/harness";
 import { inPage } from "../shared/paging";
 import { createDb, keepingStatements, PreparingClient } from "./database";
+import { oneOf } from "./dialect";
 
 describe("keepingStatements", () => {
   it("prepares a statement once per SQL and drops the least recently used past the limit", () => {
@@ -186,6 +187,30 @@ describe.skipIf(TEST_DIALECT !== "postgres")("PreparingClient (PostgreSQL)", () 
       // Under a LIMIT parameter the generic plan reckons with a tenth of the table: planned every time.
       expect(Number(bySubquery?.generic_plans)).toBe(0);
       expect(Number(bySubquery?.custom_plans)).toBe(7);
+    } finally {
+      await close();
+    }
+  });
+
+  it("takes a list of ids as one array parameter (oneOf): one kept statement whatever the list's length", async () => {
+    PreparingClient.seen.clear();
+    const { db, prepared, close } = await oneConnection();
+    try {
+      await sql`insert into t (v) select 'v' || n from generate_series(1, 100) n`.execute(db);
+      const vs = async (ids: number[]) =>
+        (
+          await db
+            .selectFrom("t")
+            .select("v")
+            .where(oneOf(db, "id", ids))
+            .orderBy("id")
+            .execute()
+        ).map((r) => r.v);
+      for (let round = 0; round < 2; round++)
+        for (const ids of [[3], [1, 2, 3, 4, 5], Array.from({ length: 50 }, (_, i) => i + 51), [999]])
+          expect(await vs(ids)).toEqual(ids.filter((id) => id <= 100).map((id) => `v${id}`));
+      const mine = (await prepared()).filter((p) => /from "t" where "id" = any\(\$1\)/.test(p.statement));
+      expect(mine).toHaveLength(1);
     } finally {
       await close();
     }

@@ -1,6 +1,6 @@
 import type { Paged } from "@burrow/contract";
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
-import { isPostgres } from "../db/dialect";
+import { isPostgres, oneOf } from "../db/dialect";
 import { LARGE_ROWS, largeMemo } from "./large-memo";
 
 /**
@@ -69,7 +69,11 @@ export async function inPage<DB, TB extends keyof DB, O>(
 ): Promise<RawBuilder<SqlBool>> {
   if (!isPostgres(db)) return sql<SqlBool>`${sql.ref(id)} in (${ids})`;
   const rows = (await ids.execute()) as Record<string, unknown>[];
-  return sql<SqlBool>`${sql.ref(id)} = any(${rows.map((r) => Number(Object.values(r)[0]))})`;
+  return oneOf(
+    db,
+    id,
+    rows.map((r) => Number(Object.values(r)[0])),
+  );
 }
 
 /**

@@ -15,7 +15,7 @@ import type {
 } from "@burrow/contract";
 import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import type { AppContext } from "../../context";
-import { containsText } from "../../db/dialect";
+import { containsText, oneOf } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { invalid, notFound } from "../../http/errors";
 import { largeMemo } from "../../shared/large-memo";
@@ -127,7 +127,7 @@ export async function userTraffic(ctx: AppContext, uid: number, q: UserTrafficQu
           .selectFrom("tunnels")
           .select(["tun_id", "tun_name", "status"])
           .where("uid", "=", uid)
-          .where("tun_id", "in", ids)
+          .where(oneOf(ctx.db, "tun_id", ids))
           .execute()
       : [],
     getPlanLimits(ctx.db, uid),
