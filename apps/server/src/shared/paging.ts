@@ -1,7 +1,7 @@
 import type { Paged } from "@burrow/contract";
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import { isPostgres, oneOf } from "../db/dialect";
-import { LARGE_ROWS, largeMemo } from "./large-memo";
+import { largeMemo } from "./large-memo";
 
 /**
  * Reads a page, then its count, and answers the DESIGN.md §3 list shape. A page with fewer rows
@@ -44,8 +44,11 @@ export function countSelected<DB, TB extends keyof DB, O>(sel: SelectQueryBuilde
   return countRows(sel.clearSelect());
 }
 
-/** From this offset on, a page seeks from a remembered id of its list (pageIds). */
-export const DEEP_OFFSET = LARGE_ROWS;
+/**
+ * From this offset on, a page seeks from a remembered id of its list (pageIds): past the rows a
+ * few seconds' changes could shift (the anchors are as old as a 10,000-row total may be).
+ */
+export const DEEP_OFFSET = 10_000;
 /** pageIds remembers the list's id at every ANCHOR_EVERY-th row. */
 export const ANCHOR_EVERY = 1000;
 
