@@ -24,6 +24,7 @@ import * as scaleListIndexes from "./2026-11-25T03-00_scale_list_indexes";
 import * as phoneSearch from "./2026-11-25T06-00_phone_search";
 import * as tunnelNameSearch from "./2026-11-25T08-00_tunnel_name_search";
 import * as orphanTunnels from "./2026-11-25T11-00_orphan_tunnels";
+import * as trafficUidNode from "./2026-11-25T13-00_traffic_uid_node";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25T06-00_phone_search": phoneSearch,
   "2026-11-25T08-00_tunnel_name_search": tunnelNameSearch,
   "2026-11-25T11-00_orphan_tunnels": orphanTunnels,
+  "2026-11-25T13-00_traffic_uid_node": trafficUidNode,
 };

@@ -370,6 +370,16 @@ async function computeFlow(ctx: AppContext, q: FlowQuery, start: string, end: st
         sql<string | number>`sum(tunnel_traffic.traffic_out)`.as("traffic_out"),
         sql<string | number>`count(*)`.as("n"),
       ])
+      // One customer's phone with their rows: a statement fewer (each costs a round trip).
+      .$if(Boolean(q.uid), (cq) =>
+        cq.select((eb) =>
+          eb
+            .selectFrom("users")
+            .select("users.phone")
+            .where("users.uid", "=", q.uid as number)
+            .as("phone"),
+        ),
+      )
       .groupBy(["day", "tunnel_traffic.node_id", "nodes.name"])
       .execute(),
     q.uid ? undefined : flowUsers(base, q),
@@ -406,7 +416,12 @@ async function computeFlow(ctx: AppContext, q: FlowQuery, start: string, end: st
     // One customer's row is the totals: no second pass, no count.
     users:
       users ??
-      (await oneFlowUser(ctx, q.uid as number, rows > 0 ? { traffic_in: total_in, traffic_out: total_out } : null, q)),
+      oneFlowUser(
+        q.uid as number,
+        (cells[0] as { phone?: string | null } | undefined)?.phone,
+        rows > 0 ? { traffic_in: total_in, traffic_out: total_out } : null,
+        q,
+      ),
   };
   return { flow, rows };
 }
@@ -448,14 +463,13 @@ async function flowUsers(base: SelectQueryBuilder<DB, "tunnel_traffic", object>,
 }
 
 /** The users page of one customer's flow: their row (the range's totals) if they had traffic. */
-async function oneFlowUser(
-  ctx: AppContext,
+function oneFlowUser(
   uid: number,
+  phone: string | null | undefined,
   sums: { traffic_in: number; traffic_out: number } | null,
   q: FlowQuery,
-): Promise<FlowUsers> {
+): FlowUsers {
   const page = { total: sums ? 1 : 0, page: q.page, size: q.size };
   if (!sums || q.page > 1) return { ...page, list: [] };
-  const user = await ctx.db.selectFrom("users").select("phone").where("uid", "=", uid).executeTakeFirst();
-  return { ...page, list: [{ uid, phone: shownPhone(user?.phone), ...sums }] };
+  return { ...page, list: [{ uid, phone: shownPhone(phone), ...sums }] };
 }
