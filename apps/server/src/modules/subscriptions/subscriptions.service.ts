@@ -11,10 +11,11 @@ import {
 } from "@burrow/contract";
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { AppContext } from "../../context";
+import { isPostgres } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { refused } from "../../http/errors";
 import { lockUser } from "../../shared/locks";
-import { countRows, pageOf } from "../../shared/paging";
+import { countRows, pageIds, pageOf } from "../../shared/paging";
 import { extend } from "../../shared/rows";
 import { type Tx, transact } from "../../shared/tx";
 import { shownPhone } from "../users/users.presenter";
@@ -409,20 +410,31 @@ function subscriptionPage(
   size: number,
   withOwner: boolean,
 ) {
+  const filtered = ctx.db.selectFrom("subscriptions").where(filter);
+  const rows = subscriptionViewQuery(ctx.db)
+    .leftJoin("users", "users.uid", "subscriptions.uid")
+    .select("users.phone as phone");
   return pageOf(
     page,
     size,
-    (limit, offset) =>
-      subscriptionViewQuery(ctx.db)
-        .leftJoin("users", "users.uid", "subscriptions.uid")
-        .select("users.phone as phone")
-        .where(filter)
-        .$if(!withOwner, (qb) => qb.orderBy(liveFirst))
-        .orderBy("subscriptions.id", "desc")
-        .limit(limit)
-        .offset(offset)
-        .execute(),
-    () => countRows(ctx.db.selectFrom("subscriptions").where(filter), withOwner ? ctx.db : undefined),
+    async (limit, offset) =>
+      // The operators' list on PostgreSQL: the page's ids, then their joined rows (pageIds), so the
+      // joined statement is planned once, not under LIMIT/OFFSET parameters on every call (p95
+      // 33 -> 25 ms at scale). SQLite walks the id index with the joins as it is (there the ids
+      // first measured slower: 512 -> 607 us an answer).
+      withOwner && isPostgres(ctx.db)
+        ? rows
+            .where(await pageIds(ctx.db, filtered, "subscriptions.id", limit, offset))
+            .orderBy("subscriptions.id", "desc")
+            .execute()
+        : rows
+            .where(filter)
+            .$if(!withOwner, (qb) => qb.orderBy(liveFirst))
+            .orderBy("subscriptions.id", "desc")
+            .limit(limit)
+            .offset(offset)
+            .execute(),
+    () => countRows(filtered, withOwner ? ctx.db : undefined),
   );
 }
 

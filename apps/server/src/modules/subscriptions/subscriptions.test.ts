@@ -1,4 +1,4 @@
-import type { CreateOrderResult, SubscriptionList } from "@burrow/contract";
+import type { CreateOrderResult, Paged, PlanRegRow, SubscriptionList } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { giveBalance, makePlan, subsOf } from "../../../test/store-fixtures";
@@ -151,5 +151,25 @@ describe("GET /user/subscription", () => {
     const other = await t.register();
     const mine = await t.api<SubscriptionList>("GET", "/user/subscription", { token: other.token });
     expect(mine.body.data.list.map((s) => s.free)).toEqual([true]);
+  });
+});
+
+describe("GET /super/plan/reg", () => {
+  it("lists registrations newest first whatever their status, paged exactly, where the customer sees live ones first", async () => {
+    const admin = await t.adminToken();
+    const { u } = await customerWithPacks();
+    const ids = (await subsOf(t, u.uid)).map((s) => s.id).sort((a, b) => b - a);
+    // the newest registration ends: the customer's list moves it down, the operators' does not
+    await t.db.updateTable("subscriptions").set({ status: -1 }).where("id", "=", ids[0]).execute();
+    const reg = (query: Record<string, unknown>) =>
+      t.api<Paged<PlanRegRow>>("GET", "/super/plan/reg", { token: admin, query: { user_id: u.uid, ...query } });
+    const whole = (await reg({ page: 1, size: 10 })).body.data;
+    expect(whole.list.map((s) => s.id)).toEqual(ids);
+    expect(whole.total).toBe(4);
+    const second = (await reg({ page: 2, size: 3 })).body.data;
+    expect([second.list.map((s) => s.id), second.total]).toEqual([ids.slice(3), 4]);
+    const mine = await t.api<SubscriptionList>("GET", "/user/subscription", { token: u.token });
+    expect(mine.body.data.list.map((s) => s.status)).toEqual([1, 1, -1, -1]);
+    expect(mine.body.data.list[0].id).not.toBe(ids[0]);
   });
 });
