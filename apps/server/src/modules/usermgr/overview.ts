@@ -2,7 +2,7 @@ import { UserStatus, type ViewInfo } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { type Figure, type FiguresStatement, figuresStatement, readFigures, runFigures } from "../../shared/figures";
+import { type Figure, memoFigures, readFigures } from "../../shared/figures";
 import { largeMemo } from "../../shared/large-memo";
 import { verifiedUsersFigure, waitingCounters } from "../../shared/overview-counters";
 import { addDays, shanghaiDate, shanghaiDayStart } from "../../shared/time";
@@ -75,18 +75,17 @@ async function computeDays(
   return out;
 }
 
-type DayStatement = FiguresStatement<keyof ReturnType<typeof dayFigures>>;
 /**
  * Per database, what a day's overview needs built once a day: the 30 days before it, and today's
- * money and sign-ups as one compiled statement (the same every call until midnight).
+ * money and sign-ups as figures (the same every call until midnight).
  */
-const dayPlans = new WeakMap<Kysely<DB>, { today: string; past: string[]; statement: DayStatement }>();
+const dayPlans = new WeakMap<Kysely<DB>, { today: string; past: string[]; figures: ReturnType<typeof dayFigures> }>();
 
 function planDay(db: Kysely<DB>, today: string) {
   let plan = dayPlans.get(db);
   if (plan?.today !== today) {
     const past = Array.from({ length: 30 }, (_, i) => addDays(today, i - 30));
-    plan = { today, past, statement: figuresStatement(db, dayFigures(db, today)) };
+    plan = { today, past, figures: dayFigures(db, today) };
     dayPlans.set(db, plan);
   }
   return plan;
@@ -113,29 +112,22 @@ export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
   const db = ctx.db;
   const today = shanghaiDate();
   const counters = waitingCounters();
-  // The counts in one statement, a few seconds old at most once they count thousands of rows
-  // (shared/large-memo.ts); today's money and sign-ups in another, live.
-  const counted = (): Record<string, Figure> => {
-    const verified = verifiedUsersFigure(db);
-    return {
-      banned: db
+  // The counts, each a few seconds old at most once it counts thousands of rows and exact below
+  // (memoFigures), and today's money and sign-ups, live: one statement.
+  const verified = verifiedUsersFigure(db);
+  const counted: Record<string, () => Figure> = {
+    banned: () =>
+      db
         .selectFrom("users")
         .select((eb) => eb.fn.countAll<number | string>().as("n"))
         .where("status", "=", UserStatus.Banned),
-      ...(verified && { verified }),
-      ...Object.fromEntries(counters.map((c, i) => [`waiting${i}`, c.count(db)])),
-    };
+    ...(verified && { verified: () => verified }),
+    ...Object.fromEntries(counters.map((c) => [`waiting:${c.key}`, () => c.count(db)])),
   };
   const plan = planDay(db, today);
-  const [before, counts, day, tunnels, nodes, past, trafficToday] = await Promise.all([
+  const [before, figures, tunnels, nodes, past, trafficToday] = await Promise.all([
     usersBeforeDay(db, today),
-    largeMemo(
-      db,
-      `overview:counts:${counters.map((c) => c.key).join(",")}`,
-      () => readFigures(db, counted()),
-      (f) => Object.values(f).reduce((sum, n) => sum + n, 0),
-    ),
-    runFigures(db, plan.statement),
+    memoFigures(db, `overview:${counters.map((c) => c.key).join(",")}`, counted, plan.figures, today),
     // Sums over every tunnel: a few seconds old at most once large (shared/large-memo.ts).
     largeMemo(
       db,
@@ -152,8 +144,13 @@ export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
       (t) => t.rows,
     ),
   ]);
-  const todayFigures = dayOf(day, trafficToday.bytes);
-  const waiting = counters.map((c, i) => ({ key: c.key, label: c.label, path: c.path, count: counts[`waiting${i}`] }));
+  const todayFigures = dayOf(figures, trafficToday.bytes);
+  const waiting = counters.map((c) => ({
+    key: c.key,
+    label: c.label,
+    path: c.path,
+    count: figures[`waiting:${c.key}`],
+  }));
   const monthStart = `${today.slice(0, 8)}01`;
   const month = { revenue: todayFigures.revenue, recharge: todayFigures.recharge, traffic: todayFigures.traffic };
   for (const [d, f] of past)
@@ -169,8 +166,8 @@ export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
   return {
     users_total: before + todayFigures.signups,
     users_today: todayFigures.signups,
-    users_banned: counts.banned,
-    users_verified: counts.verified ?? 0,
+    users_banned: figures.banned,
+    users_verified: figures.verified ?? 0,
     signups: daily.map((d) => ({ date: d.date, count: d.signups })),
     tunnels,
     nodes,
