@@ -22,7 +22,7 @@ import type { DB } from "../../db/schema";
 import { invalid, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import type { Figure } from "../../shared/figures";
-import { countRows, pageOf } from "../../shared/paging";
+import { countRows, DEEP_OFFSET, pageOf } from "../../shared/paging";
 import { extend } from "../../shared/rows";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
@@ -287,7 +287,8 @@ export async function listTickets(ctx: AppContext, q: AdminTicketListQuery): Pro
         for (const status of STAFF_ORDER) {
           if (rows.length === limit) break;
           if (skip > 0) {
-            const n = await countRows(sel.where("status", "=", status), ctx.db);
+            // Exact in the first DEEP_OFFSET rows (a memoized count could skip or repeat tickets).
+            const n = await countRows(sel.where("status", "=", status), offset >= DEEP_OFFSET ? ctx.db : undefined);
             if (skip >= n) {
               skip -= n;
               continue;

@@ -314,7 +314,7 @@ export async function liveProxies(
     ])
     .orderBy("pc.cur_conns", "desc")
     // A literal too: with no parameter left, PostgreSQL plans the statement once, not every call.
-    .limit(sql.lit(limit))
+    .limit(sql.lit(Math.trunc(limit)))
     .execute();
   return rows.map((r) => ({
     node_id: r.node_id,
