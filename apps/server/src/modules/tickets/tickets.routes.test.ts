@@ -251,6 +251,45 @@ describe("the ticket state machine", () => {
 });
 
 describe("the staff queue", () => {
+  it("places a page across statuses by exact counts: a ticket that just came is neither skipped nor repeated", async () => {
+    const u = await t.register();
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+    const ticket = (status: number, i: number) => ({
+      uid: u.uid,
+      title: `t${i}`,
+      category: "other",
+      status,
+      tun_id: null,
+      user_unread: 0,
+      last_reply: "",
+      last_reply_staff: 0,
+      last_reply_at: at(i),
+      created_at: at(i),
+      closed_at: null,
+    });
+    // 1,000 awaiting staff (a count large enough to be memoized), then 5 awaiting the customer
+    for (let c = 0; c < 5; c++)
+      await t.db
+        .insertInto("tickets")
+        .values(Array.from({ length: 200 }, (_, i) => ticket(2, c * 200 + i)))
+        .execute();
+    await t.db
+      .insertInto("tickets")
+      .values(Array.from({ length: 5 }, (_, i) => ticket(3, i)))
+      .execute();
+    const page101 = async () =>
+      (
+        await t.api<Paged<AdminTicketRow>>("GET", "/super/ticket", {
+          token: support,
+          query: { uid: u.uid, page: 101, size: 10 },
+        })
+      ).body.data.list.map((r) => r.title);
+    expect(await page101()).toEqual(["t0", "t1", "t2", "t3", "t4"]);
+    // one more awaiting staff, the newest: the 1,001st of its status, first on page 101
+    await t.db.insertInto("tickets").values(ticket(2, 5000)).execute();
+    expect(await page101()).toEqual(["t5000", "t0", "t1", "t2", "t3", "t4"]);
+  });
+
   it("filters by status, category, user and age; awaiting staff first; shows the customer's context", async () => {
     const u = await t.register();
     await setPlan(t, u.uid, { bandwidth: 10 });
