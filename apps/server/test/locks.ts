@@ -43,3 +43,22 @@ export async function untilWaiting(t: TestApp, n = 1, timeoutMs = 10_000): Promi
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/**
+ * Sends `request` while `held` keeps its locks, runs `meanwhile` once the request waits for them,
+ * then releases them; the request's answer (what it did after the locks).
+ */
+export async function whileHeld<T>(
+  t: TestApp,
+  held: ReturnType<typeof holding>,
+  request: () => Promise<T>,
+  meanwhile?: () => Promise<unknown>,
+): Promise<T> {
+  await held.ready;
+  const answer = request();
+  await untilWaiting(t);
+  await meanwhile?.();
+  held.release();
+  await held.done;
+  return answer;
+}

@@ -4,7 +4,7 @@ import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan, tunnelRow } from "../../../test/frp-fixtures";
 import { createTestApp, TEST_DIALECT, type TestApp } from "../../../test/harness";
-import { holding, untilWaiting } from "../../../test/locks";
+import { holding, whileHeld } from "../../../test/locks";
 import type { DB } from "../../db/schema";
 import { lockNode } from "./nodes.repository";
 
@@ -216,18 +216,17 @@ racing("deleting a node while a tunnel is created on it", () => {
   it("counts a tunnel whose creation holds the node: the node is not deleted", async () => {
     const n = await createTestNode(t, {}, admin);
     const u = await t.register();
-    const creation = holdingNode(n.node_id, "key share", (trx) =>
-      trx
-        .insertInto("tunnels")
-        .values(tunnelRow({ uid: u.uid, node_id: n.node_id, tun_name: "in-flight", remote_port: 20099 }))
-        .execute(),
+    const del = await whileHeld(
+      t,
+      holdingNode(n.node_id, "key share", (trx) =>
+        trx
+          .insertInto("tunnels")
+          .values(tunnelRow({ uid: u.uid, node_id: n.node_id, tun_name: "in-flight", remote_port: 20099 }))
+          .execute(),
+      ),
+      () => t.api("DELETE", "/super/node", { token: admin, body: { node_id: n.node_id } }),
     );
-    await creation.ready;
-    const del = t.api("DELETE", "/super/node", { token: admin, body: { node_id: n.node_id } });
-    await untilWaiting(t);
-    creation.release();
-    await creation.done;
-    expect((await del).body).toMatchObject({ code: 2001, msg: expect.stringContaining("1 条隧道") });
+    expect(del.body).toMatchObject({ code: 2001, msg: expect.stringContaining("1 条隧道") });
     expect(await t.db.selectFrom("nodes").select("node_id").where("node_id", "=", n.node_id).execute()).toHaveLength(1);
   });
 
@@ -235,18 +234,16 @@ racing("deleting a node while a tunnel is created on it", () => {
     const n = await createTestNode(t, {}, admin);
     const u = await t.register();
     await setPlan(t, u.uid);
-    const deletion = holdingNode(n.node_id, "update", (trx) =>
-      trx.deleteFrom("nodes").where("node_id", "=", n.node_id).execute(),
+    const create = await whileHeld(
+      t,
+      holdingNode(n.node_id, "update", (trx) => trx.deleteFrom("nodes").where("node_id", "=", n.node_id).execute()),
+      () =>
+        t.api("POST", "/user/tun", {
+          token: u.token,
+          body: { tun_name: "late", protocol: "tcp", local_port: 22, node_id: n.node_id },
+        }),
     );
-    await deletion.ready;
-    const create = t.api("POST", "/user/tun", {
-      token: u.token,
-      body: { tun_name: "late", protocol: "tcp", local_port: 22, node_id: n.node_id },
-    });
-    await untilWaiting(t);
-    deletion.release();
-    await deletion.done;
-    expect((await create).body).toMatchObject({ code: 10000, msg: expect.stringContaining("node_id") });
+    expect(create.body).toMatchObject({ code: 10000, msg: expect.stringContaining("node_id") });
     expect(await t.db.selectFrom("tunnels").select("tun_id").where("node_id", "=", n.node_id).execute()).toEqual([]);
   });
 });
@@ -261,18 +258,17 @@ racing("editing a node's ports while a tunnel is written on it", () => {
   it("counts a tunnel whose creation holds the node: the range does not shrink past it", async () => {
     const n = await createTestNode(t, {}, admin);
     const u = await t.register();
-    const creation = holdingNode(n.node_id, "key share", (trx) =>
-      trx
-        .insertInto("tunnels")
-        .values(tunnelRow({ uid: u.uid, node_id: n.node_id, tun_name: "in-flight", remote_port: 20090 }))
-        .execute(),
+    const edit = await whileHeld(
+      t,
+      holdingNode(n.node_id, "key share", (trx) =>
+        trx
+          .insertInto("tunnels")
+          .values(tunnelRow({ uid: u.uid, node_id: n.node_id, tun_name: "in-flight", remote_port: 20090 }))
+          .execute(),
+      ),
+      () => shrink(n.node_id),
     );
-    await creation.ready;
-    const edit = shrink(n.node_id);
-    await untilWaiting(t);
-    creation.release();
-    await creation.done;
-    expect((await edit).body).toMatchObject({ code: 2001, msg: expect.stringContaining("1 条隧道的远程端口") });
+    expect(edit.body).toMatchObject({ code: 2001, msg: expect.stringContaining("1 条隧道的远程端口") });
     expect(await portMax(n.node_id)).toBe(20100);
   });
 
@@ -280,18 +276,18 @@ racing("editing a node's ports while a tunnel is written on it", () => {
     const n = await createTestNode(t, {}, admin);
     const u = await t.register();
     await setPlan(t, u.uid);
-    const edit = holdingNode(n.node_id, "update", (trx) =>
-      trx.updateTable("nodes").set({ port_max: 20050 }).where("node_id", "=", n.node_id).execute(),
+    const create = await whileHeld(
+      t,
+      holdingNode(n.node_id, "update", (trx) =>
+        trx.updateTable("nodes").set({ port_max: 20050 }).where("node_id", "=", n.node_id).execute(),
+      ),
+      () =>
+        t.api("POST", "/user/tun", {
+          token: u.token,
+          body: { tun_name: "late", protocol: "tcp", local_port: 22, node_id: n.node_id, remote_port: 20090 },
+        }),
     );
-    await edit.ready;
-    const create = t.api("POST", "/user/tun", {
-      token: u.token,
-      body: { tun_name: "late", protocol: "tcp", local_port: 22, node_id: n.node_id, remote_port: 20090 },
-    });
-    await untilWaiting(t);
-    edit.release();
-    await edit.done;
-    expect((await create).body).toMatchObject({ code: 10000, msg: expect.stringContaining("20000-20050") });
+    expect(create.body).toMatchObject({ code: 10000, msg: expect.stringContaining("20000-20050") });
     expect(await t.db.selectFrom("tunnels").select("tun_id").where("node_id", "=", n.node_id).execute()).toEqual([]);
   });
 
@@ -300,15 +296,14 @@ racing("editing a node's ports while a tunnel is written on it", () => {
     const u = await t.register();
     await setPlan(t, u.uid);
     const tun = await createTestTunnel(t, u.token, { node_id: n.node_id, protocol: "tcp", remote_port: 20010 });
-    const edit = holdingNode(n.node_id, "update", (trx) =>
-      trx.updateTable("nodes").set({ port_max: 20050 }).where("node_id", "=", n.node_id).execute(),
+    const move = await whileHeld(
+      t,
+      holdingNode(n.node_id, "update", (trx) =>
+        trx.updateTable("nodes").set({ port_max: 20050 }).where("node_id", "=", n.node_id).execute(),
+      ),
+      () => t.api("PATCH", "/user/tun", { token: u.token, body: { tun_id: tun.tun_id, remote_port: 20090 } }),
     );
-    await edit.ready;
-    const move = t.api("PATCH", "/user/tun", { token: u.token, body: { tun_id: tun.tun_id, remote_port: 20090 } });
-    await untilWaiting(t);
-    edit.release();
-    await edit.done;
-    expect((await move).body).toMatchObject({ code: 10000, msg: expect.stringContaining("20000-20050") });
+    expect(move.body).toMatchObject({ code: 10000, msg: expect.stringContaining("20000-20050") });
     const row = await t.db.selectFrom("tunnels").select("remote_port").where("tun_id", "=", tun.tun_id).execute();
     expect(row).toEqual([{ remote_port: 20010 }]);
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDomains } from "../../../test/domain-fixtures";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, TEST_DIALECT, type TestApp } from "../../../test/harness";
-import { holding, untilWaiting } from "../../../test/locks";
+import { holding, whileHeld } from "../../../test/locks";
 import { lockUser } from "../../shared/locks";
 
 let t: TestApp;
@@ -372,15 +372,14 @@ describe.runIf(TEST_DIALECT === "postgres")("an edit racing a delete or an opera
   async function editHeldWhile(meanwhile: (u: { uid: number; token: string }, tunId: number) => Promise<unknown>) {
     const u = await customer();
     const web = await createTestTunnel(t, u.token, { node_id: node.node_id, protocol: "http", subdomain: `a${u.uid}` });
-    const payment = holding(t, (trx) => lockUser(trx, u.uid));
-    await payment.ready;
-    const edit = t.api("PATCH", "/user/tun", { token: u.token, body: { tun_id: web.tun_id, subdomain: `b${u.uid}` } });
-    await untilWaiting(t);
-    await meanwhile(u, web.tun_id);
-    payment.release();
-    await payment.done;
+    const edit = await whileHeld(
+      t,
+      holding(t, (trx) => lockUser(trx, u.uid)),
+      () => t.api("PATCH", "/user/tun", { token: u.token, body: { tun_id: web.tun_id, subdomain: `b${u.uid}` } }),
+      () => meanwhile(u, web.tun_id),
+    );
     const domains = await t.db.selectFrom("tunnel_domains").select("domain").where("tun_id", "=", web.tun_id).execute();
-    return { edit: await edit, domains: domains.map((d) => d.domain), tunId: web.tun_id };
+    return { edit, domains: domains.map((d) => d.domain), tunId: web.tun_id };
   }
 
   it("refuses the edit of a tunnel deleted meanwhile: it gets no domains back (404)", async () => {
@@ -400,15 +399,13 @@ describe.runIf(TEST_DIALECT === "postgres")("an edit racing a delete or an opera
       (trx) => lockUser(trx, u.uid),
       (trx) => trx.updateTable("subscriptions").set({ status: -2 }).where("uid", "=", u.uid).execute(),
     );
-    await refund.ready;
-    const create = t.api("POST", "/user/tun", {
-      token: u.token,
-      body: { tun_name: "late", protocol: "tcp", local_port: 22, node_id: node.node_id },
-    });
-    await untilWaiting(t);
-    refund.release();
-    await refund.done;
-    expect((await create).body).toMatchObject({ code: 2001, msg: expect.stringContaining("没有生效中的套餐") });
+    const create = await whileHeld(t, refund, () =>
+      t.api("POST", "/user/tun", {
+        token: u.token,
+        body: { tun_name: "late", protocol: "tcp", local_port: 22, node_id: node.node_id },
+      }),
+    );
+    expect(create.body).toMatchObject({ code: 2001, msg: expect.stringContaining("没有生效中的套餐") });
     expect(await t.db.selectFrom("tunnels").select("tun_id").where("uid", "=", u.uid).execute()).toEqual([]);
   });
 
