@@ -9,7 +9,9 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDnsServer, type TestDnsServer } from "../../../test/dns-server";
 import { createTestNode, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
+import { createTestApp, dropPhone, TEST_DIALECT, type TestApp } from "../../../test/harness";
+import { holding, untilWaiting, whileHeld } from "../../../test/locks";
+import { lockUser } from "../../shared/locks";
 import { recheckDomains } from "./domains.service";
 
 /**
@@ -256,6 +258,29 @@ describe("a customer's domains are the customer's own", () => {
     // The name is free for someone else now.
     await owned(await customer(), d.domain);
   });
+
+  // PostgreSQL only: SQLite runs one write transaction at a time.
+  it.runIf(TEST_DIALECT === "postgres")(
+    "never both: a tunnel written while its domain is deleted keeps the domain, or finds it gone",
+    async () => {
+      const c = await customer();
+      const d = await owned(c);
+      let deletion: Promise<{ body: { code: string | number } }> | undefined;
+      // The customer's lock held (as a payment of theirs would) while the tunnel and the deletion come.
+      const tun = await whileHeld(
+        t,
+        holding(t, (trx) => lockUser(trx, c.uid)),
+        () => web(c, [d.domain]),
+        async () => {
+          deletion = t.api("DELETE", "/user/domain", { token: c.token, body: { id: d.id } });
+          await untilWaiting(t, 2);
+        },
+      );
+      // The tunnel came first: it is written with the domain, and the deletion then sees it.
+      expect([tun.body.code, (await deletion)?.body.code]).toEqual(["SUCCESS", 2001]);
+      expect((await list(c)).body.data.list.map((x) => x.id)).toContain(d.id);
+    },
+  );
 });
 
 describe("tunnels use only verified domains", () => {

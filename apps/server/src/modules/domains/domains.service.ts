@@ -166,15 +166,22 @@ export async function addDomain(ctx: AppContext, uid: number, body: AddDomainBod
   }
 }
 
-/** DELETE /user/domain: only when no tunnel uses it, and never an unbound one (the operator's decision stays). */
+/**
+ * DELETE /user/domain: only when no tunnel uses it, and never an unbound one (the operator's
+ * decision stays). Under the customer's lock, which their tunnel writes take before checking
+ * their domains: a tunnel written meanwhile is either counted here or finds the domain gone.
+ */
 export async function deleteDomain(ctx: AppContext, uid: number, id: number): Promise<void> {
-  const row = await ownRow(ctx.db, uid, id);
-  if (row.status === "unbound") throw refused(`域名 ${row.domain} 已被管理员解绑，如有疑问请提交工单`);
-  const usesOf = await tunnelsByDomain(ctx.db, [row]);
-  const uses = usesOf(row);
-  if (uses.length)
-    throw refused(`域名 ${row.domain} 正被隧道 ${uses.map((u) => u.tun_name).join("、")} 使用，请先修改这些隧道`);
-  await ctx.db.deleteFrom("domains").where("id", "=", row.id).where("uid", "=", uid).execute();
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockUser(trx, uid);
+    const row = await ownRow(trx, uid, id);
+    if (row.status === "unbound") throw refused(`域名 ${row.domain} 已被管理员解绑，如有疑问请提交工单`);
+    const usesOf = await tunnelsByDomain(trx, [row]);
+    const uses = usesOf(row);
+    if (uses.length)
+      throw refused(`域名 ${row.domain} 正被隧道 ${uses.map((u) => u.tun_name).join("、")} 使用，请先修改这些隧道`);
+    await trx.deleteFrom("domains").where("id", "=", row.id).where("uid", "=", uid).execute();
+  });
   ctx.events.emit("domain.changed", { uid });
 }
 

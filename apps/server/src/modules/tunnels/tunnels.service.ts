@@ -161,15 +161,21 @@ async function requireLimits(db: Kysely<DB>, uid: number): Promise<PlanLimits> {
  * A tunnel write's first steps in its transaction: the customer's lock, then the node's
  * (lockNode: deleteNode and updateNode wait for the write, or committed before it and are seen
  * here), and the draft checked again against the node, its level and the customer's plan as they
- * are now - what the write commits against. `check: false` (turning a tunnel on or off) only
- * takes the locks, with the plan read before.
+ * are now, and its custom domains (their deletion takes the customer's lock too) - what the write
+ * commits against. `check: false` (turning a tunnel on or off) only takes the locks, with the
+ * plan read before.
  */
 async function underLocks(
   trx: Kysely<DB>,
   uid: number,
   nodeId: number,
   draft: TunnelDraft,
-  { hosts, limits, check }: { hosts: readonly string[]; limits: PlanLimits; check: boolean },
+  {
+    hosts,
+    limits,
+    check,
+    domains,
+  }: { hosts: readonly string[]; limits: PlanLimits; check: boolean; domains: AppContext["domains"] },
 ): Promise<{ node: NodeRow; limits: PlanLimits }> {
   await lockUser(trx, uid);
   const node = await lockNode(trx, nodeId, "key share");
@@ -178,6 +184,7 @@ async function underLocks(
   const now = await requireLimits(trx, uid);
   const level = await trx.selectFrom("plan_levels").select("level").where("id", "=", node.level_id).executeTakeFirst();
   checkDraft(draft, node, now, level?.level ?? 0, hosts);
+  if (isWeb(draft.protocol)) await domains.assertUsable(trx, uid, node.node_id, draft.custom_domains);
   return { node, limits: now };
 }
 
@@ -345,6 +352,7 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
           hosts,
           limits: planned,
           check: true,
+          domains: ctx.domains,
         });
         const count = await trx
           .selectFrom("tunnels")
@@ -428,6 +436,7 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
           hosts,
           limits,
           check: !onlyToggle,
+          domains: ctx.domains,
         });
         await assertFree(trx, uid, locked, draft, cur.tun_id);
         const values = draftValues(draft);
