@@ -12,6 +12,9 @@ const leaves = (items: MenuItem[], prefix = ""): string[] =>
   items.flatMap((i) => (i.children?.length ? leaves(i.children, prefix) : i.path ? [`${prefix}${i.path}`] : []));
 
 async function visitAll(page: Page, token: string, paths: string[]) {
+  // Each path is a full page load (the app's chunks parsed again): about 2 s on a 2-vCPU machine,
+  // so the admin menu's 30 pages alone took the default 45 s.
+  test.setTimeout(10_000 + paths.length * 6_000);
   const csp = await watchCsp(page);
   await openSignedIn(page, token, paths[0]);
   for (const path of paths) {
