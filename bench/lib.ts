@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 
@@ -57,6 +58,103 @@ export function percentile(values: number[], p: number): number {
 export type LoadOptions = Parameters<typeof load>[0];
 export type LoadResult = Awaited<ReturnType<typeof load>> & { cpu_us_per_req: number };
 
+/**
+ * wrk (Debian's package), where installed: a load generator in C that spends a few microseconds on
+ * a request where autocannon spends about as much as the server it measures. On two vCPUs that
+ * matters: whichever of the generator and the server is the slower keeps the other asleep between
+ * answers, and the slower side then pays the wake-up of the other (an inter-processor interrupt on
+ * a virtual machine) in every write. Against a generator as fast as a bare route, a server a few
+ * microseconds slower flips that and looks slower still (docs/frp.md); against wrk both the bare
+ * route and the plugin are the slower side, so their ratio is the servers'.
+ */
+export const WRK = ["/usr/bin/wrk", "/usr/local/bin/wrk"].find((p) => fs.existsSync(p));
+
+// Each thread reads the requests (raw HTTP, each after its length on a line of its own) and cycles
+// through them; `done` prints the summary as JSON (latencies in microseconds).
+const WRK_SCRIPT = `
+local reqs, i = {}, 0
+function init(args)
+  local f = assert(io.open(args[1], "rb"))
+  local data = f:read("*a")
+  f:close()
+  local pos = 1
+  while pos <= #data do
+    local nl = data:find("\\n", pos, true)
+    local len = tonumber(data:sub(pos, nl - 1))
+    reqs[#reqs + 1] = data:sub(nl + 1, nl + len)
+    pos = nl + len + 1
+  end
+end
+function request()
+  i = i % #reqs + 1
+  return reqs[i]
+end
+function done(s, latency)
+  local e = s.errors
+  io.write(string.format('\\n{"requests":%d,"duration_us":%d,"p50":%d,"p95":%d,"p99":%d,"errors":%d,"non2xx":%d}\\n',
+    s.requests, s.duration, latency:percentile(50), latency:percentile(95), latency:percentile(99),
+    e.connect + e.read + e.write + e.timeout, e.status))
+end
+`;
+
+/** One load from wrk (one thread), with `load`'s options and answer. */
+export async function loadWithWrk(opts: LoadOptions): Promise<Awaited<ReturnType<typeof load>>> {
+  if (!WRK) throw new Error("wrk is not installed (apt-get install wrk)");
+  const url = new URL(opts.url);
+  const requests: autocannon.Request[] = opts.requests ?? [
+    { method: opts.method ?? "GET", path: url.pathname + url.search, headers: opts.headers, body: opts.body },
+  ];
+  const raw = requests.map((r) => {
+    const body = Buffer.from((r.body as string | undefined) ?? "");
+    const head = [`${r.method ?? "GET"} ${r.path ?? url.pathname} HTTP/1.1`, `host: ${url.host}`];
+    if (r.body !== undefined) head.push(`content-length: ${body.length}`);
+    for (const [k, v] of Object.entries(r.headers ?? {})) head.push(`${k}: ${v}`);
+    const req = Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body]);
+    return Buffer.concat([Buffer.from(`${req.length}\n`), req]);
+  });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-wrk-"));
+  const script = path.join(dir, "load.lua");
+  const data = path.join(dir, "requests");
+  fs.writeFileSync(script, WRK_SCRIPT);
+  fs.writeFileSync(data, Buffer.concat(raw));
+  try {
+    const args = [
+      "-t1",
+      `-c${opts.connections ?? 20}`,
+      `-d${opts.seconds ?? 5}s`,
+      "-s",
+      script,
+      url.origin,
+      "--",
+      data,
+    ];
+    const child = spawn(WRK, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let text = "";
+    for await (const chunk of child.stdout) text += chunk;
+    const line = text.trim().split("\n").at(-1) ?? "";
+    const r = JSON.parse(line) as {
+      requests: number;
+      duration_us: number;
+      p50: number;
+      p95: number;
+      p99: number;
+      errors: number;
+      non2xx: number;
+    };
+    const ms = (us: number) => Number((us / 1000).toFixed(2));
+    return {
+      rps: Math.round(r.requests / (r.duration_us / 1e6)),
+      p50: ms(r.p50),
+      p95: ms(r.p95),
+      p99: ms(r.p99),
+      errors: r.errors,
+      non2xx: r.non2xx,
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Runs load-child.ts with `opts` and returns what it printed: the load comes from another process. */
 export async function inChild<T>(opts: unknown): Promise<T> {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "load-child.ts")], {
@@ -73,9 +171,12 @@ export async function inChild<T>(opts: unknown): Promise<T> {
  * CPU microseconds per request are a measure that a busy machine does not distort the way
  * wall-clock throughput is.
  */
-export async function loadFromChild(opts: LoadOptions): Promise<LoadResult> {
+export async function loadFromChild(
+  opts: LoadOptions,
+  loader: "autocannon" | "wrk" = "autocannon",
+): Promise<LoadResult> {
   const cpu0 = process.cpuUsage();
-  const r = await inChild<Awaited<ReturnType<typeof load>>>(opts);
+  const r = loader === "wrk" ? await loadWithWrk(opts) : await inChild<Awaited<ReturnType<typeof load>>>(opts);
   const cpu = process.cpuUsage(cpu0);
   const requests = Math.max(1, r.rps * (opts.seconds ?? 5));
   return { ...r, cpu_us_per_req: Number(((cpu.user + cpu.system) / requests).toFixed(1)) };

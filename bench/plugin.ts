@@ -13,7 +13,7 @@ import { buildApp } from "../apps/server/src/app";
 import { loadConfig } from "../apps/server/src/config";
 import { frpRuntime } from "../apps/server/src/modules/frp/frp.routes";
 import { GB } from "../apps/server/src/modules/subscriptions/default-plan";
-import { inChild, type LoadResult, loadFromChild, report } from "./lib";
+import { inChild, type LoadResult, loadFromChild, report, WRK } from "./lib";
 import type { PacedRequest, PacedResult } from "./paced";
 import { benchSubscription, benchTunnel, benchUser } from "./seed-rows";
 
@@ -138,8 +138,9 @@ for (const op of Object.keys(bodies) as Op[]) {
   if (j.reject) throw new Error(`${op} rejected: ${j.reject_reason}`);
 }
 
-const run = (requests: autocannon.Request[], url = apiUrl) =>
-  loadFromChild({ url, requests, seconds: SECONDS, connections: CONNECTIONS });
+const run = (requests: autocannon.Request[], url = apiUrl, loader: Loader = "autocannon") =>
+  loadFromChild({ url, requests, seconds: SECONDS, connections: CONNECTIONS }, loader);
+type Loader = "autocannon" | "wrk";
 
 // Warm the decision cache the way a running node does: every customer's frpc logs in once.
 // (The first call per customer loads them from the database; everything after is memory.)
@@ -160,7 +161,8 @@ const cold = { warm_up_ms: Math.round(performance.now() - warm0), users_cached: 
 // the two, in BENCH_ROUNDS rounds; the median of the rounds' ratios is the result.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const sample = JSON.stringify({ version: "0.1.0", op: "NewUserConn", content: bodies.NewUserConn(users[0]) });
-const bareRun = () => run([{ method: "POST", path: "/plugin", headers, body: sample }], bareUrl);
+const bareRun = (loader: Loader = "autocannon") =>
+  run([{ method: "POST", path: "/plugin", headers, body: sample }], bareUrl, loader);
 const mixes = {
   login: mix({ Login: 1 }),
   new_proxy: mix({ NewProxy: 1 }),
@@ -186,34 +188,56 @@ if (process.env.BENCH_PROFILE) {
   console.log(JSON.stringify({ profile: file, rps: r.rps, cpu_us_per_req: r.cpu_us_per_req }));
   process.exit(0);
 }
-const rounds: { baselines: LoadResult[]; results: Record<string, LoadResult> }[] = [];
-for (let r = 0; r < ROUNDS; r++) {
-  const baselines: LoadResult[] = [await bareRun()];
-  const results: Record<string, LoadResult> = {};
-  for (const [name, requests] of Object.entries(mixes)) {
-    results[name] = await run(requests);
-    baselines.push(await bareRun());
-  }
-  rounds.push({ baselines, results });
-}
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 const round3 = (x: number) => Number(x.toFixed(3));
-/** Per round and mix: the mix's requests per second over the better adjacent baseline's. */
-const roundRatios = rounds.map(({ baselines, results }) =>
-  Object.fromEntries(
-    names.map((k, i) => [k, round3(results[k].rps / Math.max(baselines[i].rps, baselines[i + 1].rps))]),
-  ),
-);
-// CPU per request of the bare route (the round's cheapest) over the plugin's: the throughput ratio
-// a quiet machine would show.
-const roundBareCpu = rounds.map(({ baselines }) => Math.min(...baselines.map((b) => b.cpu_us_per_req)));
-const roundCpuRatios = rounds.map(({ results }, r) =>
-  Object.fromEntries(names.map((k) => [k, round3(roundBareCpu[r] / results[k].cpu_us_per_req)])),
-);
+/**
+ * Every mix in BENCH_ROUNDS rounds, each between two runs of the bare route, from one loader: the
+ * rounds, and the medians of the rounds' ratios (throughput over the better adjacent baseline;
+ * the round's cheapest bare-route CPU per request over the mix's).
+ */
+async function throughput(loader: Loader) {
+  const rounds: { baselines: LoadResult[]; results: Record<string, LoadResult> }[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const baselines: LoadResult[] = [await bareRun(loader)];
+    const results: Record<string, LoadResult> = {};
+    for (const [name, requests] of Object.entries(mixes)) {
+      results[name] = await run(requests, apiUrl, loader);
+      baselines.push(await bareRun(loader));
+    }
+    rounds.push({ baselines, results });
+  }
+  const roundRatios = rounds.map(({ baselines, results }) =>
+    Object.fromEntries(
+      names.map((k, i) => [k, round3(results[k].rps / Math.max(baselines[i].rps, baselines[i + 1].rps))]),
+    ),
+  );
+  const roundBareCpu = rounds.map(({ baselines }) => Math.min(...baselines.map((b) => b.cpu_us_per_req)));
+  const roundCpuRatios = rounds.map(({ results }, r) =>
+    Object.fromEntries(names.map((k) => [k, round3(roundBareCpu[r] / results[k].cpu_us_per_req)])),
+  );
+  const ratios = Object.fromEntries(names.map((k) => [k, median(roundRatios.map((r) => r[k]))]));
+  const cpuRatios = Object.fromEntries(names.map((k) => [k, median(roundCpuRatios.map((r) => r[k]))]));
+  return {
+    rounds,
+    roundRatios,
+    roundCpuRatios,
+    ratios,
+    cpuRatios,
+    cpu: {
+      bare: median(roundBareCpu),
+      ...Object.fromEntries(names.map((k) => [k, median(rounds.map((r) => r.results[k].cpu_us_per_req))])),
+    },
+    worstRatio: Math.min(...Object.values(ratios)),
+    worstCpuRatio: Math.min(...Object.values(cpuRatios)),
+  };
+}
+const { rounds, roundRatios, roundCpuRatios, ratios, cpuRatios, cpu, worstRatio, worstCpuRatio } =
+  await throughput("autocannon");
+const byWrk = WRK ? await throughput("wrk") : null;
 const allBaselines = rounds.flatMap((r) => r.baselines);
 
 // Latency below saturation, from paced.ts's steady open-loop load (autocannon's overallRate is a
@@ -298,10 +322,6 @@ const recorded = await ctx.db
   .select((eb) => [eb.fn.countAll<number>().as("rows"), eb.fn.sum<number>("conn_count").as("conns")])
   .executeTakeFirstOrThrow();
 
-const ratios = Object.fromEntries(names.map((k) => [k, median(roundRatios.map((r) => r[k]))]));
-const cpuRatios = Object.fromEntries(names.map((k) => [k, median(roundCpuRatios.map((r) => r[k]))]));
-const worstRatio = Math.min(...Object.values(ratios));
-const worstCpuRatio = Math.min(...Object.values(cpuRatios));
 const RATIO_MIN = 0.75;
 const P99_MAX_MS = 3;
 const quarter = latency.quarter_of_bare;
@@ -326,12 +346,23 @@ report("plugin", {
   })),
   ratio_to_bare_by_round: roundRatios,
   ratio_to_bare: ratios,
-  cpu_us_per_request: {
-    bare: median(roundBareCpu),
-    ...Object.fromEntries(names.map((k) => [k, median(rounds.map((r) => r.results[k].cpu_us_per_req))])),
-  },
+  cpu_us_per_request: cpu,
   cpu_ratio_to_bare_by_round: roundCpuRatios,
   cpu_ratio_to_bare: cpuRatios,
+  // The same rounds from wrk (where installed): a generator far cheaper than the server, so the
+  // ratio is the two servers' and not the wake-ups of a generator that shares the CPUs.
+  wrk: byWrk && {
+    throughput_by_round: byWrk.rounds.map(({ baselines, results }) => ({
+      bare_route_rps: baselines.map((b) => b.rps),
+      ...Object.fromEntries(
+        Object.entries(results).map(([k, r]) => [k, { rps: r.rps, p99: r.p99, cpu_us_per_req: r.cpu_us_per_req }]),
+      ),
+    })),
+    ratio_to_bare_by_round: byWrk.roundRatios,
+    ratio_to_bare: byWrk.ratios,
+    cpu_us_per_request: byWrk.cpu,
+    cpu_ratio_to_bare: byWrk.cpuRatios,
+  },
   latency_at_steady_rate: latency,
   cache_warm_up: cold,
   connections_recorded: Number(recorded.conns),
@@ -341,6 +372,7 @@ report("plugin", {
   at_a_quarter_of_bare: atAQuarter,
   met: {
     wall_clock_ratio: worstRatio >= RATIO_MIN,
+    wall_clock_ratio_wrk: byWrk ? byWrk.worstRatio >= RATIO_MIN : null,
     cpu_ratio: worstCpuRatio >= RATIO_MIN,
     p99_at_a_quarter: atAQuarter.p99_ms < P99_MAX_MS,
     // Whether the bare route itself stays under the target at that rate (if not, the load
@@ -349,7 +381,7 @@ report("plugin", {
   },
 });
 console.log(
-  `\nplugin: worst throughput ratio ${worstRatio}, worst CPU-per-request ratio ${worstCpuRatio} (medians of ${ROUNDS} rounds; target ≥ ${RATIO_MIN}); ` +
+  `\nplugin: worst throughput ratio ${worstRatio} (autocannon), ${byWrk?.worstRatio ?? "-"} (wrk), worst CPU-per-request ratio ${worstCpuRatio} (medians of ${ROUNDS} rounds; target ≥ ${RATIO_MIN}); ` +
     `mix p99 at a quarter of the bare route (${atAQuarter.rate_rps} req/s) ${atAQuarter.p99_ms} ms, bare route ${atAQuarter.bare_route_p99_ms} ms at the same rate (target < ${P99_MAX_MS}); ` +
     `an eighth ${latency.eighth_of_bare.p99_ms.mixed_1_1_8} ms (bare ${latency.eighth_of_bare.p99_ms.bare}); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`,
 );
