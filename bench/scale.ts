@@ -7,6 +7,7 @@
 // SCALE_SECONDS per call (default 4), SCALE_ONLY=name,prefix… to run some calls.
 import os from "node:os";
 import Fastify from "fastify";
+import Pg from "pg";
 import pino from "pino";
 import { buildApp } from "../apps/server/src/app";
 import { issueSession } from "../apps/server/src/modules/auth/sessions";
@@ -17,6 +18,15 @@ const SECONDS = Number(process.env.SCALE_SECONDS ?? 4);
 const CONNECTIONS = 20;
 const TARGET_MS = 20;
 const only = (process.env.SCALE_ONLY ?? "").split(",").filter(Boolean);
+
+// Statements sent to PostgreSQL (each a round trip: on a 2-vCPU virtual machine a write that wakes
+// the database's process costs the server 100–200 µs, docs/performance.md): counted per answer.
+let statements = 0;
+const query = Pg.Client.prototype.query;
+Pg.Client.prototype.query = function (this: Pg.Client, ...args: unknown[]) {
+  statements++;
+  return (query as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof query;
 
 const info = await seedScale(SCALE);
 const config = scaleConfig(SCALE);
@@ -159,7 +169,9 @@ const row = (r: Awaited<ReturnType<typeof loadFromChild>>) => ({
   errors: r.errors,
 });
 
-const results: Record<string, ReturnType<typeof row> & { first_ms: number }> = {};
+const round1 = (n: number) => Number(n.toFixed(1));
+const results: Record<string, ReturnType<typeof row> & { first_ms: number; statements?: number; cpu_bare?: number }> =
+  {};
 const baseline = await loadFromChild({ url: `${bareUrl}/ping`, seconds: SECONDS, connections: CONNECTIONS });
 results["bare route (baseline)"] = { ...row(baseline), first_ms: 0 };
 for (const c of calls) {
@@ -193,22 +205,30 @@ for (const c of calls) {
     console.error(`${c.name.padEnd(38)} alone ${first} ms: not loaded`);
     continue;
   }
+  const sent = statements;
   const r = await loadFromChild({ url: base, requests: reqs, seconds: SECONDS, connections: CONNECTIONS });
-  results[c.name] = { ...row(r), first_ms: first };
+  const answers = Math.max(1, r.rps * SECONDS);
+  results[c.name] = { ...row(r), first_ms: first, ...(pg && { statements: round1((statements - sent) / answers) }) };
   // Requests autocannon gave up on are still queued at the database: let them finish before the
   // next call is measured (a health check queues behind them).
   await fetch(`${base}/api/healthz`);
   console.error(`${c.name.padEnd(38)} p95 ${String(results[c.name].p95).padStart(7)} ms  ${Math.round(r.rps)} req/s`);
 }
 
+// Each call's server CPU per answer in bare-route answers of the same run: the machines these
+// benches run on differed 2.5× in the bare route's own cost between sessions, and p95 under 20
+// clients follows the CPU per answer, so this is the figure that compares across machines.
+const bareCpu = results["bare route (baseline)"].cpu_us;
+for (const r of Object.values(results)) r.cpu_bare = r.cpu_us && bareCpu ? round1(r.cpu_us / bareCpu) : 0;
+
 const db = pg ? "postgres" : "sqlite";
 console.log(`\n${db}, scale ${SCALE}: p95 per call (ms), ${CONNECTIONS} connections, ${SECONDS} s each`);
 console.log(
-  "| call | p50 | p95 | p99 | req/s | Node CPU µs/req | first | ≤ 20 ms |\n|---|---|---|---|---|---|---|---|",
+  "| call | p50 | p95 | p99 | req/s | Node CPU µs/req | × bare | statements/req | first | ≤ 20 ms |\n|---|---|---|---|---|---|---|---|---|---|",
 );
 for (const [name, r] of Object.entries(results))
   console.log(
-    `| ${name} | ${r.p50} | ${r.p95 >= TIMEOUT_MS ? (r.rps ? "> 10 s" : `alone ${r.first_ms}`) : r.p95} | ${r.p99} | ${r.rps} | ${r.cpu_us} | ${r.first_ms} | ${r.p95 <= TARGET_MS ? "yes" : "**no**"} |`,
+    `| ${name} | ${r.p50} | ${r.p95 >= TIMEOUT_MS ? (r.rps ? "> 10 s" : `alone ${r.first_ms}`) : r.p95} | ${r.p99} | ${r.rps} | ${r.cpu_us} | ${r.cpu_bare} | ${r.statements ?? "-"} | ${r.first_ms} | ${r.p95 <= TARGET_MS ? "yes" : "**no**"} |`,
   );
 const missed = Object.entries(results).filter(([, r]) => r.p95 > TARGET_MS);
 report(`scale-${db}${only.length ? "-partial" : ""}`, {
