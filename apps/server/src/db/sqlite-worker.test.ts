@@ -70,6 +70,29 @@ describe("SqliteWorker", () => {
     db.close();
   });
 
+  it("reads on its own connection what the main one has committed, with the same rows", async () => {
+    const { db, file } = open();
+    db.exec("create table t (id integer primary key, a integer not null, b text, c real)");
+    const worker = new SqliteWorker(db, file, 1000);
+    const insert = db.prepare("insert into t (a, b, c) values (?, ?, ?)");
+    for (let i = 0; i < 50; i++) insert.run(i % 7, i % 2 ? null : `b${i}`, i / 4);
+    const query = "select a, count(*) as n, max(b) as b, sum(c) as c from t where id > ? group by a order by a";
+    const rows = await worker.read(query, [3]);
+    expect(rows).toEqual(db.prepare(query).all(3));
+    expect(rows).toHaveLength(7);
+    // Committed later: seen by the next read (the statement is kept and run again).
+    insert.run(100, "late", 0);
+    expect(await worker.read("select count(*) as n from t where a = ?", [100])).toEqual([{ n: 1 }]);
+    // An open transaction of the main connection is not seen.
+    db.exec("begin immediate");
+    insert.run(100, "open", 0);
+    expect(await worker.read("select count(*) as n from t where a = ?", [100])).toEqual([{ n: 1 }]);
+    db.exec("rollback");
+    await expect(worker.read("select * from missing", [])).rejects.toThrow(/no such table: missing/);
+    expect(worker.reads).toBe(4);
+    db.close();
+  });
+
   it("keeps the app's read-then-write transactions working while the worker writes", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-sqlite-worker-"));
     dirs.push(dir);

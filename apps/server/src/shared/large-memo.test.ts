@@ -1,4 +1,10 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
+import { createDb } from "../db/database";
+import { sqliteWorker } from "../db/dialect";
 import { FRESH_MS, freshMs, LARGE_ROWS, largeMemo, MAX_STALE_MS, maxStaleMs } from "./large-memo";
 
 /** A figure that counts its computations, with a clock the test moves. */
@@ -111,5 +117,63 @@ describe("largeMemo", () => {
       (n) => n,
     );
     expect([a, b]).toEqual([LARGE_ROWS, LARGE_ROWS + 1]);
+  });
+});
+
+describe("largeMemo on a SQLite file", () => {
+  it("refreshes a large figure on the worker thread, never a small one or a first computation", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-large-memo-"));
+    const db = createDb({ sqliteFile: path.join(dir, "memo.sqlite") });
+    try {
+      await sql`create table t (id integer primary key, k integer not null)`.execute(db);
+      const worker = sqliteWorker(db);
+      if (!worker) throw new Error("a file database has a worker");
+      const fill = (n: number, k: number) =>
+        sql`insert into t (k) select ${k} from (with recursive s(i) as (select 1 union all select i + 1 from s where i < ${n}) select i from s)`.execute(
+          db,
+        );
+      await fill(LARGE_ROWS, 1);
+      await fill(10, 2);
+      let t = 1_000_000;
+      const count = (k: number) =>
+        largeMemo(
+          db,
+          `count:${k}`,
+          async (read) =>
+            Number((await read(sql<{ n: number }>`select count(*) as n from t where k = ${k}`.compile(db)))[0].n),
+          (n) => n,
+          () => t,
+        );
+      // First computations read on the main connection, whatever their size.
+      expect([await count(1), await count(2)]).toEqual([LARGE_ROWS, 10]);
+      expect(worker.reads).toBe(0);
+      await fill(5, 1);
+      await fill(5, 2);
+      // The small figure is read again (exact at once), on the main connection.
+      expect(await count(2)).toBe(15);
+      expect(worker.reads).toBe(0);
+      // The large one is fresh; once not, its refresh is read by the worker.
+      expect(await count(1)).toBe(LARGE_ROWS);
+      t += maxStaleMs(LARGE_ROWS) + 1;
+      expect(await count(1)).toBe(LARGE_ROWS + 5);
+      expect(worker.reads).toBe(1);
+      // Stale but not too old: answered at once while the worker refreshes behind it.
+      await fill(5, 1);
+      t += freshMs(LARGE_ROWS + 5) + 1;
+      expect(await count(1)).toBe(LARGE_ROWS + 5);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(worker.reads).toBe(2);
+      expect(await count(1)).toBe(LARGE_ROWS + 10);
+      // A worker that failed is not asked again: its refreshes read on the main connection.
+      (worker as unknown as { worker: { emit(e: string, err: Error): void } }).worker.emit("error", new Error("gone"));
+      expect(worker.running).toBe(false);
+      await fill(5, 1);
+      t += maxStaleMs(LARGE_ROWS + 10) + 1;
+      expect(await count(1)).toBe(LARGE_ROWS + 15);
+      expect(worker.reads).toBe(2);
+    } finally {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,3 +1,6 @@
+import type { CompiledQuery, Kysely } from "kysely";
+import { sqliteWorker } from "../db/dialect";
+
 /**
  * Figures over many rows — a long list's total, an overview's aggregate — served from memory for a
  * little while once they are large (issue 15, docs/performance.md "API at scale"). Counting 1M
@@ -10,6 +13,12 @@
  * past that the caller waits for a fresh one). Small figures — every figure of a small install,
  * of most customers, of a narrow filter — are computed on every call as before, so they are exact
  * at once.
+ *
+ * On SQLite every query runs on the event loop, so a refresh of a large figure — a count of 1M
+ * orders, 300k tunnels grouped by node: 30–300 ms — would stall every request in flight, frps's
+ * plugin calls too, every few seconds. A compute that reads through the `read` it is given has
+ * its refreshes run on SQLite's worker thread (db/sqlite-worker.ts) instead; the first computation
+ * of a figure, whose size is not known yet, and every small figure read on the main connection.
  */
 
 /** From this many rows on, a figure may be answered from memory. */
@@ -33,14 +42,31 @@ interface Entry {
 
 const memos = new WeakMap<object, Map<string, Entry>>();
 
+/** Runs a compiled read query and gives its rows. */
+export type Read = <R>(query: CompiledQuery<R>) => Promise<R[]>;
+
+/** `db`'s own connection. */
+export const onConnection =
+  (db: object): Read =>
+  async <R>(query: CompiledQuery<R>) =>
+    (await (db as Kysely<unknown>).executeQuery(query)).rows;
+
+/** SQLite's worker thread where `db` has one running (a file database), else `db`'s own connection. */
+const offLoop = (db: object): Read => {
+  const worker = sqliteWorker(db);
+  if (!worker?.running) return onConnection(db);
+  return <R>(query: CompiledQuery<R>) => worker.read<R>(query.sql, query.parameters);
+};
+
 /**
  * `compute()`'s value for `key` on database `db`, from memory while it is large and fresh (see
- * above). `rows(value)` tells how many rows the value stands for (a count is its own size).
+ * above). `rows(value)` tells how many rows the value stands for (a count is its own size). The
+ * queries `compute` runs through `read` refresh a large figure off the event loop on SQLite.
  */
 export async function largeMemo<T>(
   db: object,
   key: string,
-  compute: () => Promise<T>,
+  compute: (read: Read) => Promise<T>,
   rows: (value: T) => number,
   now: () => number = Date.now,
 ): Promise<T> {
@@ -49,8 +75,8 @@ export async function largeMemo<T>(
     memo = new Map();
     memos.set(db, memo);
   }
-  const store = async (): Promise<T> => {
-    const value = await compute();
+  const store = async (read: Read): Promise<T> => {
+    const value = await compute(read);
     const n = rows(value);
     memo.delete(key);
     if (n >= LARGE_ROWS) {
@@ -60,16 +86,17 @@ export async function largeMemo<T>(
     return value;
   };
   const hit = memo.get(key);
-  if (!hit) return store();
+  if (!hit) return store(onConnection(db));
   const age = now() - hit.at;
   if (age <= freshMs(hit.rows)) return hit.value as T;
+  // Only large figures are kept: a refresh reads off the event loop.
   if (age > maxStaleMs(hit.rows)) {
     // Callers arriving together wait for one computation.
-    hit.refreshing ??= store().finally(() => (hit.refreshing = undefined));
+    hit.refreshing ??= store(offLoop(db)).finally(() => (hit.refreshing = undefined));
     return hit.refreshing as Promise<T>;
   }
   // Answer the figure we have; one refresh runs behind it (its failure leaves the old figure).
-  hit.refreshing ??= store()
+  hit.refreshing ??= store(offLoop(db))
     .catch(() => undefined)
     .finally(() => (hit.refreshing = undefined));
   return hit.value as T;

@@ -33,10 +33,14 @@ export async function countRows<DB, TB extends keyof DB, O>(
   db?: object,
 ): Promise<number> {
   const query = base.select(sql<number>`count(*)`.as("n"));
-  const run = async () => Number(((await query.executeTakeFirstOrThrow()) as unknown as { n: number | string }).n);
-  if (!db) return run();
-  const { sql: text, parameters } = query.compile();
-  return largeMemo(db, `count:${text}:${JSON.stringify(parameters)}`, run, (n) => n);
+  if (!db) return Number(((await query.executeTakeFirstOrThrow()) as unknown as { n: number | string }).n);
+  const compiled = query.compile();
+  return largeMemo(
+    db,
+    `count:${compiled.sql}:${JSON.stringify(compiled.parameters)}`,
+    async (read) => Number(((await read(compiled))[0] as unknown as { n: number | string }).n),
+    (n) => n,
+  );
 }
 
 /** countRows for a query that already selects columns (joins, subqueries): its select list is dropped first. */
@@ -135,11 +139,11 @@ function listAnchors<DB, TB extends keyof DB, O>(
     union all
     select cast((${next}) as bigint), n + 1 from page_anchors where id is not null and n < ${count}
   ) select id from page_anchors where n > 0 and id is not null order by n`;
-  const { sql: text, parameters } = query.compile(db);
+  const compiled = query.compile(db);
   return largeMemo(
     db,
-    `anchors:${text}:${JSON.stringify(parameters)}`,
-    async () => (await query.execute(db)).rows.map((r) => Number(r.id)),
+    `anchors:${compiled.sql}:${JSON.stringify(compiled.parameters)}`,
+    async (read) => (await read(compiled)).map((r) => Number(r.id)),
     (ids) => ids.length * ANCHOR_EVERY,
   );
 }

@@ -75,14 +75,16 @@ export async function liveTunnelsByNode(db: Kysely<DB>): Promise<Map<number, num
   const rows = await largeMemo(
     db,
     "nodes:live-tunnels",
-    async () =>
+    async (read) =>
       (
-        await db
-          .selectFrom("tunnels")
-          .select(["node_id", (eb) => eb.fn.countAll<number | string>().as("n")])
-          .where("status", "<>", TunnelStatus.Deleted)
-          .groupBy("node_id")
-          .execute()
+        await read(
+          db
+            .selectFrom("tunnels")
+            .select(["node_id", (eb) => eb.fn.countAll<number | string>().as("n")])
+            .where("status", "<>", TunnelStatus.Deleted)
+            .groupBy("node_id")
+            .compile(),
+        )
       ).map((r) => [r.node_id, Number(r.n)] as const),
     (counts) => counts.reduce((sum, [, n]) => sum + n, 0),
   );

@@ -18,7 +18,7 @@ import type { AppContext } from "../../context";
 import { containsText, oneOf } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { invalid, notFound } from "../../http/errors";
-import { largeMemo } from "../../shared/large-memo";
+import { largeMemo, type Read } from "../../shared/large-memo";
 import { countRows, pageOf } from "../../shared/paging";
 import { addDays, shanghaiDate } from "../../shared/time";
 import { getPlanLimits } from "../subscriptions/quota";
@@ -347,42 +347,44 @@ export async function flow(ctx: AppContext, q: FlowQuery): Promise<Flow> {
   const r = await largeMemo(
     ctx.db,
     key,
-    () => computeFlow(ctx, q, start, end),
+    (read) => computeFlow(ctx, q, start, end, read),
     (f) => f.rows,
   );
   return r.flow;
 }
 
-async function computeFlow(ctx: AppContext, q: FlowQuery, start: string, end: string) {
+async function computeFlow(ctx: AppContext, q: FlowQuery, start: string, end: string, read: Read) {
   let base = ctx.db.selectFrom("tunnel_traffic").where("day", ">=", start).where("day", "<=", end);
   if (q.node_id) base = base.where("tunnel_traffic.node_id", "=", q.node_id);
   if (q.uid) base = base.where("tunnel_traffic.uid", "=", q.uid);
   // The day and node sums in one pass over the rows (days × nodes groups, added up here): a
   // customer's week was read four times, once for each sum and once more for the count.
   const [cells, users] = await Promise.all([
-    base
-      .leftJoin("nodes", "nodes.node_id", "tunnel_traffic.node_id")
-      .select([
-        "day",
-        "tunnel_traffic.node_id",
-        "nodes.name",
-        sql<string | number>`sum(tunnel_traffic.traffic_in)`.as("traffic_in"),
-        sql<string | number>`sum(tunnel_traffic.traffic_out)`.as("traffic_out"),
-        sql<string | number>`count(*)`.as("n"),
-      ])
-      // One customer's phone with their rows: a statement fewer (each costs a round trip).
-      .$if(Boolean(q.uid), (cq) =>
-        cq.select((eb) =>
-          eb
-            .selectFrom("users")
-            .select("users.phone")
-            .where("users.uid", "=", q.uid as number)
-            .as("phone"),
-        ),
-      )
-      .groupBy(["day", "tunnel_traffic.node_id", "nodes.name"])
-      .execute(),
-    q.uid ? undefined : flowUsers(base, q),
+    read(
+      base
+        .leftJoin("nodes", "nodes.node_id", "tunnel_traffic.node_id")
+        .select([
+          "day",
+          "tunnel_traffic.node_id",
+          "nodes.name",
+          sql<string | number>`sum(tunnel_traffic.traffic_in)`.as("traffic_in"),
+          sql<string | number>`sum(tunnel_traffic.traffic_out)`.as("traffic_out"),
+          sql<string | number>`count(*)`.as("n"),
+        ])
+        // One customer's phone with their rows: a statement fewer (each costs a round trip).
+        .$if(Boolean(q.uid), (cq) =>
+          cq.select((eb) =>
+            eb
+              .selectFrom("users")
+              .select("users.phone")
+              .where("users.uid", "=", q.uid as number)
+              .as("phone"),
+          ),
+        )
+        .groupBy(["day", "tunnel_traffic.node_id", "nodes.name"])
+        .compile(),
+    ),
+    q.uid ? undefined : flowUsers(base, q, read),
   ]);
   const days = new Map<string, { day: string; traffic_in: number; traffic_out: number }>();
   const nodes = new Map<number, { node_id: number; node_name: string; traffic_in: number; traffic_out: number }>();
@@ -429,27 +431,32 @@ async function computeFlow(ctx: AppContext, q: FlowQuery, start: string, end: st
 type FlowUsers = Flow["users"];
 
 /** Users by traffic over the range, heaviest first, paged. */
-async function flowUsers(base: SelectQueryBuilder<DB, "tunnel_traffic", object>, q: FlowQuery): Promise<FlowUsers> {
+async function flowUsers(
+  base: SelectQueryBuilder<DB, "tunnel_traffic", object>,
+  q: FlowQuery,
+  read: Read,
+): Promise<FlowUsers> {
   const users = await pageOf(
     q.page,
     q.size,
     (limit, offset) =>
-      base
-        .leftJoin("users", "users.uid", "tunnel_traffic.uid")
-        .select([
-          "tunnel_traffic.uid",
-          "users.phone",
-          sql<string | number>`sum(tunnel_traffic.traffic_in)`.as("traffic_in"),
-          sql<string | number>`sum(tunnel_traffic.traffic_out)`.as("traffic_out"),
-        ])
-        .groupBy(["tunnel_traffic.uid", "users.phone"])
-        .orderBy(sql`sum(tunnel_traffic.traffic_in + tunnel_traffic.traffic_out)`, "desc")
-        .orderBy("tunnel_traffic.uid")
-        .limit(limit)
-        .offset(offset)
-        .execute(),
-    async () =>
-      (await base.select((eb) => eb.fn.count("tunnel_traffic.uid").distinct().as("n")).executeTakeFirstOrThrow()).n,
+      read(
+        base
+          .leftJoin("users", "users.uid", "tunnel_traffic.uid")
+          .select([
+            "tunnel_traffic.uid",
+            "users.phone",
+            sql<string | number>`sum(tunnel_traffic.traffic_in)`.as("traffic_in"),
+            sql<string | number>`sum(tunnel_traffic.traffic_out)`.as("traffic_out"),
+          ])
+          .groupBy(["tunnel_traffic.uid", "users.phone"])
+          .orderBy(sql`sum(tunnel_traffic.traffic_in + tunnel_traffic.traffic_out)`, "desc")
+          .orderBy("tunnel_traffic.uid")
+          .limit(limit)
+          .offset(offset)
+          .compile(),
+      ),
+    async () => (await read(base.select((eb) => eb.fn.count("tunnel_traffic.uid").distinct().as("n")).compile()))[0].n,
   );
   return {
     ...users,

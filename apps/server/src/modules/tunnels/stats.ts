@@ -1,14 +1,20 @@
 import { TunnelStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
+import { onConnection, type Read } from "../../shared/large-memo";
 
 /** Live tunnels (not deleted) and those connected now, for the operator's overview. */
-export async function tunnelCounts(db: Kysely<DB>): Promise<{ total: number; online: number }> {
-  const rows = await db
-    .selectFrom("tunnels")
-    .select(["status", (eb) => eb.fn.countAll<number | string>().as("n")])
-    .groupBy("status")
-    .execute();
+export async function tunnelCounts(
+  db: Kysely<DB>,
+  read: Read = onConnection(db),
+): Promise<{ total: number; online: number }> {
+  const rows = await read(
+    db
+      .selectFrom("tunnels")
+      .select(["status", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .groupBy("status")
+      .compile(),
+  );
   let total = 0;
   let online = 0;
   for (const r of rows) {
@@ -32,14 +38,20 @@ export async function trafficByDay(db: Kysely<DB>, from: string, to: string): Pr
 }
 
 /** Bytes (in + out) of one Asia/Shanghai day, and how many tunnel rows they sum. */
-export async function trafficOfDay(db: Kysely<DB>, day: string): Promise<{ bytes: number; rows: number }> {
-  const r = await db
-    .selectFrom("tunnel_traffic")
-    .select((eb) => [
-      eb.fn.sum<number | string>(eb("traffic_in", "+", eb.ref("traffic_out"))).as("bytes"),
-      eb.fn.countAll<number | string>().as("rows"),
-    ])
-    .where("day", "=", day)
-    .executeTakeFirstOrThrow();
+export async function trafficOfDay(
+  db: Kysely<DB>,
+  day: string,
+  read: Read = onConnection(db),
+): Promise<{ bytes: number; rows: number }> {
+  const [r] = await read(
+    db
+      .selectFrom("tunnel_traffic")
+      .select((eb) => [
+        eb.fn.sum<number | string>(eb("traffic_in", "+", eb.ref("traffic_out"))).as("bytes"),
+        eb.fn.countAll<number | string>().as("rows"),
+      ])
+      .where("day", "=", day)
+      .compile(),
+  );
   return { bytes: Number(r.bytes ?? 0), rows: Number(r.rows) };
 }

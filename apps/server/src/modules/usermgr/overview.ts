@@ -132,7 +132,7 @@ export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
     largeMemo(
       db,
       "overview:tunnels",
-      () => tunnelCounts(db),
+      (read) => tunnelCounts(db, read),
       (c) => c.total,
     ),
     nodeStatusSummary(db),
@@ -140,7 +140,7 @@ export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
     largeMemo(
       db,
       `overview:traffic:${today}`,
-      () => trafficOfDay(db, today),
+      (read) => trafficOfDay(db, today, read),
       (t) => t.rows,
     ),
   ]);
