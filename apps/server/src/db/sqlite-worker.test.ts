@@ -91,6 +91,28 @@ describe("SqliteWorker", () => {
     await expect(worker.read("select * from missing", [])).rejects.toThrow(/no such table: missing/);
     expect(worker.reads).toBe(4);
     db.close();
+    // Closed with the connection: a read is refused at once, never left unanswered.
+    expect(worker.running).toBe(false);
+    await expect(worker.read("select 1", [])).rejects.toThrow(/closed/);
+  });
+
+  it("reads on a thread of its own: a long read holds up no insert", async () => {
+    const { db, file } = open();
+    db.exec("create table t (id integer primary key, a integer not null)");
+    const worker = new SqliteWorker(db, file, 1000);
+    await worker.read("select 1 as x", []);
+    const order: string[] = [];
+    const long = worker
+      .read(
+        "with recursive s(i) as (select 1 union all select i + 1 from s where i < 3000000) select count(*) as n from s",
+        [],
+      )
+      .then((rows) => order.push(`read ${JSON.stringify(rows)}`));
+    await new Promise((r) => setTimeout(r, 20));
+    await worker.insert("insert into t (a)", [[1]]).then(() => order.push("insert"));
+    await long;
+    expect(order).toEqual(["insert", 'read [{"n":3000000}]']);
+    db.close();
   });
 
   it("keeps the app's read-then-write transactions working while the worker writes", async () => {

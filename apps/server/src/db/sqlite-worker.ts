@@ -24,26 +24,31 @@ function insert(head, rows) {
     stmt.run(chunk.flat());
   }
 }
-const timer = setInterval(() => {
-  try { db.pragma("wal_checkpoint(PASSIVE)"); } catch {}
-}, workerData.everyMs);
-// The query planner's statistics: tables never analyzed or much changed since are analyzed (SQLite
-// limits the work) at start and every optimizeEveryMs, as SQLite advises for long-lived connections.
-// Other connections see the new statistics at their next statement (ANALYZE bumps the schema).
-function optimize() {
-  try { db.pragma("optimize = 0x10002"); } catch {}
+// The reader thread only reads; the writer checkpoints and keeps the planner's statistics.
+let timer, optimizer;
+if (!workerData.reader) {
+  timer = setInterval(() => {
+    try { db.pragma("wal_checkpoint(PASSIVE)"); } catch {}
+  }, workerData.everyMs);
+  // The query planner's statistics: tables never analyzed or much changed since are analyzed (SQLite
+  // limits the work) at start and every optimizeEveryMs, as SQLite advises for long-lived connections.
+  // Other connections see the new statistics at their next statement (ANALYZE bumps the schema).
+  const optimize = () => {
+    try { db.pragma("optimize = 0x10002"); } catch {}
+  };
+  optimize();
+  optimizer = setInterval(optimize, workerData.optimizeEveryMs);
 }
-optimize();
-const optimizer = setInterval(optimize, workerData.optimizeEveryMs);
-// Reads of large figures (shared/large-memo.ts), their statements kept by their SQL.
+// Reads of large figures (shared/large-memo.ts), their statements kept by their SQL (the 200 last used).
 const reads = new Map();
 function read(sql, params) {
   let stmt = reads.get(sql);
-  if (!stmt) {
+  if (stmt) reads.delete(sql);
+  else {
     stmt = db.prepare(sql);
     if (reads.size >= 200) reads.delete(reads.keys().next().value);
-    reads.set(sql, stmt);
   }
+  reads.set(sql, stmt);
   return stmt.all(params);
 }
 parentPort.on("message", (m) => {
@@ -81,7 +86,9 @@ const CHUNK = 50;
  *   main connection keeps a far higher automatic threshold only as a safety net should it stop.
  * - `read` runs a query and answers its rows: the refreshes of large figures (shared/large-memo.ts),
  *   a count of 1M orders or a grouping of 300k tunnels that would hold the event loop (and every
- *   request in flight, frps's plugin calls too) for 30–300 ms. It reads the committed database.
+ *   request in flight, frps's plugin calls too) for 30–350 ms. It reads the committed database, on
+ *   a second thread of its own (started at the first read), so that a long read never holds up
+ *   the logs' inserts or the checkpoints.
  * - Statistics: `PRAGMA optimize` at start and every `optimizeEveryMs`. Without them SQLite's
  *   planner guesses, and on a grown database some guesses are seconds slow (the operator's tunnel
  *   list: 2–4 s instead of 0.4 ms on the scale bench's database, docs/performance.md).
@@ -89,26 +96,15 @@ const CHUNK = 50;
  * With a second writer on the file, the main connection's transactions must begin IMMEDIATE
  * (dialect.ts): a deferred one that read before the worker committed could not write after it.
  */
-export class SqliteWorker {
+/** One worker thread and its calls in flight. */
+class Thread {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve: (rows?: unknown[]) => void; reject: (err: Error) => void }>();
-  /** Queries `read` has run (tests). */
-  reads = 0;
   private nextId = 1;
-  private failed: Error | null = null;
+  failed: Error | null = null;
 
-  constructor(sqlite: SQLite.Database, file: string, everyMs = 1000, optimizeEveryMs = 3_600_000) {
-    sqlite.pragma("wal_autocheckpoint = 20000");
-    this.worker = new Worker(SOURCE, {
-      eval: true,
-      workerData: {
-        file,
-        driver: createRequire(import.meta.url).resolve("better-sqlite3"),
-        everyMs,
-        optimizeEveryMs,
-        chunk: CHUNK,
-      },
-    });
+  constructor(workerData: object, onError: () => void) {
+    this.worker = new Worker(SOURCE, { eval: true, workerData });
     this.worker.unref();
     this.worker.on("message", (m: { id: number; error?: string; rows?: unknown[] }) => {
       const p = this.pending.get(m.id);
@@ -117,39 +113,18 @@ export class SqliteWorker {
       if (m.error) p?.reject(new Error(m.error));
       else p?.resolve(m.rows);
     });
-    this.worker.on("error", (err) => {
-      this.failed = err;
-      if (sqlite.open) sqlite.pragma("wal_autocheckpoint = 1000");
-      for (const p of this.pending.values()) p.reject(err);
+    const fail = (err: Error) => {
+      this.failed ??= err;
+      onError();
+      for (const p of this.pending.values()) p.reject(this.failed);
       this.pending.clear();
-    });
-    // Stop with the connection (Kysely's destroy closes it).
-    const close = sqlite.close.bind(sqlite);
-    sqlite.close = () => {
-      this.worker.postMessage("stop");
-      return close();
     };
+    this.worker.on("error", fail);
+    // Stopped, or gone without an error: nothing sent to it could ever be answered.
+    this.worker.on("exit", () => fail(new Error("the SQLite worker thread has stopped")));
   }
 
-  /** Inserts `rows` (values in the order of `head`'s columns), e.g. head "insert into t (a, b)". */
-  insert(head: string, rows: unknown[][]): Promise<void> {
-    if (this.failed) return Promise.reject(this.failed);
-    if (!rows.length) return Promise.resolve();
-    return this.send({ head, rows }).then(() => undefined);
-  }
-
-  /** Whether the worker still runs (after an error its callers go back to the main connection). */
-  get running(): boolean {
-    return this.failed === null;
-  }
-
-  /** The rows of a query, run on the worker's connection (what is committed when it runs). */
-  read<R>(sql: string, params: readonly unknown[]): Promise<R[]> {
-    this.reads++;
-    return this.send({ sql, params }) as Promise<R[]>;
-  }
-
-  private send(message: object): Promise<unknown[] | undefined> {
+  send(message: object): Promise<unknown[] | undefined> {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -158,5 +133,69 @@ export class SqliteWorker {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ id, ...message });
     });
+  }
+
+  stop(): void {
+    this.failed ??= new Error("the SQLite connection is closed");
+    this.worker.postMessage("stop");
+  }
+
+  /** Fails as an error in the thread would (tests). */
+  emitError(err: Error): void {
+    this.worker.emit("error", err);
+  }
+}
+
+export class SqliteWorker {
+  private readonly writer: Thread;
+  private reader: Thread | undefined;
+  private readonly data: { file: string; driver: string; everyMs: number; optimizeEveryMs: number; chunk: number };
+  /** Queries `read` has run (tests). */
+  reads = 0;
+
+  constructor(sqlite: SQLite.Database, file: string, everyMs = 1000, optimizeEveryMs = 3_600_000) {
+    sqlite.pragma("wal_autocheckpoint = 20000");
+    this.data = {
+      file,
+      driver: createRequire(import.meta.url).resolve("better-sqlite3"),
+      everyMs,
+      optimizeEveryMs,
+      chunk: CHUNK,
+    };
+    this.writer = new Thread(this.data, () => {
+      // Checkpoints are the main connection's again.
+      if (sqlite.open) sqlite.pragma("wal_autocheckpoint = 1000");
+    });
+    // Stop with the connection (Kysely's destroy closes it).
+    const close = sqlite.close.bind(sqlite);
+    sqlite.close = () => {
+      this.writer.stop();
+      this.reader?.stop();
+      return close();
+    };
+  }
+
+  /** Inserts `rows` (values in the order of `head`'s columns), e.g. head "insert into t (a, b)". */
+  insert(head: string, rows: unknown[][]): Promise<void> {
+    if (this.writer.failed) return Promise.reject(this.writer.failed);
+    if (!rows.length) return Promise.resolve();
+    return this.writer.send({ head, rows }).then(() => undefined);
+  }
+
+  /** Whether reads still go to a thread (after its error or stop, callers use the main connection). */
+  get running(): boolean {
+    return !this.reader?.failed;
+  }
+
+  /** The rows of a query, run on the reader thread's connection (what is committed when it runs). */
+  read<R>(sql: string, params: readonly unknown[]): Promise<R[]> {
+    this.reads++;
+    this.reader ??= new Thread({ ...this.data, reader: true }, () => undefined);
+    return this.reader.send({ sql, params }) as Promise<R[]>;
+  }
+
+  /** Fails the reader thread as an error in it would (tests). */
+  failReader(err: Error): void {
+    this.reader?.emitError(err);
   }
 }

