@@ -74,28 +74,6 @@ parentPort.on("message", (m) => {
 /** Rows per INSERT statement (and transaction) in the worker: short write locks for the main connection. */
 const CHUNK = 50;
 
-/**
- * Writes SQLite's bulk logs and checkpoints its WAL from a worker thread with its own connection,
- * off the event loop: a write that waits on the disk (a journal commit of the file system, the
- * fsync of a checkpoint) stalls the worker, not every request in flight.
- *
- * - `insert` runs a multi-row insert in short statements with cached prepared statements. What it
- *   writes is visible to the main connection once the promise resolves.
- * - Checkpoints: by default the connection that commits past 1,000 WAL pages copies them into the
- *   database file and fsyncs it, synchronously. The worker checkpoints every `everyMs` instead; the
- *   main connection keeps a far higher automatic threshold only as a safety net should it stop.
- * - `read` runs a query and answers its rows: the refreshes of large figures (shared/large-memo.ts),
- *   a count of 1M orders or a grouping of 300k tunnels that would hold the event loop (and every
- *   request in flight, frps's plugin calls too) for 30–350 ms. It reads the committed database, on
- *   a second thread of its own (started at the first read), so that a long read never holds up
- *   the logs' inserts or the checkpoints.
- * - Statistics: `PRAGMA optimize` at start and every `optimizeEveryMs`. Without them SQLite's
- *   planner guesses, and on a grown database some guesses are seconds slow (the operator's tunnel
- *   list: 2–4 s instead of 0.4 ms on the scale bench's database, docs/performance.md).
- *
- * With a second writer on the file, the main connection's transactions must begin IMMEDIATE
- * (dialect.ts): a deferred one that read before the worker committed could not write after it.
- */
 /** One worker thread and its calls in flight. */
 class Thread {
   private readonly worker: Worker;
@@ -146,6 +124,28 @@ class Thread {
   }
 }
 
+/**
+ * Writes SQLite's bulk logs and checkpoints its WAL from a worker thread with its own connection,
+ * off the event loop: a write that waits on the disk (a journal commit of the file system, the
+ * fsync of a checkpoint) stalls the worker, not every request in flight.
+ *
+ * - `insert` runs a multi-row insert in short statements with cached prepared statements. What it
+ *   writes is visible to the main connection once the promise resolves.
+ * - Checkpoints: by default the connection that commits past 1,000 WAL pages copies them into the
+ *   database file and fsyncs it, synchronously. The worker checkpoints every `everyMs` instead; the
+ *   main connection keeps a far higher automatic threshold only as a safety net should it stop.
+ * - `read` runs a query and answers its rows: the refreshes of large figures (shared/large-memo.ts),
+ *   a count of 1M orders or a grouping of 300k tunnels that would hold the event loop (and every
+ *   request in flight, frps's plugin calls too) for 30–350 ms. It reads the committed database, on
+ *   a second thread of its own (started at the first read), so that a long read never holds up
+ *   the logs' inserts or the checkpoints.
+ * - Statistics: `PRAGMA optimize` at start and every `optimizeEveryMs`. Without them SQLite's
+ *   planner guesses, and on a grown database some guesses are seconds slow (the operator's tunnel
+ *   list: 2–4 s instead of 0.4 ms on the scale bench's database, docs/performance.md).
+ *
+ * With a second writer on the file, the main connection's transactions must begin IMMEDIATE
+ * (dialect.ts): a deferred one that read before the worker committed could not write after it.
+ */
 export class SqliteWorker {
   private readonly writer: Thread;
   private reader: Thread | undefined;
