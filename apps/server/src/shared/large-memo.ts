@@ -15,9 +15,9 @@ import { sqliteWorker } from "../db/dialect";
  * at once.
  *
  * On SQLite every query runs on the event loop, so a refresh of a large figure — a count of 1M
- * orders, 300k tunnels grouped by node: 30–300 ms — would stall every request in flight, frps's
+ * orders, 300k tunnels grouped by node: 30–350 ms — would stall every request in flight, frps's
  * plugin calls too, every few seconds. A compute that reads through the `read` it is given has
- * its refreshes run on SQLite's worker thread (db/sqlite-worker.ts) instead; the first computation
+ * its refreshes run on the reader thread of SQLite's worker (db/sqlite-worker.ts) instead; the first computation
  * of a figure, whose size is not known yet, and every small figure read on the main connection.
  */
 
