@@ -9,7 +9,7 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-results-"));
-const only = process.argv.slice(2); // optional subset: sqlite postgres web sim e2e
+const only = process.argv.slice(2); // optional subset: sqlite postgres web sim frp e2e
 
 /** A free loopback port, so the browser suite never collides with another server on this machine. */
 function freePort() {
@@ -33,13 +33,18 @@ if (deps !== 0) {
   console.error("Test dependencies are missing (see above).\n0 passed, 1 failed");
   process.exit(1);
 }
+// The PostgreSQL role and database ensure-test-deps.sh made for us, unless the caller brings one.
+const stateDir =
+  process.env.BURROW_TEST_STATE ??
+  path.join(process.env.XDG_STATE_HOME ?? path.join(os.homedir(), ".local/state"), "burrow-test");
+if (!process.env.TEST_PG_URL) process.env.TEST_PG_URL = fs.readFileSync(path.join(stateDir, "pg.url"), "utf8").trim();
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const suites = [];
 
-function vitestSuite(name, workspace, env) {
+function vitestSuite(name, workspace, env, args = []) {
   const out = path.join(tmp, `${name}.json`);
-  const status = run("npx", ["vitest", "run"], { cwd: path.join(root, workspace), env: { ...env, VITEST_JSON: out } });
+  const status = run("npx", ["vitest", "run", ...args], { cwd: path.join(root, workspace), env: { ...env, VITEST_JSON: out } });
   let passed = 0;
   let failed = 0;
   let skipped = 0;
@@ -77,6 +82,8 @@ if (want("sqlite")) vitestSuite("server-sqlite", "apps/server", { TEST_DB: "sqli
 if (want("postgres")) vitestSuite("server-postgres", "apps/server", { TEST_DB: "postgres" });
 if (want("web")) vitestSuite("web-unit", "apps/web", {});
 if (want("sim")) vitestSuite("frps-sim", "tools/frps-sim", {});
+// Real frps and frpc (tools/frp/build.sh) against Burrow started as a user starts it.
+if (want("frp")) vitestSuite("real-frp", "apps/server", {}, ["-c", "vitest.real-frp.config.ts"]);
 if (want("e2e")) {
   const build = run("npm", ["run", "build", "-w", "@burrow/web"]);
   const out = path.join(tmp, "e2e.json");

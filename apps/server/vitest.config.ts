@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    // real frps/frpc: a suite of its own (vitest.real-frp.config.ts), run once, not per database
+    exclude: ["test/real-frp/**", "**/node_modules/**"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
