@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -263,6 +264,8 @@ describe("the phone search index (2026-11-25T06-00_phone_search)", () => {
     async () => {
       const pgDb = await createPgDatabase("burrow_noext");
       const role = `burrow_noext_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+      // PostgreSQL asks for a password on 127.0.0.1 (no trust authentication): the role gets one of its own.
+      const password = randomBytes(16).toString("hex");
       const owner = createDb({ databaseUrl: pgDb.url });
       let asRole: Kysely<DB> | undefined;
       cleanups.push(async () => {
@@ -275,7 +278,7 @@ describe("the phone search index (2026-11-25T06-00_phone_search)", () => {
       const admin = createDb({ databaseUrl: pgDb.url.replace(/\/[^/]*$/, "/postgres") });
       await migrateTo(owner, before);
       // A role that owns the tables but may not create an extension in the database (not its owner, not a superuser).
-      await sql`create role ${sql.id(role)} login`.execute(owner);
+      await sql`create role ${sql.id(role)} login password ${sql.lit(password)}`.execute(owner);
       await sql`alter table users owner to ${sql.id(role)}`.execute(owner);
       await sql`grant all on kysely_migration, kysely_migration_lock to ${sql.id(role)}`.execute(owner);
       // later migrations' data fixes (2026-11-25T11-00_orphan_tunnels)
@@ -286,6 +289,7 @@ describe("the phone search index (2026-11-25T06-00_phone_search)", () => {
         .execute();
       const url = new URL(pgDb.url);
       url.username = role;
+      url.password = password;
       asRole = createDb({ databaseUrl: url.toString() });
 
       const result = await migrateToLatest(asRole);
