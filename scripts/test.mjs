@@ -44,7 +44,10 @@ const suites = [];
 
 function vitestSuite(name, workspace, env, args = []) {
   const out = path.join(tmp, `${name}.json`);
-  const status = run("npx", ["vitest", "run", ...args], { cwd: path.join(root, workspace), env: { ...env, VITEST_JSON: out } });
+  const status = run("npx", ["vitest", "run", ...args], {
+    cwd: path.join(root, workspace),
+    env: { ...env, VITEST_JSON: out },
+  });
   let passed = 0;
   let failed = 0;
   let skipped = 0;

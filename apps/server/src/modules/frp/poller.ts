@@ -42,6 +42,7 @@ import {
   type ServerInfo,
 } from "./dashboard-client";
 import type { NodeRuntimeTable, ProxyCounterTable } from "./frp.table";
+import { unsupportedFrps } from "./frps-version";
 import { effectiveBandwidth } from "./plugin";
 
 export { counterDelta } from "./counters";
@@ -263,10 +264,13 @@ async function pollOnce(ctx: AppContext, nodeId: number, opts: PollOptions): Pro
     };
   }
 
+  // An frps too old to enforce what Burrow relies on is an exception, with why; its traffic is
+  // still real and still collected.
+  const tooOld = unsupportedFrps(info.version);
   const result: PollResult = {
     node_id: nodeId,
-    status: NodeStatus.Online,
-    error: null,
+    status: tooOld ? NodeStatus.Exception : NodeStatus.Online,
+    error: tooOld,
     proxies: 0,
     charged: 0,
     restarted: false,
@@ -286,7 +290,7 @@ async function pollOnce(ctx: AppContext, nodeId: number, opts: PollOptions): Pro
       await reconcileStatus(trx, mine, tunnels, now);
     });
   }
-  await recordHealth(ctx, node, NodeStatus.Online, now, null, info);
+  await recordHealth(ctx, node, result.status, now, tooOld, info);
   if (!result.deferred) {
     const r = await resolveTails(ctx, node, now, limits, { limit: opts.tailBatch ?? TAIL_BATCH });
     result.charged += r.charged;

@@ -1,0 +1,3 @@
+import { realFrpSuite } from "./suite";
+
+realFrpSuite("v0.61.2");

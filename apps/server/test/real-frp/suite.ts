@@ -1,0 +1,323 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { AdminNodeDetail, NodePollResult, NodeSetup, Paged, TunnelConfig, TunnelView } from "@burrow/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MIN_FRPS_VERSION, unsupportedFrps } from "../../src/modules/frp/frps-version";
+import { bandwidthQuantity } from "../../src/modules/frp/plugin";
+import {
+  freePort,
+  killAll,
+  ok,
+  registerCustomer,
+  type ServerProcess,
+  signIn,
+  startServer,
+  tempDir,
+} from "../child-server";
+import { ADMIN_PASSWORD, ADMIN_PHONE } from "../harness";
+import {
+  dashboard,
+  ECHO_IDLE_MS,
+  type FrpProcess,
+  freePortRange,
+  frpBinaries,
+  killFrp,
+  localServices,
+  runFrp,
+  sleep,
+  tcpEcho,
+  tcpProbe,
+  udpEcho,
+  verify,
+  vhostGet,
+  waitUntil,
+} from "./frp-env";
+
+/** The free plan every new customer gets (seed.ts): 4 Mbps. */
+const PLAN_MBPS = 4;
+/** Burrow's frpc configs send a heartbeat every 30 s (frpc-config.ts); a lock cuts the session at the next one. */
+const HEARTBEAT_S = 30;
+
+interface DashProxy {
+  name: string;
+  status: string;
+  todayTrafficIn: number;
+  todayTrafficOut: number;
+  curConns: number;
+  conf: { remotePort?: number; transport?: { bandwidthLimit?: string; bandwidthLimitMode?: string } } | null;
+}
+
+/**
+ * The real-frp suite for one frp version: Burrow started as a user starts it, the frps.toml of the
+ * node's set-up page and the customer's frpc.toml used byte for byte, real frps and frpc between
+ * them, and the customer's local services behind them.
+ */
+export function realFrpSuite(version: string) {
+  const bins = frpBinaries(version);
+  const tooOld = unsupportedFrps(version.slice(1)) !== null;
+
+  describe(`real frp ${version}`, () => {
+    let s: ServerProcess;
+    let admin: string;
+    let customer: { uid: number; token: string };
+    let node: AdminNodeDetail;
+    let base: number;
+    let dir: string;
+    let frps: FrpProcess;
+    let frpc: FrpProcess;
+    let local: Awaited<ReturnType<typeof localServices>>;
+    const tunnels: Record<"tcp" | "udp" | "http", TunnelView> = {} as never;
+    const subdomain = `w${randomBytes(3).toString("hex")}`;
+    const dashPassword = `dash-${randomBytes(6).toString("hex")}`;
+    const files = { frps: "", frpc: "" };
+
+    const api = async <T>(method: string, p: string, o: { token?: string; body?: unknown } = {}) =>
+      ok(await s.api<T>(method, p, o), `${method} ${p}`);
+    const dash = <T>(p: string) => dashboard<T>(node.api_addr, "admin", dashPassword, p);
+    const proxyName = (t: TunnelView) => `u_${customer.uid}.t_${t.tun_id}`;
+    const dashProxy = async (type: string, t: TunnelView) =>
+      (await dash<{ proxies: DashProxy[] }>(`/api/proxy/${type}`)).proxies.find((p) => p.name === proxyName(t));
+    const myTunnels = async () =>
+      (await api<Paged<TunnelView>>("GET", "/user/tun?page=1&page_size=50", { token: customer.token })).list;
+    const tunnel = async (id: number) => (await myTunnels()).find((t) => t.tun_id === id) as TunnelView;
+    const poll = () =>
+      api<NodePollResult>("POST", "/super/node/poll", { token: admin, body: { node_id: node.node_id } });
+
+    beforeAll(async () => {
+      dir = tempDir(`frp-${version}`);
+      const port = await freePort();
+      s = await startServer({
+        dataDir: path.join(dir, "data"),
+        port,
+        env: { PUBLIC_URL: `http://127.0.0.1:${port}`, FRP_POLLER: "true", FRP_POLL_INTERVAL: "2" },
+      });
+      admin = await signIn(s, ADMIN_PHONE, ADMIN_PASSWORD);
+      // bindPort, vhost http, vhost https, dashboard, then six remote ports
+      base = await freePortRange(10);
+      const areas = await api<{ list: { area_id: number }[] }>("GET", "/super/area", { token: admin });
+      const levels = await api<{ list: { id: number; level: number }[] }>("GET", "/super/plan/level", {
+        token: admin,
+      });
+      node = await api<AdminNodeDetail>("POST", "/super/node", {
+        token: admin,
+        body: {
+          name: `real-${version}`,
+          area_id: areas.list[0].area_id,
+          net_type_id: 1,
+          level_id: [...levels.list].sort((a, b) => a.level - b.level)[0].id,
+          host: "127.0.0.1",
+          bind_port: base,
+          vhost_http_port: base + 1,
+          vhost_https_port: base + 2,
+          subdomain_host: "frp.test",
+          port_min: base + 4,
+          port_max: base + 9,
+          bandwidth: 0,
+          api_addr: `http://127.0.0.1:${base + 3}`,
+          api_user: "admin",
+          api_password: dashPassword,
+          description: "",
+        },
+      });
+      const setup = await api<NodeSetup>("GET", `/super/node/setup?node_id=${node.node_id}`, { token: admin });
+      files.frps = path.join(dir, "frps.toml");
+      fs.writeFileSync(files.frps, setup.frps_toml);
+
+      customer = await registerCustomer(s, `137${String(process.pid % 10000).padStart(4, "0")}${base % 10000}`);
+      local = await localServices(version);
+      const create = (body: Record<string, unknown>) =>
+        api<TunnelView>("POST", "/user/tun", { token: customer.token, body: { node_id: node.node_id, ...body } });
+      tunnels.tcp = await create({
+        tun_name: "echo",
+        protocol: "tcp",
+        local_port: local.tcpPort,
+        remote_port: base + 4,
+      });
+      tunnels.udp = await create({
+        tun_name: "dns",
+        protocol: "udp",
+        local_port: local.udpPort,
+        remote_port: base + 5,
+      });
+      tunnels.http = await create({ tun_name: "web", protocol: "http", local_port: local.httpPort, subdomain });
+      const cfg = await api<TunnelConfig>("GET", `/user/tun/config?node_id=${node.node_id}`, { token: customer.token });
+      files.frpc = path.join(dir, "frpc.toml");
+      fs.writeFileSync(files.frpc, cfg.toml);
+
+      frps = runFrp(bins.frps, files.frps);
+      await frps.waitForLog(/frps started successfully/);
+      frpc = runFrp(bins.frpc, files.frpc);
+    });
+
+    afterAll(async () => {
+      await killFrp();
+      await killAll();
+      local?.close();
+    });
+
+    it("frps verify and frpc verify accept the files the console hands out", () => {
+      for (const [bin, file] of [
+        [bins.frps, files.frps],
+        [bins.frpc, files.frpc],
+      ]) {
+        const r = verify(bin, file);
+        expect(r.output).toMatch(/syntax is ok/);
+        expect(r.status).toBe(0);
+      }
+    });
+
+    it("the console shows every tunnel connected once frpc logs in", async () => {
+      await waitUntil("the tunnels connected", async () => (await myTunnels()).every((t) => t.status === 1), 15_000);
+      await frpc.waitForLog(/start proxy success/);
+    });
+
+    it(`polls the node: ${tooOld ? `exception, frps below ${MIN_FRPS_VERSION}` : "online"}`, async () => {
+      const r = await poll();
+      if (tooOld) {
+        expect(r.status).toBe(3);
+        expect(r.error).toContain(`低于支持的最低版本 ${MIN_FRPS_VERSION}`);
+      } else expect(r).toMatchObject({ status: 1, error: null });
+      expect(r.proxies).toBe(3);
+      const detail = await api<AdminNodeDetail>("GET", `/super/node/detail?node_id=${node.node_id}`, { token: admin });
+      expect(detail.runtime?.version).toBe(version.slice(1));
+    });
+
+    it("tcp carries a large echo intact, at the plan's bandwidth, which the real dashboard shows", async () => {
+      const data = randomBytes(1024 * 1024);
+      const { back, elapsedMs } = await tcpEcho(tunnels.tcp.remote_port as number, data, 60_000);
+      expect(back.equals(data)).toBe(true);
+      // frps limits each proxy's work connection to bandwidth_limit bytes a second, with a burst of
+      // one second's worth: unlimited, 1 MB each way takes a few ms on loopback.
+      const limit = (PLAN_MBPS * 125_000) / 1024;
+      const p = await dashProxy("tcp", tunnels.tcp);
+      expect(p?.conf?.remotePort).toBe(tunnels.tcp.remote_port);
+      expect(p?.conf?.transport?.bandwidthLimitMode).toBe("server");
+      expect(p?.conf?.transport?.bandwidthLimit, "the dashboard's quantity").toBeTruthy();
+      console.log(
+        `[${version}] 1 MB echo under ${bandwidthQuantity(PLAN_MBPS)} (${limit} KB/s): ${elapsedMs} ms; dashboard says ${p?.conf?.transport?.bandwidthLimit}`,
+      );
+      // Both directions share one limiter with a burst of a second's worth: (2 MB − burst) / rate.
+      const bytesPerS = PLAN_MBPS * 125_000;
+      expect(elapsedMs).toBeGreaterThan(((2 * data.length - bytesPerS) / bytesPerS) * 1000 * 0.9);
+    });
+
+    it("udp and http by subdomain carry bytes end to end", async () => {
+      const dgram = randomBytes(512);
+      expect((await udpEcho(tunnels.udp.remote_port as number, dgram)).equals(dgram)).toBe(true);
+      const r = await vhostGet(base + 1, `${subdomain}.frp.test`, "/hello");
+      expect(r.status).toBe(200);
+      expect(r.body).toBe(`hello from ${version} ${subdomain}.frp.test /hello`);
+      // Any other host on the vhost port is not this customer's.
+      expect((await vhostGet(base + 1, "other.frp.test")).status).toBe(404);
+    });
+
+    it("frps keeps a limited proxy's connection open after its visitor leaves, until the local service closes it", async () => {
+      // Real frps (0.52–0.70): with a server-side bandwidth limit, the wrapper around the work
+      // connection closes nothing (its close function calls itself), so the visitor's close never
+      // reaches frpc; the bytes are counted when the local service ends the connection.
+      const idle = async () => (await dashProxy("tcp", tunnels.tcp))?.curConns === 0;
+      await waitUntil("no open connection", idle, 5_000);
+      const before = Date.now();
+      await tcpEcho(tunnels.tcp.remote_port as number, Buffer.from("short visit"));
+      await sleep(ECHO_IDLE_MS / 2);
+      expect((await dashProxy("tcp", tunnels.tcp))?.curConns, "still open after the visitor left").toBe(1);
+      await waitUntil("closed by the local service's idle timeout", idle, 5_000);
+      expect(Date.now() - before).toBeGreaterThanOrEqual(ECHO_IDLE_MS);
+    });
+
+    it("bills the bytes the real dashboard counts exactly once, across kill -9 and a clean restart of frps", async () => {
+      const billed = async () => {
+        const t = await tunnel(tunnels.tcp.tun_id);
+        return t.traffic_in + t.traffic_out;
+      };
+      await tcpEcho(tunnels.tcp.remote_port as number, randomBytes(64 * 1024));
+      await waitUntil("the echo's connection counted", async () => {
+        const p = await dashProxy("tcp", tunnels.tcp);
+        return p && p.todayTrafficIn + p.todayTrafficOut >= 2 * (1024 * 1024 + 64 * 1024);
+      });
+      await poll();
+      const p = (await dashProxy("tcp", tunnels.tcp)) as DashProxy;
+      const counted = p.todayTrafficIn + p.todayTrafficOut;
+      expect(await billed()).toBe(counted);
+      await poll();
+      expect(await billed(), "a second poll bills nothing again").toBe(counted);
+
+      let total = counted;
+      for (const signal of ["SIGKILL", "SIGTERM"] as const) {
+        await frps.stop(signal);
+        await waitUntil("the node seen offline", async () => (await poll()).status === 2);
+        frps = runFrp(bins.frps, files.frps);
+        await frps.waitForLog(/frps started successfully/);
+        // frpc logs in again by itself (loginFailExit = false)
+        await waitUntil(
+          "frpc back on the restarted frps",
+          async () => (await dashProxy("tcp", tunnels.tcp))?.status === "online",
+          60_000,
+        );
+        await tcpEcho(tunnels.tcp.remote_port as number, randomBytes(32 * 1024));
+        await waitUntil("the new connection counted", async () => {
+          const q = await dashProxy("tcp", tunnels.tcp);
+          return q && q.todayTrafficIn + q.todayTrafficOut >= 64 * 1024;
+        });
+        await poll();
+        const q = (await dashProxy("tcp", tunnels.tcp)) as DashProxy;
+        total += q.todayTrafficIn + q.todayTrafficOut;
+        expect(await billed(), `after ${signal}: the old counters once, the restarted frps's on top`).toBe(total);
+      }
+      // and the plan's quota was charged the same bytes (tcp's and the others')
+      const sub = await api<{ list: { traffic_used: number; kind: number; status: number }[] }>(
+        "GET",
+        "/user/subscription",
+        { token: customer.token },
+      );
+      const all = (await myTunnels()).reduce((n, t) => n + t.traffic_in + t.traffic_out, 0);
+      expect(sub.list.filter((x) => x.kind === 2 && x.status === 1).reduce((n, x) => n + x.traffic_used, 0)).toBe(all);
+    });
+
+    it("a lock refuses new visitors at once and cuts the real session at the next heartbeat; frpc logs why", async () => {
+      const reason = `real-frp 测试锁定 ${randomBytes(3).toString("hex")}`;
+      expect(await tcpProbe(tunnels.tcp.remote_port as number)).toBe("echoed");
+      const t0 = Date.now();
+      await api("PATCH", "/super/tun", {
+        token: admin,
+        body: { tun_id: tunnels.tcp.tun_id, status: 3, banned_reason: reason },
+      });
+      // NewUserConn: refused from the next visitor on
+      await waitUntil(
+        "a new visitor refused",
+        async () => (await tcpProbe(tunnels.tcp.remote_port as number, 2_000)) === "closed",
+        5_000,
+      );
+      // the next Ping is refused, stock frpc drops its session, logs in again and NewProxy is refused with the reason
+      await frpc.waitForLog(new RegExp(reason), (HEARTBEAT_S + 15) * 1000);
+      expect(Date.now() - t0).toBeLessThan((HEARTBEAT_S + 15) * 1000);
+      await waitUntil(
+        "the locked proxy gone from frps",
+        async () => (await dashProxy("tcp", tunnels.tcp))?.status !== "online",
+      );
+      // the customer's other tunnels came back with the new session
+      await waitUntil(
+        "udp back",
+        async () => (await udpEcho(tunnels.udp.remote_port as number, Buffer.from("x"), 1_000)).length === 1,
+        30_000,
+      );
+      expect((await tunnel(tunnels.tcp.tun_id)).status).toBe(3);
+    });
+
+    it("stopping frpc shows its tunnels offline in the console within seconds", async () => {
+      await frpc.stop("SIGTERM");
+      await waitUntil(
+        "the tunnels offline",
+        async () => {
+          const list = await myTunnels();
+          return (
+            list.find((t) => t.tun_id === tunnels.udp.tun_id)?.status === 2 &&
+            list.find((t) => t.tun_id === tunnels.http.tun_id)?.status === 2
+          );
+        },
+        10_000,
+      );
+    });
+  });
+}
