@@ -21,7 +21,33 @@ export const ADMIN_PASSWORD = "admin-pass-123";
 
 /** Which database the API suite runs on: TEST_DB=sqlite (default) or TEST_DB=postgres. */
 export const TEST_DIALECT = process.env.TEST_DB === "postgres" ? "postgres" : "sqlite";
-const PG_ADMIN_URL = process.env.TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/**
+ * The URL of a PostgreSQL superuser the suites make their databases with: TEST_PG_URL, else the
+ * role scripts/ensure-test-deps.sh made (its URL, password included, kept in pg.url under
+ * $BURROW_TEST_STATE, as scripts/test.mjs reads it). There is no passwordless `postgres` role here.
+ */
+function pgAdminUrl(): string {
+  if (process.env.TEST_PG_URL) return process.env.TEST_PG_URL;
+  const state =
+    process.env.BURROW_TEST_STATE ??
+    path.join(process.env.XDG_STATE_HOME ?? path.join(os.homedir(), ".local/state"), "burrow-test");
+  const file = path.join(state, "pg.url");
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    throw new Error(
+      `TEST_PG_URL is not set and ${file} is missing: run scripts/ensure-test-deps.sh or set TEST_PG_URL.`,
+    );
+  }
+}
+
+/** A URL fit for a message: without its password. */
+const redacted = (url: string): string => {
+  const u = new URL(url);
+  if (u.password) u.password = "***";
+  return u.toString();
+};
 
 /** Records every SMS so tests can read the code a real phone would have received. */
 export class SmsOutbox implements SmsDriver {
@@ -105,22 +131,23 @@ export async function openTestDb(): Promise<{ db: Kysely<DB>; drop: () => Promis
 /** A new, empty PostgreSQL database (`drop` removes it); fails saying so when PostgreSQL is down. */
 export async function createPgDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  const adminUrl = pgAdminUrl();
+  const admin = new pg.Client({ connectionString: adminUrl });
   try {
     await admin.connect();
   } catch (err) {
     throw new Error(
-      `PostgreSQL is not reachable at ${PG_ADMIN_URL} (${(err as Error).message}). Start it (scripts/ensure-services.sh) or set TEST_PG_URL.`,
+      `PostgreSQL is not reachable at ${redacted(adminUrl)} (${(err as Error).message}). Start it (scripts/ensure-test-deps.sh) or set TEST_PG_URL.`,
     );
   }
   await admin.query(`create database ${name}`);
   await admin.end();
-  const url = new URL(PG_ADMIN_URL);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     drop: async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
