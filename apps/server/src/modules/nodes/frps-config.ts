@@ -4,6 +4,15 @@ import { tomlLine, tomlStringArray } from "../../shared/toml";
 /** The frp release the generated install commands use (frp-protocol.md was written against it). */
 export const FRP_VERSION = "0.70.1";
 
+/**
+ * frps's heartbeatTimeout (s): two of frpc's 30 s heartbeats. A client that turned its heartbeats
+ * off is dropped this long after its last accepted heartbeat or login (frps ≥ 0.58, see
+ * frp/frps-version.ts), logs in again and meets Login's and NewProxy's checks: the bound of a lock,
+ * a ban or spent quota for a client that ignores them (docs/frp.md). One late heartbeat is
+ * tolerated; 90 s (frp's default) gave such a client three times as long.
+ */
+export const FRPS_HEARTBEAT_TIMEOUT = 60;
+
 /** The node fields the generated frps set-up needs. */
 export interface SetupNode {
   node_id: number;
@@ -60,8 +69,8 @@ export function buildFrpsToml(node: SetupNode, publicUrl: string): string {
     `allowPorts = [{ start = ${node.port_min}, end = ${node.port_max} }]`,
     ...tomlLine("detailedErrorsToClient", true),
     "# Burrow's frpc configs send a heartbeat every 30 s; a client without heartbeats is dropped after",
-    "# 90 s, because a rejected heartbeat is how Burrow cuts off banned users and locked tunnels.",
-    ...tomlLine("transport.heartbeatTimeout", 90),
+    `# ${FRPS_HEARTBEAT_TIMEOUT} s, because a rejected heartbeat is how Burrow cuts off banned users and locked tunnels.`,
+    ...tomlLine("transport.heartbeatTimeout", FRPS_HEARTBEAT_TIMEOUT),
     "",
     "# Dashboard API, polled by Burrow for node health and per-proxy traffic; allow only Burrow to reach it.",
     ...tomlLine("webServer.addr", web.addr),

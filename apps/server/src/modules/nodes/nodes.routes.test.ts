@@ -346,7 +346,7 @@ describe("node set-up (/super/node/setup)", () => {
       vhostHTTPSPort: 443,
       subDomainHost: "frp.example.net",
       allowPorts: [{ start: 20000, end: 20100 }],
-      transport: { heartbeatTimeout: 90 },
+      transport: { heartbeatTimeout: 60 },
       webServer: { addr: "0.0.0.0", port: 7501, user: "admin", password: "dash-pass-123" },
     });
     const [plugin] = toml.httpPlugins as TomlTable[];
