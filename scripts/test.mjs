@@ -1,7 +1,7 @@
 // `npm test`: makes sure Chromium, PostgreSQL and Redis are there, then runs every suite —
 // server API tests on SQLite and on PostgreSQL, web unit tests, then the browser tests against a
 // freshly built web app — and ends with one line "N passed, N failed".
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -48,6 +48,34 @@ function vitestSuite(name, workspace, env, args = []) {
     cwd: path.join(root, workspace),
     env: { ...env, VITEST_JSON: out },
   });
+  countVitest(name, out, status);
+}
+
+/**
+ * A suite that mostly waits (the real-frp suite sits out frpc's heartbeats) runs beside the others:
+ * its output goes to a file, printed when it ends.
+ */
+function vitestInBackground(name, workspace, args) {
+  const out = path.join(tmp, `${name}.json`);
+  const log = path.join(tmp, `${name}.log`);
+  console.log(`\n▶ (in the background, log ${log}) npx vitest run ${args.join(" ")}`);
+  const fd = fs.openSync(log, "w");
+  const child = spawn("npx", ["vitest", "run", ...args], {
+    cwd: path.join(root, workspace),
+    stdio: ["ignore", fd, fd],
+    env: { ...process.env, VITEST_JSON: out },
+  });
+  return new Promise((resolve) =>
+    child.on("close", (status) => {
+      fs.closeSync(fd);
+      console.log(`\n▶ ${name} (ran in the background):\n${fs.readFileSync(log, "utf8")}`);
+      countVitest(name, out, status);
+      resolve();
+    }),
+  );
+}
+
+function countVitest(name, out, status) {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
@@ -81,12 +109,14 @@ function countPlaywright(file) {
 }
 
 const want = (s) => only.length === 0 || only.includes(s);
+// Real frps and frpc (tools/frp/build.sh) against Burrow started as a user starts it.
+const realFrp = want("frp")
+  ? vitestInBackground("real-frp", "apps/server", ["-c", "vitest.real-frp.config.ts"])
+  : Promise.resolve();
 if (want("sqlite")) vitestSuite("server-sqlite", "apps/server", { TEST_DB: "sqlite" });
 if (want("postgres")) vitestSuite("server-postgres", "apps/server", { TEST_DB: "postgres" });
 if (want("web")) vitestSuite("web-unit", "apps/web", {});
 if (want("sim")) vitestSuite("frps-sim", "tools/frps-sim", {});
-// Real frps and frpc (tools/frp/build.sh) against Burrow started as a user starts it.
-if (want("frp")) vitestSuite("real-frp", "apps/server", {}, ["-c", "vitest.real-frp.config.ts"]);
 if (want("e2e")) {
   const build = run("npm", ["run", "build", "-w", "@burrow/web"]);
   const out = path.join(tmp, "e2e.json");
@@ -105,6 +135,8 @@ if (want("e2e")) {
   if (c.passed + c.failed === 0) c.failed = 1;
   suites.push({ name: "e2e", ...c });
 }
+
+await realFrp;
 
 console.log("\nSummary");
 for (const s of suites) {

@@ -296,7 +296,11 @@ export function realFrpSuite(version: string) {
       await waitUntil(
         "the locked proxy gone from frps",
         async () => (await dashProxy("tcp", tunnels.tcp))?.status !== "online",
-      );
+      ).catch(async (err) => {
+        throw new Error(
+          `${err.message}\ndashboard: ${JSON.stringify(await dashProxy("tcp", tunnels.tcp))}\nfrpc:\n${frpc.log()}\nfrps:\n${frps.log()}`,
+        );
+      });
       // the customer's other tunnels came back with the new session
       await waitUntil(
         "udp back",
