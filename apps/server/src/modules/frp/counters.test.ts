@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   allowedIncrease,
   type CounterInput,
+  type CounterPlan,
   counterDelta,
   inflightBytes,
+  type ProxySample,
   planCounters,
   type StoredCounter,
 } from "./counters";
@@ -131,7 +133,7 @@ describe("planCounters", () => {
       rotated: true,
     },
     {
-      name: "a fresh stats entry (new start, never closed): a restart even though the counters grew",
+      name: "the only entry is fresh (new start, never closed): all of it is new, and with no entry left as it was, a restart",
       input: { sample: { lastStartTime: "11-24 11:59:00" } },
       credits: [[DAY, 1500, 2600]],
       restarted: true,
@@ -296,6 +298,96 @@ describe("planCounters", () => {
     expect(counterDelta(100, 150)).toBe(50);
     expect(counterDelta(100, 30)).toBe(30);
     expect(counterDelta(0, 0)).toBe(0);
+  });
+});
+
+describe("a new stats entry beside unchanged ones: frps purged or deleted it, or it changed type", () => {
+  const OTHER = "u_7.t_43";
+  const NEW_START = "11-24 11:59:00";
+  const sample = (name: string, o: Sample = {}): ProxySample => ({
+    name,
+    tun_id: name === NAME ? 42 : 43,
+    uid: 7,
+    todayIn: 1500,
+    todayOut: 2600,
+    curConns: 0,
+    online: true,
+    lastStartTime: "11-24 08:00:00",
+    lastCloseTime: "",
+    ...o,
+  });
+  /** NAME and OTHER on one node; by default NAME's entry is new and OTHER's is the one seen before, grown. */
+  const both = (
+    o: { mine?: Sample; other?: Sample; counter?: StoredCounter; server?: CounterInput["server"] } = {},
+  ): CounterPlan =>
+    planCounters({
+      day: DAY,
+      now: NOW,
+      samples: [sample(NAME, { lastStartTime: NEW_START, ...o.mine }), sample(OTHER, o.other)],
+      counters: new Map([
+        [NAME, o.counter ?? stored()],
+        [OTHER, stored({ tun_id: 43 })],
+      ]),
+      server: o.server ?? { in: 10_000, out: 10_000 },
+      prevServer: { in: 9_000, out: 9_000 },
+      maxRate: () => RATE,
+      skewed: false,
+    });
+  const byName = (p: CounterPlan) =>
+    Object.fromEntries(p.credits.map((c) => [c.tun_id, [c.day, c.traffic_in, c.traffic_out]]));
+
+  it("starts only that entry again: its counters are all new, the other proxy's growth is billed, no restart", () => {
+    const p = both();
+    expect(byName(p)).toEqual({ 42: [DAY, 1500, 2600], 43: [DAY, 500, 600] });
+    expect(p.restarted).toBe(false);
+    expect(p.rows.find((r) => r.proxy_name === NAME)).toMatchObject({ start_time: NEW_START, last_in: 1500 });
+  });
+
+  it("is no restart either when the unchanged entry is offline and carried nothing", () => {
+    const p = both({ other: { todayIn: 1000, todayOut: 2000, online: false, lastCloseTime: "11-24 10:00:00" } });
+    expect(byName(p)).toEqual({ 42: [DAY, 1500, 2600] });
+    expect(p.restarted).toBe(false);
+  });
+
+  it("keeps the entry's pending tail (an earlier day still to be read from the history) and its open stretch", () => {
+    const since = "2026-11-24T03:00:00.000Z";
+    const p = both({
+      counter: stored({
+        tail_day: YESTERDAY,
+        tail_until: DAY,
+        tail_in: 900,
+        tail_out: 800,
+        conns_since: since,
+        conns_credit: 100,
+      }),
+      mine: { curConns: 1 },
+    });
+    expect(p.restarted).toBe(false);
+    expect(p.rows.find((r) => r.proxy_name === NAME)).toMatchObject({
+      tail_day: YESTERDAY,
+      tail_until: DAY,
+      tail_in: 900,
+      tail_out: 800,
+      tail_fresh: 0,
+      conns_since: since,
+      conns_credit: 100 + 1500 + 2600,
+    });
+    expect(p.open).toEqual([{ name: NAME, uid: 7, tun_id: 42, since, credited: 100 + 1500 + 2600 }]);
+  });
+
+  it("is a restart when every entry is new, as the server totals say too", () => {
+    const p = both({
+      other: { lastStartTime: "11-24 11:59:01", todayIn: 10, todayOut: 20 },
+      server: { in: 5, out: 5 },
+    });
+    expect(byName(p)).toEqual({ 42: [DAY, 1500, 2600], 43: [DAY, 10, 20] });
+    expect(p.restarted).toBe(true);
+  });
+
+  it("is no restart when the server totals went back but the other entry is still the one seen before", () => {
+    const p = both({ server: { in: 5, out: 5 } });
+    expect(byName(p)).toEqual({ 42: [DAY, 1500, 2600], 43: [DAY, 500, 600] });
+    expect(p.restarted).toBe(false);
   });
 });
 

@@ -95,7 +95,11 @@ export interface Refusal {
 export interface CounterPlan {
   credits: Credit[];
   rows: CounterRow[];
-  /** frps restarted since the last look: its counters started again */
+  /**
+   * frps restarted since the last look: an entry started again and none is the one seen before.
+   * A new entry beside unchanged ones (frps purged it after 7 days offline, `DELETE
+   * /api/proxies?status=offline` removed it, or it came back as another type) starts only itself again.
+   */
   restarted: boolean;
   /** frps's counters rotated on the same entry during a Shanghai day (its day is not Burrow's) */
   rotated: boolean;
@@ -132,10 +136,12 @@ export function allowedIncrease(rate: number, elapsedMs: number): number {
  * - unknown counters (null) → nothing this round, the stored row stays;
  * - no stored row → today's counters are all new (a new proxy, or one that moved here);
  * - same day, counters grew → the growth;
- * - same day, counters went back (or the server totals did, or the stats entry is fresh) → frps
- *   restarted and everything it shows is new; unless the entry is the same and its history holds
- *   the old counters in "yesterday": then frps rotated its day here, mid-Shanghai-day, and the
- *   bytes are yesterday's rest plus today's;
+ * - same day, counters went back (or the server totals did, or the stats entry is fresh) → the
+ *   entry started again and everything it shows is new; unless the entry is the same and its
+ *   history holds the old counters in "yesterday": then frps rotated its day here, mid-Shanghai-day,
+ *   and the bytes are yesterday's rest plus today's. frps itself restarted only when no entry is
+ *   the one seen before (a restart loses them all); one new entry among unchanged ones is a purge,
+ *   a `DELETE /api/proxies?status=offline` or a type change, and touches no other proxy;
  * - a new Shanghai day → today's counters go to today and the last day's tail is noted (resolved
  *   later from the 7-day history); on a skewed node, whose frps has not rotated, the growth.
  * An increase above `allowedIncrease` since the stored row was last written is refused: no credit
@@ -187,6 +193,10 @@ export function planCounters(input: CounterInput): CounterPlan {
     input.prevServer !== null &&
     (input.server.in < input.prevServer.in || input.server.out < input.prevServer.out);
 
+  /** some entry started again */
+  let anyReset = false;
+  /** some entry is still the one seen before: frps did not restart, whatever else started again */
+  let kept = false;
   for (const s of known) {
     const c = counters.get(s.name);
     const credits: Credit[] = [];
@@ -227,7 +237,8 @@ export function planCounters(input: CounterInput): CounterPlan {
       continue;
     }
     if (rolled && c?.tail_day) plan.staleTails.push(s.name);
-    if (reset) plan.restarted = true;
+    if (reset) anyReset = true;
+    else if (c && sameEntry(s, c)) kept = true;
     plan.credits.push(...credits);
 
     // The tail a row carries: a new one for a rolled proxy, else whatever is pending.
@@ -290,7 +301,9 @@ export function planCounters(input: CounterInput): CounterPlan {
     }
   }
   // Only an entry that really started again makes this a restart (which forgets the counters of
-  // proxies frps no longer shows): lower server totals alone are not evidence enough.
+  // proxies frps no longer shows): lower server totals alone are not evidence enough, and neither
+  // is one entry that started again while another is still the one seen before.
+  plan.restarted = anyReset && !kept;
   return plan;
 }
 

@@ -279,6 +279,97 @@ describe("traffic", () => {
     expect(await tunnel(u.tcp.tun_id)).toMatchObject({ traffic_in: 1010 });
   });
 
+  it("takes a proxy's new entry after DELETE /api/proxies?status=offline for no restart: a proxy still gone keeps its counters, and its late return is billed once", async () => {
+    const yesterday = addDays(today, -1);
+    let clock = noon(yesterday).getTime();
+    const { node, sim } = await simNode({ sim: { clock: () => new Date(clock) } });
+    const [a, y, z] = [await customerOn(node.node_id), await customerOn(node.node_id), await customerOn(node.node_id)];
+    const [ca, cy, cz] = [
+      await frpcFor(t, sim, a.token, node.node_id),
+      await frpcFor(t, sim, y.token, node.node_id),
+      await frpcFor(t, sim, z.token, node.node_id),
+    ];
+    for (const c of [ca, cy, cz]) await c.start();
+    await ca.visit(`t_${a.tcp.tun_id}`, { bytesIn: 10, bytesOut: 0 });
+    await cy.visit(`t_${y.tcp.tun_id}`, { bytesIn: 20, bytesOut: 0 });
+    await cz.visit(`t_${z.tcp.tun_id}`, { bytesIn: 40, bytesOut: 0 });
+    expect((await pollNode(t.ctx, node.node_id, { now: noon(yesterday) }))?.charged).toBe(70);
+    // Y and Z go offline and the operator clears offline proxies from frps's dashboard.
+    clock += 5_000;
+    await cy.stop();
+    await cz.stop();
+    await pollNode(t.ctx, node.node_id, { now: noon(yesterday, 30_000) });
+    const { user = "", password = "" } = sim.opts.webServer ?? {};
+    const cleared = await fetch(`${sim.dashboardUrl}/api/proxies?status=offline`, {
+      method: "DELETE",
+      headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}` },
+    });
+    expect(cleared.status).toBe(200);
+    // Y comes back: a new stats entry (never closed) beside A's, which frps still shows as it was.
+    clock += 5_000;
+    await cy.start();
+    await cy.visit(`t_${y.tcp.tun_id}`, { bytesIn: 3, bytesOut: 0 });
+    await ca.visit(`t_${a.tcp.tun_id}`, { bytesIn: 1, bytesOut: 0 });
+    expect(await pollNode(t.ctx, node.node_id, { now: noon(yesterday, 60_000) })).toMatchObject({
+      restarted: false,
+      charged: 4,
+    });
+    // Z comes back after the day's last poll and carries bytes on both sides of midnight: its
+    // counters, kept, say it was last seen yesterday, so the new entry's yesterday is its tail.
+    clock += 5_000;
+    await cz.start();
+    await cz.visit(`t_${z.tcp.tun_id}`, { bytesIn: 50, bytesOut: 0 });
+    sim.rollover();
+    await cz.visit(`t_${z.tcp.tun_id}`, { bytesIn: 30, bytesOut: 0 });
+    expect(await pollNode(t.ctx, node.node_id, { now: noon(today) })).toMatchObject({ restarted: false, charged: 80 });
+    expect(await days(z.tcp.tun_id)).toEqual([
+      { day: yesterday, traffic_in: 90, traffic_out: 0 },
+      { day: today, traffic_in: 30, traffic_out: 0 },
+    ]);
+    expect(await days(y.tcp.tun_id)).toEqual([{ day: yesterday, traffic_in: 23, traffic_out: 0 }]);
+    expect(await days(a.tcp.tun_id)).toEqual([{ day: yesterday, traffic_in: 11, traffic_out: 0 }]);
+    expect(await used(z.uid)).toBe(120);
+    for (const c of [ca, cy, cz]) await c.stop();
+  });
+
+  it("takes a proxy's entry listed under another type for no restart: only that entry starts again", async () => {
+    let clock = noon(today).getTime();
+    const { node, sim } = await simNode({ sim: { clock: () => new Date(clock) } });
+    const a = await customerOn(node.node_id);
+    const b = await customerOn(node.node_id);
+    const ca = await frpcFor(t, sim, a.token, node.node_id);
+    const cb = await frpcFor(t, sim, b.token, node.node_id);
+    await ca.start();
+    await cb.start();
+    await ca.visit(`t_${a.tcp.tun_id}`, { bytesIn: 100, bytesOut: 0 });
+    await cb.visit(`t_${b.tcp.tun_id}`, { bytesIn: 200, bytesOut: 0 });
+    expect((await pollNode(t.ctx, node.node_id, { now: noon(today) }))?.charged).toBe(300);
+    // frps replaces a proxy's stats entry when it registers under another type (its metrics key
+    // entries by name and start a new one for a new type); the simulator has no call for it.
+    clock += 5_000;
+    const name = `u_${b.uid}.t_${b.tcp.tun_id}`;
+    const old = sim.stats.get(name);
+    if (!old) throw new Error("no entry");
+    sim.stats.set(name, {
+      ...old,
+      type: "udp",
+      trafficIn: new Array(7).fill(0),
+      trafficOut: new Array(7).fill(0),
+      lastStartTime: sim.localTime(),
+      lastCloseTime: "",
+    });
+    sim.addTraffic(name, 7, 0);
+    await ca.visit(`t_${a.tcp.tun_id}`, { bytesIn: 1, bytesOut: 0 });
+    expect(await pollNode(t.ctx, node.node_id, { now: noon(today, 30_000) })).toMatchObject({
+      restarted: false,
+      charged: 8,
+    });
+    expect(await tunnel(b.tcp.tun_id)).toMatchObject({ traffic_in: 207 });
+    expect(await tunnel(a.tcp.tun_id)).toMatchObject({ traffic_in: 101 });
+    await ca.stop();
+    await cb.stop();
+  });
+
   it("collects yesterday's last bytes across midnight from the 7-day history", async () => {
     const yesterday = addDays(today, -1);
     const { node, sim } = await simNode();

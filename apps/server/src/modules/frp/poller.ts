@@ -447,7 +447,10 @@ async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect): Promi
         .execute();
     }
     if (plan.restarted) {
-      // Stats of proxies frps no longer shows are gone with the restart: start them afresh.
+      // Stats of proxies frps no longer shows are gone with the restart: start them afresh. Not
+      // on one proxy's new entry beside unchanged ones (planCounters: a purge, a DELETE of offline
+      // proxies, a type change): the rows of proxies gone then stay, so one that comes back on a
+      // later day has its new entry's bytes of the day it was last seen read as a tail.
       let stale = trx.deleteFrom("proxy_counters").where("node_id", "=", node.node_id);
       if (x.stats.length)
         stale = stale.where(
@@ -527,10 +530,11 @@ async function reviewKicks(
  * Collects noted tails: reads each proxy's 7-day history (`/api/traffic/{name}`) and credits the
  * tail day (what came after the counters last seen, or everything for a fresh stats entry) and
  * the days between it and the day the tail was noted, in full. Written under the node's counters
- * version like a poll, so a tail is credited once. A history frps no longer has (restart) gives
- * nothing; a request that failed, a bucket that is not a valid counter or a day above what the
- * node's bandwidth carries in a day leaves the tail for the next poll (a tail older than the
- * history's 7 days is dropped).
+ * version like a poll, so a tail is credited once. A history frps no longer has (restart, purge,
+ * DELETE of offline proxies) gives nothing, and a new entry's (a type change too) holds nothing
+ * before it began; a request that failed, a bucket that is not a valid counter or a day above
+ * what the node's bandwidth carries in a day leaves the tail for the next poll (a tail older than
+ * the history's 7 days is dropped).
  */
 async function resolveTails(
   ctx: AppContext,
