@@ -261,6 +261,53 @@ describe("traffic", () => {
     expect(await days(u.tcp.tun_id)).toEqual([{ day: today, traffic_in: 401, traffic_out: 401 }]);
   });
 
+  it("forgets the counters of proxies a restarted frps no longer shows, however many proxies it lists", async () => {
+    let clock = noon(today).getTime();
+    const { node, sim } = await simNode({ sim: { clock: () => new Date(clock) } });
+    const u = await customerOn(node.node_id);
+    const gone = await customerOn(node.node_id);
+    const c = await frpcFor(t, sim, u.token, node.node_id);
+    const cg = await frpcFor(t, sim, gone.token, node.node_id);
+    await c.start();
+    await cg.start();
+    await c.visit(`t_${u.tcp.tun_id}`, { bytesIn: 100, bytesOut: 0 });
+    await cg.visit(`t_${gone.tcp.tun_id}`, { bytesIn: 5, bytesOut: 0 });
+    expect((await pollNode(t.ctx, node.node_id, { now: noon(today) }))?.charged).toBe(105);
+    // frps restarts and lists 70,000 proxies of others beside the customer's, which came back
+    // (the other customer's did not): more names than one statement's bind parameters can hold
+    // (SQLite 32,766, PostgreSQL 65,535).
+    clock += 5_000;
+    await cg.stop();
+    await sim.restart();
+    await c.reconnect();
+    await c.visit(`t_${u.tcp.tun_id}`, { bytesIn: 300, bytesOut: 0 });
+    const others = Array.from({ length: 70_000 }, (_, i) => ({
+      name: `other.p${i}`,
+      todayTrafficIn: 0,
+      todayTrafficOut: 0,
+      curConns: 0,
+      lastStartTime: "",
+      lastCloseTime: "",
+      status: "offline",
+    }));
+    sim.dashboardScript = (path) =>
+      path === "/api/proxy/tcp"
+        ? { body: (b) => ({ proxies: [...(b as { proxies: unknown[] }).proxies, ...others] }) }
+        : undefined;
+    expect(await pollNode(t.ctx, node.node_id, { now: noon(today, 30_000) })).toMatchObject({
+      restarted: true,
+      charged: 300,
+    });
+    sim.dashboardScript = null;
+    const rows = await t.db
+      .selectFrom("proxy_counters")
+      .select("proxy_name")
+      .where("node_id", "=", node.node_id)
+      .execute();
+    expect(rows.map((r) => r.proxy_name)).toEqual([`u_${u.uid}.t_${u.tcp.tun_id}`]);
+    await c.stop();
+  });
+
   it("notices a restart from counters that went back", async () => {
     const { node, sim } = await simNode();
     const u = await customerOn(node.node_id);

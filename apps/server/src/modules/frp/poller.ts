@@ -450,15 +450,18 @@ async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect): Promi
       // Stats of proxies frps no longer shows are gone with the restart: start them afresh. Not
       // on one proxy's new entry beside unchanged ones (planCounters: a purge, a DELETE of offline
       // proxies, a type change): the rows of proxies gone then stay, so one that comes back on a
-      // later day has its new entry's bytes of the day it was last seen read as a tail.
-      let stale = trx.deleteFrom("proxy_counters").where("node_id", "=", node.node_id);
-      if (x.stats.length)
-        stale = stale.where(
-          "proxy_name",
-          "not in",
-          x.stats.map((s) => s.name),
-        );
-      await stale.execute();
+      // later day has its new entry's bytes of the day it was last seen read as a tail. The rows
+      // to drop are named, a chunk at a time: "not in" every listed name went over the bind
+      // parameters of one statement (SQLite 32,766, PostgreSQL 65,535) on a large node, failing
+      // every poll of it while an entry stayed new.
+      const listed = new Set(x.stats.map((s) => s.name));
+      const stale = [...counters.keys()].filter((name) => !listed.has(name));
+      for (const names of chunks(stale))
+        await trx
+          .deleteFrom("proxy_counters")
+          .where("node_id", "=", node.node_id)
+          .where("proxy_name", "in", names)
+          .execute();
     }
     await reconcileStatus(trx, x.mine, x.tunnels, now);
   });
