@@ -1,9 +1,12 @@
-// `npm run demo`: the whole product with a simulated frp node, so a new user can watch a tunnel
-// go online and carry traffic without a real server. It starts Burrow on a fresh demo database
-// (./data-demo), signs up a demo customer, creates a tcp tunnel on the seeded local node, then
-// runs the frps simulator with the frps.toml and frpc.toml Burrow generates. Ctrl-C stops all.
-import { spawn } from "node:child_process";
+// `npm run demo`: the whole product with a local frp node, so a new user can watch a tunnel go
+// online and carry traffic. It starts Burrow on a fresh demo database (./data-demo), signs up a
+// demo customer, creates a tcp tunnel on the seeded local node to a small web page of its own,
+// then runs real frps and frpc (built from the Go module proxy by tools/frp/build.sh when Go is
+// installed) with the frps.toml and frpc.toml Burrow generates — or, without Go, the bundled frps
+// simulator. It prints a command that reaches the page through the tunnel. Ctrl-C stops all.
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -90,11 +93,18 @@ await call("POST", "/user/verify", {
   token: userToken,
   body: { real_name: "张演示", id_number: "11010519491231002X" },
 });
+// The customer's "local service": a page that says where it is served from.
+const page = http.createServer((req, res) => {
+  res.setHeader("content-type", "text/plain; charset=utf-8");
+  res.end(`Hello from behind the Burrow demo tunnel (${req.method} ${req.url})\n`);
+});
+await new Promise((r) => page.listen(0, "127.0.0.1", r));
+const localPort = page.address().port;
 const nodes = await call("GET", "/user/node", { token: userToken });
 const node = (nodes.list ?? nodes)[0];
 const tunnel = await call("POST", "/user/tun", {
   token: userToken,
-  body: { tun_name: "demo-ssh", node_id: node.node_id, protocol: "tcp", local_ip: "127.0.0.1", local_port: 22 },
+  body: { tun_name: "demo-web", node_id: node.node_id, protocol: "tcp", local_ip: "127.0.0.1", local_port: localPort },
 });
 const setup = await call("GET", "/super/node/setup", { token: adminToken, query: { node_id: node.node_id } });
 const frpc = await call("GET", "/user/tun/config", { token: userToken, query: { node_id: node.node_id } });
@@ -103,19 +113,55 @@ const frpcFile = path.join(dataDir, "frpc.toml");
 fs.writeFileSync(frpsFile, setup.frps_toml);
 fs.writeFileSync(frpcFile, frpc.toml);
 
-const sim = spawn(
-  process.execPath,
-  ["--import", "tsx", "tools/frps-sim/src/cli.ts", "--frps", frpsFile, "--frpc", frpcFile, "--traffic-interval", "5"],
-  { cwd: root, stdio: "inherit" },
+// Real frp when Go can build it (tools/frp/build.sh, cached after the first time), else the simulator.
+const FRP_VERSION = "v0.70.1";
+const frpDir = path.join(root, ".cache/frp", FRP_VERSION);
+function buildFrp() {
+  if (spawnSync("go", ["version"], { stdio: "ignore" }).status !== 0) return false;
+  console.log(`Building frps and frpc ${FRP_VERSION} from the Go module proxy (first time only)…`);
+  return spawnSync("bash", [path.join(root, "tools/frp/build.sh"), FRP_VERSION], { stdio: "inherit" }).status === 0;
+}
+const real = buildFrp();
+if (real) {
+  const run = (bin, file) => {
+    const log = fs.openSync(path.join(dataDir, `${bin}.log`), "a");
+    const child = spawn(path.join(frpDir, bin), ["-c", file], {
+      env: { ...process.env, TZ: "Asia/Shanghai" },
+      stdio: ["ignore", log, log],
+    });
+    children.push(child);
+    child.on("exit", (c) => stopAll(c ?? 1));
+  };
+  run("frps", frpsFile);
+  // frpc retries its login until frps listens (loginFailExit = false in Burrow's configs)
+  run("frpc", frpcFile);
+} else {
+  console.log("Real frp could not be built (is Go installed?): running the frps simulator instead.");
+  const sim = spawn(
+    process.execPath,
+    ["--import", "tsx", "tools/frps-sim/src/cli.ts", "--frps", frpsFile, "--frpc", frpcFile, "--traffic-interval", "5"],
+    { cwd: root, stdio: "inherit" },
+  );
+  children.push(sim);
+  sim.on("exit", (c) => stopAll(c ?? 1));
+}
+await waitFor(
+  async () => (await call("GET", "/user/tun", { token: userToken })).list.some((t) => t.status === 1),
+  "the tunnel to connect",
 );
-children.push(sim);
-sim.on("exit", (c) => stopAll(c ?? 1));
 
 console.log(`
   Burrow demo is running on ${base}
     customer: ${customer.phone} / ${customer.password}   (隧道列表 → ${tunnel.tun_name}, 流量统计)
     operator: ${admin.phone} / ${admin.password}   (管理后台 → 隧道管理, 节点管理, 流量统计)
-  A simulated frps (node "${node.name}") logged the customer's frpc in; visitors arrive every 5 s,
-  and Burrow polls the node every 5 s. Lock the tunnel as the operator and watch the next heartbeat
-  be refused. Ctrl-C stops everything.
+  ${
+    real
+      ? `Real frps and frpc ${FRP_VERSION} (node "${node.name}"; logs in ${dataDir}/frps.log and frpc.log) carry the
+  customer's tunnel to a small page. Try it:
+    curl http://${node.host}:${tunnel.remote_port}/`
+      : `A simulated frps (node "${node.name}") logged the customer's frpc in; visitors arrive every 5 s.`
+  }
+  Burrow polls the node every 5 s (流量统计 shows the bytes). Lock the
+  tunnel as the operator: new visitors are refused at once and frpc's next heartbeat is refused.
+  Ctrl-C stops everything.
 `);

@@ -212,6 +212,24 @@ export function tcpProbe(port: number, ms = 5_000): Promise<"echoed" | "closed" 
   });
 }
 
+/** A visitor that stays connected, sending a byte every `everyMs` and counting the echoes. */
+export function heldConnection(port: number, everyMs: number) {
+  let echoes = 0;
+  let closed = false;
+  const sock = net.connect(port, "127.0.0.1");
+  const timer = setInterval(() => sock.write("."), everyMs);
+  sock.on("data", (d) => {
+    echoes += d.length;
+  });
+  const end = () => {
+    closed = true;
+    clearInterval(timer);
+  };
+  sock.on("error", end);
+  sock.on("close", end);
+  return { echoes: () => echoes, closed: () => closed, close: () => sock.destroy() };
+}
+
 /** One datagram through a udp tunnel and its echo. */
 export function udpEcho(port: number, payload: Buffer, ms = 5_000): Promise<Buffer> {
   return new Promise((resolve, reject) => {

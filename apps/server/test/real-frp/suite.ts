@@ -23,6 +23,7 @@ import {
   type FrpProcess,
   freePortRange,
   frpBinaries,
+  heldConnection,
   killFrp,
   localServices,
   runFrp,
@@ -82,8 +83,16 @@ export function realFrpSuite(version: string) {
     const myTunnels = async () =>
       (await api<Paged<TunnelView>>("GET", "/user/tun?page=1&page_size=50", { token: customer.token })).list;
     const tunnel = async (id: number) => (await myTunnels()).find((t) => t.tun_id === id) as TunnelView;
+    /** the operator's 立即检测; 40008 while the background poller is polling the node: again */
     const poll = () =>
-      api<NodePollResult>("POST", "/super/node/poll", { token: admin, body: { node_id: node.node_id } });
+      waitUntil("an operator's poll", async () => {
+        const r = await s.api<NodePollResult>("POST", "/super/node/poll", {
+          token: admin,
+          body: { node_id: node.node_id },
+        });
+        if (r.body.code === 40008) return null;
+        return ok(r, "POST /super/node/poll");
+      });
 
     beforeAll(async () => {
       dir = tempDir(`frp-${version}`);
@@ -279,6 +288,9 @@ export function realFrpSuite(version: string) {
     it("a lock refuses new visitors at once and cuts the real session at the next heartbeat; frpc logs why", async () => {
       const reason = `real-frp 测试锁定 ${randomBytes(3).toString("hex")}`;
       expect(await tcpProbe(tunnels.tcp.remote_port as number)).toBe("echoed");
+      // a visitor that stays connected through the lock, talking every 200 ms
+      const held = heldConnection(tunnels.tcp.remote_port as number, 200);
+      await waitUntil("the held connection echoing", async () => held.echoes() > 2, 5_000);
       const t0 = Date.now();
       await api("PATCH", "/super/tun", {
         token: admin,
@@ -293,6 +305,8 @@ export function realFrpSuite(version: string) {
       // the next Ping is refused, stock frpc drops its session, logs in again and NewProxy is refused with the reason
       await frpc.waitForLog(new RegExp(reason), (HEARTBEAT_S + 15) * 1000);
       expect(Date.now() - t0).toBeLessThan((HEARTBEAT_S + 15) * 1000);
+      // stock frpc closes the connections of the session it drops (streams of one tcpMux session)
+      await waitUntil("the held connection closed with the session", async () => held.closed(), 5_000);
       await waitUntil(
         "the locked proxy gone from frps",
         async () => (await dashProxy("tcp", tunnels.tcp))?.status !== "online",
@@ -398,7 +412,9 @@ export function realFrpSuite(version: string) {
         ]);
         return all.every(Boolean);
       });
-      await Promise.race(a.clients.map((c) => c.waitForLog(/already exists/)));
+      await Promise.any(a.clients.map((c) => c.waitForLog(/already exists/))).catch((err: AggregateError) => {
+        throw new Error(err.errors.map((e) => e.message).join("\n"));
+      });
       for (const port of [base + 6, base + 7, base + 8]) expect(await tcpProbe(port)).toBe("echoed");
 
       const t0 = Date.now();
