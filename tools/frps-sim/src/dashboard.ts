@@ -149,7 +149,7 @@ function serverInfo(sim: FrpsSim): Record<string, unknown> {
     subdomainHost: o.subDomainHost ?? "",
     maxPoolCount: o.maxPoolCount ?? 5,
     maxPortsPerClient: o.maxPortsPerClient ?? 0,
-    heartbeatTimeout: o.heartbeatTimeout ?? -1,
+    heartbeatTimeout: sim.heartbeatTimeout,
     ...(allow && { allowPortsStr: allow }),
     totalTrafficIn: sim.serverIn[0],
     totalTrafficOut: sim.serverOut[0],

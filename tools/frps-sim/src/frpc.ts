@@ -1,4 +1,4 @@
-import type { FrpsSim, ProxyConfig, SimSession } from "./frps";
+import type { FrpsSim, HeldConn, ProxyConfig, SimSession } from "./frps";
 import { parseToml, type TomlTable, type TomlValue } from "./toml";
 
 /** The parts of an frpc.toml (v1 format) the simulator acts on. */
@@ -11,6 +11,8 @@ export interface FrpcConfig {
   clientID: string;
   loginFailExit: boolean;
   poolCount: number;
+  /** transport.tcpMux (default true): work connections are streams of the one session */
+  tcpMux: boolean;
   /** seconds; ≤ 0 disables heartbeats (frpc ≥ 0.58 default with tcpMux) */
   heartbeatInterval: number;
   heartbeatTimeout: number;
@@ -71,6 +73,7 @@ export function parseFrpcConfig(text: string): FrpcConfig {
     clientID: str(t.clientID),
     loginFailExit: t.loginFailExit !== false,
     poolCount: num(transport.poolCount, 1),
+    tcpMux,
     heartbeatInterval: num(transport.heartbeatInterval, tcpMux ? -1 : 30),
     heartbeatTimeout: num(transport.heartbeatTimeout, tcpMux ? -1 : 90),
     proxies,
@@ -192,7 +195,11 @@ export class FrpcClient {
     if (failed) this.later(RETRY_NEW_PROXY_MS, () => void this.openProxies());
   }
 
-  /** One heartbeat; false when refused (the session is then gone and a re-login follows). */
+  /**
+   * One heartbeat; false when refused. frps only answers `Pong{error}`: stock frpc closes its own
+   * session on it (client/control.go handlePong), frps sees the control go and closes the
+   * proxies, and a re-login follows.
+   */
   async heartbeat(): Promise<boolean> {
     const session = this.session;
     if (!session?.online) return false;
@@ -201,7 +208,8 @@ export class FrpcClient {
       return true;
     } catch (err) {
       this.lastError = (err as Error).message;
-      this.log(`heartbeat refused: ${this.lastError}`);
+      this.log(`pong message contains error: ${this.lastError}`);
+      await session.end(`pong error: ${this.lastError}`);
       return false;
     }
   }
@@ -213,6 +221,9 @@ export class FrpcClient {
   }
 
   private onSessionClosed(session: SimSession, reason: string): void {
+    // frpc closes its session whichever side ended it: with tcpMux the work connections in use
+    // are streams of it and close too (counted by frps then, unless frps restarted).
+    if (this.config.tcpMux) session.dropConnections();
     if (this.session !== session) return;
     this.log(`session closed: ${reason}`);
     for (const s of this.proxies.values()) s.status = "new";
@@ -241,7 +252,10 @@ export class FrpcClient {
   }
 
   /** Generates a visitor connection on one of this client's proxies (by its frpc-side name). */
-  visit(localName: string, o: { bytesIn?: number; bytesOut?: number; remoteAddr?: string; hold?: boolean } = {}) {
+  visit(
+    localName: string,
+    o: { bytesIn?: number; bytesOut?: number; remoteAddr?: string; hold?: boolean } = {},
+  ): Promise<HeldConn> {
     const state = this.proxies.get(localName);
     const name = state?.proxyName ?? (this.config.user ? `${this.config.user}.${localName}` : localName);
     return this.sim.visit(name, o);

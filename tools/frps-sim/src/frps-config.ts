@@ -36,6 +36,7 @@ export function frpsOptionsFromToml(text: string): FrpsSimOptions {
     authToken: str(table(t.auth).token),
     detailedErrorsToClient: t.detailedErrorsToClient !== false,
     heartbeatTimeout: num(table(t.transport).heartbeatTimeout),
+    tcpMux: table(t.transport).tcpMux !== false,
     plugins,
     webServer:
       num(web.port) !== undefined

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { parseBandwidth, TokenBucket } from "./bandwidth";
 import { type Dashboard, startDashboard } from "./dashboard";
 import { callPlugins, type HttpPlugin, type PluginExchange, type PluginOp, randomHex16 } from "./plugin-client";
 
@@ -19,13 +20,23 @@ export interface FrpsSimOptions {
   allowPorts?: ({ start: number; end: number } | { single: number })[];
   maxPortsPerClient?: number;
   maxPoolCount?: number;
-  /** frps transport.heartbeatTimeout as /api/serverinfo reports it */
+  /**
+   * The frps version simulated (default SIM_FRP_VERSION): heartbeatTimeout is enforced as that
+   * version does (before 0.58.0 only with tcpMux off) and the dashboard answers with its keys.
+   */
+  version?: string;
+  /** frps transport.tcpMux (default true) */
+  tcpMux?: boolean;
+  /**
+   * frps transport.heartbeatTimeout in seconds; unset: frps's default for the version (90, or
+   * -1 with tcpMux from 0.58.0). A session without an accepted Ping for longer is closed.
+   */
   heartbeatTimeout?: number;
   /** true (frps default): frpc sees the plugin's reject reason, else a summary */
   detailedErrorsToClient?: boolean;
   /** the dashboard; `port: 0` listens on an ephemeral port */
   webServer?: { addr?: string; port?: number; user?: string; password?: string };
-  /** answer with the snake_case keys of frps ≤ 0.52.0 */
+  /** answer with the snake_case keys of frps ≤ 0.52.0 (as `version: "0.52.0"` does) */
   legacyKeys?: boolean;
   /** frps waits 200 ms before answering a failed basic auth */
   authFailDelayMs?: number;
@@ -143,18 +154,49 @@ export interface ProxyStatsEntry {
   content: NewProxyContent | null;
   remotePort: number | null;
   runId: string | null;
-  /** visitor connections open now: closing the proxy closes them (and counts their bytes) */
-  open?: Set<() => void>;
+  /**
+   * The proxy's bandwidth limit as frps enforces it (`bandwidth_limit` parsed as frp parses it,
+   * mode "server"): one token bucket for both directions; null = no limit.
+   */
+  limiter: TokenBucket | null;
 }
 
-/** A visitor connection held open: bytes it carries are counted when it closes, as frps does. */
+/**
+ * A visitor connection: bytes it carries are counted when its work connection closes, as frps
+ * does. Closing a proxy or frps's side of a session closes none of them; stock frpc's session
+ * (tcpMux) takes them with it, and a restart loses them uncounted.
+ */
 export interface HeldConn {
   accepted: boolean;
   reason?: string;
+  /**
+   * The visitor closes. Without a limit the work connection closes with it and is counted; on a
+   * proxy with a server-side limit frps never passes the close on (the limited wrapper's close
+   * calls itself, server/proxy/proxy.go): it stays open until `closeLocal`.
+   */
   close: () => void;
-  /** carries more bytes (counted at close) */
-  transfer: (bytesIn: number, bytesOut: number) => void;
+  /** The local service closes it (frpc then closes the work connection): counted now. */
+  closeLocal: () => void;
+  /** carries more bytes (counted at close); resolves when the proxy's limit let them through */
+  transfer: (bytesIn: number, bytesOut: number) => Promise<void>;
+  /** the work connection is still open (frps shows it in curConns) */
+  readonly open: boolean;
 }
+
+const versionParts = (v: string) =>
+  v
+    .replace(/^v/, "")
+    .split(".")
+    .map((x) => Number.parseInt(x, 10) || 0);
+/** a ≥ b for versions like "0.58.0". */
+export function versionAtLeast(a: string, b: string): boolean {
+  const x = versionParts(a);
+  const y = versionParts(b);
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) > (y[i] ?? 0);
+  return true;
+}
+
+const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());
 
 /** Drops Go `omitempty` fields: false, 0, "", null, undefined, empty arrays and maps. */
 function omitEmpty<T extends Record<string, unknown>>(o: T): T {
@@ -194,6 +236,9 @@ export class FrpsSim {
   readonly exchanges: PluginExchange[] = [];
   /** scripted dashboard answers (tests of a hostile frps); settable at any time */
   dashboardScript: DashboardScripter | null = null;
+  /** bumped by a restart: connections of an earlier process count nothing when they close */
+  private generation = 0;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
 
   constructor(opts: FrpsSimOptions = {}) {
     this.opts = { detailedErrorsToClient: true, maxPoolCount: 5, bindPort: 7000, ...opts };
@@ -210,8 +255,55 @@ export class FrpsSim {
     return this.dashboard.url;
   }
 
+  /** The simulated frps version. */
+  get version(): string {
+    return this.opts.version ?? (this.opts.legacyKeys ? "0.52.0" : SIM_FRP_VERSION);
+  }
+
+  /** The simulator's clock in ms. */
+  nowMs(): number {
+    return this.opts.clock?.().getTime() ?? Date.now();
+  }
+
+  /** transport.heartbeatTimeout as this frps completes it (its value in /api/serverinfo). */
+  get heartbeatTimeout(): number {
+    if (this.opts.heartbeatTimeout !== undefined) return this.opts.heartbeatTimeout;
+    return versionAtLeast(this.version, "0.58.0") && this.opts.tcpMux !== false ? -1 : 90;
+  }
+
+  /**
+   * Whether frps drops a session without an accepted Ping for heartbeatTimeout: from 0.58.0
+   * always (when the timeout is positive), before only with tcpMux off (control.go).
+   */
+  get heartbeatEnforced(): boolean {
+    if (this.heartbeatTimeout <= 0) return false;
+    return versionAtLeast(this.version, "0.58.0") || this.opts.tcpMux === false;
+  }
+
+  /**
+   * frps's heartbeat worker (once a second on a real frps; a timer does it here too): closes the
+   * control of every session whose last accepted Ping (or Login) is older than heartbeatTimeout.
+   * Answers the sessions it closed.
+   */
+  async checkHeartbeats(): Promise<SimSession[]> {
+    if (!this.heartbeatEnforced) return [];
+    const limit = this.heartbeatTimeout * 1000;
+    const now = this.nowMs();
+    const late = this.liveSessions.filter((s) => now - s.lastPing > limit);
+    for (const s of late) await s.end("heartbeat timeout");
+    return late;
+  }
+
+  private watchHeartbeats(): void {
+    if (this.heartbeatTimer || !this.heartbeatEnforced) return;
+    this.heartbeatTimer = setInterval(() => void this.checkHeartbeats(), 1000);
+    this.heartbeatTimer.unref();
+  }
+
   /** Stops the dashboard and waits for background plugin calls. */
   async stop(): Promise<void> {
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = null;
     await this.settle();
     await this.dashboard?.close();
     this.dashboard = null;
@@ -293,6 +385,7 @@ export class FrpsSim {
       clientAddress: req.clientAddress ?? "203.0.113.7:51234",
     });
     this.sessions.set(runId, session);
+    this.watchHeartbeats();
     return session;
   }
 
@@ -400,26 +493,35 @@ export class FrpsSim {
       online: true,
       trafficIn: keep ? prev.trafficIn : zeros(),
       trafficOut: keep ? prev.trafficOut : zeros(),
-      curConns: 0,
+      // frps's counter of open connections lives with the stats entry, not the proxy.
+      curConns: keep ? prev.curConns : 0,
       lastStartTime: this.localTime(),
       lastCloseTime: keep ? prev.lastCloseTime : "",
       content: c,
       remotePort,
       runId: session.runId,
+      limiter: this.limiterFor(c),
     });
     session.proxies.add(name);
     return remoteAddr;
   }
 
-  /** Marks a proxy closed, frees its port and routes, fires the CloseProxy op in the background. @internal */
+  /** frps's limiter for a proxy: `bandwidth_limit` parsed as frp does, enforced only in "server" mode. */
+  private limiterFor(c: NewProxyContent): TokenBucket | null {
+    const limit = parseBandwidth(typeof c.bandwidth_limit === "string" ? c.bandwidth_limit : undefined);
+    if (!limit || c.bandwidth_limit_mode !== "server") return null;
+    return new TokenBucket(limit.bytes, () => this.nowMs());
+  }
+
+  /**
+   * Marks a proxy closed, frees its port and routes, fires the CloseProxy op in the background.
+   * Its connections in flight stay open (BaseProxy.Close closes only listeners). @internal
+   */
   unregisterProxy(session: SimSession, name: string): void {
     const e = this.stats.get(name);
     session.proxies.delete(name);
     if (!e?.online || e.runId !== session.runId) return;
-    // frps closes the proxy's visitor connections with it: their bytes are counted now.
-    for (const close of [...(e.open ?? [])]) close();
     e.online = false;
-    e.curConns = 0;
     e.lastCloseTime = this.localTime();
     e.runId = null;
     if (e.remotePort) (e.type === "udp" ? this.udpPorts : this.tcpPorts).delete(e.remotePort);
@@ -437,7 +539,9 @@ export class FrpsSim {
   /**
    * One visitor connection to a proxy, as §6.2/§6.3 describe: NewUserConn for tcp-like types
    * (not http nor udp), a pooled work connection (a NewWorkConn refills the pool), curConns while
-   * open, and the bytes counted when it closes (udp: at once).
+   * open, and the bytes counted when it closes (udp: at once). The bytes pass the proxy's
+   * bandwidth limit first (the visit takes that long). Without `hold` the visitor and the local
+   * service are done at once: the connection closes and is counted.
    */
   async visit(
     name: string,
@@ -445,8 +549,15 @@ export class FrpsSim {
   ): Promise<HeldConn> {
     const e = this.stats.get(name);
     const session = e?.runId ? this.sessions.get(e.runId) : undefined;
-    const none = () => undefined;
-    if (!e?.online || !session) return { accepted: false, reason: "proxy not online", close: none, transfer: none };
+    const refused = (reason: string): HeldConn => ({
+      accepted: false,
+      reason,
+      close: () => undefined,
+      closeLocal: () => undefined,
+      transfer: async () => undefined,
+      open: false,
+    });
+    if (!e?.online || !session) return refused("proxy not online");
     if (["tcp", "https", "tcpmux", "stcp", "sudp"].includes(e.type)) {
       try {
         await this.callPlugin("NewUserConn", {
@@ -456,42 +567,65 @@ export class FrpsSim {
           remote_addr: o.remoteAddr ?? "198.51.100.9:40112",
         });
       } catch (err) {
-        return { accepted: false, reason: (err as Error).message, close: none, transfer: none };
+        return refused((err as Error).message);
       }
     }
-    let bytesIn = o.bytesIn ?? 0;
-    let bytesOut = o.bytesOut ?? 0;
-    const add = () => {
-      e.trafficIn[0] += bytesIn;
-      e.trafficOut[0] += bytesOut;
+    const limiter = e.limiter;
+    const gen = this.generation;
+    // metrics.Server.AddTrafficIn/Out go to whatever entry has the name when the connection ends.
+    const add = (bytesIn: number, bytesOut: number) => {
+      if (gen !== this.generation) return;
+      const now = this.stats.get(name);
+      if (now) {
+        now.trafficIn[0] += bytesIn;
+        now.trafficOut[0] += bytesOut;
+      }
       this.serverIn[0] += bytesIn;
       this.serverOut[0] += bytesOut;
     };
     if (e.type === "udp") {
-      add();
-      return { accepted: true, close: none, transfer: none };
+      await sleep(limiter?.reserve((o.bytesIn ?? 0) + (o.bytesOut ?? 0)) ?? 0);
+      add(o.bytesIn ?? 0, o.bytesOut ?? 0);
+      return { ...refused(""), accepted: true, reason: undefined };
     }
-    if (!(await session.takeWorkConn()))
-      return { accepted: false, reason: "no work connection", close: none, transfer: none };
+    if (!(await session.takeWorkConn())) return refused("no work connection");
     e.curConns++;
+    let bytesIn = 0;
+    let bytesOut = 0;
+    let visitorGone = false;
     let closed = false;
-    e.open ??= new Set();
-    const open = e.open;
-    const close = () => {
+    const finish = () => {
       if (closed) return;
       closed = true;
-      open.delete(close);
-      if (e.curConns > 0) e.curConns--;
-      add();
+      session.conns.delete(finish);
+      if (gen !== this.generation) return;
+      const now = this.stats.get(name);
+      if (now && now.curConns > 0) now.curConns--;
+      add(bytesIn, bytesOut);
     };
-    const transfer = (i: number, out: number) => {
-      if (closed) return;
+    const transfer = async (i: number, out: number) => {
+      if (closed || visitorGone) return;
       bytesIn += i;
       bytesOut += out;
+      await sleep(limiter?.reserve(i + out) ?? 0);
     };
-    if (!o.hold) close();
-    else open.add(close);
-    return { accepted: true, close, transfer };
+    const close = () => {
+      if (closed) return;
+      visitorGone = true;
+      if (!limiter) finish();
+    };
+    session.conns.add(finish);
+    await transfer(o.bytesIn ?? 0, o.bytesOut ?? 0);
+    if (!o.hold) finish();
+    return {
+      accepted: true,
+      close,
+      closeLocal: finish,
+      transfer,
+      get open() {
+        return !closed;
+      },
+    };
   }
 
   /** Adds bytes to a proxy's today counters directly (load generators, benches). */
@@ -521,12 +655,14 @@ export class FrpsSim {
   }
 
   /**
-   * frps restarts: sessions end (CloseProxy is best effort — sent when `graceful`), and every
-   * counter, port and route is gone. Clients reconnect with their old run ids (FrpcClient does).
+   * frps restarts, cleanly or not: frps has no signal handler, so no CloseProxy is sent either
+   * way; sessions end, connections in flight are lost uncounted, and every counter, port and
+   * route is gone. Clients reconnect with their old run ids (FrpcClient does).
    */
-  async restart(opts: { graceful?: boolean } = {}): Promise<void> {
+  async restart(): Promise<void> {
+    this.generation++;
     const sessions = [...this.sessions.values()];
-    for (const s of sessions) await s.end("restart", opts.graceful ?? true);
+    for (const s of sessions) await s.end("restart", false);
     this.sessions.clear();
     this.stats.clear();
     this.tcpPorts.clear();
@@ -571,6 +707,10 @@ export class SimSession {
   readonly proxies = new Set<string>();
   readonly connectedAt = Math.floor(Date.now() / 1000);
   online = true;
+  /** when frps last accepted a Ping (the Login sets it), ms on the simulator's clock */
+  lastPing: number;
+  /** work connections in use: each closes (and is counted) when called */
+  readonly conns = new Set<() => void>();
   /** idle work connections */
   pool = 0;
   private readonly closeListeners: ((reason: string) => void)[] = [];
@@ -596,6 +736,7 @@ export class SimSession {
     this.hostname = init.hostname;
     this.version = init.version;
     this.clientAddress = init.clientAddress;
+    this.lastPing = sim.nowMs();
   }
 
   /** The `user` object of every op but Login (no omitempty: metas may be null). */
@@ -603,7 +744,7 @@ export class SimSession {
     return { user: this.user, metas: this.metas, run_id: this.runId };
   }
 
-  /** Called when frps ends the session (Ping refused, restart, replaced). */
+  /** Called when the session ends (frpc closed it, heartbeat timeout, restart, replaced). */
   onClose(fn: (reason: string) => void): void {
     this.closeListeners.push(fn);
   }
@@ -635,20 +776,25 @@ export class SimSession {
     this.sim.unregisterProxy(this, proxyName);
   }
 
-  /** One heartbeat; a refused Ping ends the session (frpc then re-logs in). */
+  /**
+   * One heartbeat. A refused Ping throws what frps puts in `Pong{error}` and closes nothing:
+   * stock frpc closes its own session on it (FrpcClient does), a modified one may not. Only an
+   * accepted Ping moves lastPing.
+   */
   async ping(): Promise<void> {
     this.assertOnline();
-    try {
-      await this.sim.callPlugin(
-        "Ping",
-        { user: this.userInfo() },
-        () => ({ user: { user: "", metas: null, run_id: "" } }),
-        "invalid ping",
-      );
-    } catch (err) {
-      await this.end(`ping refused: ${(err as Error).message}`);
-      throw err;
-    }
+    await this.sim.callPlugin(
+      "Ping",
+      { user: this.userInfo() },
+      () => ({ user: { user: "", metas: null, run_id: "" } }),
+      "invalid ping",
+    );
+    if (this.online) this.lastPing = this.sim.nowMs();
+  }
+
+  /** The client's end of the session goes (stock frpc's tcpMux session): its work connections close. */
+  dropConnections(): void {
+    for (const finish of [...this.conns]) finish();
   }
 
   /** A work connection from frpc (pool fill or refill): the NewWorkConn op. */
@@ -681,7 +827,10 @@ export class SimSession {
     return true;
   }
 
-  /** Ends the session: every proxy closes (CloseProxy each, when `notify`). */
+  /**
+   * frps closes the control: every proxy closes (CloseProxy each, when `notify`). Connections in
+   * flight stay open (frps never closes them; stock frpc's session takes them, FrpcClient).
+   */
   async end(reason: string, notify = true): Promise<void> {
     if (!this.online) return;
     this.online = false;

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { goParseFloat, parseBandwidth } from "./bandwidth";
 import { FrpcClient, parseFrpcConfig } from "./frpc";
 import { FrpsSim } from "./frps";
 import { frpsOptionsFromToml } from "./frps-config";
@@ -256,6 +257,61 @@ enabled = false
     expect(Number(random.remoteAddr.slice(1))).toBeGreaterThanOrEqual(6000);
   });
 
+  it("answers a refused Ping with Pong{error} only: frps closes nothing, lastPing stays", async () => {
+    let now = 1_000_000;
+    const s = sim({ clock: () => new Date(now), heartbeatTimeout: 60 });
+    const session = await s.login({ user: "u" });
+    await session.newProxy({ name: "p", type: "tcp", remotePort: 6021 });
+    const conn = await s.visit("u.p", { bytesIn: 5, hold: true });
+    answer = (op) => ({
+      body: op === "Ping" ? '{"reject":true,"reject_reason":"banned"}' : '{"reject":false,"unchange":true}',
+    });
+    now += 50_000;
+    await expect(session.ping()).rejects.toThrow(/^banned$/);
+    await s.settle();
+    // a client that ignores the Pong's error keeps its session, proxy and connection
+    expect(session.online).toBe(true);
+    expect(s.stats.get("u.p")).toMatchObject({ online: true, curConns: 1 });
+    expect(seen.map((x) => x.body.op)).not.toContain("CloseProxy");
+    expect(conn.open).toBe(true);
+    // … until heartbeatTimeout: the refused Ping did not count as one
+    now += 11_000;
+    expect(await s.checkHeartbeats()).toEqual([session]);
+    await s.settle();
+    expect(session.online).toBe(false);
+    expect(seen.at(-1)?.body.op).toBe("CloseProxy");
+    // frps closed the control, not the connection in flight
+    expect(conn.open).toBe(true);
+    conn.close();
+    expect(s.stats.get("u.p")).toMatchObject({ online: false, curConns: 0, trafficIn: [5, 0, 0, 0, 0, 0, 0] });
+    await s.stop();
+  });
+
+  it("enforces heartbeatTimeout as the version does: before 0.58 only with tcpMux off", async () => {
+    let now = 1_000_000;
+    const clock = () => new Date(now);
+    const cases = [
+      { version: "0.52.3", tcpMux: true, timeout: 90, enforced: false },
+      { version: "0.57.0", tcpMux: false, timeout: 90, enforced: true },
+      { version: "0.58.0", tcpMux: true, timeout: -1, enforced: false },
+      { version: "0.61.2", tcpMux: true, heartbeatTimeout: 60, timeout: 60, enforced: true },
+      { version: "0.52.3", tcpMux: true, heartbeatTimeout: 60, timeout: 60, enforced: false },
+    ];
+    for (const c of cases) {
+      const s = sim({ clock, version: c.version, tcpMux: c.tcpMux, heartbeatTimeout: c.heartbeatTimeout });
+      expect([c.version, s.heartbeatTimeout, s.heartbeatEnforced]).toEqual([c.version, c.timeout, c.enforced]);
+      const session = await s.login({ user: "u" });
+      now += 30_000;
+      await session.ping();
+      now += c.timeout * 1000;
+      expect(await s.checkHeartbeats()).toEqual([]); // exactly the timeout is not past it
+      now += 1;
+      expect((await s.checkHeartbeats()).length).toBe(c.enforced ? 1 : 0);
+      expect(session.online).toBe(!c.enforced);
+      await s.stop();
+    }
+  });
+
   it("drops the session when a Ping is refused, and the client logs in again with its run id", async () => {
     const s = sim();
     const c = new FrpcClient(
@@ -298,7 +354,7 @@ enabled = false
 });
 
 describe("long connections", () => {
-  it("counts a connection that never closes only when frps closes its proxy (a refused Ping)", async () => {
+  it("counts a connection that never closes only when frpc drops its session (a refused Ping)", async () => {
     const s = sim();
     const c = new FrpcClient(
       s,
@@ -330,9 +386,128 @@ describe("long connections", () => {
     await c.start();
     const conn = await c.visit("p", { hold: true });
     conn.transfer(1000, 1000);
-    await s.restart({ graceful: false });
+    await s.restart();
     await c.reconnect();
+    conn.closeLocal();
     expect(s.stats.get("u.p")?.trafficIn[0]).toBe(0);
+    expect(s.stats.get("u.p")?.curConns).toBe(0);
+  });
+
+  it("keeps connections open when their proxy closes: counted when they end, under the name", async () => {
+    const s = sim();
+    const session = await s.login({ user: "u" });
+    await session.newProxy({ name: "p", type: "tcp", remotePort: 6052 });
+    const conn = await s.visit("u.p", { bytesIn: 10, bytesOut: 20, hold: true });
+    session.closeProxy("u.p");
+    await s.settle();
+    expect(s.stats.get("u.p")).toMatchObject({ online: false, curConns: 1, trafficIn: [0, 0, 0, 0, 0, 0, 0] });
+    await session.newProxy({ name: "p", type: "tcp", remotePort: 6052 });
+    expect(s.stats.get("u.p")?.curConns).toBe(1);
+    conn.close();
+    expect(s.stats.get("u.p")).toMatchObject({ online: true, curConns: 0, trafficIn: [10, 0, 0, 0, 0, 0, 0] });
+  });
+});
+
+describe("restarts", () => {
+  it("sends no CloseProxy, clean stop or crash (frps has no signal handler)", async () => {
+    const s = sim();
+    const c = new FrpcClient(
+      s,
+      parseFrpcConfig('user = "u"\n[[proxies]]\nname = "p"\ntype = "tcp"\nremotePort = 6053'),
+    );
+    await c.start();
+    await s.restart();
+    await s.settle();
+    expect(seen.map((x) => x.body.op)).not.toContain("CloseProxy");
+    expect(c.session).toBeNull();
+    expect(s.stats.size).toBe(0);
+  });
+});
+
+describe("bandwidth limits", () => {
+  it("parses bandwidth_limit as frp does: what it cannot parse is no limit at all", () => {
+    expect(parseBandwidth("488.28125KB")).toEqual({ text: "488.28125KB", bytes: 500_000 });
+    expect(parseBandwidth(" 1MB ")).toEqual({ text: "1MB", bytes: 1024 * 1024 });
+    expect(parseBandwidth("1e1KB")).toEqual({ text: "1e1KB", bytes: 10240 });
+    expect(parseBandwidth("0x1p4KB")?.bytes).toBe(16 * 1024);
+    expect(parseBandwidth("0.0001KB")).toBeNull(); // int64(0.1) = 0
+    for (const bad of ["", "1mb", "1 MB", "1GB", "100", "-1MB", "MB", "1_0KB", "infKB", "NaNMB", "1e400MB", "1.2.3KB"])
+      expect([bad, parseBandwidth(bad)]).toEqual([bad, null]);
+    expect(goParseFloat("1_0")).toBeNull();
+    expect(goParseFloat("0x_1p0")).toBe(1);
+    expect(goParseFloat(".5")).toBe(0.5);
+  });
+
+  it("enforces a server-mode limit with one token bucket per proxy (rate = burst), both directions", async () => {
+    let now = 0;
+    const s = sim({ clock: () => new Date(now) });
+    const session = await s.login({ user: "u" });
+    answer = (op, body) =>
+      op === "NewProxy"
+        ? {
+            body: JSON.stringify({
+              reject: false,
+              unchange: false,
+              content: { ...(body.content as object), bandwidth_limit: "1KB", bandwidth_limit_mode: "server" },
+            }),
+          }
+        : { body: '{"reject":false,"unchange":true}' };
+    await session.newProxy({ name: "p", type: "tcp", remotePort: 6060 });
+    const bucket = s.stats.get("u.p")?.limiter;
+    expect(bucket?.bytesPerSecond).toBe(1024);
+    expect(bucket?.reserve(1024)).toBe(0); // the burst
+    expect(bucket?.reserve(512)).toBe(500); // in or out, the same bucket
+    now += 1500;
+    expect(bucket?.reserve(1024)).toBe(0);
+    // a limit frps cannot parse, or a client-mode one, is no limit on frps
+    for (const [limit, mode] of [
+      ["1 KB", "server"],
+      ["1KB", "client"],
+      ["1KB", ""],
+    ]) {
+      answer = (op, body) =>
+        op === "NewProxy"
+          ? {
+              body: JSON.stringify({
+                reject: false,
+                unchange: false,
+                content: { ...(body.content as object), bandwidth_limit: limit, bandwidth_limit_mode: mode },
+              }),
+            }
+          : { body: '{"reject":false,"unchange":true}' };
+      await session.newProxy({
+        name: `q${limit}${mode}`,
+        type: "tcp",
+        remotePort: 6061 + Math.floor(Math.random() * 30),
+      });
+      expect(s.stats.get(`u.q${limit}${mode}`)?.limiter).toBeNull();
+    }
+  });
+
+  it("takes the time the limit allows, and a limited proxy never passes the visitor's close on", async () => {
+    const s = sim();
+    const session = await s.login({ user: "u" });
+    answer = (op, body) =>
+      op === "NewProxy"
+        ? {
+            body: JSON.stringify({
+              reject: false,
+              unchange: false,
+              content: { ...(body.content as object), bandwidth_limit: "100KB", bandwidth_limit_mode: "server" },
+            }),
+          }
+        : { body: '{"reject":false,"unchange":true}' };
+    await session.newProxy({ name: "p", type: "tcp", remotePort: 6070 });
+    const started = Date.now();
+    // burst 100 KB, then 20 KB more at 100 KB/s: 200 ms
+    await s.visit("u.p", { bytesIn: 60 * 1024, bytesOut: 60 * 1024 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    const conn = await s.visit("u.p", { bytesIn: 1, bytesOut: 2, hold: true });
+    conn.close(); // the visitor leaves: frps keeps the work connection, uncounted
+    expect(conn.open).toBe(true);
+    expect(s.stats.get("u.p")).toMatchObject({ curConns: 1, trafficIn: [60 * 1024, 0, 0, 0, 0, 0, 0] });
+    conn.closeLocal(); // the local service closes it
+    expect(s.stats.get("u.p")).toMatchObject({ curConns: 0, trafficIn: [60 * 1024 + 1, 0, 0, 0, 0, 0, 0] });
   });
 });
 

@@ -119,7 +119,7 @@ describe("who holds a proxy", () => {
     await t.api("PATCH", "/super/tun", { token: admin, body: { tun_id: x.ssh.tun_id, status: 3, banned_reason: "x" } });
     expect(await x.twin.heartbeat()).toBe(false);
     // The holder crashes without CloseProxy; frps drops its proxies; the poller sees them gone.
-    await x.sim.restart({ graceful: false });
+    await x.sim.restart();
     await pollNode(t.ctx, x.node.node_id, { now: noon() });
     expect(await row(x.ssh.tun_id)).toMatchObject({ status: 3, run_id: null });
     await x.twin.reconnect();

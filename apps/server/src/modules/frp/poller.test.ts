@@ -316,7 +316,7 @@ describe("traffic", () => {
     const name = `t_${u.tcp.tun_id}`;
     await c.visit(name, { bytesIn: 1000, bytesOut: 0 });
     await pollNode(t.ctx, node.node_id, { now: noon(today) });
-    await sim.restart({ graceful: false });
+    await sim.restart();
     await c.reconnect();
     await c.visit(name, { bytesIn: 10, bytesOut: 0 });
     expect(await pollNode(t.ctx, node.node_id, { now: noon(today, 30_000) })).toMatchObject({
@@ -709,7 +709,7 @@ describe("quota and control", () => {
     await c.start();
     await frpRuntime(t.ctx).writer.flush();
     // CloseProxy may never come (frps crash): the poller notices the proxy is gone.
-    await sim.restart({ graceful: false });
+    await sim.restart();
     await pollNode(t.ctx, node.node_id, { now: noon(today) });
     expect(await tunnel(u.tcp.tun_id)).toMatchObject({ status: 2, run_id: null });
     await c.reconnect();
