@@ -283,6 +283,9 @@ describe("the phone search index (2026-11-25T06-00_phone_search)", () => {
       await sql`grant all on kysely_migration, kysely_migration_lock to ${sql.id(role)}`.execute(owner);
       // later migrations' data fixes (2026-11-25T11-00_orphan_tunnels)
       await sql`grant select, update, delete on tunnels, tunnel_domains, nodes to ${sql.id(role)}`.execute(owner);
+      // and a column Burrow cannot run without (2026-11-25T16-00_tunnel_stale_closes): only the
+      // table's owner may add one, so the role owns tunnels, as Burrow's role should (docs/deploy.md)
+      await sql`alter table tunnels owner to ${sql.id(role)}`.execute(owner);
       await owner
         .insertInto("users")
         .values([user(7, "13711112222"), user(8, "nophone:13711112222")])

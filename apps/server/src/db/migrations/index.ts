@@ -25,6 +25,7 @@ import * as phoneSearch from "./2026-11-25T06-00_phone_search";
 import * as tunnelNameSearch from "./2026-11-25T08-00_tunnel_name_search";
 import * as orphanTunnels from "./2026-11-25T11-00_orphan_tunnels";
 import * as trafficUidNode from "./2026-11-25T13-00_traffic_uid_node";
+import * as tunnelStaleCloses from "./2026-11-25T16-00_tunnel_stale_closes";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25T08-00_tunnel_name_search": tunnelNameSearch,
   "2026-11-25T11-00_orphan_tunnels": orphanTunnels,
   "2026-11-25T13-00_traffic_uid_node": trafficUidNode,
+  "2026-11-25T16-00_tunnel_stale_closes": tunnelStaleCloses,
 };

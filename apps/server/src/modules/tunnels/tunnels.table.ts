@@ -29,6 +29,13 @@ export interface TunnelTable {
   traffic_out: Generated<number>;
   /** frpc run id of the session that holds the proxy now (set by NewProxy, cleared by CloseProxy) */
   run_id: string | null;
+  /**
+   * CloseProxy calls of the holder's earlier proxies still to come (frps sends them from a
+   * goroutine: after a reconnect or reload the old proxy's close can follow the new NewProxy).
+   * The holder's NewProxy adds one; its CloseProxy takes one off, and releases the hold at 0.
+   * -1: a hold the poller took from the dashboard, no NewProxy of it counted yet.
+   */
+  stale_closes: Generated<number>;
   last_online_at: string | null;
   created_at: string;
   updated_at: string;
