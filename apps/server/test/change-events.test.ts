@@ -51,7 +51,8 @@ const OWNERS = {
 
 /** Writes that change nothing the frp decision reads, or only what the reporting process already knows. */
 const QUIET: Record<string, string> = {
-  tunnelsOnline: "a session opened proxies: the plugin that saw it answers from memory (write-behind)",
+  tunnelsOnline:
+    "a session opened proxies: the plugin that saw it answers from memory (write-behind); only a tunnel blocked meanwhile is announced",
   tunnelSeenOnline: "the poller saw an offline tunnel online: status only, no hold taken or released",
   tunnelsGone: "connected tunnels went offline: status only, decisions do not depend on it",
   issueSession: "a new session: its id is new, so no cache holds it",

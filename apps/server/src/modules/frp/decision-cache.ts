@@ -46,6 +46,11 @@ export interface TunnelEntry {
   banned_reason: string | null;
   /** run id of the frpc session holding the proxy, as far as this process knows */
   run_id: string | null;
+  /**
+   * CloseProxy calls of the holder's earlier proxies still to come (tunnels.stale_closes), as far
+   * as this process knows; -1 for a hold the poller took from the dashboard (SEEN_HOLD)
+   */
+  stale_closes: number;
 }
 
 export interface UserEntry {
@@ -76,8 +81,20 @@ export function tunnelBlock(t: TunnelEntry): string | null {
   return null;
 }
 
-/** How long this process trusts its own view of a proxy's session over the database's. */
+/** How long at most this process trusts a hold it took over the database's (until it is written). */
 const RECENT_MS = 10_000;
+
+/** A hold this process took (NewProxy) and may not have written yet. */
+interface RecentHold {
+  runId: string;
+  stale: number;
+  /** when the NewProxy came (epoch ms): the database holds it once last_online_at is as late */
+  at: number;
+  until: number;
+}
+
+/** What closing the holder's proxy did to a hold (CloseProxy), see FrpDecisionCache.proxyClosed. */
+export type CloseOutcome = "released" | "stale" | "other";
 
 /** Entries expire after about this long (±25%) even without an event (a lost pub/sub message heals). */
 const TTL_MS = 5 * 60_000;
@@ -102,8 +119,8 @@ export class FrpDecisionCache {
   private nodeLoads = 0;
   private readonly users: LoadingCache<number, UserEntry | null>;
   private levels: Map<number, number> | null = null;
-  /** Sessions this process saw open/close proxies lately: newer than the database until written. */
-  private readonly recentRunIds = new Map<number, { runId: string | null; until: number }>();
+  /** Holds this process took lately: newer than the database until written. */
+  private readonly recentRunIds = new Map<number, RecentHold>();
   private levelsLoading: Promise<Map<number, number>> | null = null;
 
   constructor(
@@ -202,15 +219,44 @@ export class FrpDecisionCache {
     return this.levelsLoading.then((m) => m.get(levelId) ?? 0);
   }
 
-  /** Notes locally that a session now holds (run id) or released (null) a tunnel. */
-  setRunId(uid: number, tunId: number, runId: string | null, online: boolean): void {
-    this.recentRunIds.set(tunId, { runId, until: Date.now() + RECENT_MS });
+  /**
+   * A NewProxy of `runId` was allowed while no session or this one held the tunnel: it holds it
+   * now. Held by it already, one more CloseProxy of its earlier proxy is still to come (frps sends
+   * CloseProxy from a goroutine, so after a reconnect the old proxy's close can follow this call);
+   * that close then leaves the hold (proxyClosed). A hold the poller took from the dashboard counts
+   * none: it saw this proxy. The database keeps the same count (tunnels/sessions.ts).
+   */
+  proxyOpened(t: TunnelEntry, runId: string): void {
+    if (t.run_id === runId && t.stale_closes >= 0) t.stale_closes++;
+    else {
+      t.run_id = runId;
+      t.stale_closes = 0;
+    }
+    if (t.status === TunnelStatus.Offline) t.status = TunnelStatus.Connected;
+    const now = Date.now();
+    this.recentRunIds.set(t.tun_id, { runId, stale: t.stale_closes, at: now, until: now + RECENT_MS });
     if (this.recentRunIds.size > 50_000) this.sweepRecent();
-    const t = this.users.peek(uid)?.tunnels.get(tunId);
-    if (!t) return;
-    t.run_id = runId;
-    if (online && t.status === TunnelStatus.Offline) t.status = TunnelStatus.Connected;
-    if (!online && t.status === TunnelStatus.Connected) t.status = TunnelStatus.Offline;
+  }
+
+  /**
+   * A CloseProxy of `runId`: "stale" when it is the close of an earlier proxy of the holder still
+   * to come (the hold stays), "released" when it ends the hold (or there was none), "other" when
+   * another session holds the tunnel (it stays). A release is not remembered over the database:
+   * a reload before it is written finds the hold again, which refuses more, never less.
+   */
+  proxyClosed(t: TunnelEntry, runId: string): CloseOutcome {
+    if (t.run_id !== null && t.run_id !== runId) return "other";
+    if (t.run_id !== null && t.stale_closes > 0) {
+      t.stale_closes--;
+      const recent = this.recentRunIds.get(t.tun_id);
+      if (recent?.runId === runId) recent.stale = t.stale_closes;
+      return "stale";
+    }
+    t.run_id = null;
+    t.stale_closes = 0;
+    if (t.status === TunnelStatus.Connected) t.status = TunnelStatus.Offline;
+    this.recentRunIds.delete(t.tun_id);
+    return "released";
   }
 
   private sweepRecent(): void {
@@ -253,6 +299,8 @@ export class FrpDecisionCache {
           "status",
           "banned_reason",
           "run_id",
+          "stale_closes",
+          "last_online_at",
         ])
         .where("uid", "=", uid)
         // Deleted tunnels still held by a session are kept: that session is to be cut off.
@@ -269,15 +317,20 @@ export class FrpDecisionCache {
     if (!user) return null;
     const map = new Map<number, TunnelEntry>();
     const now = Date.now();
-    for (const t of tunnels) {
-      const recent = this.recentRunIds.get(t.tun_id);
-      map.set(t.tun_id, {
+    for (const { last_online_at, ...t } of tunnels) {
+      const entry: TunnelEntry = {
         ...t,
         custom_domains: parseJson<string[]>(t.custom_domains, []),
         enabled: t.enabled === 1,
-        // A proxy this process saw open or close moments ago may not be written yet.
-        run_id: recent && recent.until > now ? recent.runId : t.run_id,
-      });
+      };
+      // A hold this process took moments ago may not be written yet: it stands until the row
+      // shows a NewProxy written as late (then the database has it, and whatever came after).
+      const recent = this.recentRunIds.get(t.tun_id);
+      if (recent && recent.until > now && !(last_online_at && Date.parse(last_online_at) >= recent.at)) {
+        entry.stale_closes = t.run_id === recent.runId ? Math.max(t.stale_closes, recent.stale) : recent.stale;
+        entry.run_id = recent.runId;
+      }
+      map.set(t.tun_id, entry);
     }
     return {
       uid,

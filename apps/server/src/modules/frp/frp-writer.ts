@@ -6,10 +6,17 @@ import { nowIso } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { tunnelsOffline, tunnelsOnline } from "../tunnels/sessions";
 
-interface StatusChange {
+/**
+ * What a session did to one tunnel's proxy, `n` times in a row: opened it (a NewProxy the plugin
+ * allowed as its holder) or closed it (CloseProxy). Written as operations, not as the state this
+ * process ended with: another process may have answered the same session's other calls, and the
+ * database applies each operation to the hold it finds (tunnels/sessions.ts).
+ */
+interface SessionOp {
   uid: number;
-  online: boolean;
-  runId: string | null;
+  open: boolean;
+  runId: string;
+  n: number;
   /** tell every process once written (a blocked tunnel's session ended: stop refusing its heartbeats) */
   announce: boolean;
 }
@@ -55,16 +62,36 @@ export function visitorIp(addr: string): string {
   return colon > 0 && addr.indexOf(":") === colon ? addr.slice(0, colon) : addr;
 }
 
-/** Status changes by "<1|0>:<run id>" (online or offline, which session). */
-function groupBy(status: [number, StatusChange][]): Map<string, [number, StatusChange][]> {
-  const out = new Map<string, [number, StatusChange][]>();
-  for (const change of status) {
-    const key = `${change[1].online ? 1 : 0}:${change[1].runId ?? ""}`;
-    const group = out.get(key);
-    if (group) group.push(change);
-    else out.set(key, [change]);
+/** One statement's worth of operations: the same kind, session and count, on these tunnels. */
+interface OpGroup {
+  open: boolean;
+  runId: string;
+  n: number;
+  ids: number[];
+  announce: { tun_id: number; uid: number }[];
+}
+
+/**
+ * The operations in rounds: round i holds each tunnel's i-th operation, grouped by kind, session
+ * and count. A tunnel's operations are applied in the order they came; a session's proxies, opened
+ * or closed together, are one statement (most flushes are one round).
+ */
+function rounds(ops: [number, SessionOp[]][]): Iterable<OpGroup>[] {
+  const out: Map<string, OpGroup>[] = [];
+  for (const [tunId, list] of ops) {
+    list.forEach((op, i) => {
+      out[i] ??= new Map();
+      const key = `${op.open ? 1 : 0} ${op.n} ${op.runId}`;
+      let g = out[i].get(key);
+      if (!g) {
+        g = { open: op.open, runId: op.runId, n: op.n, ids: [], announce: [] };
+        out[i].set(key, g);
+      }
+      g.ids.push(tunId);
+      if (op.announce) g.announce.push({ tun_id: tunId, uid: op.uid });
+    });
   }
-  return out;
+  return out.map((round) => round.values());
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -107,7 +134,8 @@ async function insertConns(db: Kysely<DB>, rows: ConnValues[]): Promise<void> {
  * IPs past `maxBuffered` are dropped (and counted) rather than letting a flood grow memory.
  */
 export class FrpWriter {
-  private readonly status = new Map<number, StatusChange>();
+  /** each tunnel's session operations not written yet, in the order they came */
+  private readonly status = new Map<number, SessionOp[]>();
   private readonly conns = new Map<string, ConnGroup>();
   private statusTimer: NodeJS.Timeout | null = null;
   private connTimer: NodeJS.Timeout | null = null;
@@ -122,15 +150,28 @@ export class FrpWriter {
     private readonly maxBuffered = 20_000,
   ) {}
 
-  /** A session (run id) opened the tunnel's proxy. */
+  /**
+   * A session (run id) opened the tunnel's proxy: NewProxy was allowed while no session or this
+   * one held it. Every such call is written (a held proxy opened again means a CloseProxy of the
+   * earlier one is still to come, frp-protocol.md Appendix C).
+   */
   online(tunId: number, uid: number, runId: string): void {
-    this.status.set(tunId, { uid, online: true, runId, announce: false });
-    this.statusTimer ??= this.later(this.delayMs);
+    this.push(tunId, uid, true, runId, false);
   }
 
-  /** The tunnel's proxy closed; `announce` when other processes must learn it (blocked tunnels). */
+  /** The session's CloseProxy for the tunnel; `announce` when other processes must learn it (blocked tunnels). */
   offline(tunId: number, uid: number, runId: string, announce: boolean): void {
-    this.status.set(tunId, { uid, online: false, runId, announce });
+    this.push(tunId, uid, false, runId, announce);
+  }
+
+  private push(tunId: number, uid: number, open: boolean, runId: string, announce: boolean): void {
+    const ops = this.status.get(tunId);
+    const last = ops?.[ops.length - 1];
+    if (last && last.open === open && last.runId === runId) {
+      last.n++;
+      last.announce ||= announce;
+    } else if (ops) ops.push({ uid, open, runId, n: 1, announce });
+    else this.status.set(tunId, [{ uid, open, runId, n: 1, announce }]);
     this.statusTimer ??= this.later(this.delayMs);
   }
 
@@ -189,7 +230,7 @@ export class FrpWriter {
     await this.flushing;
   }
 
-  private async write(status: [number, StatusChange][], conns: ConnValues[]): Promise<void> {
+  private async write(status: [number, SessionOp[]][], conns: ConnValues[]): Promise<void> {
     try {
       if (status.length) await this.writeStatus(status);
     } catch (err) {
@@ -203,18 +244,14 @@ export class FrpWriter {
     }
   }
 
-  private async writeStatus(status: [number, StatusChange][]): Promise<void> {
+  private async writeStatus(status: [number, SessionOp[]][]): Promise<void> {
     const at = nowIso();
     await transact(this.ctx, async (trx) => {
-      // One statement per session and direction, not per tunnel: a session opens its proxies together.
-      for (const [key, group] of groupBy(status)) {
-        const [online, runId, ids] = [key.startsWith("1"), key.slice(2), group.map(([id]) => id)];
-        if (online) await tunnelsOnline(trx, ids, runId, at);
-        else {
-          const announce = group.filter(([, s]) => s.announce).map(([tun_id, s]) => ({ tun_id, uid: s.uid }));
-          await tunnelsOffline(trx, ids, runId, announce);
+      for (const round of rounds(status))
+        for (const g of round) {
+          if (g.open) await tunnelsOnline(trx, g.ids, g.runId, at, g.n);
+          else await tunnelsOffline(trx, g.ids, g.runId, g.announce, g.n);
         }
-      }
     });
   }
 }

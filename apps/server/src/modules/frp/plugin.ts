@@ -8,7 +8,6 @@ import {
   type PluginUserInfo,
   parseFrpProxyName,
   parseFrpUser,
-  TunnelStatus,
 } from "@burrow/contract";
 import type { Logger } from "pino";
 import {
@@ -292,12 +291,14 @@ export class FrpPlugin {
     // Allowing is not holding: frps may still refuse ("already exists" while another session of
     // the same config holds the proxy). A proxy another session holds is not handed over on this
     // request's word; the holder's CloseProxy or the poller (the dashboard's client id) says when.
-    // frpc re-sends NewProxy after errors and reconnects: write only what changed.
-    if (!t.run_id || (t.run_id === c.user.run_id && t.status !== TunnelStatus.Connected)) {
-      this.cache.setRunId(user.uid, t.tun_id, c.user.run_id, true);
+    // The holder's own NewProxy (frpc reconnected under the same run id, or reloaded the proxy)
+    // is written too: its earlier proxy's CloseProxy, sent by frps from a goroutine, may still
+    // come, and must then leave the hold (decision-cache.ts proxyOpened).
+    if (!t.run_id || t.run_id === c.user.run_id) {
+      this.admitted.set(t.tun_id, mbps);
+      this.cache.proxyOpened(t, c.user.run_id);
       this.writer.online(t.tun_id, user.uid, c.user.run_id);
     }
-    if (!t.run_id || t.run_id === c.user.run_id) this.admitted.set(t.tun_id, mbps);
     return modify(withLimits(c, remotePort, mbps));
   }
 
@@ -373,7 +374,13 @@ export class FrpPlugin {
     return ALLOW;
   }
 
-  /** The tunnel went offline. frps ignores this answer, so it is always "allow". */
+  /**
+   * A proxy of the session closed. The holder's close releases the hold, unless it is the close
+   * of an earlier proxy of that session still to come (frps sends CloseProxy from a goroutine:
+   * after a reconnect under the same run id it can follow the new proxy's NewProxy); another
+   * session's close leaves it. Written either way, for the database to apply to the hold it has.
+   * frps ignores this answer, so it is always "allow".
+   */
   private closeProxy(node: NodeEntry, c: CloseProxyContent): Maybe<PluginResponse> {
     const uid = parseFrpUser(c.user?.user);
     const parsed = parseFrpProxyName(c.proxy_name);
@@ -381,8 +388,7 @@ export class FrpPlugin {
     return then(this.cache.user(uid), (user) => {
       const t = user?.tunnels.get(parsed.tun_id);
       if (!t || t.node_id !== node.node_id) return ALLOW;
-      this.cache.setRunId(uid, t.tun_id, null, false);
-      this.admitted.delete(t.tun_id);
+      if (this.cache.proxyClosed(t, c.user.run_id) === "released") this.admitted.delete(t.tun_id);
       this.writer.offline(t.tun_id, uid, c.user.run_id, tunnelBlock(t) !== null);
       return ALLOW;
     });

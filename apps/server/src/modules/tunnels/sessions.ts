@@ -20,50 +20,118 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
-/** A session (`runId`) opened these tunnels' proxies (NewProxy); locked or deleted ones keep their status. */
-export async function tunnelsOnline(trx: Tx, tunIds: number[], runId: string, at: string): Promise<void> {
+/** Locked, deleted or turned off: frps holding such a tunnel's proxy is what gets its sessions refused. */
+const blocked = (r: { status: number; enabled: number }) =>
+  r.status === TunnelStatus.Locked || r.status === TunnelStatus.Deleted || r.enabled !== 1;
+
+/**
+ * Announces the tunnels among `rows` that are blocked now, with those named in `also`: a hold
+ * taken, kept or released on a blocked tunnel changes what every process refuses (a lock that
+ * landed between the plugin's answer and this write has had every process reload the row).
+ */
+function announceBlocked(
+  trx: Tx,
+  rows: { tun_id: number; uid: number; status: number; enabled: number }[],
+  also: { tun_id: number; uid: number }[] = [],
+): void {
+  const out = new Map(also.map((t) => [t.tun_id, t.uid]));
+  for (const r of rows) if (blocked(r)) out.set(r.tun_id, r.uid);
+  for (const [tun_id, uid] of out) trx.changes.emit("tunnel.changed", { tun_id, uid });
+}
+
+/*
+ * Who holds a proxy, whatever order frps's calls arrive in. frps sends CloseProxy from a goroutine
+ * (frp-protocol.md Appendix C): after frpc reconnects under the same run id (or reloads a proxy)
+ * the old proxy's CloseProxy can come after the new proxy's NewProxy. So the holder's NewProxy
+ * counts one more close still to come from an earlier proxy of that session (`stale_closes`), and
+ * its CloseProxy takes one off while there are any, releasing the hold only at 0. From a hold of
+ * run id R with none pending, "NewProxy R, CloseProxy R" and "CloseProxy R, NewProxy R" both
+ * leave R holding with none pending, whichever API process answered which call and whichever wrote
+ * first. A NewProxy the plugin allowed that frps then refused is counted too: one CloseProxy more
+ * is then taken for stale and the hold stays until the poller sees the proxy gone (in doubt the
+ * hold stays). A hold the poller took from the dashboard (no hold was recorded) is marked -1: the
+ * proxy it saw is the one whose NewProxy is not written yet (when frps asks the plugin about a
+ * NewProxy, no earlier proxy of that name and session is registered any more), so that NewProxy
+ * counts no earlier close. The frp plugin keeps the same count in memory (decision-cache.ts).
+ */
+
+/** `stale_closes` of a hold the poller took from the dashboard, no NewProxy of it counted. */
+export const SEEN_HOLD = -1;
+
+/**
+ * A session (`runId`) opened these tunnels' proxies, `opens` times each (NewProxy allowed it while
+ * no session or this one held it): it holds them, with `opens` more CloseProxy of its earlier
+ * proxies to come if it held them already (`opens - 1` otherwise). Recorded whatever the tunnel's
+ * status now: locked or deleted since the plugin allowed it, frps still holds the proxy (they keep
+ * that status; an offline tunnel becomes connected). Announced for blocked tunnels only.
+ */
+export async function tunnelsOnline(trx: Tx, tunIds: number[], runId: string, at: string, opens = 1): Promise<void> {
+  const n = Math.max(1, Math.trunc(opens));
   for (const ids of chunks(tunIds)) {
-    await trx
+    const rows = await trx
       .updateTable("tunnels")
-      .set({ status: TunnelStatus.Connected, run_id: runId, last_online_at: at })
+      .set({
+        status: sql<number>`case when status = ${TunnelStatus.Offline} then ${TunnelStatus.Connected} else status end`,
+        stale_closes: sql<number>`case when run_id = ${runId} and stale_closes >= 0 then stale_closes + ${sql.lit(n)} else ${sql.lit(n - 1)} end`,
+        run_id: runId,
+        last_online_at: at,
+      })
       .where("tun_id", "in", ids)
-      .where("status", "in", [TunnelStatus.Connected, TunnelStatus.Offline])
+      .returning(["tun_id", "uid", "status", "enabled"])
       .execute();
+    announceBlocked(trx, rows);
   }
 }
 
 /**
- * A session (`runId`) closed these tunnels' proxies (CloseProxy): its hold is released, a connected
- * tunnel goes offline (locked or deleted ones keep their status) and a deleted tunnel's domains,
- * reserved while frps held it, are freed. `announce` names the tunnels every process must hear of
- * (a blocked tunnel's session ended: its heartbeats are no longer refused).
+ * A session (`runId`) closed these tunnels' proxies, `closes` times each (CloseProxy). Closes of
+ * its earlier proxies still to come (`stale_closes`) are taken first and leave the hold; past
+ * them the hold is released, a connected tunnel goes offline (locked or deleted ones keep their
+ * status) and a deleted tunnel's domains, reserved while frps held it, are freed. Tunnels another
+ * session holds are left alone. `announce` names tunnels every process must hear of (blocked
+ * where the plugin answered); blocked ones are announced in any case.
  */
 export async function tunnelsOffline(
   trx: Tx,
   tunIds: number[],
   runId: string,
   announce: { tun_id: number; uid: number }[],
+  closes = 1,
 ): Promise<void> {
+  const n = Math.max(1, Math.trunc(closes));
+  const stale = sql<boolean>`run_id = ${runId} and stale_closes >= ${sql.lit(n)}`;
+  const rows: { tun_id: number; uid: number; status: number; enabled: number }[] = [];
   for (const ids of chunks(tunIds)) {
-    await trx
+    const matched = await trx
       .updateTable("tunnels")
       .set({
-        run_id: null,
-        status: sql<number>`case when status = ${TunnelStatus.Connected} then ${TunnelStatus.Offline} else status end`,
+        status: sql<number>`case when ${stale} then status when status = ${TunnelStatus.Connected} then ${TunnelStatus.Offline} else status end`,
+        stale_closes: sql<number>`case when ${stale} then stale_closes - ${sql.lit(n)} else 0 end`,
+        run_id: sql<string | null>`case when ${stale} then run_id else null end`,
       })
       .where("tun_id", "in", ids)
       .where((eb) => eb.or([eb("run_id", "=", runId), eb("run_id", "is", null)]))
+      .returning(["tun_id", "uid", "status", "enabled"])
       .execute();
+    rows.push(...matched);
     await releaseDeletedDomains(trx, ids);
   }
-  for (const t of announce) trx.changes.emit("tunnel.changed", { tun_id: t.tun_id, uid: t.uid });
+  announceBlocked(trx, rows, announce);
 }
 
-/** The poller saw an offline tunnel's proxy online: connected, held by `runId`. */
+/**
+ * The poller saw an offline tunnel's proxy online: connected, held by `runId` (a hold taken here
+ * from the dashboard is marked SEEN_HOLD; one already recorded keeps its count).
+ */
 export async function tunnelSeenOnline(trx: Tx, tunId: number, runId: string | null, at: string): Promise<void> {
   await trx
     .updateTable("tunnels")
-    .set({ status: TunnelStatus.Connected, last_online_at: at, run_id: runId })
+    .set({
+      status: TunnelStatus.Connected,
+      last_online_at: at,
+      stale_closes: sql<number>`case when run_id = ${runId} then stale_closes else ${sql.lit(runId === null ? 0 : SEEN_HOLD)} end`,
+      run_id: runId,
+    })
     .where("tun_id", "=", tunId)
     .where("status", "=", TunnelStatus.Offline)
     .execute();
@@ -74,22 +142,26 @@ export async function tunnelsGone(trx: Tx, tunIds: number[]): Promise<void> {
   for (const ids of chunks(tunIds)) {
     await trx
       .updateTable("tunnels")
-      .set({ status: TunnelStatus.Offline, run_id: null })
+      .set({ status: TunnelStatus.Offline, run_id: null, stale_closes: 0 })
       .where("tun_id", "in", ids)
       .where("status", "=", TunnelStatus.Connected)
       .execute();
   }
 }
 
-/** A blocked tunnel frps shows online: `runId` is recorded as its hold, so its sessions are refused. */
+/** A blocked tunnel frps shows online: `runId` is recorded as its hold (SEEN_HOLD), so its sessions are refused. */
 export async function holdTunnel(trx: Tx, t: { tun_id: number; uid: number }, runId: string): Promise<void> {
-  await trx.updateTable("tunnels").set({ run_id: runId }).where("tun_id", "=", t.tun_id).execute();
+  await trx
+    .updateTable("tunnels")
+    .set({ run_id: runId, stale_closes: SEEN_HOLD })
+    .where("tun_id", "=", t.tun_id)
+    .execute();
   trx.changes.emit("tunnel.changed", { tun_id: t.tun_id, uid: t.uid });
 }
 
 /** frps no longer holds the tunnel's proxy: the hold is released (a deleted tunnel's domains with it). */
 export async function releaseTunnelHold(trx: Tx, t: { tun_id: number; uid: number }): Promise<void> {
-  await trx.updateTable("tunnels").set({ run_id: null }).where("tun_id", "=", t.tun_id).execute();
+  await trx.updateTable("tunnels").set({ run_id: null, stale_closes: 0 }).where("tun_id", "=", t.tun_id).execute();
   await releaseDeletedDomains(trx, [t.tun_id]);
   trx.changes.emit("tunnel.changed", { tun_id: t.tun_id, uid: t.uid, released: true });
 }
