@@ -320,9 +320,8 @@ export class FrpsSim {
   }
 
   /** Runs one plugin op and returns the possibly modified content, or throws what frpc would see. */
-  async callPlugin<C extends object>(op: PluginOp, content: C, zero?: () => Partial<C>, summary?: string): Promise<C> {
+  async callPlugin<C extends object>(op: PluginOp, content: C, summary?: string): Promise<C> {
     const out = await callPlugins(this.opts.plugins ?? [], op, content, {
-      zero,
       timeoutMs: this.opts.pluginTimeoutMs,
       onExchange: (x) => {
         this.exchanges.push(x);
@@ -331,6 +330,7 @@ export class FrpsSim {
       },
     });
     if (!out.ok) {
+      if (out.crash) this.trackBackground(this.restart());
       throw new FrpError(this.opts.detailedErrorsToClient || !summary ? out.error : summary, out.detail);
     }
     return out.content;
@@ -365,7 +365,7 @@ export class FrpsSim {
       pool_count: req.poolCount ?? 1,
       client_address: req.clientAddress ?? "203.0.113.7:51234",
     };
-    const out = await this.callPlugin("Login", content, () => ({ client_spec: {} }), "register control error");
+    const out = await this.callPlugin("Login", content, "register control error");
     if (out.privilege_key !== md5(`${this.opts.authToken ?? ""}${out.timestamp ?? 0}`)) {
       throw new FrpError("token in login doesn't match token from configuration");
     }
@@ -758,12 +758,7 @@ export class SimSession {
     this.assertOnline();
     const name = this.user ? `${this.user}.${cfg.name}` : cfg.name;
     const content = { user: this.userInfo(), ...proxyContent(name, cfg) } as NewProxyContent;
-    const out = await this.sim.callPlugin(
-      "NewProxy",
-      content,
-      () => ({ user: { user: "", metas: null, run_id: "" } }),
-      `new proxy [${cfg.name}] error`,
-    );
+    const out = await this.sim.callPlugin("NewProxy", content, `new proxy [${cfg.name}] error`);
     this.assertOnline();
     // frps keeps the session's user whatever the plugin returned (§1.3).
     const final = { ...out, user: this.userInfo() } as NewProxyContent;
@@ -783,12 +778,7 @@ export class SimSession {
    */
   async ping(): Promise<void> {
     this.assertOnline();
-    await this.sim.callPlugin(
-      "Ping",
-      { user: this.userInfo() },
-      () => ({ user: { user: "", metas: null, run_id: "" } }),
-      "invalid ping",
-    );
+    await this.sim.callPlugin("Ping", { user: this.userInfo() }, "invalid ping");
     if (this.online) this.lastPing = this.sim.nowMs();
   }
 
@@ -801,12 +791,7 @@ export class SimSession {
   async newWorkConn(): Promise<boolean> {
     if (!this.online) return false;
     try {
-      await this.sim.callPlugin(
-        "NewWorkConn",
-        { user: this.userInfo(), run_id: this.runId },
-        () => ({ user: { user: "", metas: null, run_id: "" } }),
-        "invalid NewWorkConn",
-      );
+      await this.sim.callPlugin("NewWorkConn", { user: this.userInfo(), run_id: this.runId }, "invalid NewWorkConn");
     } catch {
       return false;
     }

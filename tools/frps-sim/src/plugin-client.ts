@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { decodeResponse, type GoResponse } from "./go-json";
 
 /** The six server-plugin ops (case-sensitive, as frps validates them). */
 export const PLUGIN_OPS = ["Login", "NewProxy", "CloseProxy", "Ping", "NewWorkConn", "NewUserConn"] as const;
@@ -12,7 +13,9 @@ export interface HttpPlugin {
 }
 
 /** What an op ends with: the (possibly modified) content, or the error frpc would see. */
-export type PluginOutcome<C> = { ok: true; content: C } | { ok: false; error: string; detail: string };
+export type PluginOutcome<C> =
+  | { ok: true; content: C }
+  | { ok: false; error: string; detail: string /** frps would have crashed */; crash?: boolean };
 
 /** One plugin HTTP exchange, for tests and logs. */
 export interface PluginExchange {
@@ -34,22 +37,21 @@ export function pluginUrl(addr: string, path: string): string {
   return /^https?:\/\//.test(url) ? url : `http://${url}`;
 }
 
-const isBool = (v: unknown) => v === undefined || typeof v === "boolean";
-
 /**
  * Calls every plugin registered for `op`, in configuration order, the way frps's plugin manager
  * does (frp-protocol.md §1.2–1.4): POST `<url>?op=<Op>&version=0.1.0` with the envelope; a non-200
- * status, unreadable JSON or a field of the wrong type is a plugin error (frpc sees the generic
+ * status, unreadable JSON or a value of the wrong type anywhere, the content's fields included
+ * (decoded as Go's json.Unmarshal does, go-json.ts), is a plugin error (frpc sees the generic
  * "send <Op> request to plugin error"); `reject` fails with `reject_reason`; `unchange` false or
- * absent REPLACES the content with the returned one (missing fields become empty: `zero` fills
- * the fields a Go struct always has); the next plugin gets the modified content; the first reject
- * or error stops the chain.
+ * absent REPLACES the content with the returned one as Go decoded it (missing fields empty,
+ * unknown ones dropped); the next plugin gets the modified content; the first reject or error
+ * stops the chain.
  */
 export async function callPlugins<C extends object>(
   plugins: readonly HttpPlugin[],
   op: PluginOp,
   content: C,
-  opts: { zero?: () => Partial<C>; timeoutMs?: number; onExchange?: (x: PluginExchange) => void } = {},
+  opts: { timeoutMs?: number; onExchange?: (x: PluginExchange) => void } = {},
 ): Promise<PluginOutcome<C>> {
   let current = content;
   const reqId = randomHex16();
@@ -82,25 +84,21 @@ export async function callPlugins<C extends object>(
       opts.onExchange?.(exchange);
       return { ok: false, error: generic, detail: (err as Error).message };
     }
-    let resp: Record<string, unknown>;
+    let resp: GoResponse;
     try {
-      resp = JSON.parse(text) as Record<string, unknown>;
+      resp = decodeResponse(op, text);
     } catch (err) {
       return { ok: false, error: generic, detail: `unmarshal response error: ${(err as Error).message}` };
     }
-    const typed =
-      resp !== null &&
-      typeof resp === "object" &&
-      isBool(resp.reject) &&
-      isBool(resp.unchange) &&
-      (resp.reject_reason === undefined || typeof resp.reject_reason === "string") &&
-      (resp.content === undefined || resp.content === null || typeof resp.content === "object");
-    if (!typed) return { ok: false, error: generic, detail: "unmarshal response error: field of the wrong type" };
-    if (resp.reject === true) {
-      const reason = (resp.reject_reason as string | undefined) ?? "";
-      return { ok: false, error: reason, detail: `reject: ${reason}` };
+    if (resp.reject) return { ok: false, error: resp.reject_reason, detail: `reject: ${resp.reject_reason}` };
+    if (!resp.unchange) {
+      // `"content": null` empties Response.Content, and frps's `retContent.(*T)` panics on it:
+      // no recover on that path, the process dies (a restart, under a supervisor).
+      if (resp.content === undefined && /"content"\s*:\s*null/i.test(text))
+        return { ok: false, error: generic, detail: "panic: changed content is nil", crash: true };
+      // absent: the fresh *T frps decoded into, all zero
+      current = (resp.content ?? decodeResponse(op, '{"content":{}}').content) as C;
     }
-    if (resp.unchange !== true) current = { ...opts.zero?.(), ...((resp.content as C | null) ?? {}) } as C;
   }
   return { ok: true, content: current };
 }

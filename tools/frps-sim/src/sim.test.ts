@@ -177,6 +177,54 @@ describe("plugin calls", () => {
     expect(s.stats.get("a.web")?.content?.bandwidth_limit).toBe("1MB");
   });
 
+  it("decodes a changed content as Go's json.Unmarshal does: a wrongly typed field fails the op", async () => {
+    const s = sim();
+    const session = await s.login({ user: "a" });
+    const modify = (patch: string) => {
+      answer = (op, body) =>
+        op === "NewProxy"
+          ? {
+              body: `{"reject":false,"unchange":false,"content":{${patch},"proxy_name":"${(body.content as { proxy_name: string }).proxy_name}","proxy_type":"tcp"}}`,
+            }
+          : { body: '{"reject":false,"unchange":true}' };
+    };
+    for (const bad of [
+      '"remote_port":"6003"',
+      '"remote_port":6003.0',
+      '"remote_port":6e3',
+      '"remote_port":9223372036854775808',
+      '"custom_domains":"x.com"',
+      '"custom_domains":[5]',
+      '"metas":{"k":1}',
+      '"use_encryption":"true"',
+      '"user":{"user":5}',
+      '"bandwidth_limit":1',
+    ]) {
+      modify(bad);
+      await expect([bad, await session.newProxy({ name: "p", type: "tcp" }).catch((e: Error) => e.message)]).toEqual([
+        bad,
+        "send NewProxy request to plugin error",
+      ]);
+    }
+    // keys match fields whatever their case, unknown keys go, null leaves a field empty
+    modify('"Remote_Port":6003,"bandwidth_LIMIT":"1MB","bandwidth_limit_mode":"server","nope":[1],"subdomain":null');
+    const r = await session.newProxy({ name: "p", type: "tcp" });
+    expect(r.remoteAddr).toBe(":6003");
+    expect(r.content).toEqual({
+      user: { user: "a", metas: null, run_id: session.runId },
+      proxy_name: "a.p",
+      proxy_type: "tcp",
+      bandwidth_limit: "1MB",
+      bandwidth_limit_mode: "server",
+      remote_port: 6003,
+    });
+    // the envelope's own fields too
+    answer = () => ({ body: '{"Reject":true,"REJECT_REASON":"no"}' });
+    await expect(s.login({ user: "a" })).rejects.toThrow(/^no$/);
+    answer = () => ({ body: '{"reject":false,"reject_reason":5}' });
+    await expect(s.login({ user: "a" })).rejects.toThrow("send Login request to plugin error");
+  });
+
   it("shows frpc a summary instead of the reason when detailedErrorsToClient is off", async () => {
     const s = sim({ detailedErrorsToClient: false });
     answer = () => ({ body: '{"reject":true,"reject_reason":"secret reason"}' });
