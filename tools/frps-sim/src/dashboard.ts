@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type DashboardScript, type FrpsSim, type ProxyStatsEntry, SIM_FRP_VERSION } from "./frps";
+import { type DashboardScript, type FrpsSim, type ProxyStatsEntry, versionAtLeast } from "./frps";
 
 export interface Dashboard {
   url: string;
@@ -16,8 +16,22 @@ function send(res: ServerResponse, status: number, body: unknown): true {
   return true;
 }
 
+/**
+ * Before 0.67.0 the handlers json.Marshal the body into GeneralResponse.Msg and write it with no
+ * Content-Type (Go sniffs text/plain) and no newline; an error is its message as plain text, and
+ * a successful DELETE has an empty body.
+ */
+function sendPre067(res: ServerResponse, status: number, body: unknown): true {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
+  const error = body as { Code?: number; Msg?: string } | null;
+  if (error && typeof error === "object" && "Code" in error && "Msg" in error)
+    res.end(error.Code === 200 ? "" : String(error.Msg));
+  else res.end(JSON.stringify(body));
+  return true;
+}
+
 /** A sender that applies a scripted answer (delay, replaced body, a slow or huge stream). */
-function scripted(script: DashboardScript): Send {
+function scripted(script: DashboardScript, send: Send): Send {
   return (res, status, body) => {
     const answer = () => {
       if (res.destroyed) return;
@@ -110,12 +124,20 @@ function conf(e: ProxyStatsEntry): Record<string, unknown> | null {
   return out;
 }
 
+/** ≤ 0.52.0 answers with snake_case keys. */
+const legacyKeys = (sim: FrpsSim) => Boolean(sim.opts.legacyKeys) || !versionAtLeast(sim.version, "0.52.1");
+
 function proxyInfo(sim: FrpsSim, e: ProxyStatsEntry): Record<string, unknown> {
-  const legacy = Boolean(sim.opts.legacyKeys);
+  const legacy = legacyKeys(sim);
   const body: Record<string, unknown> = { name: e.name, conf: conf(e) };
-  if (!legacy) {
+  // user and clientID since 0.67.0 (omitempty); clientVersion (omitempty, online only) until 0.68.0
+  if (versionAtLeast(sim.version, "0.67.0")) {
     if (e.user) body.user = e.user;
     if (e.clientId) body.clientID = e.clientId;
+  }
+  if (!versionAtLeast(sim.version, "0.68.0")) {
+    const v = e.online && e.runId ? sim.liveSessions.find((s) => s.runId === e.runId)?.version : "";
+    if (v) body[legacy ? "client_version" : "clientVersion"] = v;
   }
   Object.assign(
     body,
@@ -139,7 +161,7 @@ function serverInfo(sim: FrpsSim): Record<string, unknown> {
   const o = sim.opts;
   const allow = (o.allowPorts ?? []).map((a) => ("single" in a ? String(a.single) : `${a.start}-${a.end}`)).join(",");
   const body: Record<string, unknown> = {
-    version: SIM_FRP_VERSION,
+    version: sim.version,
     bindPort: o.bindPort ?? 7000,
     vhostHTTPPort: o.vhostHTTPPort ?? 0,
     vhostHTTPSPort: o.vhostHTTPSPort ?? 0,
@@ -157,7 +179,7 @@ function serverInfo(sim: FrpsSim): Record<string, unknown> {
     clientCounts: sim.clientCount,
     proxyTypeCount: sim.proxyTypeCount(),
   };
-  return keys(Boolean(o.legacyKeys), body, SERVER_SNAKE);
+  return keys(legacyKeys(sim), body, SERVER_SNAKE);
 }
 
 function authorized(sim: FrpsSim, req: IncomingMessage): boolean {
@@ -187,14 +209,15 @@ function route(sim: FrpsSim, req: IncomingMessage, res: ServerResponse, send: Se
     const e = sim.stats.get(parts[3]);
     return e && e.type === parts[2] ? send(res, 200, proxyInfo(sim, e)) : notFoundProxy();
   }
-  if (req.method === "GET" && parts[0] === "api" && parts[1] === "proxies" && parts.length === 3) {
+  const v067 = versionAtLeast(sim.version, "0.67.0");
+  if (v067 && req.method === "GET" && parts[0] === "api" && parts[1] === "proxies" && parts.length === 3) {
     const e = sim.stats.get(parts[2]);
     return e ? send(res, 200, proxyInfo(sim, e)) : notFoundProxy();
   }
   if (req.method === "GET" && parts[0] === "api" && parts[1] === "traffic" && parts.length === 3) {
     const e = sim.stats.get(parts[2]);
     if (!e) return notFoundProxy();
-    const legacy = Boolean(sim.opts.legacyKeys);
+    const legacy = legacyKeys(sim);
     return send(res, 200, {
       name: e.name,
       [legacy ? "traffic_in" : "trafficIn"]: e.trafficIn,
@@ -207,7 +230,7 @@ function route(sim: FrpsSim, req: IncomingMessage, res: ServerResponse, send: Se
     sim.pruneOffline();
     return send(res, 200, { Code: 200, Msg: "success" });
   }
-  if (req.method === "GET" && path === "/api/clients") {
+  if (v067 && req.method === "GET" && path === "/api/clients") {
     const list = sim.liveSessions.map((s) => ({
       key: s.user ? `${s.user}.${s.clientId || s.runId}` : s.clientId || s.runId,
       user: s.user,
@@ -248,7 +271,8 @@ export async function startDashboard(sim: FrpsSim): Promise<Dashboard> {
     }
     try {
       const script = sim.dashboardScript?.(req.url?.split("?")[0] ?? "/");
-      route(sim, req, res, script ? scripted(script) : send);
+      const plain = versionAtLeast(sim.version, "0.67.0") ? send : sendPre067;
+      route(sim, req, res, script ? scripted(script, plain) : plain);
     } catch (err) {
       send(res, 500, { Code: 500, Msg: (err as Error).message });
     }

@@ -643,15 +643,33 @@ describe("dashboard", () => {
     }
   });
 
-  it("answers with the snake_case keys of frps ≤ 0.52.0 when asked", async () => {
-    const s = sim({ webServer: { port: 0 }, legacyKeys: true });
-    await s.start();
-    try {
-      const info = await (await fetch(`${s.dashboardUrl}/api/serverinfo`)).json();
-      expect(info).toHaveProperty("bind_port", 7000);
-      expect(info).toHaveProperty("total_traffic_in", 0);
-    } finally {
-      await s.stop();
+  it("answers with the keys of the version: snake_case ≤ 0.52.0, camelCase with clientVersion to 0.66, user and clientID from 0.67", async () => {
+    for (const [version, proxyKeys, status] of [
+      ["0.52.0", ["name", "conf", "client_version", "today_traffic_in"], 404],
+      ["0.61.2", ["name", "conf", "clientVersion", "todayTrafficIn"], 404],
+      ["0.67.0", ["name", "conf", "user", "clientID", "clientVersion", "todayTrafficIn"], 200],
+      ["0.70.1", ["name", "conf", "user", "clientID", "todayTrafficIn"], 200],
+    ] as const) {
+      const s = sim({ webServer: { port: 0 }, version });
+      await s.start();
+      try {
+        const session = await s.login({ user: "u", version: "0.61.2" });
+        await session.newProxy({ name: "p", type: "tcp", remotePort: 6090 });
+        const info = await fetch(`${s.dashboardUrl}/api/serverinfo`);
+        const body = await info.text();
+        const old = status === 404;
+        expect(info.headers.get("content-type")).toBe(old ? "text/plain; charset=utf-8" : "application/json");
+        expect(body.endsWith("\n")).toBe(!old);
+        expect(JSON.parse(body)).toHaveProperty(version === "0.52.0" ? "bind_port" : "bindPort", 7000);
+        expect(JSON.parse(body).version).toBe(version);
+        const list = (await (await fetch(`${s.dashboardUrl}/api/proxy/tcp`)).json()) as { proxies: object[] };
+        expect(Object.keys(list.proxies[0]).slice(0, proxyKeys.length)).toEqual(proxyKeys);
+        expect((await fetch(`${s.dashboardUrl}/api/clients`)).status).toBe(status);
+        const missing = await fetch(`${s.dashboardUrl}/api/traffic/nope`);
+        expect(await missing.text()).toBe(old ? "no proxy info found" : '{"Code":404,"Msg":"no proxy info found"}\n');
+      } finally {
+        await s.stop();
+      }
     }
   });
 

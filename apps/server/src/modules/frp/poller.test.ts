@@ -171,14 +171,15 @@ describe("node health", () => {
     expect(results.map((r) => r.node_id)).not.toContain(node.node_id);
   });
 
-  it("reads the snake_case dashboards of frps ≤ 0.52.0", async () => {
-    const { node, sim } = await simNode({ sim: { legacyKeys: true } });
+  it("reads the snake_case, text/plain dashboards of frps ≤ 0.52.0 (an exception for its version, still billed)", async () => {
+    const { node, sim } = await simNode({ sim: { version: "0.52.0" } });
     const u = await customerOn(node.node_id);
     const c = await frpcFor(t, sim, u.token, node.node_id);
     await c.start();
     await c.visit(`t_${u.tcp.tun_id}`, { bytesIn: 7, bytesOut: 9 });
     const r = await pollNode(t.ctx, node.node_id, { now: noon(today) });
-    expect(r).toMatchObject({ status: 1, proxies: 1, charged: 16 });
+    expect(r).toMatchObject({ status: 3, proxies: 1, charged: 16 });
+    expect(r?.error).toContain("0.52.0");
   });
 });
 
