@@ -183,6 +183,17 @@ export interface HeldConn {
   readonly open: boolean;
 }
 
+/** A work connection in frps's http reverse proxy pool. */
+interface HttpWorkConn {
+  session: SimSession;
+  limiter: TokenBucket | null;
+  bytesIn: number;
+  bytesOut: number;
+  closed: boolean;
+  timer: NodeJS.Timeout | null;
+  finish: () => void;
+}
+
 const versionParts = (v: string) =>
   v
     .replace(/^v/, "")
@@ -238,6 +249,8 @@ export class FrpsSim {
   dashboardScript: DashboardScripter | null = null;
   /** bumped by a restart: connections of an earlier process count nothing when they close */
   private generation = 0;
+  /** idle http work connections by proxy name (the reverse proxy's transport pool) */
+  private readonly httpIdle = new Map<string, HttpWorkConn[]>();
   private heartbeatTimer: NodeJS.Timeout | null = null;
 
   constructor(opts: FrpsSimOptions = {}) {
@@ -588,6 +601,7 @@ export class FrpsSim {
       add(o.bytesIn ?? 0, o.bytesOut ?? 0);
       return { ...refused(""), accepted: true, reason: undefined };
     }
+    if (e.type === "http") return this.visitHttp(name, session, o, gen, add, refused);
     if (!(await session.takeWorkConn())) return refused("no work connection");
     e.curConns++;
     let bytesIn = 0;
@@ -628,6 +642,88 @@ export class FrpsSim {
     };
   }
 
+  /**
+   * An http request: frps's reverse proxy (pkg/util/vhost/http.go) keeps work connections in an
+   * http.Transport pool (5 idle per host, IdleConnTimeout 60 s) and reuses them for later requests;
+   * each is counted (server/proxy/http.go, StatsConn) only when the transport closes it — late.
+   * `close` ends the request (the connection goes back to the pool), `closeLocal` is frpc closing it.
+   */
+  private async visitHttp(
+    name: string,
+    session: SimSession,
+    o: { bytesIn?: number; bytesOut?: number; hold?: boolean },
+    gen: number,
+    add: (bytesIn: number, bytesOut: number) => void,
+    refused: (reason: string) => HeldConn,
+  ): Promise<HeldConn> {
+    const idle = this.httpIdle.get(name) ?? [];
+    this.httpIdle.set(name, idle);
+    let c = idle.find((x) => x.session === session);
+    if (c) {
+      idle.splice(idle.indexOf(c), 1);
+      if (c.timer) clearTimeout(c.timer);
+      c.timer = null;
+    } else {
+      const e = this.stats.get(name);
+      if (!e || !(await session.takeWorkConn())) return refused("no work connection");
+      e.curConns++;
+      const conn: HttpWorkConn = {
+        session,
+        limiter: e.limiter,
+        bytesIn: 0,
+        bytesOut: 0,
+        closed: false,
+        timer: null,
+        finish: () => {
+          if (conn.closed) return;
+          conn.closed = true;
+          session.conns.delete(conn.finish);
+          if (conn.timer) clearTimeout(conn.timer);
+          const list = this.httpIdle.get(name);
+          if (list?.includes(conn)) list.splice(list.indexOf(conn), 1);
+          if (gen !== this.generation) return;
+          const now = this.stats.get(name);
+          if (now && now.curConns > 0) now.curConns--;
+          add(conn.bytesIn, conn.bytesOut);
+        },
+      };
+      session.conns.add(conn.finish);
+      c = conn;
+    }
+    const conn = c;
+    let done = false;
+    const transfer = async (i: number, out: number) => {
+      if (conn.closed || done) return;
+      conn.bytesIn += i;
+      conn.bytesOut += out;
+      await sleep(conn.limiter?.reserve(i + out) ?? 0);
+    };
+    const release = () => {
+      if (done || conn.closed) return;
+      done = true;
+      idle.push(conn);
+      if (idle.length > 5) idle[0].finish(); // MaxIdleConnsPerHost
+      conn.timer = setTimeout(conn.finish, 60_000);
+      conn.timer.unref();
+    };
+    await transfer(o.bytesIn ?? 0, o.bytesOut ?? 0);
+    if (!o.hold) release();
+    return {
+      accepted: true,
+      close: release,
+      closeLocal: conn.finish,
+      transfer,
+      get open() {
+        return !conn.closed;
+      },
+    };
+  }
+
+  /** The reverse proxy's IdleConnTimeout passes: idle http work connections close and are counted. */
+  expireIdleHttp(): void {
+    for (const list of this.httpIdle.values()) for (const c of [...list]) c.finish();
+  }
+
   /** Adds bytes to a proxy's today counters directly (load generators, benches). */
   addTraffic(name: string, bytesIn: number, bytesOut: number): void {
     const e = this.stats.get(name);
@@ -661,6 +757,8 @@ export class FrpsSim {
    */
   async restart(): Promise<void> {
     this.generation++;
+    for (const list of this.httpIdle.values()) for (const c of list) if (c.timer) clearTimeout(c.timer);
+    this.httpIdle.clear();
     const sessions = [...this.sessions.values()];
     for (const s of sessions) await s.end("restart", false);
     this.sessions.clear();

@@ -456,6 +456,34 @@ describe("long connections", () => {
   });
 });
 
+describe("http", () => {
+  it("reuses pooled work connections and counts their bytes only when the pool closes them", async () => {
+    const s = sim();
+    const session = await s.login({ user: "u" });
+    await session.newProxy({ name: "w", type: "http", subdomain: "w" });
+    await session.fillPool();
+    const pool = () => seen.filter((x) => x.body.op === "NewWorkConn").length;
+    const before = pool();
+    await s.visit("u.w", { bytesIn: 10, bytesOut: 100 });
+    await s.visit("u.w", { bytesIn: 20, bytesOut: 200 });
+    await s.settle();
+    // one work connection taken (one refill asked), still open, nothing counted yet
+    expect(pool() - before).toBe(1);
+    expect(s.stats.get("u.w")).toMatchObject({ curConns: 1, trafficIn: [0, 0, 0, 0, 0, 0, 0] });
+    const busy = await s.visit("u.w", { bytesIn: 1, hold: true });
+    await s.visit("u.w", { bytesIn: 2 }); // the pooled one is busy: a second connection
+    expect(s.stats.get("u.w")?.curConns).toBe(2);
+    busy.close();
+    s.expireIdleHttp(); // IdleConnTimeout
+    expect(s.stats.get("u.w")).toMatchObject({ curConns: 0, trafficIn: [33, 0, 0, 0, 0, 0, 0] });
+    expect(s.stats.get("u.w")?.trafficOut[0]).toBe(300);
+    // frpc dropping its session closes the pooled ones too
+    await s.visit("u.w", { bytesIn: 4 });
+    session.dropConnections();
+    expect(s.stats.get("u.w")?.trafficIn[0]).toBe(37);
+  });
+});
+
 describe("restarts", () => {
   it("sends no CloseProxy, clean stop or crash (frps has no signal handler)", async () => {
     const s = sim();
@@ -508,11 +536,11 @@ describe("bandwidth limits", () => {
     now += 1500;
     expect(bucket?.reserve(1024)).toBe(0);
     // a limit frps cannot parse, or a client-mode one, is no limit on frps
-    for (const [limit, mode] of [
+    for (const [n, [limit, mode]] of [
       ["1 KB", "server"],
       ["1KB", "client"],
       ["1KB", ""],
-    ]) {
+    ].entries()) {
       answer = (op, body) =>
         op === "NewProxy"
           ? {
@@ -526,7 +554,7 @@ describe("bandwidth limits", () => {
       await session.newProxy({
         name: `q${limit}${mode}`,
         type: "tcp",
-        remotePort: 6061 + Math.floor(Math.random() * 30),
+        remotePort: 6061 + n,
       });
       expect(s.stats.get(`u.q${limit}${mode}`)?.limiter).toBeNull();
     }
