@@ -2,8 +2,10 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import dgram from "node:dgram";
 import fs from "node:fs";
 import http from "node:http";
+import https from "node:https";
 import net from "node:net";
 import path from "node:path";
+import type tls from "node:tls";
 
 /**
  * Real frps and frpc, as tools/frp/build.sh builds them from the Go module proxy, and the local
@@ -38,10 +40,14 @@ export interface FrpProcess {
 
 const running = new Set<ChildProcess>();
 
-/** Runs frps or frpc with a config file; TZ=Asia/Shanghai as the generated install scripts do. */
-export function runFrp(bin: string, file: string): FrpProcess {
+/**
+ * Runs frps or frpc with a config file; TZ=Asia/Shanghai as the generated install scripts do.
+ * `cwd`: where relative paths in the file point (frpc's https2http certificate files).
+ */
+export function runFrp(bin: string, file: string, cwd?: string): FrpProcess {
   let out = "";
   const child = spawn(bin, ["-c", file], {
+    cwd,
     env: { PATH: process.env.PATH, TZ: "Asia/Shanghai" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -259,6 +265,30 @@ export async function vhostGet(port: number, host: string, urlPath = "/"): Promi
       res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
     });
     req.setTimeout(5_000, () => req.destroy(new Error("vhost request timed out")));
+    req.on("error", reject);
+  });
+}
+
+/** GET over TLS to frps's vhost https port, routed by SNI: the status, body and the certificate served. */
+export function httpsGet(
+  port: number,
+  servername: string,
+  ca: string,
+): Promise<{ status: number; body: string; subject: string }> {
+  return new Promise((resolve, reject) => {
+    const req = https.get(
+      { host: "127.0.0.1", port, servername, path: "/", headers: { host: servername }, ca, agent: false },
+      (res) => {
+        let body = "";
+        const subject = String((res.socket as tls.TLSSocket).getPeerCertificate().subject?.CN ?? "");
+        res.setEncoding("utf8");
+        res.on("data", (d) => {
+          body += d;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, subject }));
+      },
+    );
+    req.setTimeout(5_000, () => req.destroy(new Error("https request timed out")));
     req.on("error", reject);
   });
 }

@@ -1,11 +1,21 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { AdminNodeDetail, NodePollResult, NodeSetup, Paged, TunnelConfig, TunnelView } from "@burrow/contract";
+import type {
+  AdminNodeDetail,
+  DomainVerifyResult,
+  DomainView,
+  NodePollResult,
+  NodeSetup,
+  Paged,
+  TunnelConfig,
+  TunnelView,
+} from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIN_FRPS_VERSION, unsupportedFrps } from "../../src/modules/frp/frps-version";
 import { bandwidthQuantity } from "../../src/modules/frp/plugin";
 import { FRPS_HEARTBEAT_TIMEOUT } from "../../src/modules/nodes/frps-config";
+import { makeChain } from "../certs";
 import {
   freePort,
   killAll,
@@ -16,6 +26,7 @@ import {
   startServer,
   tempDir,
 } from "../child-server";
+import { startDnsServer, type TestDnsServer } from "../dns-server";
 import { ADMIN_PASSWORD, ADMIN_PHONE } from "../harness";
 import {
   dashboard,
@@ -24,6 +35,7 @@ import {
   freePortRange,
   frpBinaries,
   heldConnection,
+  httpsGet,
   killFrp,
   localServices,
   runFrp,
@@ -61,6 +73,7 @@ export function realFrpSuite(version: string) {
 
   describe(`real frp ${version}`, () => {
     let s: ServerProcess;
+    let dns: TestDnsServer;
     let admin: string;
     let customer: { uid: number; token: string };
     let node: AdminNodeDetail;
@@ -97,10 +110,16 @@ export function realFrpSuite(version: string) {
     beforeAll(async () => {
       dir = tempDir(`frp-${version}`);
       const port = await freePort();
+      dns = await startDnsServer();
       s = await startServer({
         dataDir: path.join(dir, "data"),
         port,
-        env: { PUBLIC_URL: `http://127.0.0.1:${port}`, FRP_POLLER: "true", FRP_POLL_INTERVAL: "2" },
+        env: {
+          PUBLIC_URL: `http://127.0.0.1:${port}`,
+          FRP_POLLER: "true",
+          FRP_POLL_INTERVAL: "2",
+          DNS_SERVERS: dns.dnsServer,
+        },
       });
       admin = await signIn(s, ADMIN_PHONE, ADMIN_PASSWORD);
       // bindPort, vhost http, vhost https, dashboard, then six remote ports
@@ -163,6 +182,7 @@ export function realFrpSuite(version: string) {
     afterAll(async () => {
       await killFrp();
       await killAll();
+      await dns?.stop();
       local?.close();
     });
 
@@ -234,6 +254,68 @@ export function realFrpSuite(version: string) {
       expect((await dashProxy("tcp", tunnels.tcp))?.curConns, "still open after the visitor left").toBe(1);
       await waitUntil("closed by the local service's idle timeout", idle, 5_000);
       expect(Date.now() - before).toBeGreaterThanOrEqual(ECHO_IDLE_MS);
+    });
+
+    it("http by a verified custom domain, and https by SNI with the certificate uploaded to the console", async () => {
+      const c = await registerCustomer(s, `135${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`);
+      const tag = randomBytes(3).toString("hex");
+      const webDomain = `web-${tag}.example.com`;
+      const tlsDomain = `tls-${tag}.example.com`;
+      for (const domain of [webDomain, tlsDomain]) {
+        const d = await api<DomainView>("POST", "/user/domain", {
+          token: c.token,
+          body: { domain, node_id: node.node_id },
+        });
+        for (const r of d.records)
+          if (r.type === "TXT") await dns.setTxt(r.host, r.value);
+          else await dns.setCname(r.host, r.value);
+        const v = await api<DomainVerifyResult>("POST", "/user/domain/verify", {
+          token: c.token,
+          body: { id: d.id },
+        });
+        expect(v.domain.state, v.domain.problem ?? "").toBe("verified");
+      }
+      const create = (body: Record<string, unknown>) =>
+        api<TunnelView>("POST", "/user/tun", { token: c.token, body: { node_id: node.node_id, ...body } });
+      await create({ tun_name: "site", protocol: "http", local_port: local.httpPort, custom_domains: [webDomain] });
+      await create({ tun_name: "tls", protocol: "https", local_port: local.httpPort, custom_domains: [tlsDomain] });
+      const chain = await makeChain([tlsDomain]);
+      const cert = await api<{ id: number }>("POST", "/user/ssl", {
+        token: c.token,
+        body: {
+          domain: tlsDomain,
+          certificate: chain.leaf.pem + chain.intermediate.pem,
+          private_key: chain.leaf.keyPem,
+        },
+      });
+      // the files frpc's https2http plugin reads, downloaded from the console as a customer does
+      const cdir = fs.mkdtempSync(path.join(dir, "customer-"));
+      fs.mkdirSync(path.join(cdir, "certs", tlsDomain), { recursive: true });
+      for (const [part, file] of [
+        ["fullchain", "fullchain.pem"],
+        ["key", "privkey.pem"],
+      ]) {
+        const res = await fetch(`${s.url}/api/user/ssl/${cert.id}/download?part=${part}`, {
+          headers: { authorization: `Bearer ${c.token}` },
+        });
+        expect(res.status).toBe(200);
+        fs.writeFileSync(path.join(cdir, "certs", tlsDomain, file), await res.text());
+      }
+      const cfg = await api<TunnelConfig>("GET", `/user/tun/config?node_id=${node.node_id}`, { token: c.token });
+      expect(cfg.toml).toContain(`crtPath = "./certs/${tlsDomain}/fullchain.pem"`);
+      const file = path.join(cdir, "frpc.toml");
+      fs.writeFileSync(file, cfg.toml);
+      const r = verify(bins.frpc, file);
+      expect(r.status, r.output).toBe(0);
+      const client = runFrp(bins.frpc, file, cdir);
+      try {
+        await waitUntil("both tunnels up", async () => (await vhostGet(base + 1, webDomain)).status === 200);
+        expect((await vhostGet(base + 1, webDomain, "/x")).body).toBe(`hello from ${version} ${webDomain} /x`);
+        const got = await waitUntil("https served", () => httpsGet(base + 2, tlsDomain, chain.root.pem));
+        expect(got).toMatchObject({ status: 200, subject: tlsDomain, body: `hello from ${version} ${tlsDomain} /` });
+      } finally {
+        await client.stop();
+      }
     });
 
     it("bills the bytes the real dashboard counts exactly once, across kill -9 and a clean restart of frps", async () => {
