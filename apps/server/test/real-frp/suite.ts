@@ -277,7 +277,12 @@ export function realFrpSuite(version: string) {
       }
       const create = (body: Record<string, unknown>) =>
         api<TunnelView>("POST", "/user/tun", { token: c.token, body: { node_id: node.node_id, ...body } });
-      await create({ tun_name: "site", protocol: "http", local_port: local.httpPort, custom_domains: [webDomain] });
+      const site = await create({
+        tun_name: "site",
+        protocol: "http",
+        local_port: local.httpPort,
+        custom_domains: [webDomain],
+      });
       await create({ tun_name: "tls", protocol: "https", local_port: local.httpPort, custom_domains: [tlsDomain] });
       const chain = await makeChain([tlsDomain]);
       const cert = await api<{ id: number }>("POST", "/user/ssl", {
@@ -316,6 +321,20 @@ export function realFrpSuite(version: string) {
       } finally {
         await client.stop();
       }
+      // http's bytes are counted when frps's pooled work connections close (here, with frpc):
+      // late, and then billed once
+      const counted = await waitUntil("the site's bytes counted", async () => {
+        const p = (await dash<{ proxies: DashProxy[] }>("/api/proxy/http")).proxies.find(
+          (x) => x.name === `u_${c.uid}.t_${site.tun_id}`,
+        );
+        return p && p.todayTrafficIn > 0 && p.todayTrafficOut > 0 && p.curConns === 0 ? p : null;
+      });
+      await poll();
+      await poll();
+      const billed = (
+        await api<Paged<TunnelView>>("GET", "/user/tun?page=1&page_size=50", { token: c.token })
+      ).list.find((t) => t.tun_id === site.tun_id) as TunnelView;
+      expect(billed.traffic_in + billed.traffic_out).toBe(counted.todayTrafficIn + counted.todayTrafficOut);
     });
 
     it("bills the bytes the real dashboard counts exactly once, across kill -9 and a clean restart of frps", async () => {
