@@ -149,6 +149,13 @@ export async function localServices(tag: string) {
     s.pipe(s);
   });
   await new Promise<void>((r) => tcp.listen(0, "127.0.0.1", r));
+  // a sink: reads everything, closes when the visitor is done
+  const sink = net.createServer((s) => {
+    s.on("error", () => s.destroy());
+    s.on("end", () => s.end());
+    s.resume();
+  });
+  await new Promise<void>((r) => sink.listen(0, "127.0.0.1", r));
   const udp = dgram.createSocket("udp4");
   udp.on("message", (msg, rinfo) => udp.send(msg, rinfo.port, rinfo.address));
   await new Promise<void>((r) => udp.bind(0, "127.0.0.1", r));
@@ -159,10 +166,12 @@ export async function localServices(tag: string) {
   await new Promise<void>((r) => web.listen(0, "127.0.0.1", r));
   return {
     tcpPort: (tcp.address() as net.AddressInfo).port,
+    sinkPort: (sink.address() as net.AddressInfo).port,
     udpPort: udp.address().port,
     httpPort: (web.address() as net.AddressInfo).port,
     close: () => {
       tcp.close();
+      sink.close();
       udp.close();
       web.close();
     },
@@ -198,6 +207,36 @@ export function tcpEcho(port: number, data: Buffer, ms = 30_000): Promise<{ back
       if (got < data.length) reject(new Error(`echo through ${port} closed after ${got} of ${data.length} bytes`));
     });
     sock.write(data);
+  });
+}
+
+/** Sends `total` bytes through a tcp tunnel's remote port in 1 MB writes, then closes and waits for the close. */
+export function tcpUpload(port: number, total: number, ms = 120_000): Promise<void> {
+  const chunk = Buffer.alloc(1024 * 1024, 7);
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(port, "127.0.0.1");
+    const timer = setTimeout(() => {
+      sock.destroy();
+      reject(new Error(`upload through ${port} did not finish within ${ms} ms`));
+    }, ms);
+    let sent = 0;
+    const pump = () => {
+      while (sent < total) {
+        const n = Math.min(chunk.length, total - sent);
+        sent += n;
+        if (!sock.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void sock.once("drain", pump);
+      }
+      sock.end();
+    };
+    sock.on("connect", pump);
+    sock.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    sock.on("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
 }
 

@@ -42,6 +42,7 @@ import {
   sleep,
   tcpEcho,
   tcpProbe,
+  tcpUpload,
   udpEcho,
   verify,
   vhostGet,
@@ -50,6 +51,8 @@ import {
 
 /** The free plan every new customer gets (seed.ts): 4 Mbps. */
 const PLAN_MBPS = 4;
+/** The poller's interval in this suite (FRP_POLL_INTERVAL). */
+const FRP_POLL_INTERVAL_S = 2;
 /** Burrow's frpc configs send a heartbeat every 30 s (frpc-config.ts); a lock cuts the session at the next one. */
 const HEARTBEAT_S = 30;
 
@@ -107,6 +110,37 @@ export function realFrpSuite(version: string) {
         return ok(r, "POST /super/node/poll");
       });
 
+    const randomPhone = () =>
+      `13${5 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    /** a new customer who bought, with balance the operator gave, a plan of their own on the node's level */
+    const customerOnPlan = async (limits: { traffic: number; bandwidth: number; tunnel_limit: number }) => {
+      const levels = await api<{ list: { id: number; level: number }[] }>("GET", "/super/plan/level", {
+        token: admin,
+      });
+      const plan = await api<{ id: number }>("POST", "/super/plan", {
+        token: admin,
+        body: {
+          name: `plan-${randomBytes(3).toString("hex")}`,
+          level_id: [...levels.list].sort((x, y) => x.level - y.level)[0].id,
+          type: 2,
+          tunnel_peer_port_limit: 1,
+          monthly_fee: 100,
+          on_sale: true,
+          ...limits,
+        },
+      });
+      const c = await registerCustomer(s, randomPhone());
+      await api("PATCH", "/super/user/info", {
+        token: admin,
+        body: { uid: c.uid, balance_change: 100, balance_reason: "real-frp" },
+      });
+      await api("POST", "/user/order", {
+        token: c.token,
+        body: { type: 2, plan_id: plan.id, period: "monthly", pay_method: 1 },
+      });
+      return { plan, customer: c };
+    };
+
     beforeAll(async () => {
       dir = tempDir(`frp-${version}`);
       const port = await freePort();
@@ -117,7 +151,7 @@ export function realFrpSuite(version: string) {
         env: {
           PUBLIC_URL: `http://127.0.0.1:${port}`,
           FRP_POLLER: "true",
-          FRP_POLL_INTERVAL: "2",
+          FRP_POLL_INTERVAL: String(FRP_POLL_INTERVAL_S),
           DNS_SERVERS: dns.dnsServer,
         },
       });
@@ -153,7 +187,7 @@ export function realFrpSuite(version: string) {
       files.frps = path.join(dir, "frps.toml");
       fs.writeFileSync(files.frps, setup.frps_toml);
 
-      customer = await registerCustomer(s, `137${String(process.pid % 10000).padStart(4, "0")}${base % 10000}`);
+      customer = await registerCustomer(s, randomPhone());
       local = await localServices(version);
       const create = (body: Record<string, unknown>) =>
         api<TunnelView>("POST", "/user/tun", { token: customer.token, body: { node_id: node.node_id, ...body } });
@@ -257,7 +291,7 @@ export function realFrpSuite(version: string) {
     });
 
     it("http by a verified custom domain, and https by SNI with the certificate uploaded to the console", async () => {
-      const c = await registerCustomer(s, `135${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`);
+      const c = await registerCustomer(s, randomPhone());
       const tag = randomBytes(3).toString("hex");
       const webDomain = `web-${tag}.example.com`;
       const tlsDomain = `tls-${tag}.example.com`;
@@ -426,10 +460,9 @@ export function realFrpSuite(version: string) {
     });
 
     it("a ban, a delete, a downgrade and a lock of a client without heartbeats each cut their real session, with a second frpc from the same file too", async () => {
-      const phone = () => `136${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
       /** a customer with tunnels on the node and frpc running their config (as edited by `edit`) */
       const withFrpc = async (bodies: Record<string, unknown>[], edit = (toml: string) => toml, copies = 1) => {
-        const c = await registerCustomer(s, phone());
+        const c = await registerCustomer(s, randomPhone());
         const made: TunnelView[] = [];
         for (const b of bodies)
           made.push(
@@ -459,30 +492,7 @@ export function realFrpSuite(version: string) {
       // B: deletes its tunnel
       const b = await withFrpc([tcpTunnel(base + 7)]);
       // C: on a plan of two tunnels that the operator cuts to one
-      const levels = await api<{ list: { id: number; level: number }[] }>("GET", "/super/plan/level", { token: admin });
-      const plan = await api<{ id: number }>("POST", "/super/plan", {
-        token: admin,
-        body: {
-          name: `two-${version}`,
-          level_id: [...levels.list].sort((x, y) => x.level - y.level)[0].id,
-          traffic: 10,
-          type: 2,
-          bandwidth: 10,
-          tunnel_limit: 2,
-          tunnel_peer_port_limit: 1,
-          monthly_fee: 100,
-          on_sale: true,
-        },
-      });
-      const cUser = await registerCustomer(s, phone());
-      await api("PATCH", "/super/user/info", {
-        token: admin,
-        body: { uid: cUser.uid, balance_change: 100, balance_reason: "real-frp" },
-      });
-      await api("POST", "/user/order", {
-        token: cUser.token,
-        body: { type: 2, plan_id: plan.id, period: "monthly", pay_method: 1 },
-      });
+      const { plan, customer: cUser } = await customerOnPlan({ traffic: 10, bandwidth: 10, tunnel_limit: 2 });
       const cTunnels: TunnelView[] = [];
       for (const name of ["older", "newer"])
         cTunnels.push(
@@ -570,6 +580,48 @@ export function realFrpSuite(version: string) {
         expect(d.clients[0].log()).not.toContain(lockReason);
       }
       for (const c of [...a.clients, ...b.clients, ...cClients, ...d.clients]) await c.stop();
+    });
+
+    it("spent quota: a plan's last bytes through an unlimited tunnel, billed, refuse the real session with the reason", async () => {
+      // 1 GB, no bandwidth limit anywhere (plan 0, node 0): the upload takes seconds on loopback
+      const { customer: e } = await customerOnPlan({ traffic: 1, bandwidth: 0, tunnel_limit: 1 });
+      const t = await api<TunnelView>("POST", "/user/tun", {
+        token: e.token,
+        body: {
+          node_id: node.node_id,
+          tun_name: "bulk",
+          protocol: "tcp",
+          local_port: local.sinkPort,
+          remote_port: base + 9,
+        },
+      });
+      const cfg = await api<TunnelConfig>("GET", `/user/tun/config?node_id=${node.node_id}`, { token: e.token });
+      const file = path.join(dir, "frpc-quota.toml");
+      fs.writeFileSync(file, cfg.toml);
+      const client = runFrp(bins.frpc, file);
+      try {
+        await client.waitForLog(/start proxy success/);
+        const GiB = 1024 ** 3;
+        await tcpUpload(base + 9, GiB + 64 * 1024 * 1024);
+        const t0 = Date.now();
+        // the poller bills the closed connection's bytes; the quota is spent; the next heartbeat,
+        // then the login, is refused
+        await client.waitForLog(/流量已用尽/, (FRP_POLL_INTERVAL_S + HEARTBEAT_S + 15) * 1000);
+        expect(Date.now() - t0).toBeLessThan((FRP_POLL_INTERVAL_S + HEARTBEAT_S + 15) * 1000);
+        const subs = await api<{
+          list: { traffic_used: number; traffic_quota: number; kind: number; status: number }[];
+        }>("GET", "/user/subscription", { token: e.token });
+        const plan = subs.list.find((x) => x.kind === 2 && x.traffic_quota === GiB);
+        expect(plan?.status, "over quota").toBe(2);
+        const billed = (
+          await api<Paged<TunnelView>>("GET", "/user/tun?page=1&page_size=50", { token: e.token })
+        ).list.find((x) => x.tun_id === t.tun_id) as TunnelView;
+        expect(billed.traffic_in + billed.traffic_out).toBeGreaterThanOrEqual(GiB + 64 * 1024 * 1024);
+        // a visitor is refused (closed), not let through to the sink (which would say nothing)
+        expect(await tcpProbe(base + 9, 2_000)).toBe("closed");
+      } finally {
+        await client.stop();
+      }
     });
 
     it("stopping frpc shows its tunnels offline in the console within seconds", async () => {
