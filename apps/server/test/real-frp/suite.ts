@@ -156,8 +156,8 @@ export function realFrpSuite(version: string) {
         },
       });
       admin = await signIn(s, ADMIN_PHONE, ADMIN_PASSWORD);
-      // bindPort, vhost http, vhost https, dashboard, then six remote ports
-      base = await freePortRange(10);
+      // bindPort, vhost http, vhost https, dashboard, then eight remote ports
+      base = await freePortRange(12);
       const areas = await api<{ list: { area_id: number }[] }>("GET", "/super/area", { token: admin });
       const levels = await api<{ list: { id: number; level: number }[] }>("GET", "/super/plan/level", {
         token: admin,
@@ -175,7 +175,7 @@ export function realFrpSuite(version: string) {
           vhost_https_port: base + 2,
           subdomain_host: "frp.test",
           port_min: base + 4,
-          port_max: base + 9,
+          port_max: base + 11,
           bandwidth: 0,
           api_addr: `http://127.0.0.1:${base + 3}`,
           api_user: "admin",
@@ -288,6 +288,43 @@ export function realFrpSuite(version: string) {
       expect((await dashProxy("tcp", tunnels.tcp))?.curConns, "still open after the visitor left").toBe(1);
       await waitUntil("closed by the local service's idle timeout", idle, 5_000);
       expect(Date.now() - before).toBeGreaterThanOrEqual(ECHO_IDLE_MS);
+    });
+
+    it("the remote port is Burrow's: another one is refused with the reason, frpc's \"any port\" gets the tunnel's", async () => {
+      const c = await registerCustomer(s, randomPhone());
+      const t = await api<TunnelView>("POST", "/user/tun", {
+        token: c.token,
+        body: {
+          node_id: node.node_id,
+          tun_name: "port",
+          protocol: "tcp",
+          local_port: local.tcpPort,
+          remote_port: base + 10,
+        },
+      });
+      const cfg = await api<TunnelConfig>("GET", `/user/tun/config?node_id=${node.node_id}`, { token: c.token });
+      const line = `remotePort = ${base + 10}`;
+      expect(cfg.toml).toContain(line);
+      const run = (name: string, toml: string) => {
+        const file = path.join(dir, `frpc-${name}.toml`);
+        fs.writeFileSync(file, toml);
+        return runFrp(bins.frpc, file);
+      };
+      // the customer edits the port: frps would allow it (allowPorts), Burrow does not
+      const other = run("other-port", cfg.toml.replace(line, `remotePort = ${base + 11}`));
+      await other.waitForLog(new RegExp(`远程端口应为 ${base + 10}`));
+      await other.stop();
+      // no port at all: frpc asks for any, Burrow's answer gives it the tunnel's
+      const any = run("any-port", cfg.toml.replace(`${line}\n`, ""));
+      try {
+        await any.waitForLog(/start proxy success/);
+        const p = await dash<{ proxies: DashProxy[] }>("/api/proxy/tcp");
+        expect(p.proxies.find((x) => x.name === `u_${c.uid}.t_${t.tun_id}`)?.conf?.remotePort).toBe(base + 10);
+        const data = randomBytes(1000);
+        expect((await tcpEcho(base + 10, data)).back.equals(data)).toBe(true);
+      } finally {
+        await any.stop();
+      }
     });
 
     it("http by a verified custom domain, and https by SNI with the certificate uploaded to the console", async () => {
