@@ -292,10 +292,15 @@ export function udpEcho(port: number, payload: Buffer, ms = 5_000): Promise<Buff
   });
 }
 
-/** GET through frps's vhost port with the given Host header. */
-export async function vhostGet(port: number, host: string, urlPath = "/"): Promise<{ status: number; body: string }> {
+/** GET through frps's vhost port with the given Host header (and basic auth `user:password`). */
+export async function vhostGet(
+  port: number,
+  host: string,
+  urlPath = "/",
+  auth?: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: "127.0.0.1", port, path: urlPath, headers: { host }, agent: false }, (res) => {
+    const req = http.get({ host: "127.0.0.1", port, path: urlPath, headers: { host }, auth, agent: false }, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (d) => {

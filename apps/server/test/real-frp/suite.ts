@@ -11,6 +11,7 @@ import type {
   TunnelConfig,
   TunnelView,
 } from "@burrow/contract";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIN_FRPS_VERSION, unsupportedFrps } from "../../src/modules/frp/frps-version";
 import { bandwidthQuantity } from "../../src/modules/frp/plugin";
@@ -355,6 +356,16 @@ export function realFrpSuite(version: string) {
         custom_domains: [webDomain],
       });
       await create({ tun_name: "tls", protocol: "https", local_port: local.httpPort, custom_domains: [tlsDomain] });
+      // every http option the console offers, with encryption and compression
+      await create({
+        tun_name: "opts",
+        protocol: "http",
+        local_port: local.httpPort,
+        subdomain: `opts${tag}`,
+        use_encryption: true,
+        use_compression: true,
+        addon: { locations: ["/a"], http_user: "visitor", http_password: "s3cret", host_header_rewrite: "local.test" },
+      });
       const chain = await makeChain([tlsDomain]);
       const cert = await api<{ id: number }>("POST", "/user/ssl", {
         token: c.token,
@@ -387,6 +398,14 @@ export function realFrpSuite(version: string) {
       try {
         await waitUntil("both tunnels up", async () => (await vhostGet(base + 1, webDomain)).status === 200);
         expect((await vhostGet(base + 1, webDomain, "/x")).body).toBe(`hello from ${version} ${webDomain} /x`);
+        const opts = `opts${tag}.frp.test`;
+        const authed = await waitUntil("the options tunnel up", async () => {
+          const r = await vhostGet(base + 1, opts, "/a/page", "visitor:s3cret");
+          return r.status === 200 ? r : null;
+        });
+        expect(authed.body, "Host rewritten, path kept").toBe(`hello from ${version} local.test /a/page`);
+        expect((await vhostGet(base + 1, opts, "/a")).status, "basic auth asked").toBe(401);
+        expect((await vhostGet(base + 1, opts, "/b", "visitor:s3cret")).status, "outside locations").toBe(404);
         const got = await waitUntil("https served", () => httpsGet(base + 2, tlsDomain, chain.root.pem));
         expect(got).toMatchObject({ status: 200, subject: tlsDomain, body: `hello from ${version} ${tlsDomain} /` });
       } finally {
@@ -656,6 +675,51 @@ export function realFrpSuite(version: string) {
         expect(billed.traffic_in + billed.traffic_out).toBeGreaterThanOrEqual(GiB + 64 * 1024 * 1024);
         // a visitor is refused (closed), not let through to the sink (which would say nothing)
         expect(await tcpProbe(base + 9, 2_000)).toBe("closed");
+      } finally {
+        await client.stop();
+      }
+    });
+
+    it("expiry: a plan that ends while its session is up refuses the next heartbeat and new visitors", async () => {
+      const { customer: f } = await customerOnPlan({ traffic: 10, bandwidth: 10, tunnel_limit: 1 });
+      await api<TunnelView>("POST", "/user/tun", {
+        token: f.token,
+        body: {
+          node_id: node.node_id,
+          tun_name: "ends",
+          protocol: "tcp",
+          local_port: local.tcpPort,
+          remote_port: base + 11,
+        },
+      });
+      // Time is the one thing the console cannot be asked for: the plan bought for a month is made
+      // to end 10 s from now in the database, before the customer's first plugin call loads it.
+      const endsAt = Date.now() + 10_000;
+      const db = new Database(path.join(dir, "data", "burrow.sqlite"));
+      try {
+        db.pragma("busy_timeout = 5000");
+        const changed = db
+          .prepare(
+            "update subscriptions set end_at = ? where uid = ? and kind = 2 and status = 1 and end_at is not null",
+          )
+          .run(new Date(endsAt).toISOString(), f.uid).changes;
+        expect(changed).toBe(1);
+      } finally {
+        db.close();
+      }
+      const cfg = await api<TunnelConfig>("GET", `/user/tun/config?node_id=${node.node_id}`, { token: f.token });
+      const file = path.join(dir, "frpc-expiry.toml");
+      fs.writeFileSync(file, cfg.toml);
+      const client = runFrp(bins.frpc, file);
+      try {
+        await client.waitForLog(/start proxy success/);
+        expect(await tcpProbe(base + 11)).toBe("echoed");
+        await sleep(Math.max(0, endsAt - Date.now()) + 500);
+        // plan expiry is checked against the clock at every decision: visitors at once
+        expect(await tcpProbe(base + 11, 2_000)).toBe("closed");
+        // the session at its next heartbeat
+        await client.waitForLog(/套餐已过期/, (HEARTBEAT_S + 15) * 1000);
+        expect(Date.now() - endsAt).toBeLessThan((HEARTBEAT_S + 15) * 1000);
       } finally {
         await client.stop();
       }
