@@ -20,12 +20,13 @@ declare -A pkgs=(
   [chromium]=/usr/bin/chromium
   [fonts-noto-cjk]=/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
   [pebble]=/usr/bin/pebble
-  [postgresql]=/usr/lib/postgresql
   [redis-server]=/usr/bin/redis-server
   [iproute2]=/usr/bin/ss
 )
 missing=()
 for p in "${!pkgs[@]}"; do [ -e "${pkgs[$p]}" ] || missing+=("$p"); done
+# the server, not only psql (postgresql-client also fills /usr/lib/postgresql/<v>/bin)
+compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || missing+=(postgresql)
 # An explicit TEST_PG_URL / TEST_REDIS_URL means the caller brings that server.
 if [ -n "${TEST_PG_URL:-}" ]; then missing=("${missing[@]/postgresql/}"); fi
 if [ -n "${TEST_REDIS_URL:-}" ]; then missing=("${missing[@]/redis-server/}"); fi
@@ -39,7 +40,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get update -qq >/dev/null 2>&1 || echo "ensure-test-deps: apt-get update failed; trying the cached lists" >&2
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >"$state/apt.log" 2>&1 ||
     { tail -20 "$state/apt.log" >&2; fail "could not install ${missing[*]} (apt-get install ${missing[*]}; log: $state/apt.log)"; }
-  for p in "${missing[@]}"; do [ -e "${pkgs[$p]}" ] || fail "$p was installed but ${pkgs[$p]} is not there"; done
+  for p in "${missing[@]}"; do
+    [ -z "${pkgs[$p]:-}" ] || [ -e "${pkgs[$p]}" ] || fail "$p was installed but ${pkgs[$p]} is not there"
+  done
 fi
 
 # --- PostgreSQL --------------------------------------------------------------------------------
