@@ -1,4 +1,5 @@
-import type { FrpsSim, HeldConn, ProxyConfig, SimSession } from "./frps";
+import { type FrpsSim, type HeldConn, type ProxyConfig, SIM_FRP_VERSION, type SimSession } from "./frps";
+import { checkClientConfig } from "./strict-config";
 import { parseToml, type TomlTable, type TomlValue } from "./toml";
 
 /** The parts of an frpc.toml (v1 format) the simulator acts on. */
@@ -28,9 +29,14 @@ const strings = (v: TomlValue | undefined): string[] | undefined =>
 const stringMap = (v: TomlValue | undefined): Record<string, string> =>
   Object.fromEntries(Object.entries(table(v)).map(([k, x]) => [k, String(x)]));
 
-/** Reads an frpc.toml (frp ≥ 0.52 format) with frpc's defaults (frp-protocol.md §3.1). */
-export function parseFrpcConfig(text: string): FrpcConfig {
+/**
+ * Reads an frpc.toml (frp ≥ 0.52 format) with frpc's defaults (frp-protocol.md §3.1), loaded as
+ * frpc `version` does: strictly from 0.55.0, a key frpc does not know (anywhere, plugin
+ * sub-tables included) refused with frpc's own message (FrpConfigError, strict-config.ts).
+ */
+export function parseFrpcConfig(text: string, version = SIM_FRP_VERSION): FrpcConfig {
   const t = parseToml(text);
+  checkClientConfig(t, version);
   const auth = table(t.auth);
   const transport = table(t.transport);
   const tcpMux = transport.tcpMux !== false;

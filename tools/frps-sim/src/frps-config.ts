@@ -1,5 +1,6 @@
-import type { FrpsSimOptions } from "./frps";
+import { type FrpsSimOptions, SIM_FRP_VERSION } from "./frps";
 import { type HttpPlugin, PLUGIN_OPS, type PluginOp, pluginUrl } from "./plugin-client";
+import { checkServerConfig } from "./strict-config";
 import { parseToml, type TomlTable, type TomlValue } from "./toml";
 
 const table = (v: TomlValue | undefined): TomlTable =>
@@ -9,10 +10,13 @@ const str = (v: TomlValue | undefined): string | undefined => (typeof v === "str
 
 /**
  * Simulator options from an frps.toml (v1 format): ports, subDomainHost, allowPorts, auth.token,
- * webServer and `[[httpPlugins]]` (invalid ops are refused, as ValidateServerConfig does).
+ * webServer and `[[httpPlugins]]` (invalid ops are refused, as ValidateServerConfig does). Loaded
+ * as frps `version` does: strictly from 0.55.0, a key frps does not know refused with frps's own
+ * message (FrpConfigError, strict-config.ts).
  */
-export function frpsOptionsFromToml(text: string): FrpsSimOptions {
+export function frpsOptionsFromToml(text: string, version = SIM_FRP_VERSION): FrpsSimOptions {
   const t = parseToml(text);
+  checkServerConfig(t, version);
   const web = table(t.webServer);
   const plugins: HttpPlugin[] = (Array.isArray(t.httpPlugins) ? t.httpPlugins : []).map((raw) => {
     const p = table(raw);

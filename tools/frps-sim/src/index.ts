@@ -27,4 +27,11 @@ export {
   pluginUrl,
   randomHex16,
 } from "./plugin-client";
+export {
+  checkClientConfig,
+  checkServerConfig,
+  FrpConfigError,
+  type FrpKeySet,
+  frpKeySet,
+} from "./strict-config";
 export { parseToml, TomlError, type TomlTable, type TomlValue } from "./toml";

@@ -1,11 +1,16 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { goParseFloat, parseBandwidth } from "./bandwidth";
 import { FrpcClient, parseFrpcConfig } from "./frpc";
 import { FrpsSim } from "./frps";
 import { frpsOptionsFromToml } from "./frps-config";
 import { PLUGIN_OPS } from "./plugin-client";
+import { FrpConfigError } from "./strict-config";
 import { parseToml, TomlError } from "./toml";
 
 describe("TOML reader", () => {
@@ -725,5 +730,202 @@ ops = ["Login", "NewProxy", "CloseProxy", "Ping", "NewWorkConn", "NewUserConn"]
     expect(() => frpsOptionsFromToml('[[httpPlugins]]\naddr = "x"\npath = "/"\nops = ["login"]')).toThrow(
       "invalid http plugin ops",
     );
+  });
+});
+
+// Real frp (to cross-check the simulator against), when scripts have downloaded it.
+const FRP_BIN = path.resolve(__dirname, "../../../.cache/frp/v0.70.1");
+const haveFrp = fs.existsSync(path.join(FRP_BIN, "frps")) && fs.existsSync(path.join(FRP_BIN, "frpc"));
+/** `frps|frpc verify -c file`: "" when the file is accepted, else frp's first output line. */
+function frpVerify(bin: "frps" | "frpc", toml: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "frp-verify-"));
+  const file = path.join(dir, `${bin}.toml`);
+  fs.writeFileSync(file, toml);
+  try {
+    execFileSync(path.join(FRP_BIN, bin), ["verify", "-c", file], { stdio: "pipe", timeout: 10_000 });
+    return "";
+  } catch (err) {
+    return String((err as { stdout?: Buffer }).stdout ?? "")
+      .trim()
+      .split("\n")[0];
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+const simError = (f: () => unknown): string => {
+  try {
+    f();
+    return "";
+  } catch (err) {
+    return (err as Error).message;
+  }
+};
+
+// Burrow's own builders (apps/server), so every key Burrow writes is checked against frp's key set.
+const serverModule = (rel: string) =>
+  import(/* @vite-ignore */ new URL(`../../../apps/server/src/modules/${rel}`, import.meta.url).href);
+
+const FRPS_OK = `bindPort = 7000
+[transport]
+heartbeatTimeout = 60
+`;
+const FRPC_OK = `serverAddr = "127.0.0.1"
+user = "u"
+[[proxies]]
+name = "t_1"
+type = "https"
+customDomains = ["a.example.com"]
+[proxies.plugin]
+type = "https2http"
+localAddr = "127.0.0.1:8080"
+crtPath = "./certs/a.example.com/fullchain.pem"
+keyPath = "./certs/a.example.com/privkey.pem"
+hostHeaderRewrite = "127.0.0.1"
+requestHeaders.set.x-from = "frp"
+`;
+
+describe("strict config loading (frp --strict_config, on by default since 0.55.0)", () => {
+  const frpsCases: [string, string, string][] = [
+    ["top level", `${FRPS_OK}bindPorts = 1\n`, 'json: unknown field "bindPorts"'],
+    ["transport", `${FRPS_OK}heartbeatTimeOut2 = 1\n`, 'json: unknown field "heartbeatTimeOut2"'],
+    ["webServer", `${FRPS_OK}[webServer]\nport = 7500\npasswd = "x"\n`, 'json: unknown field "passwd"'],
+    ["webServer.tls", `${FRPS_OK}[webServer.tls]\ncertFile = "a"\ncert = "b"\n`, 'json: unknown field "cert"'],
+    ["auth", `${FRPS_OK}[auth]\ntoken = "t"\ntokens = "t"\n`, 'json: unknown field "tokens"'],
+    ["log", `${FRPS_OK}[log]\nlevel = "info"\nlevl = "x"\n`, 'json: unknown field "levl"'],
+    ["allowPorts", `allowPorts = [{ start = 1, stop = 2 }]\n`, 'json: unknown field "stop"'],
+    [
+      "[[httpPlugins]]",
+      `${FRPS_OK}[[httpPlugins]]\nname = "b"\naddr = "127.0.0.1:1"\npath = "/"\nops = ["Login"]\nsecret = "s"\n`,
+      'json: unknown field "secret"',
+    ],
+  ];
+  it.each(frpsCases)("frps.toml: an unknown key in %s is refused, named", (_, toml, message) => {
+    expect(simError(() => frpsOptionsFromToml(toml))).toBe(message);
+    expect(() => frpsOptionsFromToml(toml)).toThrow(FrpConfigError);
+  });
+
+  const proxy = (extra: string) =>
+    `user = "u"\n[[proxies]]\nname = "p"\ntype = "tcp"\nlocalPort = 22\nremotePort = 6000\n${extra}`;
+  const frpcCases: [string, string, string][] = [
+    ["top level", `${FRPC_OK.replace('user = "u"', 'user = "u"\nusr = "v"')}`, 'json: unknown field "usr"'],
+    ["transport", `[transport]\nheartbeatInterval = 30\npoolcount2 = 1\n`, 'json: unknown field "poolcount2"'],
+    ["auth", `[auth]\ntoken = "t"\nsecret = "s"\n`, 'json: unknown field "secret"'],
+    ["log", `[log]\nto = "console"\nfile = "x"\n`, 'json: unknown field "file"'],
+    [
+      "[[proxies]]",
+      proxy('httpUser = "u"\n'),
+      'decode proxy at index 0: unmarshal ProxyConfig error: json: unknown field "httpUser"',
+    ],
+    [
+      "a proxy's transport",
+      proxy("transport.useEncrypion = true\n"),
+      'decode proxy at index 0: unmarshal ProxyConfig error: json: unknown field "useEncrypion"',
+    ],
+    [
+      "[proxies.plugin]",
+      FRPC_OK.replace('localAddr = "127.0.0.1:8080"', 'localAddr = "127.0.0.1:8080"\nlocalPath = "/"'),
+      'decode proxy at index 0: unmarshal proxy plugin error: unmarshal ClientPluginOptions error: json: unknown field "localPath"',
+    ],
+    [
+      "the plugin's requestHeaders",
+      `${FRPC_OK}requestHeaders.del = ["x"]\n`,
+      'decode proxy at index 0: unmarshal proxy plugin error: unmarshal ClientPluginOptions error: json: unknown field "del"',
+    ],
+  ];
+  it.each(frpcCases)("frpc.toml: an unknown key in %s is refused, named", (_, toml, message) => {
+    expect(simError(() => parseFrpcConfig(toml))).toBe(message);
+  });
+
+  it("matches Go: case-insensitive keys (read as frp spells them), first unknown in sorted order, frp 0.61.2's order", () => {
+    expect(frpsOptionsFromToml("BINDPORT = 7100\n[WebServer]\nPort = 7501").bindPort).toBe(7100);
+    expect(frpsOptionsFromToml("BINDPORT = 7100\n[WebServer]\nPort = 7501").webServer?.port).toBe(7501);
+    expect(simError(() => frpsOptionsFromToml("zz = 1\naa = 1\n[transport]\nbb = 1"))).toBe('json: unknown field "aa"');
+    // 0.70.1 decodes the common part first; 0.61.2's proxy decoder fails hard, before a saved unknown key.
+    const both = proxy("bogus = 1\n").replace('user = "u"', 'user = "u"\nauser = 1');
+    expect(simError(() => parseFrpcConfig(both))).toBe('json: unknown field "auser"');
+    expect(simError(() => parseFrpcConfig(both, "0.61.2"))).toBe(
+      'unmarshal ProxyConfig error: json: unknown field "bogus"',
+    );
+    // Keys by version: proxies' `enabled` and clientID came after 0.61.2; 0.52 ignores unknown keys.
+    expect(simError(() => parseFrpcConfig(proxy("enabled = true\n"), "0.61.2"))).toBe(
+      'unmarshal ProxyConfig error: json: unknown field "enabled"',
+    );
+    expect(parseFrpcConfig(proxy("enabled = true\n")).proxies[0].enabled).toBe(true);
+    expect(parseFrpcConfig(proxy("bogus = 1\n"), "0.52.3").proxies).toHaveLength(1);
+    expect(frpsOptionsFromToml("bogus = 1", "0.54.0").bindPort).toBe(7000);
+    expect(simError(() => parseFrpcConfig(proxy("").replace('"tcp"', '"tpc"')))).toBe(
+      "decode proxy at index 0: unknown proxy type: tpc",
+    );
+  });
+
+  it("accepts every key Burrow's own frps.toml and frpc.toml builders write", async () => {
+    const { buildFrpsToml } = await serverModule("nodes/frps-config.ts");
+    const { buildFrpcToml } = await serverModule("tunnels/frpc-config.ts");
+    const node = {
+      node_id: 1,
+      name: "n",
+      net_type_id: 1,
+      host: "203.0.113.5",
+      bind_port: 7000,
+      vhost_http_port: 80,
+      vhost_https_port: 443,
+      subdomain_host: "frp.example.com",
+      port_min: 10000,
+      port_max: 20000,
+      api_addr: "https://203.0.113.5:7500",
+      api_user: "admin",
+      api_password: "pw",
+      plugin_secret: "s",
+    };
+    const frps = buildFrpsToml(node, "https://burrow.example.com/base");
+    for (const key of ["webServer.tls.certFile", "tlsVerify", "allowPorts", "detailedErrorsToClient"])
+      expect(frps).toContain(key);
+    const tunnel = (over: Record<string, unknown>) => ({
+      tun_id: 1,
+      tun_name: "t",
+      protocol: "tcp",
+      local_ip: "127.0.0.1",
+      local_port: 8080,
+      remote_port: null,
+      subdomain: null,
+      custom_domains: "[]",
+      addon: "{}",
+      use_encryption: 1,
+      use_compression: 1,
+      ...over,
+    });
+    const frpc = buildFrpcToml({
+      node,
+      uid: 7,
+      frpToken: "tok",
+      tunnels: [
+        tunnel({ tun_id: 1, remote_port: 10001 }),
+        tunnel({
+          tun_id: 2,
+          protocol: "http",
+          subdomain: "blog",
+          custom_domains: '["blog.example.com"]',
+          addon: JSON.stringify({ locations: ["/"], http_user: "u", http_password: "p", host_header_rewrite: "h" }),
+        }),
+        tunnel({ tun_id: 3, protocol: "https", custom_domains: '["s.example.com"]' }),
+      ],
+      certDomains: new Map([[3, "s.example.com"]]),
+    });
+    for (const key of ["locations", "httpUser", "transport.useEncryption", "metadatas.tunnel_id", "[proxies.plugin]"])
+      expect(frpc).toContain(key);
+    expect(simError(() => frpsOptionsFromToml(frps))).toBe("");
+    expect(simError(() => parseFrpcConfig(frpc))).toBe("");
+    expect(parseFrpcConfig(frpc).proxies.map((p) => p.name)).toEqual(["t_1", "t_2", "t_3"]);
+    if (haveFrp) {
+      expect(frpVerify("frps", frps.replace(/^webServer\.tls.*$/gm, ""))).toBe("");
+      expect(frpVerify("frpc", frpc)).toBe("");
+    }
+  });
+
+  it.skipIf(!haveFrp)("refuses the same keys, with the same message, as real frps/frpc 0.70.1 verify", () => {
+    for (const [, toml, message] of frpsCases) expect(frpVerify("frps", toml)).toBe(message);
+    for (const [, toml, message] of frpcCases) expect(frpVerify("frpc", toml)).toBe(message);
+    expect(frpVerify("frps", FRPS_OK)).toBe("");
+    expect(frpVerify("frpc", FRPC_OK)).toBe("");
   });
 });
