@@ -497,15 +497,25 @@ export function realFrpSuite(version: string) {
       await frpc.waitForLog(new RegExp(reason), (HEARTBEAT_S + 15) * 1000);
       expect(Date.now() - t0).toBeLessThan((HEARTBEAT_S + 15) * 1000);
       // stock frpc closes the connections of the session it drops (streams of one tcpMux session)
-      await waitUntil("the held connection closed with the session", async () => held.closed(), 5_000);
+      // within frps's heartbeatTimeout at worst (the documented bound); how long it took is printed
+      const cutAt = Date.now();
+      await waitUntil(
+        "the held connection closed with the session",
+        async () => held.closed(),
+        FRPS_HEARTBEAT_TIMEOUT * 1000 + 15_000,
+      );
       await waitUntil(
         "the locked proxy gone from frps",
         async () => (await dashProxy("tcp", tunnels.tcp))?.status !== "online",
+        FRPS_HEARTBEAT_TIMEOUT * 1000 + 15_000,
       ).catch(async (err) => {
         throw new Error(
           `${err.message}\ndashboard: ${JSON.stringify(await dashProxy("tcp", tunnels.tcp))}\nfrpc:\n${frpc.log()}\nfrps:\n${frps.log()}`,
         );
       });
+      console.log(
+        `[${version}] the held connection and the locked proxy gone ${Date.now() - cutAt} ms after frpc logged the refusal`,
+      );
       // the customer's other tunnels came back with the new session
       await waitUntil(
         "udp back",
