@@ -94,6 +94,16 @@ afterEach(() => {
   answer = () => ({ body: '{"reject":false,"unchange":true}' });
 });
 
+/** A started frpc of user "u" with one tcp proxy "p" on `remotePort`. */
+async function tcpClient(s: FrpsSim, remotePort: number): Promise<FrpcClient> {
+  const c = new FrpcClient(
+    s,
+    parseFrpcConfig(`user = "u"\n[[proxies]]\nname = "p"\ntype = "tcp"\nremotePort = ${remotePort}`),
+  );
+  await c.start();
+  return c;
+}
+
 const sim = (extra: ConstructorParameters<typeof FrpsSim>[0] = {}) =>
   new FrpsSim({
     plugins: [{ name: "t", url: pluginUrl, ops: PLUGIN_OPS }],
@@ -367,11 +377,7 @@ enabled = false
 
   it("drops the session when a Ping is refused, and the client logs in again with its run id", async () => {
     const s = sim();
-    const c = new FrpcClient(
-      s,
-      parseFrpcConfig('user = "u"\n[[proxies]]\nname = "p"\ntype = "tcp"\nremotePort = 6020'),
-    );
-    await c.start();
+    const c = await tcpClient(s, 6020);
     const runId = c.runId;
     answer = (op) => ({
       body: op === "Ping" ? '{"reject":true,"reject_reason":"banned"}' : '{"reject":false,"unchange":true}',
@@ -390,11 +396,7 @@ enabled = false
 
   it("rotates daily buckets at midnight and forgets everything on restart", async () => {
     const s = sim();
-    const c = new FrpcClient(
-      s,
-      parseFrpcConfig('user = "u"\n[[proxies]]\nname = "p"\ntype = "tcp"\nremotePort = 6030'),
-    );
-    await c.start();
+    const c = await tcpClient(s, 6030);
     await c.visit("p", { bytesIn: 5, bytesOut: 7 });
     s.rollover();
     await c.visit("p", { bytesIn: 1, bytesOut: 1 });
@@ -409,11 +411,7 @@ enabled = false
 describe("long connections", () => {
   it("counts a connection that never closes only when frpc drops its session (a refused Ping)", async () => {
     const s = sim();
-    const c = new FrpcClient(
-      s,
-      parseFrpcConfig('user = "u"\n[[proxies]]\nname = "p"\ntype = "tcp"\nremotePort = 6050'),
-    );
-    await c.start();
+    const c = await tcpClient(s, 6050);
     const conn = await c.visit("p", { bytesIn: 10, bytesOut: 10, hold: true });
     for (let i = 0; i < 5; i++) conn.transfer(1000, 2000);
     // Open: frps shows it in curConns, its bytes nowhere.
@@ -432,11 +430,7 @@ describe("long connections", () => {
 
   it("loses the bytes of connections open at a crash, as frps does", async () => {
     const s = sim();
-    const c = new FrpcClient(
-      s,
-      parseFrpcConfig('user = "u"\n[[proxies]]\nname = "p"\ntype = "tcp"\nremotePort = 6051'),
-    );
-    await c.start();
+    const c = await tcpClient(s, 6051);
     const conn = await c.visit("p", { hold: true });
     conn.transfer(1000, 1000);
     await s.restart();
@@ -492,11 +486,7 @@ describe("http", () => {
 describe("restarts", () => {
   it("sends no CloseProxy, clean stop or crash (frps has no signal handler)", async () => {
     const s = sim();
-    const c = new FrpcClient(
-      s,
-      parseFrpcConfig('user = "u"\n[[proxies]]\nname = "p"\ntype = "tcp"\nremotePort = 6053'),
-    );
-    await c.start();
+    const c = await tcpClient(s, 6053);
     await s.restart();
     await s.settle();
     expect(seen.map((x) => x.body.op)).not.toContain("CloseProxy");
@@ -624,11 +614,7 @@ describe("dashboard", () => {
     const s = sim({ webServer: { port: 0, user: "admin", password: "pw" }, authFailDelayMs: 0 });
     await s.start();
     try {
-      const c = new FrpcClient(
-        s,
-        parseFrpcConfig('user = "u"\n[[proxies]]\nname = "p"\ntype = "tcp"\nremotePort = 6040'),
-      );
-      await c.start();
+      const c = await tcpClient(s, 6040);
       const held = await c.visit("p", { bytesIn: 10, bytesOut: 20, hold: true });
       const auth = { authorization: `Basic ${Buffer.from("admin:pw").toString("base64")}` };
       const get = (path: string, headers: Record<string, string> = auth) =>
