@@ -129,6 +129,60 @@ describe("OIDC providers (/super/oidc)", () => {
   });
 });
 
+describe("a stored client secret stays with its issuer and client id (issue 30 §9)", () => {
+  const row = () =>
+    t.db
+      .selectFrom("oidc_providers")
+      .select(["issuer", "client_id", "client_secret_enc", "updated_at"])
+      .where("id", "=", providerId)
+      .executeTakeFirstOrThrow();
+
+  it("refuses a new issuer or client id without the secret given again, changing nothing", async () => {
+    const before = await row();
+    for (const change of [
+      { issuer: "https://idp.attacker.example" },
+      { issuer: "https://idp.attacker.example", client_secret: "" },
+      { client_id: "another-client" },
+      { issuer: `${op.issuer}/`, client_id: op.clientId },
+    ]) {
+      const r = await t.api("PATCH", "/super/oidc", {
+        token: admin,
+        body: { id: providerId, name: "改名", ...change },
+      });
+      expect([r.status, r.body.code], JSON.stringify(change)).toEqual([400, 10000]);
+      expect(r.body.msg).toMatch(/^client_secret: /);
+      expect(await row()).toEqual(before);
+    }
+    const list = await t.api<OidcProviderRow[]>("GET", "/super/oidc", { token: admin });
+    expect(list.body.data.find((p) => p.id === providerId)?.name).toBe("测试身份");
+  });
+
+  it("accepts the same issuer and client id without it (the edit form sends every field), and a move with it", async () => {
+    const before = await row();
+    const same = await t.api<OidcProviderRow>("PATCH", "/super/oidc", {
+      token: admin,
+      body: { id: providerId, name: "测试身份", issuer: op.issuer, client_id: op.clientId, client_secret: "" },
+    });
+    expect(same.body.code, JSON.stringify(same.body)).toBe("SUCCESS");
+    expect((await row()).client_secret_enc).toBe(before.client_secret_enc);
+    const moved = await t.api<OidcProviderRow>("PATCH", "/super/oidc", {
+      token: admin,
+      body: { id: providerId, issuer: "https://idp.elsewhere.example", client_secret: "the-new-secret" },
+    });
+    expect(moved.body.code, JSON.stringify(moved.body)).toBe("SUCCESS");
+    expect(moved.body.data.issuer).toBe("https://idp.elsewhere.example");
+    const enc = (await row()).client_secret_enc;
+    expect(enc).not.toBe(before.client_secret_enc);
+    expect(await decryptSecret(t.ctx, enc)).toBe("the-new-secret");
+    // Back to the test provider, with its secret given again.
+    const back = await t.api("PATCH", "/super/oidc", {
+      token: admin,
+      body: { id: providerId, issuer: op.issuer, client_secret: op.clientSecret },
+    });
+    expect(back.body.code).toBe("SUCCESS");
+  });
+});
+
 describe("client secrets at rest", () => {
   it("in production need OIDC_SECRET_KEY (a key kept in the database would travel with it); elsewhere one is generated", async () => {
     const prod = { config: { NODE_ENV: "production" }, db: t.db } as unknown as typeof t.ctx;

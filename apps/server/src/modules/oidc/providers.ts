@@ -6,7 +6,7 @@ import type {
 } from "@burrow/contract";
 import * as client from "openid-client";
 import type { AppContext } from "../../context";
-import { notFound, refused } from "../../http/errors";
+import { invalid, notFound, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
@@ -84,7 +84,15 @@ export async function createProvider(ctx: AppContext, op: Operator, body: Create
 
 export async function updateProvider(ctx: AppContext, op: Operator, body: UpdateOidcProviderBody) {
   const { id, client_secret, enabled, ...fields } = body;
-  if (!(await findProvider(ctx, id))) throw notFound("该第三方登录方式");
+  const current = await findProvider(ctx, id);
+  if (!current) throw notFound("该第三方登录方式");
+  // The stored secret was given for one issuer and client: sent to another (the token request
+  // goes to whatever the new issuer's discovery names), it would hand it to that server's owner.
+  const moved =
+    (fields.issuer !== undefined && fields.issuer !== current.issuer) ||
+    (fields.client_id !== undefined && fields.client_id !== current.client_id);
+  if (moved && client_secret === undefined)
+    throw invalid("client_secret", "更改签发者地址或 Client ID 时须重新输入 Client Secret");
   const set = {
     ...fields,
     ...(enabled !== undefined && { enabled: enabled ? 1 : 0 }),

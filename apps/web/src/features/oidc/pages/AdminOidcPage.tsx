@@ -36,6 +36,38 @@ const columns: TableColumnsType<OidcProviderRow> = [
   { title: "更新时间", dataIndex: "updated_at", width: 170, render: (v: string) => formatTime(v) },
 ];
 
+/**
+ * The secret's field. Editing, it may stay empty (the stored one is kept) only while the issuer and
+ * the client id are the ones it was given for: the server refuses to send it anywhere else.
+ */
+function SecretField({ row }: { row?: OidcProviderRow }) {
+  const form = Form.useFormInstance<ProviderForm>();
+  const issuer = Form.useWatch("issuer", form);
+  const clientId = Form.useWatch("client_id", form);
+  const moved =
+    !!row &&
+    ((issuer !== undefined && issuer.trim() !== row.issuer) ||
+      (clientId !== undefined && clientId.trim() !== row.client_id));
+  const extra = !row
+    ? undefined
+    : moved
+      ? "已更改签发者地址或 Client ID：须重新输入 Client Secret，已保存的密钥不会发给新的签发者"
+      : row.has_secret
+        ? "已保存，留空则不修改；更改签发者地址或 Client ID 时须重新输入"
+        : undefined;
+  return (
+    <Form.Item
+      name="client_secret"
+      label="Client Secret"
+      extra={extra}
+      dependencies={["issuer", "client_id"]}
+      rules={fieldRules("Client Secret", { required: !row || moved, length: { max: 500 } })}
+    >
+      <Input.Password autoComplete="new-password" placeholder={row && !moved ? "留空则不修改" : ""} />
+    </Form.Item>
+  );
+}
+
 /** /admin/oidc: the OpenID Connect providers customers may sign in with (Manager only). */
 export function AdminOidcPage() {
   const queryClient = useQueryClient();
@@ -70,7 +102,7 @@ export function AdminOidcPage() {
         type="info"
         showIcon
         style={{ marginBottom: 16 }}
-        message="在身份提供方登记本站的回调地址：<PUBLIC_URL>/callback/auth。Client Secret 加密保存，保存后不再显示。"
+        message="在身份提供方登记本站的回调地址：<PUBLIC_URL>/callback/auth。Client Secret 加密保存，保存后不再显示；更改签发者地址或 Client ID 时须重新输入。"
       />
       <Card
         title="OpenID Connect 登录方式"
@@ -142,14 +174,7 @@ export function AdminOidcPage() {
         >
           <Input autoComplete="off" />
         </Form.Item>
-        <Form.Item
-          name="client_secret"
-          label="Client Secret"
-          extra={editing?.row?.has_secret ? "已保存，留空则不修改" : undefined}
-          rules={fieldRules("Client Secret", { required: !editing?.row, length: { max: 500 } })}
-        >
-          <Input.Password autoComplete="new-password" placeholder={editing?.row ? "留空则不修改" : ""} />
-        </Form.Item>
+        <SecretField row={editing?.row} />
         <Form.Item
           name="scopes"
           label="范围（scope）"
