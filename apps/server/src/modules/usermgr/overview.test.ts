@@ -1,4 +1,4 @@
-import type { ViewInfo } from "@burrow/contract";
+import { InvoiceStatus, type ViewInfo, WithdrawalStatus } from "@burrow/contract";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tunnelRow } from "../../../test/frp-fixtures";
@@ -166,11 +166,46 @@ describe("operator overview", () => {
     expect(next.revenue.month).toBe(monthRevenue + 300);
   });
 
+  it("counts withdrawals awaiting review and invoices awaiting issue, linking to their filtered queues (issue 30 §12)", async () => {
+    const u = await t.register();
+    const now = todayAt();
+    for (const status of [WithdrawalStatus.Processing, WithdrawalStatus.Done, WithdrawalStatus.Processing, 3])
+      await t.db
+        .insertInto("aff_withdrawals")
+        .values({ uid: u.uid, amount: 100, method: "alipay", account: "a@example.com", status, created_at: now })
+        .execute();
+    for (const status of [
+      InvoiceStatus.Awaiting,
+      InvoiceStatus.Issued,
+      InvoiceStatus.Cancelled,
+      InvoiceStatus.Awaiting,
+    ])
+      await t.db
+        .insertInto("invoices")
+        .values({
+          uid: u.uid,
+          status,
+          title_type: "personal",
+          title: "张三",
+          email: "a@example.com",
+          amount: 100,
+          created_at: now,
+        })
+        .execute();
+    const waiting = (await get()).waiting;
+    expect(waiting).toContainEqual({ key: "withdrawals", label: "待审核提现", path: "/withdrawal?status=2", count: 2 });
+    expect(waiting).toContainEqual({ key: "invoices", label: "待开具发票", path: "/invoice/list?status=2", count: 2 });
+    await t.db.deleteFrom("aff_withdrawals").where("uid", "=", u.uid).execute();
+    await t.db.deleteFrom("invoices").where("uid", "=", u.uid).execute();
+  });
+
   it("lists the waiting counters modules register, and keeps the page to staff", async () => {
     // The tickets module registers its own counter; a registration under its key replaces it.
     expect((await get()).waiting).toEqual([
       { key: "tickets", label: "待回复工单", path: "/mgr/ticket", count: 0 },
       { key: "verifications", label: "待审核实名认证", path: "/usermgr/list", count: 0 },
+      { key: "withdrawals", label: "待审核提现", path: "/withdrawal?status=2", count: 0 },
+      { key: "invoices", label: "待开具发票", path: "/invoice/list?status=2", count: 0 },
     ]);
     registerWaitingCounter({ key: "test", label: "测试", path: "/test", count: () => sql`select 4` });
     expect((await get()).waiting).toContainEqual({ key: "test", label: "测试", path: "/test", count: 4 });
