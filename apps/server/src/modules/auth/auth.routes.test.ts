@@ -29,13 +29,6 @@ describe("SMS codes", () => {
     expect(s.body.msg).toContain("scene");
   });
 
-  it("refuses a register code for a phone that already has an account (40008)", async () => {
-    const u = await t.register();
-    const r = await t.api("POST", "/auth/sms", { body: { phone: u.phone, scene: "register" } });
-    expect(r.status).toBe(409);
-    expect(r.body.code).toBe(40008);
-  });
-
   it("limits codes per IP", async () => {
     const results: number[] = [];
     for (let i = 0; i < 31; i++) {
@@ -188,10 +181,99 @@ describe("sessions", () => {
     expect((await t.api("GET", "/user/userInfo", { token: u.token })).body.code).toBe(30003);
     await t.login(u.phone, "new-password-9");
   });
+});
 
-  it("refuses a reset code for an unknown phone", async () => {
-    const r = await t.api("POST", "/auth/sms", { body: { phone: nextPhone(), scene: "reset" } });
-    expect(r.status).toBe(404);
+/**
+ * Issue 30 §10: no call tells a stranger whether a phone has an account. Every scene's code is
+ * sent to any phone with the same answer, and the calls that take a code check it before they
+ * look the phone up: a wrong code is answered byte for byte alike for a customer's phone and an
+ * unknown one; only the code's holder hears "registered" or "no account".
+ */
+describe("whether a phone has an account is told only to the holder of its code", () => {
+  let ipSeq = 0;
+  /** The answer as a client sees it, less what differs per request (its date and request id). */
+  async function answer(url: string, body: unknown, token?: string) {
+    const res = await t.app.inject({
+      method: "POST",
+      url: `/api${url}`,
+      payload: body as object,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      remoteAddress: `192.0.2.${++ipSeq}`,
+    });
+    const { date: _date, "x-request-id": _id, ...headers } = res.headers;
+    return { status: res.statusCode, headers, payload: res.payload };
+  }
+  /** A customer's phone, as if registered long ago (its sign-up code's one-a-minute limit has passed). */
+  async function customerPhone() {
+    const { phone } = await t.register();
+    await t.ctx.limiter.reset(`sms:phone1m:${phone}:register`);
+    return phone;
+  }
+  const sentTo = (phone: string) => t.sms.sent.filter((m) => m.phone === phone).length;
+  /** A six-digit code that is neither phone's last one. */
+  const wrongCode = (...phones: string[]) =>
+    ["000000", "111111", "222222"].find((c) => phones.every((p) => t.sms.last(p) !== c)) as string;
+
+  it("sends a code in every scene to a customer's phone and to an unknown one, answering alike", async () => {
+    for (const scene of ["register", "reset", "login", "phone"]) {
+      const known = await customerPhone();
+      const unknown = nextPhone();
+      const before = [sentTo(known), sentTo(unknown)];
+      const a = await answer("/auth/sms", { phone: known, scene });
+      const b = await answer("/auth/sms", { phone: unknown, scene });
+      expect(a, scene).toEqual(b);
+      expect(JSON.parse(a.payload).code, scene).toBe("SUCCESS");
+      // The same work behind both answers: a code stored and sent.
+      expect([sentTo(known), sentTo(unknown)], scene).toEqual([before[0] + 1, before[1] + 1]);
+      expect(t.sms.sent.at(-1)?.scene).toBe(scene);
+    }
+  });
+
+  it("registers: a wrong code is answered alike; the right one for a customer's phone says it is registered", async () => {
+    const known = await customerPhone();
+    const unknown = nextPhone();
+    for (const phone of [known, unknown])
+      expect((await answer("/auth/sms", { phone, scene: "register" })).status).toBe(200);
+    const code = wrongCode(known, unknown);
+    const a = await answer("/auth/register", { phone: known, code, password: "password-1" });
+    const b = await answer("/auth/register", { phone: unknown, code, password: "password-1" });
+    expect(a).toEqual(b);
+    expect(JSON.parse(a.payload)).toMatchObject({ code: 10000, data: { field: "code" } });
+    // With no code asked for at all, alike too.
+    const c = await answer("/auth/register", { phone: (await t.register()).phone, code, password: "password-1" });
+    const d = await answer("/auth/register", { phone: nextPhone(), code, password: "password-1" });
+    expect(c).toEqual(d);
+    const taken = await answer("/auth/register", { phone: known, code: t.sms.last(known), password: "password-1" });
+    expect([taken.status, JSON.parse(taken.payload).code]).toEqual([409, 40008]);
+    expect(JSON.parse(taken.payload).msg).toContain("已注册");
+  });
+
+  it("resets: a wrong code is answered alike; the right one for an unknown phone finds no account", async () => {
+    const known = (await t.register()).phone;
+    const unknown = nextPhone();
+    for (const phone of [known, unknown])
+      expect((await answer("/auth/sms", { phone, scene: "reset" })).status).toBe(200);
+    const code = wrongCode(known, unknown);
+    const a = await answer("/auth/reset", { phone: known, code, password: "password-2" });
+    const b = await answer("/auth/reset", { phone: unknown, code, password: "password-2" });
+    expect(a).toEqual(b);
+    expect(JSON.parse(a.payload)).toMatchObject({ code: 10000, data: { field: "code" } });
+    const none = await answer("/auth/reset", { phone: unknown, code: t.sms.last(unknown), password: "password-2" });
+    expect(none.status).toBe(404);
+  });
+
+  it("moves a customer's phone: a wrong code is answered alike for a taken number and a free one", async () => {
+    const u = await t.register();
+    const taken = (await t.register()).phone;
+    const free = nextPhone();
+    for (const phone of [taken, free]) expect((await answer("/auth/sms", { phone, scene: "phone" })).status).toBe(200);
+    const code = wrongCode(taken, free);
+    const a = await answer("/user/phone", { phone: taken, code }, u.token);
+    const b = await answer("/user/phone", { phone: free, code }, u.token);
+    expect(a).toEqual(b);
+    expect(JSON.parse(a.payload)).toMatchObject({ code: 10000, data: { field: "code" } });
+    const used = await answer("/user/phone", { phone: taken, code: t.sms.last(taken) }, u.token);
+    expect([used.status, JSON.parse(used.payload).code]).toEqual([409, 40008]);
   });
 });
 

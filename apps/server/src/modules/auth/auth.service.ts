@@ -28,24 +28,27 @@ export interface ClientMeta {
   userAgent: string;
 }
 
-/** Sends an SMS code; register needs a free phone, reset/login need an existing one. */
+/**
+ * Sends an SMS code for any scene, whether or not the phone has an account: the answer, and the
+ * work behind it, are the same either way, so this call cannot be asked who is a customer. Whether
+ * the phone is free (register, phone) or has an account (reset, login) is said only once its code
+ * is proven, to the phone's holder (docs/security.md, "Smaller").
+ */
 export async function requestSmsCode(ctx: AppContext, phone: string, scene: string, meta: ClientMeta): Promise<void> {
-  const user = await findUserByPhone(ctx.db, phone);
-  if ((scene === "register" || scene === "phone") && user) throw localDuplicated("该手机号已注册", "phone");
-  if ((scene === "reset" || scene === "login") && !user) throw notFound("该手机号对应的账号");
   await sendCode(ctx, phone, scene, meta.ip);
 }
 
 /** Creates the user, its free plan, and a session, all in one transaction. */
 export async function register(ctx: AppContext, body: RegisterBody, meta: ClientMeta): Promise<TokenResult> {
-  if (await findUserByPhone(ctx.db, body.phone)) throw localDuplicated("该手机号已注册", "phone");
   let referrer: number | null = null;
   if (body.invite_code) {
     const inviter = await findUserByInviteCode(ctx.db, body.invite_code.toUpperCase());
     if (!inviter) throw invalid("invite_code", "邀请码不存在");
     referrer = inviter.uid;
   }
+  // The code first: only the phone's holder may learn that it has an account.
   await consumeCode(ctx, body.phone, "register", body.code);
+  if (await findUserByPhone(ctx.db, body.phone)) throw localDuplicated("该手机号已注册，请直接登录或找回密码", "phone");
   const passwordHash = await ctx.passwords.hash(body.password);
   return transact(ctx, async (trx) => {
     const uid = await insertUser(trx, {
@@ -126,9 +129,9 @@ export async function login(ctx: AppContext, body: LoginBody, meta: ClientMeta):
 
 /** Password reset by SMS code; every session of the account is revoked. */
 export async function resetPassword(ctx: AppContext, body: ResetBody): Promise<void> {
+  await consumeCode(ctx, body.phone, "reset", body.code);
   const user = await findUserByPhone(ctx.db, body.phone);
   if (!user) throw notFound("该手机号对应的账号");
-  await consumeCode(ctx, body.phone, "reset", body.code);
   const passwordHash = await ctx.passwords.hash(body.password);
   await transact(ctx, async (trx) => {
     await updateUserRow(trx, user.uid, { password_hash: passwordHash });

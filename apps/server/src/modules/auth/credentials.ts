@@ -36,8 +36,9 @@ export async function changePassword(
 
 /** Moves the account to a new phone number proven by an SMS code sent to it. */
 export async function changePhone(ctx: AppContext, uid: number, body: ChangePhoneBody): Promise<UserInfo> {
-  if (await findUserByPhone(ctx.db, body.phone)) throw localDuplicated("该手机号已被使用", "phone");
+  // The code first: a signed-in customer must not learn who else is a customer by trying numbers.
   await consumeCode(ctx, body.phone, "phone", body.code);
+  if (await findUserByPhone(ctx.db, body.phone)) throw localDuplicated("该手机号已被使用", "phone");
   await updateUserRow(direct(ctx), uid, { phone: body.phone });
   return getUserInfo(ctx, uid);
 }

@@ -299,6 +299,31 @@ describe("sign-in with a provider", () => {
     expect(next.body.data.kind).toBe("session");
   });
 
+  it("answers a wrong code alike for a customer's phone and an unknown one; only a proven phone hears it has no account (issue 30 §10)", async () => {
+    const known = (await t.register()).phone;
+    const unknown = nextPhone();
+    const b = new Browser();
+    const first = await signInAs(b, "dave");
+    if (first.body.data.kind !== "unlinked") throw new Error(JSON.stringify(first.body));
+    const ticket = first.body.data.ticket;
+    for (const phone of [known, unknown])
+      expect((await t.api("POST", "/auth/sms", { body: { phone, scene: "login" } })).body.code).toBe("SUCCESS");
+    const code = ["000000", "111111"].find((c) => c !== t.sms.last(known) && c !== t.sms.last(unknown)) as string;
+    // The answer as sent, less its date and request id.
+    const link = async (phone: string, code: string) => {
+      const r = await b.call("POST", "/auth/oidc/link", { ticket, phone, code });
+      const { date: _date, "x-request-id": _id, ...headers } = r.headers;
+      return { status: r.status, headers, body: JSON.stringify(r.body) };
+    };
+    const a = await link(known, code);
+    expect(a).toEqual(await link(unknown, code));
+    expect(JSON.parse(a.body)).toMatchObject({ code: 10000, data: { field: "code" } });
+    // The unknown phone's holder learns there is no account; the ticket stays for the known one.
+    expect((await link(unknown, t.sms.last(unknown))).status).toBe(404);
+    const ok = await link(known, t.sms.last(known));
+    expect(JSON.parse(ok.body).code, ok.body).toBe("SUCCESS");
+  });
+
   it("refuses a tampered state, a reused state and a flow finished in another browser", async () => {
     const b = new Browser();
     const back = await providerSignIn(await b.start(), "carol");

@@ -307,9 +307,11 @@ export async function linkPending(
   meta: ClientMeta,
 ): Promise<TokenResult> {
   const { row, provider, take } = await pending(ctx, req, body.ticket);
+  // The code first, so that a wrong one is answered alike for any phone: only its holder learns
+  // whether it has an account (the ticket stays, to create one instead).
+  await consumeCode(ctx, body.phone, "login", body.code);
   const user = await findUserByPhone(ctx.db, body.phone);
   if (!user) throw notFound("该手机号对应的账号");
-  await consumeCode(ctx, body.phone, "login", body.code);
   await take(ctx.db);
   await bindIdentity(ctx.db, user.uid, provider.id, row.subject);
   return signIn(ctx, user.uid, meta, { method: "sms", provider: provider.name });
