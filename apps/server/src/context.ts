@@ -28,8 +28,18 @@ export interface PaymentGateway {
 export interface OrderHook {
   /** after a paid order was delivered (`fulfilment` tells whether it was applied or credited) */
   paid?(trx: Tx, order: OrderRow, now: Date): Promise<void>;
-  /** after an operator refunded `refunded` fen of a paid order (the row already says −2) */
+  /**
+   * after a refund paid `refunded` fen back of this order's money: the order refunded (the row
+   * already says −2) and every order whose value that refund returned (its extensions, the order
+   * whose credit paid an upgrade: orders/value-sources.ts), each with its share
+   */
   refunded?(trx: Tx, order: OrderRow, refunded: number, now: Date): Promise<void>;
+  /**
+   * after `fen` of what a subscription was worth moved to the balance (upgrade credit beyond the
+   * new plan's price, a plan gift card's upgrade): a refund, for rebates, of the orders that paid
+   * for it (orders/value-sources.ts); the customer keeps the money, so invoices are unaffected
+   */
+  valueMoved?(trx: Tx, move: { uid: number; subscriptionId: number; fen: number }, now: Date): Promise<void>;
 }
 
 /** A domain a customer may bind to http(s) tunnels now: on which node, and until when. */

@@ -74,6 +74,13 @@ export interface AffSummary {
   processing: number;
   /** whether an external withdrawal is waiting (only one at a time) */
   external_processing: boolean;
+  /** of `pending`, fen whose holding period is over but whose invitee has not verified their identity yet */
+  waiting_verification: number;
+  /**
+   * the caller's verified name, masked (`张*`), or null while not verified: external withdrawals
+   * need a done verification and a payee name matching it
+   */
+  verified_name: string | null;
   setting: AffSetting;
   /** the last 30 days, oldest first */
   days: AffDay[];
@@ -99,6 +106,8 @@ export interface RebateRow {
   release_at: string;
   released_at: string | null;
   created_at: string;
+  /** why a pending rebate is not released yet beyond its holding period (the invitee's verification), or null */
+  pending_reason: string | null;
 }
 
 export const RebateQuery = PageQuery.extend({ state: optionalInt(1, 3) });
@@ -120,6 +129,26 @@ export interface WithdrawalRow {
   handled_at: string | null;
 }
 
+/**
+ * What links an inviter to the invitees whose orders earned their rebates (self-referral):
+ * phone numbers of the same block (first 7 digits), a sign-in from the same device (IP address
+ * and browser), an invitee's order placed from an address the inviter used, the same verified
+ * identity (ID-number hash, now or when a rebate was released).
+ */
+export const WithdrawalSignalKinds = ["phone_prefix", "device", "payer", "id_hash"] as const;
+export type WithdrawalSignalKind = (typeof WithdrawalSignalKinds)[number];
+export const WithdrawalSignalLabel: Record<WithdrawalSignalKind, string> = {
+  phone_prefix: "手机号段相同",
+  device: "同一设备登录",
+  payer: "同一付款人",
+  id_hash: "实名身份相同",
+};
+export interface WithdrawalSignal {
+  kind: WithdrawalSignalKind;
+  /** which invitee, and what matched */
+  detail: string;
+}
+
 /** One withdrawal request as the operator sees it (full account, who asked). */
 export interface AdminWithdrawalRow extends WithdrawalRow {
   uid: number;
@@ -127,6 +156,12 @@ export interface AdminWithdrawalRow extends WithdrawalRow {
   /** the customer's available rebate now, fen (may be negative) */
   available: number;
   operator_uid: number | null;
+  /** the customer's verified name, masked, or null while not verified */
+  verified_name: string | null;
+  /** for an external request: whether its payee name matches the verified name */
+  name_matches: boolean | null;
+  /** self-referral signals between the customer and their rebated invitees */
+  signals: WithdrawalSignal[];
 }
 
 export const WithdrawalQuery = PageQuery.extend({ status: optionalInt(1, 3) });

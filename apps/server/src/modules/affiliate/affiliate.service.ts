@@ -16,6 +16,7 @@ import {
   RebateState,
   type WithdrawalQuery,
   type WithdrawalRow,
+  type WithdrawalSignal,
   WithdrawalStatus,
   type WithdrawBody,
   type WithdrawMethod,
@@ -33,10 +34,13 @@ import { getSetting, setSetting } from "../../shared/settings";
 import { addDays, DAY_MS, shanghaiDate, shanghaiDayStart } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
+import { orderClientIps } from "../orders/orders.repository";
 import { countPaidOrdersOf } from "../orders/stats";
+import { shareValueOf } from "../orders/value-sources";
 import { changeBalance } from "../users/balance";
 import { maskedPhone, maskPhone } from "../users/users.presenter";
-import { findUserByUid, listInvitees, shownPhonesOf } from "../users/users.repository";
+import { findUserByUid, listInvitees, listLoginLogs, shownPhonesOf } from "../users/users.repository";
+import { identitiesOf, nameMatchesVerified, type VerifiedIdentity, verifiedUids } from "../verify/identity";
 import type { AffRebateRow, AffWithdrawalRow } from "./affiliate.table";
 
 /** The settings keys and their defaults (10 %, 7 days, 10.00 yuan). */
@@ -121,42 +125,78 @@ export const affiliateOrderHook: OrderHook = {
   },
 
   async refunded(trx, order, refunded) {
-    const row = await trx
-      .selectFrom("aff_rebates")
-      .selectAll()
-      .where("trade_id", "=", order.trade_id)
-      .executeTakeFirst();
-    if (!row || row.state === RebateState.Reversed) return;
-    // What stays earned is the rebate of what the invitee kept paying.
-    const kept = Math.max(0, Number(row.order_amount) - refunded);
-    const reversed = Math.min(row.amount, Math.max(Number(row.reversed), row.amount - rebateOf(kept, row.rate_bp)));
-    await trx.updateTable("aff_rebates").set({ reversed }).where("id", "=", row.id).execute();
-    // A rebate fully taken back while still held is reversed; after release it stays, netted out of available.
-    await trx
-      .updateTable("aff_rebates")
-      .set({ state: RebateState.Reversed })
-      .where("id", "=", row.id)
-      .where("state", "=", RebateState.Pending)
-      .where((eb) => eb("reversed", ">=", eb.ref("amount")))
-      .execute();
+    await takeBack(trx, order.trade_id, refunded);
+  },
+
+  async valueMoved(trx, move) {
+    for (const share of await shareValueOf(trx, move.subscriptionId, move.fen))
+      await takeBack(trx, share.order.trade_id, share.fen);
   },
 };
 
 /**
- * Releases pending rebates whose holding period ended (all of them, or one inviter's): a
- * conditional update, so it is idempotent and safe beside the job in another process.
+ * `fen` more of an order's payment left it (its share of a refund, or of credit moved to the
+ * balance): what stays earned is the rebate of what the invitee kept paying, ⌊(paid − refunded) ×
+ * rate⌋ — taken from the pending rebate while it is held (all of it: reversed, never released),
+ * from the available rebate after its release (which may go negative, made up by later rebates).
+ */
+async function takeBack(trx: Kysely<DB>, tradeId: string, fen: number): Promise<void> {
+  if (fen <= 0) return;
+  const row = await trx.selectFrom("aff_rebates").selectAll().where("trade_id", "=", tradeId).executeTakeFirst();
+  if (!row || row.state === RebateState.Reversed) return;
+  const refunded = Number(row.refunded) + fen;
+  const kept = Math.max(0, Number(row.order_amount) - refunded);
+  const reversed = Math.min(row.amount, Math.max(Number(row.reversed), row.amount - rebateOf(kept, row.rate_bp)));
+  await trx.updateTable("aff_rebates").set({ refunded, reversed }).where("id", "=", row.id).execute();
+  // A rebate fully taken back while still held is reversed; after release it stays, netted out of available.
+  await trx
+    .updateTable("aff_rebates")
+    .set({ state: RebateState.Reversed })
+    .where("id", "=", row.id)
+    .where("state", "=", RebateState.Pending)
+    .where((eb) => eb("reversed", ">=", eb.ref("amount")))
+    .execute();
+}
+
+/**
+ * Releases pending rebates whose holding period ended and whose invitee has verified an identity
+ * other than the inviter's (all inviters, or one): a self-referral needs a second real identity
+ * before its rebate can be withdrawn. Rows that wait stay pending (listRebates says why). The
+ * invitee's ID hash is kept on the row for the operators' signals. Conditional updates, so it is
+ * idempotent and safe beside the job in another process.
  * @returns how many were released
  */
 async function releaseDue(db: Kysely<DB>, now: Date, uid?: number): Promise<number> {
   const iso = now.toISOString();
-  let q = db
-    .updateTable("aff_rebates")
-    .set({ state: RebateState.Available, released_at: iso })
+  const due = await db
+    .selectFrom("aff_rebates")
+    .select(["id", "uid", "invitee_uid"])
     .where("state", "=", RebateState.Pending)
-    .where("release_at", "<=", iso);
-  if (uid !== undefined) q = q.where("uid", "=", uid);
-  const r = await q.executeTakeFirst();
-  return Number(r.numUpdatedRows);
+    .where("release_at", "<=", iso)
+    .where("invitee_uid", "in", verifiedUids(db))
+    .$if(uid !== undefined, (q) => q.where("uid", "=", uid as number))
+    .orderBy("id")
+    .limit(1000)
+    .execute();
+  if (!due.length) return 0;
+  const ids = await identitiesOf(db, [...due.map((r) => r.uid), ...due.map((r) => r.invitee_uid)]);
+  const byHash = new Map<string, number[]>();
+  for (const r of due) {
+    const hash = ids.get(r.invitee_uid)?.id_hash;
+    if (!hash || hash === ids.get(r.uid)?.id_hash) continue;
+    byHash.set(hash, [...(byHash.get(hash) ?? []), r.id]);
+  }
+  let released = 0;
+  for (const [hash, rows] of byHash) {
+    const r = await db
+      .updateTable("aff_rebates")
+      .set({ state: RebateState.Available, released_at: iso, invitee_id_hash: hash })
+      .where("id", "in", rows)
+      .where("state", "=", RebateState.Pending)
+      .executeTakeFirst();
+    released += Number(r.numUpdatedRows);
+  }
+  return released;
 }
 
 /**
@@ -220,7 +260,7 @@ export async function affSummary(ctx: AppContext, uid: number, now = new Date())
   const first = addDays(today, -29);
   const since = shanghaiDayStart(first).toISOString();
   await releaseDue(ctx.db, now, uid);
-  const [invitees, totals, setting, recent, external] = await Promise.all([
+  const [invitees, totals, setting, recent, external, waiting, identity] = await Promise.all([
     listInvitees(ctx.db, uid),
     totalsOf(ctx.db, uid),
     affSetting(ctx.db),
@@ -237,7 +277,17 @@ export async function affSummary(ctx: AppContext, uid: number, now = new Date())
       .where("status", "=", WithdrawalStatus.Processing)
       .where("method", "<>", "balance")
       .executeTakeFirst(),
+    // Due but still pending after releaseDue: waiting for the invitee's verified identity.
+    ctx.db
+      .selectFrom("aff_rebates")
+      .select(sql<string>`sum(amount - reversed)`.as("n"))
+      .where("uid", "=", uid)
+      .where("state", "=", RebateState.Pending)
+      .where("release_at", "<=", now.toISOString())
+      .executeTakeFirstOrThrow(),
+    identitiesOf(ctx.db, [uid]),
   ]);
+  const me = identity.get(uid);
   const days: AffDay[] = Array.from({ length: 30 }, (_, i) => ({ date: addDays(first, i), rebate: 0, invited: 0 }));
   const byDate = new Map(days.map((d) => [d.date, d]));
   for (const r of recent) {
@@ -258,12 +308,23 @@ export async function affSummary(ctx: AppContext, uid: number, now = new Date())
     ),
     ...totals,
     external_processing: !!external,
+    waiting_verification: num(waiting.n),
+    verified_name: me?.verified ? me.name_masked : null,
     setting,
     days,
   };
 }
 
-const presentRebate = (r: AffRebateRow): RebateRow => ({
+/** Why a pending rebate waits beyond its holding period, from the invitee's and the inviter's identities. */
+function pendingReason(r: AffRebateRow, ids: Map<number, VerifiedIdentity>): string | null {
+  if (r.state !== RebateState.Pending) return null;
+  const invitee = ids.get(r.invitee_uid);
+  if (!invitee?.verified) return "等待被邀请人完成实名认证";
+  if (invitee.id_hash === ids.get(r.uid)?.id_hash) return "被邀请人与你的实名身份相同，不予结算";
+  return null;
+}
+
+const presentRebate = (r: AffRebateRow, ids: Map<number, VerifiedIdentity>): RebateRow => ({
   id: r.id,
   trade_id: r.trade_id,
   order_type: r.order_type,
@@ -276,6 +337,7 @@ const presentRebate = (r: AffRebateRow): RebateRow => ({
   release_at: r.release_at,
   released_at: r.released_at,
   created_at: r.created_at,
+  pending_reason: pendingReason(r, ids),
 });
 
 /** GET /user/aff/rebate: only the caller's rows. */
@@ -286,8 +348,11 @@ export async function listRebates(ctx: AppContext, uid: number, q: RebateQuery):
   return pageOf(
     q.page,
     q.size,
-    async (limit, offset) =>
-      (await base.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute()).map(presentRebate),
+    async (limit, offset) => {
+      const rows = await base.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute();
+      const ids = await identitiesOf(ctx.db, [uid, ...rows.map((r) => r.invitee_uid)]);
+      return rows.map((r) => presentRebate(r, ids));
+    },
     () => countRows(base),
   );
 }
@@ -337,6 +402,18 @@ export async function listMyWithdrawals(
 }
 
 /**
+ * Money leaves Burrow only to the verified person: an external withdrawal needs the customer's
+ * done verification, and the payee name must be the verified name (compared in its stored,
+ * masked form: verify/identity.ts). Call under the customer's lock (verifications change under it).
+ */
+async function requireVerifiedPayee(db: Kysely<DB>, uid: number, payee: string): Promise<void> {
+  const me = (await identitiesOf(db, [uid])).get(uid);
+  if (!me?.verified) throw refused("提现到支付宝或银行卡前，请先完成实名认证（账户 → 实名认证）");
+  if (!nameMatchesVerified(me, payee))
+    throw invalid("account_name", `收款人姓名须与实名认证姓名（${me.name_masked}）一致`);
+}
+
+/**
  * POST /user/aff/withdraw. Under the customer's lock the available rebate is computed from the
  * rows and the request is recorded in the same transaction, so concurrent requests never take
  * more than is available, and at most one external request is processing. To the balance: done at
@@ -349,6 +426,7 @@ export async function withdraw(ctx: AppContext, uid: number, body: WithdrawBody)
   const external = body.method !== "balance";
   const id = await transact(ctx, async (trx) => {
     await lockUser(trx, uid);
+    if (external) await requireVerifiedPayee(trx, uid, body.account_name ?? "");
     await releaseDue(trx, new Date(), uid);
     const totals = await totalsOf(trx, uid);
     if (body.amount > totals.available)
@@ -386,21 +464,83 @@ export async function withdraw(ctx: AppContext, uid: number, body: WithdrawBody)
   return presentWithdrawal(row);
 }
 
+/** Phone numbers of one block: the same first 7 digits (carrier segment and area). */
+const PHONE_PREFIX = 7;
+/** Invitees and sign-ins looked at per customer for the signals (the most recent ones). */
+const SIGNAL_INVITEES = 50;
+const SIGNAL_LOGINS = 100;
+
+/**
+ * What links a customer to the invitees whose orders earned their rebates (self-referral), for
+ * the operator deciding a withdrawal: see WithdrawalSignal in the contract.
+ */
+async function signalsOf(db: Kysely<DB>, uid: number, me: VerifiedIdentity | undefined): Promise<WithdrawalSignal[]> {
+  const rebated = await db
+    .selectFrom("aff_rebates")
+    .select(["invitee_uid", "trade_id", "invitee_id_hash"])
+    .where("uid", "=", uid)
+    .orderBy("id", "desc")
+    .limit(1000)
+    .execute();
+  const inviteeUids = [...new Set(rebated.map((r) => r.invitee_uid))].slice(0, SIGNAL_INVITEES);
+  if (!inviteeUids.length) return [];
+  const devices = async (u: number) =>
+    (await listLoginLogs(db, u, 1, SIGNAL_LOGINS)).list.map((l) => ({ ip: l.ip, ua: l.user_agent }));
+  const [phones, ids, mine, myOrders, theirOrders] = await Promise.all([
+    shownPhonesOf(db, [uid, ...inviteeUids]),
+    identitiesOf(db, inviteeUids),
+    devices(uid),
+    orderClientIps(db, { uid }),
+    orderClientIps(db, { tradeIds: rebated.map((r) => r.trade_id).slice(0, 500) }),
+  ]);
+  const myPhone = phones.get(uid) ?? "";
+  const myDevices = new Set(mine.map((d) => `${d.ip}\n${d.ua}`));
+  const myIps = new Set([...mine.map((d) => d.ip), ...myOrders.map((o) => o.client_ip)]);
+  const out: WithdrawalSignal[] = [];
+  for (const invitee of inviteeUids) {
+    const phone = phones.get(invitee) ?? "";
+    const who = `被邀请人 UID ${invitee}${phone ? `（${phone}）` : ""}`;
+    if (myPhone.length === 11 && phone.length === 11 && myPhone.slice(0, PHONE_PREFIX) === phone.slice(0, PHONE_PREFIX))
+      out.push({
+        kind: "phone_prefix",
+        detail: `${who}：手机号前 ${PHONE_PREFIX} 位同为 ${phone.slice(0, PHONE_PREFIX)}`,
+      });
+    const shared = (await devices(invitee)).find((d) => myDevices.has(`${d.ip}\n${d.ua}`));
+    if (shared) out.push({ kind: "device", detail: `${who}：同一 IP（${shared.ip}）和浏览器登录过` });
+    const paid = theirOrders.find((o) => o.uid === invitee && myIps.has(o.client_ip));
+    if (paid)
+      out.push({ kind: "payer", detail: `${who}：订单 ${paid.trade_id} 从你用过的地址 ${paid.client_ip} 下单支付` });
+    const hashes = new Set(rebated.filter((r) => r.invitee_uid === invitee).map((r) => r.invitee_id_hash));
+    hashes.add(ids.get(invitee)?.id_hash ?? null);
+    if (me?.id_hash && hashes.has(me.id_hash))
+      out.push({ kind: "id_hash", detail: `${who}：实名认证的身份证号码与该用户相同` });
+  }
+  return out;
+}
+
 async function presentAdmin(ctx: AppContext, rows: AffWithdrawalRow[]): Promise<AdminWithdrawalRow[]> {
   const uids = [...new Set(rows.map((r) => r.uid))];
-  const [phones, totals] = await Promise.all([
+  const [phones, totals, ids] = await Promise.all([
     shownPhonesOf(ctx.db, uids),
     Promise.all(uids.map(async (u) => [u, await totalsOf(ctx.db, u)] as const)),
+    identitiesOf(ctx.db, uids),
   ]);
+  const signals = new Map(
+    await Promise.all(uids.map(async (u) => [u, await signalsOf(ctx.db, u, ids.get(u))] as const)),
+  );
   const available = new Map(totals.map(([u, t]) => [u, t.available]));
-  return rows.map((r) =>
-    extend(presentWithdrawal(r, true), {
+  return rows.map((r) => {
+    const me = ids.get(r.uid);
+    return extend(presentWithdrawal(r, true), {
       uid: r.uid,
       phone: phones.get(r.uid) ?? "",
       available: available.get(r.uid) ?? 0,
       operator_uid: r.operator_uid,
-    }),
-  );
+      verified_name: me?.verified ? me.name_masked : null,
+      name_matches: r.method === "balance" || !me ? null : nameMatchesVerified(me, r.account_name ?? ""),
+      signals: signals.get(r.uid) ?? [],
+    });
+  });
 }
 
 /** GET /super/aff/list */

@@ -18,6 +18,13 @@ export interface AffRebateTable {
   amount: number;
   /** taken back by a refund of the order, fen (≤ amount) */
   reversed: Generated<number>;
+  /**
+   * fen of order_amount that left since, for rebate purposes: the order's share of refunds (its own
+   * and those of orders its value went into) and of upgrade credit moved to the balance
+   */
+  refunded: Generated<number>;
+  /** the invitee's keyed ID-number hash when the rebate was released (verify/identity.ts) */
+  invitee_id_hash: string | null;
   /** RebateState: 1 pending, 2 available, 3 reversed */
   state: number;
   release_at: string;

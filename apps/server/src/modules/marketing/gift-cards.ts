@@ -292,6 +292,9 @@ export async function redeemGiftCard(ctx: AppContext, uid: number, cardNumber: s
     const applied = await applyPurchase(trx, uid, intent, decision, { value: 0, tradeId: null, now });
     if (decision.upgrade_credit > 0) {
       await changeBalance(trx, { uid, change: decision.upgrade_credit, reason: "升级套餐：原套餐剩余价值转入余额" });
+      // The replaced plan's value went back to the balance: a refund of its orders for rebates.
+      const move = { uid, subscriptionId: decision.replaces_subscription_id as number, fen: decision.upgrade_credit };
+      for (const hook of ctx.orderHooks) await hook.valueMoved?.(trx, move, now);
     }
     const u = await trx.selectFrom("users").select("balance").where("uid", "=", uid).executeTakeFirstOrThrow();
     const sub = await findSubscription(trx, applied.subscription_id);

@@ -1,5 +1,6 @@
 import { OrderType, type PlanPeriod, PlanPeriodMonths } from "@burrow/contract";
 import type { Kysely } from "kysely";
+import type { OrderHook } from "../../context";
 import type { DB } from "../../db/schema";
 import { AppError } from "../../http/errors";
 import type { Tx } from "../../shared/tx";
@@ -19,7 +20,11 @@ import type { OrderRow } from "./orders.table";
  * payment is never lost and never delivered twice.
  * @returns whether the customer's subscriptions changed.
  */
-export async function fulfilOrder(trx: Tx, order: OrderRow, opts: { wasClosed: boolean; now: Date }): Promise<boolean> {
+export async function fulfilOrder(
+  trx: Tx,
+  order: OrderRow,
+  opts: { wasClosed: boolean; now: Date; hooks: readonly OrderHook[] },
+): Promise<boolean> {
   const amount = Number(order.amount);
   const ledger = (change: number, reason: string) =>
     changeBalance(trx, { uid: order.uid, change, reason, orderId: order.trade_id });
@@ -86,7 +91,12 @@ export async function fulfilOrder(trx: Tx, order: OrderRow, opts: { wasClosed: b
     tradeId: order.trade_id,
     now: opts.now,
   });
-  if (toBalance > 0) await ledger(toBalance, "升级套餐：原套餐剩余价值转入余额");
+  if (toBalance > 0) {
+    await ledger(toBalance, "升级套餐：原套餐剩余价值转入余额");
+    // Value paid for the replaced plan went back to the balance: a refund of those orders for rebates.
+    const move = { uid: order.uid, subscriptionId: decision.replaces_subscription_id as number, fen: toBalance };
+    for (const hook of opts.hooks) await hook.valueMoved?.(trx, move, opts.now);
+  }
   await record({
     fulfilment: "applied",
     action: decision.action,

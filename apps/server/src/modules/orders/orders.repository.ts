@@ -120,3 +120,27 @@ export async function paidOnlineOrders(db: Kysely<DB>, uid: number, tradeIds?: s
   if (tradeIds) sel = sel.where("trade_id", "in", tradeIds);
   return sel.orderBy("id").execute();
 }
+
+/**
+ * The addresses orders were placed from (orders before the column have none): one customer's
+ * most recent, or these orders'. The affiliate module's "same payer" signal compares them.
+ */
+export async function orderClientIps(
+  db: Kysely<DB>,
+  where: { uid: number } | { tradeIds: string[] },
+): Promise<{ trade_id: string; uid: number; client_ip: string }[]> {
+  if ("tradeIds" in where && where.tradeIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("orders")
+    .select(["trade_id", "uid", "client_ip"])
+    .where("client_ip", "is not", null)
+    .$if("uid" in where, (q) =>
+      q
+        .where("uid", "=", (where as { uid: number }).uid)
+        .orderBy("id", "desc")
+        .limit(200),
+    )
+    .$if("tradeIds" in where, (q) => q.where("trade_id", "in", (where as { tradeIds: string[] }).tradeIds))
+    .execute();
+  return rows.map((r) => ({ trade_id: r.trade_id, uid: r.uid, client_ip: r.client_ip as string }));
+}

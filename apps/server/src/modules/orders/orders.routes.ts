@@ -21,7 +21,9 @@ export function ordersRoutes(app: FastifyInstance, ctx: AppContext): void {
     checkDiscountCode(ctx, user.uid, body),
   );
   defineRoute(app, ctx, OrdersApi.postUserOrderPreview, ({ user, body }) => previewOrder(ctx, user.uid, body));
-  defineRoute(app, ctx, OrdersApi.postUserOrder, ({ user, body }) => createOrder(ctx, user.uid, body));
+  defineRoute(app, ctx, OrdersApi.postUserOrder, ({ user, body, operator }) =>
+    createOrder(ctx, user.uid, body, { ip: operator.ip }),
+  );
   defineRoute(app, ctx, OrdersApi.getUserOrder, ({ user, query }) => listMyOrders(ctx, user.uid, query));
   defineRoute(app, ctx, OrdersApi.getUserOrderTradeID, ({ user, params }) => getMyOrder(ctx, user.uid, params.tradeID));
   defineRoute(app, ctx, OrdersApi.postUserOrderTradeIDCancel, ({ user, params }) =>

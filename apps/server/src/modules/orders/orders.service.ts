@@ -50,6 +50,7 @@ import {
 } from "./orders.repository";
 import type { OrderRow } from "./orders.table";
 import { priceOrder } from "./pricing";
+import { shareValueOf, type ValueShare } from "./value-sources";
 
 /** Awaiting online orders one customer may have at a time. */
 export const MAX_AWAITING_ORDERS = 10;
@@ -70,7 +71,12 @@ export async function previewOrder(ctx: AppContext, uid: number, body: PreviewOr
  * use, write the order; with the balance (or nothing to pay) debit and deliver at once, else
  * answer the gateway link. Insufficient balance (20011) or any refusal rolls everything back.
  */
-export async function createOrder(ctx: AppContext, uid: number, body: CreateOrderBody): Promise<CreateOrderResult> {
+export async function createOrder(
+  ctx: AppContext,
+  uid: number,
+  body: CreateOrderBody,
+  client: { ip: string | null } = { ip: null },
+): Promise<CreateOrderResult> {
   await requirePhone(ctx, uid);
   const now = new Date();
   const out = await transact(ctx, async (trx) => {
@@ -113,6 +119,7 @@ export async function createOrder(ctx: AppContext, uid: number, body: CreateOrde
       subscription_id: q.subscription_id,
       replaces_subscription_id: q.replaces_subscription_id,
       note: "",
+      client_ip: client.ip,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + ORDER_PAY_TIMEOUT_MINUTES * 60_000).toISOString(),
     });
@@ -122,7 +129,7 @@ export async function createOrder(ctx: AppContext, uid: number, body: CreateOrde
       }
       const paid = { status: PayStatus.Paid, paid_at: now.toISOString() };
       await trx.updateTable("orders").set(paid).where("id", "=", order.id).execute();
-      const changed = await fulfilOrder(trx, { ...order, ...paid }, { wasClosed: false, now });
+      const changed = await fulfilOrder(trx, { ...order, ...paid }, { wasClosed: false, now, hooks: ctx.orderHooks });
       await runPaidHooks(ctx, trx, order.trade_id, now);
       return { result: { trade_id: order.trade_id, status: PayStatus.Paid, amount: q.amount, pay_url: null }, changed };
     }
@@ -184,7 +191,7 @@ export async function recordOnlinePayment(
     const changed = await fulfilOrder(
       trx,
       { ...order, ...paid },
-      { wasClosed: order.status === PayStatus.Closed, now },
+      { wasClosed: order.status === PayStatus.Closed, now, hooks: ctx.orderHooks },
     );
     await runPaidHooks(ctx, trx, order.trade_id, now);
     return { outcome: "paid" as const, changed };
@@ -319,6 +326,23 @@ export async function orderDetail(ctx: AppContext, tradeId: string): Promise<Adm
 }
 
 /**
+ * How a refund of `order` is shared across the orders whose money it pays back: an extension's
+ * refund takes back its own value; an opening refund takes back the whole subscription, so it is
+ * shared pro rata across the orders that paid for it (shareValueOf). The order refunded takes
+ * what no order paid for (an override beyond the value model). Always lists the order refunded.
+ */
+async function refundShares(db: Kysely<DB>, order: OrderRow, refund: number): Promise<ValueShare[]> {
+  const extension = order.sub_end_before !== null;
+  const shares =
+    extension || order.subscription_id === null ? [] : await shareValueOf(db, order.subscription_id, refund);
+  const rest = refund - shares.reduce((s, x) => s + x.fen, 0);
+  const own = shares.find((x) => x.order.id === order.id);
+  if (own) own.fen += rest;
+  else shares.unshift({ order, fen: rest });
+  return shares;
+}
+
+/**
  * POST /super/epay/order/refund: gives back to the balance what is left, by the value model, of
  * what a paid purchase put into its subscription, and takes that back (opened by it: −2; extended
  * by it: exactly its months and traffic), marks the order −2, all in one audited transaction under
@@ -353,6 +377,8 @@ export async function refundOrder(
     } else if (refund === 0 && quote.refundable === 0) {
       throw refused(`该订单已无可退价值：${quote.reason}`);
     }
+    // Who paid for what goes back, read before anything changes (value-sources.ts).
+    const shares = await refundShares(trx, order, refund);
     await revokePurchase(trx, order, refund, now);
     let balance: number;
     if (refund > 0) {
@@ -369,13 +395,25 @@ export async function refundOrder(
       const u = await trx.selectFrom("users").select("balance").where("uid", "=", order.uid).executeTakeFirstOrThrow();
       balance = Number(u.balance);
     }
-    await trx
-      .updateTable("orders")
-      .set({ status: PayStatus.Refunded, refunded_at: now.toISOString(), refunded_amount: refund })
-      .where("id", "=", order.id)
-      .execute();
-    const refunded = (await findOrder(trx, order.trade_id))!;
-    for (const hook of ctx.orderHooks) await hook.refunded?.(trx, refunded, refund, now);
+    // Each order records its share of the refund (invoices count what is left of it); the order
+    // refunded, and with an opening refund every order of the subscription taken back, turns −2.
+    const opening = order.sub_end_before === null;
+    for (const share of shares) {
+      const own = share.order.id === order.id;
+      if (!own && share.fen <= 0) continue;
+      const takenBack = own || (opening && share.order.subscription_id === order.subscription_id);
+      await trx
+        .updateTable("orders")
+        .set((eb) => ({
+          refunded_amount: eb("refunded_amount", "+", share.fen),
+          refunded_at: now.toISOString(),
+          ...(takenBack && { status: PayStatus.Refunded }),
+        }))
+        .where("id", "=", share.order.id)
+        .execute();
+      const row = (await findOrder(trx, share.order.trade_id))!;
+      for (const hook of ctx.orderHooks) await hook.refunded?.(trx, row, share.fen, now);
+    }
     await audit(trx, {
       operatorUid: operator.uid,
       action: override ? "order.refund.override" : "order.refund",
@@ -387,6 +425,7 @@ export async function refundOrder(
         model_reason: quote.reason,
         ...(override && { override_reason: body.override_reason }),
         subscription_id: order.subscription_id,
+        shares: Object.fromEntries(shares.filter((x) => x.fen > 0).map((x) => [x.order.trade_id, x.fen])),
       },
       ip: operator.ip,
     });

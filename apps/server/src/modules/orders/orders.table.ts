@@ -48,6 +48,8 @@ export interface OrderTable {
   note: string;
   pay_url: string | null;
   channel_trade_id: string | null;
+  /** the address the customer placed the order from (the operators' "same payer" signal) */
+  client_ip: string | null;
   created_at: string;
   expires_at: string;
   paid_at: string | null;
