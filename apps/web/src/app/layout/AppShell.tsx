@@ -1,7 +1,7 @@
 import { type MenuItem, normalizeMenuPath, type UserInfo } from "@burrow/contract";
 import { RiMenuFoldLine, RiMenuUnfoldLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Badge, Button, Layout, Menu, type MenuProps } from "antd";
+import { Badge, Button, Drawer, Layout, Menu, type MenuProps } from "antd";
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { siteQuery } from "@/features/shell/shell.api";
@@ -9,6 +9,7 @@ import { unreadTicketsQuery } from "@/features/tickets/tickets.api";
 import { groupKey, menuKeyOf, openKeysFor } from "../access";
 import { MenuIcon } from "./menu-icons";
 import { UserMenu } from "./UserMenu";
+import { useIsPhone } from "./useIsPhone";
 
 type AntMenuItem = Required<MenuProps>["items"][number];
 
@@ -68,13 +69,16 @@ export interface AppShellProps {
 /**
  * The console shell (SPEC §2 "Shell"): a collapsible sider with the brand and the server's menu, a
  * header with the collapse toggle and the user dropdown, and a content area that scrolls to the top
- * on every route change.
+ * on every route change. On a phone (below 768 px) the menu is a drawer over the page instead: an
+ * inline sider left about 150 px for the content there. It closes after a navigation.
  */
 export function AppShell({ menu, base, user, children }: AppShellProps) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const { data: site } = useQuery(siteQuery());
   const [collapsed, setCollapsed] = useState(false);
+  const phone = useIsPhone();
+  const [drawerOpen, setDrawerOpen] = useState(false);
   const contentRef = useRef<HTMLElement>(null);
 
   const selectedKey = menuKeyOf(pathname, base);
@@ -98,51 +102,90 @@ export function AppShell({ menu, base, user, children }: AppShellProps) {
     window.scrollTo({ top: 0, left: 0 });
   }, [pathname]);
 
+  // The phone drawer closes once the page changed (a link, the keyboard, the back button)…
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every route change by design
+  useEffect(() => setDrawerOpen(false), [pathname]);
+  // …and does not linger behind a window widened past phone size.
+  useEffect(() => {
+    if (!phone) setDrawerOpen(false);
+  }, [phone]);
+
   // A mouse click is the link's own; Enter/Space on the focused item (antd's keyboard navigation)
   // arrives here without one, so it navigates the same way.
   const onMenuClick: MenuProps["onClick"] = ({ key, domEvent }) => {
+    // A tap on the page already open changes no route: the drawer closes here too.
+    setDrawerOpen(false);
     if (!("key" in domEvent)) return;
     const to = targets.get(key);
     if (to && to !== pathname) void navigate(to);
   };
 
   const brand = site?.brand ?? "";
-  return (
-    <Layout className="shell" hasSider>
-      <Layout.Sider
-        className="shell-sider"
-        theme="light"
-        width={220}
-        collapsedWidth={64}
-        collapsible
-        trigger={null}
-        collapsed={collapsed}
-        breakpoint="xl"
-        onBreakpoint={(broken) => setCollapsed(broken)}
-        aria-label="侧边菜单"
+  const nav = (wide: boolean) => (
+    <>
+      <Link
+        to="/dashboard"
+        className="shell-logo"
+        aria-label={brand ? `${brand} 控制台首页` : "控制台首页"}
+        onClick={() => setDrawerOpen(false)}
       >
-        <Link to="/dashboard" className="shell-logo" aria-label={brand ? `${brand} 控制台首页` : "控制台首页"}>
-          <img src="/favicon.svg" alt="" width={28} height={28} />
-          {!collapsed && <span className="shell-logo-text">{brand}</span>}
-        </Link>
-        <Menu
-          className="shell-menu"
-          mode="inline"
-          items={items}
-          selectedKeys={[selectedKey]}
-          openKeys={openKeys}
-          onOpenChange={(keys) => setOpenKeys(keys)}
-          onClick={onMenuClick}
-        />
-      </Layout.Sider>
+        <img src="/favicon.svg" alt="" width={28} height={28} />
+        {wide && <span className="shell-logo-text">{brand}</span>}
+      </Link>
+      <Menu
+        className="shell-menu"
+        mode="inline"
+        items={items}
+        selectedKeys={[selectedKey]}
+        openKeys={openKeys}
+        onOpenChange={(keys) => setOpenKeys(keys)}
+        onClick={onMenuClick}
+      />
+    </>
+  );
+  const open = phone ? drawerOpen : !collapsed;
+  return (
+    <Layout className="shell" hasSider={!phone}>
+      {phone ? (
+        <Drawer
+          className="shell-drawer"
+          placement="left"
+          size={260}
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          closable={false}
+          title={null}
+          styles={{ body: { padding: 0, display: "flex", flexDirection: "column" } }}
+        >
+          <nav aria-label="侧边菜单" className="shell-drawer-nav">
+            {nav(true)}
+          </nav>
+        </Drawer>
+      ) : (
+        <Layout.Sider
+          className="shell-sider"
+          theme="light"
+          width={220}
+          collapsedWidth={64}
+          collapsible
+          trigger={null}
+          collapsed={collapsed}
+          breakpoint="xl"
+          onBreakpoint={(broken) => setCollapsed(broken)}
+          aria-label="侧边菜单"
+        >
+          {nav(!collapsed)}
+        </Layout.Sider>
+      )}
       <Layout className="shell-main">
         <Layout.Header className="shell-header">
           <Button
             type="text"
             className="shell-toggle"
-            aria-label={collapsed ? "展开菜单" : "折叠菜单"}
-            icon={collapsed ? <RiMenuUnfoldLine size={20} /> : <RiMenuFoldLine size={20} />}
-            onClick={() => setCollapsed((c) => !c)}
+            aria-label={open ? "折叠菜单" : "展开菜单"}
+            aria-expanded={open}
+            icon={open ? <RiMenuFoldLine size={20} /> : <RiMenuUnfoldLine size={20} />}
+            onClick={() => (phone ? setDrawerOpen((o) => !o) : setCollapsed((c) => !c))}
           />
           <UserMenu user={user} />
         </Layout.Header>
