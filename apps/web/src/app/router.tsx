@@ -15,7 +15,7 @@ import { invoicesAdminRoutes, invoicesCustomerRoutes } from "@/features/invoices
 import { marketingRoutes } from "@/features/marketing/marketing.routes";
 import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.routes";
 import { oidcAdminRoutes, oidcCallbackRoute } from "@/features/oidc/oidc.routes";
-import { ordersRoutes, payResultRoute } from "@/features/orders/orders.routes";
+import { ordersCustomerRoutes, ordersRoutes, payResultRoute } from "@/features/orders/orders.routes";
 import { plansRoutes } from "@/features/plans/plans.routes";
 import { sslRoutes } from "@/features/ssl/ssl.routes";
 import { storeRoutes } from "@/features/store/store.routes";
@@ -43,6 +43,7 @@ const customerRoutes: RouteObject[] = [
   ...assistantRoutes,
   ...storeRoutes,
   ...subscriptionsRoutes,
+  ...ordersCustomerRoutes,
   ...ticketsCustomerRoutes,
   ...domainsCustomerRoutes,
   ...affiliateCustomerRoutes,

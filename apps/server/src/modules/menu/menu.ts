@@ -35,6 +35,7 @@ export const customerMenu: MenuDef[] = [
   { name: "购买套餐", id: "purchase", path: "/purchase/plan", icon: "shippingBag", roles: ALL },
   { name: "余额充值", id: "recharge", path: "/epay/recharge", icon: "wallet", roles: ALL },
   { name: "我的套餐", id: "myplan", path: "/epay/plan", icon: "bill", roles: ALL },
+  { name: "我的订单", id: "myorder", path: "/epay/order", icon: "bill", roles: ALL },
   { name: "我的域名", id: "domain", path: "/domain", icon: "domain", roles: ALL },
   { name: "SSL 证书", id: "ssl", path: "/ssl", icon: "ssl", roles: ALL },
   { name: "工单", id: "ticket", path: "/help/ticket", icon: "ticket", roles: ALL },

@@ -1,4 +1,4 @@
-import type { AdminOrderQuery, PlanRegQuery, RefundOrderBody } from "@burrow/contract";
+import type { AdminOrderQuery, OrderListQuery, PlanRegQuery, RefundOrderBody } from "@burrow/contract";
 import { OrdersApi, SubscriptionsApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
@@ -9,6 +9,7 @@ type Filters<Q extends { page: number; size: number }> = Partial<Omit<Q, "page" 
 };
 export type OrderFilters = Filters<AdminOrderQuery>;
 export type PlanRegFilters = Filters<PlanRegQuery>;
+export type MyOrderFilters = Filters<OrderListQuery>;
 
 export const ordersKeys = {
   all: ["orders"] as const,
@@ -20,6 +21,9 @@ export const ordersKeys = {
   /** the customer's own: one order, and the balance ledger */
   mine: (tradeId: string) => [...ordersKeys.all, "mine", tradeId] as const,
   ledger: (page: number, size: number) => [...ordersKeys.all, "ledger", { page, size }] as const,
+  /** the customer's order list (/epay/order) */
+  myLists: () => [...ordersKeys.all, "my"] as const,
+  myList: (filters: MyOrderFilters) => [...ordersKeys.myLists(), filters] as const,
 };
 
 /** GET /super/epay/order: every order, newest first (SPEC §7 filters plus type and status). */
@@ -56,6 +60,16 @@ export const myOrderQuery = (tradeId: string) =>
   queryOptions({
     queryKey: ordersKeys.mine(tradeId),
     queryFn: ({ signal }) => api.call(OrdersApi.getUserOrderTradeID, { params: { tradeID: tradeId } }, { signal }),
+  });
+
+/** GET /user/order: the customer's own orders of every type, newest first, by status and type. */
+export const myOrdersQuery = (filters: MyOrderFilters) =>
+  queryOptions({
+    queryKey: ordersKeys.myList(filters),
+    queryFn: ({ signal }) => api.call(OrdersApi.getUserOrder, { query: filters }, { signal }),
+    placeholderData: keepPreviousData,
+    // An order awaiting payment is paid or closed elsewhere (the gateway, the 15-minute close).
+    staleTime: 0,
   });
 
 /** POST /user/order/{tradeID}/cancel: gives up an order that awaits payment (it closes, −1). */

@@ -7,6 +7,11 @@ export const ordersRoutes = [
   pageRoute("order/reg", "套餐开通记录", () => import("./pages/PlanRegPage"), "PlanRegPage"),
 ];
 
+/** Customer routes (absolute paths): /epay/order is in the customer menu (我的订单). */
+export const ordersCustomerRoutes = [
+  pageRoute("epay/order", "我的订单", () => import("./pages/MyOrdersPage"), "MyOrdersPage"),
+];
+
 /** /result/pay: standalone (outside the console layout), for a signed-in customer back from the gateway. */
 export const payResultRoute: RouteObject = {
   path: "/result/pay",

@@ -1,22 +1,14 @@
-import {
-  type AdminOrderDetail,
-  type BalanceLedgerRow,
-  fenToYuan,
-  type PayChannel,
-  PayChannelLabel,
-  PayMethodLabel,
-  PlanPeriodLabel,
-} from "@burrow/contract";
+import { type AdminOrderDetail, type BalanceLedgerRow, fenToYuan } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Button, Descriptions, Drawer, Result, Skeleton, Space, Table, type TableColumnsType, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
-import { OrderTypeTag, PayStatusTag, SubscriptionStatusTag } from "@/components/StoreTags";
-import { lineText, quoteLines } from "@/features/store/pricing";
+import { SubscriptionStatusTag } from "@/components/StoreTags";
 import { formatBytes, formatTime, phoneText } from "@/lib/format";
 import { orderDetailQuery } from "../orders.api";
 import { ledgerChangeColumn, ledgerTimeColumn } from "./LedgerCard";
+import { OrderAmountLines, orderInfoItems } from "./OrderInfo";
 import { RefundModal } from "./RefundModal";
 
 const ledgerColumns: TableColumnsType<BalanceLedgerRow> = [
@@ -25,8 +17,6 @@ const ledgerColumns: TableColumnsType<BalanceLedgerRow> = [
   { title: "变动后（元）", dataIndex: "balance_after", width: 110, align: "right", render: fenToYuan },
   { title: "说明", dataIndex: "reason", ellipsis: true },
 ];
-
-const channelText = (payType: string | null) => (payType ? (PayChannelLabel[payType as PayChannel] ?? payType) : "-");
 
 /** The body of the drawer once the order is loaded. */
 function OrderDetailBody({ order }: { order: AdminOrderDetail }) {
@@ -38,37 +28,12 @@ function OrderDetailBody({ order }: { order: AdminOrderDetail }) {
         size="small"
         column={2}
         bordered
-        items={[
-          {
-            key: "trade",
-            label: "订单号",
-            span: 2,
-            children: <Typography.Text copyable>{order.trade_id}</Typography.Text>,
-          },
+        items={orderInfoItems(order, [
           { key: "id", label: "订单 ID", children: order.id },
-          { key: "status", label: "状态", children: <PayStatusTag status={order.status} /> },
-          { key: "type", label: "类型", children: <OrderTypeTag type={order.type} /> },
-          { key: "period", label: "周期", children: order.period ? PlanPeriodLabel[order.period] : "-" },
-          { key: "name", label: "商品", span: 2, children: order.name },
-          { key: "method", label: "支付方式", children: PayMethodLabel[order.pay_method] ?? order.pay_method },
-          { key: "channel", label: "支付渠道", children: channelText(order.pay_type) },
-          { key: "channel_trade", label: "网关交易号", span: 2, children: order.channel_trade_id ?? "-" },
-          { key: "created", label: "创建时间", children: formatTime(order.created_at) },
-          { key: "paid", label: "支付时间", children: formatTime(order.paid_at) },
-          ...(order.closed_at ? [{ key: "closed", label: "关闭时间", children: formatTime(order.closed_at) }] : []),
-          ...(order.refunded_at
-            ? [{ key: "refunded", label: "退款时间", children: formatTime(order.refunded_at) }]
-            : []),
-          ...(order.note ? [{ key: "note", label: "备注", span: 2, children: order.note }] : []),
-        ]}
+          { key: "channel_trade", label: "网关交易号", children: order.channel_trade_id ?? "-" },
+        ])}
       />
-      <Descriptions
-        title="金额"
-        size="small"
-        column={1}
-        bordered
-        items={quoteLines(order).map((line) => ({ key: line.key, label: line.label, children: lineText(line) }))}
-      />
+      <OrderAmountLines order={order} />
       <Descriptions
         title="用户"
         size="small"
