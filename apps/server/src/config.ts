@@ -95,6 +95,8 @@ export const ConfigSchema = z
         .optional(),
     ),
     DATA_DIR: z.string().default("./data"),
+    /** uploads are refused while DATA_DIR's disk has less free space than this (MB), so they never fill it */
+    UPLOAD_MIN_FREE_MB: z.coerce.number().int().min(0).default(1024),
     DATABASE_URL: z.preprocess(
       blankToUndef,
       z

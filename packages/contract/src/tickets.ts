@@ -19,6 +19,10 @@ export const TicketCategoryLabel: Record<TicketCategory, string> = {
 /** At most this many images per message; each at most this size. */
 export const TICKET_MAX_ATTACHMENTS = 3;
 export const TICKET_ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
+/** Images one customer may upload in any hour (a flood of uploads is refused, issue 30 §6). */
+export const TICKET_UPLOADS_PER_HOUR = 20;
+/** All of one customer's images together, attached to a message or not. */
+export const TICKET_STORAGE_QUOTA_BYTES = 100 * 1024 * 1024;
 
 const content = z.string().trim().min(1, "请输入内容").max(5000, "内容最多 5000 字");
 const attachments = z

@@ -1,18 +1,23 @@
-import type {
-  AdminNodeDetail,
-  AdminTicketDetail,
-  AdminTicketRow,
-  Paged,
-  TicketAttachmentView,
-  TicketDetail,
-  TicketRow,
-  ViewInfo,
+import fs from "node:fs/promises";
+import path from "node:path";
+import {
+  type AdminNodeDetail,
+  type AdminTicketDetail,
+  type AdminTicketRow,
+  type Paged,
+  TICKET_STORAGE_QUOTA_BYTES,
+  TICKET_UPLOADS_PER_HOUR,
+  type TicketAttachmentView,
+  type TicketDetail,
+  type TicketRow,
+  type ViewInfo,
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
 import { frpRuntime } from "../frp/frp.routes";
 import { MAX_PENDING_UPLOADS } from "./attachments";
+import { MAX_OPEN_TICKETS } from "./tickets.service";
 
 let t: TestApp;
 let admin: string;
@@ -479,5 +484,172 @@ describe("appeals", () => {
     expect(
       await t.db.selectFrom("audit_logs").select("id").where("target", "=", `ticket:${tk}`).execute(),
     ).toHaveLength(0);
+  });
+});
+
+describe("upload limits (issue 30 §6)", () => {
+  const HOUR = 3600_000;
+  /** Files this customer has under DATA_DIR/uploads/tickets. */
+  const filesOf = async (uid: number) =>
+    (await fs.readdir(path.resolve(t.ctx.config.DATA_DIR, "uploads", "tickets")).catch(() => [])).filter((f) =>
+      f.startsWith(`${uid}-`),
+    );
+  /** Earlier images of the customer, a day old (files long gone from the disk are no matter here): `bytes` in all. */
+  async function earlierImages(u: { uid: number; token: string }, bytes: number) {
+    const tk = (await open(u.token)).body.data;
+    const day = new Date(Date.now() - 24 * HOUR).toISOString();
+    const row = (size: number, attached: boolean, i: number) => ({
+      uid: u.uid,
+      ticket_id: attached ? tk.ticket_id : null,
+      message_id: attached ? tk.messages[0].id : null,
+      file: `${u.uid}-earlier${i}.png`,
+      mime: "image/png",
+      size,
+      created_at: day,
+    });
+    // Half attached to a message, half never sent: both count.
+    const half = Math.floor(bytes / 2);
+    await t.db
+      .insertInto("ticket_attachments")
+      .values([row(half, true, 1), row(bytes - half, false, 2)])
+      .execute();
+  }
+
+  it("upload three, send them in a reply, repeat: the hourly rate holds, with a clear message", async () => {
+    const u = await t.register();
+    const tk = (await open(u.token)).body.data.ticket_id;
+    let accepted = 0;
+    let refusal: Awaited<ReturnType<typeof upload>> | undefined;
+    for (let round = 0; !refusal && round < TICKET_UPLOADS_PER_HOUR; round++) {
+      const ids: number[] = [];
+      for (let i = 0; i < 3 && !refusal; i++) {
+        const r = await upload(u.token, PNG);
+        if (r.body.code === "SUCCESS") ids.push(r.body.data.id);
+        else refusal = r;
+      }
+      accepted += ids.length;
+      if (ids.length) {
+        const sent = await t.api("POST", `/user/ticket/${tk}/reply`, {
+          token: u.token,
+          body: { content: "截图", attachments: ids },
+        });
+        expect(sent.body.code).toBe("SUCCESS");
+      }
+    }
+    expect(accepted).toBe(TICKET_UPLOADS_PER_HOUR);
+    expect([refusal?.status, refusal?.body.code]).toEqual([403, 2001]);
+    expect(refusal?.body.msg).toMatch(
+      new RegExp(`^每小时最多上传 ${TICKET_UPLOADS_PER_HOUR} 张图片，请 \\d+ 分钟后再试$`),
+    );
+    expect(await filesOf(u.uid)).toHaveLength(TICKET_UPLOADS_PER_HOUR);
+    // An hour after those uploads the customer may upload again.
+    await t.db
+      .updateTable("ticket_attachments")
+      .set({ created_at: new Date(Date.now() - HOUR - 1000).toISOString() })
+      .where("uid", "=", u.uid)
+      .execute();
+    expect((await upload(u.token, PNG)).body.code).toBe("SUCCESS");
+  });
+
+  it("a storage quota over all of a customer's images, attached or not", async () => {
+    const u = await t.register();
+    await earlierImages(u, TICKET_STORAGE_QUOTA_BYTES - 2 * PNG.length);
+    expect((await upload(u.token, PNG)).body.code).toBe("SUCCESS");
+    expect((await upload(u.token, PNG)).body.code).toBe("SUCCESS"); // exactly the quota now
+    const over = await upload(u.token, PNG);
+    expect([over.status, over.body.code]).toEqual([403, 2001]);
+    expect(over.body.msg).toBe(
+      `工单图片已达每个账户 ${TICKET_STORAGE_QUOTA_BYTES / 1024 / 1024} MB 的上限，不能再上传；请用文字描述问题`,
+    );
+    expect(await filesOf(u.uid)).toHaveLength(2);
+  });
+
+  it("30 uploads at once: exactly the pending cap is stored (counted under the customer's lock)", async () => {
+    const u = await t.register();
+    const results = await Promise.all(Array.from({ length: 30 }, () => upload(u.token, PNG)));
+    const ok = results.filter((r) => r.body.code === "SUCCESS");
+    expect(ok).toHaveLength(MAX_PENDING_UPLOADS);
+    for (const r of results.filter((x) => x.body.code !== "SUCCESS")) {
+      expect([r.status, r.body.code]).toEqual([403, 2001]);
+      expect(r.body.msg).toContain("未提交的图片过多");
+    }
+    const rows = await t.db.selectFrom("ticket_attachments").select("file").where("uid", "=", u.uid).execute();
+    expect(rows).toHaveLength(MAX_PENDING_UPLOADS);
+    expect((await filesOf(u.uid)).sort()).toEqual(rows.map((r) => r.file).sort());
+  });
+
+  it("uploads at once near the quota: never more than the quota is stored", async () => {
+    const u = await t.register();
+    await earlierImages(u, TICKET_STORAGE_QUOTA_BYTES - 3 * PNG.length);
+    const results = await Promise.all(Array.from({ length: 12 }, () => upload(u.token, PNG)));
+    expect(results.filter((r) => r.body.code === "SUCCESS")).toHaveLength(3);
+    const sum = await t.db
+      .selectFrom("ticket_attachments")
+      .select((eb) => eb.fn.sum<number>("size").as("n"))
+      .where("uid", "=", u.uid)
+      .executeTakeFirstOrThrow();
+    expect(Number(sum.n)).toBe(TICKET_STORAGE_QUOTA_BYTES);
+    expect(await filesOf(u.uid)).toHaveLength(3);
+  });
+
+  it("refuses every upload while the data directory's free space is below UPLOAD_MIN_FREE_MB, writing nothing", async () => {
+    const u = await t.register();
+    const config = t.ctx.config;
+    const floor = config.UPLOAD_MIN_FREE_MB;
+    const st = await fs.statfs(config.DATA_DIR);
+    // A floor above what the disk has free: the state of a nearly full disk.
+    config.UPLOAD_MIN_FREE_MB = Math.ceil((st.bavail * st.bsize) / 1024 / 1024) + 1024;
+    try {
+      const r = await upload(u.token, PNG);
+      expect([r.status, r.body.code]).toEqual([403, 2001]);
+      expect(r.body.msg).toBe("服务器存储空间不足，暂时不能上传图片，请稍后再试");
+    } finally {
+      config.UPLOAD_MIN_FREE_MB = floor;
+    }
+    expect(await t.db.selectFrom("ticket_attachments").select("id").where("uid", "=", u.uid).execute()).toEqual([]);
+    expect(await filesOf(u.uid)).toEqual([]);
+    expect((await upload(u.token, PNG)).body.code).toBe("SUCCESS");
+  });
+});
+
+describe("ticket caps under concurrency (issue 30 §7)", () => {
+  it(`30 new tickets at once leave exactly ${MAX_OPEN_TICKETS} open`, async () => {
+    const u = await t.register();
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => open(u.token, { title: `并发 ${i}` })));
+    expect(results.filter((r) => r.body.code === "SUCCESS")).toHaveLength(MAX_OPEN_TICKETS);
+    for (const r of results.filter((x) => x.body.code !== "SUCCESS")) {
+      expect([r.status, r.body.code]).toEqual([403, 2001]);
+      expect(r.body.msg).toBe(`最多同时有 ${MAX_OPEN_TICKETS} 个未结束的工单`);
+    }
+    const rows = await t.db.selectFrom("tickets").select("status").where("uid", "=", u.uid).execute();
+    expect(rows.map((r) => r.status)).toEqual(Array(MAX_OPEN_TICKETS).fill(2));
+    // Ending one makes room for exactly one more.
+    const first = (await t.api<Paged<TicketRow>>("GET", "/user/ticket", { token: u.token })).body.data.list[0];
+    await t.api("POST", `/user/ticket/${first.ticket_id}/close`, { token: u.token });
+    const again = await Promise.all([open(u.token), open(u.token)]);
+    expect(again.map((r) => r.body.code).sort()).toEqual([2001, "SUCCESS"]);
+  });
+
+  it("10 appeals at once for one locked tunnel leave exactly one open appeal", async () => {
+    const u = await t.register();
+    await setPlan(t, u.uid, { bandwidth: 10 });
+    const tun = await createTestTunnel(t, u.token, { node_id: node.node_id });
+    await t.api("PATCH", "/super/tun", { token: admin, body: { tun_id: tun.tun_id, status: 3, banned_reason: "x" } });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => open(u.token, { category: "appeal", tun_id: tun.tun_id, title: "申诉" })),
+    );
+    const ok = results.filter((r) => r.body.code === "SUCCESS");
+    expect(ok).toHaveLength(1);
+    for (const r of results.filter((x) => x.body.code !== "SUCCESS")) {
+      expect([r.status, r.body.code]).toEqual([403, 2001]);
+      expect(r.body.msg).toBe(`该隧道已有处理中的申诉（工单 #${ok[0].body.data.ticket_id}）`);
+    }
+    const appeals = await t.db
+      .selectFrom("tickets")
+      .select("id")
+      .where("tun_id", "=", tun.tun_id)
+      .where("category", "=", "appeal")
+      .execute();
+    expect(appeals).toHaveLength(1);
   });
 });

@@ -34,6 +34,8 @@ export function AttachmentField({ value, onChange }: AttachmentFieldProps) {
       const r = await uploadAttachment(file as Blob, (percent) => onProgress?.({ percent }));
       onSuccess?.(r);
     } catch (e) {
+      // The server's reason (an hourly or storage limit, a full disk) is what the customer needs to read.
+      feedback.error((e as Error).message);
       onError?.(e as Error);
     }
   };
