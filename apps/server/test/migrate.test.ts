@@ -286,6 +286,9 @@ describe("the phone search index (2026-11-25T06-00_phone_search)", () => {
       // and a column Burrow cannot run without (2026-11-25T16-00_tunnel_stale_closes): only the
       // table's owner may add one, so the role owns tunnels, as Burrow's role should (docs/deploy.md)
       await sql`alter table tunnels owner to ${sql.id(role)}`.execute(owner);
+      // (2026-11-27T10-00_rebates_follow_value adds columns to aff_rebates and orders, and fills one from orders)
+      await sql`alter table aff_rebates owner to ${sql.id(role)}`.execute(owner);
+      await sql`alter table orders owner to ${sql.id(role)}`.execute(owner);
       await owner
         .insertInto("users")
         .values([user(7, "13711112222"), user(8, "nophone:13711112222")])

@@ -22,11 +22,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("orders").addColumn("client_ip", "text").execute();
   await sql`update aff_rebates set refunded = coalesce((select o.refunded_amount from orders o
     where o.trade_id = aff_rebates.trade_id), 0)`.execute(db);
-  await db.schema.createIndex("aff_rebates_invitee").on("aff_rebates").columns(["invitee_uid", "state"]).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropIndex("aff_rebates_invitee").execute();
   await db.schema.alterTable("orders").dropColumn("client_ip").execute();
   await db.schema.alterTable("aff_rebates").dropColumn("invitee_id_hash").execute();
   await db.schema.alterTable("aff_rebates").dropColumn("refunded").execute();
