@@ -42,6 +42,11 @@ export function AffTotals({ data, extra }: { data: AffSummary; extra?: boolean }
                 已到账返利对应的订单被退款，冲回的金额将从之后的返利中扣除
               </Typography.Text>
             ) : null}
+            {c.testId === "aff-pending" && data.waiting_verification > 0 ? (
+              <Typography.Text type="warning" data-testid="aff-waiting-verification">
+                其中 {fenToYuan(data.waiting_verification)} 元等待被邀请人完成实名认证后到账
+              </Typography.Text>
+            ) : null}
           </Card>
         </Col>
       ))}

@@ -2,6 +2,7 @@ import type { AffSummary, WithdrawMethod } from "@burrow/contract";
 import { fenToYuan, WithdrawMethodLabel, WithdrawMethods, yuanToFen } from "@burrow/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { Alert, Form, Input, InputNumber, Radio } from "antd";
+import { Link } from "react-router";
 import { FormModal } from "@/components/FormModal";
 import { fieldRules } from "@/lib/rules";
 import { affKeys, requestWithdrawal } from "../affiliate.api";
@@ -72,6 +73,24 @@ export function WithdrawModal({ open, onClose, summary }: { open: boolean; onClo
               if (method === "balance") return null;
               return (
                 <>
+                  {summary.verified_name ? (
+                    <Alert
+                      type="info"
+                      showIcon
+                      message={`收款人须为本人：姓名与实名认证姓名（${summary.verified_name}）一致`}
+                    />
+                  ) : (
+                    <Alert
+                      type="warning"
+                      showIcon
+                      data-testid="withdraw-verify-hint"
+                      message={
+                        <span>
+                          提现到支付宝或银行卡需先完成实名认证，<Link to="/account/verify">前往实名认证</Link>
+                        </span>
+                      }
+                    />
+                  )}
                   <Form.Item
                     name="account"
                     label={method === "alipay" ? "支付宝账号（手机号或邮箱）" : "银行卡号"}

@@ -22,7 +22,17 @@ const rebateColumns: TableColumnsType<RebateRow> = [
     width: 210,
     render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
   },
-  { title: "状态", dataIndex: "state", width: 90, render: (s: number) => <RebateStateTag state={s} /> },
+  {
+    title: "状态",
+    key: "state",
+    width: 200,
+    render: (_: unknown, r) => (
+      <span>
+        <RebateStateTag state={r.state} />
+        {r.pending_reason ? <Typography.Text type="secondary">{r.pending_reason}</Typography.Text> : null}
+      </span>
+    ),
+  },
   { title: "被邀请人", dataIndex: "invitee", width: 130 },
   { title: "类型", dataIndex: "order_type", width: 100, render: (t: number) => <OrderTypeTag type={t} /> },
   { title: "订单实付（元）", dataIndex: "order_amount", width: 120, align: "right", render: yuan },
@@ -76,7 +86,7 @@ export function AffRebatePage() {
   return (
     <PageContainer
       title="返利提现"
-      description={`可提现返利满 ${fenToYuan(data.setting.min_withdraw)} 元可申请提现：提现到余额即时到账；提现到支付宝或银行卡由工作人员人工打款，同一时间只能有一笔处理中。`}
+      description={`可提现返利满 ${fenToYuan(data.setting.min_withdraw)} 元可申请提现：提现到余额即时到账；提现到支付宝或银行卡由工作人员人工打款，需先完成实名认证、收款人为本人，同一时间只能有一笔处理中。被邀请人完成实名认证后，其订单的返利才会结算。`}
       extra={
         <Button
           type="primary"

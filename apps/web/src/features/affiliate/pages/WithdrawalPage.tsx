@@ -1,12 +1,13 @@
 import {
   type AdminWithdrawalRow,
   fenToYuan,
+  WithdrawalSignalLabel,
   WithdrawalStatusLabel,
   WithdrawMethodLabel,
   WithdrawMethods,
 } from "@burrow/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Form, Input, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Button, Card, Form, Input, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
@@ -21,6 +22,18 @@ import { fieldRules } from "@/lib/rules";
 import { adminWithdrawalsQuery, affKeys, decideWithdrawal } from "../affiliate.api";
 import { AffSettingCard } from "../components/AffSettingCard";
 import { WithdrawalStatusTag, withdrawTarget } from "../components/WithdrawalTags";
+
+/** The customer's verified name and whether an external request's payee matches it. */
+function VerifiedName({ row }: { row: AdminWithdrawalRow }) {
+  if (!row.verified_name) return <Typography.Text type="secondary">未实名</Typography.Text>;
+  return (
+    <span>
+      {row.verified_name}
+      {row.name_matches === false ? <Tag color="red">收款人不一致</Tag> : null}
+      {row.name_matches === true ? <Tag color="green">收款人一致</Tag> : null}
+    </span>
+  );
+}
 
 const filterSpec = { status: "int", uid: "int", method: "text", id: "int", account: "text" } as const;
 
@@ -60,6 +73,24 @@ export function WithdrawalPage() {
     { title: "金额（元）", dataIndex: "amount", width: 110, align: "right", render: (f: number) => fenToYuan(f) },
     { title: "提现到", key: "target", width: 280, render: (_: unknown, w) => withdrawTarget(w) },
     { title: "收款人", dataIndex: "account_name", width: 100, render: (v: string | null) => v ?? "-" },
+    { title: "实名", key: "verified", width: 150, render: (_: unknown, w) => <VerifiedName row={w} /> },
+    {
+      title: "关联风险",
+      key: "signals",
+      width: 220,
+      render: (_: unknown, w) =>
+        w.signals.length ? (
+          <Space size={[0, 4]} wrap data-testid={`signals-${w.id}`}>
+            {w.signals.map((s) => (
+              <Tooltip key={`${s.kind}-${s.detail}`} title={s.detail}>
+                <Tag color="red">{WithdrawalSignalLabel[s.kind]}</Tag>
+              </Tooltip>
+            ))}
+          </Space>
+        ) : (
+          <Typography.Text type="secondary">无</Typography.Text>
+        ),
+    },
     {
       title: "可提现余额（元）",
       dataIndex: "available",
@@ -116,7 +147,7 @@ export function WithdrawalPage() {
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1700 }}
+          scroll={{ x: 2070 }}
           pagination={pagination(data?.total)}
         />
       </Card>
@@ -132,6 +163,11 @@ export function WithdrawalPage() {
           <Typography.Paragraph>
             {fenToYuan(decision.row.amount)} 元 → {withdrawTarget(decision.row)}
             {decision.row.account_name ? `（${decision.row.account_name}）` : ""}
+            {decision.row.signals.map((s) => (
+              <Typography.Text key={`${s.kind}-${s.detail}`} type="danger" style={{ display: "block" }}>
+                {WithdrawalSignalLabel[s.kind]}：{s.detail}
+              </Typography.Text>
+            ))}
           </Typography.Paragraph>
         ) : null}
         {approving ? (
