@@ -21,6 +21,10 @@ export interface FakeChatOptions {
   delayMs?: number;
   /** answer this HTTP status with an error body instead */
   failWith?: number;
+  /** the message of that error body (default "fake failure") */
+  failMessage?: string;
+  /** end the stream with an in-stream error event (`data: {"error":{"message"}}`) after `after` pieces */
+  streamError?: { message: string; after?: number };
   /** do not keep the process alive (a server started in a test runner's global setup) */
   unref?: boolean;
 }
@@ -70,7 +74,7 @@ export async function startFakeChat(options: FakeChatOptions = {}): Promise<Fake
       if (state.options.failWith) {
         res
           .writeHead(state.options.failWith, { "content-type": "application/json" })
-          .end(JSON.stringify({ error: { message: "fake failure" } }));
+          .end(JSON.stringify({ error: { message: state.options.failMessage ?? "fake failure" } }));
         return;
       }
       const pieces = (state.options.reply ?? defaultReply)(rec);
@@ -89,10 +93,19 @@ export async function startFakeChat(options: FakeChatOptions = {}): Promise<Fake
       const chunk = (delta: object, finish: string | null = null) =>
         `data: ${JSON.stringify({ id, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       res.write(chunk({ role: "assistant", content: "" }));
-      for (const p of pieces) {
+      const streamError = state.options.streamError;
+      for (const [i, p] of pieces.entries()) {
         if (res.destroyed) return;
+        if (streamError && i === (streamError.after ?? 0)) break;
         res.write(chunk({ content: p }));
         if (state.options.delayMs) await new Promise((r) => setTimeout(r, state.options.delayMs));
+      }
+      if (streamError) {
+        // As OpenAI does: an error event in place of the next chunk, then the stream ends.
+        res.end(
+          `data: ${JSON.stringify({ error: { message: streamError.message, type: "invalid_request_error" } })}\n\n`,
+        );
+        return;
       }
       res.write(chunk({}, "stop"));
       res.end("data: [DONE]\n\n");

@@ -1,3 +1,4 @@
+import net, { type AddressInfo } from "node:net";
 import type {
   AdminNodeDetail,
   AssistantConversationDetail,
@@ -6,7 +7,7 @@ import type {
   AssistantStreamEvent,
   LogExplanation,
 } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDomains } from "../../../test/domain-fixtures";
 import { type FakeChat, startFakeChat } from "../../../test/fake-chat";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
@@ -156,27 +157,125 @@ describe("assistant chat", () => {
     const status = await t.api<AssistantStatus>("GET", "/user/assistant/status", { token: c.token });
     expect(status.body.data.used_today).toBe(DAILY_LIMIT);
   });
+});
 
-  it("reports a provider failure in the stream and gives the question back", async () => {
-    const c = await t.register();
-    fake.options.failWith = 500;
+describe("provider failures (issue 30 §8)", () => {
+  /** OpenAI's words for a wrong key: they carry (part of) the key. */
+  const KEY_ERROR = `Incorrect API key provided: ${API_KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`;
+  const used = async (token: string) =>
+    (await t.api<AssistantStatus>("GET", "/user/assistant/status", { token })).body.data.used_today;
+  /** What the server logged at warn while `fn` ran. */
+  async function logged(fn: () => Promise<void>): Promise<string> {
+    const warn = vi.spyOn(t.ctx.log, "warn");
     try {
-      const r = await ask(c.token, "会失败的问题");
-      expect(r.events.map((e) => e.type)).toEqual(["start", "error"]);
-      expect(r.events[1]).toMatchObject({ msg: expect.stringContaining("HTTP 500") });
-      // The provider's own words (which may name hosts, accounts, parts of a key) stay in the log.
-      expect(r.body).not.toContain("fake failure");
+      await fn();
+      return JSON.stringify(warn.mock.calls);
+    } finally {
+      warn.mockRestore();
+    }
+  }
+
+  it("an HTTP error: a fixed message, the provider's words only in the log with the key blanked out; the question counts", async () => {
+    const c = await t.register();
+    fake.options.failWith = 401;
+    fake.options.failMessage = KEY_ERROR;
+    let r!: Awaited<ReturnType<typeof ask>>;
+    try {
+      const log = await logged(async () => {
+        r = await ask(c.token, "会失败的问题");
+      });
+      expect(log).toContain("Incorrect API key provided");
+      expect(log).toContain("401");
+      expect(log).not.toContain(API_KEY);
+      expect(log).not.toContain("sk-");
     } finally {
       fake.options.failWith = undefined;
+      fake.options.failMessage = undefined;
     }
-    const status = await t.api<AssistantStatus>("GET", "/user/assistant/status", { token: c.token });
-    expect(status.body.data.used_today).toBe(0);
+    expect(r.events.map((e) => e.type)).toEqual(["start", "error"]);
+    expect(r.events[1]).toEqual({ type: "error", msg: "AI 服务出错，没能完成回答，请稍后再试" });
+    expect(r.body).not.toContain("Incorrect API key");
+    expect(r.body).not.toContain(API_KEY);
+    // It reached the provider: it counts.
+    expect(await used(c.token)).toBe(1);
     const [conv] = (await t.api<AssistantConversationRow[]>("GET", "/user/assistant/conversation", { token: c.token }))
       .body.data;
     const detail = await t.api<AssistantConversationDetail>("GET", `/user/assistant/conversation/${conv.id}`, {
       token: c.token,
     });
     expect(detail.body.data.messages.map((m) => m.role)).toEqual(["user"]);
+  });
+
+  it("an in-stream error carrying the key is never shown, before or after the first piece; the question counts", async () => {
+    const c = await t.register();
+    for (const after of [0, 2]) {
+      fake.options.streamError = { message: KEY_ERROR, after };
+      let r!: Awaited<ReturnType<typeof ask>>;
+      try {
+        const log = await logged(async () => {
+          r = await ask(c.token, `中途出错 ${after}`);
+        });
+        expect(log).toContain("Incorrect API key provided");
+        expect(log).not.toContain(API_KEY);
+      } finally {
+        fake.options.streamError = undefined;
+      }
+      expect(r.events.at(-1)).toEqual({ type: "error", msg: "AI 服务出错，没能完成回答，请稍后再试" });
+      expect(r.body).not.toContain(API_KEY);
+      expect(r.body).not.toContain("Incorrect API key");
+      expect(answerOf(r.events)).toBe(after ? "您好！关于「" : "");
+    }
+    expect(await used(c.token)).toBe(2);
+    // The part answered is kept with the fixed reason, never the provider's words.
+    const stored = await t.db.selectFrom("assistant_messages").select("content").where("uid", "=", c.uid).execute();
+    expect(JSON.stringify(stored)).not.toContain("Incorrect API key");
+    expect(stored.map((m) => m.content)).toContain(
+      "您好！关于「\n\n（回答中断：AI 服务出错，没能完成回答，请稍后再试）",
+    );
+  });
+
+  it("a failing provider cannot be asked past the daily limit", async () => {
+    const c = await t.register();
+    fake.options.failWith = 500;
+    const before = fake.requests.length;
+    try {
+      for (let i = 0; i < DAILY_LIMIT; i++) {
+        const r = await ask(c.token, `第 ${i} 次`);
+        expect(r.events.map((e) => e.type)).toEqual(["start", "error"]);
+      }
+      const over = await ask(c.token, "再问一次");
+      expect([over.status, JSON.parse(over.body).code]).toEqual([403, 2001]);
+    } finally {
+      fake.options.failWith = undefined;
+    }
+    expect(fake.requests.length - before).toBe(DAILY_LIMIT);
+    expect(await used(c.token)).toBe(DAILY_LIMIT);
+  });
+
+  it("a provider that was never reached (connection refused, unknown host) gives the question back", async () => {
+    const c = await t.register();
+    const closed = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = s.address() as AddressInfo;
+        s.close(() => resolve(port));
+      });
+    });
+    const config = t.ctx.config;
+    const baseUrl = config.AI_BASE_URL;
+    try {
+      for (const url of [`http://127.0.0.1:${closed}/v1`, "http://burrow-assistant-test.invalid/v1"]) {
+        config.AI_BASE_URL = url;
+        const r = await ask(c.token, "连不上的服务");
+        expect(r.events.map((e) => e.type)).toEqual(["start", "error"]);
+        expect(r.events[1]).toEqual({
+          type: "error",
+          msg: "无法连接 AI 服务，这次提问不计入今天的次数，请稍后再试",
+        });
+        expect(await used(c.token)).toBe(0);
+      }
+    } finally {
+      config.AI_BASE_URL = baseUrl;
+    }
   });
 });
 

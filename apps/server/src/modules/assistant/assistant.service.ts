@@ -121,7 +121,7 @@ export async function takeDailyQuestion(db: Kysely<DB>, uid: number, limit: numb
   return row !== undefined;
 }
 
-/** Gives a question back (the provider failed before answering anything). */
+/** Gives a question back (it never reached the provider). */
 async function returnDailyQuestion(db: Kysely<DB>, uid: number, day: string): Promise<void> {
   await db
     .updateTable("assistant_usage")
@@ -247,7 +247,10 @@ async function storeQuestion(
 /**
  * Answers a question as a Server-Sent Events stream. Refusals (not configured, conversation not
  * mine, daily limit) happen before the stream and answer the usual envelope. The question is
- * counted before the slow call; a provider that fails before saying anything gives it back.
+ * counted before the slow call and given back only when it never reached the provider (a refused
+ * connection, an unknown host): whatever the provider received may have been billed, and a failing
+ * provider must not be a way round the daily limit. The customer sees a fixed text for a provider
+ * error; the provider's own words (which may carry the key) go to the log, redacted.
  */
 export async function chat(ctx: AppContext, uid: number, body: AssistantChatBody, reply: FastifyReply) {
   const p = provider(ctx);
@@ -287,6 +290,7 @@ export async function chat(ctx: AppContext, uid: number, body: AssistantChatBody
 
   let answer = "";
   let failure: string | undefined;
+  let neverSent = false;
   try {
     const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(ctx.config.AI_TIMEOUT * 1000)]);
     for await (const piece of streamChat(p, messages, signal)) {
@@ -294,8 +298,10 @@ export async function chat(ctx: AppContext, uid: number, body: AssistantChatBody
       send({ type: "delta", text: piece });
     }
   } catch (err) {
-    if (err instanceof ProviderError) failure = err.message;
-    else if ((err as Error).name === "TimeoutError") failure = "AI 服务回答超时";
+    if (err instanceof ProviderError) {
+      failure = err.message;
+      neverSent = !err.reached;
+    } else if ((err as Error).name === "TimeoutError") failure = "AI 服务回答超时";
     else if (abort.signal.aborted) failure = "连接已断开";
     else {
       ctx.log.error({ err }, "assistant: answer failed");
@@ -307,12 +313,9 @@ export async function chat(ctx: AppContext, uid: number, body: AssistantChatBody
         "assistant: provider failed",
       );
   }
-  if (!answer) {
-    // Given back only when the provider failed: a customer who drops the connection has had the
-    // prompt sent (and billed) all the same, and dropping must not be a way round the daily limit.
-    if (failure && !abort.signal.aborted) await returnDailyQuestion(ctx.db, uid, day);
-    else if (!failure) answer = "（AI 服务没有给出回答）";
-  }
+  // Not given back for a customer who drops the connection either: the prompt was sent all the same.
+  if (neverSent) await returnDailyQuestion(ctx.db, uid, day);
+  else if (!answer && !failure) answer = "（AI 服务没有给出回答）";
   if (answer) {
     const saved = await ctx.db
       .insertInto("assistant_messages")
