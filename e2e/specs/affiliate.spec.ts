@@ -1,4 +1,4 @@
-import { AffiliateApi, OrdersApi, UsermgrApi } from "@burrow/contract";
+import { AffiliateApi, idCheckDigit, OrdersApi, UsermgrApi, VerifyApi } from "@burrow/contract";
 import { expect, type Page, test } from "@playwright/test";
 import { adminToken, call, registerUser, smsCount, uniquePhone, userInfo, waitForSmsCode } from "../fixtures/api";
 import { openSignedIn, sider, storedToken } from "../fixtures/browser";
@@ -32,6 +32,24 @@ async function requestWithdrawal(page: Page, method: string, fields: Record<stri
   await dialog.getByRole("button", { name: "提交" }).click();
   await expect(page.getByText("提现申请已提交")).toBeVisible();
   await expect(dialog).toBeHidden();
+}
+
+/** The withdrawal dialog refusing a request with the server's message; the dialog is closed after. */
+async function refusedWithdrawal(page: Page, method: string, fields: Record<string, string>, message: string) {
+  await page.getByRole("button", { name: "申请提现" }).click();
+  const dialog = page.getByRole("dialog", { name: "申请提现" });
+  await dialog.getByText(method, { exact: true }).click();
+  for (const [label, value] of Object.entries(fields)) await dialog.getByLabel(label).fill(value);
+  await dialog.getByRole("button", { name: "提交" }).click();
+  await expect(page.getByText(message)).toBeVisible();
+  await dialog.getByRole("button", { name: "取消" }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** A valid resident ID number, unique within the run (random birth year and sequence code). */
+function idNumber(): string {
+  const first17 = `110101${1970 + Math.floor(Math.random() * 40)}0920${String(Math.floor(Math.random() * 1000)).padStart(3, "0")}`;
+  return `${first17}${idCheckDigit(first17)}`;
 }
 
 /**
@@ -115,18 +133,45 @@ test("affiliate journey: invite link sign-up, rebates held and released, withdra
     body: { type: 4, trade_id: first.list[0].trade_id, period: "monthly", pay_method: 1 },
   });
 
+  // Its holding period is over, but the rebate waits until the friend has verified their identity.
   await sider(page).getByRole("menuitem", { name: "返利提现" }).click();
   await expect(page).toHaveURL(/\/aff\/rebate$/);
-  await expect(figure(page, "aff-pending")).toHaveText("2.00");
-  await expect(figure(page, "aff-available")).toHaveText("2.00");
+  await expect(figure(page, "aff-pending")).toHaveText("4.00");
+  await expect(figure(page, "aff-available")).toHaveText("0.00");
+  await expect(page.getByTestId("aff-waiting-verification")).toHaveText("其中 2.00 元等待被邀请人完成实名认证后到账");
   const rebateRows = page.locator(".ant-card").filter({ hasText: "返利明细" }).locator(".ant-table-row");
   await expect(rebateRows).toHaveCount(2);
+  await expect(rebateRows.nth(0)).toContainText("待结算等待被邀请人完成实名认证");
+
+  // --- The friend verifies: the rebate whose holding period is over is available.
+  await call(VerifyApi.postUserVerify, { token: friendToken, body: { real_name: "王五", id_number: idNumber() } });
+  await page.reload();
+  await expect(figure(page, "aff-pending")).toHaveText("2.00", RELOADED);
+  await expect(figure(page, "aff-available")).toHaveText("2.00");
   await expect(rebateRows.nth(0)).toContainText("已到账");
   await expect(rebateRows.nth(1)).toContainText("待结算");
 
   // --- It withdraws 1.00 to its balance (at once), and asks for 1.00 to Alipay.
   await requestWithdrawal(page, "提现到余额", { "提现金额（元，可提现 2.00 元，最低 1.00 元）": "1" });
   expect((await userInfo(inviter.token)).balance).toBe(100);
+  // To Alipay: refused until the inviter has verified, then for a payee who is not the verified person.
+  const alipay = {
+    "提现金额（元，可提现 1.00 元，最低 1.00 元）": "1",
+    "支付宝账号（手机号或邮箱）": "13912345678",
+  };
+  await page.getByRole("button", { name: "申请提现" }).click();
+  await page.getByRole("dialog", { name: "申请提现" }).getByText("支付宝", { exact: true }).click();
+  await expect(page.getByTestId("withdraw-verify-hint")).toContainText("提现到支付宝或银行卡需先完成实名认证");
+  await page.getByRole("dialog", { name: "申请提现" }).getByRole("button", { name: "取消" }).click();
+  await refusedWithdrawal(
+    page,
+    "支付宝",
+    { ...alipay, 收款人姓名: "张三" },
+    "提现到支付宝或银行卡前，请先完成实名认证（账户 → 实名认证）",
+  );
+  await call(VerifyApi.postUserVerify, { token: inviter.token, body: { real_name: "张三", id_number: idNumber() } });
+  await page.reload();
+  await refusedWithdrawal(page, "支付宝", { ...alipay, 收款人姓名: "李四" }, "收款人姓名须与实名认证姓名（张*）一致");
   await requestWithdrawal(page, "支付宝", {
     "提现金额（元，可提现 1.00 元，最低 1.00 元）": "1",
     "支付宝账号（手机号或邮箱）": "13912345678",
@@ -139,6 +184,10 @@ test("affiliate journey: invite link sign-up, rebates held and released, withdra
   await admin.reload();
   const pending = tableRow(admin, "处理中", inviter.phone);
   await expect(pending).toContainText("支付宝 · 13912345678", RELOADED);
+  // The queue shows the verified name, that the payee matches it, and what links the two accounts:
+  // the friend's orders were placed from the address the inviter signed up from (all local here).
+  await expect(pending).toContainText("张*收款人一致");
+  await expect(pending.getByText("同一付款人")).toBeVisible();
   await pending.getByRole("button", { name: "驳回" }).click();
   const reject = admin.getByRole("dialog", { name: /驳回提现/ });
   await reject.getByLabel("驳回原因").fill("收款人姓名与支付宝实名不符");
