@@ -58,6 +58,7 @@ import { usermgrRoutes } from "./modules/usermgr/usermgr.routes";
 import { UserInfoCache } from "./modules/users/user-cache";
 import { usersRoutes } from "./modules/users/users.routes";
 import { verifyRoutes } from "./modules/verify/verify.routes";
+import { verifyJobs } from "./modules/verify/verify.service";
 import { seedFreshInstall } from "./seed";
 import { createEventBus } from "./shared/events";
 import { randomToken } from "./shared/ids";
@@ -245,7 +246,9 @@ export async function buildApp(
   await serveWeb(app, config.WEB_DIST);
   // Background jobs (lease-guarded, so several processes may run them); tests call them directly.
   const jobs = [
-    ...(config.NODE_ENV !== "test" ? [...storeJobs(config.JOBS_INTERVAL * 1000), ...domainJobs, ...affiliateJobs] : []),
+    ...(config.NODE_ENV !== "test"
+      ? [...storeJobs(config.JOBS_INTERVAL * 1000), ...domainJobs, ...affiliateJobs, ...verifyJobs]
+      : []),
     ...sslJobs(ctx),
   ];
   if (jobs.length) {

@@ -289,6 +289,8 @@ describe("the phone search index (2026-11-25T06-00_phone_search)", () => {
       // (2026-11-27T10-00_rebates_follow_value adds columns to aff_rebates and orders, and fills one from orders)
       await sql`alter table aff_rebates owner to ${sql.id(role)}`.execute(owner);
       await sql`alter table orders owner to ${sql.id(role)}`.execute(owner);
+      // (2026-11-27T11-00_verify_holds adds columns to verifications and fills them)
+      await sql`alter table verifications owner to ${sql.id(role)}`.execute(owner);
       await owner
         .insertInto("users")
         .values([user(7, "13711112222"), user(8, "nophone:13711112222")])

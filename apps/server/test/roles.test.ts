@@ -26,6 +26,10 @@ const SUPPORT_ALLOWED = [
   "POST /super/ticket/:ticket_id/unlock",
   "GET /super/user/verify",
   "GET /super/verify/setting",
+  // the verification review: the queue, a manual review's full data and photos (each view audited)
+  "GET /super/verify/queue",
+  "GET /super/user/verify/review",
+  "GET /super/user/verify/photo",
 ].sort();
 
 /** The only writes support staff may make: working tickets. */
@@ -36,6 +40,7 @@ let customer: string;
 let support: string;
 let manager: string;
 let buyer: { uid: number; tradeId: string; ticketId: number };
+let reviewed: number;
 beforeAll(async () => {
   t = await createTestApp();
   manager = await t.adminToken();
@@ -57,6 +62,22 @@ beforeAll(async () => {
     body: { title: "订单问题", category: "billing", content: "付款后未到账" },
   });
   buyer = { uid: u.uid, tradeId: o.body.data.trade_id, ticketId: tk.body.data.ticket_id };
+  // A manual review (the sandbox takes one with photos) for the review reads to find.
+  const r = await t.register();
+  const fd = new FormData();
+  fd.append("real_name", "张三");
+  fd.append("id_number", "11010519491231002X");
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+  for (const k of ["id_front", "id_back"]) fd.append(k, new Blob([png]), "a.png");
+  const req = new Request("http://localhost/", { method: "POST", body: fd });
+  const sent = await t.app.inject({
+    method: "POST",
+    url: "/api/user/verify/review",
+    headers: { authorization: `Bearer ${r.token}`, "content-type": req.headers.get("content-type") ?? "" },
+    payload: Buffer.from(await req.arrayBuffer()),
+  });
+  expect(sent.json().code).toBe("SUCCESS");
+  reviewed = r.uid;
 });
 afterAll(() => t.close());
 
@@ -143,12 +164,23 @@ describe("the /super route table by role", () => {
       }),
       "GET /super/user/verify": await get("/super/user/verify", { uid: buyer.uid }),
       "GET /super/verify/setting": await get("/super/verify/setting"),
+      "GET /super/verify/queue": await get("/super/verify/queue"),
+      "GET /super/user/verify/review": await get("/super/user/verify/review", { uid: reviewed }),
     };
+    // A photo answers the image itself, not the envelope.
+    const photo = await t.app.inject({
+      method: "GET",
+      url: `/api/super/user/verify/photo?uid=${reviewed}&kind=id_front`,
+      headers: { authorization: `Bearer ${support}` },
+    });
+    expect([photo.statusCode, photo.headers["content-type"]]).toEqual([200, "image/png"]);
     // Unlock answers a refusal here (the ticket is no appeal), but past the role check; the appeal
     // test in modules/tickets covers the unlock itself.
     const unlock = await t.api<never>("POST", `/super/ticket/${buyer.ticketId}/unlock`, { token: support, body: {} });
     expect([unlock.status, unlock.body.code]).toEqual([403, 2001]);
-    expect(Object.keys(answers).sort()).toEqual(SUPPORT_ALLOWED.filter((k) => !k.endsWith("/unlock")));
+    expect(Object.keys(answers).sort()).toEqual(
+      SUPPORT_ALLOWED.filter((k) => !k.endsWith("/unlock") && k !== "GET /super/user/verify/photo"),
+    );
     for (const [key, r] of Object.entries(answers)) expect([key, r.status, r.body.code]).toEqual([key, 200, "SUCCESS"]);
     expect((answers["GET /super/user/list"].body.data as { total: number }).total).toBe(1);
     expect(answers["GET /super/user/detail"].body.data).toMatchObject({ uid: buyer.uid, balance: 500 });
@@ -158,7 +190,7 @@ describe("the /super route table by role", () => {
     // The admin menu support sees has only pages backed by these reads.
     const paths = (items: MenuItem[]): string[] => items.flatMap((i) => [i.path, ...paths(i.children ?? [])]);
     expect(paths(menu.body.data).filter(Boolean).sort()).toEqual(
-      ["/view", "/usermgr/list", "/mgr/ticket", "/order", "/order/reg", "/dash"].sort(),
+      ["/view", "/usermgr/list", "/mgr/ticket", "/verify", "/order", "/order/reg", "/dash"].sort(),
     );
   });
 

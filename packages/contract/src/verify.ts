@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PageQuery } from "./common";
 
 /**
  * Identity verification (实名认证): a real name and a Chinese resident ID number (GB 11643-1999).
@@ -106,6 +107,33 @@ export const VerifyBody = z.object({
 });
 export type VerifyBody = z.infer<typeof VerifyBody>;
 
+/**
+ * How this console verifies (VERIFY_PROVIDER): "redirect" (a provider's page), "manual" (an
+ * operator reviews photos of the ID card) or "sandbox" (development: decided from the name, or
+ * reviewed by an operator when photos are given).
+ */
+export type VerifyMode = "sandbox" | "manual" | "redirect";
+
+/** The photos a manual review takes, as multipart file fields of POST /user/verify/review. */
+export const VERIFY_PHOTO_KINDS = ["id_front", "id_back", "id_hand"] as const;
+export type VerifyPhotoKind = (typeof VERIFY_PHOTO_KINDS)[number];
+/** Front and back are required; the hand-held photo is optional. */
+export const VERIFY_PHOTO_REQUIRED: readonly VerifyPhotoKind[] = ["id_front", "id_back"];
+export const VERIFY_PHOTO_LABELS: Record<VerifyPhotoKind, string> = {
+  id_front: "身份证人像面",
+  id_back: "身份证国徽面",
+  id_hand: "手持身份证照片",
+};
+/** Largest photo accepted (png, jpg or webp, told by its bytes). */
+export const VERIFY_PHOTO_MAX_BYTES = 5 * 1024 * 1024;
+/** How long a redirect provider's unfinished request holds the number against other accounts. */
+export const VERIFY_REDIRECT_HOLD_MINUTES = 30;
+/** Days an undecided manual review keeps its photos; then it is rejected and they are deleted. */
+export const VERIFY_EVIDENCE_DAYS = 14;
+
+/** POST /user/verify/review (multipart): the text fields beside the photos. */
+export const VerifyReviewFields = VerifyBody;
+
 /** GET /user/verify, GET /user/verify/result: the caller's verification, masked. */
 export interface VerifyState {
   /** 0 never submitted, 1 done, 2 processing, 3 rejected */
@@ -119,6 +147,8 @@ export interface VerifyState {
   updated_at: string | null;
   /** whether creating a tunnel needs a done verification (a site setting) */
   required_for_tunnels: boolean;
+  /** how this console verifies: "manual" asks for photos of the ID card */
+  mode: VerifyMode;
 }
 
 /** POST /user/verify → data */
@@ -127,11 +157,64 @@ export interface VerifyStartResult extends VerifyState {
   redirect_url: string | null;
 }
 
+/** Another account's current claim (processing or done) of the same ID number. */
+export interface ContestedClaim {
+  uid: number;
+  status: number;
+  provider: string;
+}
+
 /** GET /super/user/verify?uid */
-export interface AdminVerifyView extends Omit<VerifyState, "required_for_tunnels"> {
+export interface AdminVerifyView extends Omit<VerifyState, "required_for_tunnels" | "mode"> {
   uid: number;
   provider: string | null;
   created_at: string | null;
+  /** until when a redirect request holds the number against other accounts (null: not held, or held as done) */
+  held_until: string | null;
+  /** other accounts claiming the same number: the operator must find out whose it is */
+  contested: ContestedClaim[];
+  /** photos kept for a manual review (kinds only; GET /super/user/verify/review shows them), or null */
+  evidence: { photos: VerifyPhotoKind[]; expires_at: string } | null;
+}
+
+/** GET /super/user/verify/review?uid: what the reviewer decides on, unmasked (each call audited). */
+export interface AdminVerifyReview {
+  uid: number;
+  real_name: string;
+  id_number: string;
+  photos: { kind: VerifyPhotoKind; mime: string; size: number }[];
+  created_at: string;
+  expires_at: string;
+}
+
+/** GET /super/user/verify/photo?uid&kind: one photo of a manual review (audited). */
+export const VerifyPhotoQuery = z.object({
+  uid: z.coerce.number().int().min(1),
+  kind: z.enum(VERIFY_PHOTO_KINDS),
+});
+export type VerifyPhotoQuery = z.infer<typeof VerifyPhotoQuery>;
+
+/** GET /super/verify/queue: the requests waiting for a decision, oldest first. */
+export const VerifyQueueQuery = PageQuery.extend({
+  /** "1": only numbers another account claims too */
+  contested: z.preprocess((v) => (v === "" || v === undefined ? undefined : v), z.enum(["0", "1"]).optional()),
+});
+export type VerifyQueueQuery = z.infer<typeof VerifyQueueQuery>;
+
+export interface VerifyQueueRow {
+  uid: number;
+  nickname: string;
+  phone: string;
+  real_name: string;
+  id_number: string;
+  provider: string;
+  /** photos are kept for review */
+  evidence: boolean;
+  /** how many other accounts claim the same number (processing or done) */
+  contested: number;
+  held_until: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** POST /super/user/verify: an operator approves a processing request, rejects with a reason, or resets. */

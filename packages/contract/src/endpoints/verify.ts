@@ -1,9 +1,14 @@
+import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import { UidQuery } from "../users";
 import {
   AdminVerifyBody,
+  type AdminVerifyReview,
   type AdminVerifyView,
   VerifyBody,
+  VerifyPhotoQuery,
+  VerifyQueueQuery,
+  type VerifyQueueRow,
   VerifySetting,
   type VerifyStartResult,
   type VerifyState,
@@ -23,6 +28,14 @@ export const VerifyApi = {
     access: "user",
     summary: "submit real name and resident ID number (checked locally, then by the provider)",
     body: VerifyBody,
+  }),
+  postUserVerifyReview: endpoint<VerifyStartResult>()({
+    method: "POST",
+    url: "/user/verify/review",
+    access: "user",
+    summary:
+      'submit real name, ID number and photos for an operator review (multipart: real_name, id_number, files "id_front", "id_back", optional "id_hand"; png, jpg or webp, at most 5 MB each)',
+    raw: "multipart",
   }),
   getUserVerifyResult: endpoint<VerifyState>()({
     method: "GET",
@@ -50,6 +63,28 @@ export const VerifyApi = {
     access: "staff",
     summary: "a user's identity verification, masked",
     query: UidQuery,
+  }),
+  getSuperUserVerifyReview: endpoint<AdminVerifyReview>()({
+    method: "GET",
+    url: "/super/user/verify/review",
+    access: "staff",
+    summary: "a manual review's full name, ID number and photo list, for the reviewer (audited)",
+    query: UidQuery,
+  }),
+  getSuperUserVerifyPhoto: endpoint<null>()({
+    method: "GET",
+    url: "/super/user/verify/photo",
+    access: "staff",
+    summary: "one photo of a manual review, decrypted (audited)",
+    query: VerifyPhotoQuery,
+    raw: "file",
+  }),
+  getSuperVerifyQueue: endpoint<Paged<VerifyQueueRow>>()({
+    method: "GET",
+    url: "/super/verify/queue",
+    access: "staff",
+    summary: "verifications waiting for a decision, oldest first, with the numbers other accounts claim too",
+    query: VerifyQueueQuery,
   }),
   postSuperUserVerify: endpoint<AdminVerifyView>()({
     method: "POST",

@@ -27,6 +27,7 @@ import * as orphanTunnels from "./2026-11-25T11-00_orphan_tunnels";
 import * as trafficUidNode from "./2026-11-25T13-00_traffic_uid_node";
 import * as tunnelStaleCloses from "./2026-11-25T16-00_tunnel_stale_closes";
 import * as rebatesFollowValue from "./2026-11-27T10-00_rebates_follow_value";
+import * as verifyHolds from "./2026-11-27T11-00_verify_holds";
 import * as openAppealUnique from "./2026-11-27T12-00_open_appeal_unique";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25T16-00_tunnel_stale_closes": tunnelStaleCloses,
   "2026-11-27T10-00_rebates_follow_value": rebatesFollowValue,
   "2026-11-27T12-00_open_appeal_unique": openAppealUnique,
+  "2026-11-27T11-00_verify_holds": verifyHolds,
 };

@@ -366,7 +366,7 @@ describe("the redirect provider", () => {
 });
 
 describe("the manual provider (production without a provider account)", () => {
-  it("keeps every request processing until an operator decides", async () => {
+  it("takes no name and number without photos of the ID card (the review with photos: verify.evidence.test.ts)", async () => {
     const m = await createTestApp({ VERIFY_PROVIDER: "manual" });
     try {
       const u = await m.register();
@@ -374,12 +374,10 @@ describe("the manual provider (production without a provider account)", () => {
         token: u.token,
         body: { real_name: "张三", id_number: idNumber() },
       });
-      expect(r.body.data).toMatchObject({ status: 2, redirect_url: null });
-      const ok = await m.api<AdminVerifyView>("POST", "/super/user/verify", {
-        token: await m.adminToken(),
-        body: { uid: u.uid, action: "approve" },
-      });
-      expect(ok.body.data).toMatchObject({ status: 1, provider: "manual" });
+      expect(r.status).toBe(403);
+      expect(r.body.msg).toContain("上传身份证照片");
+      const state = await m.api<VerifyState>("GET", "/user/verify", { token: u.token });
+      expect(state.body.data).toMatchObject({ status: 0, mode: "manual" });
     } finally {
       await m.close();
     }

@@ -1,4 +1,5 @@
 import { ProcessStatus, VerifyApi } from "@burrow/contract";
+import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
@@ -7,11 +8,15 @@ import { flattenParams } from "../payments/payments.service";
 import { publicBase } from "./provider";
 import {
   adminVerifyAction,
+  adminVerifyReview,
   adminVerifyView,
   applyProviderResult,
+  sendVerifyPhoto,
+  submitReview,
   submitVerification,
   updateVerifySetting,
   verificationsWith,
+  verifyQueue,
   verifySetting,
   verifyState,
 } from "./verify.service";
@@ -28,13 +33,25 @@ export function verifyRoutes(api: FastifyInstance, ctx: AppContext): void {
   registerWaitingCounter({
     key: "verifications",
     label: "待审核实名认证",
-    path: "/usermgr/list",
+    path: "/verify",
     count: (db) => verificationsWith(db, ProcessStatus.Processing),
   });
   defineRoute(api, ctx, VerifyApi.getUserVerify, ({ user }) => verifyState(ctx, user.uid));
   defineRoute(api, ctx, VerifyApi.getUserVerifyResult, ({ user }) => verifyState(ctx, user.uid));
   defineRoute(api, ctx, VerifyApi.postUserVerify, ({ user, body }) => submitVerification(ctx, user.uid, body));
+  // Multipart only in this scope (see users.routes.ts).
+  void api.register(async (scope) => {
+    await scope.register(multipart);
+    defineRoute(scope, ctx, VerifyApi.postUserVerifyReview, ({ user, req }) => submitReview(ctx, user.uid, req));
+  });
   defineRoute(api, ctx, VerifyApi.getSuperUserVerify, ({ query }) => adminVerifyView(ctx, query.uid));
+  defineRoute(api, ctx, VerifyApi.getSuperUserVerifyReview, ({ query, operator }) =>
+    adminVerifyReview(ctx, operator, query.uid),
+  );
+  defineRoute(api, ctx, VerifyApi.getSuperUserVerifyPhoto, ({ query, operator, reply }) =>
+    sendVerifyPhoto(ctx, operator, query, reply),
+  );
+  defineRoute(api, ctx, VerifyApi.getSuperVerifyQueue, ({ query }) => verifyQueue(ctx, query));
   defineRoute(api, ctx, VerifyApi.postSuperUserVerify, ({ body, operator }) => adminVerifyAction(ctx, operator, body));
   defineRoute(api, ctx, VerifyApi.getSuperVerifySetting, () => verifySetting(ctx));
   defineRoute(api, ctx, VerifyApi.patchSuperVerifySetting, ({ body, operator }) =>

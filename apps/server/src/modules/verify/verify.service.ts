@@ -1,35 +1,62 @@
 import { createHmac } from "node:crypto";
 import {
   type AdminVerifyBody,
+  type AdminVerifyReview,
   type AdminVerifyView,
+  type ContestedClaim,
   maskIdNumber,
   maskName,
+  type Paged,
   ProcessStatus,
+  VERIFY_REDIRECT_HOLD_MINUTES,
   type VerifyBody,
+  type VerifyPhotoQuery,
+  type VerifyQueueQuery,
+  type VerifyQueueRow,
   type VerifySetting,
   type VerifyStartResult,
   type VerifyState,
 } from "@burrow/contract";
-import type { Kysely } from "kysely";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { isUniqueViolation } from "../../http/error-handler";
-import { localDuplicated, notFound, refused } from "../../http/errors";
+import { localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import type { Figure } from "../../shared/figures";
 import { randomToken } from "../../shared/ids";
+import type { JobDef } from "../../shared/jobs";
 import { lockUser } from "../../shared/locks";
+import { countRows, pageOf } from "../../shared/paging";
 import { getSetting, setSetting, setSettingIfAbsent } from "../../shared/settings";
 import { nowIso } from "../../shared/time";
 import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
-import { findUserByUid, updateUserRow } from "../users/users.repository";
-import { checkResult, createProvider } from "./provider";
+import { findUserByUid, updateUserRow, userBriefs } from "../users/users.repository";
+import {
+  evidenceKey,
+  expiredEvidence,
+  filesOf,
+  type NewEvidence,
+  NO_EVIDENCE,
+  openIdentity,
+  openPhoto,
+  photosOf,
+  readReviewSubmission,
+  removeEvidenceFiles,
+  removeOrphanFiles,
+  writeEvidence,
+} from "./evidence";
+import { checkResult, createProvider, type ProviderDecision, providerKind } from "./provider";
 import type { VerificationTable } from "./verify.table";
 
 const REQUIRED_KEY = "verify_required_for_tunnels";
 const SECRET_KEY = "verify_id_secret";
 const DUPLICATE = "该身份证号码已用于其他账号的实名认证，一个身份证号码只能认证一个账号";
+/** Submissions one customer may make a day (all modes): a redirect hold cannot be renewed for ever. */
+const SUBMISSIONS_PER_DAY = 10;
+const EXPIRED_REASON = "超过审核期限未处理，证件照片已删除，请重新提交";
 
 /** The key of the ID-number hash: VERIFY_ID_SECRET, or one generated once and kept in settings (first writer wins). */
 async function idSecret(ctx: AppContext): Promise<string> {
@@ -86,7 +113,7 @@ function present(row: VerificationTable | undefined) {
 
 export async function verifyState(ctx: AppContext, uid: number): Promise<VerifyState> {
   const [row, setting] = await Promise.all([findRow(ctx.db, uid), verifySetting(ctx)]);
-  return { ...present(row), required_for_tunnels: setting.required_for_tunnels };
+  return { ...present(row), required_for_tunnels: setting.required_for_tunnels, mode: providerKind(ctx.config) };
 }
 
 /** The users row mirrors the state (masked), for the profile, lists and overview counts. */
@@ -94,47 +121,126 @@ async function mirror(trx: Tx, uid: number, row: { status: number; name: string 
   await updateUserRow(trx, uid, { verify_status: row.status, real_name: row.name, id_number_masked: row.id });
 }
 
+/** The columns that end a request: no hold, no claim, no pending provider request, no evidence. */
+const RELEASED = { id_hash: null, claim_hash: null, held_until: null, request_id: null, ...NO_EVIDENCE } as const;
+
 /**
- * A customer submits name and number (already checked locally by the contract's schema). The
- * number is held (hash, unique) from the moment the request is processing; a number held by
- * another account is refused with a clear message, also when two submissions race (the unique
- * index decides). The provider then decides at once (sandbox) or after its page (redirect).
+ * Whether another account holds the number: refused (409) while it is verified there or its
+ * redirect request is within its hold; a hold whose time is up is released on the way, so a
+ * request nobody finishes never locks the number's owner out.
  */
-export async function submitVerification(ctx: AppContext, uid: number, body: VerifyBody): Promise<VerifyStartResult> {
-  const provider = createProvider(ctx.config);
+async function refuseHeldElsewhere(trx: Tx, uid: number, hash: string, now: string): Promise<void> {
+  const holder = await trx
+    .selectFrom("verifications")
+    .select(["uid", "status", "held_until"])
+    .where("id_hash", "=", hash)
+    .where("uid", "<>", uid)
+    .executeTakeFirst();
+  if (!holder) return;
+  if (holder.status === ProcessStatus.Done) throw localDuplicated(DUPLICATE, "id_number");
+  if (holder.held_until && holder.held_until > now) {
+    const minutes = Math.max(1, Math.ceil((Date.parse(holder.held_until) - Date.parse(now)) / 60_000));
+    throw localDuplicated(`该身份证号码正在其他账号的认证流程中，请 ${minutes} 分钟后再试`, "id_number");
+  }
+  await trx
+    .updateTable("verifications")
+    .set({ id_hash: null, held_until: null })
+    .where("uid", "=", holder.uid)
+    .where("id_hash", "=", hash)
+    .where("status", "=", ProcessStatus.Processing)
+    .execute();
+}
+
+/**
+ * A request turns done: it takes the number, unless another account has verified it (then the
+ * caller refuses); other accounts' unfinished holds of it are released (verification wins).
+ * @returns the uid that verified the number first, or null when this request may have it
+ */
+async function takeNumber(trx: Tx, uid: number, hash: string | null): Promise<number | null> {
+  if (!hash) return null;
+  const done = await trx
+    .selectFrom("verifications")
+    .select("uid")
+    .where("claim_hash", "=", hash)
+    .where("status", "=", ProcessStatus.Done)
+    .where("uid", "<>", uid)
+    .executeTakeFirst();
+  if (done) return done.uid;
+  await trx
+    .updateTable("verifications")
+    .set({ id_hash: null, held_until: null })
+    .where("id_hash", "=", hash)
+    .where("uid", "<>", uid)
+    .where("status", "=", ProcessStatus.Processing)
+    .execute();
+  return null;
+}
+
+const statusOf = (d: ProviderDecision) =>
+  d.status === "done"
+    ? ProcessStatus.Done
+    : d.status === "rejected"
+      ? ProcessStatus.Rejected
+      : ProcessStatus.Processing;
+
+async function countSubmission(ctx: AppContext, uid: number): Promise<void> {
+  const limit = await ctx.limiter.hit(`verify-submit:${uid}`, SUBMISSIONS_PER_DAY, 86400);
+  if (!limit.allowed) throw rateLimited(limit.retryAfterSec);
+}
+
+/**
+ * Records a submission (already checked locally) under the customer's lock. A number is held
+ * against other accounts once done, or for VERIFY_REDIRECT_HOLD_MINUTES while a redirect
+ * provider's request is processing (not renewed by submitting the same number again); a manual
+ * review holds nothing — its claim is only shown to operators, contested when another account
+ * claims the number too. `evidence` (a manual review's) replaces any earlier one, whose files go
+ * after the commit.
+ */
+async function recordSubmission(
+  ctx: AppContext,
+  uid: number,
+  body: VerifyBody,
+  decision: ProviderDecision,
+  kind: string,
+  evidence: NewEvidence | null,
+): Promise<void> {
   const hash = idHash(await idSecret(ctx), body.id_number);
   const name = maskName(body.real_name);
   const id = maskIdNumber(body.id_number);
-  const decision = provider.start({ realName: body.real_name, idNumber: body.id_number });
-  const status =
-    decision.status === "done"
-      ? ProcessStatus.Done
-      : decision.status === "rejected"
-        ? ProcessStatus.Rejected
-        : ProcessStatus.Processing;
+  const status = statusOf(decision);
   const reason = decision.status === "rejected" ? decision.reason : null;
+  const redirectHold = decision.status === "processing" && decision.requestId !== null;
+  const oldFiles: string[] = [];
   try {
     await transact(ctx, async (trx) => {
       await lockUser(trx, uid);
       const current = await findRow(trx, uid);
       if (current?.status === ProcessStatus.Done) throw refused("你已完成实名认证");
-      const holder = await trx
-        .selectFrom("verifications")
-        .select("uid")
-        .where("id_hash", "=", hash)
-        .where("uid", "<>", uid)
-        .executeTakeFirst();
-      if (holder) throw localDuplicated(DUPLICATE, "id_number");
       const now = nowIso();
+      await refuseHeldElsewhere(trx, uid, hash, now);
+      if (status === ProcessStatus.Done && (await takeNumber(trx, uid, hash)) !== null)
+        throw localDuplicated(DUPLICATE, "id_number");
+      // The same request again keeps its hold's end: resubmitting cannot hold a number for ever.
+      const keptHold =
+        current?.status === ProcessStatus.Processing && current.id_hash === hash && current.held_until
+          ? current.held_until
+          : null;
+      const heldUntil = redirectHold
+        ? (keptHold ?? new Date(Date.parse(now) + VERIFY_REDIRECT_HOLD_MINUTES * 60_000).toISOString())
+        : null;
+      const { files: _written, ...evidenceColumns } = evidence ?? { files: [], ...NO_EVIDENCE };
       const values = {
         status,
         real_name_masked: name,
         id_number_masked: id,
         // A rejected number is not held: its real owner may still verify with it.
-        id_hash: status === ProcessStatus.Rejected ? null : hash,
+        id_hash: status === ProcessStatus.Done || redirectHold ? hash : null,
+        claim_hash: status === ProcessStatus.Rejected ? null : hash,
+        held_until: heldUntil,
         reason,
-        provider: provider.kind,
+        provider: kind,
         request_id: decision.status === "processing" ? decision.requestId : null,
+        ...evidenceColumns,
         updated_at: now,
       };
       if (current) await trx.updateTable("verifications").set(values).where("uid", "=", uid).execute();
@@ -143,12 +249,28 @@ export async function submitVerification(ctx: AppContext, uid: number, body: Ver
           .insertInto("verifications")
           .values({ uid, created_at: now, ...values })
           .execute();
+      oldFiles.push(...filesOf(current));
       await mirror(trx, uid, { status, name, id });
     });
   } catch (err) {
+    if (evidence) await removeEvidenceFiles(ctx, evidence.files);
     if (isUniqueViolation(err)) throw localDuplicated(DUPLICATE, "id_number");
     throw err;
   }
+  await removeEvidenceFiles(ctx, oldFiles);
+}
+
+/**
+ * A customer submits name and number (POST /user/verify, checked locally by the contract's
+ * schema); the provider then decides at once (sandbox) or after its page (redirect). The manual
+ * mode takes a review with photos instead (POST /user/verify/review).
+ */
+export async function submitVerification(ctx: AppContext, uid: number, body: VerifyBody): Promise<VerifyStartResult> {
+  const provider = createProvider(ctx.config);
+  if (provider.kind === "manual") throw refused("人工审核需要上传身份证照片，请在实名认证页面上传后提交");
+  await countSubmission(ctx, uid);
+  const decision = provider.start({ realName: body.real_name, idNumber: body.id_number });
+  await recordSubmission(ctx, uid, body, decision, provider.kind, null);
   return {
     ...(await verifyState(ctx, uid)),
     redirect_url: decision.status === "processing" ? decision.redirectUrl : null,
@@ -156,9 +278,30 @@ export async function submitVerification(ctx: AppContext, uid: number, body: Ver
 }
 
 /**
+ * A submission for an operator's review (manual mode; in the sandbox, what the manual mode
+ * does): name, number and photos of the ID card, stored encrypted until the decision. Counted
+ * and keyed before the body is read; the photos are written before the transaction and removed
+ * again when it fails.
+ */
+export async function submitReview(ctx: AppContext, uid: number, req: FastifyRequest): Promise<VerifyStartResult> {
+  const kind = providerKind(ctx.config);
+  if (kind === "redirect") throw refused("当前实名认证方式不支持人工审核，请直接提交姓名和身份证号码");
+  await evidenceKey(ctx);
+  await countSubmission(ctx, uid);
+  const { body, photos } = await readReviewSubmission(req);
+  const current = await findRow(ctx.db, uid);
+  if (current?.status === ProcessStatus.Done) throw refused("你已完成实名认证");
+  const evidence = await writeEvidence(ctx, uid, { real_name: body.real_name, id_number: body.id_number }, photos);
+  const decision: ProviderDecision = { status: "processing", redirectUrl: null, requestId: null };
+  await recordSubmission(ctx, uid, body, decision, "manual", evidence);
+  return { ...(await verifyState(ctx, uid)), redirect_url: null };
+}
+
+/**
  * Applies the provider's signed result (browser return or notify) to the request it names, once:
  * only a request still processing changes; a repeat, a stale request (reset or resubmitted) or a
- * forgery changes nothing. Returns the resulting status for the redirect, or null when refused.
+ * forgery changes nothing. A "done" for a number another account verified meanwhile is recorded
+ * as rejected. Returns the resulting status for the redirect, or null when refused.
  */
 export async function applyProviderResult(
   ctx: AppContext,
@@ -169,95 +312,293 @@ export async function applyProviderResult(
     ctx.log.warn({ reason: checked.reason }, "verification result refused");
     return null;
   }
-  return transact(ctx, async (trx) => {
-    const row = await trx
-      .selectFrom("verifications")
-      .selectAll()
-      .where("request_id", "=", checked.requestId)
-      .executeTakeFirst();
-    if (!row) return null;
-    await lockUser(trx, row.uid);
-    if (row.status !== ProcessStatus.Processing || checked.status === "processing") return { status: row.status };
-    const status = checked.status === "done" ? ProcessStatus.Done : ProcessStatus.Rejected;
-    const reason = status === ProcessStatus.Rejected ? checked.reason || "认证未通过" : null;
-    await trx
-      .updateTable("verifications")
-      .set({
-        status,
-        reason,
-        ...(status === ProcessStatus.Rejected && { id_hash: null }),
-        request_id: null,
-        updated_at: nowIso(),
-      })
-      .where("uid", "=", row.uid)
-      .where("status", "=", ProcessStatus.Processing)
-      .execute();
-    await mirror(trx, row.uid, { status, name: row.real_name_masked, id: row.id_number_masked });
-    return { status };
-  });
+  const apply = () =>
+    transact(ctx, async (trx) => {
+      const found = await trx
+        .selectFrom("verifications")
+        .select("uid")
+        .where("request_id", "=", checked.requestId)
+        .executeTakeFirst();
+      if (!found) return null;
+      await lockUser(trx, found.uid);
+      const row = await findRow(trx, found.uid);
+      if (!row || row.request_id !== checked.requestId) return null;
+      if (row.status !== ProcessStatus.Processing || checked.status === "processing") return { status: row.status };
+      let status = checked.status === "done" ? ProcessStatus.Done : ProcessStatus.Rejected;
+      let reason = status === ProcessStatus.Rejected ? checked.reason || "认证未通过" : null;
+      if (status === ProcessStatus.Done && (await takeNumber(trx, row.uid, row.claim_hash)) !== null) {
+        status = ProcessStatus.Rejected;
+        reason = DUPLICATE;
+      }
+      await trx
+        .updateTable("verifications")
+        .set({
+          status,
+          reason,
+          ...RELEASED,
+          ...(status === ProcessStatus.Done && { id_hash: row.claim_hash, claim_hash: row.claim_hash }),
+          updated_at: nowIso(),
+        })
+        .where("uid", "=", row.uid)
+        .where("status", "=", ProcessStatus.Processing)
+        .execute();
+      await mirror(trx, row.uid, { status, name: row.real_name_masked, id: row.id_number_masked });
+      return { status, files: filesOf(row) };
+    });
+  let result: Awaited<ReturnType<typeof apply>>;
+  try {
+    result = await apply();
+  } catch (err) {
+    // Another account's verification of the number committed between the check and the write:
+    // once more, and takeNumber sees it.
+    if (!isUniqueViolation(err)) throw err;
+    result = await apply();
+  }
+  if (result && "files" in result) await removeEvidenceFiles(ctx, result.files ?? []);
+  return result && { status: result.status };
+}
+
+/** Other accounts' current claims (processing or done) of the number a request claims. */
+async function contestedClaims(db: Kysely<DB>, uid: number, hash: string | null): Promise<ContestedClaim[]> {
+  if (!hash) return [];
+  return db
+    .selectFrom("verifications")
+    .select(["uid", "status", "provider"])
+    .where("claim_hash", "=", hash)
+    .where("uid", "<>", uid)
+    .where("status", "in", [ProcessStatus.Processing, ProcessStatus.Done])
+    .orderBy("uid")
+    .limit(50)
+    .execute();
 }
 
 export async function adminVerifyView(ctx: AppContext, uid: number): Promise<AdminVerifyView> {
   if (!(await findUserByUid(ctx.db, uid))) throw notFound("用户");
   const row = await findRow(ctx.db, uid);
-  return { uid, ...present(row), provider: row?.provider ?? null, created_at: row?.created_at ?? null };
+  return {
+    uid,
+    ...present(row),
+    provider: row?.provider ?? null,
+    created_at: row?.created_at ?? null,
+    held_until: row?.status === ProcessStatus.Processing && row.id_hash ? row.held_until : null,
+    contested: row?.status === ProcessStatus.Processing ? await contestedClaims(ctx.db, uid, row.claim_hash) : [],
+    evidence: row?.evidence_expires_at
+      ? { photos: photosOf(row).map((p) => p.kind), expires_at: row.evidence_expires_at }
+      : null,
+  };
+}
+
+/** A manual review's full name, number and photo list, for staff; every call is audited. */
+export async function adminVerifyReview(ctx: AppContext, operator: Operator, uid: number): Promise<AdminVerifyReview> {
+  const evidence = await findRow(ctx.db, uid);
+  if (!evidence?.evidence_key || !evidence.evidence_expires_at) throw notFound("待审核的证件资料");
+  const identity = await openIdentity(ctx, evidence);
+  await audit(ctx.db, { operatorUid: operator.uid, action: "verify.review", target: `user:${uid}`, ip: operator.ip });
+  return {
+    uid,
+    ...identity,
+    photos: photosOf(evidence).map(({ kind, mime, size }) => ({ kind, mime, size })),
+    created_at: evidence.updated_at,
+    expires_at: evidence.evidence_expires_at,
+  };
+}
+
+/** Sends one photo of a manual review, decrypted, to staff (never cached); every view is audited. */
+export async function sendVerifyPhoto(ctx: AppContext, operator: Operator, q: VerifyPhotoQuery, reply: FastifyReply) {
+  const evidence = await findRow(ctx.db, q.uid);
+  const photo = evidence?.evidence_key ? photosOf(evidence).find((p) => p.kind === q.kind) : undefined;
+  const data = evidence && photo ? await openPhoto(ctx, evidence, q.kind) : null;
+  if (!photo || !data) throw notFound("证件照片");
+  await audit(ctx.db, {
+    operatorUid: operator.uid,
+    action: "verify.photo",
+    target: `user:${q.uid}`,
+    detail: { kind: q.kind },
+    ip: operator.ip,
+  });
+  return reply
+    .header("content-type", photo.mime)
+    .header("content-disposition", `inline; filename="${q.uid}-${q.kind}"`)
+    .header("cache-control", "private, no-store")
+    .header("x-content-type-options", "nosniff")
+    .send(data);
+}
+
+/** The requests waiting for a decision, oldest first, each with how many other accounts claim its number. */
+export async function verifyQueue(ctx: AppContext, q: VerifyQueueQuery): Promise<Paged<VerifyQueueRow>> {
+  // Other accounts' current claims of the row's number (correlated on "v").
+  const others = (eb: ExpressionBuilder<DB & { v: VerificationTable }, "v">) =>
+    eb
+      .selectFrom("verifications as o")
+      .whereRef("o.claim_hash", "=", "v.claim_hash")
+      .whereRef("o.uid", "<>", "v.uid")
+      .where("o.status", "in", [ProcessStatus.Processing, ProcessStatus.Done]);
+  let base = ctx.db.selectFrom("verifications as v").where("v.status", "=", ProcessStatus.Processing);
+  if (q.contested === "1") base = base.where((eb) => eb.exists(others(eb).select("o.uid")));
+  const page = await pageOf(
+    q.page,
+    q.size,
+    (limit, offset) =>
+      base
+        .select((eb) => [
+          "v.uid",
+          "v.real_name_masked",
+          "v.id_number_masked",
+          "v.provider",
+          "v.held_until",
+          "v.id_hash",
+          "v.created_at",
+          "v.updated_at",
+          "v.evidence_key",
+          others(eb)
+            .select((o) => o.fn.countAll<number>().as("n"))
+            .as("contested"),
+        ])
+        .orderBy("v.updated_at")
+        .orderBy("v.uid")
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    () => countRows(base),
+  );
+  const briefs = await userBriefs(
+    ctx.db,
+    page.list.map((r) => r.uid),
+  );
+  return {
+    ...page,
+    list: page.list.map((r) => ({
+      uid: r.uid,
+      nickname: briefs.get(r.uid)?.nickname ?? "",
+      phone: briefs.get(r.uid)?.phone ?? "",
+      real_name: r.real_name_masked,
+      id_number: r.id_number_masked,
+      provider: r.provider,
+      evidence: r.evidence_key !== null,
+      contested: Number(r.contested ?? 0),
+      held_until: r.id_hash ? r.held_until : null,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    })),
+  };
 }
 
 /**
  * An operator approves a processing request, rejects a processing or done one (with a reason;
- * the number is released), or resets any (the row goes, the customer may submit again).
+ * the number is released), or resets any (the row goes, the customer may submit again). Approval
+ * is refused when another account has verified the number; it releases other accounts'
+ * unfinished holds. Any decision deletes the request's evidence (key, identity and photos).
  */
 export async function adminVerifyAction(
   ctx: AppContext,
   operator: Operator,
   body: AdminVerifyBody,
 ): Promise<AdminVerifyView> {
-  await transact(ctx, async (trx) => {
-    await lockUser(trx, body.uid);
-    const row = await findRow(trx, body.uid);
-    if (!row) throw refused("该用户没有实名认证记录");
-    const now = nowIso();
-    if (body.action === "reset") {
-      await trx.deleteFrom("verifications").where("uid", "=", body.uid).execute();
-      await mirror(trx, body.uid, { status: ProcessStatus.None, name: null, id: null });
-    } else if (body.action === "approve") {
-      if (row.status !== ProcessStatus.Processing) throw refused("只能通过处理中的实名认证");
-      await trx
-        .updateTable("verifications")
-        .set({ status: ProcessStatus.Done, reason: null, request_id: null, updated_at: now })
-        .where("uid", "=", body.uid)
-        .execute();
-      await mirror(trx, body.uid, { status: ProcessStatus.Done, name: row.real_name_masked, id: row.id_number_masked });
-    } else {
-      if (row.status === ProcessStatus.Rejected) throw refused("该实名认证已是驳回状态");
-      await trx
-        .updateTable("verifications")
-        .set({
+  let files: string[] = [];
+  const taken = (other: number) =>
+    localDuplicated(`该身份证号码已由其他账号（UID ${other}）完成实名认证，请驳回此申请`, "uid");
+  try {
+    await transact(ctx, async (trx) => {
+      await lockUser(trx, body.uid);
+      const row = await findRow(trx, body.uid);
+      if (!row) throw refused("该用户没有实名认证记录");
+      const now = nowIso();
+      if (body.action === "reset") {
+        await trx.deleteFrom("verifications").where("uid", "=", body.uid).execute();
+        await mirror(trx, body.uid, { status: ProcessStatus.None, name: null, id: null });
+      } else if (body.action === "approve") {
+        if (row.status !== ProcessStatus.Processing) throw refused("只能通过处理中的实名认证");
+        const other = await takeNumber(trx, body.uid, row.claim_hash);
+        if (other !== null) throw taken(other);
+        await trx
+          .updateTable("verifications")
+          .set({
+            status: ProcessStatus.Done,
+            reason: null,
+            ...RELEASED,
+            id_hash: row.claim_hash,
+            claim_hash: row.claim_hash,
+            updated_at: now,
+          })
+          .where("uid", "=", body.uid)
+          .execute();
+        await mirror(trx, body.uid, {
+          status: ProcessStatus.Done,
+          name: row.real_name_masked,
+          id: row.id_number_masked,
+        });
+      } else {
+        if (row.status === ProcessStatus.Rejected) throw refused("该实名认证已是驳回状态");
+        await trx
+          .updateTable("verifications")
+          .set({ status: ProcessStatus.Rejected, reason: body.reason ?? null, ...RELEASED, updated_at: now })
+          .where("uid", "=", body.uid)
+          .execute();
+        await mirror(trx, body.uid, {
           status: ProcessStatus.Rejected,
-          reason: body.reason ?? null,
-          id_hash: null,
-          request_id: null,
-          updated_at: now,
-        })
-        .where("uid", "=", body.uid)
-        .execute();
-      await mirror(trx, body.uid, {
-        status: ProcessStatus.Rejected,
-        name: row.real_name_masked,
-        id: row.id_number_masked,
+          name: row.real_name_masked,
+          id: row.id_number_masked,
+        });
+      }
+      files = filesOf(row);
+      await audit(trx, {
+        operatorUid: operator.uid,
+        action: `verify.${body.action}`,
+        target: `user:${body.uid}`,
+        detail: { from: row.status, ...(body.reason && { reason: body.reason }), photos_deleted: files.length },
+        ip: operator.ip,
       });
-    }
-    await audit(trx, {
-      operatorUid: operator.uid,
-      action: `verify.${body.action}`,
-      target: `user:${body.uid}`,
-      detail: { from: row.status, ...(body.reason && { reason: body.reason }) },
-      ip: operator.ip,
     });
-  });
+  } catch (err) {
+    // Another account's verification committed between takeNumber and the write.
+    if (isUniqueViolation(err)) throw localDuplicated(DUPLICATE, "uid");
+    throw err;
+  }
+  await removeEvidenceFiles(ctx, files);
   // Tunnel creation depends on the state; frp decisions do not, so no event is needed.
   return adminVerifyView(ctx, body.uid);
 }
+
+/**
+ * Manual reviews nobody decided within VERIFY_EVIDENCE_DAYS: the request is rejected (the
+ * customer may submit again) and its evidence deleted; then files no row names any more.
+ */
+export async function expireEvidence(ctx: AppContext, now = new Date()): Promise<number> {
+  let expired = 0;
+  for (const { uid } of await expiredEvidence(ctx.db, now, 200)) {
+    const files = await transact(ctx, async (trx) => {
+      await lockUser(trx, uid);
+      const row = await findRow(trx, uid);
+      if (!row?.evidence_expires_at || row.evidence_expires_at > now.toISOString()) return [];
+      // Without its photos the request cannot be decided: it ends, and the customer may submit again.
+      const ended = row.status === ProcessStatus.Processing;
+      await trx
+        .updateTable("verifications")
+        .set(
+          ended
+            ? { status: ProcessStatus.Rejected, reason: EXPIRED_REASON, ...RELEASED, updated_at: nowIso() }
+            : NO_EVIDENCE,
+        )
+        .where("uid", "=", uid)
+        .execute();
+      if (ended)
+        await mirror(trx, uid, {
+          status: ProcessStatus.Rejected,
+          name: row.real_name_masked,
+          id: row.id_number_masked,
+        });
+      return filesOf(row);
+    });
+    await removeEvidenceFiles(ctx, files);
+    if (files.length) expired++;
+  }
+  await removeOrphanFiles(ctx, now);
+  return expired;
+}
+
+export const verifyJobs: JobDef[] = [
+  { name: "verify.evidence-expire", everyMs: 3600_000, run: (ctx) => expireEvidence(ctx) },
+];
 
 /** Verifications in a given state (the operator's overview counts done and waiting ones). */
 export function verificationsWith(db: Kysely<DB>, status: number): Figure {
