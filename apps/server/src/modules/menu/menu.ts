@@ -54,7 +54,7 @@ export const adminMenu: MenuDef[] = [
   { name: "概览", id: "view", path: "/view", icon: "homeGear", roles: STAFF },
   { name: "用户管理", id: "usermgr", path: "/usermgr/list", icon: "user", roles: STAFF },
   { name: "工单管理", id: "ticket", path: "/mgr/ticket", icon: "service", roles: STAFF },
-  { name: "实名审核", id: "verify", path: "/verify", icon: "verify", roles: STAFF },
+  { name: "实名审核", id: "verify", path: "/verify/list", icon: "verify", roles: STAFF },
   { name: "套餐管理", id: "plan", path: "/plan", icon: "store", roles: MANAGER },
   group("订单", "orders", "bill", STAFF, [
     { name: "订单管理", id: "order", path: "/order", icon: "bill", roles: STAFF },

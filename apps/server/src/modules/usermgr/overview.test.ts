@@ -203,7 +203,7 @@ describe("operator overview", () => {
     // The tickets module registers its own counter; a registration under its key replaces it.
     expect((await get()).waiting).toEqual([
       { key: "tickets", label: "待回复工单", path: "/mgr/ticket", count: 0 },
-      { key: "verifications", label: "待审核实名认证", path: "/verify", count: 0 },
+      { key: "verifications", label: "待审核实名认证", path: "/verify/list", count: 0 },
       { key: "withdrawals", label: "待审核提现", path: "/withdrawal?status=2", count: 0 },
       { key: "invoices", label: "待开具发票", path: "/invoice/list?status=2", count: 0 },
     ]);

@@ -33,7 +33,7 @@ export function verifyRoutes(api: FastifyInstance, ctx: AppContext): void {
   registerWaitingCounter({
     key: "verifications",
     label: "待审核实名认证",
-    path: "/verify",
+    path: "/verify/list",
     count: (db) => verificationsWith(db, ProcessStatus.Processing),
   });
   defineRoute(api, ctx, VerifyApi.getUserVerify, ({ user }) => verifyState(ctx, user.uid));
