@@ -4,6 +4,7 @@ import { chooseOption, confirmPopover } from "../fixtures/antd";
 import { adminToken, call, login, registerUser } from "../fixtures/api";
 import { openSignedIn, sider } from "../fixtures/browser";
 import { createTunnelApi, localNode, uniqueName } from "../fixtures/catalog";
+import { BASE_URL } from "../fixtures/env";
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
@@ -11,6 +12,18 @@ const PNG = Buffer.from(
     "05fe02fea72d7d0000000049454e44ae426082",
   "hex",
 );
+
+/** POST /user/ticket/attachment as the page would (multipart), for a customer's earlier uploads. */
+async function uploadApi(token: string): Promise<void> {
+  const form = new FormData();
+  form.append("file", new Blob([PNG], { type: "image/png" }), "earlier.png");
+  const res = await fetch(new URL("/api/user/ticket/attachment", BASE_URL), {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  expect(((await res.json()) as { code: unknown }).code).toBe("SUCCESS");
+}
 
 /** A support staff member (role 2): they work the ticket queue. */
 async function supportToken(): Promise<string> {
@@ -130,4 +143,17 @@ test("the owner of a locked tunnel appeals from the tunnel page and staff unlock
   expect(after.status).toBe(2);
   const t = await call(TicketsApi.getUserTicketDetail, { token: user.token, params: { ticket_id: ticketId } });
   expect(t.status).toBe(1);
+});
+
+test("an image the server refuses shows the customer why (here: ten images uploaded and never sent)", async ({
+  page,
+}) => {
+  const user = await registerUser();
+  for (let i = 0; i < 10; i++) await uploadApi(user.token);
+  await openSignedIn(page, user.token, "/help/ticket");
+  await page.getByRole("button", { name: "新建工单" }).click();
+  const dialog = page.getByRole("dialog", { name: "新建工单" });
+  await dialog.locator('input[type="file"]').setInputFiles({ name: "shot.png", mimeType: "image/png", buffer: PNG });
+  await expect(page.getByText("未提交的图片过多（最多 10 张），请先提交工单或稍后再试")).toBeVisible();
+  await expect(dialog.locator(".ant-upload-list-item-error")).toHaveCount(1);
 });
