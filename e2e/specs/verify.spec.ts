@@ -1,9 +1,12 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { idCheckDigit, VerifyApi } from "@burrow/contract";
 import { expect, test } from "@playwright/test";
 import { confirmPopover } from "../fixtures/antd";
-import { adminToken, call, registerUser } from "../fixtures/api";
+import { adminToken, call, callRaw, registerUser } from "../fixtures/api";
 import { openSignedIn } from "../fixtures/browser";
 import { watchCsp } from "../fixtures/csp";
+import { SERVER_STATE } from "../fixtures/env";
 
 /** A valid resident ID number, unique within the run (random sequence code). */
 function idNumber(): string {
@@ -96,4 +99,84 @@ test("while the operator requires verification, the tunnel form points an unveri
   } finally {
     await call(VerifyApi.patchSuperVerifySetting, { token: admin, body: { required_for_tunnels: false } });
   }
+});
+
+/** A real 32×20 PNG (the review page shows it). */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAACAAAAAUCAIAAABj86gYAAAAIElEQVR42mM4YWNDU8QwasGoBaMWjFowasGoBaMWEIMAV0sgLideEVAAAAAASUVORK5CYII=",
+  "base64",
+);
+
+/** The server's encrypted review photos of a user (DATA_DIR/uploads/verify/<uid>-….bin). */
+function storedPhotos(uid: number): string[] {
+  const { dataDir } = JSON.parse(readFileSync(SERVER_STATE, "utf8")) as { dataDir: string };
+  const dir = path.join(dataDir, "uploads", "verify");
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith(`${uid}-`)) : [];
+}
+
+test("a customer submits ID-card photos for review; an operator sees them with the full name and number, approves, and the photos are gone", async ({
+  page,
+  browser,
+}) => {
+  const user = await registerUser();
+  const id = idNumber();
+  const csp = await watchCsp(page);
+  await openSignedIn(page, user.token, "/account/verify");
+  await page.getByLabel("真实姓名").fill("李雷");
+  await page.getByLabel("身份证号码").fill(id);
+  for (const label of ["身份证人像面", "身份证国徽面", "手持身份证照片"])
+    await page.getByLabel(label).setInputFiles({ name: `${label}.png`, mimeType: "image/png", buffer: PNG });
+  await page.getByRole("button", { name: "提交认证" }).click();
+  await expect(page).toHaveURL(/\/account\/verify\/processing$/);
+  await expect(page.locator("body")).not.toContainText(id);
+  expect(storedPhotos(user.uid)).toHaveLength(3);
+  // Nothing lets the customer fetch them back.
+  const own = await callRaw(VerifyApi.getSuperUserVerifyPhoto, {
+    token: user.token,
+    query: { uid: user.uid, kind: "id_front" },
+  });
+  expect(own.status).toBe(403);
+  expect(await csp.violations()).toEqual([]);
+  expect(csp.pageErrors).toEqual([]);
+
+  // The operator finds it in the review queue and opens the review.
+  const admin = await browser.newPage();
+  const adminCsp = await watchCsp(admin);
+  await openSignedIn(admin, await adminToken(), "/admin/verify/list");
+  await expect(admin.getByRole("heading", { name: "实名审核" })).toBeVisible();
+  const row = admin.getByRole("row").filter({ has: admin.getByRole("link", { name: String(user.uid), exact: true }) });
+  await expect(row.getByText("待审核")).toBeVisible();
+  await row.getByRole("link", { name: "审核" }).click();
+  await expect(admin).toHaveURL(new RegExp(`/admin/verify/list/${user.uid}$`));
+
+  // Full name and number, and the three photos, decrypted for the reviewer.
+  const evidence = admin.locator(".ant-card").filter({ has: admin.getByText("证件资料", { exact: true }) });
+  await expect(evidence.getByText("李雷", { exact: true })).toBeVisible();
+  await expect(evidence.getByText(id, { exact: true })).toBeVisible();
+  for (const label of ["身份证人像面", "身份证国徽面", "手持身份证照片"]) {
+    const img = evidence.getByRole("img", { name: label });
+    await expect(img).toBeVisible();
+    await expect(img).toHaveAttribute("src", /^blob:/);
+    await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(32);
+  }
+
+  const card = admin.locator(".ant-card").filter({ has: admin.getByText("实名认证", { exact: true }) });
+  await card.getByRole("button", { name: "审核通过" }).click();
+  await confirmPopover(admin, "通过");
+  await expect(admin.getByText("实名认证已更新")).toBeVisible();
+  await expect(card.getByText("已完成")).toBeVisible();
+  await expect(admin.getByText("没有待审核的证件照片")).toBeVisible();
+  await expect(admin.locator("body")).not.toContainText(id);
+
+  // Gone: the files, and the photo for anyone who asks.
+  expect(storedPhotos(user.uid)).toEqual([]);
+  const after = await callRaw(VerifyApi.getSuperUserVerifyPhoto, {
+    token: await adminToken(),
+    query: { uid: user.uid, kind: "id_front" },
+  });
+  expect(after.status).toBe(404);
+  expect((await call(VerifyApi.getUserVerify, { token: user.token })).status).toBe(1);
+  expect(await adminCsp.violations()).toEqual([]);
+  expect(adminCsp.pageErrors).toEqual([]);
+  await admin.close();
 });

@@ -24,7 +24,7 @@ import { ticketsAdminRoutes, ticketsCustomerRoutes } from "@/features/tickets/ti
 import { trafficAdminRoutes, trafficCustomerRoutes } from "@/features/traffic/traffic.routes";
 import { tunnelsAdminRoutes, tunnelsCustomerRoutes } from "@/features/tunnels/tunnels.routes";
 import { usermgrRoutes } from "@/features/usermgr/usermgr.routes";
-import { verifyRoutes } from "@/features/verify/verify.routes";
+import { verifyAdminRoutes, verifyRoutes } from "@/features/verify/verify.routes";
 import { ADMIN_BASE } from "./access";
 import { RootRoute } from "./RootRoute";
 import { RouteErrorPage } from "./RouteErrorPage";
@@ -56,6 +56,7 @@ const adminRoutes: RouteObject[] = [
   { index: true, element: <Navigate to="view" replace />, handle: { access: "signedIn" } satisfies RouteHandle },
   ...adminviewRoutes,
   ...usermgrRoutes,
+  ...verifyAdminRoutes,
   ...auditRoutes,
   ...nodesAdminRoutes,
   ...tunnelsAdminRoutes,

@@ -1,4 +1,12 @@
-import { type AdminVerifyBody, ProcessStatus, VerifyApi, type VerifyBody, type VerifySetting } from "@burrow/contract";
+import {
+  type AdminVerifyBody,
+  ProcessStatus,
+  VerifyApi,
+  type VerifyBody,
+  type VerifyPhotoKind,
+  type VerifyQueueQuery,
+  type VerifySetting,
+} from "@burrow/contract";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -7,6 +15,11 @@ export const verifyKeys = {
   mine: () => [...verifyKeys.all, "mine"] as const,
   admin: (uid: number) => [...verifyKeys.all, "admin", uid] as const,
   setting: () => [...verifyKeys.all, "setting"] as const,
+  queue: (q: Partial<VerifyQueueQuery>) => [...verifyKeys.all, "queue", q] as const,
+  /** a manual review's unmasked data and photos (each fetch is audited on the server) */
+  evidence: (uid: number) => [...verifyKeys.all, "evidence", uid] as const,
+  review: (uid: number) => [...verifyKeys.evidence(uid), "review"] as const,
+  photo: (uid: number, kind: VerifyPhotoKind) => [...verifyKeys.evidence(uid), "photo", kind] as const,
 };
 
 /** GET /user/verify: the caller's verification, masked. */
@@ -25,6 +38,44 @@ export const verifyResultQuery = () =>
 
 /** POST /user/verify */
 export const submitVerify = (body: VerifyBody) => api.call(VerifyApi.postUserVerify, { body });
+
+/** POST /user/verify/review (multipart): name, number and photos of the ID card for an operator's review. */
+export const submitReview = (body: VerifyBody, photos: Partial<Record<VerifyPhotoKind, Blob>>) => {
+  const form = new FormData();
+  form.append("real_name", body.real_name);
+  form.append("id_number", body.id_number);
+  for (const [kind, file] of Object.entries(photos)) if (file) form.append(kind, file);
+  return api.upload(VerifyApi.postUserVerifyReview, form);
+};
+
+/** GET /super/verify/queue: requests waiting for a decision. */
+export const verifyQueueQuery = (q: Partial<VerifyQueueQuery>) =>
+  queryOptions({
+    queryKey: verifyKeys.queue(q),
+    queryFn: ({ signal }) => api.call(VerifyApi.getSuperVerifyQueue, { query: q }, { signal }),
+  });
+
+/**
+ * GET /super/user/verify/review: the full name and number. Audited per call, so fetched once per
+ * visit (never refetched in the background) and dropped when the decision is made.
+ */
+export const verifyReviewQuery = (uid: number) =>
+  queryOptions({
+    queryKey: verifyKeys.review(uid),
+    queryFn: ({ signal }) => api.call(VerifyApi.getSuperUserVerifyReview, { query: { uid } }, { signal }),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+
+/** One photo as a blob (the call needs the token, so an <img src> cannot fetch it); audited like the review. */
+export const verifyPhotoQuery = (uid: number, kind: VerifyPhotoKind) =>
+  queryOptions({
+    queryKey: verifyKeys.photo(uid, kind),
+    queryFn: async ({ signal }) =>
+      (await api.download(VerifyApi.getSuperUserVerifyPhoto, { query: { uid, kind } }, { signal })).blob,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
 
 /** GET /super/user/verify?uid */
 export const adminVerifyQuery = (uid: number) =>

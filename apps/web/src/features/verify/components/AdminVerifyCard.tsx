@@ -2,6 +2,8 @@ import { ProcessStatus } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Descriptions, Form, Input, Modal, Popconfirm, Space, Switch, Typography } from "antd";
 import { useState } from "react";
+import { Link } from "react-router";
+import { ADMIN_BASE } from "@/app/access";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
 import {
@@ -11,20 +13,31 @@ import {
   verifyKeys,
   verifySettingQuery,
 } from "../verify.api";
+import { ContestedAlert } from "./ContestedAlert";
 import { VerifyStatusTag } from "./VerifyStatusTag";
 
+/** How a request was verified, as operators read it. */
+export const PROVIDER_LABEL: Record<string, string> = { sandbox: "沙箱", manual: "人工审核", redirect: "第三方认证" };
+
+/** The review page of one user's request. */
+export const reviewPath = (uid: number) => `${ADMIN_BASE}/verify/list/${uid}`;
+
 /**
- * A user's identity verification on /admin/usermgr/list/{Uid}: masked name and number, status,
- * and for Managers approve / reject with a reason / reset, plus the site-wide tunnel requirement.
+ * A user's identity verification (on /admin/usermgr/list/{Uid} and the review page): masked name
+ * and number, status, the other accounts claiming the number, and for Managers approve / reject
+ * with a reason / reset, plus the site-wide tunnel requirement.
  */
 export function AdminVerifyCard({
   uid,
   canWrite,
   onChanged,
+  showReviewLink = true,
 }: {
   uid: number;
   canWrite: boolean;
   onChanged?: () => void;
+  /** link to the review page when photos wait for a decision (off on that page itself) */
+  showReviewLink?: boolean;
 }) {
   const queryClient = useQueryClient();
   const { data: v } = useQuery(adminVerifyQuery(uid));
@@ -37,7 +50,9 @@ export function AdminVerifyCard({
       feedback.success("实名认证已更新");
       setRejecting(false);
       form.resetFields();
-      await queryClient.invalidateQueries({ queryKey: verifyKeys.admin(uid) });
+      // The decision deleted the photos: drop what this browser holds of them too.
+      queryClient.removeQueries({ queryKey: verifyKeys.evidence(uid) });
+      await queryClient.invalidateQueries({ queryKey: verifyKeys.all });
       onChanged?.();
     },
   });
@@ -90,13 +105,30 @@ export function AdminVerifyCard({
         </Descriptions.Item>
         <Descriptions.Item label="姓名">{v.real_name ?? "-"}</Descriptions.Item>
         <Descriptions.Item label="身份证号码">{v.id_number ?? "-"}</Descriptions.Item>
-        <Descriptions.Item label="认证渠道">{v.provider ?? "-"}</Descriptions.Item>
+        <Descriptions.Item label="认证方式">
+          {v.provider ? (PROVIDER_LABEL[v.provider] ?? v.provider) : "-"}
+        </Descriptions.Item>
+        {v.held_until ? (
+          <Descriptions.Item label="号码保留至">{formatTime(v.held_until)}（第三方认证未完成前）</Descriptions.Item>
+        ) : null}
+        {v.evidence ? (
+          <Descriptions.Item label="证件照片">
+            {v.evidence.photos.length} 张，{formatTime(v.evidence.expires_at)} 前未审核将自动驳回并删除
+            {showReviewLink ? (
+              <>
+                {" "}
+                <Link to={reviewPath(uid)}>审核证件资料</Link>
+              </>
+            ) : null}
+          </Descriptions.Item>
+        ) : null}
         {status === ProcessStatus.Rejected ? (
           <Descriptions.Item label="驳回原因">{v.reason ?? "-"}</Descriptions.Item>
         ) : null}
         <Descriptions.Item label="提交时间">{formatTime(v.created_at)}</Descriptions.Item>
         <Descriptions.Item label="更新时间">{formatTime(v.updated_at)}</Descriptions.Item>
       </Descriptions>
+      <ContestedAlert claims={v.contested} />
       {setting ? (
         <Space style={{ marginTop: 12 }}>
           <Typography.Text type="secondary">创建隧道需要实名认证（全站设置）</Typography.Text>

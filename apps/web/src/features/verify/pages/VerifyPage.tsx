@@ -1,22 +1,77 @@
-import { idNumberProblem, ProcessStatus, type VerifyBody } from "@burrow/contract";
+import {
+  idNumberProblem,
+  ProcessStatus,
+  VERIFY_PHOTO_KINDS,
+  VERIFY_PHOTO_LABELS,
+  VERIFY_PHOTO_MAX_BYTES,
+  VERIFY_PHOTO_REQUIRED,
+  type VerifyBody,
+  type VerifyPhotoKind,
+} from "@burrow/contract";
+import { RiImageAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, Descriptions, Form, Input, Space } from "antd";
+import { Alert, Button, Card, Descriptions, Form, Input, Space, Typography, Upload, type UploadFile } from "antd";
 import { useNavigate } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
 import { accountKeys } from "@/features/account/account.api";
 import { showFormError } from "@/lib/form-error";
 import { formatTime } from "@/lib/format";
 import { VerifyStatusTag } from "../components/VerifyStatusTag";
-import { myVerifyQuery, resultSegment, submitVerify, verifyKeys } from "../verify.api";
+import { myVerifyQuery, resultSegment, submitReview, submitVerify, verifyKeys } from "../verify.api";
+
+/** Image types the server takes (it checks the bytes; this spares a useless upload). */
+const TYPES = ["image/png", "image/jpeg", "image/webp"];
+const MAX_MB = VERIFY_PHOTO_MAX_BYTES / 1024 / 1024;
+
+type Values = VerifyBody & Partial<Record<VerifyPhotoKind, UploadFile[]>>;
+
+/** The chosen file of a photo field, kept in the browser until the form is sent. */
+const fileOf = (list: UploadFile[] | undefined): Blob | undefined => list?.[0]?.originFileObj;
+
+/** One photo of the ID card: picked, previewed, sent with the form (never uploaded on its own). */
+function PhotoField({ kind, required }: { kind: VerifyPhotoKind; required: boolean }) {
+  return (
+    <Form.Item
+      name={kind}
+      label={VERIFY_PHOTO_LABELS[kind]}
+      valuePropName="fileList"
+      getValueFromEvent={(e: { fileList: UploadFile[] }) => e.fileList}
+      rules={[
+        { required, message: `请上传${VERIFY_PHOTO_LABELS[kind]}照片` },
+        {
+          validator: async (_, list: UploadFile[] | undefined) => {
+            const f = list?.[0];
+            if (!f) return;
+            if (f.type && !TYPES.includes(f.type)) throw new Error("仅支持 png、jpg、webp 图片");
+            if ((f.size ?? 0) > VERIFY_PHOTO_MAX_BYTES) throw new Error(`照片不能超过 ${MAX_MB} MB`);
+          },
+        },
+      ]}
+    >
+      <Upload accept={TYPES.join(",")} listType="picture-card" maxCount={1} beforeUpload={() => false}>
+        <Space orientation="vertical" size={4} align="center">
+          <RiImageAddLine size={20} />
+          <span>选择照片</span>
+        </Space>
+      </Upload>
+    </Form.Item>
+  );
+}
 
 /** /account/verify: the customer's identity verification (real name + resident ID number). */
 export function VerifyPage() {
   const { data: state } = useQuery(myVerifyQuery());
-  const [form] = Form.useForm<VerifyBody>();
+  const [form] = Form.useForm<Values>();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const mutation = useMutation({
-    mutationFn: submitVerify,
+    mutationFn: (values: Values) => {
+      const body = { real_name: values.real_name, id_number: values.id_number };
+      const photos = Object.fromEntries(VERIFY_PHOTO_KINDS.map((k) => [k, fileOf(values[k])]));
+      // Photos go to an operator's review (the manual mode; in the sandbox, when any is given).
+      const review = state?.mode === "manual" || Object.values(photos).some(Boolean);
+      return review ? submitReview(body, photos) : submitVerify(body);
+    },
     meta: { silentError: true },
     onSuccess: async (result) => {
       await queryClient.invalidateQueries({ queryKey: verifyKeys.all });
@@ -29,11 +84,18 @@ export function VerifyPage() {
   });
   if (!state) return null;
   const done = state.status === ProcessStatus.Done;
+  // The manual mode decides on photos of the ID card; the sandbox takes them optionally (then an operator reviews).
+  const photos = state.mode === "manual" || state.mode === "sandbox";
+  const photosRequired = state.mode === "manual";
 
   return (
     <PageContainer
       title="实名认证"
-      description="根据相关法规，使用隧道服务前需完成实名认证。证件号码仅以脱敏形式保存。"
+      description={
+        photosRequired
+          ? "根据相关法规，使用隧道服务前需完成实名认证。提交的证件照片加密保存，仅审核人员可见，审核完成后即删除。"
+          : "根据相关法规，使用隧道服务前需完成实名认证。证件号码仅以脱敏形式保存。"
+      }
     >
       <Space orientation="vertical" size={16} style={{ width: "100%" }}>
         {state.required_for_tunnels && !done ? (
@@ -88,6 +150,24 @@ export function VerifyPage() {
               >
                 <Input autoComplete="off" maxLength={18} placeholder="18 位居民身份证号码" />
               </Form.Item>
+              {photos ? (
+                <>
+                  <Typography.Paragraph type="secondary">
+                    {photosRequired
+                      ? `请上传身份证人像面和国徽面照片（可另附手持身份证照片），png、jpg 或 webp，每张不超过 ${MAX_MB} MB。照片加密保存，仅审核人员可见，审核完成后即删除。`
+                      : "沙箱环境：上传证件照片后转人工审核；不上传则按姓名自动判定。"}
+                  </Typography.Paragraph>
+                  <Space wrap size={16} align="start">
+                    {VERIFY_PHOTO_KINDS.map((kind) => (
+                      <PhotoField
+                        key={kind}
+                        kind={kind}
+                        required={photosRequired && VERIFY_PHOTO_REQUIRED.includes(kind)}
+                      />
+                    ))}
+                  </Space>
+                </>
+              ) : null}
               <Button type="primary" htmlType="submit" loading={mutation.isPending}>
                 提交认证
               </Button>

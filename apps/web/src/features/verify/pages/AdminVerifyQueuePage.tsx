@@ -1,0 +1,87 @@
+import type { VerifyQueueRow } from "@burrow/contract";
+import { useQuery } from "@tanstack/react-query";
+import { Card, Col, Form, Row, Table, type TableColumnsType, Tag } from "antd";
+import { Link } from "react-router";
+import { PageContainer } from "@/components/PageContainer";
+import { SearchActions } from "@/components/SearchActions";
+import { SEARCH_COL, SelectFilter } from "@/components/SearchFields";
+import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { formatTime, phoneText } from "@/lib/format";
+import { PROVIDER_LABEL, reviewPath } from "../components/AdminVerifyCard";
+import { verifyQueueQuery } from "../verify.api";
+
+const FILTERS = { contested: "text" } as const;
+
+const columns: TableColumnsType<VerifyQueueRow> = [
+  { title: "UID", dataIndex: "uid", width: 90, render: (uid: number) => <Link to={reviewPath(uid)}>{uid}</Link> },
+  {
+    title: "用户",
+    dataIndex: "phone",
+    width: 190,
+    render: (phone: string, r) => `${phoneText(phone)}${r.nickname ? `（${r.nickname}）` : ""}`,
+  },
+  { title: "姓名", dataIndex: "real_name", width: 110 },
+  { title: "身份证号码", dataIndex: "id_number", width: 190 },
+  { title: "方式", dataIndex: "provider", width: 110, render: (p: string) => PROVIDER_LABEL[p] ?? p },
+  {
+    title: "证件照片",
+    dataIndex: "evidence",
+    width: 100,
+    render: (e: boolean) => (e ? <Tag color="blue">待审核</Tag> : "-"),
+  },
+  {
+    title: "号码争议",
+    dataIndex: "contested",
+    width: 170,
+    render: (n: number) => (n > 0 ? <Tag color="red">另有 {n} 个账号提交</Tag> : "-"),
+  },
+  { title: "提交时间", dataIndex: "updated_at", width: 180, render: (v: string) => formatTime(v) },
+  {
+    title: "操作",
+    key: "actions",
+    width: 80,
+    fixed: "right",
+    render: (_: unknown, r) => <Link to={reviewPath(r.uid)}>审核</Link>,
+  },
+];
+
+/**
+ * /admin/verify/list: the verifications waiting for a decision, oldest first; a number claimed by
+ * more than one account is flagged (someone may be using another person's number).
+ */
+export function AdminVerifyQueuePage() {
+  const [form] = Form.useForm();
+  const { filters, search, reset, pagination } = useUrlFilters(FILTERS, form);
+  const contested = filters.contested === "1" ? "1" : undefined;
+  const { data, isFetching } = useQuery(verifyQueueQuery({ page: filters.page, size: filters.size, contested }));
+  return (
+    <PageContainer
+      title="实名审核"
+      description="处理中的实名认证，最早提交的在前；同一身份证号码被多个账号提交时标记为争议。"
+    >
+      <Card className="search-card">
+        <Form form={form} layout="vertical" initialValues={filters} onFinish={search}>
+          <Row gutter={16}>
+            <Col {...SEARCH_COL}>
+              <SelectFilter name="contested" label="号码争议" options={[{ value: "1", label: "仅看有争议的号码" }]} />
+            </Col>
+            <Col {...SEARCH_COL} className="search-actions">
+              <SearchActions onReset={reset} label=" " />
+            </Col>
+          </Row>
+        </Form>
+      </Card>
+      <Card>
+        <Table<VerifyQueueRow>
+          rowKey="uid"
+          size="middle"
+          columns={columns}
+          dataSource={data?.list}
+          loading={isFetching}
+          scroll={{ x: 1200 }}
+          pagination={pagination(data?.total ?? 0)}
+        />
+      </Card>
+    </PageContainer>
+  );
+}
