@@ -1,12 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { buildApp } from "./app";
-import { PID_FILE } from "./cli/backup";
 import { loadConfig } from "./config";
+import { FILE_MODE, OWNER_ONLY_UMASK, PID_FILE, tightenDataDir } from "./db/data-dir";
 import { SchemaTooNewError } from "./db/migrate";
 
 /** Reads the environment, builds the app and listens; stops cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
+  // Whatever the server creates (the database, its -wal and -shm, uploads, backups before a
+  // migration, the pid file) is the owner's only, whatever umask it was started with.
+  process.umask(OWNER_ONLY_UMASK);
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -14,7 +17,11 @@ async function main(): Promise<void> {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(1);
   }
+  // And what an earlier version or a looser umask left there (0644 files, 0755 directories).
+  const tightened = tightenDataDir(config.DATA_DIR);
   const { app, signIn } = await buildApp(config);
+  if (tightened > 0)
+    app.log.warn({ files: tightened }, `data directory: ${config.DATA_DIR} made readable by its owner only`);
   let closing = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
@@ -51,8 +58,8 @@ async function main(): Promise<void> {
   }
   // `npm run restore` refuses while this file names a live process (cli/backup.ts).
   const pidFile = path.resolve(config.DATA_DIR, PID_FILE);
-  fs.mkdirSync(config.DATA_DIR, { recursive: true });
-  fs.writeFileSync(pidFile, `${process.pid}\n`);
+  fs.writeFileSync(pidFile, `${process.pid}\n`, { mode: FILE_MODE });
+  fs.chmodSync(pidFile, FILE_MODE);
   process.on("exit", () => {
     try {
       if (fs.readFileSync(pidFile, "utf8").trim() === String(process.pid)) fs.rmSync(pidFile);

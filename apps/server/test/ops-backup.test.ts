@@ -73,6 +73,9 @@ describe.runIf(TEST_DIALECT === "sqlite")("backup and restore (SQLite; in the SQ
     expect(backup.out).toContain("Backup written");
     expect(backup.code).toBe(0);
     expect(writes).toBeGreaterThan(0);
+    // One file, owner-only, nothing beside it (no -wal, -shm or .partial: issue 30 §11).
+    expect(fs.readdirSync(path.dirname(dest))).toEqual(["burrow-copy.sqlite"]);
+    expect(fs.statSync(dest).mode & 0o777).toBe(0o600);
     // Consistent: the copy's balance equals the sum of its own ledger, whatever moment it caught.
     const copy = new SQLite(dest, { readonly: true });
     try {

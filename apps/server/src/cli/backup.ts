@@ -5,8 +5,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import SQLite from "better-sqlite3";
-
-export const PID_FILE = "burrow.pid";
+import {
+  DIR_MODE,
+  FILE_MODE,
+  leavingNoSidecars,
+  OWNER_ONLY_UMASK,
+  PID_FILE,
+  privateDir,
+  SQLITE_FILE,
+  sidecars,
+  tightenDataDir,
+} from "../db/data-dir";
 
 const USAGE = `Usage:
   npm run backup [-- <file>]    consistent copy of DATA_DIR/burrow.sqlite while Burrow runs
@@ -35,6 +44,10 @@ export function runningServer(dataDir: string): number | null {
 
 /** Opens a copy read-only and checks it is a whole Burrow database; returns its table count. */
 function check(file: string): { migrations: number } {
+  return leavingNoSidecars(file, () => checkOpen(file));
+}
+
+function checkOpen(file: string): { migrations: number } {
   const db = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
     const integrity = db.pragma("integrity_check", { simple: true });
@@ -55,21 +68,39 @@ const stamp = () => new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/
 /**
  * Copies `source` to `dest` with the online backup API in one step: the copy is a snapshot of one
  * read transaction, whatever the server writes meanwhile (page-by-page steps would restart on
- * every write of the running server).
+ * every write of the running server). The copy is one owner-only file: taken out of WAL mode
+ * (the backup API copies the live file's mode, and opening a WAL copy leaves a -wal and a -shm
+ * beside it), with nothing left beside it.
  */
 export async function backupSqlite(source: string, dest: string): Promise<void> {
-  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  // New directories owner-only; an existing one chosen by the operator is left as it is.
+  fs.mkdirSync(path.dirname(dest), { recursive: true, mode: DIR_MODE });
   const tmp = `${dest}.partial`;
-  fs.rmSync(tmp, { force: true });
-  const db = new SQLite(source, { fileMustExist: true });
+  const clean = () => {
+    for (const f of [tmp, ...sidecars(tmp)]) fs.rmSync(f, { force: true });
+  };
+  clean();
   try {
-    db.pragma("busy_timeout = 10000");
-    await db.backup(tmp, { progress: () => 2 ** 30 });
+    // Read-write, so that with the server stopped this last connection folds and removes its -wal.
+    const db = new SQLite(source, { fileMustExist: true });
+    try {
+      db.pragma("busy_timeout = 10000");
+      await db.backup(tmp, { progress: () => 2 ** 30 });
+    } finally {
+      db.close();
+    }
+    fs.chmodSync(tmp, FILE_MODE);
+    const copy = new SQLite(tmp, { fileMustExist: true });
+    try {
+      copy.pragma("journal_mode = DELETE");
+    } finally {
+      copy.close();
+    }
+    check(tmp);
+    fs.renameSync(tmp, dest);
   } finally {
-    db.close();
+    clean();
   }
-  check(tmp);
-  fs.renameSync(tmp, dest);
 }
 
 /** Replaces the data directory's database with `source`; the current one is renamed beside it. */
@@ -80,7 +111,7 @@ export async function restoreSqlite(dataDir: string, source: string): Promise<st
       `Burrow is running on ${dataDir} (pid ${pid}): stop it first (systemctl stop burrow, or SIGTERM), then restore`,
     );
   check(source);
-  const live = path.join(dataDir, "burrow.sqlite");
+  const live = path.join(dataDir, SQLITE_FILE);
   let kept: string | null = null;
   if (fs.existsSync(live)) {
     // Fold the WAL into the file first, so that the copy kept aside is whole on its own.
@@ -89,14 +120,17 @@ export async function restoreSqlite(dataDir: string, source: string): Promise<st
     db.close();
     kept = `${live}.before-restore-${stamp()}`;
     fs.renameSync(live, kept);
-    for (const ext of ["-wal", "-shm"]) fs.rmSync(live + ext, { force: true });
+    for (const f of sidecars(live)) fs.rmSync(f, { force: true });
   }
-  const src = new SQLite(source, { readonly: true, fileMustExist: true });
-  try {
-    await src.backup(live);
-  } finally {
-    src.close();
-  }
+  await leavingNoSidecars(source, async () => {
+    const src = new SQLite(source, { readonly: true, fileMustExist: true });
+    try {
+      await src.backup(live);
+    } finally {
+      src.close();
+    }
+  });
+  tightenDataDir(dataDir);
   return kept;
 }
 
@@ -112,11 +146,14 @@ async function main(argv: string[]): Promise<number> {
     );
     return 1;
   }
+  // Whatever this creates (a backup, a restored database, a directory) is the owner's only.
+  process.umask(OWNER_ONLY_UMASK);
   const dataDir = path.resolve(process.env.DATA_DIR || "./data");
-  const live = path.join(dataDir, "burrow.sqlite");
+  const live = path.join(dataDir, SQLITE_FILE);
   try {
     if (command === "backup") {
       if (!fs.existsSync(live)) throw new Error(`No database at ${live}: set DATA_DIR to Burrow's data directory`);
+      if (!file) privateDir(path.join(dataDir, "backups"));
       const dest = path.resolve(file ?? path.join(dataDir, "backups", `burrow-${stamp()}.sqlite`));
       if (fs.existsSync(dest)) throw new Error(`${dest} exists; choose another file`);
       await backupSqlite(live, dest);

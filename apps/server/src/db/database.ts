@@ -16,6 +16,7 @@ import {
   type SqliteStatement,
 } from "kysely";
 import pg from "pg";
+import { DIR_MODE, privateFile, privateIfThere, sidecars } from "./data-dir";
 import { setDialect } from "./dialect";
 import type { DB } from "./schema";
 import { SqliteWorker } from "./sqlite-worker";
@@ -51,9 +52,14 @@ export function createDb(opts: DbOptions): Kysely<DB> {
     return db;
   }
   const file = opts.sqliteFile ?? ":memory:";
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: DIR_MODE });
+    // Owner-only before SQLite opens it: SQLite gives the -wal and -shm it creates the file's mode.
+    privateFile(file);
+  }
   const sqlite = new SQLite(file);
   sqlite.pragma("journal_mode = WAL");
+  if (file !== ":memory:") for (const f of sidecars(file)) privateIfThere(f);
   // NORMAL is durable in WAL mode except for the last transactions on power loss, and much faster.
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { type Kysely, type MigrationProvider, Migrator, sql } from "kysely";
+import { FILE_MODE } from "./data-dir";
 import { isPostgres } from "./dialect";
 import { migrations } from "./migrations/index";
 import type { DB } from "./schema";
@@ -59,6 +60,7 @@ export async function backupSqlite(file: string, schemaAt: string): Promise<stri
   } finally {
     source.close();
   }
+  fs.chmodSync(dest, FILE_MODE);
   const dir = path.dirname(file);
   const prefix = `${path.basename(file)}.backup-`;
   // The ISO timestamp right after the prefix makes name order the order they were taken in.
