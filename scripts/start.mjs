@@ -28,5 +28,17 @@ const server = spawn(process.execPath, ["--max-semi-space-size=64", "--import", 
   stdio: "inherit",
   env: process.env,
 });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+// The server stops within SHUTDOWN_TIMEOUT by itself (a log write never holds it up); should it
+// still be there a few seconds later, it is killed, so that a stop always ends.
+const shutdownSeconds = Number(process.env.SHUTDOWN_TIMEOUT) > 0 ? Number(process.env.SHUTDOWN_TIMEOUT) : 10;
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.on(signal, () => {
+    server.kill(signal);
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => server.kill("SIGKILL"), (shutdownSeconds + 5) * 1000).unref();
+  });
+// Nothing of this process's own output may keep it alive once the reader is gone.
+for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -4,12 +4,16 @@ import { buildApp } from "./app";
 import { loadConfig } from "./config";
 import { FILE_MODE, OWNER_ONLY_UMASK, PID_FILE, tightenDataDir } from "./db/data-dir";
 import { SchemaTooNewError } from "./db/migrate";
+import { drainStdoutLog, toleratePipeErrors } from "./shared/logger";
 
 /** Reads the environment, builds the app and listens; stops cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   // Whatever the server creates (the database, its -wal and -shm, uploads, backups before a
   // migration, the pid file) is the owner's only, whatever umask it was started with.
   process.umask(OWNER_ONLY_UMASK);
+  // A reader of stdout or stderr that went away (a supervisor, a terminal) must neither crash the
+  // server nor hold it up: the logger drops its lines from then on (shared/logger.ts).
+  toleratePipeErrors();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -30,19 +34,24 @@ async function main(): Promise<void> {
       // Draining: no new connection is accepted, requests in flight are answered, jobs and the
       // poller stop (their leases handed back), the frp writer flushes, then the database closes.
       app.log.warn({ signal }, "shutting down: draining requests in flight");
+      const deadline = Date.now() + config.SHUTDOWN_TIMEOUT * 1000;
       const force = setTimeout(() => {
         app.log.error(`requests still in flight after ${config.SHUTDOWN_TIMEOUT} s; exiting anyway`);
         process.exit(1);
       }, config.SHUTDOWN_TIMEOUT * 1000);
       force.unref();
+      // The last lines get a moment to reach a slow reader, within the deadline; none is waited for
+      // synchronously at exit.
+      const exit = (code: number) =>
+        drainStdoutLog(Math.min(1000, deadline - Date.now())).finally(() => process.exit(code));
       app.close().then(
         () => {
           app.log.warn("stopped");
-          process.exit(0);
+          return exit(0);
         },
         (err) => {
           app.log.error({ err }, "shutdown failed");
-          process.exit(1);
+          return exit(1);
         },
       );
     });
