@@ -12,7 +12,7 @@ import { migrations } from "../src/db/migrations/index";
 import type { DB } from "../src/db/schema";
 import { uidsWithPhoneContaining } from "../src/modules/users/users.repository";
 import { tunnelRow } from "./frp-fixtures";
-import { createPgDatabase, openTestDb, TEST_DIALECT } from "./harness";
+import { catchWarnings, createPgDatabase, onlyOn, openTestDb, TEST_DIALECT } from "./harness";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tables are discovered at run time, whatever the schema.
 type AnyDb = Kysely<any>;
@@ -259,8 +259,9 @@ describe("the phone search index (2026-11-25T06-00_phone_search)", () => {
     expect(await found(db, "7111")).toEqual([7, 10]);
   });
 
-  it.runIf(TEST_DIALECT === "postgres")(
+  it(
     "without the right to create pg_trgm (a managed database), migrates without the index and the search still works",
+    onlyOn("postgres", "roles and extension rights are PostgreSQL's"),
     async () => {
       const pgDb = await createPgDatabase("burrow_noext");
       const role = `burrow_noext_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
@@ -300,7 +301,12 @@ describe("the phone search index (2026-11-25T06-00_phone_search)", () => {
       url.password = password;
       asRole = createDb({ databaseUrl: url.toString() });
 
-      const result = await migrateToLatest(asRole);
+      // The migrations warn at start-up, once per index they could not make: that is the point here,
+      // asserted rather than printed.
+      const { result, warnings } = await catchWarnings(/ not created, /, () => migrateToLatest(asRole!));
+      expect(warnings.map((w) => w.split(" ")[0])).toEqual(
+        expect.arrayContaining(["users_phone_trgm", "tunnels_name_trgm", "tunnel_traffic_uid_day_node"]),
+      );
       expect(result.applied).toEqual(knownMigrations().slice(knownMigrations().indexOf(name)));
       expect(await objects(asRole)).toEqual([]);
       const ext = await sql<{

@@ -4,7 +4,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { killAll, ok, registerCustomer, signIn, startServer, tempDir } from "./child-server";
-import { ADMIN_PASSWORD, ADMIN_PHONE, TEST_DIALECT } from "./harness";
+import { ADMIN_PASSWORD, ADMIN_PHONE, onlyOn } from "./harness";
 
 /**
  * `npm run backup` copies the SQLite database while the server serves (and writes), and
@@ -41,8 +41,11 @@ const countUsers = (file: string) => {
   }
 };
 
-// SQLite only: it runs in the SQLite pass (TEST_DB unset) and is skipped, by name, in the PostgreSQL one.
-describe.runIf(TEST_DIALECT === "sqlite")("backup and restore (SQLite; in the SQLite pass only)", () => {
+const SQLITE_FILE = onlyOn(
+  "sqlite",
+  "burrow-admin backup/restore copies the SQLite file; PostgreSQL has its own tools",
+);
+describe("backup and restore (SQLite; in the SQLite pass only)", SQLITE_FILE, () => {
   it("backs up while serving and writing, refuses to restore under a running server, restores once stopped", async () => {
     const dataDir = tempDir("backup");
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));

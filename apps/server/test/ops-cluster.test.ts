@@ -20,7 +20,7 @@ import {
   startServer,
   tempDir,
 } from "./child-server";
-import { TEST_DIALECT } from "./harness";
+import { onlyOn, TEST_DIALECT } from "./harness";
 
 /**
  * Several Burrow processes on one PostgreSQL database and one Redis (docs/operations.md): what
@@ -99,7 +99,11 @@ async function msUntil(check: () => Promise<boolean>, limitMs: number, what: str
   }
 }
 
-describe.runIf(RUN)("two processes on one PostgreSQL and one Redis (in the TEST_DB=postgres pass)", () => {
+const SHARED_DB = onlyOn(
+  "postgres",
+  "two processes share one database only on PostgreSQL (SQLite is one process's file)",
+);
+describe("two processes on one PostgreSQL and one Redis (in the TEST_DB=postgres pass)", SHARED_DB, () => {
   it("a ban made through one is refused by the other's plugin endpoint within a second", async () => {
     const f = await frpSetup(a, randomPhone());
     // B has the customer in its decision cache: allowed.

@@ -5,7 +5,7 @@ import SQLite from "better-sqlite3";
 import { type Generated, Kysely, PostgresDialect, type RawBuilder, type SqlBool, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { createPgDatabase, TEST_DIALECT } from "../../test/harness";
+import { createPgDatabase, onlyOn } from "../../test/harness";
 import { inPage } from "../shared/paging";
 import { createDb, keepingStatements, PreparingClient } from "./database";
 import { oneOf } from "./dialect";
@@ -108,7 +108,8 @@ describe("keepingStatements' rows", () => {
   });
 });
 
-describe.skipIf(TEST_DIALECT !== "postgres")("PreparingClient (PostgreSQL)", () => {
+const PG_CLIENT = onlyOn("postgres", "PreparingClient is the node-postgres client; SQLite has none");
+describe("PreparingClient (PostgreSQL)", PG_CLIENT, () => {
   /** A database with one connection, so that every query meets the same prepared statements. */
   async function oneConnection() {
     const pgDb = await createPgDatabase("burrow_prep");

@@ -3,7 +3,7 @@ import { parseToml, type TomlTable } from "@burrow/frps-sim";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan, tunnelRow } from "../../../test/frp-fixtures";
-import { createTestApp, TEST_DIALECT, type TestApp } from "../../../test/harness";
+import { createTestApp, onlyOn, type TestApp } from "../../../test/harness";
 import { holding, whileHeld } from "../../../test/locks";
 import type { DB } from "../../db/schema";
 import { lockNode } from "./nodes.repository";
@@ -210,7 +210,8 @@ const holdingNode = (nodeId: number, mode: "key share" | "update", then: (trx: K
  * The races below exist on PostgreSQL only: SQLite runs one write transaction at a time, and
  * Burrow's reads wait behind it on the one connection.
  */
-const racing = describe.runIf(TEST_DIALECT === "postgres");
+const racing = (name: string, fn: () => void) =>
+  describe(name, onlyOn("postgres", "SQLite runs one write transaction at a time: there is no race"), fn);
 
 racing("deleting a node while a tunnel is created on it", () => {
   it("counts a tunnel whose creation holds the node: the node is not deleted", async () => {

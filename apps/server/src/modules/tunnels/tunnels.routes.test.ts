@@ -2,7 +2,7 @@ import type { AdminNodeDetail, Paged, TunnelDetail, TunnelView, UserNodeRow } fr
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDomains } from "../../../test/domain-fixtures";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, TEST_DIALECT, type TestApp } from "../../../test/harness";
+import { createTestApp, onlyOn, type TestApp } from "../../../test/harness";
 import { holding, whileHeld } from "../../../test/locks";
 import { lockUser } from "../../shared/locks";
 
@@ -367,7 +367,8 @@ describe("nodes for customers (/user/node)", () => {
 });
 
 // PostgreSQL only: SQLite runs one write transaction at a time, and reads wait behind it.
-describe.runIf(TEST_DIALECT === "postgres")("an edit racing a delete or an operator's lock", () => {
+const RACES = onlyOn("postgres", "SQLite runs one write transaction at a time: the edit cannot race anything");
+describe("an edit racing a delete or an operator's lock", RACES, () => {
   /** The customer's edit, held at the customer's lock (as a payment of theirs would hold it) while `meanwhile` runs. */
   async function editHeldWhile(meanwhile: (u: { uid: number; token: string }, tunId: number) => Promise<unknown>) {
     const u = await customer();

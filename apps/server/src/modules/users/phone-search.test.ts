@@ -3,7 +3,7 @@ import { Role, UserStatus } from "@burrow/contract";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, dropPhone, TEST_DIALECT, type TestApp } from "../../../test/harness";
+import { createTestApp, dropPhone, onlyOn, TEST_DIALECT, type TestApp } from "../../../test/harness";
 import { direct, transact } from "../../shared/tx";
 import { hasPhone, NO_PHONE_PREFIX } from "./users.presenter";
 import { insertUser, uidsWithPhoneContaining, updateUserRow } from "./users.repository";
@@ -204,8 +204,9 @@ describe("phone search", () => {
     expect((await tunnelList("8845")).total).toBe(0);
   });
 
-  it.runIf(TEST_DIALECT === "sqlite")(
+  it(
     "SQLite reads the trigram index for 3 characters or more, and scans for fewer",
+    onlyOn("sqlite", "it reads SQLite's query plan of the FTS5 trigram table"),
     async () => {
       const plan = async (text: string) => {
         const q = uidsWithPhoneContaining(t.db, text).compile();
@@ -218,15 +219,19 @@ describe("phone search", () => {
     },
   );
 
-  it.runIf(TEST_DIALECT === "postgres")("PostgreSQL's ILIKE can use the trigram index", async () => {
-    // A handful of rows: the planner would scan them anyway; forbidding the scan shows the index applies.
-    const q = uidsWithPhoneContaining(t.db, "1390004").compile();
-    const plan = await t.db.transaction().execute(async (trx) => {
-      await sql`set local enable_seqscan = off`.execute(trx);
-      return trx.executeQuery<{ "QUERY PLAN": string }>({ ...q, sql: `explain ${q.sql}` });
-    });
-    expect(plan.rows.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/Bitmap Index Scan on users_phone_trgm/);
-  });
+  it(
+    "PostgreSQL's ILIKE can use the trigram index",
+    onlyOn("postgres", "it reads PostgreSQL's plan of the pg_trgm GIN index"),
+    async () => {
+      // A handful of rows: the planner would scan them anyway; forbidding the scan shows the index applies.
+      const q = uidsWithPhoneContaining(t.db, "1390004").compile();
+      const plan = await t.db.transaction().execute(async (trx) => {
+        await sql`set local enable_seqscan = off`.execute(trx);
+        return trx.executeQuery<{ "QUERY PLAN": string }>({ ...q, sql: `explain ${q.sql}` });
+      });
+      expect(plan.rows.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/Bitmap Index Scan on users_phone_trgm/);
+    },
+  );
 });
 
 /** A registered customer with a plan, so that they may create tunnels. */
