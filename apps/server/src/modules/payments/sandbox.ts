@@ -18,12 +18,23 @@ import { flattenParams, handleEpayNotify } from "./payments.service";
 
 const REQUEST_KEYS = ["pid", "type", "out_trade_no", "notify_url", "return_url", "name", "money"] as const;
 
+/**
+ * The page's own icon, inline (the CSP's img-src allows data:): without one the browser asks for
+ * /favicon.ico, which nothing serves (a 404 in the console), and a link to the console's icon would
+ * depend on the web app being served from this origin.
+ */
+const ICON = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1677ff"/>' +
+    '<path d="M9 11h14M9 16h14M9 21h9" stroke="#fff" stroke-width="2.5" stroke-linecap="round"/></svg>',
+)}`;
+
 function page(reply: FastifyReply, status: number, title: string, body: string) {
   const html = `<!doctype html>
 <html lang="zh-CN">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" type="image/svg+xml" href="${ICON}">
 <title>${escapeHtml(title)} - 沙箱支付</title>
 <style>
   body { font-family: -apple-system, "PingFang SC", "Microsoft YaHei", sans-serif; background: #f5f5f5; margin: 0; }

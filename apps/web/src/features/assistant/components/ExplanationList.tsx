@@ -1,6 +1,25 @@
 import type { LogExplanation } from "@burrow/contract";
+import { useQuery } from "@tanstack/react-query";
 import { Alert, Space, Typography } from "antd";
 import { Link } from "react-router";
+import { tunnelDetailQuery } from "@/features/tunnels/tunnels.api";
+
+/**
+ * Where to fix it. A line about one of the customer's tunnels names it as the console does (its
+ * name, not frpc's `t_<id>`); a tunnel that is not theirs (or gone) keeps the rule's label.
+ */
+function FixLink({ e }: { e: LogExplanation }) {
+  const { data: tunnel } = useQuery({
+    ...tunnelDetailQuery(e.tun_id ?? 0),
+    enabled: e.tun_id !== null,
+    meta: { silentError: true },
+  });
+  return (
+    <Link to={e.link.path} className="assistant-fix-link">
+      去处理：{tunnel ? `隧道「${tunnel.tun_name}」` : e.link.label}
+    </Link>
+  );
+}
 
 /** The rule table's reading of pasted frpc log lines, each with the console page that fixes it. */
 export function ExplanationList({ items }: { items: LogExplanation[] }) {
@@ -21,9 +40,7 @@ export function ExplanationList({ items }: { items: LogExplanation[] }) {
               <Typography.Text>{e.cause}</Typography.Text>
               <Typography.Text>
                 处理：{e.action}
-                <Link to={e.link.path} className="assistant-fix-link">
-                  去处理：{e.link.label}
-                </Link>
+                <FixLink e={e} />
               </Typography.Text>
             </Space>
           }

@@ -104,6 +104,8 @@ export function AssistantPage() {
           if (e.type === "start") {
             conversationId = e.conversation.id;
             setPending((p) => p && { ...p, explanations: e.question.explanations });
+            // The conversation exists from here on: list it beside the answer being written.
+            void qc.invalidateQueries({ queryKey: assistantKeys.list() });
           } else if (e.type === "delta") setPending((p) => p && { ...p, answer: p.answer + e.text });
           else if (e.type === "error") setError(e.msg);
         },
@@ -127,6 +129,9 @@ export function AssistantPage() {
   };
 
   const messages: AssistantMessage[] = selected !== null ? (detail.data?.messages ?? []) : [];
+  // Without an AI endpoint nothing is kept as a conversation (log readings stay on this page): the
+  // list, empty, would say "还没有对话" beside a finished reading. It shows when there is one to keep.
+  const showConversations = !status.data || configured || (list.data?.length ?? 0) > 0;
 
   return (
     <PageContainer
@@ -143,56 +148,58 @@ export function AssistantPage() {
         />
       ) : null}
       <Row gutter={[16, 16]}>
-        <Col xs={24} lg={7} xl={6}>
-          <Card
-            title="对话"
-            size="small"
-            extra={
-              <Button size="small" icon={<RiAddLine size={14} />} onClick={startNew} disabled={!configured}>
-                新对话
-              </Button>
-            }
-          >
-            <List
+        {showConversations ? (
+          <Col xs={24} lg={7} xl={6}>
+            <Card
+              title="对话"
               size="small"
-              loading={list.isLoading}
-              locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="还没有对话" /> }}
-              dataSource={list.data ?? []}
-              renderItem={(c) => (
-                <List.Item
-                  className={c.id === selected ? "assistant-conv assistant-conv-active" : "assistant-conv"}
-                  data-testid="assistant-conversation"
-                  actions={[
-                    <Popconfirm
-                      key="del"
-                      title="删除这个对话？"
-                      description="对话和其中的消息都会被删除。"
-                      okText="删除"
-                      cancelText="取消"
-                      onConfirm={() => remove(c.id)}
-                    >
-                      <Button
-                        type="text"
-                        size="small"
-                        danger
-                        aria-label={`删除对话 ${c.title}`}
-                        icon={<RiDeleteBinLine size={14} />}
-                      />
-                    </Popconfirm>,
-                  ]}
-                >
-                  <button type="button" className="assistant-conv-title" onClick={() => open(c.id)}>
-                    <Typography.Text ellipsis>{c.title}</Typography.Text>
-                    <Typography.Text type="secondary" className="assistant-conv-time">
-                      {formatTime(c.updated_at)}
-                    </Typography.Text>
-                  </button>
-                </List.Item>
-              )}
-            />
-          </Card>
-        </Col>
-        <Col xs={24} lg={17} xl={18}>
+              extra={
+                <Button size="small" icon={<RiAddLine size={14} />} onClick={startNew} disabled={!configured}>
+                  新对话
+                </Button>
+              }
+            >
+              <List
+                size="small"
+                loading={list.isLoading}
+                locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="还没有对话" /> }}
+                dataSource={list.data ?? []}
+                renderItem={(c) => (
+                  <List.Item
+                    className={c.id === selected ? "assistant-conv assistant-conv-active" : "assistant-conv"}
+                    data-testid="assistant-conversation"
+                    actions={[
+                      <Popconfirm
+                        key="del"
+                        title="删除这个对话？"
+                        description="对话和其中的消息都会被删除。"
+                        okText="删除"
+                        cancelText="取消"
+                        onConfirm={() => remove(c.id)}
+                      >
+                        <Button
+                          type="text"
+                          size="small"
+                          danger
+                          aria-label={`删除对话 ${c.title}`}
+                          icon={<RiDeleteBinLine size={14} />}
+                        />
+                      </Popconfirm>,
+                    ]}
+                  >
+                    <button type="button" className="assistant-conv-title" onClick={() => open(c.id)}>
+                      <Typography.Text ellipsis>{c.title}</Typography.Text>
+                      <Typography.Text type="secondary" className="assistant-conv-time">
+                        {formatTime(c.updated_at)}
+                      </Typography.Text>
+                    </button>
+                  </List.Item>
+                )}
+              />
+            </Card>
+          </Col>
+        ) : null}
+        <Col xs={24} lg={showConversations ? 17 : 24} xl={showConversations ? 18 : 24}>
           <Card size="small" className="assistant-chat">
             <Space orientation="vertical" size={12} style={{ width: "100%" }} className="assistant-thread">
               {selected !== null && detail.isLoading ? <Spin /> : null}

@@ -2,20 +2,22 @@ import {
   type AdminOrderRow,
   type AdminTunnelRow,
   fenToYuan,
-  PayStatusLabel,
   type TicketCustomerContext,
   UserStatusLabel,
 } from "@burrow/contract";
-import { Card, Descriptions, Empty, Space, Table, type TableColumnsType, Tag } from "antd";
+import { Card, Descriptions, Empty, Space, Table, type TableColumnsType, Tag, Typography } from "antd";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/app/access";
+import { PayStatusTag } from "@/components/StoreTags";
 import { TunnelStatusTag } from "@/features/tunnels/components/TunnelTags";
 import { formatBytes, formatTime, phoneText } from "@/lib/format";
 
+// The sidebar is about 280 px wide at 1366 px: fixed layouts whose widths add up to less, the long
+// text cut with an ellipsis, so neither table overflows its card.
 const tunnelColumns: TableColumnsType<AdminTunnelRow> = [
-  { title: "ID", dataIndex: "tun_id", width: 60 },
+  { title: "ID", dataIndex: "tun_id", width: 56 },
   { title: "名称", dataIndex: "tun_name", ellipsis: true },
-  { title: "协议", dataIndex: "protocol", width: 60 },
+  { title: "协议", dataIndex: "protocol", width: 64, render: (p: string) => p.toUpperCase() },
   {
     title: "状态",
     dataIndex: "status",
@@ -25,10 +27,22 @@ const tunnelColumns: TableColumnsType<AdminTunnelRow> = [
 ];
 
 const orderColumns: TableColumnsType<AdminOrderRow> = [
-  { title: "订单", dataIndex: "name", ellipsis: true },
-  { title: "金额", dataIndex: "amount", width: 80, render: (fen: number) => fenToYuan(fen) },
-  { title: "状态", dataIndex: "status", width: 80, render: (s: number) => PayStatusLabel[s] ?? s },
-  { title: "时间", dataIndex: "created_at", width: 150, render: (v: string) => formatTime(v) },
+  {
+    title: "订单",
+    key: "order",
+    ellipsis: true,
+    render: (_: unknown, o) => (
+      <>
+        <Typography.Text ellipsis={{ tooltip: o.name }}>{o.name}</Typography.Text>
+        <br />
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {formatTime(o.created_at).slice(0, 16)}
+        </Typography.Text>
+      </>
+    ),
+  },
+  { title: "金额（元）", dataIndex: "amount", width: 84, align: "right", render: (fen: number) => fenToYuan(fen) },
+  { title: "状态", dataIndex: "status", width: 72, render: (s: number) => <PayStatusTag status={s} /> },
 ];
 
 /** The customer beside the thread: account, plan now, tunnels, recent orders. */
@@ -69,6 +83,7 @@ export function CustomerContextCard({ customer }: { customer: TicketCustomerCont
           rowKey="tun_id"
           size="small"
           columns={tunnelColumns}
+          tableLayout="fixed"
           dataSource={customer.tunnels}
           pagination={false}
           locale={{ emptyText: "没有隧道" }}
@@ -79,6 +94,7 @@ export function CustomerContextCard({ customer }: { customer: TicketCustomerCont
           rowKey="trade_id"
           size="small"
           columns={orderColumns}
+          tableLayout="fixed"
           dataSource={customer.orders}
           pagination={false}
           locale={{ emptyText: "没有订单" }}
