@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { deflateSync } from "node:zlib";
 import { idCheckDigit, VerifyApi } from "@burrow/contract";
 import { expect, test } from "@playwright/test";
 import { confirmPopover } from "../fixtures/antd";
@@ -107,6 +108,51 @@ const PNG = Buffer.from(
   "base64",
 );
 
+/** A camera-sized PNG (2400×1800, a gradient with noise: over 5 MB, more than the server takes). */
+function bigPng(): Buffer {
+  const w = 2400;
+  const h = 1800;
+  const raw = Buffer.alloc((w * 3 + 1) * h);
+  for (let y = 0; y < h; y++) {
+    const row = y * (w * 3 + 1);
+    for (let x = 0; x < w; x++) {
+      const i = row + 1 + x * 3;
+      const n = Math.floor(Math.random() * 24);
+      raw[i] = ((x * 255) / w + n) & 255;
+      raw[i + 1] = ((y * 255) / h + n) & 255;
+      raw[i + 2] = 128 + n;
+    }
+  }
+  const table = Array.from({ length: 256 }, (_, k) => {
+    let c = k;
+    for (let j = 0; j < 8; j++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (b: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of b) c = table[(c ^ byte) & 255] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw, { level: 1 })),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
 /** The server's encrypted review photos of a user (DATA_DIR/uploads/verify/<uid>-….bin). */
 function storedPhotos(uid: number): string[] {
   const { dataDir } = JSON.parse(readFileSync(SERVER_STATE, "utf8")) as { dataDir: string };
@@ -124,8 +170,12 @@ test("a customer submits ID-card photos for review; an operator sees them with t
   await openSignedIn(page, user.token, "/account/verify");
   await page.getByLabel("真实姓名").fill("李雷");
   await page.getByLabel("身份证号码").fill(id);
-  for (const label of ["身份证人像面", "身份证国徽面", "手持身份证照片"])
+  for (const label of ["身份证人像面", "身份证国徽面"])
     await page.getByLabel(label).setInputFiles({ name: `${label}.png`, mimeType: "image/png", buffer: PNG });
+  // A phone camera's photo is shrunk in the browser before it is sent (the proxy caps a request at 4 MB).
+  const camera = bigPng();
+  expect(camera.length).toBeGreaterThan(5 * 1024 * 1024);
+  await page.getByLabel("手持身份证照片").setInputFiles({ name: "hand.png", mimeType: "image/png", buffer: camera });
   await page.getByRole("button", { name: "提交认证" }).click();
   await expect(page).toHaveURL(/\/account\/verify\/processing$/);
   await expect(page.locator("body")).not.toContainText(id);
@@ -153,12 +203,23 @@ test("a customer submits ID-card photos for review; an operator sees them with t
   const evidence = admin.locator(".ant-card").filter({ has: admin.getByText("证件资料", { exact: true }) });
   await expect(evidence.getByText("李雷", { exact: true })).toBeVisible();
   await expect(evidence.getByText(id, { exact: true })).toBeVisible();
-  for (const label of ["身份证人像面", "身份证国徽面", "手持身份证照片"]) {
+  for (const [label, width] of [
+    ["身份证人像面", 32],
+    ["身份证国徽面", 32],
+    ["手持身份证照片", 1600],
+  ] as const) {
     const img = evidence.getByRole("img", { name: label });
     await expect(img).toBeVisible();
     await expect(img).toHaveAttribute("src", /^blob:/);
-    await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(32);
+    await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(width);
   }
+  const review = await call(VerifyApi.getSuperUserVerifyReview, {
+    token: await adminToken(),
+    query: { uid: user.uid },
+  });
+  const hand = review.photos.find((p) => p.kind === "id_hand");
+  expect(hand?.mime).toBe("image/jpeg");
+  expect(hand?.size).toBeLessThanOrEqual(1024 * 1024);
 
   const card = admin.locator(".ant-card").filter({ has: admin.getByText("实名认证", { exact: true }) });
   await card.getByRole("button", { name: "审核通过" }).click();

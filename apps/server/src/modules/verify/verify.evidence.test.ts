@@ -155,6 +155,19 @@ describe("manual review collects photos (issue 30 §5)", () => {
     expect((await m.api<VerifyState>("GET", "/user/verify", { token: u.token })).body.data.status).toBe(0);
   });
 
+  it("accepts three photos of nearly 5 MB each", async () => {
+    const u = await m.register();
+    const big = VERIFY_PHOTO_MAX_BYTES - 1024;
+    const r = await review(
+      m,
+      u.token,
+      { real_name: "张三", id_number: idNumber() },
+      { id_front: image("jpg", big), id_back: image("jpg", big), id_hand: image("png", big) },
+    );
+    expect(r.body.code).toBe("SUCCESS");
+    expect(await evidenceFiles(m, u.uid)).toHaveLength(3);
+  });
+
   it("stores the photos and the identity encrypted, shows them to staff only, audits each view and deletes them at the approval", async () => {
     const u = await m.register();
     const id = idNumber("19850505");

@@ -9,6 +9,7 @@ import {
 } from "@burrow/contract";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { shrinkPhoto } from "./photo";
 
 export const verifyKeys = {
   all: ["verify"] as const,
@@ -39,12 +40,12 @@ export const verifyResultQuery = () =>
 /** POST /user/verify */
 export const submitVerify = (body: VerifyBody) => api.call(VerifyApi.postUserVerify, { body });
 
-/** POST /user/verify/review (multipart): name, number and photos of the ID card for an operator's review. */
-export const submitReview = (body: VerifyBody, photos: Partial<Record<VerifyPhotoKind, Blob>>) => {
+/** POST /user/verify/review (multipart): name, number and photos of the ID card (shrunk first) for an operator's review. */
+export const submitReview = async (body: VerifyBody, photos: Partial<Record<VerifyPhotoKind, Blob>>) => {
   const form = new FormData();
   form.append("real_name", body.real_name);
   form.append("id_number", body.id_number);
-  for (const [kind, file] of Object.entries(photos)) if (file) form.append(kind, file);
+  for (const [kind, file] of Object.entries(photos)) if (file) form.append(kind, await shrinkPhoto(file), kind);
   return api.upload(VerifyApi.postUserVerifyReview, form);
 };
 

@@ -3,7 +3,6 @@ import {
   ProcessStatus,
   VERIFY_PHOTO_KINDS,
   VERIFY_PHOTO_LABELS,
-  VERIFY_PHOTO_MAX_BYTES,
   VERIFY_PHOTO_REQUIRED,
   type VerifyBody,
   type VerifyPhotoKind,
@@ -21,12 +20,43 @@ import { myVerifyQuery, resultSegment, submitReview, submitVerify, verifyKeys } 
 
 /** Image types the server takes (it checks the bytes; this spares a useless upload). */
 const TYPES = ["image/png", "image/jpeg", "image/webp"];
-const MAX_MB = VERIFY_PHOTO_MAX_BYTES / 1024 / 1024;
+/** Largest file picked: larger photos are shrunk before they are sent (photo.ts); the server takes 5 MB each. */
+const PICK_MAX_MB = 30;
 
 type Values = VerifyBody & Partial<Record<VerifyPhotoKind, UploadFile[]>>;
 
 /** The chosen file of a photo field, kept in the browser until the form is sent. */
 const fileOf = (list: UploadFile[] | undefined): Blob | undefined => list?.[0]?.originFileObj;
+
+/** The picker of one photo (Form.Item gives it `id`, `fileList` and `onChange`); its button goes once a file is picked. */
+function PhotoPicker({
+  id,
+  fileList,
+  onChange,
+}: {
+  id?: string;
+  fileList?: UploadFile[];
+  onChange?: (e: { fileList: UploadFile[] }) => void;
+}) {
+  return (
+    <Upload
+      id={id}
+      accept={TYPES.join(",")}
+      listType="picture-card"
+      maxCount={1}
+      fileList={fileList ?? []}
+      onChange={onChange}
+      beforeUpload={() => false}
+    >
+      {fileList?.length ? null : (
+        <Space orientation="vertical" size={4} align="center">
+          <RiImageAddLine size={20} />
+          <span>选择照片</span>
+        </Space>
+      )}
+    </Upload>
+  );
+}
 
 /** One photo of the ID card: picked, previewed, sent with the form (never uploaded on its own). */
 function PhotoField({ kind, required }: { kind: VerifyPhotoKind; required: boolean }) {
@@ -43,17 +73,12 @@ function PhotoField({ kind, required }: { kind: VerifyPhotoKind; required: boole
             const f = list?.[0];
             if (!f) return;
             if (f.type && !TYPES.includes(f.type)) throw new Error("仅支持 png、jpg、webp 图片");
-            if ((f.size ?? 0) > VERIFY_PHOTO_MAX_BYTES) throw new Error(`照片不能超过 ${MAX_MB} MB`);
+            if ((f.size ?? 0) > PICK_MAX_MB * 1024 * 1024) throw new Error(`照片不能超过 ${PICK_MAX_MB} MB`);
           },
         },
       ]}
     >
-      <Upload accept={TYPES.join(",")} listType="picture-card" maxCount={1} beforeUpload={() => false}>
-        <Space orientation="vertical" size={4} align="center">
-          <RiImageAddLine size={20} />
-          <span>选择照片</span>
-        </Space>
-      </Upload>
+      <PhotoPicker />
     </Form.Item>
   );
 }
@@ -154,7 +179,7 @@ export function VerifyPage() {
                 <>
                   <Typography.Paragraph type="secondary">
                     {photosRequired
-                      ? `请上传身份证人像面和国徽面照片（可另附手持身份证照片），png、jpg 或 webp，每张不超过 ${MAX_MB} MB。照片加密保存，仅审核人员可见，审核完成后即删除。`
+                      ? `请上传身份证人像面和国徽面照片（可另附手持身份证照片），png、jpg 或 webp，较大的照片会在上传前自动压缩。照片加密保存，仅审核人员可见，审核完成后即删除。`
                       : "沙箱环境：上传证件照片后转人工审核；不上传则按姓名自动判定。"}
                   </Typography.Paragraph>
                   <Space wrap size={16} align="start">
