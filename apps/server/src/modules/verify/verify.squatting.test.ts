@@ -109,6 +109,18 @@ describe("a redirect provider's unfinished request", () => {
     expect((await submit(third.token, id)).status).toBe(409);
   });
 
+  it("takes no manual review (photos) while a provider verifies", async () => {
+    const u = await r.register();
+    const res = await r.app.inject({
+      method: "POST",
+      url: "/api/user/verify/review",
+      headers: { authorization: `Bearer ${u.token}`, "content-type": "multipart/form-data; boundary=x" },
+      payload: "--x--\r\n",
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().msg).toContain("不支持人工审核");
+  });
+
   it("records a late 'done' for a number another account verified meanwhile as rejected", async () => {
     const first = await r.register();
     const second = await r.register();
