@@ -15,7 +15,7 @@ import { formatBytes, formatTime, phoneText } from "@/lib/format";
 // The sidebar is about 280 px wide at 1366 px: fixed layouts whose widths add up to less, the long
 // text cut with an ellipsis, so neither table overflows its card.
 const tunnelColumns: TableColumnsType<AdminTunnelRow> = [
-  { title: "ID", dataIndex: "tun_id", width: 56 },
+  { title: "ID", dataIndex: "tun_id", width: 48 },
   { title: "名称", dataIndex: "tun_name", ellipsis: true },
   { title: "协议", dataIndex: "protocol", width: 64, render: (p: string) => p.toUpperCase() },
   {
