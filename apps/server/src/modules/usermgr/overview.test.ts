@@ -190,6 +190,10 @@ describe("operator overview", () => {
           email: "a@example.com",
           amount: 100,
           created_at: now,
+          reason: "",
+          user_unread: 0,
+          flagged: 0,
+          flag_note: "",
         })
         .execute();
     const waiting = (await get()).waiting;
