@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import fs from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
@@ -6,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
 import { loadConfig } from "../src/config";
 import { loggedUrl } from "../src/http/request-log";
-import { createLogger, formatLine } from "../src/shared/logger";
+import { createLogger, formatLine, LogOutput, MAX_PENDING_BYTES } from "../src/shared/logger";
 import { ADMIN_PASSWORD, ADMIN_PHONE, openTestDb } from "./harness";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -61,6 +62,47 @@ describe("log format", () => {
     const json = JSON.stringify({ level: 40, time: 0, msg: "careful" });
     expect(formatLine(json, false)).not.toContain("\x1b[");
     expect(formatLine(json, true)).toContain("\x1b[33m");
+  });
+});
+
+describe("log output (issue 30 §13: no log write holds the process up)", () => {
+  /** A stream that keeps what it is given and reports `pending` bytes waiting for a reader. */
+  const target = (pending = 0) =>
+    Object.assign(new EventEmitter(), {
+      writableLength: pending,
+      written: [] as string[],
+      write(s: string) {
+        this.written.push(s);
+        return true;
+      },
+    });
+
+  it("stops for good at the first error (the reader is gone): no retry, nothing more written", async () => {
+    const t = target();
+    const out = new LogOutput(t);
+    out.write("one\n");
+    t.emit("error", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+    out.write("two\n");
+    expect(t.written).toEqual(["one\n"]);
+    expect(out.broken).toBe(true);
+    t.writableLength = 100; // a drain before exit does not wait on a stream that failed
+    const t0 = Date.now();
+    await out.drain(5000);
+    expect(Date.now() - t0).toBeLessThan(100);
+  });
+
+  it("drops lines past the limit for a reader that stopped reading, and waits for it at most as long as told", async () => {
+    const t = target(MAX_PENDING_BYTES + 1);
+    const out = new LogOutput(t);
+    out.write("dropped\n");
+    expect([t.written, out.dropped]).toEqual([[], 1]);
+    t.writableLength = 10;
+    out.write("kept\n");
+    expect(t.written).toEqual(["kept\n"]);
+    const t0 = Date.now();
+    await out.drain(200);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(190);
+    expect(Date.now() - t0).toBeLessThan(1000);
   });
 });
 
