@@ -59,17 +59,23 @@ export function openBytes(key: Buffer, sealed: Buffer, aad?: string): Buffer {
   return Buffer.concat([decipher.update(sealed.subarray(IV + TAG)), decipher.final()]);
 }
 
+/**
+ * Between the parts of a stored text: ":" for what was written since secret-box exists; "." is
+ * what the certificate keys were stored with before (modules/ssl), kept so that they still open.
+ */
+export type TextSeparator = ":" | ".";
+
 /** Encrypts text for a text column: "v1:<iv>:<tag>:<ciphertext>" (base64url). */
-export function sealText(key: Buffer, plain: string, aad?: string): string {
+export function sealText(key: Buffer, plain: string, aad?: string, sep: TextSeparator = ":"): string {
   const b = sealBytes(key, Buffer.from(plain, "utf8"), aad);
   return ["v1", b.subarray(0, IV), b.subarray(IV, IV + TAG), b.subarray(IV + TAG)]
     .map((p) => (typeof p === "string" ? p : p.toString("base64url")))
-    .join(":");
+    .join(sep);
 }
 
 /** @throws on an unknown format, another key or `aad`, or an altered value. */
-export function openText(key: Buffer, stored: string, aad?: string): string {
-  const [v, iv, tag, ct] = stored.split(":");
+export function openText(key: Buffer, stored: string, aad?: string, sep: TextSeparator = ":"): string {
+  const [v, iv, tag, ct] = stored.split(sep);
   if (v !== "v1" || !iv || !tag || ct === undefined) throw new Error("unknown secret format");
   const [ivB, tagB, ctB] = [iv, tag, ct].map((p) => Buffer.from(p, "base64url"));
   if (ivB.length !== IV || tagB.length !== TAG) throw new Error("unknown secret format");
