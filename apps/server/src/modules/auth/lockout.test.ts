@@ -188,3 +188,23 @@ describe("lockout with the Redis-backed limiter", () => {
     }
   });
 });
+
+describe("password sign-in answers alike for a phone without an account", () => {
+  // Issue 30 §10: an unknown phone skipped argon2, so the answer came five times sooner and its
+  // timing told which phones have an account. Each attempt now runs exactly one verification.
+  it("runs one argon2 verification for an unknown phone, as for a registered one", async () => {
+    const u = await t.register();
+    const unknown = nextPhone();
+    for (const phone of [u.phone, unknown]) {
+      const before = t.ctx.passwords.stats.verifications;
+      const res = await wrongLogin(t, phone, randomIp());
+      expect(res.status).toBe(400);
+      expect(t.ctx.passwords.stats.verifications - before).toBe(1);
+    }
+    const [known, stranger] = await Promise.all([
+      wrongLogin(t, u.phone, randomIp()),
+      wrongLogin(t, unknown, randomIp()),
+    ]);
+    expect(stranger.body).toEqual(known.body);
+  });
+});
