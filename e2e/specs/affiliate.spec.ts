@@ -171,7 +171,8 @@ test("affiliate journey: invite link sign-up, rebates held and released, withdra
   );
   await call(VerifyApi.postUserVerify, { token: inviter.token, body: { real_name: "张三", id_number: idNumber() } });
   await page.reload();
-  await refusedWithdrawal(page, "支付宝", { ...alipay, 收款人姓名: "李四" }, "收款人姓名须与实名认证姓名（张*）一致");
+  // Compared in full: 张四 has the verified name's first character and length, and is still another person.
+  await refusedWithdrawal(page, "支付宝", { ...alipay, 收款人姓名: "张四" }, "收款人姓名须与实名认证姓名（张*）一致");
   await requestWithdrawal(page, "支付宝", {
     "提现金额（元，可提现 1.00 元，最低 1.00 元）": "1",
     "支付宝账号（手机号或邮箱）": "13912345678",

@@ -149,6 +149,9 @@ export interface WithdrawalSignal {
   detail: string;
 }
 
+/** How a payee name is compared with the verified name (see AdminWithdrawalRow.name_check). */
+export type PayeeNameCheck = "exact" | "masked";
+
 /** One withdrawal request as the operator sees it (full account, who asked). */
 export interface AdminWithdrawalRow extends WithdrawalRow {
   uid: number;
@@ -160,6 +163,11 @@ export interface AdminWithdrawalRow extends WithdrawalRow {
   verified_name: string | null;
   /** for an external request: whether its payee name matches the verified name */
   name_matches: boolean | null;
+  /**
+   * how that was decided: "exact", the full verified name (its keyed hash); "masked", only the
+   * first character and the length, for a verification done before full names were hashed (weaker)
+   */
+  name_check: PayeeNameCheck | null;
   /** self-referral signals between the customer and their rebated invitees */
   signals: WithdrawalSignal[];
 }

@@ -29,6 +29,7 @@ import * as tunnelStaleCloses from "./2026-11-25T16-00_tunnel_stale_closes";
 import * as rebatesFollowValue from "./2026-11-27T10-00_rebates_follow_value";
 import * as verifyHolds from "./2026-11-27T11-00_verify_holds";
 import * as openAppealUnique from "./2026-11-27T12-00_open_appeal_unique";
+import * as verifyNameHash from "./2026-11-27T15-00_verify_name_hash";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27T10-00_rebates_follow_value": rebatesFollowValue,
   "2026-11-27T12-00_open_appeal_unique": openAppealUnique,
   "2026-11-27T11-00_verify_holds": verifyHolds,
+  "2026-11-27T15-00_verify_name_hash": verifyNameHash,
 };

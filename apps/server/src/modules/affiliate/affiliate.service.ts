@@ -40,7 +40,7 @@ import { shareValueOf } from "../orders/value-sources";
 import { changeBalance } from "../users/balance";
 import { maskedPhone, maskPhone } from "../users/users.presenter";
 import { findUserByUid, listInvitees, listLoginLogs, shownPhonesOf } from "../users/users.repository";
-import { identitiesOf, nameMatchesVerified, type VerifiedIdentity, verifiedUids } from "../verify/identity";
+import { identitiesOf, type PayeeCheck, payeeChecker, type VerifiedIdentity, verifiedUids } from "../verify/identity";
 import type { AffRebateRow, AffWithdrawalRow } from "./affiliate.table";
 
 /** The settings keys and their defaults (10 %, 7 days, 10.00 yuan). */
@@ -403,14 +403,20 @@ export async function listMyWithdrawals(
 
 /**
  * Money leaves Burrow only to the verified person: an external withdrawal needs the customer's
- * done verification, and the payee name must be the verified name (compared in its stored,
- * masked form: verify/identity.ts). Call under the customer's lock (verifications change under it).
+ * done verification, and the payee name must be the verified name — the full name, by its keyed
+ * hash, or for a verification done before those were kept only its masked form (verify/identity.ts).
+ * Call under the customer's lock (verifications change under it).
  */
-async function requireVerifiedPayee(db: Kysely<DB>, uid: number, payee: string): Promise<void> {
+async function requireVerifiedPayee(
+  db: Kysely<DB>,
+  uid: number,
+  payee: string,
+  check: (me: VerifiedIdentity | undefined, payee: string) => PayeeCheck | null,
+): Promise<void> {
   const me = (await identitiesOf(db, [uid])).get(uid);
-  if (!me?.verified) throw refused("提现到支付宝或银行卡前，请先完成实名认证（账户 → 实名认证）");
-  if (!nameMatchesVerified(me, payee))
-    throw invalid("account_name", `收款人姓名须与实名认证姓名（${me.name_masked}）一致`);
+  const payeeCheck = check(me, payee);
+  if (!me || !payeeCheck) throw refused("提现到支付宝或银行卡前，请先完成实名认证（账户 → 实名认证）");
+  if (!payeeCheck.matches) throw invalid("account_name", `收款人姓名须与实名认证姓名（${me.name_masked}）一致`);
 }
 
 /**
@@ -424,9 +430,11 @@ export async function withdraw(ctx: AppContext, uid: number, body: WithdrawBody)
   if (body.amount < setting.min_withdraw)
     throw invalid("amount", `最低提现金额为 ${fenToYuan(setting.min_withdraw)} 元`);
   const external = body.method !== "balance";
+  // Outside the transaction: the hash secret may be read (or generated) from settings.
+  const check = external ? await payeeChecker(ctx) : null;
   const id = await transact(ctx, async (trx) => {
     await lockUser(trx, uid);
-    if (external) await requireVerifiedPayee(trx, uid, body.account_name ?? "");
+    if (check) await requireVerifiedPayee(trx, uid, body.account_name ?? "", check);
     await releaseDue(trx, new Date(), uid);
     const totals = await totalsOf(trx, uid);
     if (body.amount > totals.available)
@@ -520,10 +528,11 @@ async function signalsOf(db: Kysely<DB>, uid: number, me: VerifiedIdentity | und
 
 async function presentAdmin(ctx: AppContext, rows: AffWithdrawalRow[]): Promise<AdminWithdrawalRow[]> {
   const uids = [...new Set(rows.map((r) => r.uid))];
-  const [phones, totals, ids] = await Promise.all([
+  const [phones, totals, ids, check] = await Promise.all([
     shownPhonesOf(ctx.db, uids),
     Promise.all(uids.map(async (u) => [u, await totalsOf(ctx.db, u)] as const)),
     identitiesOf(ctx.db, uids),
+    payeeChecker(ctx),
   ]);
   const signals = new Map(
     await Promise.all(uids.map(async (u) => [u, await signalsOf(ctx.db, u, ids.get(u))] as const)),
@@ -531,13 +540,15 @@ async function presentAdmin(ctx: AppContext, rows: AffWithdrawalRow[]): Promise<
   const available = new Map(totals.map(([u, t]) => [u, t.available]));
   return rows.map((r) => {
     const me = ids.get(r.uid);
+    const payee = r.method === "balance" ? null : check(me, r.account_name ?? "");
     return extend(presentWithdrawal(r, true), {
       uid: r.uid,
       phone: phones.get(r.uid) ?? "",
       available: available.get(r.uid) ?? 0,
       operator_uid: r.operator_uid,
       verified_name: me?.verified ? me.name_masked : null,
-      name_matches: r.method === "balance" || !me ? null : nameMatchesVerified(me, r.account_name ?? ""),
+      name_matches: r.method === "balance" || !me ? null : (payee?.matches ?? false),
+      name_check: payee?.basis ?? null,
       signals: signals.get(r.uid) ?? [],
     });
   });

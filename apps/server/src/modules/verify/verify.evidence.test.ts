@@ -10,6 +10,7 @@ import {
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
+import { type Files, idImage as image, IMAGE_MARK as MARK, postReview as review } from "../../../test/verify-fixtures";
 import { evidenceKey } from "./evidence";
 import { expireEvidence } from "./verify.service";
 
@@ -23,44 +24,6 @@ let seq = 300;
 function idNumber(birth = "19900307"): string {
   const first17 = `110101${birth}${String(++seq % 1000).padStart(3, "0")}`;
   return `${first17}${idCheckDigit(first17)}`;
-}
-
-const MARK = "PLAINTEXT-PHOTO-MARKER";
-/** Image bytes as a camera would give them: the type's magic, a recognisable marker, filler. */
-function image(type: "png" | "jpg" | "webp" | "gif", size = 4096): Buffer {
-  const magic = {
-    png: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    jpg: Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
-    webp: Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("WEBP")]),
-    gif: Buffer.from("GIF89a"),
-  }[type];
-  const body = Buffer.alloc(Math.max(0, size - magic.length - MARK.length), 0x41);
-  return Buffer.concat([magic, Buffer.from(MARK), body]);
-}
-
-type Files = Record<string, Buffer>;
-
-/** A multipart body as a browser's FormData sends it. */
-async function multipart(fields: Record<string, string>, files: Files) {
-  const fd = new FormData();
-  for (const [k, v] of Object.entries(fields)) fd.append(k, v);
-  for (const [k, data] of Object.entries(files)) fd.append(k, new Blob([new Uint8Array(data)]), `${k}.png`);
-  const req = new Request("http://localhost/", { method: "POST", body: fd });
-  return { payload: Buffer.from(await req.arrayBuffer()), contentType: req.headers.get("content-type") ?? "" };
-}
-
-async function review(app: TestApp, token: string, fields: Record<string, string>, files: Files) {
-  const { payload, contentType } = await multipart(fields, files);
-  const res = await app.app.inject({
-    method: "POST",
-    url: "/api/user/verify/review",
-    headers: { authorization: `Bearer ${token}`, "content-type": contentType },
-    payload,
-  });
-  return {
-    status: res.statusCode,
-    body: res.json() as { code: string | number; msg: string; data: VerifyStartResult },
-  };
 }
 
 const photo = (app: TestApp, token: string, uid: number, kind: string) =>

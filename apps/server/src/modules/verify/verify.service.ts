@@ -1,4 +1,3 @@
-import { createHmac } from "node:crypto";
 import {
   type AdminVerifyBody,
   type AdminVerifyReview,
@@ -25,11 +24,10 @@ import { isUniqueViolation } from "../../http/error-handler";
 import { localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import type { Figure } from "../../shared/figures";
-import { randomToken } from "../../shared/ids";
 import type { JobDef } from "../../shared/jobs";
 import { lockUser } from "../../shared/locks";
 import { countRows, pageOf } from "../../shared/paging";
-import { getSetting, setSetting, setSettingIfAbsent } from "../../shared/settings";
+import { getSetting, setSetting } from "../../shared/settings";
 import { nowIso } from "../../shared/time";
 import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
@@ -48,25 +46,15 @@ import {
   removeOrphanFiles,
   writeEvidence,
 } from "./evidence";
+import { idHash, nameHash, verifySecret } from "./keyed-hash";
 import { checkResult, createProvider, type ProviderDecision, providerKind } from "./provider";
 import type { VerificationTable } from "./verify.table";
 
 const REQUIRED_KEY = "verify_required_for_tunnels";
-const SECRET_KEY = "verify_id_secret";
 const DUPLICATE = "该身份证号码已用于其他账号的实名认证，一个身份证号码只能认证一个账号";
 /** Submissions one customer may make a day (all modes): a redirect hold cannot be renewed for ever. */
 const SUBMISSIONS_PER_DAY = 10;
 const EXPIRED_REASON = "超过审核期限未处理，证件照片已删除，请重新提交";
-
-/** The key of the ID-number hash: VERIFY_ID_SECRET, or one generated once and kept in settings (first writer wins). */
-async function idSecret(ctx: AppContext): Promise<string> {
-  if (ctx.config.VERIFY_ID_SECRET) return ctx.config.VERIFY_ID_SECRET;
-  return (await getSetting(ctx.db, SECRET_KEY)) ?? setSettingIfAbsent(ctx.db, SECRET_KEY, randomToken(48));
-}
-
-/** The keyed hash under which a number is held: equal numbers collide, the number cannot be read back. */
-export const idHash = (secret: string, idNumber: string): string =>
-  createHmac("sha256", secret).update(idNumber.toUpperCase(), "utf8").digest("hex");
 
 export async function verifySetting(ctx: AppContext): Promise<VerifySetting> {
   const v = await getSetting(ctx.db, REQUIRED_KEY);
@@ -121,8 +109,25 @@ async function mirror(trx: Tx, uid: number, row: { status: number; name: string 
   await updateUserRow(trx, uid, { verify_status: row.status, real_name: row.name, id_number_masked: row.id });
 }
 
-/** The columns that end a request: no hold, no claim, no pending provider request, no evidence. */
-const RELEASED = { id_hash: null, claim_hash: null, held_until: null, request_id: null, ...NO_EVIDENCE } as const;
+/**
+ * The columns that end a request: no hold, no claim, no name, no pending provider request, no
+ * evidence. A request turning done puts back its claim and name hash (`done(row)`).
+ */
+const RELEASED = {
+  id_hash: null,
+  claim_hash: null,
+  name_hash: null,
+  held_until: null,
+  request_id: null,
+  ...NO_EVIDENCE,
+} as const;
+
+/** What a request keeps once done: its number as the hold and the hash of its full name. */
+const done = (row: Pick<VerificationTable, "claim_hash" | "name_hash">) => ({
+  id_hash: row.claim_hash,
+  claim_hash: row.claim_hash,
+  name_hash: row.name_hash,
+});
 
 /**
  * Whether another account holds the number: refused (409) while it is verified there or its
@@ -204,7 +209,8 @@ async function recordSubmission(
   kind: string,
   evidence: NewEvidence | null,
 ): Promise<void> {
-  const hash = idHash(await idSecret(ctx), body.id_number);
+  const secret = await verifySecret(ctx);
+  const hash = idHash(secret, body.id_number);
   const name = maskName(body.real_name);
   const id = maskIdNumber(body.id_number);
   const status = statusOf(decision);
@@ -236,6 +242,8 @@ async function recordSubmission(
         // A rejected number is not held: its real owner may still verify with it.
         id_hash: status === ProcessStatus.Done || redirectHold ? hash : null,
         claim_hash: status === ProcessStatus.Rejected ? null : hash,
+        // Taken now: a redirect provider's result does not carry the name, and it is kept nowhere else.
+        name_hash: status === ProcessStatus.Rejected ? null : nameHash(secret, body.real_name),
         held_until: heldUntil,
         reason,
         provider: kind,
@@ -336,7 +344,7 @@ export async function applyProviderResult(
           status,
           reason,
           ...RELEASED,
-          ...(status === ProcessStatus.Done && { id_hash: row.claim_hash, claim_hash: row.claim_hash }),
+          ...(status === ProcessStatus.Done && done(row)),
           updated_at: nowIso(),
         })
         .where("uid", "=", row.uid)
@@ -484,6 +492,17 @@ export async function verifyQueue(ctx: AppContext, q: VerifyQueueQuery): Promise
 }
 
 /**
+ * The name hash of a manual review submitted before name hashes were kept, from the full name in
+ * its evidence (read before the transaction: the evidence key may be generated into settings).
+ */
+async function nameFromEvidence(ctx: AppContext, uid: number): Promise<{ identity: string; hash: string } | null> {
+  const row = await findRow(ctx.db, uid);
+  if (!row || row.name_hash || !row.evidence_key || !row.evidence_identity) return null;
+  const { real_name } = await openIdentity(ctx, row);
+  return { identity: row.evidence_identity, hash: nameHash(await verifySecret(ctx), real_name) };
+}
+
+/**
  * An operator approves a processing request, rejects a processing or done one (with a reason;
  * the number is released), or resets any (the row goes, the customer may submit again). Approval
  * is refused when another account has verified the number; it releases other accounts'
@@ -495,6 +514,7 @@ export async function adminVerifyAction(
   body: AdminVerifyBody,
 ): Promise<AdminVerifyView> {
   let files: string[] = [];
+  const fromEvidence = body.action === "approve" ? await nameFromEvidence(ctx, body.uid) : null;
   const taken = (other: number) =>
     localDuplicated(`该身份证号码已由其他账号（UID ${other}）完成实名认证，请驳回此申请`, "uid");
   try {
@@ -516,8 +536,12 @@ export async function adminVerifyAction(
             status: ProcessStatus.Done,
             reason: null,
             ...RELEASED,
-            id_hash: row.claim_hash,
-            claim_hash: row.claim_hash,
+            ...done({
+              claim_hash: row.claim_hash,
+              name_hash:
+                row.name_hash ??
+                (fromEvidence && fromEvidence.identity === row.evidence_identity ? fromEvidence.hash : null),
+            }),
             updated_at: now,
           })
           .where("uid", "=", body.uid)

@@ -8,7 +8,7 @@ import {
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
-import { RESULT_FIELDS, verifySign } from "./provider";
+import { REDIRECT_ENV, redirectNotify, redirectRequestId } from "../../../test/verify-fixtures";
 
 /*
  * Issue 30 §4: whoever knows a name and an ID number could submit them and never finish, and the
@@ -24,38 +24,16 @@ function idNumber(birth = "19900307"): string {
 }
 
 describe("a redirect provider's unfinished request", () => {
-  const KEY = "provider-test-key-0123456789";
   let r: TestApp;
   beforeAll(async () => {
-    r = await createTestApp({
-      VERIFY_PROVIDER: "redirect",
-      VERIFY_URL: "https://idv.example.com/certify",
-      VERIFY_MERCHANT_ID: "m100",
-      VERIFY_KEY: KEY,
-      PUBLIC_URL: "https://console.example.com",
-    });
+    r = await createTestApp(REDIRECT_ENV);
   });
   afterAll(() => r.close());
 
   const submit = (token: string, id: string, real_name = "张三") =>
     r.api<VerifyStartResult>("POST", "/user/verify", { token, body: { real_name, id_number: id } });
-  const requestIdOf = (res: { body: { data: VerifyStartResult } }) =>
-    new URL(res.body.data.redirect_url ?? "").searchParams.get("request_id") ?? "";
-  const notify = (request_id: string, status: string) => {
-    const p: Record<string, string> = {
-      merchant_id: "m100",
-      request_id,
-      status,
-      reason: "",
-      timestamp: String(Math.floor(Date.now() / 1000)),
-    };
-    return r.app.inject({
-      method: "POST",
-      url: "/api/verify/notify",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      payload: new URLSearchParams({ ...p, sign: verifySign(RESULT_FIELDS, p, KEY) }).toString(),
-    });
-  };
+  const requestIdOf = redirectRequestId;
+  const notify = (request_id: string, status: string) => redirectNotify(r, request_id, status);
   /** Moves a request's hold into the past, as 30 minutes passing would. */
   const expireHold = (uid: number) =>
     r.db

@@ -13,6 +13,12 @@ export interface VerificationTable {
   id_hash: string | null;
   /** the same hash of the number this request claims, while processing or done (not unique: contested numbers) */
   claim_hash: string | null;
+  /**
+   * HMAC-SHA256 of the normalised full name (keyed-hash.ts), taken with the submission and kept
+   * while processing or done: what a payee name is compared with (verify/identity.ts). NULL for a
+   * request rejected, and for one done before the column existed (compared masked, flagged).
+   */
+  name_hash: string | null;
   /** when a processing redirect request's hold ends (another account may then take the number) */
   held_until: string | null;
   reason: string | null;

@@ -23,14 +23,23 @@ import { adminWithdrawalsQuery, affKeys, decideWithdrawal } from "../affiliate.a
 import { AffSettingCard } from "../components/AffSettingCard";
 import { WithdrawalStatusTag, withdrawTarget } from "../components/WithdrawalTags";
 
-/** The customer's verified name and whether an external request's payee matches it. */
+/**
+ * The customer's verified name and whether an external request's payee matches it; a match on the
+ * masked name only (verified before full names were kept) is flagged for a closer look.
+ */
 function VerifiedName({ row }: { row: AdminWithdrawalRow }) {
   if (!row.verified_name) return <Typography.Text type="secondary">未实名</Typography.Text>;
+  const weak = row.name_matches === true && row.name_check === "masked";
   return (
     <span>
       {row.verified_name}
       {row.name_matches === false ? <Tag color="red">收款人不一致</Tag> : null}
-      {row.name_matches === true ? <Tag color="green">收款人一致</Tag> : null}
+      {row.name_matches === true && !weak ? <Tag color="green">收款人一致</Tag> : null}
+      {weak ? (
+        <Tooltip title="该用户在系统保存完整姓名校验值之前完成实名认证，只能比对姓名首字和字数；打款前请核对收款账户的实名信息">
+          <Tag color="orange">仅首字和字数一致</Tag>
+        </Tooltip>
+      ) : null}
     </span>
   );
 }
