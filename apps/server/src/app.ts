@@ -48,6 +48,7 @@ import { plansRoutes } from "./modules/plans/plans.routes";
 import { siteRoutes } from "./modules/site/site.routes";
 import { sslJobs, sslRoutes } from "./modules/ssl/ssl.routes";
 import { subscriptionsRoutes } from "./modules/subscriptions/subscriptions.routes";
+import { ticketJobs } from "./modules/tickets/jobs";
 import { ticketsRoutes } from "./modules/tickets/tickets.routes";
 import { trafficRoutes } from "./modules/traffic/traffic.routes";
 import { trafficSums } from "./modules/traffic/traffic.service";
@@ -247,7 +248,7 @@ export async function buildApp(
   // Background jobs (lease-guarded, so several processes may run them); tests call them directly.
   const jobs = [
     ...(config.NODE_ENV !== "test"
-      ? [...storeJobs(config.JOBS_INTERVAL * 1000), ...domainJobs, ...affiliateJobs, ...verifyJobs]
+      ? [...storeJobs(config.JOBS_INTERVAL * 1000), ...domainJobs, ...affiliateJobs, ...verifyJobs, ...ticketJobs]
       : []),
     ...sslJobs(ctx),
   ];

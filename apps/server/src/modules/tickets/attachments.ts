@@ -19,7 +19,10 @@ import { nowIso } from "../../shared/time";
 import type { AuthUser } from "../auth/sessions";
 import { sniffImage } from "../users/avatars";
 
-/** Uploads not yet attached to a message, per customer: bounds the disk an abandoned form can fill. */
+/**
+ * Uploads not yet attached to a message, per customer: bounds the disk an abandoned form can fill
+ * (they are deleted after UNSENT_UPLOAD_HOURS, so the cap does not hold for ever).
+ */
 export const MAX_PENDING_UPLOADS = 10;
 
 const MIME: Record<string, string> = { png: "image/png", jpg: "image/jpeg", webp: "image/webp", gif: "image/gif" };
@@ -111,6 +114,56 @@ export async function saveAttachment(ctx: AppContext, req: FastifyRequest, uid: 
     throw err;
   }
   return { id: row.id, mime: row.mime, size: Number(row.size) };
+}
+
+/**
+ * An upload not sent in a message within this many hours is deleted (row and file), so that an
+ * abandoned form does not count against the unsent cap and the storage quota for ever.
+ */
+export const UNSENT_UPLOAD_HOURS = 24;
+const UNSENT_BATCH = 500;
+
+/**
+ * Deletes uploads never attached to a message that are older than UNSENT_UPLOAD_HOURS: the rows,
+ * then their files. Each delete is conditional on the upload still being unsent, so one attached
+ * by a reply meanwhile stays (no lock needed: a reply racing the delete either claims the row
+ * first or is refused with 400 attachments, and no limit counts more than the rows there are).
+ * @returns how many were deleted
+ */
+export async function deleteUnsentUploads(ctx: AppContext, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - UNSENT_UPLOAD_HOURS * HOUR).toISOString();
+  let deleted = 0;
+  for (;;) {
+    const batch = await ctx.db
+      .selectFrom("ticket_attachments")
+      .select("id")
+      .where("ticket_id", "is", null)
+      .where("created_at", "<", cutoff)
+      .orderBy("id")
+      .limit(UNSENT_BATCH)
+      .execute();
+    if (!batch.length) break;
+    const gone = await ctx.db
+      .deleteFrom("ticket_attachments")
+      .where(
+        "id",
+        "in",
+        batch.map((r) => r.id),
+      )
+      .where("ticket_id", "is", null)
+      .returning("file")
+      .execute();
+    for (const { file } of gone) {
+      // Names are ours (saveAttachment); anything else is left alone rather than followed.
+      if (path.basename(file) !== file) continue;
+      await fs.rm(path.join(dirOf(ctx), file), { force: true }).catch((err) => {
+        ctx.log.warn({ err, file }, "tickets: an unsent upload's file could not be removed");
+      });
+    }
+    deleted += gone.length;
+    if (batch.length < UNSENT_BATCH) break;
+  }
+  return deleted;
 }
 
 /**

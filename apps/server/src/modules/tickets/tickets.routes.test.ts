@@ -17,6 +17,7 @@ import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fix
 import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
 import { frpRuntime } from "../frp/frp.routes";
 import { MAX_PENDING_UPLOADS } from "./attachments";
+import { ticketJobs } from "./jobs";
 import { MAX_OPEN_TICKETS } from "./tickets.service";
 
 let t: TestApp;
@@ -651,5 +652,65 @@ describe("ticket caps under concurrency (issue 30 §7)", () => {
       .where("category", "=", "appeal")
       .execute();
     expect(appeals).toHaveLength(1);
+  });
+});
+
+describe("uploads never sent", () => {
+  const HOUR = 3600_000;
+  const dir = () => path.resolve(t.ctx.config.DATA_DIR, "uploads", "tickets");
+  const fileOf = async (id: number) =>
+    (await t.db.selectFrom("ticket_attachments").select("file").where("id", "=", id).executeTakeFirstOrThrow()).file;
+  const age = (ids: number[], hours: number) =>
+    t.db
+      .updateTable("ticket_attachments")
+      .set({ created_at: new Date(Date.now() - hours * HOUR).toISOString() })
+      .where("id", "in", ids)
+      .execute();
+  const exists = (file: string) =>
+    fs.access(path.join(dir(), file)).then(
+      () => true,
+      () => false,
+    );
+
+  it("are deleted after 24 hours, row and file, by the hourly job: the customer can upload again", async () => {
+    const u = await t.register();
+    const other = await t.register();
+    // One image sent in a ticket, then the unsent cap filled by a form abandoned.
+    const sent = (await upload(u.token, PNG)).body.data.id;
+    expect((await open(u.token, { attachments: [sent] })).body.code).toBe("SUCCESS");
+    const unsent: number[] = [];
+    for (let i = 0; i < MAX_PENDING_UPLOADS; i++) unsent.push((await upload(u.token, PNG)).body.data.id);
+    expect((await upload(u.token, PNG)).status).toBe(403);
+    const unsentFiles = await Promise.all(unsent.map(fileOf));
+    // Another customer's upload of 23 hours is still within its day.
+    const recent = (await upload(other.token, PNG)).body.data.id;
+    await age([sent, ...unsent], 25);
+    await age([recent], 23);
+
+    const job = ticketJobs.find((j) => j.name === "tickets.unsent-uploads");
+    expect(job?.everyMs).toBe(HOUR);
+    expect(await job?.run(t.ctx)).toBeGreaterThanOrEqual(MAX_PENDING_UPLOADS);
+
+    const left = await t.db
+      .selectFrom("ticket_attachments")
+      .select("id")
+      .where("id", "in", [sent, recent, ...unsent])
+      .execute();
+    expect(left.map((r) => r.id).sort((a, b) => a - b)).toEqual([sent, recent].sort((a, b) => a - b));
+    for (const f of unsentFiles) expect(await exists(f)).toBe(false);
+    expect(await exists(await fileOf(sent))).toBe(true);
+    expect(await exists(await fileOf(recent))).toBe(true);
+    expect((await getFile(unsent[0], u.token)).statusCode).toBe(404);
+    expect((await getFile(sent, u.token)).statusCode).toBe(200);
+    // The cap counts what is left: uploads are taken again, and a deleted one cannot be sent.
+    expect((await upload(u.token, PNG)).body.code).toBe("SUCCESS");
+    const stale = await open(u.token, { attachments: [unsent[1]] });
+    expect([stale.status, stale.body.code]).toEqual([400, 10000]);
+    expect(stale.body.msg).toContain("attachments");
+    // Run again: nothing more to delete for these customers.
+    await job?.run(t.ctx);
+    expect(
+      await t.db.selectFrom("ticket_attachments").select("id").where("id", "in", [sent, recent]).execute(),
+    ).toHaveLength(2);
   });
 });
