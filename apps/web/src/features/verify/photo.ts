@@ -1,11 +1,11 @@
 /**
  * ID-card photos are shrunk in the browser before they are sent: a phone's camera gives 3–8 MB
  * per photo, and the three go in one request, which the reverse proxy in front of Burrow caps
- * (docs/deploy.md: `client_max_body_size 4m`). 1600 px on the long side keeps an ID card
+ * (docs/deploy.md, "Upload sizes": `client_max_body_size 11m`). 1600 px on the long side keeps an ID card
  * readable; a photo already small enough is sent unchanged.
  */
 const MAX_SIDE = 1600;
-/** Target size per photo: three of them stay well under the proxy's 4 MB. */
+/** Target size per photo: three of them (about 3 MB) stay well under the proxy's cap, even a stricter 4 MB one. */
 const TARGET_BYTES = 1024 * 1024;
 
 function encode(canvas: HTMLCanvasElement, quality: number): Promise<Blob | null> {
