@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import pg from "pg";
 import pino from "pino";
+import type { TaskMeta } from "vitest";
 import { buildApp } from "../src/app";
 import { type Config, loadConfig } from "../src/config";
 import type { AppContext } from "../src/context";
@@ -22,13 +23,6 @@ export const ADMIN_PASSWORD = "admin-pass-123";
 /** Which database the API suite runs on: TEST_DB=sqlite (default) or TEST_DB=postgres. */
 export const TEST_DIALECT = process.env.TEST_DB === "postgres" ? "postgres" : "sqlite";
 
-declare module "vitest" {
-  interface TaskMeta {
-    /** why the test is skipped where it is (scripts/test.mjs prints it beside the test's name) */
-    skipReason?: string;
-  }
-}
-
 const DIALECT_NAME = { sqlite: "SQLite", postgres: "PostgreSQL" } as const;
 
 /**
@@ -39,7 +33,10 @@ const DIALECT_NAME = { sqlite: "SQLite", postgres: "PostgreSQL" } as const;
 export function onlyOn(dialect: keyof typeof DIALECT_NAME, why: string) {
   return {
     skip: TEST_DIALECT !== dialect,
-    meta: { skipReason: `${DIALECT_NAME[dialect]} only (this is the ${DIALECT_NAME[TEST_DIALECT]} pass): ${why}` },
+    // TaskMeta is vitest's open bag of data for reporters; skipReason is ours.
+    meta: {
+      skipReason: `${DIALECT_NAME[dialect]} only (this is the ${DIALECT_NAME[TEST_DIALECT]} pass): ${why}`,
+    } as TaskMeta,
   };
 }
 

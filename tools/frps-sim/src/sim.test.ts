@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, type TaskMeta } from "vitest";
 import { goParseFloat, parseBandwidth } from "./bandwidth";
 import { FrpcClient, parseFrpcConfig } from "./frpc";
 import { FrpsSim } from "./frps";
@@ -722,15 +722,12 @@ ops = ["Login", "NewProxy", "CloseProxy", "Ping", "NewWorkConn", "NewUserConn"]
 // Real frp (to cross-check the simulator against), when scripts have downloaded it.
 const FRP_BIN = path.resolve(__dirname, "../../../.cache/frp/v0.70.1");
 const haveFrp = fs.existsSync(path.join(FRP_BIN, "frps")) && fs.existsSync(path.join(FRP_BIN, "frpc"));
-declare module "vitest" {
-  interface TaskMeta {
-    /** why the test is skipped (scripts/test.mjs prints it) */
-    skipReason?: string;
-  }
-}
+/** Skipped without it; meta.skipReason is what scripts/test.mjs prints for it. */
 const REAL_FRP = {
   skip: !haveFrp,
-  meta: { skipReason: `no real frp 0.70.1 in ${path.relative(process.cwd(), FRP_BIN)} (tools/frp/build.sh builds it)` },
+  meta: {
+    skipReason: `no real frp 0.70.1 in ${path.relative(process.cwd(), FRP_BIN)} (tools/frp/build.sh builds it)`,
+  } as TaskMeta,
 };
 /** `frps|frpc verify -c file`: "" when the file is accepted, else frp's first output line. */
 function frpVerify(bin: "frps" | "frpc", toml: string): string {
