@@ -50,7 +50,7 @@ const RULES = [
     test: /token in (?:login|heartbeat|NewWorkConn) doesn't match token from configuration|authorization failed|访问令牌无效|缺少访问令牌/i,
     title: "访问令牌不匹配",
     cause: "frpc 配置里的访问令牌与控制台不一致：令牌被重置过，或配置文件被改过。",
-    action: "在隧道列表重新下载配置文件并替换旧的 frpc.toml，然后重启 frpc。",
+    action: "在隧道详情重新下载配置文件并替换旧的 frpc.toml，然后重启 frpc。",
     link: TUNNELS,
   },
   {

@@ -66,7 +66,10 @@ export async function ordersByStatus(db: Kysely<DB>): Promise<Record<string, num
   return out;
 }
 
-/** Paid orders (any type, refunded ones included) of these customers: the affiliate page's count. */
+/**
+ * Paid orders of these customers (refunded ones included), recharges left out: the affiliate page's
+ * count, and a recharge earns no rebate (its money is counted when spent).
+ */
 export async function countPaidOrdersOf(db: Kysely<DB>, uids: number[]): Promise<number> {
   if (uids.length === 0) return 0;
   const r = await db
@@ -74,6 +77,7 @@ export async function countPaidOrdersOf(db: Kysely<DB>, uids: number[]): Promise
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("uid", "in", uids)
     .where("status", "in", [PayStatus.Paid, PayStatus.Refunded])
+    .where("type", "!=", OrderType.Recharge)
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
