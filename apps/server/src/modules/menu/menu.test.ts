@@ -18,8 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const leaves = (items: MenuItem[]): MenuItem[] =>
-  items.flatMap((i) => (i.children?.length ? leaves(i.children) : [i]));
+const leaves = (items: MenuItem[]): MenuItem[] => items.flatMap((i) => (i.children?.length ? leaves(i.children) : [i]));
 
 describe("我的订单 (/epay/order) in the customer menu", () => {
   it("is there for every role, with a SPEC icon, so the page does not answer /403", async () => {
