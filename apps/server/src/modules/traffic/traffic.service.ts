@@ -13,6 +13,7 @@ import type {
   UserTrafficRow,
   UserTrafficRowsQuery,
 } from "@burrow/contract";
+import { TunnelStatus } from "@burrow/contract";
 import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import type { AppContext } from "../../context";
 import { containsText, oneOf } from "../../db/dialect";
@@ -283,52 +284,122 @@ export function listConns(ctx: AppContext, q: ConnListQuery): Promise<Paged<Conn
   );
 }
 
-/** Proxies with open visitor connections now (the poller's last look at each dashboard), busiest first. */
+/**
+ * What is live now, busiest first: Burrow's connected tunnels (with the counters of the last poll)
+ * and any other proxy the last poll saw online or with open connections.
+ */
 export async function liveProxies(
   ctx: AppContext,
   q: { tun_id?: number; uid?: number; node_id?: number },
   limit = 100,
 ): Promise<LiveProxyRow[]> {
-  let sel = ctx.db
+  // Burrow's tunnels are live when their status says connected: the state the plugin and the
+  // poller keep, which the tunnel lists show and the node's load counts (issue 35 §8: listing
+  // only proxies with open visitor connections left a connected, idle tunnel out).
+  let connected = ctx.db
+    .selectFrom("tunnels")
+    .leftJoin("proxy_counters as pc", (join) =>
+      join.onRef("pc.tun_id", "=", "tunnels.tun_id").onRef("pc.node_id", "=", "tunnels.node_id"),
+    )
+    .leftJoin("nodes", "nodes.node_id", "tunnels.node_id")
+    .where("tunnels.status", "=", TunnelStatus.Connected);
+  if (q.tun_id) connected = connected.where("tunnels.tun_id", "=", q.tun_id);
+  if (q.uid) connected = connected.where("tunnels.uid", "=", q.uid);
+  if (q.node_id) connected = connected.where("tunnels.node_id", "=", q.node_id);
+  // Any other proxy the last poll saw online (not one of Burrow's tunnels) or with open
+  // connections (a tunnel that has just gone offline): the rest of what the node's load counts.
+  let others = ctx.db
     .selectFrom("proxy_counters as pc")
     .leftJoin("tunnels", "tunnels.tun_id", "pc.tun_id")
     .leftJoin("nodes", "nodes.node_id", "pc.node_id")
-    // A literal, not a parameter: the partial index proxy_counters_live (cur_conns > 0) serves it.
-    .where(sql<boolean>`pc.cur_conns > 0`);
-  if (q.tun_id) sel = sel.where("pc.tun_id", "=", q.tun_id);
-  if (q.uid) sel = sel.where("tunnels.uid", "=", q.uid);
-  if (q.node_id) sel = sel.where("pc.node_id", "=", q.node_id);
-  const rows = await sel
-    .select([
-      "pc.node_id",
-      "pc.proxy_name",
-      "pc.tun_id",
-      "pc.online",
-      "pc.cur_conns",
-      "pc.last_in",
-      "pc.last_out",
-      "pc.updated_at",
-      "tunnels.tun_name",
-      "tunnels.uid",
-      "nodes.name as node_name",
-    ])
-    .orderBy("pc.cur_conns", "desc")
-    // A literal too: with no parameter left, PostgreSQL plans the statement once, not every call.
-    .limit(sql.lit(Math.trunc(limit)))
-    .execute();
-  return rows.map((r) => ({
-    node_id: r.node_id,
-    node_name: r.node_name ?? `#${r.node_id}`,
-    proxy_name: r.proxy_name,
-    tun_id: r.tun_id,
-    tun_name: r.tun_name ?? null,
-    uid: r.uid ?? null,
-    online: r.online === 1,
-    cur_conns: r.cur_conns,
-    today_in: Number(r.last_in),
-    today_out: Number(r.last_out),
-    updated_at: r.updated_at,
-  }));
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("tunnels.tun_id", "is", null), eb("pc.online", "=", 1)]),
+        eb.and([
+          sql<boolean>`pc.cur_conns > 0`,
+          eb.or([
+            eb("tunnels.tun_id", "is", null),
+            eb("tunnels.status", "<>", TunnelStatus.Connected),
+            eb("tunnels.node_id", "<>", eb.ref("pc.node_id")),
+          ]),
+        ]),
+      ]),
+    );
+  if (q.tun_id) others = others.where("pc.tun_id", "=", q.tun_id);
+  if (q.uid) others = others.where("tunnels.uid", "=", q.uid);
+  if (q.node_id) others = others.where("pc.node_id", "=", q.node_id);
+  // A literal, not a parameter: with no parameter left, PostgreSQL plans the statement once.
+  const cap = sql.lit(Math.trunc(limit));
+  const [tunnels, rest] = await Promise.all([
+    connected
+      .select([
+        "tunnels.tun_id",
+        "tunnels.uid",
+        "tunnels.tun_name",
+        "tunnels.node_id",
+        "tunnels.last_online_at",
+        "tunnels.created_at",
+        "pc.proxy_name",
+        "pc.cur_conns",
+        "pc.last_in",
+        "pc.last_out",
+        "pc.updated_at",
+        "nodes.name as node_name",
+      ])
+      .orderBy("pc.cur_conns", "desc")
+      .orderBy("tunnels.tun_id")
+      .limit(cap)
+      .execute(),
+    others
+      .select([
+        "pc.node_id",
+        "pc.proxy_name",
+        "pc.tun_id",
+        "pc.online",
+        "pc.cur_conns",
+        "pc.last_in",
+        "pc.last_out",
+        "pc.updated_at",
+        "tunnels.tun_name",
+        "tunnels.uid",
+        "tunnels.status",
+        "nodes.name as node_name",
+      ])
+      .orderBy("pc.cur_conns", "desc")
+      .limit(cap)
+      .execute(),
+  ]);
+  const rows: LiveProxyRow[] = [
+    ...tunnels.map((r) => ({
+      node_id: r.node_id,
+      node_name: r.node_name ?? `#${r.node_id}`,
+      // Before the first poll sees it, the name frpc registers it under (frpc-config.ts).
+      proxy_name: r.proxy_name ?? `u_${r.uid}.t_${r.tun_id}`,
+      tun_id: r.tun_id,
+      tun_name: r.tun_name,
+      uid: r.uid,
+      online: true,
+      cur_conns: r.cur_conns ?? 0,
+      today_in: Number(r.last_in ?? 0),
+      today_out: Number(r.last_out ?? 0),
+      updated_at: r.updated_at ?? r.last_online_at ?? r.created_at,
+    })),
+    ...rest.map((r) => ({
+      node_id: r.node_id,
+      node_name: r.node_name ?? `#${r.node_id}`,
+      proxy_name: r.proxy_name,
+      tun_id: r.tun_id,
+      tun_name: r.tun_name ?? null,
+      uid: r.uid ?? null,
+      // One of Burrow's tunnels is online by its status (here: not connected), a foreign proxy by the poll.
+      online: r.status == null ? r.online === 1 : false,
+      cur_conns: r.cur_conns,
+      today_in: Number(r.last_in),
+      today_out: Number(r.last_out),
+      updated_at: r.updated_at,
+    })),
+  ];
+  return rows.sort((a, b) => b.cur_conns - a.cur_conns || a.node_id - b.node_id).slice(0, limit);
 }
 
 /** GET /super/tun/conns: recent connections plus live per-proxy connection counts. */
