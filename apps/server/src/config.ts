@@ -315,6 +315,22 @@ export function payGatewayKind(c: {
   return "sandbox";
 }
 
+/**
+ * The start warning when PUBLIC_URL is unset (outside tests), naming what breaks. Production cannot
+ * get here without it (the epay gateway requires it), but a trial install in development can, and
+ * then runs with guessed addresses without a word.
+ */
+export function publicUrlWarning(c: Pick<Config, "NODE_ENV" | "PUBLIC_URL">): string | undefined {
+  if (c.PUBLIC_URL || c.NODE_ENV === "test") return undefined;
+  return (
+    "PUBLIC_URL is not set. What breaks: the frps plugin address in a node's set-up is guessed from " +
+    "the address the operator's browser uses (wrong behind a proxy or from localhost, and frps then " +
+    "refuses every login); third-party sign-in (OIDC) is refused (its callback is <PUBLIC_URL>/callback/auth); " +
+    "a real payment gateway (EPAY_*) and the redirect verification provider cannot be used; " +
+    "/api/openapi.json names no server. Set PUBLIC_URL to the console's public address (docs/deploy.md)."
+  );
+}
+
 /** Reads and validates the environment; throws one readable error listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ConfigSchema.safeParse(env);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { buildApp } from "./app";
-import { loadConfig } from "./config";
+import { loadConfig, publicUrlWarning } from "./config";
 import { FILE_MODE, OWNER_ONLY_UMASK, PID_FILE, tightenDataDir } from "./db/data-dir";
 import { SchemaTooNewError } from "./db/migrate";
 import { drainStdoutLog, toleratePipeErrors } from "./shared/logger";
@@ -26,6 +26,8 @@ async function main(): Promise<void> {
   const { app, signIn } = await buildApp(config);
   if (tightened > 0)
     app.log.warn({ files: tightened }, `data directory: ${config.DATA_DIR} made readable by its owner only`);
+  const noPublicUrl = publicUrlWarning(config);
+  if (noPublicUrl) app.log.warn(noPublicUrl);
   let closing = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {

@@ -104,7 +104,9 @@ export async function seedFreshInstall(ctx: AppContext): Promise<string[] | unde
         api_user: "admin",
         api_password: randomToken(12),
         plugin_secret: randomToken(24),
-        description: "随安装附带的本地节点，可用仓库中的 frps 模拟器或真实 frps 接入",
+        // Customers read the description; how to bring this placeholder online is the operator's
+        // set-up checklist's to say (modules/usermgr/setup-checklist.ts).
+        description: "默认地区的通用节点",
         sort: 0,
         created_at: now,
       })

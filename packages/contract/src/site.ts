@@ -8,4 +8,10 @@ export interface SiteInfo {
   license_no: string;
   /** copyright start year (2024) */
   copyright_start: number;
+  /**
+   * PUBLIC_URL, the console's public base URL; null when unset (then frps plugin addresses are
+   * guessed from the browser's address, and third-party sign-in, real payment and verification
+   * providers cannot be used)
+   */
+  public_url: string | null;
 }

@@ -156,6 +156,42 @@ export interface ViewInfo {
   daily: { date: string; revenue: number; recharge: number; traffic: number; signups: number }[];
 }
 
+/** What one line of the operator's set-up checklist checks (GET /super/setup). */
+export type SetupItemKey =
+  | "public_url"
+  | "node_online"
+  | "plan_on_sale"
+  | "downloads"
+  | "payment"
+  | "sms"
+  | "verify"
+  | "oidc";
+
+/** One line of the set-up checklist: computed from the configuration and the database. */
+export interface SetupItem {
+  key: SetupItemKey;
+  label: string;
+  done: boolean;
+  /** one sentence: what is in place, or what is missing and what that breaks */
+  detail: string;
+  /** where it is fixed: a console page (a path under /admin), or environment variables described in docs/deploy.md */
+  fix: { page: string } | { env: string[]; doc: string };
+}
+
+/** GET /super/setup: the set-up checklist; the overview shows it while `show`. */
+export interface SetupChecklist {
+  items: SetupItem[];
+  /** every line done */
+  done: boolean;
+  /** an operator hid it before it was done (POST /super/setup) */
+  dismissed: boolean;
+  /** neither done nor dismissed */
+  show: boolean;
+}
+
+export const SetupDismissBody = z.object({ dismissed: z.boolean() });
+export type SetupDismissBody = z.infer<typeof SetupDismissBody>;
+
 export const AuditQuery = PageQuery.extend({ operator_uid: optionalInt(1), action: optionalText(64) });
 export interface AuditRow {
   id: number;

@@ -7,6 +7,8 @@ import {
   type AdminUserRow,
   LoginListQuery,
   type LoginLog,
+  type SetupChecklist,
+  SetupDismissBody,
   UidQuery,
   type ViewInfo,
 } from "../users";
@@ -46,5 +48,18 @@ export const UsermgrApi = {
     url: "/super/viewInfo",
     access: "staff",
     summary: "the operator's overview: users, tunnels, nodes, traffic, revenue, waiting work, 30 days of figures",
+  }),
+  getSuperSetup: endpoint<SetupChecklist>()({
+    method: "GET",
+    url: "/super/setup",
+    access: "manager",
+    summary: "the set-up checklist of a fresh install, each line computed from the configuration and the database",
+  }),
+  postSuperSetup: endpoint<SetupChecklist>()({
+    method: "POST",
+    url: "/super/setup",
+    access: "manager",
+    summary: "hides (or shows again) the set-up checklist before it is done",
+    body: SetupDismissBody,
   }),
 } as const;

@@ -14,6 +14,8 @@ export function siteRoutes(app: FastifyInstance, ctx: AppContext): void {
     icp_no: c.SITE_ICP_NO,
     license_no: c.SITE_LICENSE_NO,
     copyright_start: 2024,
+    // The operator's pages say what is missing without it (node set-up, third-party sign-in).
+    public_url: c.PUBLIC_URL?.replace(/\/+$/, "") ?? null,
   };
   defineRoute(app, ctx, SiteApi.getPublicSite, async () => info);
   defineRoute(app, ctx, SiteApi.getHealthz, async () => {

@@ -4,6 +4,7 @@ import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { listLoginLogs } from "../users/users.repository";
 import { viewInfo } from "./overview";
+import { setSetupDismissed, setupChecklist } from "./setup-checklist";
 import { listUsers, updateUser, userDetail } from "./usermgr.service";
 
 export function usermgrRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -14,4 +15,8 @@ export function usermgrRoutes(app: FastifyInstance, ctx: AppContext): void {
   );
   defineRoute(app, ctx, UsermgrApi.patchSuperUserInfo, ({ body, operator }) => updateUser(ctx, operator, body));
   defineRoute(app, ctx, UsermgrApi.getSuperViewInfo, () => viewInfo(ctx));
+  defineRoute(app, ctx, UsermgrApi.getSuperSetup, () => setupChecklist(ctx));
+  defineRoute(app, ctx, UsermgrApi.postSuperSetup, ({ body, operator }) =>
+    setSetupDismissed(ctx, operator, body.dismissed),
+  );
 }
