@@ -26,10 +26,8 @@ const SUPPORT_ALLOWED = [
   "POST /super/ticket/:ticket_id/unlock",
   "GET /super/user/verify",
   "GET /super/verify/setting",
-  // the verification review: the queue, a manual review's full data and photos (each view audited)
+  // the verification queue (masked); a manual review's full data and photos are the deciding Managers' only
   "GET /super/verify/queue",
-  "GET /super/user/verify/review",
-  "GET /super/user/verify/photo",
 ].sort();
 
 /** The only writes support staff may make: working tickets. */
@@ -165,22 +163,21 @@ describe("the /super route table by role", () => {
       "GET /super/user/verify": await get("/super/user/verify", { uid: buyer.uid }),
       "GET /super/verify/setting": await get("/super/verify/setting"),
       "GET /super/verify/queue": await get("/super/verify/queue"),
-      "GET /super/user/verify/review": await get("/super/user/verify/review", { uid: reviewed }),
     };
-    // A photo answers the image itself, not the envelope.
+    // A manual review's full name, number and photos are refused to support (only Managers decide).
+    const review = await get("/super/user/verify/review", { uid: reviewed });
+    expect([review.status, review.body.code]).toEqual([403, 30004]);
     const photo = await t.app.inject({
       method: "GET",
       url: `/api/super/user/verify/photo?uid=${reviewed}&kind=id_front`,
       headers: { authorization: `Bearer ${support}` },
     });
-    expect([photo.statusCode, photo.headers["content-type"]]).toEqual([200, "image/png"]);
+    expect(photo.statusCode).toBe(403);
     // Unlock answers a refusal here (the ticket is no appeal), but past the role check; the appeal
     // test in modules/tickets covers the unlock itself.
     const unlock = await t.api<never>("POST", `/super/ticket/${buyer.ticketId}/unlock`, { token: support, body: {} });
     expect([unlock.status, unlock.body.code]).toEqual([403, 2001]);
-    expect(Object.keys(answers).sort()).toEqual(
-      SUPPORT_ALLOWED.filter((k) => !k.endsWith("/unlock") && k !== "GET /super/user/verify/photo"),
-    );
+    expect(Object.keys(answers).sort()).toEqual(SUPPORT_ALLOWED.filter((k) => !k.endsWith("/unlock")));
     for (const [key, r] of Object.entries(answers)) expect([key, r.status, r.body.code]).toEqual([key, 200, "SUCCESS"]);
     expect((answers["GET /super/user/list"].body.data as { total: number }).total).toBe(1);
     expect(answers["GET /super/user/detail"].body.data).toMatchObject({ uid: buyer.uid, balance: 500 });

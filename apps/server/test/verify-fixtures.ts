@@ -1,4 +1,4 @@
-import type { VerifyStartResult } from "@burrow/contract";
+import type { AdminVerifyReview, AdminVerifyView, VerifyStartResult } from "@burrow/contract";
 import { RESULT_FIELDS, verifySign } from "../src/modules/verify/provider";
 import type { TestApp } from "./harness";
 
@@ -72,4 +72,19 @@ export async function postReview(app: TestApp, token: string, fields: Record<str
     status: res.statusCode,
     body: res.json() as { code: string | number; msg: string; data: VerifyStartResult },
   };
+}
+
+/**
+ * A Manager approves a manual review the way the review page does: reads it (its version), then
+ * approves that version.
+ */
+export async function approveReview(app: TestApp, adminToken: string, uid: number) {
+  const review = await app.api<AdminVerifyReview>("GET", "/super/user/verify/review", {
+    token: adminToken,
+    query: { uid },
+  });
+  return app.api<AdminVerifyView>("POST", "/super/user/verify", {
+    token: adminToken,
+    body: { uid, action: "approve", version: review.body.data.version },
+  });
 }

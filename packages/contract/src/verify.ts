@@ -160,8 +160,11 @@ export interface VerifyStartResult extends VerifyState {
 /** Another account's current claim (processing or done) of the same ID number. */
 export interface ContestedClaim {
   uid: number;
+  /** that account's request's status; 0 for a submission refused because this number was held */
   status: number;
   provider: string;
+  /** when that account's submission of the number was refused (409) because of this claim, else null */
+  refused_at: string | null;
 }
 
 /** GET /super/user/verify?uid */
@@ -185,12 +188,25 @@ export interface AdminVerifyReview {
   photos: { kind: VerifyPhotoKind; mime: string; size: number }[];
   created_at: string;
   expires_at: string;
+  /**
+   * The submission this answer shows: POST /super/user/verify must carry it to approve (and may
+   * to reject), so a decision never applies to a submission made after the reviewer looked.
+   */
+  version: string;
 }
+
+/** What a review's version looks like (hex). */
+const ReviewVersion = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-f]{16,64}$/, "审核版本格式不正确");
 
 /** GET /super/user/verify/photo?uid&kind: one photo of a manual review (audited). */
 export const VerifyPhotoQuery = z.object({
   uid: z.coerce.number().int().min(1),
   kind: z.enum(VERIFY_PHOTO_KINDS),
+  /** the review's version: a photo of a later submission is refused (409) */
+  version: ReviewVersion.optional(),
 });
 export type VerifyPhotoQuery = z.infer<typeof VerifyPhotoQuery>;
 
@@ -217,12 +233,17 @@ export interface VerifyQueueRow {
   updated_at: string;
 }
 
-/** POST /super/user/verify: an operator approves a processing request, rejects with a reason, or resets. */
+/**
+ * POST /super/user/verify: an operator approves a processing request, rejects with a reason, or
+ * resets. `version` (from GET /super/user/verify/review) is required to approve a manual review
+ * and checked when given: a decision on a submission the reviewer has not seen is refused (409).
+ */
 export const AdminVerifyBody = z
   .object({
     uid: z.number().int().min(1),
     action: z.enum(["approve", "reject", "reset"]),
     reason: z.string().trim().max(200).optional(),
+    version: ReviewVersion.optional(),
   })
   .superRefine((b, ctx) => {
     if (b.action === "reject" && !b.reason)

@@ -67,15 +67,15 @@ export const VerifyApi = {
   getSuperUserVerifyReview: endpoint<AdminVerifyReview>()({
     method: "GET",
     url: "/super/user/verify/review",
-    access: "staff",
-    summary: "a manual review's full name, ID number and photo list, for the reviewer (audited)",
+    access: "manager",
+    summary: "a manual review's full name, ID number, photo list and version, for the deciding Manager (audited)",
     query: UidQuery,
   }),
   getSuperUserVerifyPhoto: endpoint<null>()({
     method: "GET",
     url: "/super/user/verify/photo",
-    access: "staff",
-    summary: "one photo of a manual review, decrypted (audited)",
+    access: "manager",
+    summary: "one photo of a manual review, decrypted, for the deciding Manager (audited)",
     query: VerifyPhotoQuery,
     raw: "file",
   }),
@@ -90,7 +90,8 @@ export const VerifyApi = {
     method: "POST",
     url: "/super/user/verify",
     access: "manager",
-    summary: "approve, reject (with a reason) or reset a user's verification",
+    summary:
+      "approve, reject (with a reason) or reset a user's verification; approving a manual review needs the review's version",
     body: AdminVerifyBody,
   }),
   getSuperVerifySetting: endpoint<VerifySetting>()({

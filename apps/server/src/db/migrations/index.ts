@@ -30,6 +30,7 @@ import * as rebatesFollowValue from "./2026-11-27T10-00_rebates_follow_value";
 import * as verifyHolds from "./2026-11-27T11-00_verify_holds";
 import * as openAppealUnique from "./2026-11-27T12-00_open_appeal_unique";
 import * as verifyNameHash from "./2026-11-27T15-00_verify_name_hash";
+import * as verifyClaims from "./2026-11-27T16-00_verify_claims";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27T12-00_open_appeal_unique": openAppealUnique,
   "2026-11-27T11-00_verify_holds": verifyHolds,
   "2026-11-27T15-00_verify_name_hash": verifyNameHash,
+  "2026-11-27T16-00_verify_claims": verifyClaims,
 };

@@ -11,7 +11,14 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, nextPhone, type TestApp } from "../../../test/harness";
 import { adminOf, giveBalance, makePlan } from "../../../test/store-fixtures";
-import { idImage, postReview, REDIRECT_ENV, redirectNotify, redirectRequestId } from "../../../test/verify-fixtures";
+import {
+  approveReview,
+  idImage,
+  postReview,
+  REDIRECT_ENV,
+  redirectNotify,
+  redirectRequestId,
+} from "../../../test/verify-fixtures";
 import { releaseRebates } from "./affiliate.service";
 
 /*
@@ -73,7 +80,7 @@ function world(mode: Mode) {
       if (mode === "manual") {
         const files = { id_front: idImage("png"), id_back: idImage("jpg") };
         expect((await postReview(t, c.token, body, files)).body.data.status).toBe(2);
-        const ok = await t.api("POST", "/super/user/verify", { token: admin, body: { uid: c.uid, action: "approve" } });
+        const ok = await approveReview(t, admin, c.uid);
         expect(ok.body.code).toBe("SUCCESS");
       } else {
         const r = await t.api<VerifyStartResult>("POST", "/user/verify", { token: c.token, body });
@@ -179,7 +186,7 @@ describe("a manual review submitted before full names were hashed", () => {
       200,
     );
     await w.t.db.updateTable("verifications").set({ name_hash: null }).where("uid", "=", c.uid).execute();
-    const ok = await w.t.api("POST", "/super/user/verify", { token: w.admin, body: { uid: c.uid, action: "approve" } });
+    const ok = await approveReview(w.t, w.admin, c.uid);
     expect(ok.body.code).toBe("SUCCESS");
     const row = await w.t.db
       .selectFrom("verifications")

@@ -15,7 +15,8 @@ import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { invalid } from "../../http/errors";
+import { invalid, refused } from "../../http/errors";
+import { diskHasRoom } from "../../shared/disk";
 import { openBytes, openText, type SecretKeySource, sealBytes, sealText, secretKey } from "../../shared/secret-box";
 import { sniffImage } from "../users/avatars";
 import type { VerificationTable } from "./verify.table";
@@ -50,6 +51,18 @@ const SAFE_NAME = /^\d+-[0-9a-f]{24}\.bin$/;
 const ORPHAN_AGE_MS = 3600_000;
 
 export const evidenceDir = (ctx: AppContext) => path.resolve(ctx.config.DATA_DIR, "uploads", "verify");
+
+const NO_ROOM = "服务器存储空间不足，暂时不能提交证件照片，请稍后再试";
+
+/**
+ * Refuses (403) photos of `bytes` that would leave less than UPLOAD_MIN_FREE_MB free on the data
+ * disk (shared/disk.ts: a full disk stops SQLite); with 0, before a submission is read at all.
+ */
+export async function requireEvidenceRoom(ctx: AppContext, bytes: number): Promise<void> {
+  const dir = evidenceDir(ctx);
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  if (!(await diskHasRoom(ctx, dir, bytes))) throw refused(NO_ROOM);
+}
 
 export interface PhotoUpload {
   kind: VerifyPhotoKind;
@@ -154,7 +167,10 @@ export async function writeEvidence(
   const master = await evidenceKey(ctx);
   const key = randomBytes(32);
   const dir = evidenceDir(ctx);
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await requireEvidenceRoom(
+    ctx,
+    uploads.reduce((n, u) => n + u.data.length, 0),
+  );
   const photos: StoredPhoto[] = [];
   try {
     for (const u of uploads) {
@@ -172,6 +188,10 @@ export async function writeEvidence(
       ctx,
       photos.map((p) => p.file),
     );
+    if ((err as NodeJS.ErrnoException).code === "ENOSPC") {
+      ctx.log.error({ err }, "verify: the disk is full, review photos refused");
+      throw refused(NO_ROOM);
+    }
     throw err;
   }
   return {

@@ -172,7 +172,8 @@ describe("manual review collects photos (issue 30 §5)", () => {
     const mineState = await m.api<VerifyState>("GET", "/user/verify", { token: u.token });
     expect(JSON.stringify(mineState.body)).not.toContain(id);
 
-    // Support staff (and Managers) see the full name, number and photos; each view is audited.
+    // Support staff see the masked request only: the full name, number and photos are for the
+    // Managers who decide (each view audited).
     const s = await m.register();
     await m.api("PATCH", "/super/user/info", { token: admin, body: { uid: s.uid, role: 2 } });
     const staff = await m.login(s.phone, s.password);
@@ -180,8 +181,15 @@ describe("manual review collects photos (issue 30 §5)", () => {
     expect(view.body.data).toMatchObject({ status: 2, real_name: "欧***", provider: "manual" });
     expect(view.body.data.evidence?.photos).toEqual(["id_front", "id_back", "id_hand"]);
     expect(JSON.stringify(view.body.data)).not.toContain(id);
+    const denied = await m.api("GET", "/super/user/verify/review", { token: staff, query: { uid: u.uid } });
+    expect([denied.status, denied.body.code]).toEqual([403, 30004]);
+    expect(JSON.stringify(denied.body)).not.toContain(id);
+    const deniedPhoto = await photo(m, staff, u.uid, "id_front");
+    expect(deniedPhoto.statusCode).toBe(403);
+    expect(deniedPhoto.rawPayload.includes(MARK)).toBe(false);
+    const managerUid = (await m.api<{ uid: number }>("GET", "/user/userInfo", { token: admin })).body.data.uid;
     const full = await m.api<AdminVerifyReview>("GET", "/super/user/verify/review", {
-      token: staff,
+      token: admin,
       query: { uid: u.uid },
     });
     expect(full.body.data).toMatchObject({ uid: u.uid, real_name: "欧阳娜娜", id_number: id });
@@ -191,7 +199,7 @@ describe("manual review collects photos (issue 30 §5)", () => {
       ["id_hand", "image/webp"],
     ]);
     for (const [kind, data] of Object.entries(files)) {
-      const res = await photo(m, staff, u.uid, kind);
+      const res = await photo(m, admin, u.uid, kind);
       expect(res.statusCode).toBe(200);
       expect(res.headers["cache-control"]).toContain("no-store");
       expect(res.rawPayload.equals(data)).toBe(true);
@@ -203,16 +211,16 @@ describe("manual review collects photos (issue 30 §5)", () => {
       .orderBy("id")
       .execute();
     expect(audits.map((a) => `${a.operator_uid} ${a.action} ${a.detail}`)).toEqual([
-      `${s.uid} verify.review {}`,
-      `${s.uid} verify.photo {"kind":"id_front"}`,
-      `${s.uid} verify.photo {"kind":"id_back"}`,
-      `${s.uid} verify.photo {"kind":"id_hand"}`,
+      `${managerUid} verify.review {}`,
+      `${managerUid} verify.photo {"kind":"id_front"}`,
+      `${managerUid} verify.photo {"kind":"id_back"}`,
+      `${managerUid} verify.photo {"kind":"id_hand"}`,
     ]);
 
     // The approval deletes the files, the key and the identity.
     const ok = await m.api<AdminVerifyView>("POST", "/super/user/verify", {
       token: admin,
-      body: { uid: u.uid, action: "approve" },
+      body: { uid: u.uid, action: "approve", version: full.body.data.version },
     });
     expect(ok.body.data).toMatchObject({ status: 1, evidence: null });
     for (const f of mine) expect(fs.existsSync(path.join(dirOf(m), f))).toBe(false);

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   type AdminVerifyBody,
   type AdminVerifyReview,
@@ -21,7 +22,7 @@ import type { ExpressionBuilder, Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { isUniqueViolation } from "../../http/error-handler";
-import { localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
+import { invalid, localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
 import type { Operator } from "../../http/route";
 import type { Figure } from "../../shared/figures";
 import type { JobDef } from "../../shared/jobs";
@@ -44,6 +45,7 @@ import {
   readReviewSubmission,
   removeEvidenceFiles,
   removeOrphanFiles,
+  requireEvidenceRoom,
   writeEvidence,
 } from "./evidence";
 import { idHash, nameHash, verifySecret } from "./keyed-hash";
@@ -55,6 +57,12 @@ const DUPLICATE = "该身份证号码已用于其他账号的实名认证，一�
 /** Submissions one customer may make a day (all modes): a redirect hold cannot be renewed for ever. */
 const SUBMISSIONS_PER_DAY = 10;
 const EXPIRED_REASON = "超过审核期限未处理，证件照片已删除，请重新提交";
+/** A decision or photo read for a submission other than the one the reviewer opened. */
+const STALE = "资料已更新，请重新审核";
+/** A redirect hold on a number starts at most once a day per account (then runs its 30 minutes). */
+const HOLD_RENEWAL_MS = 86400_000;
+/** Refused accounts remembered on a claim (the newest). */
+const MAX_REFUSED_CLAIMS = 20;
 
 export async function verifySetting(ctx: AppContext): Promise<VerifySetting> {
   const v = await getSetting(ctx.db, REQUIRED_KEY);
@@ -119,22 +127,72 @@ const RELEASED = {
   name_hash: null,
   held_until: null,
   request_id: null,
+  refused_claims: null,
   ...NO_EVIDENCE,
 } as const;
 
-/** What a request keeps once done: its number as the hold and the hash of its full name. */
-const done = (row: Pick<VerificationTable, "claim_hash" | "name_hash">) => ({
+/**
+ * What a request keeps once done: its number as the hold, the hash of its full name, and the
+ * accounts refused its number (still a signal for operators).
+ */
+const done = (row: Pick<VerificationTable, "claim_hash" | "name_hash" | "refused_claims">) => ({
   id_hash: row.claim_hash,
   claim_hash: row.claim_hash,
   name_hash: row.name_hash,
+  refused_claims: row.refused_claims,
 });
+
+/**
+ * The submission an operator decides on: changes with every submission (a new sealed identity,
+ * new files, a new time), so a decision carrying it applies to what the reviewer saw or to nothing.
+ */
+export function reviewVersion(
+  row: Pick<
+    VerificationTable,
+    "uid" | "status" | "updated_at" | "claim_hash" | "evidence_identity" | "evidence_photos" | "request_id"
+  >,
+): string {
+  const parts = [
+    row.uid,
+    row.status,
+    row.updated_at,
+    row.claim_hash,
+    row.evidence_identity,
+    row.evidence_photos,
+    row.request_id,
+  ];
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
+}
+
+interface RefusedClaim {
+  uid: number;
+  at: string;
+  provider: string;
+}
+const refusedOf = (row: Pick<VerificationTable, "refused_claims"> | undefined): RefusedClaim[] =>
+  row?.refused_claims ? (JSON.parse(row.refused_claims) as RefusedClaim[]) : [];
+
+/** This account's redirect hold starts of the last day, by number hash (older ones dropped). */
+function recentHoldStarts(row: Pick<VerificationTable, "hold_starts"> | undefined, now: string) {
+  const all = row?.hold_starts ? (JSON.parse(row.hold_starts) as Record<string, string>) : {};
+  return Object.fromEntries(
+    Object.entries(all).filter(([, at]) => Date.parse(now) - Date.parse(at) < HOLD_RENEWAL_MS),
+  ) as Record<string, string>;
+}
 
 /**
  * Whether another account holds the number: refused (409) while it is verified there or its
  * redirect request is within its hold; a hold whose time is up is released on the way, so a
- * request nobody finishes never locks the number's owner out.
+ * request nobody finishes never locks the number's owner out. `onRefused` is told the holder
+ * before the refusal is thrown (the caller records it once the transaction is rolled back).
  */
-async function refuseHeldElsewhere(trx: Tx, uid: number, hash: string, now: string): Promise<void> {
+async function refuseHeldElsewhere(
+  trx: Tx,
+  uid: number,
+  hash: string,
+  now: string,
+  onRefused: (holder: number) => void,
+): Promise<void> {
   const holder = await trx
     .selectFrom("verifications")
     .select(["uid", "status", "held_until"])
@@ -142,8 +200,12 @@ async function refuseHeldElsewhere(trx: Tx, uid: number, hash: string, now: stri
     .where("uid", "<>", uid)
     .executeTakeFirst();
   if (!holder) return;
-  if (holder.status === ProcessStatus.Done) throw localDuplicated(DUPLICATE, "id_number");
+  if (holder.status === ProcessStatus.Done) {
+    onRefused(holder.uid);
+    throw localDuplicated(DUPLICATE, "id_number");
+  }
   if (holder.held_until && holder.held_until > now) {
+    onRefused(holder.uid);
     const minutes = Math.max(1, Math.ceil((Date.parse(holder.held_until) - Date.parse(now)) / 60_000));
     throw localDuplicated(`该身份证号码正在其他账号的认证流程中，请 ${minutes} 分钟后再试`, "id_number");
   }
@@ -196,10 +258,12 @@ async function countSubmission(ctx: AppContext, uid: number): Promise<void> {
 /**
  * Records a submission (already checked locally) under the customer's lock. A number is held
  * against other accounts once done, or for VERIFY_REDIRECT_HOLD_MINUTES while a redirect
- * provider's request is processing (not renewed by submitting the same number again); a manual
- * review holds nothing — its claim is only shown to operators, contested when another account
- * claims the number too. `evidence` (a manual review's) replaces any earlier one, whose files go
- * after the commit.
+ * provider's request is processing; that hold starts once a day per account and number
+ * (`hold_starts`), so submitting the number again — after another one or not — never renews it.
+ * A manual review holds nothing — its claim is only shown to operators, contested when another
+ * account claims the number too. A submission refused because another account holds the number
+ * is recorded on the holder's request (`refused_claims`), so operators see the number contested.
+ * `evidence` (a manual review's) replaces any earlier one, whose files go after the commit.
  */
 async function recordSubmission(
   ctx: AppContext,
@@ -217,30 +281,40 @@ async function recordSubmission(
   const reason = decision.status === "rejected" ? decision.reason : null;
   const redirectHold = decision.status === "processing" && decision.requestId !== null;
   const oldFiles: string[] = [];
+  // Set (in the transaction) when another account's hold or verification refuses this one.
+  const refusal: { by: number | null } = { by: null };
   try {
     await transact(ctx, async (trx) => {
       await lockUser(trx, uid);
       const current = await findRow(trx, uid);
       if (current?.status === ProcessStatus.Done) throw refused("你已完成实名认证");
       const now = nowIso();
-      await refuseHeldElsewhere(trx, uid, hash, now);
-      if (status === ProcessStatus.Done && (await takeNumber(trx, uid, hash)) !== null)
-        throw localDuplicated(DUPLICATE, "id_number");
-      // The same request again keeps its hold's end: resubmitting cannot hold a number for ever.
-      const keptHold =
-        current?.status === ProcessStatus.Processing && current.id_hash === hash && current.held_until
-          ? current.held_until
-          : null;
-      const heldUntil = redirectHold
-        ? (keptHold ?? new Date(Date.parse(now) + VERIFY_REDIRECT_HOLD_MINUTES * 60_000).toISOString())
-        : null;
+      await refuseHeldElsewhere(trx, uid, hash, now, (holder) => {
+        refusal.by = holder;
+      });
+      if (status === ProcessStatus.Done) {
+        const other = await takeNumber(trx, uid, hash);
+        if (other !== null) {
+          refusal.by = other;
+          throw localDuplicated(DUPLICATE, "id_number");
+        }
+      }
+      // The hold runs from this account's first hold on the number within the day, ended or not.
+      const starts = recentHoldStarts(current, now);
+      let heldUntil: string | null = null;
+      if (redirectHold) {
+        starts[hash] ??= now;
+        const end = new Date(Date.parse(starts[hash]) + VERIFY_REDIRECT_HOLD_MINUTES * 60_000).toISOString();
+        heldUntil = end > now ? end : null;
+      }
+      const sameClaim = current?.claim_hash === hash && current.status === ProcessStatus.Processing;
       const { files: _written, ...evidenceColumns } = evidence ?? { files: [], ...NO_EVIDENCE };
       const values = {
         status,
         real_name_masked: name,
         id_number_masked: id,
         // A rejected number is not held: its real owner may still verify with it.
-        id_hash: status === ProcessStatus.Done || redirectHold ? hash : null,
+        id_hash: status === ProcessStatus.Done || heldUntil ? hash : null,
         claim_hash: status === ProcessStatus.Rejected ? null : hash,
         // Taken now: a redirect provider's result does not carry the name, and it is kept nowhere else.
         name_hash: status === ProcessStatus.Rejected ? null : nameHash(secret, body.real_name),
@@ -248,6 +322,9 @@ async function recordSubmission(
         reason,
         provider: kind,
         request_id: decision.status === "processing" ? decision.requestId : null,
+        hold_starts: Object.keys(starts).length ? JSON.stringify(starts) : null,
+        // Refusals belong to the claim they were refused for.
+        refused_claims: sameClaim && status !== ProcessStatus.Rejected ? current.refused_claims : null,
         ...evidenceColumns,
         updated_at: now,
       };
@@ -262,10 +339,44 @@ async function recordSubmission(
     });
   } catch (err) {
     if (evidence) await removeEvidenceFiles(ctx, evidence.files);
-    if (isUniqueViolation(err)) throw localDuplicated(DUPLICATE, "id_number");
+    const raced = isUniqueViolation(err);
+    if (refusal.by !== null || raced) await recordRefusal(ctx, uid, hash, kind, refusal.by);
+    if (raced) throw localDuplicated(DUPLICATE, "id_number");
     throw err;
   }
   await removeEvidenceFiles(ctx, oldFiles);
+}
+
+/**
+ * Notes on the holder's request that `uid`'s submission of the number was refused because of it
+ * (after the refused transaction rolled back), so operators see the number contested and by whom.
+ * The holder is looked up again when not known (a verification that committed meanwhile).
+ */
+async function recordRefusal(ctx: AppContext, uid: number, hash: string, provider: string, holder: number | null) {
+  await transact(ctx, async (trx) => {
+    const holderUid =
+      holder ??
+      (
+        await trx
+          .selectFrom("verifications")
+          .select("uid")
+          .where("id_hash", "=", hash)
+          .where("uid", "<>", uid)
+          .executeTakeFirst()
+      )?.uid;
+    if (holderUid === undefined) return;
+    await lockUser(trx, holderUid);
+    const row = await findRow(trx, holderUid);
+    if (!row || row.claim_hash !== hash) return;
+    const claims = [...refusedOf(row).filter((c) => c.uid !== uid), { uid, at: nowIso(), provider }].slice(
+      -MAX_REFUSED_CLAIMS,
+    );
+    await trx
+      .updateTable("verifications")
+      .set({ refused_claims: JSON.stringify(claims) })
+      .where("uid", "=", holderUid)
+      .execute();
+  });
 }
 
 /**
@@ -286,22 +397,39 @@ export async function submitVerification(ctx: AppContext, uid: number, body: Ver
 }
 
 /**
+ * Customers with a review submission being read, per app: one at a time each, so one account
+ * cannot buffer many sets of photos at once (a lock held while a slow client uploads would stall
+ * the database; this process is the only one reading the upload).
+ */
+const reviewsInFlight = new WeakMap<AppContext, Set<number>>();
+
+/**
  * A submission for an operator's review (manual mode; in the sandbox, what the manual mode
- * does): name, number and photos of the ID card, stored encrypted until the decision. Counted
- * and keyed before the body is read; the photos are written before the transaction and removed
- * again when it fails.
+ * does): name, number and photos of the ID card, stored encrypted until the decision. One per
+ * customer at a time; counted, keyed and the disk checked before the body is read; the photos
+ * are written (disk checked again for their size) before the transaction and removed again when
+ * it fails.
  */
 export async function submitReview(ctx: AppContext, uid: number, req: FastifyRequest): Promise<VerifyStartResult> {
   const kind = providerKind(ctx.config);
   if (kind === "redirect") throw refused("当前实名认证方式不支持人工审核，请直接提交姓名和身份证号码");
-  await evidenceKey(ctx);
-  await countSubmission(ctx, uid);
-  const { body, photos } = await readReviewSubmission(req);
-  const current = await findRow(ctx.db, uid);
-  if (current?.status === ProcessStatus.Done) throw refused("你已完成实名认证");
-  const evidence = await writeEvidence(ctx, uid, { real_name: body.real_name, id_number: body.id_number }, photos);
-  const decision: ProviderDecision = { status: "processing", redirectUrl: null, requestId: null };
-  await recordSubmission(ctx, uid, body, decision, "manual", evidence);
+  const busy = reviewsInFlight.get(ctx) ?? new Set<number>();
+  reviewsInFlight.set(ctx, busy);
+  if (busy.has(uid)) throw refused("你的另一份实名认证资料正在上传，请等待其完成后再提交");
+  busy.add(uid);
+  try {
+    await evidenceKey(ctx);
+    await countSubmission(ctx, uid);
+    await requireEvidenceRoom(ctx, 0);
+    const { body, photos } = await readReviewSubmission(req);
+    const current = await findRow(ctx.db, uid);
+    if (current?.status === ProcessStatus.Done) throw refused("你已完成实名认证");
+    const evidence = await writeEvidence(ctx, uid, { real_name: body.real_name, id_number: body.id_number }, photos);
+    const decision: ProviderDecision = { status: "processing", redirectUrl: null, requestId: null };
+    await recordSubmission(ctx, uid, body, decision, "manual", evidence);
+  } finally {
+    busy.delete(uid);
+  }
   return { ...(await verifyState(ctx, uid)), redirect_url: null };
 }
 
@@ -366,18 +494,28 @@ export async function applyProviderResult(
   return result && { status: result.status };
 }
 
-/** Other accounts' current claims (processing or done) of the number a request claims. */
-async function contestedClaims(db: Kysely<DB>, uid: number, hash: string | null): Promise<ContestedClaim[]> {
-  if (!hash) return [];
-  return db
+/**
+ * Other accounts' current claims (processing or done) of the number a request claims, then the
+ * accounts whose submission of it was refused because this request held it.
+ */
+async function contestedClaims(db: Kysely<DB>, row: VerificationTable): Promise<ContestedClaim[]> {
+  if (!row.claim_hash) return [];
+  const claims = await db
     .selectFrom("verifications")
     .select(["uid", "status", "provider"])
-    .where("claim_hash", "=", hash)
-    .where("uid", "<>", uid)
+    .where("claim_hash", "=", row.claim_hash)
+    .where("uid", "<>", row.uid)
     .where("status", "in", [ProcessStatus.Processing, ProcessStatus.Done])
     .orderBy("uid")
     .limit(50)
     .execute();
+  const claiming = new Set(claims.map((c) => c.uid));
+  return [
+    ...claims.map((c) => ({ ...c, refused_at: null })),
+    ...refusedOf(row)
+      .filter((c) => !claiming.has(c.uid))
+      .map((c) => ({ uid: c.uid, status: ProcessStatus.None, provider: c.provider, refused_at: c.at })),
+  ];
 }
 
 export async function adminVerifyView(ctx: AppContext, uid: number): Promise<AdminVerifyView> {
@@ -389,14 +527,17 @@ export async function adminVerifyView(ctx: AppContext, uid: number): Promise<Adm
     provider: row?.provider ?? null,
     created_at: row?.created_at ?? null,
     held_until: row?.status === ProcessStatus.Processing && row.id_hash ? row.held_until : null,
-    contested: row?.status === ProcessStatus.Processing ? await contestedClaims(ctx.db, uid, row.claim_hash) : [],
+    contested:
+      row?.status === ProcessStatus.Processing || row?.status === ProcessStatus.Done
+        ? await contestedClaims(ctx.db, row)
+        : [],
     evidence: row?.evidence_expires_at
       ? { photos: photosOf(row).map((p) => p.kind), expires_at: row.evidence_expires_at }
       : null,
   };
 }
 
-/** A manual review's full name, number and photo list, for staff; every call is audited. */
+/** A manual review's full name, number, photo list and version, for the deciding Manager; every call is audited. */
 export async function adminVerifyReview(ctx: AppContext, operator: Operator, uid: number): Promise<AdminVerifyReview> {
   const evidence = await findRow(ctx.db, uid);
   if (!evidence?.evidence_key || !evidence.evidence_expires_at) throw notFound("待审核的证件资料");
@@ -408,12 +549,18 @@ export async function adminVerifyReview(ctx: AppContext, operator: Operator, uid
     photos: photosOf(evidence).map(({ kind, mime, size }) => ({ kind, mime, size })),
     created_at: evidence.updated_at,
     expires_at: evidence.evidence_expires_at,
+    version: reviewVersion(evidence),
   };
 }
 
-/** Sends one photo of a manual review, decrypted, to staff (never cached); every view is audited. */
+/**
+ * Sends one photo of a manual review, decrypted, to the deciding Manager (never cached); every
+ * view is audited. With the review's version, a photo of a later submission is refused (409).
+ */
 export async function sendVerifyPhoto(ctx: AppContext, operator: Operator, q: VerifyPhotoQuery, reply: FastifyReply) {
   const evidence = await findRow(ctx.db, q.uid);
+  if (evidence && q.version !== undefined && q.version !== reviewVersion(evidence))
+    throw localDuplicated(STALE, "version");
   const photo = evidence?.evidence_key ? photosOf(evidence).find((p) => p.kind === q.kind) : undefined;
   const data = evidence && photo ? await openPhoto(ctx, evidence, q.kind) : null;
   if (!photo || !data) throw notFound("证件照片");
@@ -442,7 +589,8 @@ export async function verifyQueue(ctx: AppContext, q: VerifyQueueQuery): Promise
       .whereRef("o.uid", "<>", "v.uid")
       .where("o.status", "in", [ProcessStatus.Processing, ProcessStatus.Done]);
   let base = ctx.db.selectFrom("verifications as v").where("v.status", "=", ProcessStatus.Processing);
-  if (q.contested === "1") base = base.where((eb) => eb.exists(others(eb).select("o.uid")));
+  if (q.contested === "1")
+    base = base.where((eb) => eb.or([eb.exists(others(eb).select("o.uid")), eb("v.refused_claims", "is not", null)]));
   const page = await pageOf(
     q.page,
     q.size,
@@ -458,6 +606,7 @@ export async function verifyQueue(ctx: AppContext, q: VerifyQueueQuery): Promise
           "v.created_at",
           "v.updated_at",
           "v.evidence_key",
+          "v.refused_claims",
           others(eb)
             .select((o) => o.fn.countAll<number>().as("n"))
             .as("contested"),
@@ -483,7 +632,9 @@ export async function verifyQueue(ctx: AppContext, q: VerifyQueueQuery): Promise
       id_number: r.id_number_masked,
       provider: r.provider,
       evidence: r.evidence_key !== null,
-      contested: Number(r.contested ?? 0),
+      // Claims, then refusals (an account refused and claiming later may count twice here; the
+      // request's own view lists each account once).
+      contested: Number(r.contested ?? 0) + refusedOf(r).length,
       held_until: r.id_hash ? r.held_until : null,
       created_at: r.created_at,
       updated_at: r.updated_at,
@@ -522,6 +673,12 @@ export async function adminVerifyAction(
       await lockUser(trx, body.uid);
       const row = await findRow(trx, body.uid);
       if (!row) throw refused("该用户没有实名认证记录");
+      // A decision applies to the submission the reviewer saw (a reset, to whatever there is).
+      if (body.action !== "reset") {
+        if (body.version !== undefined && body.version !== reviewVersion(row)) throw localDuplicated(STALE, "version");
+        if (body.action === "approve" && row.evidence_key && body.version === undefined)
+          throw invalid("version", "请先打开证件资料审核后再通过（缺少审核版本）");
+      }
       const now = nowIso();
       if (body.action === "reset") {
         await trx.deleteFrom("verifications").where("uid", "=", body.uid).execute();
@@ -538,6 +695,7 @@ export async function adminVerifyAction(
             ...RELEASED,
             ...done({
               claim_hash: row.claim_hash,
+              refused_claims: row.refused_claims,
               name_hash:
                 row.name_hash ??
                 (fromEvidence && fromEvidence.identity === row.evidence_identity ? fromEvidence.hash : null),

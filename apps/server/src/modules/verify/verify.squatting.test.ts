@@ -8,7 +8,7 @@ import {
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
-import { REDIRECT_ENV, redirectNotify, redirectRequestId } from "../../../test/verify-fixtures";
+import { approveReview, REDIRECT_ENV, redirectNotify, redirectRequestId } from "../../../test/verify-fixtures";
 
 /*
  * Issue 30 §4: whoever knows a name and an ID number could submit them and never finish, and the
@@ -183,19 +183,13 @@ describe("a manual review's unfinished submission", () => {
     expect(uids).not.toContain(bystander.uid);
     expect(contested.body.data.total).toBe(contested.body.data.list.length);
     const view = await m.api<AdminVerifyView>("GET", "/super/user/verify", { token: admin, query: { uid: owner.uid } });
-    expect(view.body.data.contested).toEqual([{ uid: attacker.uid, status: 2, provider: "manual" }]);
+    expect(view.body.data.contested).toEqual([{ uid: attacker.uid, status: 2, provider: "manual", refused_at: null }]);
 
     // The operator approves the owner; the number is now held: the attacker's request cannot be
     // approved (the operator is told whose it is) and nobody else may submit it.
-    const ok = await m.api<AdminVerifyView>("POST", "/super/user/verify", {
-      token: admin,
-      body: { uid: owner.uid, action: "approve" },
-    });
+    const ok = await approveReview(m, admin, owner.uid);
     expect(ok.body.data.status).toBe(1);
-    const wrong = await m.api("POST", "/super/user/verify", {
-      token: admin,
-      body: { uid: attacker.uid, action: "approve" },
-    });
+    const wrong = await approveReview(m, admin, attacker.uid);
     expect(wrong.status).toBe(409);
     expect(wrong.body.msg).toContain(`UID ${owner.uid}`);
     const attackerView = await m.api<AdminVerifyView>("GET", "/super/user/verify", {
@@ -214,9 +208,7 @@ describe("a manual review's unfinished submission", () => {
     const users = await Promise.all([m.register(), m.register(), m.register()]);
     const id = idNumber("19900101");
     for (const u of users) expect((await submit(u.token, id)).body.data.status).toBe(2);
-    const results = await Promise.all(
-      users.map((u) => m.api("POST", "/super/user/verify", { token: admin, body: { uid: u.uid, action: "approve" } })),
-    );
+    const results = await Promise.all(users.map((u) => approveReview(m, admin, u.uid)));
     expect(results.filter((x) => x.body.code === "SUCCESS")).toHaveLength(1);
     for (const x of results.filter((y) => y.body.code !== "SUCCESS")) expect(x.status).toBe(409);
     const done = await m.db

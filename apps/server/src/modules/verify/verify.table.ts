@@ -36,6 +36,16 @@ export interface VerificationTable {
   evidence_identity: string | null;
   evidence_photos: string | null;
   evidence_expires_at: string | null;
+  /**
+   * JSON {claim_hash: ISO time}: when this account's redirect holds on numbers started, kept a day,
+   * so a hold is not renewed by resubmitting (whatever was submitted in between).
+   */
+  hold_starts: string | null;
+  /**
+   * JSON [{uid, at, provider}]: other accounts whose submission of this request's number was
+   * refused because this request held it (shown to operators as contested); cleared with the claim.
+   */
+  refused_claims: string | null;
   created_at: string;
   updated_at: string;
 }
