@@ -1,5 +1,6 @@
 export * from "./affiliate";
 export * from "./assistant";
+export * from "./audit";
 export * from "./auth";
 export * from "./common";
 export * from "./dashboard";

@@ -191,14 +191,3 @@ export interface SetupChecklist {
 
 export const SetupDismissBody = z.object({ dismissed: z.boolean() });
 export type SetupDismissBody = z.infer<typeof SetupDismissBody>;
-
-export const AuditQuery = PageQuery.extend({ operator_uid: optionalInt(1), action: optionalText(64) });
-export interface AuditRow {
-  id: number;
-  operator_uid: number;
-  action: string;
-  target: string;
-  detail: string;
-  ip: string;
-  created_at: string;
-}

@@ -1,6 +1,6 @@
+import { type AuditOperator, AuditQuery, type AuditRow } from "../audit";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
-import { AuditQuery, type AuditRow } from "../users";
 
 /** The audit endpoints (see endpoint.ts). */
 export const AuditApi = {
@@ -8,7 +8,14 @@ export const AuditApi = {
     method: "GET",
     url: "/super/audit",
     access: "manager",
-    summary: "every admin write, newest first",
+    summary:
+      "every admin write, newest first, with its action named and its changes readable; filter by action and operator",
     query: AuditQuery,
+  }),
+  getSuperAuditOperators: endpoint<AuditOperator[]>()({
+    method: "GET",
+    url: "/super/audit/operators",
+    access: "manager",
+    summary: "the operators who wrote audit rows (the log's operator filter)",
   }),
 } as const;

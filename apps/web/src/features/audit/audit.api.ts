@@ -1,21 +1,28 @@
 import type { AuditQuery } from "@burrow/contract";
 import { AuditApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import type { z } from "zod";
 import { api } from "@/api/client";
 
 /** Audit filters as the page holds them. */
-export type AuditFilters = Partial<z.infer<typeof AuditQuery>> & { page: number; size: number };
+export type AuditFilters = Partial<AuditQuery> & { page: number; size: number };
 
 export const auditKeys = {
   all: ["audit"] as const,
   list: (filters: AuditFilters) => [...auditKeys.all, "list", filters] as const,
+  operators: () => [...auditKeys.all, "operators"] as const,
 };
 
-/** GET /super/audit: every admin write, newest first. */
+/** GET /super/audit: every admin write, newest first, named and readable. */
 export const auditListQuery = (filters: AuditFilters) =>
   queryOptions({
     queryKey: auditKeys.list(filters),
     queryFn: ({ signal }) => api.call(AuditApi.getSuperAudit, { query: filters }, { signal }),
     placeholderData: keepPreviousData,
+  });
+
+/** GET /super/audit/operators: who wrote the log, for the operator filter. */
+export const auditOperatorsQuery = () =>
+  queryOptions({
+    queryKey: auditKeys.operators(),
+    queryFn: ({ signal }) => api.call(AuditApi.getSuperAuditOperators, {}, { signal }),
   });
