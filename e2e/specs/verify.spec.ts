@@ -1,13 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { deflateSync } from "node:zlib";
-import { idCheckDigit, VerifyApi } from "@burrow/contract";
+import { idCheckDigit, UsermgrApi, VerifyApi } from "@burrow/contract";
 import { expect, test } from "@playwright/test";
 import { confirmPopover } from "../fixtures/antd";
-import { adminToken, call, callRaw, registerUser } from "../fixtures/api";
+import { adminToken, call, callRaw, login, registerUser } from "../fixtures/api";
 import { openSignedIn } from "../fixtures/browser";
 import { watchCsp } from "../fixtures/csp";
-import { SERVER_STATE } from "../fixtures/env";
+import { BASE_URL, SERVER_STATE } from "../fixtures/env";
 
 /** A valid resident ID number, unique within the run (random sequence code). */
 function idNumber(): string {
@@ -240,4 +240,71 @@ test("a customer submits ID-card photos for review; an operator sees them with t
   expect(await adminCsp.violations()).toEqual([]);
   expect(adminCsp.pageErrors).toEqual([]);
   await admin.close();
+});
+
+/** POST /user/verify/review through the API (the form itself is covered above). */
+async function submitReviewApi(token: string, realName: string, id: string): Promise<void> {
+  const form = new FormData();
+  form.append("real_name", realName);
+  form.append("id_number", id);
+  for (const kind of ["id_front", "id_back"]) form.append(kind, new Blob([new Uint8Array(PNG)]), `${kind}.png`);
+  const res = await fetch(`${BASE_URL}/api/user/verify/review`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  expect(((await res.json()) as { code: unknown }).code).toBe("SUCCESS");
+}
+
+test("an approval applies to the submission the Manager reviewed: a resubmission meanwhile is refused and shown; support sees no ID data", async ({
+  page,
+  browser,
+}) => {
+  const user = await registerUser();
+  const first = idNumber();
+  const second = idNumber();
+  await submitReviewApi(user.token, "赵六", first);
+
+  // Support staff: the masked request, no full name, number or photos, no decision.
+  const s = await registerUser();
+  await call(UsermgrApi.patchSuperUserInfo, { token: await adminToken(), body: { uid: s.uid, role: 2 } });
+  const supportToken = await login(s.phone, s.password);
+  const support = await browser.newPage();
+  const supportCsp = await watchCsp(support);
+  await openSignedIn(support, supportToken, `/admin/verify/list/${user.uid}`);
+  await expect(support.getByTestId("verify-evidence-managers-only")).toBeVisible();
+  await expect(support.getByText("赵*", { exact: true })).toBeVisible();
+  await expect(support.locator("body")).not.toContainText("赵六");
+  await expect(support.locator("body")).not.toContainText(first);
+  await expect(support.getByRole("button", { name: "审核通过" })).toHaveCount(0);
+  expect(await supportCsp.violations()).toEqual([]);
+  expect(supportCsp.pageErrors).toEqual([]);
+  await support.close();
+
+  // The Manager opens the review of 赵六 …
+  const csp = await watchCsp(page);
+  await openSignedIn(page, await adminToken(), `/admin/verify/list/${user.uid}`);
+  const evidence = page.locator(".ant-card").filter({ has: page.getByText("证件资料", { exact: true }) });
+  await expect(evidence.getByText("赵六", { exact: true })).toBeVisible();
+  await expect(evidence.getByRole("img", { name: "身份证人像面" })).toHaveAttribute("src", /^blob:/);
+  // … the customer resubmits someone else's name and number …
+  await submitReviewApi(user.token, "钱七", second);
+  // … and the approval of what the Manager saw is refused, and the new submission is loaded to review.
+  const card = page.locator(".ant-card").filter({ has: page.getByText("实名认证", { exact: true }) });
+  await card.getByRole("button", { name: "审核通过" }).click();
+  await confirmPopover(page, "通过");
+  await expect(page.getByText("资料已更新，请重新审核")).toBeVisible();
+  await expect(evidence.getByText("钱七", { exact: true })).toBeVisible();
+  await expect(evidence.getByText(second, { exact: true })).toBeVisible();
+  expect((await call(VerifyApi.getUserVerify, { token: user.token })).status).toBe(2);
+
+  // Reviewed again, the approval goes through for 钱七.
+  await card.getByRole("button", { name: "审核通过" }).click();
+  await confirmPopover(page, "通过");
+  await expect(page.getByText("实名认证已更新")).toBeVisible();
+  await expect(card.getByText("已完成")).toBeVisible();
+  const state = await call(VerifyApi.getUserVerify, { token: user.token });
+  expect([state.status, state.real_name]).toEqual([1, "钱*"]);
+  expect(await csp.violations()).toEqual([]);
+  expect(csp.pageErrors).toEqual([]);
 });

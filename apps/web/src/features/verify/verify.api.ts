@@ -20,7 +20,8 @@ export const verifyKeys = {
   /** a manual review's unmasked data and photos (each fetch is audited on the server) */
   evidence: (uid: number) => [...verifyKeys.all, "evidence", uid] as const,
   review: (uid: number) => [...verifyKeys.evidence(uid), "review"] as const,
-  photo: (uid: number, kind: VerifyPhotoKind) => [...verifyKeys.evidence(uid), "photo", kind] as const,
+  photo: (uid: number, kind: VerifyPhotoKind, version: string) =>
+    [...verifyKeys.evidence(uid), "photo", kind, version] as const,
 };
 
 /** GET /user/verify: the caller's verification, masked. */
@@ -57,8 +58,9 @@ export const verifyQueueQuery = (q: Partial<VerifyQueueQuery>) =>
   });
 
 /**
- * GET /super/user/verify/review: the full name and number. Audited per call, so fetched once per
- * visit (never refetched in the background) and dropped when the decision is made.
+ * GET /super/user/verify/review (Managers): the full name and number, and the submission's
+ * version the decision carries. Audited per call, so fetched once per visit (never refetched in
+ * the background) and dropped when the decision is made or the submission changed.
  */
 export const verifyReviewQuery = (uid: number) =>
   queryOptions({
@@ -68,12 +70,15 @@ export const verifyReviewQuery = (uid: number) =>
     retry: false,
   });
 
-/** One photo as a blob (the call needs the token, so an <img src> cannot fetch it); audited like the review. */
-export const verifyPhotoQuery = (uid: number, kind: VerifyPhotoKind) =>
+/**
+ * One photo as a blob (the call needs the token, so an <img src> cannot fetch it); audited like the
+ * review. Of the reviewed version only: a later submission's photo is refused (409).
+ */
+export const verifyPhotoQuery = (uid: number, kind: VerifyPhotoKind, version: string) =>
   queryOptions({
-    queryKey: verifyKeys.photo(uid, kind),
+    queryKey: verifyKeys.photo(uid, kind, version),
     queryFn: async ({ signal }) =>
-      (await api.download(VerifyApi.getSuperUserVerifyPhoto, { query: { uid, kind } }, { signal })).blob,
+      (await api.download(VerifyApi.getSuperUserVerifyPhoto, { query: { uid, kind, version } }, { signal })).blob,
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
@@ -85,7 +90,7 @@ export const adminVerifyQuery = (uid: number) =>
     queryFn: ({ signal }) => api.call(VerifyApi.getSuperUserVerify, { query: { uid } }, { signal }),
   });
 
-/** POST /super/user/verify: approve, reject with a reason, or reset. */
+/** POST /super/user/verify: approve (a manual review: with the reviewed version), reject with a reason, or reset. */
 export const adminVerifyAction = (body: AdminVerifyBody) => api.call(VerifyApi.postSuperUserVerify, { body });
 
 /** GET /super/verify/setting */

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Descriptions, Form, Input, Modal, Popconfirm, Space, Switch, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
+import { ApiError } from "@/api/client";
 import { ADMIN_BASE } from "@/app/access";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
@@ -25,19 +26,23 @@ export const reviewPath = (uid: number) => `${ADMIN_BASE}/verify/list/${uid}`;
 /**
  * A user's identity verification (on /admin/usermgr/list/{Uid} and the review page): masked name
  * and number, status, the other accounts claiming the number, and for Managers approve / reject
- * with a reason / reset, plus the site-wide tunnel requirement.
+ * with a reason / reset, plus the site-wide tunnel requirement. A manual review (photos waiting)
+ * is approved only on its review page, with the version of the submission shown there.
  */
 export function AdminVerifyCard({
   uid,
   canWrite,
   onChanged,
   showReviewLink = true,
+  reviewVersion,
 }: {
   uid: number;
   canWrite: boolean;
   onChanged?: () => void;
   /** link to the review page when photos wait for a decision (off on that page itself) */
   showReviewLink?: boolean;
+  /** the version of the submission the review page shows: sent with the decision */
+  reviewVersion?: string;
 }) {
   const queryClient = useQueryClient();
   const { data: v } = useQuery(adminVerifyQuery(uid));
@@ -46,6 +51,13 @@ export function AdminVerifyCard({
   const [form] = Form.useForm<{ reason: string }>();
   const action = useMutation({
     mutationFn: adminVerifyAction,
+    // "资料已更新，请重新审核": the customer submitted again; load the new submission to review.
+    onError: (err) => {
+      if (err instanceof ApiError && err.status === 409 && err.field === "version") {
+        queryClient.removeQueries({ queryKey: verifyKeys.evidence(uid) });
+        void queryClient.invalidateQueries({ queryKey: verifyKeys.all });
+      }
+    },
     onSuccess: async () => {
       feedback.success("实名认证已更新");
       setRejecting(false);
@@ -65,6 +77,9 @@ export function AdminVerifyCard({
   });
   if (!v) return null;
   const status = v.status;
+  // Photos wait: approving needs the reviewed submission's version (only the review page has it).
+  const canApprove = status === ProcessStatus.Processing && (!v.evidence || reviewVersion !== undefined);
+  const version = v.evidence ? reviewVersion : undefined;
 
   return (
     <Card
@@ -72,11 +87,11 @@ export function AdminVerifyCard({
       extra={
         canWrite && status !== ProcessStatus.None ? (
           <Space>
-            {status === ProcessStatus.Processing ? (
+            {canApprove ? (
               <Popconfirm
                 title="确认通过该实名认证？"
                 okText="通过"
-                onConfirm={() => action.mutate({ uid, action: "approve" })}
+                onConfirm={() => action.mutate({ uid, action: "approve", version })}
               >
                 <Button type="primary" loading={action.isPending}>
                   审核通过
@@ -150,7 +165,11 @@ export function AdminVerifyCard({
         onOk={() => form.submit()}
         destroyOnHidden
       >
-        <Form form={form} layout="vertical" onFinish={({ reason }) => action.mutate({ uid, action: "reject", reason })}>
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={({ reason }) => action.mutate({ uid, action: "reject", reason, version })}
+        >
           <Form.Item
             name="reason"
             label="驳回原因"

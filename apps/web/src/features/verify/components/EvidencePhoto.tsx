@@ -5,8 +5,8 @@ import { useEffect, useState } from "react";
 import { verifyPhotoQuery } from "../verify.api";
 
 /** One photo of a manual review, fetched with the token (audited) and shown from a blob: URL revoked on unmount. */
-export function EvidencePhoto({ uid, kind }: { uid: number; kind: VerifyPhotoKind }) {
-  const { data, isError } = useQuery(verifyPhotoQuery(uid, kind));
+export function EvidencePhoto({ uid, kind, version }: { uid: number; kind: VerifyPhotoKind; version: string }) {
+  const { data, isError } = useQuery(verifyPhotoQuery(uid, kind, version));
   const [url, setUrl] = useState<string>();
   useEffect(() => {
     if (!data) return;

@@ -1,3 +1,4 @@
+import type { AdminVerifyReview } from "@burrow/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Card, Descriptions, Space, Typography } from "antd";
 import { Link, useParams } from "react-router";
@@ -10,13 +11,12 @@ import { AdminVerifyCard } from "../components/AdminVerifyCard";
 import { EvidencePhoto } from "../components/EvidencePhoto";
 import { adminVerifyQuery, verifyReviewQuery } from "../verify.api";
 
-/** The unmasked name and number and the photos: fetched only while photos wait (every fetch is audited). */
-function EvidenceCard({ uid }: { uid: number }) {
-  const { data: review, isError } = useQuery(verifyReviewQuery(uid));
+/** The unmasked name and number and the photos of the submission under review (every fetch is audited). */
+function EvidenceCard({ uid, review, isError }: { uid: number; review?: AdminVerifyReview; isError: boolean }) {
   return (
     <Card
       title="证件资料"
-      extra={<Typography.Text type="secondary">仅审核人员可见，每次查看均记入审计日志</Typography.Text>}
+      extra={<Typography.Text type="secondary">仅管理员可见，每次查看均记入审计日志</Typography.Text>}
     >
       {isError ? <Alert type="error" showIcon title="证件资料无法加载" /> : null}
       {review ? (
@@ -29,7 +29,7 @@ function EvidenceCard({ uid }: { uid: number }) {
           </Descriptions>
           <Space wrap size={16} align="start">
             {review.photos.map((p) => (
-              <EvidencePhoto key={p.kind} uid={uid} kind={p.kind} />
+              <EvidencePhoto key={p.kind} uid={uid} kind={p.kind} version={review.version} />
             ))}
           </Space>
         </Space>
@@ -40,14 +40,17 @@ function EvidenceCard({ uid }: { uid: number }) {
 
 /**
  * /admin/verify/list/{uid}: one request's review. The reviewer compares the photos with the full
- * name and number, sees the other accounts claiming the number, and (a Manager) decides; the
- * decision deletes the photos.
+ * name and number, sees the other accounts claiming the number, and (a Manager) decides on the
+ * submission shown (its version goes with the decision); the decision deletes the photos. Support
+ * staff see the masked request only.
  */
 export function AdminVerifyReviewPage() {
   const uid = Number(useParams().uid);
   const { canManageUsers } = useAccess();
   const queryClient = useQueryClient();
   const { data: v } = useQuery(adminVerifyQuery(uid));
+  // Only Managers decide, so only they load the full data (the server refuses it to support).
+  const review = useQuery({ ...verifyReviewQuery(uid), enabled: canManageUsers && !!v?.evidence });
   return (
     <PageContainer
       title={`实名审核：UID ${uid}`}
@@ -63,10 +66,17 @@ export function AdminVerifyReviewPage() {
           uid={uid}
           canWrite={canManageUsers}
           showReviewLink={false}
+          reviewVersion={review.data?.version}
           onChanged={() => void queryClient.invalidateQueries({ queryKey: usermgrKeys.all })}
         />
-        {v?.evidence ? (
-          <EvidenceCard uid={uid} />
+        {v?.evidence && canManageUsers ? (
+          <EvidenceCard uid={uid} review={review.data} isError={review.isError} />
+        ) : v?.evidence ? (
+          <Card title="证件资料">
+            <Typography.Text type="secondary" data-testid="verify-evidence-managers-only">
+              证件照片和完整姓名、号码仅管理员可查看（由管理员审核）。
+            </Typography.Text>
+          </Card>
         ) : v ? (
           <Card title="证件资料">
             <Typography.Text type="secondary">
