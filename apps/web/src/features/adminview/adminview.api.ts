@@ -13,3 +13,13 @@ export const viewInfoQuery = () =>
     queryKey: adminviewKeys.info(),
     queryFn: ({ signal }) => api.call(UsermgrApi.getSuperViewInfo, {}, { signal }),
   });
+
+/** GET /super/setup: the set-up checklist (managers). */
+export const setupQuery = () =>
+  queryOptions({
+    queryKey: [...adminviewKeys.all, "setup"] as const,
+    queryFn: ({ signal }) => api.call(UsermgrApi.getSuperSetup, {}, { signal }),
+  });
+
+/** POST /super/setup: hide the checklist before it is done, or show it again. */
+export const setSetupDismissed = (dismissed: boolean) => api.call(UsermgrApi.postSuperSetup, { body: { dismissed } });

@@ -4,9 +4,11 @@ import { Card, Col, Empty, Row, Statistic, Tag, Typography } from "antd";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
+import { useAccess } from "@/hooks/useAccess";
 import { formatBytes } from "@/lib/format";
 import { viewInfoQuery } from "../adminview.api";
 import { RevenueTrafficChart } from "../components/RevenueTrafficChart";
+import { SetupChecklistCard } from "../components/SetupChecklistCard";
 import { SignupChart } from "../components/SignupChart";
 
 function Stat({
@@ -33,9 +35,12 @@ function Stat({
 export function AdminViewPage() {
   const { data, isPending } = useQuery(viewInfoQuery());
   const l = isPending;
+  // Only managers can fix what the checklist lists (and read it).
+  const { canWrite } = useAccess();
   return (
     <PageContainer title="数据概览">
       <Row gutter={[16, 16]}>
+        {canWrite ? <SetupChecklistCard /> : null}
         <Stat title="用户总数" value={data?.users_total ?? 0} suffix="人" loading={l} />
         <Stat title="今日注册" value={data?.users_today ?? 0} suffix="人" loading={l} />
         <Stat title="已实名" value={data?.users_verified ?? 0} suffix="人" loading={l} />

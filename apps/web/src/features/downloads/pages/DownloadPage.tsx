@@ -76,7 +76,22 @@ export function DownloadPage() {
       {isPending ? <Card loading /> : null}
       {!isPending && !groups.length ? (
         <Card>
-          <Empty description="暂无可下载的客户端" />
+          <Empty
+            className="downloads-empty"
+            description={
+              <Space orientation="vertical" size={4}>
+                <Typography.Text strong>本站暂未提供客户端下载</Typography.Text>
+                <Typography.Text type="secondary">
+                  可从 frp 官方发布页{" "}
+                  <a href="https://github.com/fatedier/frp/releases" target="_blank" rel="noopener noreferrer">
+                    github.com/fatedier/frp/releases
+                  </a>{" "}
+                  下载对应系统的 frpc，配合<Link to="/tun/list">隧道</Link>详情页中的配置文件使用。有疑问请
+                  <Link to="/help/ticket">提交工单</Link>。
+                </Typography.Text>
+              </Space>
+            }
+          />
         </Card>
       ) : null}
       {groups.map((g) => (

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Drawer, Popconfirm, Skeleton, Space, Tabs, Tag, Typography } from "antd";
 import { CodeBlock } from "@/components/CodeBlock";
 import { CopyButton } from "@/components/CopyButton";
+import { siteQuery } from "@/features/shell/shell.api";
 import { feedback } from "@/lib/feedback";
 import { nodeSetupQuery, nodesKeys, updateNode } from "../nodes.api";
 
@@ -29,6 +30,7 @@ export function NodeSetupDrawer({ node, canWrite, onClose }: NodeSetupDrawerProp
   const queryClient = useQueryClient();
   const nodeId = node?.node_id ?? 0;
   const { data: setup, isPending } = useQuery({ ...nodeSetupQuery(nodeId), enabled: node !== null });
+  const { data: site } = useQuery(siteQuery());
   const reset = useMutation({
     mutationFn: () => updateNode({ node_id: nodeId, reset_secret: true }),
     onSuccess: async () => {
@@ -71,6 +73,22 @@ export function NodeSetupDrawer({ node, canWrite, onClose }: NodeSetupDrawerProp
             title={`frp ${setup.frp_version}：在节点服务器上以 root 运行安装脚本，或把 frps.toml 放到 /etc/frp/ 后启动 frps。`}
             description="Burrow 通过插件地址决定每次登录、隧道、心跳和连接，并轮询节点面板获取状态与流量。"
           />
+          {site && !site.public_url ? (
+            <Alert
+              className="public-url-missing"
+              type="warning"
+              showIcon
+              title="站点未设置 PUBLIC_URL，下面的插件地址是按当前浏览器地址推测的"
+              description={
+                <>
+                  frps 用插件地址回连 Burrow 决定每次登录和隧道；若它不是节点能访问到的地址（例如通过
+                  localhost、内网地址或反向代理打开控制台时），节点上的所有登录都会被拒绝。请在服务器环境变量中设置
+                  <Typography.Text code>PUBLIC_URL</Typography.Text>
+                  为控制台的公网地址并重启（见 docs/deploy.md），再复制这里的配置。
+                </>
+              }
+            />
+          ) : null}
           <div>
             <Typography.Text strong>插件地址</Typography.Text>
             <Space.Compact block className="setup-plugin-url">

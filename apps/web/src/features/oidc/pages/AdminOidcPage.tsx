@@ -1,10 +1,24 @@
 import type { OidcProviderRow } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, Form, Input, Popconfirm, Space, Switch, Table, type TableColumnsType, Tag } from "antd";
+import {
+  Alert,
+  Button,
+  Card,
+  Form,
+  Input,
+  Popconfirm,
+  Space,
+  Switch,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Typography,
+} from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
+import { siteQuery } from "@/features/shell/shell.api";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
@@ -72,6 +86,7 @@ function SecretField({ row }: { row?: OidcProviderRow }) {
 export function AdminOidcPage() {
   const queryClient = useQueryClient();
   const { data, isFetching } = useQuery(adminOidcQuery());
+  const { data: site } = useQuery(siteQuery());
   const [editing, setEditing] = useState<{ row?: OidcProviderRow } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: oidcKeys.all });
   const remove = useMutation({
@@ -98,12 +113,39 @@ export function AdminOidcPage() {
 
   return (
     <PageContainer title="第三方登录">
-      <Alert
-        type="info"
-        showIcon
-        style={{ marginBottom: 16 }}
-        message="在身份提供方登记本站的回调地址：<PUBLIC_URL>/callback/auth。Client Secret 加密保存，保存后不再显示；更改签发者地址或 Client ID 时须重新输入。"
-      />
+      {site?.public_url ? (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={
+            <>
+              在身份提供方登记本站的回调地址：
+              <Typography.Text code copyable className="oidc-callback-url">
+                {`${site.public_url}/callback/auth`}
+              </Typography.Text>
+              。Client Secret 加密保存，保存后不再显示；更改签发者地址或 Client ID 时须重新输入。
+            </>
+          }
+        />
+      ) : site ? (
+        <Alert
+          className="public-url-missing"
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title="站点未设置 PUBLIC_URL，第三方登录暂不可用"
+          description={
+            <>
+              回调地址由 PUBLIC_URL
+              决定，未设置时无法在身份提供方登记，用户点击第三方登录会被拒绝。请在服务器环境变量中设置
+              <Typography.Text code>PUBLIC_URL</Typography.Text>
+              为控制台的公网地址并重启（见 docs/deploy.md），回调地址将显示在这里。Client Secret
+              加密保存，保存后不再显示。
+            </>
+          }
+        />
+      ) : null}
       <Card
         title="OpenID Connect 登录方式"
         extra={

@@ -77,7 +77,21 @@ export function StorePage() {
         {isPending ? (
           <Card loading variant="borderless" />
         ) : groups.length === 0 || !period ? (
-          <Empty description={type === OrderType.TrafficPack ? "暂无在售的流量包" : "暂无在售的套餐"} />
+          <Empty
+            className="store-empty"
+            description={
+              // What a customer can do meanwhile, not just that the shelf is empty.
+              <Space orientation="vertical" size={4}>
+                <Typography.Text strong>
+                  {type === OrderType.TrafficPack ? "暂无在售的流量包" : "暂无在售的套餐"}
+                </Typography.Text>
+                <Typography.Text type="secondary">
+                  新的套餐上架后会在这里显示，注册赠送的免费套餐可在<Link to="/epay/plan">我的套餐</Link>查看。 有疑问请
+                  <Link to="/help/ticket">提交工单</Link>。
+                </Typography.Text>
+              </Space>
+            }
+          />
         ) : (
           groups.map((group) => (
             <section key={group.level_id} className="store-level" aria-label={group.name}>
