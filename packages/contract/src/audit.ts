@@ -113,6 +113,8 @@ export interface AuditRow {
   action: string;
   action_label: string;
   target: string;
+  /** the target in Chinese ("用户 #5") */
+  target_label: string;
   changes: AuditChange[];
   /** the row as recorded (JSON) */
   detail: string;
@@ -125,6 +127,41 @@ export interface AuditOperator {
   uid: number;
   name: string;
   phone: string;
+}
+
+/** What kind of thing a target ("user:5") is, in Chinese. */
+const TARGET_KINDS: Record<string, string> = {
+  area: "地区",
+  discountCode: "优惠码",
+  discountRecharge: "充值优惠",
+  domain: "域名",
+  download: "客户端下载",
+  giftCard: "礼品卡",
+  giftCardBatch: "礼品卡批次",
+  home: "首页公告",
+  invoice: "发票",
+  level: "节点等级",
+  netType: "网络类型",
+  node: "节点",
+  oidc: "第三方登录",
+  order: "订单",
+  plan: "套餐",
+  rule: "违规规则",
+  setting: "设置",
+  ticket: "工单",
+  tunnel: "隧道",
+  user: "用户",
+  withdrawal: "提现",
+};
+
+/** "user:5" → "用户 #5", "setting:affiliate" → "设置 affiliate"; an unknown kind shows as recorded. */
+export function auditTargetLabel(target: string): string {
+  const i = target.indexOf(":");
+  const kind = TARGET_KINDS[i < 0 ? target : target.slice(0, i)];
+  if (!kind) return target;
+  if (i < 0) return kind;
+  const id = target.slice(i + 1);
+  return /^\d+$/.test(id) ? `${kind} #${id}` : `${kind} ${id}`;
 }
 
 /** Field names shown to people. */

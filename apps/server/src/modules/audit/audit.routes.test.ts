@@ -54,6 +54,7 @@ describe("GET /super/audit", () => {
     const user = rows.find((x) => x.action === "user.update" && x.target === `user:${u.uid}`);
     expect(user).toMatchObject({ action_label: "修改用户", operator_uid: adminUid, operator_phone: ADMIN_PHONE });
     expect(user?.operator_name).not.toBe("");
+    expect(user?.target_label).toBe(`用户 #${u.uid}`);
     expect(user?.changes).toEqual(
       expect.arrayContaining([
         { field: "balance_change", label: "余额调整", to: "¥12.34" },

@@ -1,5 +1,5 @@
 import type { AuditAction, AuditOperator, AuditQuery, AuditRow, Paged } from "@burrow/contract";
-import { AuditApi, auditActionLabel, auditChanges } from "@burrow/contract";
+import { AuditApi, auditActionLabel, auditChanges, auditTargetLabel } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
@@ -64,6 +64,7 @@ export async function listAudit(ctx: AppContext, query: AuditQuery): Promise<Pag
       action: r.action,
       action_label: auditActionLabel(r.action),
       target: r.target,
+      target_label: auditTargetLabel(r.target),
       changes: auditChanges(r.action, r.target, parseDetail(r.detail)),
       detail: r.detail,
       ip: r.ip,

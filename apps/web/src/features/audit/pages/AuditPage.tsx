@@ -55,22 +55,22 @@ const Changes = ({ row }: { row: AuditRow }) =>
   );
 
 const columns: TableColumnsType<AuditRow> = [
-  { title: "时间", dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
+  { title: "时间", dataIndex: "created_at", width: 160, render: (v: string) => formatTime(v) },
   {
     title: "操作人",
     key: "operator",
-    width: 170,
+    width: 150,
     render: (_: unknown, r) => operatorText({ uid: r.operator_uid, name: r.operator_name, phone: r.operator_phone }),
   },
   {
     title: "操作",
     dataIndex: "action_label",
-    width: 150,
+    width: 140,
     render: (v: string, r) => <Tag title={r.action}>{v}</Tag>,
   },
-  { title: "对象", dataIndex: "target", width: 150 },
+  { title: "对象", dataIndex: "target_label", width: 120, render: (v: string, r) => <span title={r.target}>{v}</span> },
   { title: "变更", key: "changes", render: (_: unknown, r) => <Changes row={r} /> },
-  { title: "IP", dataIndex: "ip", width: 130, responsive: ["xl"] },
+  { title: "IP", dataIndex: "ip", width: 130, responsive: ["xxl"] },
 ];
 
 /** A phone's row: action and time on top, who and what below, then the changes. */
@@ -86,7 +86,7 @@ const narrowColumns: TableColumnsType<AuditRow> = [
         </div>
         <div style={{ margin: "4px 0" }}>
           {operatorText({ uid: r.operator_uid, name: r.operator_name, phone: r.operator_phone })}
-          <Typography.Text type="secondary"> · {r.target}</Typography.Text>
+          <Typography.Text type="secondary"> · {r.target_label}</Typography.Text>
         </div>
         <Changes row={r} />
       </div>
