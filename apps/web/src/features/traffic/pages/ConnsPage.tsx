@@ -1,7 +1,7 @@
 import type { ConnRow, LiveProxyRow } from "@burrow/contract";
 import { RiRefreshLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Badge, Button, Card, Form, Table, type TableColumnsType, Typography } from "antd";
+import { Badge, Button, Card, Form, Grid, Table, type TableColumnsType, Typography } from "antd";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, TextFilter } from "@/components/SearchFields";
@@ -14,36 +14,50 @@ import { connOverviewQuery } from "../traffic.api";
 
 const FILTERS = { tun_id: "int", uid: "int", node_id: "int", remote_addr: "text" } as const;
 
+const liveStatus = (on: boolean) => <Badge status={on ? "success" : "default"} text={on ? "在线" : "离线"} />;
+
+const liveTunnel = (row: LiveProxyRow) =>
+  row.tun_id ? (
+    <span>
+      {row.tun_name} <Typography.Text type="secondary">#{row.tun_id}</Typography.Text>
+    </span>
+  ) : (
+    <Typography.Text type="secondary">{row.proxy_name}</Typography.Text>
+  );
+
+// Status first; widths that fit the content area at 1366 px without sideways scrolling.
 const liveColumns: TableColumnsType<LiveProxyRow> = [
-  { title: "节点", dataIndex: "node_name", width: 130 },
-  {
-    title: "隧道",
-    key: "tunnel",
-    width: 200,
-    render: (_: unknown, row) =>
-      row.tun_id ? (
-        <span>
-          {row.tun_name} <Typography.Text type="secondary">#{row.tun_id}</Typography.Text>
-        </span>
-      ) : (
-        <Typography.Text type="secondary">{row.proxy_name}</Typography.Text>
-      ),
-  },
-  { title: "UID", dataIndex: "uid", width: 90, render: (v: number | null) => v ?? "-" },
-  {
-    title: "在线",
-    dataIndex: "online",
-    width: 90,
-    render: (on: boolean) => <Badge status={on ? "success" : "default"} text={on ? "在线" : "离线"} />,
-  },
-  { title: "当前连接", dataIndex: "cur_conns", width: 100 },
+  { title: "在线", dataIndex: "online", width: 80, render: liveStatus },
+  { title: "隧道", key: "tunnel", width: 180, render: (_: unknown, row) => liveTunnel(row) },
+  { title: "节点", dataIndex: "node_name", width: 120 },
+  { title: "UID", dataIndex: "uid", width: 80, render: (v: number | null) => v ?? "-" },
+  { title: "当前连接", dataIndex: "cur_conns", width: 90 },
   {
     title: "今日流量（入/出）",
     key: "today",
-    width: 180,
+    width: 160,
     render: (_: unknown, row) => `${formatBytes(row.today_in)} / ${formatBytes(row.today_out)}`,
   },
-  { title: "更新时间", dataIndex: "updated_at", width: 180, render: (v: string) => formatTime(v) },
+  { title: "更新时间", dataIndex: "updated_at", width: 170, render: (v: string) => formatTime(v) },
+];
+
+/** A phone's row: status and tunnel, then node, connections and today's traffic. */
+const narrowLiveColumns: TableColumnsType<LiveProxyRow> = [
+  {
+    title: "代理",
+    key: "row",
+    render: (_: unknown, row) => (
+      <div>
+        <div style={{ display: "flex", justifyContent: "space-between", gap: 8 }}>
+          {liveTunnel(row)}
+          {liveStatus(row.online)}
+        </div>
+        <Typography.Text type="secondary">
+          {row.node_name} · 连接 {row.cur_conns} · 今日 {formatBytes(row.today_in)} / {formatBytes(row.today_out)}
+        </Typography.Text>
+      </div>
+    ),
+  },
 ];
 
 const connColumns: TableColumnsType<ConnRow> = [
@@ -65,12 +79,13 @@ const connColumns: TableColumnsType<ConnRow> = [
   { title: "类型", dataIndex: "proxy_type", width: 90 },
 ];
 
-/** /admin/tun/conns: proxies with open connections now (last poll) and recent visitor connections. */
+/** /admin/tun/conns: what is live now (connected tunnels, as their status says) and recent visitor connections. */
 export function ConnsPage() {
   const [form] = Form.useForm();
   const { filters, search, reset, pagination } = useUrlFilters(FILTERS, form);
   const { data, isFetching, refetch, dataUpdatedAt } = useQuery(connOverviewQuery(filters));
   const nodes = useQuery(adminNodeListQuery(ALL));
+  const narrow = !Grid.useBreakpoint().md;
 
   return (
     <PageContainer
@@ -86,10 +101,11 @@ export function ConnsPage() {
         <Table<LiveProxyRow>
           rowKey={(r) => `${r.node_id}:${r.proxy_name}`}
           size="middle"
-          columns={liveColumns}
+          columns={narrow ? narrowLiveColumns : liveColumns}
+          showHeader={!narrow}
           dataSource={data?.live}
           loading={isFetching && !data}
-          scroll={{ x: 960 }}
+          scroll={narrow ? undefined : { x: 880 }}
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
         />
       </Card>
