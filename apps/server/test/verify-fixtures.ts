@@ -1,4 +1,4 @@
-import type { AdminVerifyReview, AdminVerifyView, VerifyStartResult } from "@burrow/contract";
+import { type AdminVerifyReview, type AdminVerifyView, idCheckDigit, type VerifyStartResult } from "@burrow/contract";
 import { RESULT_FIELDS, verifySign } from "../src/modules/verify/provider";
 import type { TestApp } from "./harness";
 
@@ -87,4 +87,17 @@ export async function approveReview(app: TestApp, adminToken: string, uid: numbe
     token: adminToken,
     body: { uid, action: "approve", version: review.body.data.version },
   });
+}
+
+/**
+ * Valid resident ID numbers, unique within one test file's database: region, birth date (1990-03-07
+ * unless given; the year moves on every thousand), a sequence from `start`, and the check digit.
+ */
+export function idNumbers(start = 0): (birth?: string, region?: string) => string {
+  let n = start;
+  return (birth, region = "110101") => {
+    n++;
+    const first17 = `${region}${birth ?? `${1990 + Math.floor(n / 1000)}0307`}${String(n % 1000).padStart(3, "0")}`;
+    return `${first17}${idCheckDigit(first17)}`;
+  };
 }

@@ -1,12 +1,11 @@
-import {
-  type AdminWithdrawalRow,
-  type AffSummary,
-  type CreateOrderResult,
-  idCheckDigit,
-  type Paged,
-  type VerifyStartResult,
-  type VerifyState,
-  type WithdrawalRow,
+import type {
+  AdminWithdrawalRow,
+  AffSummary,
+  CreateOrderResult,
+  Paged,
+  VerifyStartResult,
+  VerifyState,
+  WithdrawalRow,
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, nextPhone, type TestApp } from "../../../test/harness";
@@ -14,6 +13,7 @@ import { adminOf, giveBalance, makePlan } from "../../../test/store-fixtures";
 import {
   approveReview,
   idImage,
+  idNumbers,
   postReview,
   REDIRECT_ENV,
   redirectNotify,
@@ -35,11 +35,7 @@ const ENV: Record<Mode, Record<string, string>> = {
   manual: { VERIFY_PROVIDER: "manual" },
 };
 
-let seq = 700;
-function idNumber(): string {
-  const first17 = `110101${1980 + (seq % 20)}0412${String(++seq % 1000).padStart(3, "0")}`;
-  return `${first17}${idCheckDigit(first17)}`;
-}
+const idNumber = idNumbers(700);
 
 type Customer = { uid: number; token: string };
 

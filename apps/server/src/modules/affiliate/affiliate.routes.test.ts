@@ -1,17 +1,17 @@
-import {
-  type AdminWithdrawalRow,
-  type AffSetting,
-  type AffSummary,
-  type CreateOrderResult,
-  type InvoiceableOrder,
-  idCheckDigit,
-  type Paged,
-  type RebateRow,
-  type WithdrawalRow,
+import type {
+  AdminWithdrawalRow,
+  AffSetting,
+  AffSummary,
+  CreateOrderResult,
+  InvoiceableOrder,
+  Paged,
+  RebateRow,
+  WithdrawalRow,
 } from "@burrow/contract";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, dropPhone, nextPhone, type TestApp } from "../../../test/harness";
 import { adminOf, balanceOf, giveBalance, makePlan } from "../../../test/store-fixtures";
+import { idNumbers } from "../../../test/verify-fixtures";
 import { DAY_MS } from "../../shared/time";
 import { closeExpiredOrders, recordOnlinePayment } from "../orders/orders.service";
 import { releaseRebates } from "./affiliate.service";
@@ -69,13 +69,7 @@ async function buy(c: Customer, fee: number, type = 2): Promise<string> {
   if (r.body.code !== "SUCCESS") throw new Error(JSON.stringify(r.body));
   return r.body.data.trade_id;
 }
-/** A valid resident ID number, unique in this file's database (region 110101, a sequence, its check digit). */
-let idSeq = 0;
-function idNumber(): string {
-  const n = ++idSeq;
-  const first17 = `110101${1970 + Math.floor(n / 900)}0307${String(100 + (n % 900)).padStart(3, "0")}`;
-  return `${first17}${idCheckDigit(first17)}`;
-}
+const idNumber = idNumbers();
 /** Verifies a customer's identity through the sandbox provider (done at once); answers the number. */
 async function verifyAs(c: Customer, realName: string, id = idNumber()): Promise<string> {
   const r = await t.api("POST", "/user/verify", { token: c.token, body: { real_name: realName, id_number: id } });

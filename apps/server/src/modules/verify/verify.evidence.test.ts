@@ -3,14 +3,19 @@ import path from "node:path";
 import {
   type AdminVerifyReview,
   type AdminVerifyView,
-  idCheckDigit,
   VERIFY_PHOTO_MAX_BYTES,
   type VerifyStartResult,
   type VerifyState,
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
-import { type Files, idImage as image, IMAGE_MARK as MARK, postReview as review } from "../../../test/verify-fixtures";
+import {
+  type Files,
+  idNumbers,
+  idImage as image,
+  IMAGE_MARK as MARK,
+  postReview as review,
+} from "../../../test/verify-fixtures";
 import { evidenceKey } from "./evidence";
 import { expireEvidence } from "./verify.service";
 
@@ -20,11 +25,7 @@ import { expireEvidence } from "./verify.service";
  * nobody decided in time.
  */
 
-let seq = 300;
-function idNumber(birth = "19900307"): string {
-  const first17 = `110101${birth}${String(++seq % 1000).padStart(3, "0")}`;
-  return `${first17}${idCheckDigit(first17)}`;
-}
+const idNumber = idNumbers(300);
 
 const photo = (app: TestApp, token: string, uid: number, kind: string) =>
   app.app.inject({

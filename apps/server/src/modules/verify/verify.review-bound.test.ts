@@ -1,18 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PassThrough } from "node:stream";
-import {
-  type AdminVerifyReview,
-  type AdminVerifyView,
-  idCheckDigit,
-  type Paged,
-  type VerifyQueueRow,
-  type VerifyStartResult,
-  type VerifyState,
+import type {
+  AdminVerifyReview,
+  AdminVerifyView,
+  Paged,
+  VerifyQueueRow,
+  VerifyStartResult,
+  VerifyState,
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
-import { idImage, multipart, postReview, REDIRECT_ENV } from "../../../test/verify-fixtures";
+import { idImage, idNumbers, multipart, postReview, REDIRECT_ENV } from "../../../test/verify-fixtures";
 
 /*
  * The review after issue 30 (an attacker's reading of the verify module):
@@ -23,11 +22,7 @@ import { idImage, multipart, postReview, REDIRECT_ENV } from "../../../test/veri
  * 4. support staff could read the full name, number and photos (only Managers decide).
  */
 
-let seq = 700;
-function idNumber(birth = "19900307"): string {
-  const first17 = `110101${birth}${String(++seq % 1000).padStart(3, "0")}`;
-  return `${first17}${idCheckDigit(first17)}`;
-}
+const idNumber = idNumbers(700);
 const photos = () => ({ id_front: idImage("png"), id_back: idImage("jpg") });
 const photo = (app: TestApp, token: string, query: Record<string, string>) =>
   app.app.inject({

@@ -8,14 +8,10 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
+import { idNumbers } from "../../../test/verify-fixtures";
 import { verifySign } from "./provider";
 
-/** A valid resident ID number: region 110101, the birth date given, a sequence, and its check digit. */
-let seq = 100;
-function idNumber(birth = "19900307", region = "110101"): string {
-  const first17 = `${region}${birth}${String(++seq % 1000).padStart(3, "0")}`;
-  return `${first17}${idCheckDigit(first17)}`;
-}
+const idNumber = idNumbers(100);
 
 let t: TestApp;
 let admin: string;

@@ -1,14 +1,13 @@
-import {
-  type AdminVerifyView,
-  idCheckDigit,
-  type Paged,
-  type VerifyQueueRow,
-  type VerifyStartResult,
-  type VerifyState,
-} from "@burrow/contract";
+import type { AdminVerifyView, Paged, VerifyQueueRow, VerifyStartResult, VerifyState } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
-import { approveReview, REDIRECT_ENV, redirectNotify, redirectRequestId } from "../../../test/verify-fixtures";
+import {
+  approveReview,
+  idNumbers,
+  REDIRECT_ENV,
+  redirectNotify,
+  redirectRequestId,
+} from "../../../test/verify-fixtures";
 
 /*
  * Issue 30 §4: whoever knows a name and an ID number could submit them and never finish, and the
@@ -17,11 +16,7 @@ import { approveReview, REDIRECT_ENV, redirectNotify, redirectRequestId } from "
  * is processing; a manual review holds nothing, and operators see the numbers several accounts claim.
  */
 
-let seq = 500;
-function idNumber(birth = "19900307"): string {
-  const first17 = `110101${birth}${String(++seq % 1000).padStart(3, "0")}`;
-  return `${first17}${idCheckDigit(first17)}`;
-}
+const idNumber = idNumbers(500);
 
 describe("a redirect provider's unfinished request", () => {
   let r: TestApp;
