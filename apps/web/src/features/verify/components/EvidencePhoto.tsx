@@ -1,19 +1,13 @@
 import { VERIFY_PHOTO_LABELS, type VerifyPhotoKind } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Image, Skeleton, Typography } from "antd";
-import { useEffect, useState } from "react";
+import { useBlobUrl } from "@/lib/blob-url";
 import { verifyPhotoQuery } from "../verify.api";
 
 /** One photo of a manual review, fetched with the token (audited) and shown from a blob: URL revoked on unmount. */
 export function EvidencePhoto({ uid, kind, version }: { uid: number; kind: VerifyPhotoKind; version: string }) {
   const { data, isError } = useQuery(verifyPhotoQuery(uid, kind, version));
-  const [url, setUrl] = useState<string>();
-  useEffect(() => {
-    if (!data) return;
-    const u = URL.createObjectURL(data);
-    setUrl(u);
-    return () => URL.revokeObjectURL(u);
-  }, [data]);
+  const url = useBlobUrl(data);
   const label = VERIFY_PHOTO_LABELS[kind];
   return (
     <figure style={{ margin: 0 }}>
