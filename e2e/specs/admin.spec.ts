@@ -137,5 +137,6 @@ test("an operator changes a role, a nickname and a password", async ({ page }) =
   // Every change is in the audit log.
   await page.goto("/admin/audit");
   await expect(page.getByRole("heading", { name: "审计日志" })).toBeVisible();
-  await expect(page.getByRole("row", { name: new RegExp(`user:${user.uid}\\b`) }).first()).toBeVisible();
+  // Rows name their target in Chinese (用户 #uid), not by its code.
+  await expect(page.getByRole("row", { name: new RegExp(`用户 #${user.uid}\\b`) }).first()).toBeVisible();
 });
