@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import {
   approveReview,
+  idImage,
   idNumbers,
+  postReview,
   REDIRECT_ENV,
   redirectNotify,
   redirectRequestId,
@@ -133,24 +135,8 @@ describe("a manual review's unfinished submission", () => {
   });
   afterAll(() => m.close());
 
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
-  async function submit(token: string, id: string, real_name = "张三") {
-    const fd = new FormData();
-    fd.append("real_name", real_name);
-    fd.append("id_number", id);
-    for (const k of ["id_front", "id_back"]) fd.append(k, new Blob([new Uint8Array(png)]), "a.png");
-    const req = new Request("http://localhost/", { method: "POST", body: fd });
-    const res = await m.app.inject({
-      method: "POST",
-      url: "/api/user/verify/review",
-      headers: { authorization: `Bearer ${token}`, "content-type": req.headers.get("content-type") ?? "" },
-      payload: Buffer.from(await req.arrayBuffer()),
-    });
-    return {
-      status: res.statusCode,
-      body: res.json() as { code: string | number; msg: string; data: VerifyStartResult },
-    };
-  }
+  const submit = (token: string, id: string, real_name = "张三") =>
+    postReview(m, token, { real_name, id_number: id }, { id_front: idImage("png"), id_back: idImage("png") });
   const queue = (query: Record<string, unknown> = {}) =>
     m.api<Paged<VerifyQueueRow>>("GET", "/super/verify/queue", { token: admin, query: { size: 100, ...query } });
 
