@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { killAll, registerCustomer, startServer, tempDir } from "./child-server";
-import { TEST_DIALECT } from "./harness";
+import { onlyOn } from "./harness";
 
 /**
  * Issue 30 §11: what Burrow keeps in DATA_DIR (the SQLite database with the JWT secret, sessions
@@ -44,7 +44,8 @@ function cli(command: string, args: string[], dataDir: string) {
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
-describe.runIf(TEST_DIALECT === "sqlite")("file modes in DATA_DIR (SQLite; in the SQLite pass only)", () => {
+const SQLITE_FILES = onlyOn("sqlite", "the files checked are the SQLite database's, its WAL and its backups");
+describe("file modes in DATA_DIR (SQLite; in the SQLite pass only)", SQLITE_FILES, () => {
   it("keeps every file 0600 and every directory 0700 under umask 000, fixes older ones, and backs up to one file", async () => {
     const dataDir = tempDir("files");
     const elsewhere = tempDir("files-out");

@@ -9,9 +9,18 @@ import { sqliteWorker } from "./dialect";
 import { SqliteWorker } from "./sqlite-worker";
 
 const dirs: string[] = [];
-afterEach(() => {
+const workers: SqliteWorker[] = [];
+afterEach(async () => {
+  // The threads close their own connections after the main one: a file they still hold (the WAL)
+  // would make removing the folder fail.
+  for (const w of workers.splice(0)) await w.stopped();
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
+
+function track(worker: SqliteWorker): SqliteWorker {
+  workers.push(worker);
+  return worker;
+}
 
 function open(): { db: SQLite.Database; file: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-sqlite-worker-"));
@@ -26,7 +35,7 @@ function open(): { db: SQLite.Database; file: string } {
 describe("SqliteWorker", () => {
   it("copies the WAL into the database file from a worker, not on commit", async () => {
     const { db, file } = open();
-    new SqliteWorker(db, file, 50);
+    track(new SqliteWorker(db, file, 50));
     db.exec("create table t (id integer primary key, v text)");
     const insert = db.prepare("insert into t (v) values (?)");
     // ~8 MB in one go: more than the default 1,000-page threshold, less than the raised one.
@@ -44,7 +53,7 @@ describe("SqliteWorker", () => {
   it("inserts rows on its own connection, visible to the main one once done", async () => {
     const { db, file } = open();
     db.exec("create table t (id integer primary key, a integer not null, b text)");
-    const worker = new SqliteWorker(db, file, 1000);
+    const worker = track(new SqliteWorker(db, file, 1000));
     // More rows than one statement takes, so that two statement sizes are prepared and reused.
     const rows = Array.from({ length: 123 }, (_, i) => [i, `row ${i}`]);
     await worker.insert("insert into t (a, b)", rows);
@@ -59,7 +68,7 @@ describe("SqliteWorker", () => {
   it("waits for a transaction of the main connection instead of failing", async () => {
     const { db, file } = open();
     db.exec("create table t (id integer primary key, a integer not null)");
-    const worker = new SqliteWorker(db, file, 1000);
+    const worker = track(new SqliteWorker(db, file, 1000));
     db.exec("begin immediate");
     db.prepare("insert into t (a) values (1)").run();
     const done = worker.insert("insert into t (a)", [[2]]);
@@ -73,7 +82,7 @@ describe("SqliteWorker", () => {
   it("reads on its own connection what the main one has committed, with the same rows", async () => {
     const { db, file } = open();
     db.exec("create table t (id integer primary key, a integer not null, b text, c real)");
-    const worker = new SqliteWorker(db, file, 1000);
+    const worker = track(new SqliteWorker(db, file, 1000));
     const insert = db.prepare("insert into t (a, b, c) values (?, ?, ?)");
     for (let i = 0; i < 50; i++) insert.run(i % 7, i % 2 ? null : `b${i}`, i / 4);
     const query = "select a, count(*) as n, max(b) as b, sum(c) as c from t where id > ? group by a order by a";
@@ -99,7 +108,7 @@ describe("SqliteWorker", () => {
   it("reads on a thread of its own: a long read holds up no insert", async () => {
     const { db, file } = open();
     db.exec("create table t (id integer primary key, a integer not null)");
-    const worker = new SqliteWorker(db, file, 1000);
+    const worker = track(new SqliteWorker(db, file, 1000));
     await worker.read("select 1 as x", []);
     const order: string[] = [];
     const long = worker
@@ -122,6 +131,7 @@ describe("SqliteWorker", () => {
     await sql`create table t (id integer primary key, a integer not null)`.execute(db);
     const worker = sqliteWorker(db);
     expect(worker).toBeDefined();
+    if (worker) track(worker);
     let logged: Promise<void> | undefined;
     await db.transaction().execute(async (trx) => {
       await sql`select count(*) from t`.execute(trx);
@@ -156,7 +166,7 @@ describe("SqliteWorker statistics", () => {
         .join();
     // No statistics: SQLite guesses the equality is the better index.
     expect(plan()).toContain("t_kind");
-    new SqliteWorker(db, file, 1000, 50);
+    track(new SqliteWorker(db, file, 1000, 50));
     const deadline = Date.now() + 5000;
     const analyzed = () => (db.prepare("select count(*) n from sqlite_stat1").get() as { n: number }).n;
     while (Date.now() < deadline && !db.prepare("select 1 from sqlite_master where name = 'sqlite_stat1'").get())

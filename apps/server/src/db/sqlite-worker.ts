@@ -80,10 +80,13 @@ class Thread {
   private readonly pending = new Map<number, { resolve: (rows?: unknown[]) => void; reject: (err: Error) => void }>();
   private nextId = 1;
   failed: Error | null = null;
+  /** Resolves once the thread has stopped and closed its connection. */
+  readonly exited: Promise<void>;
 
   constructor(workerData: object, onError: () => void) {
     this.worker = new Worker(SOURCE, { eval: true, workerData });
     this.worker.unref();
+    this.exited = new Promise((resolve) => this.worker.once("exit", () => resolve()));
     this.worker.on("message", (m: { id: number; error?: string; rows?: unknown[] }) => {
       const p = this.pending.get(m.id);
       this.pending.delete(m.id);
@@ -180,6 +183,11 @@ export class SqliteWorker {
     if (this.writer.failed) return Promise.reject(this.writer.failed);
     if (!rows.length) return Promise.resolve();
     return this.writer.send({ head, rows }).then(() => undefined);
+  }
+
+  /** Resolves once every thread has stopped and closed its connection (after the main one is closed). */
+  stopped(): Promise<void> {
+    return Promise.all([this.writer.exited, this.reader?.exited]).then(() => undefined);
   }
 
   /** Whether reads still go to a thread (after its error or stop, callers use the main connection). */
