@@ -1,19 +1,14 @@
 import { ErrorCode } from "@burrow/contract";
 import type { FastifyBaseLogger, FastifyError, FastifyInstance } from "fastify";
 import { ZodError } from "zod";
-import { AppError } from "./errors";
+import { isUniqueViolation } from "../db/errors";
+import { AppError } from "../shared/errors";
 
 /** Formats a zod issue path as the field name the client sent ("body.plan.fee" → "plan.fee"). */
 export function zodMessage(err: ZodError): { field: string; message: string } {
   const issue = err.issues[0];
   const field = issue?.path.map(String).join(".") || "body";
   return { field, message: `${field}: ${issue?.message ?? "参数错误"}` };
-}
-
-/** Whether a driver error is a unique-constraint violation (PostgreSQL 23505, SQLite CONSTRAINT_UNIQUE/PRIMARYKEY). */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
 
 /** The status and `{code,msg,data}` envelope an error is answered with; never leaks internals. */

@@ -3,15 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodType } from "zod";
 import type { AppContext } from "../context";
 import { type AuthUser, authenticate } from "../modules/auth/sessions";
-import { forbidden } from "./errors";
+import type { Operator } from "../shared/actor";
+import { forbidden } from "../shared/errors";
 
 export type { Access };
-
-/** Who made an admin write, for the audit row: the caller and the address the call came from. */
-export interface Operator {
-  uid: number;
-  ip: string;
-}
 
 export interface RouteContext<B, Q, P> {
   body: B;

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema";
-import { notFound } from "../http/errors";
+import { notFound } from "./errors";
 
 /**
  * Serialises every change to one customer's money and subscriptions: call it first inside the

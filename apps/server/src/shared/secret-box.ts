@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { AppContext } from "../context";
-import { refused } from "../http/errors";
+import { refused } from "./errors";
 import { randomToken } from "./ids";
 import { setSettingIfAbsent } from "./settings";
 

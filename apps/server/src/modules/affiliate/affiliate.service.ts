@@ -24,8 +24,8 @@ import {
 import { type Kysely, sql } from "kysely";
 import type { AppContext, OrderHook } from "../../context";
 import type { DB } from "../../db/schema";
-import { invalid, notFound, refused } from "../../http/errors";
-import type { Operator } from "../../http/route";
+import type { Operator } from "../../shared/actor";
+import { invalid, notFound, refused } from "../../shared/errors";
 import type { JobDef } from "../../shared/jobs";
 import { lockUser } from "../../shared/locks";
 import { countRows, pageOf } from "../../shared/paging";

@@ -12,7 +12,7 @@ import type { FastifyReply } from "fastify";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { notFound, refused } from "../../http/errors";
+import { notFound, refused } from "../../shared/errors";
 import { nowIso, shanghaiDate } from "../../shared/time";
 import type { AssistantMessageRow } from "./assistant.table";
 import { customerFacts, redactSecrets } from "./facts";

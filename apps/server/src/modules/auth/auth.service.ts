@@ -8,7 +8,7 @@ import {
   UserStatus,
 } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { AppError, invalid, localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
+import { AppError, invalid, localDuplicated, notFound, rateLimited, refused } from "../../shared/errors";
 import { randomCode, randomToken } from "../../shared/ids";
 import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";

@@ -1,6 +1,6 @@
 import type { ChangePasswordBody, ChangePhoneBody, UserInfo } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { invalid, localDuplicated, notFound } from "../../http/errors";
+import { invalid, localDuplicated, notFound } from "../../shared/errors";
 import { direct, transact } from "../../shared/tx";
 import { findUserByPhone, findUserByUid, updateUserRow } from "../users/users.repository";
 import { getUserInfo } from "../users/users.service";

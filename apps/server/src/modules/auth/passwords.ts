@@ -1,5 +1,5 @@
 import { hash, verify } from "@node-rs/argon2";
-import { rateLimited } from "../../http/errors";
+import { rateLimited } from "../../shared/errors";
 
 /** argon2id with the library defaults (19 MiB, 2 passes): OWASP's recommended minimum. */
 export const hashPassword = (password: string): Promise<string> => hash(password);

@@ -4,7 +4,7 @@ import { SignJWT } from "jose";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { AppError } from "../../http/errors";
+import { AppError } from "../../shared/errors";
 import { randomToken } from "../../shared/ids";
 import { nowIso } from "../../shared/time";
 import type { Tx } from "../../shared/tx";

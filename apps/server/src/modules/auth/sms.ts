@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Config } from "../../config";
 import type { AppContext } from "../../context";
-import { invalid, rateLimited } from "../../http/errors";
+import { invalid, rateLimited } from "../../shared/errors";
 import { randomDigits } from "../../shared/ids";
 import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";

@@ -1,8 +1,8 @@
 import { randomInt } from "node:crypto";
 import { type CheckInResult, type DashChart, type DashData, TunnelStatus } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { isUniqueViolation } from "../../http/error-handler";
-import { notFound, refused } from "../../http/errors";
+import { isUniqueViolation } from "../../db/errors";
+import { notFound, refused } from "../../shared/errors";
 import { addDays, nowIso, shanghaiDate } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { getPlanLimits } from "../subscriptions/quota";

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Config } from "../../config";
 import type { DomainGate, UsableDomain } from "../../context";
 import type { DB } from "../../db/schema";
-import { invalid, remoteDuplicated } from "../../http/errors";
+import { invalid, remoteDuplicated } from "../../shared/errors";
 
 /**
  * The domain rules tunnels and the frp plugin follow: a custom domain serves a customer's tunnel

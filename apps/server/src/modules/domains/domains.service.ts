@@ -13,10 +13,10 @@ import {
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
+import { isUniqueViolation } from "../../db/errors";
 import type { DB } from "../../db/schema";
-import { isUniqueViolation } from "../../http/error-handler";
-import { invalid, localDuplicated, notFound, refused, remoteDuplicated } from "../../http/errors";
-import type { Operator } from "../../http/route";
+import type { Operator } from "../../shared/actor";
+import { invalid, localDuplicated, notFound, refused, remoteDuplicated } from "../../shared/errors";
 import { randomToken } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
 import { countRows, pageOf } from "../../shared/paging";

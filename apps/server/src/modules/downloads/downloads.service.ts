@@ -1,7 +1,7 @@
 import type { CreateDownloadBody, DownloadListQuery, DownloadRow, Paged, UpdateDownloadBody } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { localDuplicated, notFound } from "../../http/errors";
-import type { Operator } from "../../http/route";
+import type { Operator } from "../../shared/actor";
+import { localDuplicated, notFound } from "../../shared/errors";
 import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";

@@ -1,8 +1,8 @@
 import { FrpApi, type NodePollResult } from "@burrow/contract";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from "fastify";
 import type { AppContext } from "../../context";
-import { notFound, refused } from "../../http/errors";
 import { defineRoute } from "../../http/route";
+import { notFound, refused } from "../../shared/errors";
 import { FrpDecisionCache } from "./decision-cache";
 import { FrpWriter } from "./frp-writer";
 import { FrpPlugin, type PluginAnswer } from "./plugin";

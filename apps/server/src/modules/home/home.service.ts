@@ -9,8 +9,8 @@ import type {
 import type { Selectable } from "kysely";
 import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
-import { notFound } from "../../http/errors";
-import type { Operator } from "../../http/route";
+import type { Operator } from "../../shared/actor";
+import { notFound } from "../../shared/errors";
 import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { INVOICE_FILE_MAX_BYTES } from "@burrow/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
-import { invalid, notFound } from "../../http/errors";
+import { invalid, notFound } from "../../shared/errors";
 
 const dirOf = (ctx: AppContext) => path.resolve(ctx.config.DATA_DIR, "uploads", "invoices");
 const MAX_MB = INVOICE_FILE_MAX_BYTES / 1024 / 1024;

@@ -2,8 +2,8 @@ import { InvoiceStatus, InvoicesApi } from "@burrow/contract";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
-import { notFound } from "../../http/errors";
 import { defineRoute } from "../../http/route";
+import { notFound } from "../../shared/errors";
 import { registerWaitingCounter } from "../../shared/overview-counters";
 import { removeInvoiceFile, saveInvoiceFile, sendInvoiceFile } from "./invoice-files";
 import {

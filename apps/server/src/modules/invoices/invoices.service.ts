@@ -16,10 +16,10 @@ import {
 } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { AppContext, OrderHook } from "../../context";
+import { isUniqueViolation } from "../../db/errors";
 import type { DB } from "../../db/schema";
-import { isUniqueViolation } from "../../http/error-handler";
-import { invalid, notFound, refused } from "../../http/errors";
-import type { Operator } from "../../http/route";
+import type { Operator } from "../../shared/actor";
+import { invalid, notFound, refused } from "../../shared/errors";
 import { lockUser } from "../../shared/locks";
 import { countRows, pageOf } from "../../shared/paging";
 import { extend } from "../../shared/rows";

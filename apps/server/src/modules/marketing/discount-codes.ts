@@ -9,7 +9,7 @@ import {
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { invalid, localDuplicated, notFound } from "../../http/errors";
+import { invalid, localDuplicated, notFound } from "../../shared/errors";
 import { randomCode } from "../../shared/ids";
 import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";

@@ -15,7 +15,7 @@ import {
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { invalid, notFound, refused } from "../../http/errors";
+import { invalid, notFound, refused } from "../../shared/errors";
 import { randomCode, randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
 import { countRows, pageOf } from "../../shared/paging";

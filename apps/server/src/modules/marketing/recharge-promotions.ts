@@ -2,7 +2,7 @@ import type { CreateRechargePromotionBody, Paged, PageQuery, RechargePromotionRo
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { notFound } from "../../http/errors";
+import { notFound } from "../../shared/errors";
 import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";

@@ -19,8 +19,8 @@ import {
 import { sql } from "kysely";
 import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
-import { localDuplicated, notFound, refused } from "../../http/errors";
-import type { Operator } from "../../http/route";
+import type { Operator } from "../../shared/actor";
+import { localDuplicated, notFound, refused } from "../../shared/errors";
 import { countRows, countSelected, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { type Tx, transact } from "../../shared/tx";

@@ -1,8 +1,8 @@
 import { NodesApi } from "@burrow/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
-import { refused } from "../../http/errors";
 import { defineRoute } from "../../http/route";
+import { refused } from "../../shared/errors";
 import {
   createArea,
   createLevel,

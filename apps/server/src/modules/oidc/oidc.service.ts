@@ -14,7 +14,7 @@ import type { Kysely } from "kysely";
 import * as client from "openid-client";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
+import { localDuplicated, notFound, rateLimited, refused } from "../../shared/errors";
 import { randomCode, randomToken } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
 import { clientKey } from "../../shared/rate-limit";

@@ -6,8 +6,8 @@ import type {
 } from "@burrow/contract";
 import * as client from "openid-client";
 import type { AppContext } from "../../context";
-import { invalid, notFound, refused } from "../../http/errors";
-import type { Operator } from "../../http/route";
+import type { Operator } from "../../shared/actor";
+import { invalid, notFound, refused } from "../../shared/errors";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import type { OidcProviderTable } from "./oidc.table";

@@ -2,7 +2,7 @@ import { OrderType, type PlanPeriod, PlanPeriodMonths } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { OrderHook } from "../../context";
 import type { DB } from "../../db/schema";
-import { AppError } from "../../http/errors";
+import { AppError } from "../../shared/errors";
 import type { Tx } from "../../shared/tx";
 import { rechargeBonus } from "../marketing/recharge-promotions";
 import { findPlanWithLevel, findSubscription } from "../subscriptions/subscriptions.repository";

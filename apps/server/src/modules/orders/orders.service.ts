@@ -22,7 +22,7 @@ import {
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { invalid, notFound, refused } from "../../http/errors";
+import { invalid, notFound, refused } from "../../shared/errors";
 import { randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
 import { extend } from "../../shared/rows";

@@ -9,7 +9,7 @@ import {
 } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
-import { invalid } from "../../http/errors";
+import { invalid } from "../../shared/errors";
 import { validateDiscountCode } from "../marketing/discount-codes";
 import type { DiscountCodeDbRow } from "../marketing/marketing.table";
 import { rechargeBonus } from "../marketing/recharge-promotions";

@@ -19,7 +19,7 @@ import {
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { invalid, localDuplicated, notFound, refused } from "../../http/errors";
+import { invalid, localDuplicated, notFound, refused } from "../../shared/errors";
 import { nowIso } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";

@@ -1,5 +1,5 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from "node:crypto";
-import { invalid } from "../../http/errors";
+import { invalid } from "../../shared/errors";
 
 /** A certificate (leaf + intermediates) and its key, checked and ready to store. */
 export interface CheckedCertificate {

@@ -13,7 +13,7 @@ import type { FastifyReply } from "fastify";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { invalid, localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
+import { invalid, localDuplicated, notFound, rateLimited, refused } from "../../shared/errors";
 import { lockUser } from "../../shared/locks";
 import { acme, acmeClient, acmeDirectory, acmeErrorText } from "./acme";
 import { lookupTxt } from "./dns";

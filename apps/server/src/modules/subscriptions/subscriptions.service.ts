@@ -13,7 +13,7 @@ import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { AppContext } from "../../context";
 import { isPostgres } from "../../db/dialect";
 import type { DB } from "../../db/schema";
-import { refused } from "../../http/errors";
+import { refused } from "../../shared/errors";
 import { lockUser } from "../../shared/locks";
 import { countRows, pageIds, pageOf } from "../../shared/paging";
 import { extend } from "../../shared/rows";

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import { Migrator } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { openTestDb } from "../../../test/harness";
+import { isUniqueViolation } from "../../db/errors";
 import { migrateToLatest } from "../../db/migrate";
 import { migrations } from "../../db/migrations/index";
-import { isUniqueViolation } from "../../http/error-handler";
 
 const MIGRATION = "2026-11-27T12-00_open_appeal_unique";
 let close = async () => {};

@@ -19,8 +19,8 @@ import {
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { invalid, notFound, refused } from "../../http/errors";
-import type { Operator } from "../../http/route";
+import type { Operator } from "../../shared/actor";
+import { invalid, notFound, refused } from "../../shared/errors";
 import type { Figure } from "../../shared/figures";
 import { lockUser } from "../../shared/locks";
 import { countRows, DEEP_OFFSET, pageOf } from "../../shared/paging";

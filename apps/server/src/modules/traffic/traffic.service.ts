@@ -18,7 +18,7 @@ import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import type { AppContext } from "../../context";
 import { containsText, oneOf } from "../../db/dialect";
 import type { DB } from "../../db/schema";
-import { invalid, notFound } from "../../http/errors";
+import { invalid, notFound } from "../../shared/errors";
 import { largeMemo, type Read } from "../../shared/large-memo";
 import { countRows, pageOf } from "../../shared/paging";
 import { addDays, shanghaiDate } from "../../shared/time";

@@ -1,6 +1,6 @@
 import { frpProxyLocalName, frpUserName, type TunnelConfig, TunnelStatus } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { notFound, refused } from "../../http/errors";
+import { notFound, refused } from "../../shared/errors";
 import { tomlLine } from "../../shared/toml";
 import { certificateForDomains } from "../ssl/ssl.service";
 import { tunnelAddon, tunnelCustomDomains } from "./tunnels.presenter";

@@ -1,8 +1,8 @@
 import { domainToUnicode } from "node:url";
 import { IllegalStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
+import { isUniqueViolation } from "../../db/errors";
 import type { DB } from "../../db/schema";
-import { isUniqueViolation } from "../../http/error-handler";
 import { nowIso } from "../../shared/time";
 
 /** An operator rule, compiled for matching. */

@@ -11,8 +11,8 @@ import {
   TunnelStatus,
 } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { invalid, localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
-import type { Operator } from "../../http/route";
+import type { Operator } from "../../shared/actor";
+import { invalid, localDuplicated, notFound, rateLimited, refused } from "../../shared/errors";
 import { countRows, pageOf } from "../../shared/paging";
 import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";

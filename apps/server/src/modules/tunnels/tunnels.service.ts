@@ -19,10 +19,10 @@ import {
 import type { ExpressionBuilder, Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import { containsText, trigramContains } from "../../db/dialect";
+import { isUniqueViolation } from "../../db/errors";
 import type { DB } from "../../db/schema";
-import { isUniqueViolation } from "../../http/error-handler";
-import { invalid, localDuplicated, notFound, refused, remoteDuplicated } from "../../http/errors";
-import type { Operator } from "../../http/route";
+import type { Operator } from "../../shared/actor";
+import { invalid, localDuplicated, notFound, refused, remoteDuplicated } from "../../shared/errors";
 import { lockUser } from "../../shared/locks";
 import { countRows, pageIds, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";

@@ -1,7 +1,7 @@
 import type { SetupChecklist, SetupItem } from "@burrow/contract";
 import { payGatewayKind } from "../../config";
 import type { AppContext } from "../../context";
-import type { Operator } from "../../http/route";
+import type { Operator } from "../../shared/actor";
 import { getSetting, setSetting } from "../../shared/settings";
 import { nowIso } from "../../shared/time";
 import { transact } from "../../shared/tx";

@@ -10,7 +10,7 @@ import {
 import type { SelectQueryBuilder } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { invalid, notFound, refused } from "../../http/errors";
+import { invalid, notFound, refused } from "../../shared/errors";
 import { countRows, inPage, pageIds, pageOf } from "../../shared/paging";
 import { addDays, shanghaiDayStart } from "../../shared/time";
 import { transact } from "../../shared/tx";

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
-import { invalid, notFound, rateLimited } from "../../http/errors";
+import { invalid, notFound, rateLimited } from "../../shared/errors";
 
 const MAX_BYTES = 2 * 1024 * 1024;
 

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
-import { insufficientBalance, notFound } from "../../http/errors";
+import { insufficientBalance, notFound } from "../../shared/errors";
 import { nowIso } from "../../shared/time";
 import type { Tx } from "../../shared/tx";
 

@@ -1,6 +1,6 @@
 import { AVATAR_PATH, type UpdateInfoBody, type UserInfo } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { invalid, notFound, refused } from "../../http/errors";
+import { invalid, notFound, refused } from "../../shared/errors";
 import { randomToken } from "../../shared/ids";
 import { direct } from "../../shared/tx";
 import { hasPhone } from "./users.presenter";

@@ -20,10 +20,10 @@ import {
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ExpressionBuilder, Kysely } from "kysely";
 import type { AppContext } from "../../context";
+import { isUniqueViolation } from "../../db/errors";
 import type { DB } from "../../db/schema";
-import { isUniqueViolation } from "../../http/error-handler";
-import { invalid, localDuplicated, notFound, rateLimited, refused } from "../../http/errors";
-import type { Operator } from "../../http/route";
+import type { Operator } from "../../shared/actor";
+import { invalid, localDuplicated, notFound, rateLimited, refused } from "../../shared/errors";
 import type { Figure } from "../../shared/figures";
 import type { JobDef } from "../../shared/jobs";
 import { lockUser } from "../../shared/locks";
