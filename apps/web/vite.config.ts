@@ -57,7 +57,7 @@ export default defineConfig({
         // (echarts' renderer) out of the lazily loaded chart chunk.
         manualChunks(id) {
           if (/[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/.test(id)) return "react";
-          // The router in a chunk of its own: /login's first load does without it (login-host.tsx).
+          // The router in a chunk of its own: /login's first load does without it (app/login-host.tsx).
           if (/[\\/]node_modules[\\/]react-router[\\/]/.test(id)) return "router";
           if (/[\\/]node_modules[\\/]zrender[\\/]/.test(id)) return "zrender";
           return undefined;

@@ -1,6 +1,6 @@
 import "nprogress/nprogress.css";
 import "./styles.css";
-import { isLightLogin, startLightLogin } from "@/features/auth/login-host";
+import { isLightLogin, startLightLogin } from "@/app/login-host";
 import { loadWithReload } from "@/lib/chunk-reload";
 import { getToken } from "@/lib/token";
 

@@ -3,7 +3,7 @@ import { useEffect } from "react";
 import { Outlet, useMatches, useNavigation } from "react-router";
 import { siteQuery } from "@/features/shell/shell.api";
 import { progressDone, progressStart } from "@/lib/progress";
-import type { RouteHandle } from "./route-types";
+import type { RouteHandle } from "@/lib/route-types";
 
 /** Shows the progress bar while the router loads a lazy page. */
 function NavigationProgress() {

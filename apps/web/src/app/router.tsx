@@ -25,10 +25,10 @@ import { trafficAdminRoutes, trafficCustomerRoutes } from "@/features/traffic/tr
 import { tunnelsAdminRoutes, tunnelsCustomerRoutes } from "@/features/tunnels/tunnels.routes";
 import { usermgrRoutes } from "@/features/usermgr/usermgr.routes";
 import { verifyAdminRoutes, verifyRoutes } from "@/features/verify/verify.routes";
-import { ADMIN_BASE } from "./access";
+import { ADMIN_BASE } from "@/lib/access";
+import { lazyComponent, type RouteHandle } from "@/lib/route-types";
 import { RootRoute } from "./RootRoute";
 import { RouteErrorPage } from "./RouteErrorPage";
-import { lazyComponent, type RouteHandle } from "./route-types";
 
 /** Customer console pages (paths relative to "/"); access is checked against GET /user/rolemenu. */
 const customerRoutes: RouteObject[] = [

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { accessOf } from "@/app/access";
 import { userInfoQuery } from "@/features/account/account.api";
+import { accessOf } from "@/lib/access";
 
 /** Access flags of the signed-in user (the shell has already loaded them). */
 export function useAccess() {

@@ -1,3 +1,4 @@
+import type { UserInfo } from "@burrow/contract";
 import { DISPLAY_TZ, dayjs } from "./dayjs";
 
 /**
@@ -51,4 +52,10 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${Math.round(bytes)} B`;
   const exp = Math.min(BYTE_UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
   return `${(bytes / 1024 ** exp).toFixed(2)} ${BYTE_UNITS[exp]}`;
+}
+
+/** Initials shown when the user has no avatar. */
+export function avatarInitial(user: Pick<UserInfo, "nickname" | "personal_info">): string {
+  const source = user.nickname.trim() || user.personal_info.phone_number.slice(-2);
+  return source.slice(0, 1).toUpperCase();
 }

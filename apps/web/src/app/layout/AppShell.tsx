@@ -6,10 +6,10 @@ import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState }
 import { Link, useLocation, useNavigate } from "react-router";
 import { siteQuery } from "@/features/shell/shell.api";
 import { unreadTicketsQuery } from "@/features/tickets/tickets.api";
-import { groupKey, menuKeyOf, openKeysFor } from "../access";
+import { useIsPhone } from "@/hooks/useIsPhone";
+import { groupKey, menuKeyOf, openKeysFor } from "@/lib/access";
 import { MenuIcon } from "./menu-icons";
 import { UserMenu } from "./UserMenu";
-import { useIsPhone } from "./useIsPhone";
 
 type AntMenuItem = Required<MenuProps>["items"][number];
 

@@ -5,9 +5,9 @@ import { ApiError } from "@/api/client";
 import { FullPageSpin } from "@/components/FullPageSpin";
 import { userInfoQuery } from "@/features/account/account.api";
 import { type MenuArea, menuQuery } from "@/features/shell/shell.api";
+import { ADMIN_BASE, canAccessPath } from "@/lib/access";
+import type { RouteHandle } from "@/lib/route-types";
 import { getToken } from "@/lib/token";
-import { ADMIN_BASE, canAccessPath } from "../access";
-import type { RouteHandle } from "../route-types";
 import { AppShell } from "./AppShell";
 
 /** The access rule of the deepest matched route (default: must be in the menu). */

@@ -5,13 +5,8 @@ import { Avatar, Dropdown, type MenuProps } from "antd";
 import { useNavigate } from "react-router";
 import { logout } from "@/features/auth/auth.api";
 import { endSession } from "@/features/auth/session";
+import { avatarInitial } from "@/lib/format";
 import { clearToken } from "@/lib/token";
-
-/** Initials shown when the user has no avatar. */
-export function avatarInitial(user: Pick<UserInfo, "nickname" | "personal_info">): string {
-  const source = user.nickname.trim() || user.personal_info.phone_number.slice(-2);
-  return source.slice(0, 1).toUpperCase();
-}
 
 /** The header's user dropdown: avatar and phone; 个人中心 and 退出登录 (SPEC §2 "Shell"). */
 export function UserMenu({ user }: { user: UserInfo }) {

@@ -1,4 +1,4 @@
-import { pageRoute } from "@/app/route-types";
+import { pageRoute } from "@/lib/route-types";
 
 export const accountRoutes = [
   pageRoute("account/info", "个人中心", () => import("./pages/AccountInfoPage"), "AccountInfoPage"),

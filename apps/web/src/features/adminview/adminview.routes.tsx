@@ -1,4 +1,4 @@
-import { pageRoute } from "@/app/route-types";
+import { pageRoute } from "@/lib/route-types";
 
 /** Admin routes are relative to /admin. */
 export const adminviewRoutes = [pageRoute("view", "数据概览", () => import("./pages/AdminViewPage"), "AdminViewPage")];

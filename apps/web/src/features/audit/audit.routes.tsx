@@ -1,4 +1,4 @@
-import { pageRoute } from "@/app/route-types";
+import { pageRoute } from "@/lib/route-types";
 
 /** Admin routes are relative to /admin. */
 export const auditRoutes = [pageRoute("audit", "审计日志", () => import("./pages/AuditPage"), "AuditPage")];

@@ -1,4 +1,4 @@
-import { pageRoute } from "@/app/route-types";
+import { pageRoute } from "@/lib/route-types";
 
 /** Public pages; they redirect to /dashboard when a token exists (PublicLayout). */
 export const authRoutes = [

@@ -1,4 +1,4 @@
-import { pageRoute } from "@/app/route-types";
+import { pageRoute } from "@/lib/route-types";
 
 /** Customer routes (absolute paths): /doc is in the menu, its pages open to any signed-in customer. */
 export const docsRoutes = [

@@ -1,5 +1,5 @@
 import type { RouteObject } from "react-router";
-import { lazyComponent, pageRoute, type RouteHandle } from "@/app/route-types";
+import { lazyComponent, pageRoute, type RouteHandle } from "@/lib/route-types";
 
 /** Admin routes are relative to /admin. */
 export const ordersRoutes = [

@@ -1,3 +1,3 @@
-import { pageRoute } from "@/app/route-types";
+import { pageRoute } from "@/lib/route-types";
 
 export const sslRoutes = [pageRoute("ssl", "SSL 证书", () => import("./pages/SslPage"), "SslPage")];

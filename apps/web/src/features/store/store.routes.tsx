@@ -1,4 +1,4 @@
-import { pageRoute } from "@/app/route-types";
+import { pageRoute } from "@/lib/route-types";
 
 /**
  * Customer routes: the store and its checkout (/purchase/plan/:planID is in the menu as

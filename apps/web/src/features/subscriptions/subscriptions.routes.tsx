@@ -1,4 +1,4 @@
-import { pageRoute } from "@/app/route-types";
+import { pageRoute } from "@/lib/route-types";
 
 /** Customer routes: my plans and renewals (/epay/plan/:tradeID is in the menu as /epay/plan). */
 export const subscriptionsRoutes = [

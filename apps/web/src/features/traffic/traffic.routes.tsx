@@ -1,4 +1,4 @@
-import { pageRoute } from "@/app/route-types";
+import { pageRoute } from "@/lib/route-types";
 
 /** Customer routes (absolute paths). */
 export const trafficCustomerRoutes = [

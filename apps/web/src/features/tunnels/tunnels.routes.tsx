@@ -1,4 +1,4 @@
-import { pageRoute } from "@/app/route-types";
+import { pageRoute } from "@/lib/route-types";
 
 /** Customer routes (absolute paths); /tun/list/add and /tun/list/:tunid fall under the /tun/list menu entry. */
 export const tunnelsCustomerRoutes = [

@@ -1,4 +1,4 @@
-import { pageRoute } from "@/app/route-types";
+import { pageRoute } from "@/lib/route-types";
 
 export const verifyRoutes = [
   pageRoute("account/verify", "实名认证", () => import("./pages/VerifyPage"), "VerifyPage"),

@@ -3,10 +3,9 @@ import { RiUploadLine } from "@remixicon/react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Avatar, Button, Card, Descriptions, Form, Input, Space, Upload, type UploadProps } from "antd";
 import { useEffect, useState } from "react";
-import { avatarInitial } from "@/app/layout/UserMenu";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
-import { formatTime } from "@/lib/format";
+import { avatarInitial, formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { accountKeys, updateInfo, uploadAvatar } from "../account.api";
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useSite } from "@/app/layout/PublicFrame";
+import { useSite } from "@/components/PublicFrame";
 
 export interface AuthCardProps {
   title: string;

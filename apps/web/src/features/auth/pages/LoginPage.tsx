@@ -20,7 +20,7 @@ export interface LoginPageProps {
 
 /**
  * /login: phone and password, or a configured third-party provider. Free of the router and React
- * Query, so that the first visit's light host (login-host.tsx) and the console's router
+ * Query, so that the first visit's light host (app/login-host.tsx) and the console's router
  * (LoginRoute) render the same page.
  */
 export function LoginPage({ onSignedIn, go, notice }: LoginPageProps) {

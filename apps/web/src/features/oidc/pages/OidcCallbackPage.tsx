@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Form, Result, Spin, Typography } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
-import { SiteFooter } from "@/app/layout/SiteFooter";
+import { SiteFooter } from "@/components/SiteFooter";
 import { accountKeys } from "@/features/account/account.api";
 import { AuthCard } from "@/features/auth/components/AuthCard";
 import { PhoneCodeFields } from "@/features/auth/components/PhoneCodeFields";

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Descriptions, Drawer, Result, Skeleton, Space } from "antd";
-import { useIsPhone } from "@/app/layout/useIsPhone";
+import { useIsPhone } from "@/hooks/useIsPhone";
 import { myOrderQuery } from "../orders.api";
 import { OrderAmountLines, orderInfoItems } from "./OrderInfo";
 

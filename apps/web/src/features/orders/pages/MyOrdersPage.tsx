@@ -2,11 +2,11 @@ import { fenToYuan, type OrderView, PayStatus, PayStatusLabel } from "@burrow/co
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Empty, List, Popconfirm, Space, Table, type TableColumnsType, Typography } from "antd";
 import { useState } from "react";
-import { useIsPhone } from "@/app/layout/useIsPhone";
 import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
 import { OrderTypeTag, PayStatusTag } from "@/components/StoreTags";
+import { useIsPhone } from "@/hooks/useIsPhone";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
 import { MyOrderDrawer } from "../components/MyOrderDrawer";

@@ -2,13 +2,13 @@ import { type AdminOrderRow, fenToYuan, OrderTypeLabel, PayMethodLabel, PayStatu
 import { useQuery } from "@tanstack/react-query";
 import { Button, Card, Form, Table, type TableColumnsType, Typography } from "antd";
 import { Link, useSearchParams } from "react-router";
-import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { OrderTypeTag, PayStatusTag } from "@/components/StoreTags";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { ADMIN_BASE } from "@/lib/access";
 import { formatTime, phoneText } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { OrderDetailDrawer } from "../components/OrderDetailDrawer";

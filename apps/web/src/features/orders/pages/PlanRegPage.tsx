@@ -2,12 +2,12 @@ import { PlanPeriodLabel, type PlanRegRow, SubscriptionStatusLabel } from "@burr
 import { useQuery } from "@tanstack/react-query";
 import { Card, Form, Space, Table, type TableColumnsType, Tag, Typography } from "antd";
 import { Link } from "react-router";
-import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { PLAN_KIND_OPTIONS, PlanTypeTag, SubscriptionStatusTag } from "@/components/StoreTags";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { ADMIN_BASE } from "@/lib/access";
 import { formatBytes, formatTime, phoneText } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { planRegListQuery } from "../orders.api";

@@ -7,9 +7,9 @@ import {
 } from "@burrow/contract";
 import { Card, Descriptions, Empty, Space, Table, type TableColumnsType, Tag, Typography } from "antd";
 import { Link } from "react-router";
-import { ADMIN_BASE } from "@/app/access";
 import { PayStatusTag } from "@/components/StoreTags";
 import { TunnelStatusTag } from "@/features/tunnels/components/TunnelTags";
+import { ADMIN_BASE } from "@/lib/access";
 import { formatBytes, formatTime, phoneText } from "@/lib/format";
 
 // The sidebar is about 280 px wide at 1366 px: fixed layouts whose widths add up to less, the long

@@ -8,11 +8,11 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { Card, Col, Form, InputNumber, Row, Table, type TableColumnsType } from "antd";
 import { Link } from "react-router";
-import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchActions } from "@/components/SearchActions";
 import { IdFilter, SEARCH_COL, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { ADMIN_BASE } from "@/lib/access";
 import { formatTime, phoneText } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";

@@ -3,7 +3,6 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Form, Input, Popconfirm, Space, Table, type TableColumnsType, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
-import { ADMIN_BASE } from "@/app/access";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchCard } from "@/components/SearchCard";
@@ -12,6 +11,7 @@ import { labelOptions, ProtocolTag } from "@/features/nodes/components/NodeTags"
 import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
+import { ADMIN_BASE } from "@/lib/access";
 import { feedback } from "@/lib/feedback";
 import { formatBytes, formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";

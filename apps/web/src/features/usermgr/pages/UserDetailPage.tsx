@@ -4,7 +4,6 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Avatar, Button, Card, Descriptions, Modal, Result, Space, Table, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { useParams } from "react-router";
-import { ADMIN_BASE } from "@/app/access";
 import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { PagedTableCard } from "@/components/PagedTableCard";
@@ -12,6 +11,7 @@ import { loginLogColumns } from "@/features/account/components/LoginHistoryCard"
 import { ledgerChangeColumn, ledgerTimeColumn } from "@/features/orders/components/LedgerCard";
 import { AdminVerifyCard } from "@/features/verify/components/AdminVerifyCard";
 import { useAccess } from "@/hooks/useAccess";
+import { ADMIN_BASE } from "@/lib/access";
 import { feedback } from "@/lib/feedback";
 import { formatTime, phoneText } from "@/lib/format";
 import { UserActionModal } from "../components/UserActionModal";

@@ -6,9 +6,9 @@ import { Button, Card, Col, DatePicker, Form, InputNumber, Row, Space, Table } f
 import type { Dayjs } from "dayjs";
 import { useEffect } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { ADMIN_BASE } from "@/app/access";
 import { PageContainer } from "@/components/PageContainer";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
+import { ADMIN_BASE } from "@/lib/access";
 import { dayjs } from "@/lib/dayjs";
 import { formatTime } from "@/lib/format";
 import { labelOptions } from "@/lib/options";

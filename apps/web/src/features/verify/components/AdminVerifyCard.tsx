@@ -4,7 +4,7 @@ import { Button, Card, Descriptions, Form, Input, Modal, Popconfirm, Space, Swit
 import { useState } from "react";
 import { Link } from "react-router";
 import { ApiError } from "@/api/client";
-import { ADMIN_BASE } from "@/app/access";
+import { ADMIN_BASE } from "@/lib/access";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
 import {

@@ -1,7 +1,7 @@
 import { type ContestedClaim, ProcessStatus } from "@burrow/contract";
 import { Alert, Space, Tag } from "antd";
 import { Link } from "react-router";
-import { ADMIN_BASE } from "@/app/access";
+import { ADMIN_BASE } from "@/lib/access";
 import { formatTime } from "@/lib/format";
 import { VerifyStatusTag } from "./VerifyStatusTag";
 

@@ -1,11 +1,11 @@
 import type { SiteInfo } from "@burrow/contract";
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
-import { AntdRoot } from "@/app/AntdRoot";
-import { PublicFrame } from "@/app/layout/PublicFrame";
+import { AntdRoot } from "@/components/AntdRoot";
+import { PublicFrame } from "@/components/PublicFrame";
+import { fetchSite } from "@/features/auth/login.requests";
+import { LoginPage, type LoginPageProps } from "@/features/auth/pages/LoginPage";
 import { setToken } from "@/lib/token";
-import { fetchSite } from "./login.requests";
-import { LoginPage, type LoginPageProps } from "./pages/LoginPage";
 
 function LightLogin(props: LoginPageProps) {
   const [site, setSite] = useState<SiteInfo>();
