@@ -19,11 +19,12 @@ import { invalid, notFound, refused } from "../../shared/errors";
 import { randomCode, randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
 import { countRows, pageOf } from "../../shared/paging";
-import { nowIso } from "../../shared/time";
+import { nowIso, shanghaiWallClock } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { presentSubscription } from "../subscriptions/subscriptions.presenter";
-import { findPlanWithLevel, findSubscription } from "../subscriptions/subscriptions.repository";
+import { findPlanWithLevel } from "../plans/plans.repository";
+import { findSubscription } from "../subscriptions/subscriptions.repository";
 import { applyPurchase, decidePurchase } from "../subscriptions/subscriptions.service";
 import { changeBalance } from "../users/balance";
 import type { GiftCardDbRow } from "./marketing.table";
@@ -91,7 +92,8 @@ export async function createGiftCards(
   if (Date.parse(body.expire_date) <= Date.now()) throw invalid("expire_date", "过期时间必须晚于现在");
   if (body.type === Kind.Plan) await checkPlan(ctx.db, body.plan_id);
   const now = nowIso();
-  const batchNo = `GC${now.replace(/\D/g, "").slice(0, 14)}${randomDigits(4)}`;
+  // The number reads the Beijing wall clock, like every time shown to operators (GC + YYYYMMDDhhmmss).
+  const batchNo = `GC${shanghaiWallClock(now).toISOString().replace(/\D/g, "").slice(0, 14)}${randomDigits(4)}`;
   const numbers = new Set<string>();
   while (numbers.size < body.count) numbers.add(randomCode(16));
   const cardNumbers = [...numbers];

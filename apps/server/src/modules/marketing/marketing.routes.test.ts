@@ -129,6 +129,22 @@ describe("promo codes", () => {
 });
 
 describe("gift cards", () => {
+  it("numbers a batch by the Beijing time of its creation (GC + YYYYMMDDhhmmss in UTC+8)", async () => {
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const r = await t.api<CreatedGiftCards>("POST", "/super/giftCard", {
+      token: admin,
+      body: { count: 1, type: 1, card_value: 100, expire_date: "2099-12-31", one_user_limit: 1 },
+    });
+    const after = Date.now();
+    const m = /^GC(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})\d{4}$/.exec(r.body.data.batch_no);
+    expect(m).not.toBeNull();
+    const [, y, mo, d, h, mi, s] = (m as RegExpExecArray).map(Number);
+    // The wall clock read as UTC, minus eight hours, is the instant of creation.
+    const instant = Date.UTC(y, mo - 1, d, h, mi, s) - 8 * 3600_000;
+    expect(instant).toBeGreaterThanOrEqual(before);
+    expect(instant).toBeLessThanOrEqual(after);
+  });
+
   it("generates a batch, lists by type and number, exports CSV, patches and deletes unused cards", async () => {
     const r = await t.api<CreatedGiftCards>("POST", "/super/giftCard", {
       token: admin,

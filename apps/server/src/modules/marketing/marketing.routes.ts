@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
+import { shanghaiDate } from "../../shared/time";
 import { createDiscountCode, deleteDiscountCode, listDiscountCodes } from "./discount-codes";
 import {
   createGiftCards,
@@ -38,7 +39,7 @@ export function marketingRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, MarketingApi.getSuperGiftCard, ({ query }) => listGiftCards(ctx, query));
   defineRoute(app, ctx, MarketingApi.getSuperGiftCardExport, async ({ query, reply, operator }) => {
     const csv = await exportGiftCards(ctx, operator, query);
-    const name = `gift-cards-${query.batch_no ?? new Date().toISOString().slice(0, 10)}.csv`;
+    const name = `gift-cards-${query.batch_no ?? shanghaiDate()}.csv`;
     return reply
       .type("text/csv; charset=utf-8")
       .header("content-disposition", `attachment; filename="${name.replace(/[^\w.-]/g, "_")}"`)
