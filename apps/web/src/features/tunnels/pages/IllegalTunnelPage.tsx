@@ -6,6 +6,7 @@ import {
   IllegalSources,
   IllegalStatus,
   IllegalStatusLabel,
+  TunnelStatus,
 } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -69,9 +70,9 @@ function FlagList({ canWrite }: { canWrite: boolean }) {
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: tunnelsKeys.all });
   const clear = useMutation({
-    mutationFn: (id: number) => handleIllegal({ id, action: "clear" }),
-    onSuccess: async () => {
-      feedback.success("已忽略");
+    mutationFn: (row: IllegalFlagRow) => handleIllegal({ id: row.id, action: "clear" }),
+    onSuccess: async (_, row) => {
+      feedback.success(row.tun_status === TunnelStatus.Deleted ? "记录已关闭" : "已忽略");
       await refresh();
     },
   });
@@ -85,7 +86,8 @@ function FlagList({ canWrite }: { canWrite: boolean }) {
       render: (_: unknown, row) => (
         <Space orientation="vertical" size={0}>
           <span>
-            {row.tun_name} <Typography.Text type="secondary">#{row.tun_id}</Typography.Text>
+            <Typography.Text delete={row.tun_status === TunnelStatus.Deleted}>{row.tun_name}</Typography.Text>{" "}
+            <Typography.Text type="secondary">#{row.tun_id}</Typography.Text>
           </span>
           <TunnelStatusTag status={row.tun_status} />
         </Space>
@@ -122,7 +124,20 @@ function FlagList({ canWrite }: { canWrite: boolean }) {
       width: 130,
       fixed: "right",
       render: (_: unknown, row) =>
-        row.status === IllegalStatus.Pending ? (
+        row.status === IllegalStatus.Pending && row.tun_status === TunnelStatus.Deleted ? (
+          // Nothing left to ban or keep available: the record can only be closed.
+          <Popconfirm
+            title="关闭该记录？"
+            description="隧道已删除，无需封禁；记录标为已处理。"
+            okText="关闭记录"
+            cancelText="取消"
+            onConfirm={() => clear.mutateAsync(row).catch(() => undefined)}
+          >
+            <Button type="link" size="small">
+              关闭记录
+            </Button>
+          </Popconfirm>
+        ) : row.status === IllegalStatus.Pending ? (
           <Space size={0}>
             <Button type="link" size="small" danger onClick={() => setBanning(row)}>
               封禁
@@ -132,7 +147,7 @@ function FlagList({ canWrite }: { canWrite: boolean }) {
               description="隧道保持可用；修改隧道后会按规则重新检测。"
               okText="忽略"
               cancelText="取消"
-              onConfirm={() => clear.mutateAsync(row.id).catch(() => undefined)}
+              onConfirm={() => clear.mutateAsync(row).catch(() => undefined)}
             >
               <Button type="link" size="small">
                 忽略
