@@ -1,3 +1,4 @@
+import type { Generated } from "kysely";
 import type { AffiliateTables } from "../modules/affiliate/affiliate.table";
 import type { AssistantTables } from "../modules/assistant/assistant.table";
 import type { AuditTables } from "../modules/audit/audit.table";
@@ -33,6 +34,37 @@ export interface JobLeaseTable {
   expires_at: string;
 }
 
+/** Domain events recorded with the change they announce (shared/outbox.ts). */
+export interface OutboxEventTable {
+  id: Generated<number>;
+  type: string;
+  /** JSON of the type's payload */
+  payload: string;
+  /** the customer concerned, when there is one */
+  uid: number | null;
+  /** unique when set: an event recorded at most once (recordEvent's `key`) */
+  dedupe_key: string | null;
+  created_at: string;
+  /** 1 once a dispatcher created a delivery row for every handler of the type */
+  fanned_out: number;
+}
+
+/** One handler's delivery of one event: (event_id, handler) unique (shared/outbox-dispatch.ts). */
+export interface OutboxDeliveryTable {
+  id: Generated<number>;
+  event_id: number;
+  handler: string;
+  /** "pending" (to run, at `next_at`), "done", "dead" (gave up after the last attempt) */
+  status: string;
+  attempts: number;
+  next_at: string;
+  /** the process running it now, until `lease_until` (another takes it over after) */
+  holder: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  updated_at: string;
+}
+
 /** The whole database, assembled from each domain's tables. */
 export interface DB
   extends UserTables,
@@ -58,4 +90,6 @@ export interface DB
     SslTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
+  outbox_events: OutboxEventTable;
+  outbox_deliveries: OutboxDeliveryTable;
 }

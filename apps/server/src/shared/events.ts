@@ -26,6 +26,8 @@ export interface ChangeEvents {
   "node.changed": { node_id: number };
   /** one session (`sid`: sign-out) or every session of a user (password change or reset, ban) was revoked */
   "session.revoked": { uid: number; sid?: string };
+  /** domain events were recorded in the outbox (shared/outbox.ts): dispatchers look for work now */
+  "outbox.recorded": Record<string, never>;
 }
 export type ChangeEventName = keyof ChangeEvents;
 

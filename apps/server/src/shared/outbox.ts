@@ -1,0 +1,112 @@
+import type { AppContext } from "../context";
+import type { Tx } from "./tx";
+
+/**
+ * Domain events: facts an owner records in the same transaction as the change ("order paid",
+ * "tunnel went offline"), delivered after the commit to every handler that listens, at least once
+ * (shared/outbox-dispatch.ts). Unlike change events (shared/events.ts: ids only, at most once, for
+ * caches) they survive a crash and carry what a reader needs. Declared once here: a type is a key
+ * of this map and its payload the value, so a typo or a missing field does not compile.
+ * Payloads are stored as JSON: add fields freely, never rename or retype one (old rows keep the
+ * old shape until pruned).
+ */
+export interface DomainEvents {
+  /** an order was paid and delivered (orders, in the order's transaction) */
+  "order.paid": {
+    order_id: number;
+    trade_id: string;
+    uid: number;
+    /** OrderType */
+    type: number;
+    name: string;
+    /** fen paid */
+    amount: number;
+  };
+  /** frps no longer holds a tunnel that was online (frp poller, with the status change) */
+  "tunnel.offline": { tun_id: number; uid: number; node_id: number; name: string };
+  /** a tunnel came online (frp plugin login or the poller seeing it held) */
+  "tunnel.online": { tun_id: number; uid: number; node_id: number; name: string };
+  /** a subscription's usage crossed 80 % of its quota (once per subscription and period) */
+  "quota.80": {
+    uid: number;
+    subscription_id: number;
+    /** the period's start (ISO) the threshold was crossed in */
+    period_start: string;
+    used: number;
+    quota: number;
+  };
+}
+export type DomainEventType = keyof DomainEvents;
+
+/** One recorded event as handlers receive it. */
+export interface DomainEvent<K extends DomainEventType = DomainEventType> {
+  /** the outbox row id: unique, increasing, the key of its deliveries */
+  id: number;
+  type: K;
+  payload: DomainEvents[K];
+  /** the customer the event concerns (payload.uid), for handlers that notify one; null for none */
+  uid: number | null;
+  /** when it was recorded (ISO UTC) */
+  created_at: string;
+}
+
+/** The union of events of the given types, so a handler of several types can narrow on `type`. */
+export type DomainEventOf<K extends DomainEventType> = { [T in K]: DomainEvent<T> }[K];
+
+/**
+ * A reaction to domain events, run after the commit, at least once per event, until it succeeds
+ * (retries with backoff, then a dead letter operators see and can retry). `name` is its identity
+ * in the deliveries table: never rename one that has deliveries in flight. `handle` must be
+ * idempotent (a process may die after the work and before the delivery is marked done); a throw
+ * is a failed attempt.
+ */
+export interface EventHandler<K extends DomainEventType = DomainEventType> {
+  name: string;
+  types: readonly K[];
+  handle(ctx: AppContext, event: DomainEventOf<K>): Promise<void>;
+}
+
+/** Typed constructor (infers `K` from `types`, so `event` narrows inside `handle`). */
+export function defineEventHandler<K extends DomainEventType>(handler: EventHandler<K>): EventHandler<K> {
+  return handler;
+}
+
+/** Any handler, whatever types it listens to (a list of them, a manifest's field). */
+// biome-ignore lint/suspicious/noExplicitAny: handlers of different event types in one list
+export type AnyEventHandler = EventHandler<any>;
+
+/** Change event that wakes the dispatchers (this process and, with Redis, the others) after a commit. */
+export const OUTBOX_WAKE = "outbox.recorded";
+
+/**
+ * Records `type` with `payload` in the outbox, inside `trx`: it commits with the change and is
+ * dropped on a rollback. After the commit the dispatchers are woken (through the change-event bus,
+ * so `transact` holds the wake-up until the commit); a process that dies first leaves the row for
+ * the dispatch job. With `key`, an event of that key already recorded (and not yet pruned) makes
+ * this a no-op (null): the owner's emission stays idempotent when its trigger repeats.
+ * Returns the event's id.
+ */
+export async function recordEvent<K extends DomainEventType>(
+  trx: Tx,
+  type: K,
+  payload: DomainEvents[K],
+  opts: { key?: string; now?: Date } = {},
+): Promise<number | null> {
+  const uid = (payload as { uid?: unknown }).uid;
+  const row = await trx
+    .insertInto("outbox_events")
+    .values({
+      type,
+      payload: JSON.stringify(payload),
+      uid: typeof uid === "number" ? uid : null,
+      dedupe_key: opts.key ?? null,
+      created_at: (opts.now ?? new Date()).toISOString(),
+      fanned_out: 0,
+    })
+    .onConflict((oc) => oc.column("dedupe_key").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (!row) return null;
+  trx.changes.emit(OUTBOX_WAKE, {});
+  return Number(row.id);
+}
