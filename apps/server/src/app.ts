@@ -42,6 +42,7 @@ import { oidcRoutes } from "./modules/oidc/oidc.routes";
 import { storeJobs } from "./modules/orders/jobs";
 import { ordersRoutes } from "./modules/orders/orders.routes";
 import { ordersByStatus } from "./modules/orders/stats";
+import { outboxRoutes } from "./modules/outbox/outbox.routes";
 import { buildPayUrl, gatewayKeys } from "./modules/payments/epay";
 import { paymentsRoutes } from "./modules/payments/payments.routes";
 import { plansRoutes } from "./modules/plans/plans.routes";
@@ -104,6 +105,7 @@ function registerModules(api: FastifyInstance, ctx: AppContext): void {
   assistantRoutes(api, ctx);
   invoicesRoutes(api, ctx);
   sslRoutes(api, ctx);
+  outboxRoutes(api, ctx);
   apidocsRoutes(api, ctx);
 }
 
@@ -211,6 +213,7 @@ export async function buildApp(
     userInfo: new UserInfoCache(db, events),
     traffic: new TrafficCache((key) => trafficSums(db, key), events),
     orderHooks: [],
+    eventHandlers: [],
     nodeDeletedHooks: [forgetNode, releaseNodeHolds],
     metrics: createMetrics(),
     domains: domainGate(config),

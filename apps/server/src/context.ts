@@ -12,6 +12,7 @@ import type { TrafficCache } from "./modules/traffic/traffic-cache";
 import type { UserInfoCache } from "./modules/users/user-cache";
 import type { EventBus } from "./shared/events";
 import type { Metrics } from "./shared/metrics";
+import type { AnyEventHandler } from "./shared/outbox";
 import type { RateLimiter } from "./shared/rate-limit";
 import type { Tx } from "./shared/tx";
 
@@ -83,6 +84,8 @@ export interface AppContext {
   events: EventBus;
   /** listeners to order payment and refund, registered at start-up */
   orderHooks: OrderHook[];
+  /** domain-event handlers (shared/outbox.ts), run after the commit by the outbox dispatcher */
+  eventHandlers: AnyEventHandler[];
   /**
    * What other modules drop when a node is deleted (frp's counters and runtime state), run inside
    * the deleting transaction; nodes calls them without importing their owners.

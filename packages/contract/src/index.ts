@@ -18,6 +18,7 @@ export * from "./money";
 export * from "./nodes";
 export * from "./oidc";
 export * from "./orders";
+export * from "./outbox";
 export * from "./plans";
 export * from "./site";
 export * from "./ssl";

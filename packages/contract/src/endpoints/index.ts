@@ -14,6 +14,7 @@ import { MenuApi } from "./menu";
 import { NodesApi } from "./nodes";
 import { OidcApi } from "./oidc";
 import { OrdersApi } from "./orders";
+import { OutboxApi } from "./outbox";
 import { PaymentsApi } from "./payments";
 import { PlansApi } from "./plans";
 import { SiteApi } from "./site";
@@ -42,6 +43,7 @@ export { MenuApi } from "./menu";
 export { NodesApi } from "./nodes";
 export { OidcApi } from "./oidc";
 export { OrdersApi } from "./orders";
+export { OutboxApi } from "./outbox";
 export { PaymentsApi } from "./payments";
 export { PlansApi } from "./plans";
 export { SiteApi } from "./site";
@@ -72,6 +74,7 @@ export const Endpoints = {
   nodes: NodesApi,
   oidc: OidcApi,
   orders: OrdersApi,
+  outbox: OutboxApi,
   payments: PaymentsApi,
   plans: PlansApi,
   site: SiteApi,

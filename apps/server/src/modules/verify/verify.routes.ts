@@ -3,23 +3,11 @@ import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
-import { registerVerifiedUsersCounter, registerWaitingCounter } from "../../shared/overview-counters";
 import { flattenParams } from "../payments/payments.service";
 import { publicBase } from "./provider";
-import {
-  adminVerifyAction,
-  adminVerifyReview,
-  adminVerifyView,
-  applyProviderResult,
-  sendVerifyPhoto,
-  submitReview,
-  submitVerification,
-  updateVerifySetting,
-  verificationsWith,
-  verifyQueue,
-  verifySetting,
-  verifyState,
-} from "./verify.service";
+import { adminVerifyAction, adminVerifyReview, adminVerifyView, sendVerifyPhoto, verifyQueue } from "./review";
+import { applyProviderResult, submitReview, submitVerification } from "./submissions";
+import { updateVerifySetting, verifySetting, verifyState } from "./verify.service";
 
 /** The result page's path segment for a status: /account/verify/{done|processing|rejected}. */
 const RESULT_SEGMENT: Record<number, string> = {
@@ -29,13 +17,6 @@ const RESULT_SEGMENT: Record<number, string> = {
 };
 
 export function verifyRoutes(api: FastifyInstance, ctx: AppContext): void {
-  registerVerifiedUsersCounter((db) => verificationsWith(db, ProcessStatus.Done));
-  registerWaitingCounter({
-    key: "verifications",
-    label: "待审核实名认证",
-    path: "/verify/list",
-    count: (db) => verificationsWith(db, ProcessStatus.Processing),
-  });
   defineRoute(api, ctx, VerifyApi.getUserVerify, ({ user }) => verifyState(ctx, user.uid));
   defineRoute(api, ctx, VerifyApi.getUserVerifyResult, ({ user }) => verifyState(ctx, user.uid));
   defineRoute(api, ctx, VerifyApi.postUserVerify, ({ user, body }) => submitVerification(ctx, user.uid, body));
