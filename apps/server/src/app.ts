@@ -24,6 +24,7 @@ import { auditRoutes } from "./modules/audit/audit";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { passwordWork } from "./modules/auth/passwords";
 import { SessionCache } from "./modules/auth/session-cache";
+import { sessionCredential } from "./modules/auth/sessions";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
 import { domainGate } from "./modules/domains/domain-gate";
@@ -62,6 +63,7 @@ import { usersRoutes } from "./modules/users/users.routes";
 import { verifyRoutes } from "./modules/verify/verify.routes";
 import { verifyJobs } from "./modules/verify/verify.service";
 import { seedFreshInstall } from "./seed";
+import { Authenticator } from "./shared/auth";
 import { createEventBus } from "./shared/events";
 import { randomToken } from "./shared/ids";
 import { startJobs } from "./shared/jobs";
@@ -210,6 +212,7 @@ export async function buildApp(
     payments: { payUrl: (order) => buildPayUrl(config, order) },
     jwtKey,
     sessions: new SessionCache(db, events, jwtKey),
+    auth: new Authenticator(),
     userInfo: new UserInfoCache(db, events),
     traffic: new TrafficCache((key) => trafficSums(db, key), events),
     orderHooks: [],
@@ -221,6 +224,8 @@ export async function buildApp(
   ctx.metrics.gauge("burrow_orders", "orders by payment state (whole database)", "state", () => ordersByStatus(db));
   ctx.orderHooks.push(affiliateOrderHook);
   ctx.orderHooks.push(invoiceOrderHook);
+  // Credential kinds: the auth module's session JWT (API tokens register theirs beside it).
+  ctx.auth.register(sessionCredential(ctx));
   const signIn = await seedFreshInstall(ctx);
   if (config.NODE_ENV !== "test" && gatewayKeys(config).kind === "sandbox")
     log.warn(

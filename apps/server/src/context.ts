@@ -10,6 +10,7 @@ import type { SmsDriver } from "./modules/auth/sms";
 import type { OrderRow } from "./modules/orders/orders.table";
 import type { TrafficCache } from "./modules/traffic/traffic-cache";
 import type { UserInfoCache } from "./modules/users/user-cache";
+import type { Authenticator } from "./shared/auth";
 import type { EventBus } from "./shared/events";
 import type { Metrics } from "./shared/metrics";
 import type { AnyEventHandler } from "./shared/outbox";
@@ -76,6 +77,11 @@ export interface AppContext {
   jwtKey: KeyObject;
   /** verified tokens and stored sessions in memory (auth), dropped on "session.revoked" */
   sessions: SessionCache;
+  /**
+   * The credential kinds (auth registers the session JWT at build time) and the one
+   * authentication path defineRoute uses: CONTRIBUTING.md "Adding a credential kind"
+   */
+  auth: Authenticator;
   /** users as GET /user/userInfo shows them, with role and status (users), dropped on "user.changed" */
   userInfo: UserInfoCache;
   /** customers' traffic sums (/user/traffic), dropped on "traffic.changed" and "tunnel.changed" */

@@ -19,6 +19,11 @@ export const ErrorCode = {
   SessionRevoked: 30003,
   /** no permission */
   NoPermission: 30004,
+  /**
+   * the account is banned (HTTP 403): the message names the reason; `data` is {@link BannedData}.
+   * Not a dead session: the web shows the ban and leads to the appeal instead of /login.
+   */
+  AccountBanned: 30005,
   /** remote duplicated: remote port or domain taken on that node */
   RemoteDuplicated: 40001,
   /** local duplicated: name already exists for this owner */
@@ -38,6 +43,15 @@ export const SESSION_INVALID_CODES: readonly number[] = [
   ErrorCode.TokenExpired,
   ErrorCode.SessionRevoked,
 ];
+
+/**
+ * The `data` of an AccountBanned (30005) answer. `appeal` is given only to a sign-in with the right
+ * password: a session that can do nothing but open and follow the account's one ban appeal.
+ */
+export interface BannedData {
+  ban_reason: string | null;
+  appeal?: { token: string; expires_at: string };
+}
 
 /** Every response body. */
 export interface Envelope<T> {

@@ -7,6 +7,29 @@ import type { z } from "zod";
 export type Access = "public" | "user" | "staff" | "manager";
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
+/**
+ * What a credential may do, checked besides the role on every non-public call (server
+ * `ctx.auth`, docs/security.md "Credentials and scopes"). A console session grants every scope; a
+ * narrower credential (a banned customer's appeal session, later an API token) grants only its
+ * own. "console" and "admin" are the defaults by access level and are granted by console sessions
+ * only, so a new credential kind reaches nothing until an endpoint names a scope it grants.
+ */
+export const Scopes = ["console", "admin", "appeal"] as const;
+export type Scope = (typeof Scopes)[number];
+
+/** The scope of an endpoint that names none, by its access level. */
+export const DEFAULT_SCOPE: Record<Exclude<Access, "public">, Scope> = {
+  user: "console",
+  staff: "admin",
+  manager: "admin",
+};
+
+/** The scope a call of `ep` needs: its own, else its access level's default; null for public endpoints. */
+export function endpointScope(ep: { access: Access; scope?: Scope }): Scope | null {
+  if (ep.access === "public") return null;
+  return ep.scope ?? DEFAULT_SCOPE[ep.access];
+}
+
 type Schema = z.ZodType | undefined;
 
 /**
@@ -24,6 +47,8 @@ export interface Endpoint<
   readonly method: HttpMethod;
   readonly url: string;
   readonly access: Access;
+  /** the scope a credential needs (besides the role); when absent, {@link DEFAULT_SCOPE} of the access level */
+  readonly scope?: Scope;
   /** one line for the API reference */
   readonly summary: string;
   readonly body?: B;
@@ -48,6 +73,7 @@ export const endpoint =
     method: HttpMethod;
     url: string;
     access: Access;
+    scope?: Scope;
     summary: string;
     body?: B;
     query?: Q;

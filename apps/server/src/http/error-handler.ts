@@ -19,7 +19,7 @@ export function errorAnswer(
   if (err instanceof AppError)
     return {
       status: err.status,
-      body: { code: err.code, msg: err.message, data: err.field ? { field: err.field } : null },
+      body: { code: err.code, msg: err.message, data: err.data ?? (err.field ? { field: err.field } : null) },
     };
   if (err instanceof ZodError) {
     const { field, message } = zodMessage(err);
@@ -40,7 +40,8 @@ export function errorAnswer(
 interface ErrorEnvelope {
   code: number;
   msg: string;
-  data: { field: string } | null;
+  /** `{field}` for a field's error, what the error carries (AppError.data), else null */
+  data: unknown;
 }
 
 /** Maps every error to its answer (errorAnswer) with a meaningful HTTP status. */

@@ -1,9 +1,9 @@
-import { type Access, type Endpoint, type Parsed, Role } from "@burrow/contract";
+import { type Access, type Endpoint, endpointScope, type Parsed, Role, type Scope } from "@burrow/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodType } from "zod";
 import type { AppContext } from "../context";
-import { type AuthUser, authenticate } from "../modules/auth/sessions";
 import type { Operator } from "../shared/actor";
+import { assertScope, type Principal } from "../shared/auth";
 import { forbidden } from "../shared/errors";
 
 export type { Access };
@@ -12,7 +12,8 @@ export interface RouteContext<B, Q, P> {
   body: B;
   query: Q;
   params: P;
-  user: AuthUser;
+  /** the caller, whatever credential kind they used (only meaningful on authenticated routes) */
+  user: Principal;
   /** the caller as an audit operator ({uid, ip}); only meaningful on authenticated routes */
   operator: Operator;
   req: FastifyRequest;
@@ -28,13 +29,25 @@ type AnyEndpoint = Endpoint<unknown, ZodType | undefined, ZodType | undefined, Z
 
 /** Every route with its access level ("METHOD url" → access), for the tests that walk the route table. */
 export const registeredRoutes = new Map<string, Access>();
+/** Every authenticated route's scope ("METHOD url" → scope), for the scope tests. */
+export const registeredScopes = new Map<string, Scope>();
 
-/** The one place where authentication and role checks happen for every API route. */
-export async function authorize(ctx: AppContext, req: FastifyRequest, access: Access): Promise<AuthUser | null> {
-  if (access === "public") return null;
-  const user = await authenticate(ctx, req);
-  if (access === "staff" && user.role < Role.Support) throw forbidden();
-  if (access === "manager" && user.role !== Role.Manager) throw forbidden();
+/**
+ * The one place where authentication, role and scope checks happen for every API route: the
+ * credential is whatever kind ctx.auth recognises; the role comes first (a customer on /super
+ * hears 30004 whatever the credential), then the scope the endpoint needs (endpointScope).
+ */
+export async function authorize(
+  ctx: AppContext,
+  req: FastifyRequest,
+  ep: { access: Access; scope?: Scope },
+): Promise<Principal | null> {
+  const scope = endpointScope(ep);
+  if (scope === null) return null;
+  const user = await ctx.auth.authenticate(req.headers.authorization);
+  if (ep.access === "staff" && user.role < Role.Support) throw forbidden();
+  if (ep.access === "manager" && user.role !== Role.Manager) throw forbidden();
+  assertScope(user, scope);
   return user;
 }
 
@@ -60,11 +73,13 @@ export function defineRoute<
     throw new Error(`${def.method} ${def.url}: /super routes must be staff or manager`);
   }
   registeredRoutes.set(`${def.method} ${def.url}`, def.access);
+  const scope = endpointScope(def);
+  if (scope) registeredScopes.set(`${def.method} ${def.url}`, scope);
   app.route({
     method: def.method,
     url: def.url,
     handler: async (req, reply) => {
-      const user = await authorize(ctx, req, def.access);
+      const user = await authorize(ctx, req, def);
       // Parse after authorising so that anonymous callers learn nothing about the input rules.
       // A ZodError propagates to the error handler, which names the field (400/10000).
       const body = def.body ? def.body.parse(req.body ?? {}) : undefined;
@@ -75,7 +90,7 @@ export function defineRoute<
         body,
         query,
         params,
-        user: user as AuthUser,
+        user: user as Principal,
         operator,
         req,
         reply,

@@ -8,6 +8,8 @@ export class AppError extends Error {
     message: string,
     /** the request field the error is about, when there is one */
     readonly field?: string,
+    /** the envelope's `data` when the error carries more than its field (AccountBanned: BannedData) */
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = "AppError";

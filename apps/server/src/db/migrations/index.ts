@@ -32,6 +32,7 @@ import * as openAppealUnique from "./2026-11-27T12-00_open_appeal_unique";
 import * as verifyNameHash from "./2026-11-27T15-00_verify_name_hash";
 import * as verifyClaims from "./2026-11-27T16-00_verify_claims";
 import * as sessionScope from "./2026-11-28T03-00_session_scope";
+import * as sessionScope from "./2026-11-28T03-00_session_scope";
 import * as outbox from "./2026-11-28T04-00_outbox";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
@@ -69,5 +70,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27T15-00_verify_name_hash": verifyNameHash,
   "2026-11-27T16-00_verify_claims": verifyClaims,
   "2026-11-28T04-00_outbox": outbox,
+  "2026-11-28T03-00_session_scope": sessionScope,
   "2026-11-28T03-00_session_scope": sessionScope,
 };

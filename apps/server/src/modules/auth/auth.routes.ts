@@ -5,7 +5,7 @@ import { defineRoute } from "../../http/route";
 import { direct } from "../../shared/tx";
 import { login, register, requestSmsCode, resetPassword } from "./auth.service";
 import { changePassword, changePhone } from "./credentials";
-import { authenticate, revokeSessions } from "./sessions";
+import { revokeSessions, SESSION_KIND } from "./sessions";
 
 export const clientMeta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: String(req.headers["user-agent"] ?? "") });
 
@@ -18,8 +18,9 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, AuthApi.postAuthReset, ({ body }) => resetPassword(ctx, body));
   // Logout is public so that a client holding an already-invalid token can still "log out".
   defineRoute(app, ctx, AuthApi.postAuthLogout, async ({ req }) => {
-    const user = await authenticate(ctx, req).catch(() => null);
-    if (user) await revokeSessions(direct(ctx), { uid: user.uid, sid: user.sid });
+    // Any session, an appeal session too; other credential kinds (API tokens) are not signed out.
+    const user = await ctx.auth.authenticate(req.headers.authorization).catch(() => null);
+    if (user?.kind === SESSION_KIND) await revokeSessions(direct(ctx), { uid: user.uid, sid: user.credentialId });
     return null;
   });
   defineRoute(app, ctx, AuthApi.postUserPassword, ({ user, body, req }) => changePassword(ctx, user.uid, body, req.ip));

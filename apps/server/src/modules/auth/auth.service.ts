@@ -22,7 +22,7 @@ import {
   updateUserRow,
 } from "../users/users.repository";
 import { hashPassword } from "./passwords";
-import { issueSession, revokeSessions } from "./sessions";
+import { bannedError, issueSession, revokeSessions } from "./sessions";
 import { consumeCode, sendCode } from "./sms";
 
 export interface ClientMeta {
@@ -134,7 +134,13 @@ export async function login(ctx: AppContext, body: LoginBody, meta: ClientMeta):
   const user = await findUserByPhone(ctx.db, body.phone);
   const ok = await checkPasswordLimited(ctx, body.phone, meta.ip, user?.password_hash, body.password);
   if (!user || !ok) throw new AppError(10000, 400, "password: 手机号或密码错误", "password");
-  if (user.status !== UserStatus.Active) throw refused(`账号已被封禁${user.ban_reason ? `：${user.ban_reason}` : ""}`);
+  if (user.status === UserStatus.Banned) {
+    // The right password on a banned account: told the ban and its reason (30005), with a session
+    // that can only reach the ban appeal (scope "appeal"), never a console session.
+    await recordLogin(direct(ctx), user.uid, meta.ip, meta.userAgent);
+    throw bannedError(user.ban_reason, await issueSession(ctx, user.uid, meta, ctx.db, "appeal"));
+  }
+  if (user.status !== UserStatus.Active) throw refused("账号状态异常，请联系客服");
   await recordLogin(direct(ctx), user.uid, meta.ip, meta.userAgent);
   return issueSession(ctx, user.uid, meta);
 }

@@ -8,6 +8,8 @@ export interface SessionTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** NULL: a console session (every scope); "appeal": a banned account's appeal session */
+  scope: string | null;
 }
 
 export interface SmsCodeTable {

@@ -191,7 +191,7 @@ describe("every revocation takes effect on the very next request", () => {
     const admin = await adminOf(t);
     const ban = { uid: u.uid, status: UserStatus.Banned, ban_reason: "abuse" };
     expect((await t.api("PATCH", "/super/user/info", { token: admin, body: ban })).body.code).toBe("SUCCESS");
-    expect((await userInfo(u.token)).body.code).toBe(30003);
+    expect((await userInfo(u.token)).body.code).toBe(30005);
     await t.api("PATCH", "/super/user/info", { token: admin, body: { uid: u.uid, status: UserStatus.Active } });
     expect((await userInfo(u.token)).body.code).toBe(30003);
   });
@@ -259,7 +259,7 @@ describe("what no event can reach", () => {
     expect((await list()).status).toBe(403);
     await t.db.updateTable("users").set({ status: UserStatus.Banned }).where("uid", "=", u.uid).execute();
     vi.spyOn(Date, "now").mockReturnValue(later + SESSION_TTL_MS * 1.25 + 1);
-    expect((await userInfo(u.token)).body.code).toBe(30003);
+    expect((await userInfo(u.token)).body.code).toBe(30005);
   });
 
   it("with REDIS_URL set and Redis unreachable the caches are bypassed: a write nobody announced is seen at once", async () => {

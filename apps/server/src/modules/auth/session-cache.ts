@@ -12,6 +12,8 @@ export interface SessionEntry {
   revoked: boolean;
   /** epoch ms */
   expiresMs: number;
+  /** null: a console session; "appeal": a banned account's appeal session */
+  scope: string | null;
 }
 
 /**
@@ -53,10 +55,12 @@ export class SessionCache {
       async (sid) => {
         const row = await db
           .selectFrom("sessions")
-          .select(["uid", "revoked_at", "expires_at"])
+          .select(["uid", "revoked_at", "expires_at", "scope"])
           .where("id", "=", sid)
           .executeTakeFirst();
-        return row ? { uid: row.uid, revoked: row.revoked_at !== null, expiresMs: Date.parse(row.expires_at) } : null;
+        return row
+          ? { uid: row.uid, revoked: row.revoked_at !== null, expiresMs: Date.parse(row.expires_at), scope: row.scope }
+          : null;
       },
       SESSION_TTL_MS,
       opts.maxSessions ?? 50_000,

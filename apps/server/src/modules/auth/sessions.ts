@@ -1,28 +1,45 @@
-import { ErrorCode, UserStatus } from "@burrow/contract";
-import type { FastifyRequest } from "fastify";
+import { type BannedData, ErrorCode, type Scope, type TokenResult, UserStatus } from "@burrow/contract";
 import { SignJWT } from "jose";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
+import type { CredentialKind, Principal } from "../../shared/auth";
 import { AppError } from "../../shared/errors";
 import { randomToken } from "../../shared/ids";
 import { nowIso } from "../../shared/time";
 import type { Tx } from "../../shared/tx";
+import { findUserByUid } from "../users/users.repository";
 
-export interface AuthUser {
-  uid: number;
-  role: number;
-  sid: string;
-}
+/** The caller of an authenticated route (kept under its old name for the modules that use it). */
+export type AuthUser = Principal;
+
+/** The session kind's name on ctx.auth (Principal.kind). */
+export const SESSION_KIND = "session";
+
+/** What an appeal session grants: the ban appeal's endpoints, nothing else. */
+const APPEAL_SCOPES: ReadonlySet<Scope> = new Set<Scope>(["appeal"]);
 
 const sessionError = (code: number, msg: string) => new AppError(code, 401, msg);
 
-/** Creates a stored session and signs its token (HS256: uid in `sub`, session id in `sid`). */
+/**
+ * 403/30005 naming the ban and its reason; `appeal` (a sign-in with the right password) is the
+ * appeal session the client may use for the ban appeal's endpoints.
+ */
+export function bannedError(reason: string | null, appeal?: TokenResult): AppError {
+  const data: BannedData = { ban_reason: reason, ...(appeal && { appeal }) };
+  return new AppError(ErrorCode.AccountBanned, 403, `账号已被封禁${reason ? `：${reason}` : ""}`, undefined, data);
+}
+
+/**
+ * Creates a stored session and signs its token (HS256: uid in `sub`, session id in `sid`).
+ * `scope` "appeal" makes it a banned account's appeal session (see authenticateSession).
+ */
 export async function issueSession(
   ctx: AppContext,
   uid: number,
   meta: { ip: string; userAgent: string },
   db: Kysely<DB> = ctx.db,
+  scope: "appeal" | null = null,
 ): Promise<{ token: string; expires_at: string }> {
   const sid = randomToken(18);
   const now = Date.now();
@@ -37,6 +54,7 @@ export async function issueSession(
       created_at: new Date(now).toISOString(),
       expires_at: expires.toISOString(),
       revoked_at: null,
+      scope,
     })
     .execute();
   const token = await new SignJWT({ sid })
@@ -48,11 +66,22 @@ export async function issueSession(
   return { token, expires_at: expires.toISOString() };
 }
 
-/** Reads the Bearer token, checks signature, expiry, the stored session and the user's status. */
-export async function authenticate(ctx: AppContext, req: FastifyRequest): Promise<AuthUser> {
-  const header = req.headers.authorization;
-  const token = header?.startsWith("Bearer ") ? header.slice(7).trim() : "";
-  if (!token) throw sessionError(ErrorCode.TokenMissing, "请先登录");
+/** The session JWT as a credential kind of ctx.auth (registered by buildApp). */
+export function sessionCredential(ctx: AppContext): CredentialKind {
+  return {
+    name: SESSION_KIND,
+    // Three base64url segments; whatever else is presented belongs to another kind (or none).
+    claims: (bearer) => bearer.split(".", 4).length === 3,
+    authenticate: (bearer) => authenticateSession(ctx, bearer),
+  };
+}
+
+/**
+ * Checks a session token's signature, expiry, the stored session and the user's status. A banned
+ * user is told so with the reason (30005), unless the session is their appeal session, which
+ * grants the appeal scope only and ends when the ban does.
+ */
+async function authenticateSession(ctx: AppContext, token: string): Promise<Principal> {
   const claims = ctx.sessions.tokens.verify(token);
   if (claims === "expired") throw sessionError(ErrorCode.TokenExpired, "登录已过期，请重新登录");
   if (claims === "invalid") throw sessionError(ErrorCode.TokenMissing, "登录凭证无效，请重新登录");
@@ -61,11 +90,27 @@ export async function authenticate(ctx: AppContext, req: FastifyRequest): Promis
   const s = ctx.sessions.session(sid);
   const a = ctx.sessions.access(uid);
   const [session, access] = s instanceof Promise || a instanceof Promise ? await Promise.all([s, a]) : [s, a];
-  if (!session || session.uid !== uid || session.revoked || access?.status !== UserStatus.Active) {
-    throw sessionError(ErrorCode.SessionRevoked, "登录状态已失效，请重新登录");
-  }
+  if (!session || session.uid !== uid) throw sessionError(ErrorCode.SessionRevoked, "登录状态已失效，请重新登录");
   if (session.expiresMs <= Date.now()) throw sessionError(ErrorCode.TokenExpired, "登录已过期，请重新登录");
-  return { uid, role: access.role, sid };
+  if (access?.status === UserStatus.Banned) {
+    if (session.scope === "appeal" && !session.revoked)
+      return { uid, role: access.role, kind: SESSION_KIND, credentialId: sid, scopes: APPEAL_SCOPES };
+    // The ban revoked the session; its holder still learns why (the signature proves it is theirs).
+    throw bannedError((await findUserByUid(ctx.db, uid))?.ban_reason ?? null);
+  }
+  if (session.revoked || access?.status !== UserStatus.Active)
+    throw sessionError(ErrorCode.SessionRevoked, "登录状态已失效，请重新登录");
+  // An appeal session of an account no longer banned: the limited mode is over, sign in again.
+  if (session.scope !== null) throw sessionError(ErrorCode.SessionRevoked, "账号已解除封禁，请重新登录");
+  return { uid, role: access.role, kind: SESSION_KIND, credentialId: sid, scopes: "all" };
+}
+
+/**
+ * The console caller of a request handled outside defineRoute (the OIDC bind callback): any
+ * credential granting "console".
+ */
+export function authenticate(ctx: AppContext, req: { headers: { authorization?: string } }): Promise<Principal> {
+  return ctx.auth.require(req.headers.authorization, "console");
 }
 
 /**

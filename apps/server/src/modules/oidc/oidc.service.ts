@@ -21,7 +21,7 @@ import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";
 import { direct, type Tx, transact } from "../../shared/tx";
 import type { ClientMeta } from "../auth/auth.service";
-import { authenticate, issueSession } from "../auth/sessions";
+import { authenticate, bannedError, issueSession } from "../auth/sessions";
 import { consumeCode } from "../auth/sms";
 import { grantDefaultPlan } from "../subscriptions/default-plan";
 import { NO_PHONE_PREFIX } from "../users/users.presenter";
@@ -270,7 +270,8 @@ async function signIn(
 ): Promise<TokenResult> {
   const user = await findUserByUid(db, uid);
   if (!user) throw notFound("用户");
-  if (user.status !== UserStatus.Active) throw refused(`账号已被封禁${user.ban_reason ? `：${user.ban_reason}` : ""}`);
+  if (user.status === UserStatus.Banned) throw bannedError(user.ban_reason);
+  if (user.status !== UserStatus.Active) throw refused("账号状态异常，请联系客服");
   await recordLogin(db, uid, meta.ip, meta.userAgent, how);
   return issueSession(ctx, uid, meta, db);
 }
