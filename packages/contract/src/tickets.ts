@@ -142,3 +142,23 @@ export interface AdminTicketDetail extends AdminTicketRow {
   /** the appealed tunnel, when the ticket is an appeal */
   tunnel: AdminTunnelRow | null;
 }
+
+/**
+ * A banned account's appeal (category "appeal" without a tunnel): one open at a time, and a new one
+ * only this many hours after the last one ended (a refused appeal is not retried in a loop).
+ */
+export const BAN_APPEAL_RETRY_HOURS = 24;
+
+/** POST /user/appeal: the appeal's first message (its title is fixed). */
+export const BanAppealBody = z.object({ content, attachments });
+export type BanAppealBody = z.input<typeof BanAppealBody>;
+
+/** GET /user/appeal: the ban, and the account's appeal (the open one, else the latest). */
+export interface BanAppealView {
+  ban_reason: string | null;
+  ticket: TicketDetail | null;
+  /** whether a new appeal may be opened now */
+  can_open: boolean;
+  /** when `can_open` is false because the last appeal ended recently: from when a new one may be opened */
+  next_open_at: string | null;
+}

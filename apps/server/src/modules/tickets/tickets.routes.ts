@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { registerWaitingCounter } from "../../shared/overview-counters";
+import { appealRoutes } from "./appeal.routes";
 import { saveAttachment, sendAttachment } from "./attachments";
 import {
   closeMyTicket,
@@ -43,6 +44,7 @@ export function ticketsRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, TicketsApi.postUserTicketClose, ({ user, params }) =>
     closeMyTicket(ctx, user.uid, params.ticket_id),
   );
+  appealRoutes(app, ctx);
   defineRoute(app, ctx, TicketsApi.getSuperTicket, ({ query }) => listTickets(ctx, query));
   defineRoute(app, ctx, TicketsApi.getSuperTicketDetail, ({ params }) => getTicket(ctx, params.ticket_id));
   defineRoute(app, ctx, TicketsApi.postSuperTicketReply, ({ operator, params, body }) =>

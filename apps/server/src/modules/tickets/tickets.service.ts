@@ -150,11 +150,18 @@ export function listMyTickets(ctx: AppContext, uid: number, q: TicketListQuery):
  * concurrent requests count each other's tickets (PostgreSQL let 30 at once open 26 of 10); the
  * partial unique index tickets_open_appeal backs the one-appeal rule in the database.
  */
-export async function createTicket(ctx: AppContext, uid: number, body: CreateTicketBody): Promise<TicketDetail> {
+export async function createTicket(
+  ctx: AppContext,
+  uid: number,
+  body: CreateTicketBody,
+  /** a caller's own rule, checked under the same lock before the insert (the ban appeal's one-open rule) */
+  guard?: (trx: Kysely<DB>) => Promise<void>,
+): Promise<TicketDetail> {
   const attachments = body.attachments ?? [];
   const now = nowIso();
   const id = await ctx.db.transaction().execute(async (trx) => {
     await lockUser(trx, uid);
+    await guard?.(trx);
     if (body.category === "appeal" && body.tun_id) {
       const tun = await findOwnTunnel(trx, uid, body.tun_id);
       if (!tun || tun.status === TunnelStatus.Deleted) throw notFound("隧道");
