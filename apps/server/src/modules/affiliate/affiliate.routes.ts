@@ -3,16 +3,10 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { registerWaitingCounter } from "../../shared/overview-counters";
-import {
-  adminDecideWithdrawal,
-  adminListWithdrawals,
-  affSetting,
-  affSummary,
-  listMyWithdrawals,
-  listRebates,
-  updateAffSetting,
-  withdraw,
-} from "./affiliate.service";
+import { affSetting, updateAffSetting } from "./affiliate.service";
+import { affSummary, listRebates } from "./stats";
+import { adminDecideWithdrawal, adminListWithdrawals } from "./withdrawal-review";
+import { listMyWithdrawals, withdraw } from "./withdrawals";
 
 export function affiliateRoutes(api: FastifyInstance, ctx: AppContext): void {
   const awaiting = (db: AppContext["db"]) =>
