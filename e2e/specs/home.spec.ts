@@ -1,4 +1,4 @@
-import { HomeApi, UsermgrApi } from "@burrow/contract";
+import { HomeApi, OverviewApi } from "@burrow/contract";
 import { expect, type Page, test } from "@playwright/test";
 import { chooseOption } from "../fixtures/antd";
 import { adminToken, call, registerUser } from "../fixtures/api";
@@ -108,7 +108,7 @@ test("/admin/view shows the overview's figures", async ({ page }) => {
   await registerUser();
   const errors = watchErrors(page);
   await openSignedIn(page, token, "/admin/view");
-  const v = await call(UsermgrApi.getSuperViewInfo, { token });
+  const v = await call(OverviewApi.getSuperViewInfo, { token });
   const stat = (title: string) => page.locator(".ant-statistic").filter({ hasText: title });
   await expect(stat("用户总数")).toContainText(String(v.users_total));
   await expect(stat("已封禁")).toContainText(String(v.users_banned));

@@ -1,4 +1,4 @@
-import { UsermgrApi } from "@burrow/contract";
+import { OverviewApi } from "@burrow/contract";
 import { expect, type Page, test } from "@playwright/test";
 import { adminToken, call } from "../fixtures/api";
 import { openSignedIn } from "../fixtures/browser";
@@ -9,7 +9,7 @@ const filters = (page: Page) => page.locator("form").filter({ has: page.getByRol
 /** Issue 30 §12: the overview's waiting work lists withdrawals and invoices, each linking to its queue. */
 test("the overview's waiting list links to the withdrawals and invoices awaiting an operator", async ({ page }) => {
   const token = await adminToken();
-  const view = await call(UsermgrApi.getSuperViewInfo, { token });
+  const view = await call(OverviewApi.getSuperViewInfo, { token });
   const count = (key: string) => view.waiting.find((w) => w.key === key)?.count;
   await openSignedIn(page, token, "/admin/view");
   const waiting = page.locator(".overview-waiting");

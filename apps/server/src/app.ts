@@ -16,52 +16,44 @@ import { registerErrorHandler, registerNotFound } from "./http/error-handler";
 import { opsRoutes } from "./http/ops";
 import { OneLineRequestLog } from "./http/request-log";
 import { registerSecurityHeaders } from "./http/security-headers";
-import { affiliateRoutes } from "./modules/affiliate/affiliate.routes";
-import { affiliateJobs, affiliateOrderHook } from "./modules/affiliate/affiliate.service";
-import { apidocsRoutes } from "./modules/apidocs/apidocs.routes";
-import { assistantRoutes } from "./modules/assistant/assistant.routes";
-import { auditRoutes } from "./modules/audit/audit";
-import { authRoutes } from "./modules/auth/auth.routes";
+import { affiliateModule } from "./modules/affiliate/affiliate.module";
+import { apidocsModule } from "./modules/apidocs/apidocs.module";
+import { assistantModule } from "./modules/assistant/assistant.module";
+import { auditModule } from "./modules/audit/audit.module";
+import { authModule } from "./modules/auth/auth.module";
 import { passwordWork } from "./modules/auth/passwords";
 import { SessionCache } from "./modules/auth/session-cache";
 import { sessionCredential } from "./modules/auth/sessions";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
-import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
+import { dashboardModule } from "./modules/dashboard/dashboard.module";
 import { domainGate } from "./modules/domains/domain-gate";
-import { domainJobs, domainsRoutes } from "./modules/domains/domains.routes";
-import { downloadsRoutes } from "./modules/downloads/downloads.routes";
-import { forgetNode } from "./modules/frp/forget-node";
-import { flushFrp, frpRoutes } from "./modules/frp/frp.routes";
-import { installPluginFastPath } from "./modules/frp/plugin-http";
-import { homeRoutes } from "./modules/home/home.routes";
-import { invoicesRoutes } from "./modules/invoices/invoices.routes";
-import { invoiceOrderHook } from "./modules/invoices/invoices.service";
-import { marketingRoutes } from "./modules/marketing/marketing.routes";
-import { menuRoutes } from "./modules/menu/menu";
-import { nodesRoutes } from "./modules/nodes/nodes.routes";
-import { oidcRoutes } from "./modules/oidc/oidc.routes";
-import { storeJobs } from "./modules/orders/jobs";
-import { ordersRoutes } from "./modules/orders/orders.routes";
-import { ordersByStatus } from "./modules/orders/stats";
-import { outboxRoutes } from "./modules/outbox/outbox.routes";
+import { domainsModule } from "./modules/domains/domains.module";
+import { downloadsModule } from "./modules/downloads/downloads.module";
+import { frpModule } from "./modules/frp/frp.module";
+import { homeModule } from "./modules/home/home.module";
+import { invoicesModule } from "./modules/invoices/invoices.module";
+import { marketingModule } from "./modules/marketing/marketing.module";
+import { menuModule } from "./modules/menu/menu.module";
+import { nodesModule } from "./modules/nodes/nodes.module";
+import { oidcModule } from "./modules/oidc/oidc.module";
+import { ordersModule } from "./modules/orders/orders.module";
+import { outboxModule } from "./modules/outbox/outbox.module";
+import { overviewModule } from "./modules/overview/overview.module";
 import { buildPayUrl, gatewayKeys } from "./modules/payments/epay";
-import { paymentsRoutes } from "./modules/payments/payments.routes";
-import { plansRoutes } from "./modules/plans/plans.routes";
-import { siteRoutes } from "./modules/site/site.routes";
-import { sslJobs, sslRoutes } from "./modules/ssl/ssl.routes";
-import { subscriptionsRoutes } from "./modules/subscriptions/subscriptions.routes";
-import { ticketJobs } from "./modules/tickets/jobs";
-import { ticketsRoutes } from "./modules/tickets/tickets.routes";
-import { trafficRoutes } from "./modules/traffic/traffic.routes";
+import { paymentsModule } from "./modules/payments/payments.module";
+import { plansModule } from "./modules/plans/plans.module";
+import { siteModule } from "./modules/site/site.module";
+import { sslModule } from "./modules/ssl/ssl.module";
+import { subscriptionsModule } from "./modules/subscriptions/subscriptions.module";
+import { ticketsModule } from "./modules/tickets/tickets.module";
+import { trafficModule } from "./modules/traffic/traffic.module";
 import { trafficSums } from "./modules/traffic/traffic.service";
 import { TrafficCache } from "./modules/traffic/traffic-cache";
-import { releaseNodeHolds } from "./modules/tunnels/sessions";
-import { tunnelsRoutes } from "./modules/tunnels/tunnels.routes";
-import { usermgrRoutes } from "./modules/usermgr/usermgr.routes";
+import { tunnelsModule } from "./modules/tunnels/tunnels.module";
+import { usermgrModule } from "./modules/usermgr/usermgr.module";
 import { UserInfoCache } from "./modules/users/user-cache";
-import { usersRoutes } from "./modules/users/users.routes";
-import { verifyRoutes } from "./modules/verify/verify.routes";
-import { verifyJobs } from "./modules/verify/verify.service";
+import { usersModule } from "./modules/users/users.module";
+import { verifyModule } from "./modules/verify/verify.module";
 import { seedFreshInstall } from "./seed";
 import { Authenticator } from "./shared/auth";
 import { createEventBus } from "./shared/events";
@@ -69,6 +61,7 @@ import { randomToken } from "./shared/ids";
 import { startJobs } from "./shared/jobs";
 import { createLogger } from "./shared/logger";
 import { createMetrics } from "./shared/metrics";
+import { type ModuleManifest, runsInBackground } from "./shared/module";
 import { memoryRateLimiter, redisRateLimiter } from "./shared/rate-limit";
 import { getSetting, setSetting } from "./shared/settings";
 
@@ -79,37 +72,41 @@ export interface BuildOptions {
   logger?: Logger;
 }
 
-/** Every module's routes, registered under /api. Later modules add one line here. */
-function registerModules(api: FastifyInstance, ctx: AppContext): void {
-  siteRoutes(api, ctx);
-  authRoutes(api, ctx);
-  oidcRoutes(api, ctx);
-  usersRoutes(api, ctx);
-  dashboardRoutes(api, ctx);
-  menuRoutes(api, ctx);
-  usermgrRoutes(api, ctx);
-  auditRoutes(api, ctx);
-  nodesRoutes(api, ctx);
-  tunnelsRoutes(api, ctx);
-  trafficRoutes(api, ctx);
-  downloadsRoutes(api, ctx);
-  homeRoutes(api, ctx);
-  frpRoutes(api, ctx);
-  plansRoutes(api, ctx);
-  ordersRoutes(api, ctx);
-  subscriptionsRoutes(api, ctx);
-  marketingRoutes(api, ctx);
-  paymentsRoutes(api, ctx);
-  ticketsRoutes(api, ctx);
-  verifyRoutes(api, ctx);
-  domainsRoutes(api, ctx);
-  affiliateRoutes(api, ctx);
-  assistantRoutes(api, ctx);
-  invoicesRoutes(api, ctx);
-  sslRoutes(api, ctx);
-  outboxRoutes(api, ctx);
-  apidocsRoutes(api, ctx);
-}
+/**
+ * Every module of the app (shared/module.ts), in the order their routes are registered under /api
+ * and their waiting counters listed on the overview. A module is added here and nowhere else.
+ */
+export const MODULES: readonly ModuleManifest[] = [
+  siteModule,
+  authModule,
+  oidcModule,
+  usersModule,
+  dashboardModule,
+  menuModule,
+  usermgrModule,
+  overviewModule,
+  auditModule,
+  nodesModule,
+  tunnelsModule,
+  trafficModule,
+  downloadsModule,
+  homeModule,
+  frpModule,
+  plansModule,
+  ordersModule,
+  subscriptionsModule,
+  marketingModule,
+  paymentsModule,
+  ticketsModule,
+  verifyModule,
+  domainsModule,
+  affiliateModule,
+  assistantModule,
+  invoicesModule,
+  sslModule,
+  outboxModule,
+  apidocsModule,
+];
 
 /** The HS256 key, imported once: handed raw bytes, jose would import them again on every call. */
 async function loadJwtKey(db: Kysely<DB>, config: Config): Promise<KeyObject> {
@@ -215,15 +212,16 @@ export async function buildApp(
     auth: new Authenticator(),
     userInfo: new UserInfoCache(db, events),
     traffic: new TrafficCache((key) => trafficSums(db, key), events),
-    orderHooks: [],
-    eventHandlers: [],
-    nodeDeletedHooks: [forgetNode, releaseNodeHolds],
+    orderHooks: MODULES.flatMap((m) => m.orderHooks ?? []),
+    nodeDeletedHooks: MODULES.flatMap((m) => m.nodeDeletedHooks ?? []),
+    eventHandlers: MODULES.flatMap((m) => m.eventHandlers ?? []),
     metrics: createMetrics(),
     domains: domainGate(config),
+    modules: MODULES,
+    state: new Map(),
   };
-  ctx.metrics.gauge("burrow_orders", "orders by payment state (whole database)", "state", () => ordersByStatus(db));
-  ctx.orderHooks.push(affiliateOrderHook);
-  ctx.orderHooks.push(invoiceOrderHook);
+  for (const m of MODULES) for (const s of m.state ?? []) s.init(ctx);
+  for (const m of MODULES) m.setup?.(ctx);
   // Credential kinds: the auth module's session JWT (API tokens register theirs beside it).
   ctx.auth.register(sessionCredential(ctx));
   const signIn = await seedFreshInstall(ctx);
@@ -242,32 +240,35 @@ export async function buildApp(
     logController: new OneLineRequestLog(),
   });
   // First of the preClose hooks: no plugin call is taken after Fastify starts refusing (503).
-  installPluginFastPath(app, ctx, BODY_LIMIT);
+  for (const m of MODULES) m.server?.(app, ctx);
   registerErrorHandler(app);
   registerSecurityHeaders(app, helmetOptions(config));
   opsRoutes(app, ctx);
   await app.register(
     async (api) => {
-      registerModules(api, ctx);
+      for (const m of MODULES) m.routes?.(api, ctx);
     },
     { prefix: "/api" },
   );
   await serveWeb(app, config.WEB_DIST);
-  // Background jobs (lease-guarded, so several processes may run them); tests call them directly.
-  const jobs = [
-    ...(config.NODE_ENV !== "test"
-      ? [...storeJobs(config.JOBS_INTERVAL * 1000), ...domainJobs, ...affiliateJobs, ...verifyJobs, ...ticketJobs]
-      : []),
-    ...sslJobs(ctx),
-  ];
-  if (jobs.length) {
-    const stopJobs = startJobs(ctx, jobs);
-    app.addHook("preClose", stopJobs);
-  }
-  // Runs once every request in flight has been answered (Fastify stops accepting first): the frp
-  // writer's last rows, then the connections. SIGTERM drains this way (main.ts, docs/operations.md).
+  // Background work, by the one rule of shared/module.ts (off under NODE_ENV=test unless the
+  // module's switch says otherwise; tests call the jobs directly). Jobs are lease-guarded, so
+  // several processes may run them.
+  const background = MODULES.filter((m) => runsInBackground(m, config));
+  const jobs = background.flatMap((m) => m.jobs?.(ctx) ?? []);
+  if (jobs.length) app.addHook("preClose", startJobs(ctx, jobs));
+  app.addHook("onReady", async () => {
+    for (const m of background) m.start?.(ctx);
+  });
+  // While the server drains, requests in flight still run: stop what was started (no new poll).
+  app.addHook("preClose", async () => {
+    for (const m of MODULES) await m.stop?.(ctx);
+  });
+  // Runs once every request in flight has been answered (Fastify stops accepting first): what the
+  // modules still hold (the frp writer's last rows), then the connections. SIGTERM drains this
+  // way (main.ts, docs/operations.md).
   app.addHook("onClose", async () => {
-    await flushFrp(ctx);
+    for (const m of MODULES) await m.drain?.(ctx);
     await ctx.events.close();
     await db.destroy();
     redis?.disconnect();

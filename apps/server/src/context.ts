@@ -14,6 +14,7 @@ import type { Authenticator } from "./shared/auth";
 import type { EventBus } from "./shared/events";
 import type { Metrics } from "./shared/metrics";
 import type { AnyEventHandler } from "./shared/outbox";
+import type { AppState, ModuleManifest } from "./shared/module";
 import type { RateLimiter } from "./shared/rate-limit";
 import type { Tx } from "./shared/tx";
 
@@ -43,6 +44,9 @@ export interface OrderHook {
    */
   valueMoved?(trx: Tx, move: { uid: number; subscriptionId: number; fen: number }, now: Date): Promise<void>;
 }
+
+/** What a module drops when a node is deleted, inside the deleting transaction. */
+export type NodeDeletedHook = (trx: Tx, nodeId: number) => Promise<void>;
 
 /** A domain a customer may bind to http(s) tunnels now: on which node, and until when. */
 export interface UsableDomain {
@@ -96,11 +100,15 @@ export interface AppContext {
    * What other modules drop when a node is deleted (frp's counters and runtime state), run inside
    * the deleting transaction; nodes calls them without importing their owners.
    */
-  nodeDeletedHooks: ((trx: Tx, nodeId: number) => Promise<void>)[];
+  nodeDeletedHooks: NodeDeletedHook[];
   /** Prometheus counters of this process (/metrics) */
   metrics: Metrics;
   /** custom-domain ownership, for tunnels and the frp plugin */
   domains: DomainGate;
+  /** the app's modules (app.ts's list), for what reads across them (the overview's waiting counters) */
+  modules: readonly ModuleManifest[];
+  /** per-app state of the modules, created when the app is built (shared/module.ts AppState) */
+  state: Map<AppState<unknown>, unknown>;
   /** set when REDIS_URL is configured */
   redis?: Redis;
 }

@@ -138,6 +138,13 @@ export const NodeListQuery = PageQuery.extend({
 });
 export type NodeListQuery = z.infer<typeof NodeListQuery>;
 
+/** frps's dashboard (webServer) address, as Burrow reaches it. */
+export const DashboardAddr = z
+  .string()
+  .trim()
+  .max(200, "面板地址最多 200 个字符")
+  .regex(/^https?:\/\/[^\s/]+(:\d+)?\/?$/, "请输入 http(s)://主机:端口");
+
 const NodeFields = {
   name: z.string().trim().min(1, "请输入节点名称").max(50, "节点名称最多 50 个字符"),
   area_id: Id,
@@ -160,11 +167,7 @@ const NodeFields = {
   /** Mbps per tunnel cap on this node; 0 = no node cap */
   bandwidth: z.number().int().min(0).max(100_000),
   /** frps dashboard (webServer) base URL as Burrow reaches it, e.g. http://10.0.0.5:7500 */
-  api_addr: z
-    .string()
-    .trim()
-    .max(200)
-    .regex(/^https?:\/\/[^\s/]+(:\d+)?\/?$/, "请输入 http(s)://主机:端口"),
+  api_addr: DashboardAddr,
   api_user: z.string().trim().min(1).max(64),
   /** generated when omitted */
   api_password: z.string().min(8, "面板密码至少 8 位").max(64),

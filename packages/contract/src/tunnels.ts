@@ -60,30 +60,32 @@ export const Subdomain = z
  * Extra frp options of http tunnels (frpc `hostHeaderRewrite`, `httpUser`/`httpPassword`,
  * `locations`). Stored as the tunnel's `addon`.
  */
+/** frpc `hostHeaderRewrite`: a host name or IPv4 address, or empty. */
+export const HostHeaderRewrite = z
+  .string()
+  .trim()
+  .max(253, "Host 头最多 253 个字符")
+  .refine((v) => v === "" || HOSTNAME_RE.test(v.toLowerCase()) || IPV4_RE.test(v), "Host 头格式不正确");
+
+/** frpc `httpUser`: basic auth sends "user:password", so no colon (and no blanks). */
+export const HttpUser = z
+  .string()
+  .max(64, "用户名最多 64 个字符")
+  .regex(/^[^\s:]*$/, "用户名不能包含空白或冒号");
+
+/** One of frpc's `locations` (URL path prefixes). */
+export const HttpLocation = z
+  .string()
+  .trim()
+  .regex(/^\/[^\s]*$/, "路径须以 / 开头且不含空白")
+  .max(200, "路径最多 200 个字符");
+
 export const TunnelAddon = z
   .object({
-    host_header_rewrite: z
-      .string()
-      .trim()
-      .max(253)
-      .refine((v) => v === "" || HOSTNAME_RE.test(v.toLowerCase()) || IPV4_RE.test(v), "Host 头格式不正确")
-      .optional(),
-    http_user: z
-      .string()
-      .max(64)
-      .regex(/^[^\s:]*$/, "用户名不能包含空白或冒号")
-      .optional(),
+    host_header_rewrite: HostHeaderRewrite.optional(),
+    http_user: HttpUser.optional(),
     http_password: z.string().max(64).optional(),
-    locations: z
-      .array(
-        z
-          .string()
-          .trim()
-          .regex(/^\/[^\s]*$/, "路径须以 / 开头且不含空白")
-          .max(200),
-      )
-      .max(20)
-      .optional(),
+    locations: z.array(HttpLocation).max(20).optional(),
   })
   .strict();
 export type TunnelAddon = z.infer<typeof TunnelAddon>;
@@ -94,7 +96,8 @@ export type TunnelAddon = z.infer<typeof TunnelAddon>;
  */
 export const MASKED_PASSWORD = "******";
 
-const LocalIp = z
+/** The address frpc forwards to: a host name or IPv4 address. */
+export const LocalIp = z
   .string()
   .trim()
   .max(253)

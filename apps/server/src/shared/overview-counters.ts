@@ -1,11 +1,12 @@
 import type { Kysely } from "kysely";
+import type { AppContext } from "../context";
 import type { DB } from "../db/schema";
 import type { Figure } from "./figures";
 
 /**
- * What waits for an operator, reported by the modules that own the work (tickets, verifications,
- * later withdrawals and invoices). Each module registers its counter when its routes are set up;
- * the overview lists only the counters registered, so a module that does not exist yet is absent.
+ * What waits for an operator, declared by the module that owns the work (tickets, verifications,
+ * withdrawals, invoices) in its manifest's `waiting` (shared/module.ts). The overview lists the
+ * counters of the app's modules, so a module that is not in the app is absent.
  */
 export interface WaitingCounter {
   /** stable key, e.g. "tickets" */
@@ -18,26 +19,12 @@ export interface WaitingCounter {
   count: (db: Kysely<DB>) => Figure;
 }
 
-// Keyed by `key`, so that registering again (one app per test, several apps per process) replaces.
-const waiting = new Map<string, WaitingCounter>();
-let verifiedUsers: ((db: Kysely<DB>) => Figure) | undefined;
-
-/** Adds (or replaces) a "waiting for an operator" counter on the overview. */
-export function registerWaitingCounter(counter: WaitingCounter): void {
-  waiting.set(counter.key, counter);
+/** The waiting counters of the app's modules, in the modules' order. */
+export function waitingCounters(ctx: AppContext): WaitingCounter[] {
+  return ctx.modules.flatMap((m) => m.waiting ?? []);
 }
 
-/** Sets how verified users are counted (the verification module owns that table). */
-export function registerVerifiedUsersCounter(count: (db: Kysely<DB>) => Figure): void {
-  verifiedUsers = count;
-}
-
-/** The registered waiting counters. */
-export function waitingCounters(): WaitingCounter[] {
-  return [...waiting.values()];
-}
-
-/** Verified users as a figure, none while no verification module has registered. */
-export function verifiedUsersFigure(db: Kysely<DB>): Figure | undefined {
-  return verifiedUsers?.(db);
+/** Verified users as a figure, none while no module of the app counts them. */
+export function verifiedUsersFigure(ctx: AppContext): Figure | undefined {
+  return ctx.modules.find((m) => m.verifiedUsers)?.verifiedUsers?.(ctx.db);
 }

@@ -1,7 +1,6 @@
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { FullPageSpin } from "@/components/FullPageSpin";
 import { accountRoutes } from "@/features/account/account.routes";
-import { adminviewRoutes } from "@/features/adminview/adminview.routes";
 import { affiliateAdminRoutes, affiliateCustomerRoutes } from "@/features/affiliate/affiliate.routes";
 import { assistantRoutes } from "@/features/assistant/assistant.routes";
 import { auditRoutes } from "@/features/audit/audit.routes";
@@ -16,6 +15,7 @@ import { marketingRoutes } from "@/features/marketing/marketing.routes";
 import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.routes";
 import { oidcAdminRoutes, oidcCallbackRoute } from "@/features/oidc/oidc.routes";
 import { ordersCustomerRoutes, ordersRoutes, payResultRoute } from "@/features/orders/orders.routes";
+import { overviewRoutes } from "@/features/overview/overview.routes";
 import { plansRoutes } from "@/features/plans/plans.routes";
 import { sslRoutes } from "@/features/ssl/ssl.routes";
 import { storeRoutes } from "@/features/store/store.routes";
@@ -54,7 +54,7 @@ const customerRoutes: RouteObject[] = [
 /** Admin pages (paths relative to /admin); access is checked against GET /super/roleMenu. */
 const adminRoutes: RouteObject[] = [
   { index: true, element: <Navigate to="view" replace />, handle: { access: "signedIn" } satisfies RouteHandle },
-  ...adminviewRoutes,
+  ...overviewRoutes,
   ...usermgrRoutes,
   ...verifyAdminRoutes,
   ...auditRoutes,

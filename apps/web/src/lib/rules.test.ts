@@ -1,14 +1,16 @@
-import { Password, Phone, SmsCode } from "@burrow/contract";
+import { CustomDomain, HttpLocation, Password, Phone, SmsCode, TunnelName } from "@burrow/contract";
 import Schema from "@rc-component/async-validator";
 import type { FormRule } from "antd";
 import { describe, expect, it } from "vitest";
 import {
+  eachRule,
   fieldRules,
   PHONE_PATTERN,
   passwordRules,
   phoneRules,
   ruleMessages,
   SMS_CODE_PATTERN,
+  schemaRule,
   smsCodeRules,
 } from "./rules";
 
@@ -91,5 +93,21 @@ describe("patterns agree with @burrow/contract", () => {
   });
   it.each(["1234567", "12345678", "x".repeat(64), "x".repeat(65)])("password %s", async (v) => {
     expect((await firstError(passwordRules(), v)) === null).toBe(Password.safeParse(v).success);
+  });
+});
+
+describe("schemaRule and eachRule: the contract's own schemas in a form", () => {
+  it("refuses what the server refuses, with the contract's message, and lets an empty field pass", async () => {
+    expect(await firstError([schemaRule(TunnelName)], "home-nas_1")).toBeNull();
+    expect(await firstError([schemaRule(TunnelName)], "家里 nas")).toBe("隧道名称只能包含文字、数字、下划线和短横线");
+    expect(await firstError([schemaRule(TunnelName)], "x".repeat(33))).toBe("隧道名称最多 32 个字符");
+    expect(await firstError([schemaRule(TunnelName)], "")).toBeNull();
+  });
+
+  it("checks every entry of a list", async () => {
+    expect(await firstError([eachRule(HttpLocation)], ["/", "/api"])).toBeNull();
+    expect(await firstError([eachRule(HttpLocation)], ["/", "api"])).toBe("路径须以 / 开头且不含空白");
+    expect(await firstError([eachRule(CustomDomain)], ["*.example.com"])).toBe("不支持泛域名（*），请逐个填写域名");
+    expect(await firstError([eachRule(CustomDomain)], undefined)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import type { FormRule } from "antd";
+import type { ZodType } from "zod";
 
 /** Mainland mobile number; the same rule as `Phone` in @burrow/contract (the unit test checks they agree). */
 export const PHONE_PATTERN = /^1[3-9]\d{9}$/;
@@ -116,4 +117,31 @@ export function confirmRules(otherField: string, label: string, confirmLabel = `
           : Promise.reject(new Error(ruleMessages.mismatch(label))),
     }),
   ];
+}
+
+/**
+ * A rule that checks a text field with the contract's own schema, so that the form and the server
+ * refuse the same values with the same message. Empty values pass (say `required` separately).
+ */
+export function schemaRule(schema: ZodType): FormRule {
+  return {
+    validator: (_rule, value: unknown) => {
+      if (value === undefined || value === null || value === "") return Promise.resolve();
+      const r = schema.safeParse(value);
+      return r.success ? Promise.resolve() : Promise.reject(new Error(r.error.issues[0]?.message ?? "格式不正确"));
+    },
+  };
+}
+
+/** schemaRule for a list field (tags, multiple lines): every entry must pass. */
+export function eachRule(schema: ZodType): FormRule {
+  return {
+    validator: (_rule, value: unknown[] | undefined) => {
+      for (const v of value ?? []) {
+        const r = schema.safeParse(v);
+        if (!r.success) return Promise.reject(new Error(r.error.issues[0]?.message ?? "格式不正确"));
+      }
+      return Promise.resolve();
+    },
+  };
 }

@@ -14,6 +14,7 @@ import { MenuApi } from "./menu";
 import { NodesApi } from "./nodes";
 import { OidcApi } from "./oidc";
 import { OrdersApi } from "./orders";
+import { OverviewApi } from "./overview";
 import { OutboxApi } from "./outbox";
 import { PaymentsApi } from "./payments";
 import { PlansApi } from "./plans";
@@ -43,6 +44,7 @@ export { MenuApi } from "./menu";
 export { NodesApi } from "./nodes";
 export { OidcApi } from "./oidc";
 export { OrdersApi } from "./orders";
+export { OverviewApi } from "./overview";
 export { OutboxApi } from "./outbox";
 export { PaymentsApi } from "./payments";
 export { PlansApi } from "./plans";
@@ -74,6 +76,7 @@ export const Endpoints = {
   nodes: NodesApi,
   oidc: OidcApi,
   orders: OrdersApi,
+  overview: OverviewApi,
   outbox: OutboxApi,
   payments: PaymentsApi,
   plans: PlansApi,

@@ -7,10 +7,7 @@ import {
   type AdminUserRow,
   LoginListQuery,
   type LoginLog,
-  type SetupChecklist,
-  SetupDismissBody,
   UidQuery,
-  type ViewInfo,
 } from "../users";
 
 /** The usermgr endpoints (see endpoint.ts). */
@@ -42,24 +39,5 @@ export const UsermgrApi = {
     access: "manager",
     summary: "one change per call from the UI (nickname, role, status, balance, password)",
     body: AdminUpdateUserBody,
-  }),
-  getSuperViewInfo: endpoint<ViewInfo>()({
-    method: "GET",
-    url: "/super/viewInfo",
-    access: "staff",
-    summary: "the operator's overview: users, tunnels, nodes, traffic, revenue, waiting work, 30 days of figures",
-  }),
-  getSuperSetup: endpoint<SetupChecklist>()({
-    method: "GET",
-    url: "/super/setup",
-    access: "manager",
-    summary: "the set-up checklist of a fresh install, each line computed from the configuration and the database",
-  }),
-  postSuperSetup: endpoint<SetupChecklist>()({
-    method: "POST",
-    url: "/super/setup",
-    access: "manager",
-    summary: "hides (or shows again) the set-up checklist before it is done",
-    body: SetupDismissBody,
   }),
 } as const;

@@ -3,9 +3,11 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { notFound, refused } from "../../shared/errors";
+import { AppState } from "../../shared/module";
 import { FrpDecisionCache } from "./decision-cache";
 import { FrpWriter } from "./frp-writer";
 import { FrpPlugin, type PluginAnswer } from "./plugin";
+import type { PluginFastPath } from "./plugin-http";
 import { PollConflict, type PollerHandle, pollNode, startPoller } from "./poller";
 
 /** The frp control plane of one app: decision cache, plugin, write-behind writer, poller. */
@@ -14,21 +16,28 @@ export interface FrpRuntime {
   writer: FrpWriter;
   plugin: FrpPlugin;
   poller: PollerHandle | null;
+  /**
+   * The one logger of every plugin request, at warn: Fastify's child per request (for its request
+   * id) at a level of the route's own had pino rebuild every log method of it, each time. Its lines
+   * (failures only) therefore carry no request id.
+   */
+  log: FastifyBaseLogger;
+  /** the plugin's fast path in front of Fastify, once installed (plugin-http.ts) */
+  fastPath: PluginFastPath | null;
 }
 
-const runtimes = new WeakMap<AppContext, FrpRuntime>();
+/** The control plane of an app, created when the app is built (the frp manifest lists it). */
+export const frpState = new AppState<FrpRuntime>("frp", (ctx) => {
+  const cache = new FrpDecisionCache(ctx.db, ctx.events, undefined, (db, uid) => ctx.domains.usable(db, uid));
+  const writer = new FrpWriter(ctx);
+  // At warn, or quieter where the app's own level is (tests run silent).
+  const level = ctx.log.isLevelEnabled("warn") ? "warn" : ctx.log.level;
+  const log = ctx.log.child({ route: "frp-plugin" }, { level }) as FastifyBaseLogger;
+  return { cache, writer, plugin: new FrpPlugin(cache, writer, ctx.log), poller: null, log, fastPath: null };
+});
 
-/** The control plane of an app context, created on first use (one per context, never global). */
-export function frpRuntime(ctx: AppContext): FrpRuntime {
-  let rt = runtimes.get(ctx);
-  if (!rt) {
-    const cache = new FrpDecisionCache(ctx.db, ctx.events, undefined, (db, uid) => ctx.domains.usable(db, uid));
-    const writer = new FrpWriter(ctx);
-    rt = { cache, writer, plugin: new FrpPlugin(cache, writer, ctx.log), poller: null };
-    runtimes.set(ctx, rt);
-  }
-  return rt;
-}
+/** The control plane of an app. */
+export const frpRuntime = (ctx: AppContext): FrpRuntime => frpState.of(ctx);
 
 /** The plugin endpoint's route pattern (also its label in the request metrics). */
 export const PLUGIN_ROUTE = "/api/frp/plugin/:node_id/:secret";
@@ -39,29 +48,13 @@ export function countPluginAnswer(ctx: AppContext, body: unknown, a: PluginAnswe
   ctx.metrics.plugin((body as { op?: unknown } | null)?.op, verdict);
 }
 
-const pluginLoggers = new WeakMap<AppContext, FastifyBaseLogger>();
-/**
- * The one logger of every plugin request, at warn: Fastify's child per request (for its request
- * id) at a level of the route's own had pino rebuild every log method of it, each time. Its lines
- * (failures only) therefore carry no request id.
- */
-export function pluginLogger(ctx: AppContext): FastifyBaseLogger {
-  let log = pluginLoggers.get(ctx);
-  if (!log) {
-    // At warn, or quieter where the app's own level is (tests run silent).
-    const level = ctx.log.isLevelEnabled("warn") ? "warn" : ctx.log.level;
-    log = ctx.log.child({ route: "frp-plugin" }, { level }) as FastifyBaseLogger;
-    pluginLoggers.set(ctx, log);
-  }
-  return log;
-}
+/** The plugin requests' logger (FrpRuntime.log). */
+export const pluginLogger = (ctx: AppContext): FastifyBaseLogger => frpRuntime(ctx).log;
 
 /**
  * `POST /api/frp/plugin/{node_id}/{secret}`: the frps httpPlugins endpoint (frps appends
  * `?op=…&version=…` itself, which is why the secret is in the path). It answers in frp's own
  * format, not the API envelope, and logs only warnings: it is called for every visitor connection.
- * Also starts the node poller with the server and, before the database closes, stops it and flushes
- * pending writes.
  */
 export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
   const rt = frpRuntime(ctx);
@@ -81,25 +74,32 @@ export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
   defineRoute(app, ctx, FrpApi.postSuperNodePoll, ({ body }) => pollNow(ctx, body.node_id));
-  app.addHook("onReady", async () => {
-    const wanted = ctx.config.FRP_POLLER ?? ctx.config.NODE_ENV !== "test";
-    if (wanted && !rt.poller) rt.poller = startPoller(ctx, { intervalMs: ctx.config.FRP_POLL_INTERVAL * 1000 });
-  });
-  // preClose: no new poll starts while the server drains; requests in flight still run.
-  app.addHook("preClose", async () => {
-    await rt.poller?.stop();
-    rt.poller = null;
-    await rt.writer.flush();
-  });
+}
+
+/** Starts the node poller (the manifest's `start`, once the server is ready). */
+export function startFrpPoller(ctx: AppContext): void {
+  const rt = frpRuntime(ctx);
+  if (!rt.poller) rt.poller = startPoller(ctx, { intervalMs: ctx.config.FRP_POLL_INTERVAL * 1000 });
 }
 
 /**
- * Writes what the plugin learned since the last flush. buildApp's onClose calls it after the last
- * request in flight has been answered (plugin calls answered while draining included) and before
- * the database closes.
+ * Stops the poller and writes what is pending (the manifest's `stop`, at preClose: no new poll
+ * starts while the server drains; requests in flight still run).
+ */
+export async function stopFrpPoller(ctx: AppContext): Promise<void> {
+  const rt = frpRuntime(ctx);
+  await rt.poller?.stop();
+  rt.poller = null;
+  await rt.writer.flush();
+}
+
+/**
+ * Writes what the plugin learned since the last flush (the manifest's `drain`: after the last
+ * request in flight has been answered, plugin calls answered while draining included, and before
+ * the database closes).
  */
 export async function flushFrp(ctx: AppContext): Promise<void> {
-  await runtimes.get(ctx)?.writer.flush();
+  await frpRuntime(ctx).writer.flush();
 }
 
 /** 立即检测: one poll of the node now, with what it found (the same poll the poller runs). */

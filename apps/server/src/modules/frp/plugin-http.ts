@@ -9,8 +9,6 @@ import type { PluginAnswer } from "./plugin";
 const PLUGIN_PATH = /^\/api\/frp\/plugin\/(\d{1,9})\/([A-Za-z0-9_-]{1,100})(?:\?|$)/;
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 
-const fastPaths = new WeakMap<AppContext, PluginFastPath>();
-
 /**
  * A call whose body is arriving, kept on its request: the stream listeners below are shared by
  * every call, so none allocates closures for them.
@@ -73,13 +71,11 @@ export class PluginFastPath {
   constructor(
     private readonly ctx: AppContext,
     private readonly fastify: FastifyParts,
-  ) {
-    fastPaths.set(ctx, this);
-  }
+  ) {}
 
   /** The fast path of an app (tests). */
   static of(ctx: AppContext): PluginFastPath | undefined {
-    return fastPaths.get(ctx);
+    return frpRuntime(ctx).fastPath ?? undefined;
   }
 
   /** Answers the request and returns true, or returns false and leaves it to Fastify untouched. */
@@ -172,10 +168,15 @@ export class PluginFastPath {
  * Puts the plugin's fast path in front of Fastify's handler on the app's server (Fastify builds
  * the server, with its timeouts and bindings; a second binding, as for HOST=localhost, keeps
  * Fastify's handler alone and so the route), and stops it taking requests once the app closes.
- * Call before any other preClose hook is added.
+ * The frp manifest's `server` part: buildApp calls it before any other preClose hook is added.
  */
-export function installPluginFastPath(app: FastifyInstance, ctx: AppContext, bodyLimit: number): PluginFastPath {
-  const fast = new PluginFastPath(ctx, { parseJson: app.getDefaultJsonParser("error", "error"), bodyLimit });
+export function installPluginFastPath(app: FastifyInstance, ctx: AppContext): PluginFastPath {
+  const fast = new PluginFastPath(ctx, {
+    parseJson: app.getDefaultJsonParser("error", "error"),
+    // Fastify's own limit: what it would read on the route.
+    bodyLimit: app.initialConfig.bodyLimit ?? 1024 * 1024,
+  });
+  frpRuntime(ctx).fastPath = fast;
   const [fastify] = app.server.listeners("request") as RequestListener[];
   app.server.removeListener("request", fastify);
   app.server.on("request", (req: IncomingMessage, res: ServerResponse) => {

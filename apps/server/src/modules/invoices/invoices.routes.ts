@@ -1,10 +1,9 @@
-import { InvoiceStatus, InvoicesApi } from "@burrow/contract";
+import { InvoicesApi } from "@burrow/contract";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { notFound } from "../../shared/errors";
-import { registerWaitingCounter } from "../../shared/overview-counters";
 import { removeInvoiceFile, saveInvoiceFile, sendInvoiceFile } from "./invoice-files";
 import {
   actOnInvoice,
@@ -19,12 +18,6 @@ import {
 
 /** Invoices: customers under /user/invoice, operators on /super/invoiceList and /super/invoice. */
 export function invoicesRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const awaiting = (db: AppContext["db"]) =>
-    db
-      .selectFrom("invoices")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("status", "=", InvoiceStatus.Awaiting);
-  registerWaitingCounter({ key: "invoices", label: "待开具发票", path: "/invoice/list?status=2", count: awaiting });
   defineRoute(app, ctx, InvoicesApi.getUserInvoice, ({ user, query }) => listMyInvoices(ctx, user.uid, query));
   defineRoute(app, ctx, InvoicesApi.getUserInvoiceOrders, ({ user }) => listInvoiceableOrders(ctx, user.uid));
   defineRoute(app, ctx, InvoicesApi.postUserInvoice, ({ user, body }) => requestInvoice(ctx, user.uid, body));

@@ -3,7 +3,7 @@ import { expireSubscriptions } from "../subscriptions/subscriptions.service";
 import { closeExpiredOrders } from "./orders.service";
 
 /**
- * The store's background jobs, every JOBS_INTERVAL seconds (started by buildApp outside tests;
+ * The store's background jobs, every JOBS_INTERVAL seconds (the orders manifest's jobs: outside tests;
  * tests call the functions).
  */
 export function storeJobs(everyMs: number): JobDef[] {

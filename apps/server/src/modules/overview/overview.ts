@@ -111,10 +111,10 @@ async function pastDays(db: Kysely<DB>, today: string, days: string[]): Promise<
 export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
   const db = ctx.db;
   const today = shanghaiDate();
-  const counters = waitingCounters();
+  const counters = waitingCounters(ctx);
   // The counts, each a few seconds old at most once it counts thousands of rows and exact below
   // (memoFigures), and today's money and sign-ups, live: one statement.
-  const verified = verifiedUsersFigure(db);
+  const verified = verifiedUsersFigure(ctx);
   const counted: Record<string, () => Figure> = {
     banned: () =>
       db

@@ -1,5 +1,6 @@
 import { hkdfSync } from "node:crypto";
 import type { AppContext } from "../../context";
+import { refused } from "../../shared/errors";
 import { openText, type SecretKeySource, sealText, secretKey, secretKeyAvailable } from "../../shared/secret-box";
 
 /**
@@ -22,16 +23,12 @@ const source = (ctx: AppContext): SecretKeySource => ({
   missing: SSL_SECRET_MISSING,
 });
 
-/** The derived key per app (the secret does not change while it runs). */
-const keys = new WeakMap<AppContext, Buffer>();
-
-async function keyOf(ctx: AppContext): Promise<Buffer> {
-  const cached = keys.get(ctx);
-  if (cached) return cached;
-  const key = await secretKey(ctx, source(ctx));
-  keys.set(ctx, key);
-  return key;
-}
+/**
+ * The key, derived on each use like the other sealed secrets (oidc, verify evidence): keys are
+ * sealed and opened on issues, uploads and downloads only, and a per-app cache would be one more
+ * piece of state keyed by the context.
+ */
+const keyOf = (ctx: AppContext): Promise<Buffer> => secretKey(ctx, source(ctx));
 
 /** Whether keys can be stored (false only in production without SSL_KEY_SECRET). */
 export const secretAvailable = (ctx: AppContext): boolean => secretKeyAvailable(ctx, source(ctx));
@@ -42,3 +39,12 @@ export const sealKey = async (ctx: AppContext, plain: string, purpose: string): 
 /** Decrypts a sealed key; throws when the secret changed or the blob was tampered with or moved. */
 export const openKey = async (ctx: AppContext, sealed: string, purpose: string): Promise<string> =>
   openText(await keyOf(ctx), sealed, purpose, ".");
+
+/** What a sealed key is bound to: a customer's certificate for a domain, or an ACME order's key. */
+export const certPurpose = (uid: number, domain: string) => `cert:${uid}:${domain}`;
+export const orderPurpose = (uid: number, domain: string) => `order:${uid}:${domain}`;
+
+/** Refuses (naming SSL_KEY_SECRET) a request that would store or read a key while none can be. */
+export function requireSecret(ctx: AppContext): void {
+  if (!secretAvailable(ctx)) throw refused(SSL_SECRET_MISSING);
+}

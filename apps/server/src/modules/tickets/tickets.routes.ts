@@ -3,7 +3,6 @@ import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
-import { registerWaitingCounter } from "../../shared/overview-counters";
 import { appealRoutes } from "./appeal.routes";
 import { saveAttachment, sendAttachment } from "./attachments";
 import {
@@ -16,14 +15,12 @@ import {
   replyMyTicket,
   staffClose,
   staffReply,
-  ticketsAwaitingStaff,
   unlockFromTicket,
   unreadCount,
 } from "./tickets.service";
 
 /** Support tickets and tunnel appeals: customers under /user/ticket, staff under /super/ticket. */
 export function ticketsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerWaitingCounter({ key: "tickets", label: "待回复工单", path: "/mgr/ticket", count: ticketsAwaitingStaff });
   defineRoute(app, ctx, TicketsApi.getUserTicket, ({ user, query }) => listMyTickets(ctx, user.uid, query));
   defineRoute(app, ctx, TicketsApi.postUserTicket, ({ user, body }) => createTicket(ctx, user.uid, body));
   defineRoute(app, ctx, TicketsApi.getUserTicketUnread, ({ user }) => unreadCount(ctx, user.uid));

@@ -3,8 +3,6 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { listLoginLogs } from "../users/users.repository";
-import { viewInfo } from "./overview";
-import { setSetupDismissed, setupChecklist } from "./setup-checklist";
 import { listUsers, updateUser, userDetail } from "./usermgr.service";
 
 export function usermgrRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -14,9 +12,4 @@ export function usermgrRoutes(app: FastifyInstance, ctx: AppContext): void {
     listLoginLogs(ctx.db, query.uid, query.page, query.size),
   );
   defineRoute(app, ctx, UsermgrApi.patchSuperUserInfo, ({ body, operator }) => updateUser(ctx, operator, body));
-  defineRoute(app, ctx, UsermgrApi.getSuperViewInfo, () => viewInfo(ctx));
-  defineRoute(app, ctx, UsermgrApi.getSuperSetup, () => setupChecklist(ctx));
-  defineRoute(app, ctx, UsermgrApi.postSuperSetup, ({ body, operator }) =>
-    setSetupDismissed(ctx, operator, body.dismissed),
-  );
 }

@@ -1,8 +1,8 @@
-import type { AdminNodeRow } from "@burrow/contract";
+import { type AdminNodeRow, DashboardAddr, HostName } from "@burrow/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Col, Divider, Form, Input, InputNumber, Radio, Row, Select } from "antd";
 import { FormModal } from "@/components/FormModal";
-import { fieldRules } from "@/lib/rules";
+import { fieldRules, schemaRule } from "@/lib/rules";
 import { formToCreateBody, formToUpdateBody, NEW_NODE, type NodeFormValues, nodeToForm } from "../node-form";
 import { ALL, areaListQuery, createNode, levelListQuery, netTypeListQuery, nodesKeys, updateNode } from "../nodes.api";
 
@@ -12,8 +12,6 @@ export interface NodeFormModalProps {
   onClose: () => void;
 }
 
-const HOST_PATTERN = /^[A-Za-z0-9.-]+$/;
-const API_ADDR_PATTERN = /^https?:\/\/[^\s/]+(:\d+)?\/?$/;
 const portRules = (label: string, required = true) =>
   fieldRules(label, { required, integer: true, range: { min: 1, max: 65535 } });
 
@@ -128,10 +126,7 @@ export function NodeFormModal({ editing, onClose }: NodeFormModalProps) {
             name="host"
             label="公网地址"
             extra="frpc 连接和访客访问使用的域名或 IP"
-            rules={[
-              ...fieldRules("公网地址", { required: true, length: { max: 253 } }),
-              ...fieldRules("公网地址", { pattern: HOST_PATTERN }),
-            ]}
+            rules={[...fieldRules("公网地址", { required: true }), schemaRule(HostName)]}
           >
             <Input placeholder="如：sh1.example.com" />
           </Form.Item>
@@ -166,7 +161,7 @@ export function NodeFormModal({ editing, onClose }: NodeFormModalProps) {
             name="subdomain_host"
             label="子域名主机（subDomainHost）"
             extra="留空则只能使用自定义域名"
-            rules={fieldRules("子域名主机", { length: { max: 253 }, pattern: HOST_PATTERN })}
+            rules={[schemaRule(HostName)]}
           >
             <Input placeholder="如：frp.example.com" />
           </Form.Item>
@@ -214,7 +209,7 @@ export function NodeFormModal({ editing, onClose }: NodeFormModalProps) {
           <Form.Item
             name="api_addr"
             label="面板地址（webServer）"
-            rules={fieldRules("面板地址", { required: true, length: { max: 200 }, pattern: API_ADDR_PATTERN })}
+            rules={[...fieldRules("面板地址", { required: true }), schemaRule(DashboardAddr)]}
           >
             <Input placeholder="http://10.0.0.5:7500" />
           </Form.Item>

@@ -1,22 +1,22 @@
-import { normalizeDomain, type TunnelProtocol, TunnelProtocols, type UserNodeRow } from "@burrow/contract";
+import {
+  CustomDomain,
+  HostHeaderRewrite,
+  HttpLocation,
+  HttpUser,
+  LocalIp,
+  Subdomain,
+  TunnelName,
+  type TunnelProtocol,
+  TunnelProtocols,
+  type UserNodeRow,
+} from "@burrow/contract";
 import { Checkbox, Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Typography } from "antd";
 import { NodeStatusTag } from "@/features/nodes/components/NodeTags";
-import { fieldRules } from "@/lib/rules";
+import { eachRule, fieldRules, schemaRule } from "@/lib/rules";
 import { isWebProtocol } from "../tunnel-form";
 
-/** Letters (any script), digits, "_" and "-"; the same rule as `TunnelName` in @burrow/contract. */
-export const TUNNEL_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
-const HOST_PATTERN = /^[A-Za-z0-9.-]+$/;
-const SUBDOMAIN_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-const LOCATION_PATTERN = /^\/\S*$/;
-
-const listCheck = (ok: (v: string) => boolean, message: string) => ({
-  validator: (_rule: unknown, value: string[] | undefined) =>
-    (value ?? []).every(ok) ? Promise.resolve() : Promise.reject(new Error(message)),
-});
-const listRule = (pattern: RegExp, message: string) => listCheck((v) => pattern.test(v.trim()), message);
-/** The server's own rule (IDN names allowed, stored in punycode; no wildcards). */
-const domainRule = listCheck((v) => normalizeDomain(v) !== null, "域名格式不正确（不支持泛域名）");
+/** The tunnel name's rules, the contract's own (also the operator's rename). */
+export const tunnelNameRules = [...fieldRules("隧道名称", { required: true }), schemaRule(TunnelName)];
 
 const half = { xs: 24, md: 12 };
 
@@ -45,14 +45,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
     <>
       <Row gutter={16}>
         <Col {...half}>
-          <Form.Item
-            name="tun_name"
-            label="隧道名称"
-            rules={[
-              ...fieldRules("隧道名称", { required: true, length: { min: 1, max: 32 } }),
-              { pattern: TUNNEL_NAME_PATTERN, message: "隧道名称只能包含文字、数字、下划线和短横线" },
-            ]}
-          >
+          <Form.Item name="tun_name" label="隧道名称" rules={tunnelNameRules}>
             <Input maxLength={32} placeholder="如：home-nas" />
           </Form.Item>
         </Col>
@@ -105,7 +98,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
             name="local_ip"
             label="本地地址"
             extra="frpc 所在网络中服务的地址"
-            rules={fieldRules("本地地址", { required: true, length: { max: 253 }, pattern: HOST_PATTERN })}
+            rules={[...fieldRules("本地地址", { required: true }), schemaRule(LocalIp)]}
           >
             <Input placeholder="127.0.0.1" />
           </Form.Item>
@@ -126,7 +119,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
                 name="custom_domains"
                 label="自定义域名"
                 extra="须先在「我的域名」中验证并解析到该节点，回车添加多个"
-                rules={[domainRule]}
+                rules={[eachRule(CustomDomain)]}
               >
                 <Select
                   mode="tags"
@@ -144,11 +137,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
                 extra={node?.subdomain_host ? undefined : "该节点不支持子域名"}
               >
                 <Space.Compact block>
-                  <Form.Item
-                    name="subdomain"
-                    noStyle
-                    rules={fieldRules("子域名", { length: { max: 63 }, pattern: SUBDOMAIN_PATTERN })}
-                  >
+                  <Form.Item name="subdomain" noStyle rules={[schemaRule(Subdomain)]}>
                     <Input id="subdomain" disabled={!!node && !node.subdomain_host} placeholder="如：myapp" />
                   </Form.Item>
                   {node?.subdomain_host ? <Space.Addon>.{node.subdomain_host}</Space.Addon> : null}
@@ -215,11 +204,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
           </Divider>
           <Row gutter={16}>
             <Col {...half}>
-              <Form.Item
-                name="host_header_rewrite"
-                label="Host 头重写"
-                rules={fieldRules("Host 头", { length: { max: 253 }, pattern: HOST_PATTERN })}
-              >
+              <Form.Item name="host_header_rewrite" label="Host 头重写" rules={[schemaRule(HostHeaderRewrite)]}>
                 <Input placeholder="如：127.0.0.1" />
               </Form.Item>
             </Col>
@@ -228,7 +213,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
                 name="locations"
                 label="路由路径"
                 extra="只转发这些路径，回车添加多个"
-                rules={[listRule(LOCATION_PATTERN, "路径须以 / 开头且不含空白")]}
+                rules={[eachRule(HttpLocation)]}
               >
                 <Select mode="tags" open={false} suffixIcon={null} placeholder="如：/api" />
               </Form.Item>
@@ -238,7 +223,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
                 name="http_user"
                 label="访问用户名"
                 extra="设置后访客需要输入用户名和密码"
-                rules={fieldRules("访问用户名", { length: { max: 64 }, pattern: /^[^\s:]*$/ })}
+                rules={[schemaRule(HttpUser)]}
               >
                 <Input autoComplete="off" maxLength={64} />
               </Form.Item>

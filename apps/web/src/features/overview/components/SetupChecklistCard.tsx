@@ -3,7 +3,7 @@ import { RiCheckboxCircleFill, RiErrorWarningFill } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Col, Popconfirm, Progress, Space, Typography } from "antd";
 import { Link } from "react-router";
-import { setSetupDismissed, setupQuery } from "../adminview.api";
+import { setSetupDismissed, setupQuery } from "../overview.api";
 
 /** Where a line is fixed: its console page, or the environment variables docs/deploy.md describes. */
 function Fix({ item }: { item: SetupItem }) {

@@ -6,10 +6,10 @@ import { Link } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
 import { useAccess } from "@/hooks/useAccess";
 import { formatBytes } from "@/lib/format";
-import { viewInfoQuery } from "../adminview.api";
 import { RevenueTrafficChart } from "../components/RevenueTrafficChart";
 import { SetupChecklistCard } from "../components/SetupChecklistCard";
 import { SignupChart } from "../components/SignupChart";
+import { viewInfoQuery } from "../overview.api";
 
 function Stat({
   title,
@@ -32,7 +32,7 @@ function Stat({
 }
 
 /** /admin/view: users, tunnels, nodes, traffic, revenue, the work waiting, and 30 days of figures. */
-export function AdminViewPage() {
+export function OverviewPage() {
   const { data, isPending } = useQuery(viewInfoQuery());
   const l = isPending;
   // Only managers can fix what the checklist lists (and read it).

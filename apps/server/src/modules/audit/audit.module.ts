@@ -1,0 +1,5 @@
+import type { ModuleManifest } from "../../shared/module";
+import { auditRoutes } from "./audit";
+
+/** The audit log operators read. */
+export const auditModule: ModuleManifest = { name: "audit", routes: auditRoutes };

@@ -1,0 +1,5 @@
+import type { ModuleManifest } from "../../shared/module";
+import { authRoutes } from "./auth.routes";
+
+/** Sign-in, sign-up, sessions and credentials. */
+export const authModule: ModuleManifest = { name: "auth", routes: authRoutes };

@@ -1,0 +1,5 @@
+import type { ModuleManifest } from "../../shared/module";
+import { oidcRoutes } from "./oidc.routes";
+
+/** Sign-in through OpenID Connect providers. */
+export const oidcModule: ModuleManifest = { name: "oidc", routes: oidcRoutes };

@@ -1,4 +1,0 @@
-import { pageRoute } from "@/lib/route-types";
-
-/** Admin routes are relative to /admin. */
-export const adminviewRoutes = [pageRoute("view", "数据概览", () => import("./pages/AdminViewPage"), "AdminViewPage")];
