@@ -44,6 +44,7 @@ import { paymentsModule } from "./modules/payments/payments.module";
 import { plansModule } from "./modules/plans/plans.module";
 import { siteModule } from "./modules/site/site.module";
 import { sslModule } from "./modules/ssl/ssl.module";
+import { storeModule } from "./modules/store/store.module";
 import { subscriptionsModule } from "./modules/subscriptions/subscriptions.module";
 import { ticketsModule } from "./modules/tickets/tickets.module";
 import { trafficModule } from "./modules/traffic/traffic.module";
@@ -93,6 +94,7 @@ export const MODULES: readonly ModuleManifest[] = [
   homeModule,
   frpModule,
   plansModule,
+  storeModule,
   ordersModule,
   subscriptionsModule,
   marketingModule,

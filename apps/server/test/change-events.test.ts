@@ -4,9 +4,9 @@ import { NodeStatus, UserStatus } from "@burrow/contract";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { revokeSessions } from "../src/modules/auth/sessions";
 import { setNodeHealth } from "../src/modules/nodes/nodes.service";
+import { findPlanWithLevel } from "../src/modules/plans/plans.repository";
 import { GB, grantDefaultPlan } from "../src/modules/subscriptions/default-plan";
 import { chargeTraffic } from "../src/modules/subscriptions/quota";
-import { findPlanWithLevel } from "../src/modules/subscriptions/subscriptions.repository";
 import {
   applyPurchase,
   decidePurchase,

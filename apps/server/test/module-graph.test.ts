@@ -3,22 +3,47 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * The server's modules form no import cycle (type-only imports aside): a module that needs another
- * one's service at run time must not be needed by it in turn (the context carries the payment
- * gateway for orders, credentials live in auth, promo-code pricing in orders).
+ * The server's modules form no import cycle, type-only imports included (a type that two modules
+ * need lives with its owner, and the owner needs nothing back): a module that needs another one
+ * must not be needed by it in turn (the context carries the payment gateway for orders,
+ * credentials live in auth, promo-code pricing in orders). Below the modules, `http/`, `shared/`
+ * and `db/` import no business module; only db/schema.ts assembles the modules' table types.
  */
-const MODULES = path.resolve(import.meta.dirname, "../src/modules");
+const SRC = path.resolve(import.meta.dirname, "../src");
+const MODULES = path.join(SRC, "modules");
+
+/** The relative paths a TypeScript file imports or re-exports, `import type` included. */
+function importsOf(text: string): string[] {
+  const specs: string[] = [];
+  for (const m of text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+"([^"]+)"/gms)) specs.push(m[1]);
+  for (const m of text.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)) specs.push(m[1]);
+  return specs;
+}
+
+function sources(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+    .map((f) => path.join(dir, f));
+}
+
+/** The business module a file imports through `spec`, if any. */
+function moduleOf(file: string, spec: string): string | undefined {
+  if (!spec.startsWith(".")) return undefined;
+  const rel = path.relative(MODULES, path.resolve(path.dirname(file), spec));
+  if (rel.startsWith("..")) return undefined;
+  return rel.split(path.sep)[0];
+}
 
 function graph(): Map<string, Set<string>> {
   const g = new Map<string, Set<string>>();
   for (const mod of fs.readdirSync(MODULES)) {
     const deps = new Set<string>();
-    for (const file of fs.readdirSync(path.join(MODULES, mod))) {
-      if (!file.endsWith(".ts") || file.endsWith(".test.ts")) continue;
-      const text = fs.readFileSync(path.join(MODULES, mod, file), "utf8");
-      for (const m of text.matchAll(/^import (?!type )[^;]*?from "\.\.\/([\w-]+)\//gms))
-        if (m[1] !== mod) deps.add(m[1]);
-    }
+    for (const file of sources(path.join(MODULES, mod)))
+      for (const spec of importsOf(fs.readFileSync(file, "utf8"))) {
+        const dep = moduleOf(file, spec);
+        if (dep && dep !== mod) deps.add(dep);
+      }
     g.set(mod, deps);
   }
   return g;
@@ -37,11 +62,32 @@ function cycles(g: Map<string, Set<string>>): string[] {
   return [...found];
 }
 
+/** Imports of a business module from the layers below the modules, as "file → module". */
+function layerViolations(): string[] {
+  const found: string[] = [];
+  for (const layer of ["http", "shared", "db"])
+    for (const file of sources(path.join(SRC, layer))) {
+      const rel = path.relative(SRC, file);
+      for (const spec of importsOf(fs.readFileSync(file, "utf8"))) {
+        const mod = moduleOf(file, spec);
+        if (!mod) continue;
+        // The schema assembles each module's `<X>Tables` block into `DB`: table types only.
+        if (rel === path.join("db", "schema.ts") && /\/[\w-]+\.table$/.test(spec)) continue;
+        found.push(`${rel} → ${mod}`);
+      }
+    }
+  return found;
+}
+
 describe("module graph", () => {
-  it("has no import cycle between modules", () => {
+  it("has no import cycle between modules, type imports included", () => {
     const g = graph();
     expect(g.size).toBeGreaterThan(15);
     expect(cycles(g)).toEqual([]);
+  });
+
+  it("http/, shared/ and db/ import no business module", () => {
+    expect(layerViolations()).toEqual([]);
   });
 
   it("finds a cycle when there is one", () => {
@@ -51,5 +97,23 @@ describe("module graph", () => {
       ["c", new Set(["a"])],
     ]);
     expect(cycles(g)).toEqual(["a → b → c → a"]);
+  });
+
+  it("reads type imports, multi-line imports and re-exports", () => {
+    const text = [
+      'import type { PlanRow } from "../plans/plans.table";',
+      "import {",
+      "  a,",
+      "  type B,",
+      '} from "../orders/orders.service";',
+      'export { x } from "../users/users.repository";',
+      'const m = await import("../frp/poller");',
+    ].join("\n");
+    expect(importsOf(text)).toEqual([
+      "../plans/plans.table",
+      "../orders/orders.service",
+      "../users/users.repository",
+      "../frp/poller",
+    ]);
   });
 });

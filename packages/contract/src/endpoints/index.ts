@@ -20,6 +20,7 @@ import { PaymentsApi } from "./payments";
 import { PlansApi } from "./plans";
 import { SiteApi } from "./site";
 import { SslApi } from "./ssl";
+import { StoreApi } from "./store";
 import { SubscriptionsApi } from "./subscriptions";
 import { TicketsApi } from "./tickets";
 import { TrafficApi } from "./traffic";
@@ -50,6 +51,7 @@ export { PaymentsApi } from "./payments";
 export { PlansApi } from "./plans";
 export { SiteApi } from "./site";
 export { SslApi } from "./ssl";
+export { StoreApi } from "./store";
 export { SubscriptionsApi } from "./subscriptions";
 export { TicketsApi } from "./tickets";
 export { TrafficApi } from "./traffic";
@@ -82,6 +84,7 @@ export const Endpoints = {
   plans: PlansApi,
   site: SiteApi,
   ssl: SslApi,
+  store: StoreApi,
   subscriptions: SubscriptionsApi,
   traffic: TrafficApi,
   tickets: TicketsApi,

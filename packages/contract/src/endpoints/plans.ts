@@ -1,37 +1,13 @@
 import { z } from "zod";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
-import {
-  type AdminPlan,
-  AdminPlanQuery,
-  CreatePlanBody,
-  type DeletePlanResult,
-  PlanIdParams,
-  type StoreCatalog,
-  type StorePlan,
-  StorePlanQuery,
-  UpdatePlanBody,
-} from "../plans";
+import { type AdminPlan, AdminPlanQuery, CreatePlanBody, type DeletePlanResult, UpdatePlanBody } from "../plans";
 
 /** A DELETE's target, from the body (SPEC) or the query string (what some clients send). */
 const OptionalId = z.object({ id: z.coerce.number().int().min(1, "套餐无效").optional() }).optional();
 
 /** The plans endpoints (see endpoint.ts). */
 export const PlansApi = {
-  getUserPlan: endpoint<StoreCatalog>()({
-    method: "GET",
-    url: "/user/plan",
-    access: "user",
-    summary: "the plans on sale grouped by store level, and the customer's current plan",
-    query: StorePlanQuery,
-  }),
-  getUserPlanPlanID: endpoint<StorePlan>()({
-    method: "GET",
-    url: "/user/plan/:planID",
-    access: "user",
-    summary: "one plan with its periods and what buying it would do",
-    params: PlanIdParams,
-  }),
   getSuperPlan: endpoint<Paged<AdminPlan>>()({
     method: "GET",
     url: "/super/plan",

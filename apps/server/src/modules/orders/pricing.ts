@@ -13,8 +13,9 @@ import { invalid } from "../../shared/errors";
 import { validateDiscountCode } from "../marketing/discount-codes";
 import type { DiscountCodeDbRow } from "../marketing/marketing.table";
 import { rechargeBonus } from "../marketing/recharge-promotions";
+import { findPlanWithLevel } from "../plans/plans.repository";
 import { periodPrice } from "../plans/pricing";
-import { findPlanWithLevel, findSubscriptionByTrade } from "../subscriptions/subscriptions.repository";
+import { findSubscriptionByTrade } from "../subscriptions/subscriptions.repository";
 import { decidePurchase, type PurchaseDecision, type PurchaseIntent } from "../subscriptions/subscriptions.service";
 
 /** An order priced line by line, with what it will do; nothing is written. */

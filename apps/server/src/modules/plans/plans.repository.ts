@@ -3,12 +3,31 @@ import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { likeContains, likeEscape } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { countRows, pageOf } from "../../shared/paging";
-import type { PlanWithLevel } from "../subscriptions/subscriptions.repository";
 import type { PlanRow, PlanTable } from "./plans.table";
 
 /** All Kysely code for the plans catalogue. */
 
 export type AdminPlanRow = PlanRow & { level_name: string | null; live_subscriptions: number };
+
+export interface PlanWithLevel extends PlanRow {
+  /** plan_levels.level; 0 when the level was removed */
+  level: number;
+  level_name: string | null;
+}
+
+/** Plans joined with their store level. */
+const plansWithLevel = (db: Kysely<DB>) =>
+  db
+    .selectFrom("plans")
+    .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
+    .selectAll("plans")
+    .select(["plan_levels.level as level", "plan_levels.name as level_name"]);
+
+/** A plan with its store level, or undefined. */
+export async function findPlanWithLevel(db: Kysely<DB>, planId: number): Promise<PlanWithLevel | undefined> {
+  const row = await plansWithLevel(db).where("plans.id", "=", planId).executeTakeFirst();
+  return row ? { ...row, level: row.level ?? 0 } : undefined;
+}
 
 /** Plans with their level's name and how many live subscriptions each has. */
 const withLevelAndLive = (sel: SelectQueryBuilder<DB, "plans", object>) =>
@@ -61,12 +80,7 @@ export async function findAdminPlan(db: Kysely<DB>, id: number): Promise<AdminPl
 
 /** Plans on sale with their level, by level, then sort and id. */
 export async function listPlansOnSale(db: Kysely<DB>, type?: number): Promise<PlanWithLevel[]> {
-  let sel = db
-    .selectFrom("plans")
-    .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
-    .selectAll("plans")
-    .select(["plan_levels.level as level", "plan_levels.name as level_name"])
-    .where("plans.on_sale", "=", 1);
+  let sel = plansWithLevel(db).where("plans.on_sale", "=", 1);
   if (type !== undefined) sel = sel.where("plans.type", "=", type);
   const rows = await sel.orderBy("plan_levels.level").orderBy("plans.sort").orderBy("plans.id").execute();
   return rows.map((r) => ({ ...r, level: r.level ?? 0 }));

@@ -1,28 +1,9 @@
 import { OrderType, SubscriptionStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
-import type { PlanRow } from "../plans/plans.table";
 import type { SubscriptionRow } from "./subscriptions.table";
 
-/** All Kysely code for subscriptions and the plans they refer to. */
-
-export interface PlanWithLevel extends PlanRow {
-  /** plan_levels.level; 0 when the level was removed */
-  level: number;
-  level_name: string | null;
-}
-
-/** A plan with its store level, or undefined. */
-export async function findPlanWithLevel(db: Kysely<DB>, planId: number): Promise<PlanWithLevel | undefined> {
-  const row = await db
-    .selectFrom("plans")
-    .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
-    .selectAll("plans")
-    .select(["plan_levels.level as level", "plan_levels.name as level_name"])
-    .where("plans.id", "=", planId)
-    .executeTakeFirst();
-  return row ? { ...row, level: row.level ?? 0 } : undefined;
-}
+/** All Kysely code for subscriptions. */
 
 /** A subscription by id. */
 export const findSubscription = (db: Kysely<DB>, id: number): Promise<SubscriptionRow | undefined> =>

@@ -23,12 +23,8 @@ import { GB, grantDefaultPlan } from "./default-plan";
 import { addMonths } from "./periods";
 import { getPlanLimits } from "./quota";
 import { presentSubscriptionRow, type SubscriptionViewRow, subscriptionViewQuery } from "./subscriptions.presenter";
-import {
-  findPlanWithLevel,
-  findSubscription,
-  livePlanSubscriptions,
-  type PlanWithLevel,
-} from "./subscriptions.repository";
+import { findPlanWithLevel, type PlanWithLevel } from "../plans/plans.repository";
+import { findSubscription, livePlanSubscriptions } from "./subscriptions.repository";
 import type { SubscriptionRow } from "./subscriptions.table";
 import {
   type ExtensionAdded,

@@ -1,5 +1,5 @@
 import type { CheckDiscountCodeBody, CreateOrderBody, PreviewOrderBody } from "@burrow/contract";
-import { ErrorCode, MarketingApi, OrdersApi, PlansApi } from "@burrow/contract";
+import { ErrorCode, MarketingApi, OrdersApi, StoreApi } from "@burrow/contract";
 import { keepPreviousData, type QueryClient, queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
 import { ApiError, api } from "@/api/client";
@@ -34,14 +34,14 @@ export const refreshAfterPayment = (queryClient: QueryClient) =>
 export const catalogQuery = () =>
   queryOptions({
     queryKey: storeKeys.catalog(),
-    queryFn: ({ signal }) => api.call(PlansApi.getUserPlan, {}, { signal }),
+    queryFn: ({ signal }) => api.call(StoreApi.getUserPlan, {}, { signal }),
   });
 
 /** GET /user/plan/{planID}: one plan with its periods and what buying it would do. */
 export const storePlanQuery = (planId: number) =>
   queryOptions({
     queryKey: storeKeys.plan(planId),
-    queryFn: ({ signal }) => api.call(PlansApi.getUserPlanPlanID, { params: { planID: planId } }, { signal }),
+    queryFn: ({ signal }) => api.call(StoreApi.getUserPlanPlanID, { params: { planID: planId } }, { signal }),
   });
 
 /** POST /user/order/preview: the price of an order now, nothing written (a read, so a query). */
