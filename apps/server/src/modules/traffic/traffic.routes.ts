@@ -3,7 +3,9 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { getUserTunnel } from "../tunnels/tunnels.service";
-import { connOverview, flow, listConns, tunnelTrafficChart, userTraffic, userTrafficRows } from "./traffic.service";
+import { connOverview, listConns } from "./conns";
+import { flow } from "./flow";
+import { tunnelTrafficChart, userTraffic, userTrafficRows } from "./traffic.service";
 
 /** Traffic and visitor connections: a customer's tunnels and totals, the operators' conns and flow. */
 export function trafficRoutes(app: FastifyInstance, ctx: AppContext): void {
