@@ -1,8 +1,7 @@
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { AppContext } from "../context";
 import { isPostgres } from "../db/dialect";
 import type { DB, OutboxDeliveryTable } from "../db/schema";
-import { chunks } from "./chunks";
 import { randomToken } from "./ids";
 import type { JobDef } from "./jobs";
 import { type AnyEventHandler, type DomainEvent, type DomainEventType, OUTBOX_WAKE } from "./outbox";
@@ -22,8 +21,8 @@ export const OUTBOX_LIMITS = {
   batch: 50,
   /** rounds per dispatch call, so one call is bounded (the job or the next wake-up does the rest) */
   rounds: 20,
-  /** events fanned out into delivery rows per statement run */
-  fanBatch: 200,
+  /** events fanned out per statement (times the handlers of a type: far below the bind-parameter limits) */
+  fanBatch: 100,
   /** attempts before a delivery is dead */
   maxAttempts: 6,
   /** first retry after this long, doubling each time, at most `maxBackoffMs` */
@@ -79,10 +78,10 @@ async function fanOut(ctx: AppContext, now: Date): Promise<number> {
       .map((h) => ({ event_id: e.id, handler: h.name, status: "pending", attempts: 0, next_at: at, updated_at: at })),
   );
   await ctx.db.transaction().execute(async (trx) => {
-    for (const part of chunks(rows, 100))
+    if (rows.length)
       await trx
         .insertInto("outbox_deliveries")
-        .values(part)
+        .values(rows)
         .onConflict((oc) => oc.columns(["event_id", "handler"]).doNothing())
         .execute();
     await trx
@@ -103,7 +102,8 @@ type Delivery = Pick<OutboxDeliveryTable, "handler" | "attempts"> & { id: number
 /** Takes up to `limit` due deliveries for `holder` until now + leaseMs. */
 async function claim(db: Kysely<DB>, holder: string, now: Date, limit: number): Promise<Delivery[]> {
   const at = now.toISOString();
-  const free = (eb: any) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", at)]);
+  const free = (eb: ExpressionBuilder<DB, "outbox_deliveries">) =>
+    eb.or([eb("lease_until", "is", null), eb("lease_until", "<", at)]);
   let due = db
     .selectFrom("outbox_deliveries")
     .select("id")
