@@ -96,7 +96,7 @@ describe("the overview lists every counter of the app's modules", () => {
   it("answers one waiting line per declared counter, withdrawals and invoices included", async () => {
     const r = await t.api("GET", "/super/viewInfo", { token: await t.adminToken() });
     expect(r.status).toBe(200);
-    const keys = (r.body.data.waiting as { key: string }[]).map((w) => w.key);
+    const keys = (r.body.data as { waiting: { key: string }[] }).waiting.map((w) => w.key);
     expect(keys).toEqual(MODULES.flatMap((m) => m.waiting ?? []).map((c) => c.key));
     expect(keys).toEqual(expect.arrayContaining(["tickets", "verifications", "withdrawals", "invoices"]));
   });
