@@ -46,9 +46,10 @@ for (const size of SIZES) {
     await page.getByRole("button", { name: "查询" }).click();
     await expect(page).toHaveURL(/action=user\.update/);
     const rows = page.locator(".ant-table-tbody tr.ant-table-row");
-    const renamed = rows.filter({ hasText: `昵称：${nickname}` });
+    // The old value is recorded too: 昵称：旧昵称 → 新昵称
+    const renamed = rows.filter({ hasText: `→ ${nickname}` });
     await expect(renamed).toContainText("修改用户");
-    await expect(renamed).toContainText(`昵称：${nickname}`);
+    await expect(renamed).toContainText(new RegExp(`昵称：\\S+ → ${nickname}`));
     await expect(renamed).toContainText(ADMIN.phone);
     await expect(renamed).toContainText(`用户 #${user.uid}`);
     const adjusted = rows.filter({ hasText: `补偿 ${nickname}` });

@@ -42,6 +42,7 @@ import { overviewModule } from "./modules/overview/overview.module";
 import { buildPayUrl, gatewayKeys } from "./modules/payments/epay";
 import { paymentsModule } from "./modules/payments/payments.module";
 import { plansModule } from "./modules/plans/plans.module";
+import { settingsModule } from "./modules/settings/settings.module";
 import { siteModule } from "./modules/site/site.module";
 import { sslModule } from "./modules/ssl/ssl.module";
 import { storeModule } from "./modules/store/store.module";
@@ -79,6 +80,7 @@ export interface BuildOptions {
  */
 export const MODULES: readonly ModuleManifest[] = [
   siteModule,
+  settingsModule,
   authModule,
   oidcModule,
   usersModule,

@@ -20,6 +20,7 @@ export * from "./oidc";
 export * from "./orders";
 export * from "./outbox";
 export * from "./plans";
+export * from "./settings";
 export * from "./site";
 export * from "./ssl";
 export * from "./store-fields";

@@ -18,6 +18,7 @@ import { OverviewApi } from "./overview";
 import { OutboxApi } from "./outbox";
 import { PaymentsApi } from "./payments";
 import { PlansApi } from "./plans";
+import { SettingsApi } from "./settings";
 import { SiteApi } from "./site";
 import { SslApi } from "./ssl";
 import { StoreApi } from "./store";
@@ -49,6 +50,7 @@ export { OverviewApi } from "./overview";
 export { OutboxApi } from "./outbox";
 export { PaymentsApi } from "./payments";
 export { PlansApi } from "./plans";
+export { SettingsApi } from "./settings";
 export { SiteApi } from "./site";
 export { SslApi } from "./ssl";
 export { StoreApi } from "./store";
@@ -82,6 +84,7 @@ export const Endpoints = {
   outbox: OutboxApi,
   payments: PaymentsApi,
   plans: PlansApi,
+  settings: SettingsApi,
   site: SiteApi,
   ssl: SslApi,
   store: StoreApi,

@@ -31,6 +31,27 @@ export async function audit(
     .execute();
 }
 
+/**
+ * The detail of an update, so the log shows "字段：旧值 → 新值": every field the request set (an
+ * undefined one is not set), with its value in `before` (the row read before the write) and in
+ * `after`; `extra` is recorded beside them (values without an old one: ids, amounts, reasons).
+ */
+export function changeDetail(
+  before: object,
+  after: object,
+  extra: Record<string, unknown> = {},
+): { before: Record<string, unknown>; after: Record<string, unknown> } & Record<string, unknown> {
+  const old = before as Record<string, unknown>;
+  const b: Record<string, unknown> = {};
+  const a: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(after)) {
+    if (v === undefined) continue;
+    b[k] = old[k] ?? null;
+    a[k] = v;
+  }
+  return { ...extra, before: b, after: a };
+}
+
 function parseDetail(detail: string): unknown {
   try {
     return JSON.parse(detail);

@@ -21,7 +21,7 @@ import { countSelected, pageOf } from "../../shared/paging";
 import { extend } from "../../shared/rows";
 import { nowIso } from "../../shared/time";
 import { type Tx, transact } from "../../shared/tx";
-import { audit } from "../audit/audit";
+import { audit, changeDetail } from "../audit/audit";
 import { getPlanLimits } from "../subscriptions/quota";
 import { buildNodeSetup } from "./frps-config";
 import { presentAdminNode, presentAdminNodeDetail, presentNodeSummary } from "./nodes.presenter";
@@ -239,7 +239,13 @@ export async function updateNode(ctx: AppContext, op: Operator, body: UpdateNode
     await assertTunnelsFit(trx, node_id, values, old);
     await trx.updateTable("nodes").set(values).where("node_id", "=", node_id).execute();
     trx.changes.emit("node.changed", { node_id });
-    const { api_password: _p, ...detail } = body;
+    // The fields sent, with their old values (the panel password is never recorded).
+    const { api_password: _p, ...shown } = changes;
+    const detail = changeDetail(
+      old,
+      { ...shown, ...(status !== undefined && { status: nextStatus }) },
+      reset_secret ? { reset_secret } : {},
+    );
     await audit(trx, { operatorUid: op.uid, action: "node.update", target: `node:${node_id}`, detail, ip: op.ip });
   });
   return nodeDetail(ctx, node_id);

@@ -17,7 +17,7 @@ import type { Operator } from "../../shared/actor";
 import { invalid, localDuplicated, notFound, refused } from "../../shared/errors";
 import { nowIso } from "../../shared/time";
 import { transact } from "../../shared/tx";
-import { audit } from "../audit/audit";
+import { audit, changeDetail } from "../audit/audit";
 import {
   type AdminPlanRow,
   findAdminPlan,
@@ -147,7 +147,13 @@ export async function updatePlan(ctx: AppContext, op: Operator, body: UpdatePlan
     if (fields.is_default) await trx.updateTable("plans").set({ is_default: 0 }).where("id", "!=", id).execute();
     const set = toColumns(fields);
     if (Object.keys(set).length) await trx.updateTable("plans").set(set).where("id", "=", id).execute();
-    await audit(trx, { operatorUid: op.uid, action: "plan.update", target: `plan:${id}`, detail: body, ip: op.ip });
+    await audit(trx, {
+      operatorUid: op.uid,
+      action: "plan.update",
+      target: `plan:${id}`,
+      detail: changeDetail(presentAdminPlan(cur), fields),
+      ip: op.ip,
+    });
     const limitsChanged = (["level_id", "bandwidth", "tunnel_limit", "tunnel_peer_port_limit"] as const).some(
       (k) => fields[k] !== undefined && fields[k] !== cur[k],
     );

@@ -14,7 +14,7 @@ import { invalid, notFound, refused } from "../../shared/errors";
 import { countRows, inPage, pageIds, pageOf } from "../../shared/paging";
 import { addDays, shanghaiDayStart } from "../../shared/time";
 import { transact } from "../../shared/tx";
-import { audit } from "../audit/audit";
+import { audit, changeDetail } from "../audit/audit";
 import { hashPassword } from "../auth/passwords";
 import { revokeSessions } from "../auth/sessions";
 import { changeBalance, listLedger } from "../users/balance";
@@ -111,12 +111,17 @@ export async function updateUser(
         operatorUid: operator.uid,
       });
     }
-    const { password: _pw, ...detail } = body;
+    // Profile, role and ban with their old values; the balance adjustment is its own change (the ledger has it).
+    const { password: _pw, uid: _uid, balance_change, balance_reason, ...fields } = body;
     await audit(trx, {
       operatorUid: operator.uid,
       action: "user.update",
       target: `user:${body.uid}`,
-      detail: { ...detail, ...(passwordHash && { password: "reset" }) },
+      detail: changeDetail(target, fields, {
+        balance_change,
+        balance_reason,
+        ...(passwordHash && { password: "reset" }),
+      }),
       ip: operator.ip,
     });
   });
