@@ -26,6 +26,12 @@ export interface SubscriptionView {
   /** the order that opened it (renewal page key); null for the free plan and gift cards */
   trade_id: string | null;
   free: boolean;
+  /** bytes of traffic_quota given free (check-in bonus, gift cards, free traffic carried over) */
+  free_quota: number;
+  /** the plan that replaced this one (the free plan by a paid plan, an upgrade); null otherwise */
+  replaced_by: { id: number; plan_name: string } | null;
+  /** bytes of its unused free traffic (check-in bonus) moved to `replaced_by` */
+  carried_quota: number;
   renewable: boolean;
   bandwidth: number;
   tunnel_limit: number;

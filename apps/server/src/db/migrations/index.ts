@@ -31,7 +31,7 @@ import * as verifyHolds from "./2026-11-27T11-00_verify_holds";
 import * as openAppealUnique from "./2026-11-27T12-00_open_appeal_unique";
 import * as verifyNameHash from "./2026-11-27T15-00_verify_name_hash";
 import * as verifyClaims from "./2026-11-27T16-00_verify_claims";
-import * as sessionScope from "./2026-11-28T03-00_session_scope";
+import * as subscriptionReplacedBy from "./2026-11-28T02-00_subscription_replaced_by";
 import * as sessionScope from "./2026-11-28T03-00_session_scope";
 import * as outbox from "./2026-11-28T04-00_outbox";
 
@@ -71,5 +71,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27T16-00_verify_claims": verifyClaims,
   "2026-11-28T04-00_outbox": outbox,
   "2026-11-28T03-00_session_scope": sessionScope,
-  "2026-11-28T03-00_session_scope": sessionScope,
+  "2026-11-28T02-00_subscription_replaced_by": subscriptionReplacedBy,
 };

@@ -3,12 +3,14 @@ import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import type { SubscriptionRow } from "./subscriptions.table";
 
-/** A subscription joined with what its view needs from the plan and level. */
+/** A subscription joined with what its view needs from the plan and level, and the plan that replaced it. */
 export function subscriptionViewQuery(db: Kysely<DB>) {
   return db
     .selectFrom("subscriptions")
     .leftJoin("plans", "plans.id", "subscriptions.plan_id")
     .leftJoin("plan_levels", "plan_levels.id", "plans.level_id")
+    .leftJoin("subscriptions as rs", "rs.id", "subscriptions.replaced_by")
+    .leftJoin("plans as rp", "rp.id", "rs.plan_id")
     .selectAll("subscriptions")
     .select([
       "plans.name as plan_name",
@@ -20,6 +22,7 @@ export function subscriptionViewQuery(db: Kysely<DB>) {
       "plans.semiannual_fee as semiannual_fee",
       "plans.annual_fee as annual_fee",
       "plan_levels.name as level_name",
+      "rp.name as replaced_by_plan",
     ]);
 }
 export type SubscriptionViewRow = SubscriptionRow & {
@@ -32,6 +35,7 @@ export type SubscriptionViewRow = SubscriptionRow & {
   semiannual_fee: number | null;
   annual_fee: number | null;
   level_name: string | null;
+  replaced_by_plan: string | null;
 };
 
 /**
@@ -60,6 +64,10 @@ export function presentSubscriptionRow(row: SubscriptionViewRow, now: Date): Sub
     status: row.status,
     trade_id: row.trade_id,
     free: row.end_at === null,
+    free_quota: Number(row.free_quota),
+    replaced_by:
+      row.replaced_by === null ? null : { id: row.replaced_by, plan_name: row.replaced_by_plan ?? "已删除的套餐" },
+    carried_quota: Number(row.carried_quota),
     renewable: live && row.trade_id !== null && row.plan_name !== null && sells,
     bandwidth: row.bandwidth ?? 0,
     tunnel_limit: row.tunnel_limit ?? 0,

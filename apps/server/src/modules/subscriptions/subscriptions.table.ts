@@ -23,6 +23,10 @@ export interface SubscriptionTable {
   free_quota: Generated<number>;
   /** ms of its span given for free (gift-card months, 0-fen additions): not paid value */
   free_ms: Generated<number>;
+  /** the subscription that replaced this one (a paid plan the free plan, an upgrade its old plan); null otherwise */
+  replaced_by: Generated<number | null>;
+  /** bytes of unused free traffic (check-in bonus) this one passed on to `replaced_by` */
+  carried_quota: Generated<number>;
 }
 export type SubscriptionRow = Selectable<SubscriptionTable>;
 
