@@ -2,7 +2,7 @@ import { SubscriptionsApi } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
-import { listMySubscriptions, listPlanRegistrations } from "./subscriptions.service";
+import { listMySubscriptions, listPlanRegistrations } from "./lists";
 
 /** Subscriptions: the customer's own (/user/subscription) and the operators' registrations (/super/plan/reg). */
 export function subscriptionsRoutes(app: FastifyInstance, ctx: AppContext): void {

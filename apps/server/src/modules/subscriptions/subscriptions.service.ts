@@ -1,31 +1,14 @@
-import {
-  OrderType,
-  type Paged,
-  type PlanLimitsInfo,
-  type PlanPeriod,
-  type PlanRegQuery,
-  type PlanRegRow,
-  type SubscriptionList,
-  type SubscriptionQuery,
-  SubscriptionStatus,
-} from "@burrow/contract";
-import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import { OrderType, type PlanPeriod, SubscriptionStatus } from "@burrow/contract";
+import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
-import { isPostgres } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { refused } from "../../shared/errors";
 import { lockUser } from "../../shared/locks";
-import { countRows, pageIds, pageOf } from "../../shared/paging";
-import { extend } from "../../shared/rows";
 import { type Tx, transact } from "../../shared/tx";
-import { shownPhone } from "../users/users.presenter";
+import { findPlanWithLevel, type PlanWithLevel } from "../plans/plans.repository";
 import { GB, grantDefaultPlan } from "./default-plan";
 import { addMonths } from "./periods";
-import { getPlanLimits } from "./quota";
-import { presentSubscriptionRow, type SubscriptionViewRow, subscriptionViewQuery } from "./subscriptions.presenter";
-import { findPlanWithLevel, type PlanWithLevel } from "../plans/plans.repository";
 import { findSubscription, livePlanSubscriptions } from "./subscriptions.repository";
-import { carriedQuota } from "./replaced";
 import type { SubscriptionRow } from "./subscriptions.table";
 import {
   type ExtensionAdded,
@@ -203,8 +186,18 @@ export async function applyPurchase(
       value_added: opts.value,
     };
   }
-  // The replaced plan's unused free traffic (check-in bonus) moves over instead of being lost.
-  const carried = await carriedQuota(trx, decision.replaces_subscription_id);
+  if (decision.replaces_subscription_id !== null) {
+    await trx
+      .updateTable("subscriptions")
+      .set((eb) => ({
+        status: SubscriptionStatus.Expired,
+        end_at: now,
+        given_back: eb("given_back", "+", decision.upgrade_credit),
+      }))
+      .where("id", "=", decision.replaces_subscription_id)
+      .where("status", "in", LIVE)
+      .execute();
+  }
   const row = await trx
     .insertInto("subscriptions")
     .values({
@@ -214,31 +207,16 @@ export async function applyPurchase(
       period: intent.period,
       start_at: now,
       end_at: decision.end_at,
-      traffic_quota: quota + carried,
-      status: quota + carried > 0 ? SubscriptionStatus.InUse : SubscriptionStatus.OverQuota,
+      traffic_quota: quota,
+      status: quota > 0 ? SubscriptionStatus.InUse : SubscriptionStatus.OverQuota,
       trade_id: opts.tradeId,
       created_at: now,
       paid_amount: opts.value,
-      free_quota: (free ? quota : 0) + carried,
+      free_quota: free ? quota : 0,
       free_ms: free ? Math.max(0, Date.parse(decision.end_at) - opts.now.getTime()) : 0,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
-  // The replaced one ends, saying what replaced it and the free traffic it passed on.
-  if (decision.replaces_subscription_id !== null) {
-    await trx
-      .updateTable("subscriptions")
-      .set((eb) => ({
-        status: SubscriptionStatus.Expired,
-        end_at: now,
-        given_back: eb("given_back", "+", decision.upgrade_credit),
-        replaced_by: row.id,
-        carried_quota: carried,
-      }))
-      .where("id", "=", decision.replaces_subscription_id)
-      .where("status", "in", LIVE)
-      .execute();
-  }
   return {
     subscription_id: row.id,
     sub_end_before: null,
@@ -385,101 +363,4 @@ export async function expireSubscriptions(ctx: AppContext, now = new Date()): Pr
     });
   }
   return expired;
-}
-
-/** Live first (in use, over quota), then the rest; newest first within each. */
-const liveFirst = sql<number>`case when subscriptions.status in (${SubscriptionStatus.InUse}, ${SubscriptionStatus.OverQuota}) then 0 else 1 end`;
-
-/**
- * The subscriptions a list asks for, as one condition: the rows and their count are both read
- * with it, so a filter cannot be applied to one and forgotten on the other.
- */
-function subscriptionFilter(q: { uid?: number; trade_id?: string; kind?: number; status?: number }) {
-  return (eb: ExpressionBuilder<DB, "subscriptions">) =>
-    eb.and([
-      ...(q.uid !== undefined ? [eb("subscriptions.uid", "=", q.uid)] : []),
-      ...(q.trade_id ? [eb("subscriptions.trade_id", "=", q.trade_id)] : []),
-      ...(q.kind !== undefined ? [eb("subscriptions.kind", "=", q.kind)] : []),
-      ...(q.status !== undefined ? [eb("subscriptions.status", "=", q.status)] : []),
-    ]);
-}
-
-/** One page of subscriptions matching `filter`, in `order`, presented, with the total. */
-function subscriptionPage(
-  ctx: AppContext,
-  filter: ReturnType<typeof subscriptionFilter>,
-  page: number,
-  size: number,
-  withOwner: boolean,
-) {
-  const filtered = ctx.db.selectFrom("subscriptions").where(filter);
-  const rows = subscriptionViewQuery(ctx.db)
-    .leftJoin("users", "users.uid", "subscriptions.uid")
-    .select("users.phone as phone");
-  return pageOf(
-    page,
-    size,
-    async (limit, offset) =>
-      // The operators' list on PostgreSQL: the page's ids, then their joined rows (pageIds), so the
-      // joined statement is planned once, not under LIMIT/OFFSET parameters on every call (p95
-      // 33 -> 25 ms at scale). SQLite walks the id index with the joins as it is (there the ids
-      // first measured slower: 512 -> 607 us an answer).
-      withOwner && isPostgres(ctx.db)
-        ? rows
-            .where(await pageIds(ctx.db, filtered, "subscriptions.id", limit, offset))
-            .orderBy("subscriptions.id", "desc")
-            .execute()
-        : rows
-            .where(filter)
-            .$if(!withOwner, (qb) => qb.orderBy(liveFirst))
-            .orderBy("subscriptions.id", "desc")
-            .limit(limit)
-            .offset(offset)
-            .execute(),
-    () => countRows(filtered, withOwner ? ctx.db : undefined),
-  );
-}
-
-/** GET /user/subscription: my plans and traffic packs with traffic used/left, and my limits now. */
-export async function listMySubscriptions(
-  ctx: AppContext,
-  uid: number,
-  q: SubscriptionQuery,
-): Promise<SubscriptionList> {
-  const now = new Date();
-  const [page, limits] = await Promise.all([
-    subscriptionPage(ctx, subscriptionFilter({ uid, kind: q.kind, status: q.status }), q.page, q.size, false),
-    getPlanLimits(ctx.db, uid),
-  ]);
-  const info: PlanLimitsInfo | null = limits && {
-    plan_id: limits.plan_id,
-    plan_name: limits.plan_name,
-    level: limits.level,
-    bandwidth: limits.bandwidth,
-    tunnel_limit: limits.tunnel_limit,
-    tunnel_peer_port_limit: limits.tunnel_peer_port_limit,
-    traffic_quota: limits.traffic_quota,
-    traffic_used: limits.traffic_used,
-    end_at: limits.end_at,
-    usable: limits.usable,
-    ...(limits.reason && { reason: limits.reason }),
-  };
-  return {
-    ...page,
-    list: page.list.map((r) => presentSubscriptionRow(r as SubscriptionViewRow, now)),
-    limits: info,
-  };
-}
-
-/** GET /super/plan/reg: every plan and pack registration (subscription), with its customer. */
-export async function listPlanRegistrations(ctx: AppContext, q: PlanRegQuery): Promise<Paged<PlanRegRow>> {
-  const filter = subscriptionFilter({ uid: q.user_id, trade_id: q.local_trade_id, kind: q.kind, status: q.status });
-  const page = await subscriptionPage(ctx, filter, q.page, q.size, true);
-  const now = new Date();
-  return {
-    ...page,
-    list: page.list.map((r) =>
-      extend(presentSubscriptionRow(r as SubscriptionViewRow, now), { uid: r.uid, phone: shownPhone(r.phone) }),
-    ),
-  };
 }
