@@ -9,6 +9,7 @@ import { findPlanWithLevel, type PlanWithLevel } from "../plans/plans.repository
 import { GB, grantDefaultPlan } from "./default-plan";
 import { addMonths } from "./periods";
 import { findSubscription, livePlanSubscriptions } from "./subscriptions.repository";
+import { carriedQuota } from "./replaced";
 import type { SubscriptionRow } from "./subscriptions.table";
 import {
   type ExtensionAdded,
@@ -186,18 +187,8 @@ export async function applyPurchase(
       value_added: opts.value,
     };
   }
-  if (decision.replaces_subscription_id !== null) {
-    await trx
-      .updateTable("subscriptions")
-      .set((eb) => ({
-        status: SubscriptionStatus.Expired,
-        end_at: now,
-        given_back: eb("given_back", "+", decision.upgrade_credit),
-      }))
-      .where("id", "=", decision.replaces_subscription_id)
-      .where("status", "in", LIVE)
-      .execute();
-  }
+  // The replaced plan's unused free traffic (check-in bonus) moves over instead of being lost.
+  const carried = await carriedQuota(trx, decision.replaces_subscription_id);
   const row = await trx
     .insertInto("subscriptions")
     .values({
@@ -207,16 +198,31 @@ export async function applyPurchase(
       period: intent.period,
       start_at: now,
       end_at: decision.end_at,
-      traffic_quota: quota,
-      status: quota > 0 ? SubscriptionStatus.InUse : SubscriptionStatus.OverQuota,
+      traffic_quota: quota + carried,
+      status: quota + carried > 0 ? SubscriptionStatus.InUse : SubscriptionStatus.OverQuota,
       trade_id: opts.tradeId,
       created_at: now,
       paid_amount: opts.value,
-      free_quota: free ? quota : 0,
+      free_quota: (free ? quota : 0) + carried,
       free_ms: free ? Math.max(0, Date.parse(decision.end_at) - opts.now.getTime()) : 0,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
+  // The replaced one ends, saying what replaced it and the free traffic it passed on.
+  if (decision.replaces_subscription_id !== null) {
+    await trx
+      .updateTable("subscriptions")
+      .set((eb) => ({
+        status: SubscriptionStatus.Expired,
+        end_at: now,
+        given_back: eb("given_back", "+", decision.upgrade_credit),
+        replaced_by: row.id,
+        carried_quota: carried,
+      }))
+      .where("id", "=", decision.replaces_subscription_id)
+      .where("status", "in", LIVE)
+      .execute();
+  }
   return {
     subscription_id: row.id,
     sub_end_before: null,
