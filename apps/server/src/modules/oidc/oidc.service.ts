@@ -9,10 +9,10 @@ import {
   type TokenResult,
   UserStatus,
 } from "@burrow/contract";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import * as client from "openid-client";
 import type { AppContext } from "../../context";
+import { isUniqueViolation } from "../../db/errors";
 import type { DB } from "../../db/schema";
 import { localDuplicated, notFound, rateLimited, refused } from "../../shared/errors";
 import { randomCode, randomToken } from "../../shared/ids";
@@ -21,7 +21,7 @@ import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";
 import { direct, type Tx, transact } from "../../shared/tx";
 import type { ClientMeta } from "../auth/auth.service";
-import { authenticate, bannedError, issueSession } from "../auth/sessions";
+import { bannedError, issueSession } from "../auth/sessions";
 import { consumeCode } from "../auth/sms";
 import { grantDefaultPlan } from "../subscriptions/default-plan";
 import { NO_PHONE_PREFIX } from "../users/users.presenter";
@@ -35,13 +35,21 @@ import { enabledProvider, providerConfig } from "./providers";
  * the browser to PUBLIC_URL/callback/auth, whose page posts the answer to POST
  * /auth/oidc/callback: the flow is taken (single use, unexpired, same cookie) before the code is
  * exchanged, and openid-client checks state, PKCE, nonce, issuer and the ID token's signature.
+ * The routes read and set the cookie; this file only sees its value.
  */
 
-const COOKIE = "burrow_oidc";
-const COOKIE_PATH = "/api/auth/oidc";
 const FLOW_TTL_MS = 10 * 60 * 1000;
 const PENDING_TTL_MS = 10 * 60 * 1000;
 const STARTS_PER_IP = 30;
+
+/** How long the browser's binding cookie must last: a flow, then the pending identity it may leave. */
+export const BROWSER_COOKIE_MAX_AGE_S = Math.floor((FLOW_TTL_MS + PENDING_TTL_MS) / 1000);
+
+/** The browser a flow step comes from: its address and its binding cookie's value, if it sent one. */
+export interface FlowBrowser {
+  ip: string;
+  cookie: string | undefined;
+}
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
@@ -72,50 +80,32 @@ export function redirectUri(ctx: AppContext): string {
   return `${ctx.config.PUBLIC_URL.replace(/\/+$/, "")}/callback/auth`;
 }
 
-function readCookie(req: FastifyRequest): string | undefined {
-  for (const part of String(req.headers.cookie ?? "").split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    const value = rest.join("=");
-    if (name === COOKIE && /^[\w-]{32,64}$/.test(value)) return value;
-  }
-  return undefined;
-}
-
-/** The browser's binding cookie (kept when it already has one, so two tabs can each run a flow). */
-function browserCookie(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): string {
-  const value = readCookie(req) ?? randomToken(32);
-  const secure = ctx.config.PUBLIC_URL?.startsWith("https://") ? "; Secure" : "";
-  reply.header(
-    "set-cookie",
-    `${COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${Math.floor((FLOW_TTL_MS + PENDING_TTL_MS) / 1000)}; HttpOnly; SameSite=Lax${secure}`,
-  );
-  return value;
-}
-
 /** The cookie's hash, or the refusal every flow step gives a browser without one. */
-function browserHash(req: FastifyRequest): string {
-  const value = readCookie(req);
-  if (!value) throw staleFlow();
-  return sha256(value);
+function browserHash(browser: FlowBrowser): string {
+  if (!browser.cookie) throw staleFlow();
+  return sha256(browser.cookie);
 }
 
-/** Starts a sign-in (uid undefined) or a bind (uid of the signed-in customer). */
+/**
+ * Starts a sign-in (uid undefined) or a bind (uid of the signed-in customer). Answers the
+ * provider's URL and the cookie value the browser must keep (its own when it sent one, so that two
+ * tabs can each run a flow).
+ */
 export async function startFlow(
   ctx: AppContext,
-  req: FastifyRequest,
-  reply: FastifyReply,
+  browser: FlowBrowser,
   providerId: number,
   uid?: number,
-): Promise<OidcStartResult> {
+): Promise<{ result: OidcStartResult; cookie: string }> {
   const redirect_uri = redirectUri(ctx);
-  const limit = await ctx.limiter.hit(`oidc:start:${clientKey(req.ip)}`, STARTS_PER_IP, 600);
+  const limit = await ctx.limiter.hit(`oidc:start:${clientKey(browser.ip)}`, STARTS_PER_IP, 600);
   if (!limit.allowed) throw rateLimited(limit.retryAfterSec);
   const provider = await enabledProvider(ctx, providerId);
   const config = await providerConfig(ctx, provider);
   const state = client.randomState();
   const nonce = client.randomNonce();
   const codeVerifier = client.randomPKCECodeVerifier();
-  const cookie = browserCookie(ctx, req, reply);
+  const cookie = browser.cookie ?? randomToken(32);
   const now = Date.now();
   await ctx.db
     .deleteFrom("oidc_flows")
@@ -148,17 +138,22 @@ export async function startFlow(
     code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
     code_challenge_method: "S256",
   });
-  return { url: url.href };
+  return { result: { url: url.href }, cookie };
 }
 
-/** Finishes a flow: signs in, binds, or leaves a pending identity to link or register. */
+/**
+ * Finishes a flow: signs in, binds, or leaves a pending identity to link or register. A bind
+ * finishes only for the customer who started it, still signed in (`signedInUid` authenticates the
+ * caller, refusing when nobody is).
+ */
 export async function finishFlow(
   ctx: AppContext,
-  req: FastifyRequest,
+  from: FlowBrowser,
   body: OidcCallbackBody,
   meta: ClientMeta,
+  signedInUid: () => Promise<number>,
 ): Promise<OidcCallbackResult> {
-  const browser = browserHash(req);
+  const browser = browserHash(from);
   const stateHash = sha256(body.state);
   // Taken before anything else: a state answers once, in the browser that started it, in time.
   const taken = await ctx.db
@@ -204,9 +199,9 @@ export async function finishFlow(
 
   if (flow.intent === "bind") {
     // The bind finishes for the customer who started it, still signed in.
-    const user = await authenticate(ctx, req);
-    if (user.uid !== flow.uid) throw staleFlow();
-    await bindIdentity(ctx.db, user.uid, provider.id, subject);
+    const uid = await signedInUid();
+    if (uid !== flow.uid) throw staleFlow();
+    await bindIdentity(ctx.db, uid, provider.id, subject);
     return { kind: "bound", provider: provider.name };
   }
 
@@ -277,12 +272,12 @@ async function signIn(
 }
 
 /** The pending identity of this ticket in this browser, taken (single use) by `take`. */
-async function pending(ctx: AppContext, req: FastifyRequest, ticket: string) {
+async function pending(ctx: AppContext, browser: FlowBrowser, ticket: string) {
   const row = await ctx.db
     .selectFrom("oidc_pending")
     .selectAll()
     .where("ticket_hash", "=", sha256(ticket))
-    .where("browser_hash", "=", browserHash(req))
+    .where("browser_hash", "=", browserHash(browser))
     .where("used_at", "is", null)
     .where("expires_at", ">", nowIso())
     .executeTakeFirst();
@@ -303,11 +298,11 @@ async function pending(ctx: AppContext, req: FastifyRequest, ticket: string) {
 /** Binds a pending identity to the account of a phone proven by an SMS code (scene login), and signs in. */
 export async function linkPending(
   ctx: AppContext,
-  req: FastifyRequest,
+  browser: FlowBrowser,
   body: OidcLinkBody,
   meta: ClientMeta,
 ): Promise<TokenResult> {
-  const { row, provider, take } = await pending(ctx, req, body.ticket);
+  const { row, provider, take } = await pending(ctx, browser, body.ticket);
   // The code first, so that a wrong one is answered alike for any phone: only its holder learns
   // whether it has an account (the ticket stays, to create one instead).
   await consumeCode(ctx, body.phone, "login", body.code);
@@ -321,11 +316,11 @@ export async function linkPending(
 /** Creates an account for a pending identity: no password, no phone yet (needed before buying or creating tunnels). */
 export async function registerPending(
   ctx: AppContext,
-  req: FastifyRequest,
+  browser: FlowBrowser,
   ticket: string,
   meta: ClientMeta,
 ): Promise<TokenResult> {
-  const { row, provider, take } = await pending(ctx, req, ticket);
+  const { row, provider, take } = await pending(ctx, browser, ticket);
   try {
     return await transact(ctx, async (trx) => {
       await take(trx);
@@ -354,8 +349,7 @@ export async function registerPending(
     });
   } catch (err) {
     // Two registrations of one identity at once: the unique (provider, subject) index lets one win.
-    if (err instanceof Error && /unique|duplicate/i.test(err.message))
-      throw localDuplicated("该第三方账号已绑定其他账号");
+    if (isUniqueViolation(err)) throw localDuplicated("该第三方账号已绑定其他账号");
     throw err;
   }
 }
