@@ -176,6 +176,8 @@ export interface SetupItem {
   detail: string;
   /** where it is fixed: a console page (a path under /admin), or environment variables described in docs/deploy.md */
   fix: { page: string } | { env: string[]; doc: string };
+  /** the console page that shows the value in force (a path under /admin), for lines fixed in the environment */
+  shown_at?: string;
 }
 
 /** GET /super/setup: the set-up checklist; the overview shows it while `show`. */

@@ -16,6 +16,8 @@ import { providerKind } from "../verify/provider";
 const DISMISSED = "setup_checklist_dismissed";
 /** The section of docs/deploy.md that explains each environment line. */
 const DOC = "docs/deploy.md#set-up-checklist";
+/** The site settings page, which shows the gateways and verification channel in force. */
+const SETTINGS_PAGE = "/setting";
 
 const env = (...vars: string[]) => ({ env: vars, doc: DOC });
 
@@ -78,6 +80,7 @@ export async function setupChecklist(ctx: AppContext): Promise<SetupChecklist> {
           ? "已接入易支付网关"
           : "正在使用内置沙箱支付：任何订单都可免费支付，不能收款。设置 EPAY_URL、EPAY_PID、EPAY_KEY",
       fix: env("EPAY_URL", "EPAY_PID", "EPAY_KEY"),
+      shown_at: SETTINGS_PAGE,
     },
     {
       key: "sms",
@@ -88,6 +91,7 @@ export async function setupChecklist(ctx: AppContext): Promise<SetupChecklist> {
           ? "验证码经短信网关发送"
           : "验证码只打印在服务器日志中（console 驱动），用户收不到短信，无法注册。设置 SMS_DRIVER=http 与 SMS_HTTP_URL",
       fix: env("SMS_DRIVER", "SMS_HTTP_URL", "SMS_HTTP_TOKEN"),
+      shown_at: SETTINGS_PAGE,
     },
     {
       key: "verify",
@@ -100,6 +104,7 @@ export async function setupChecklist(ctx: AppContext): Promise<SetupChecklist> {
             ? "实名认证由管理员人工审核"
             : "正在使用沙箱实名认证：按姓名直接判定，不核验身份。设置 VERIFY_URL、VERIFY_MERCHANT_ID、VERIFY_KEY，或 VERIFY_PROVIDER=manual 人工审核",
       fix: env("VERIFY_PROVIDER", "VERIFY_URL", "VERIFY_MERCHANT_ID", "VERIFY_KEY"),
+      shown_at: SETTINGS_PAGE,
     },
     {
       key: "oidc",

@@ -1,4 +1,4 @@
-import type { AuditRow, Paged, SiteSettings } from "@burrow/contract";
+import type { AuditRow, Paged, SetupChecklist, SiteSettings } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
@@ -46,6 +46,12 @@ describe("GET /super/settings (issue 35 §7)", () => {
     expect((await t.api("GET", "/super/settings", { token: staff })).status).toBe(403);
     const menu = await t.api<{ path: string }[]>("GET", "/super/roleMenu", { token: admin });
     expect(menu.body.data.map((m) => m.path)).toContain("/setting");
+  });
+
+  it("the set-up checklist's environment lines link to the page that shows the values in force", async () => {
+    const c = await t.api<SetupChecklist>("GET", "/super/setup", { token: admin });
+    const shown = Object.fromEntries(c.body.data.items.map((i) => [i.key, i.shown_at]));
+    expect(shown).toMatchObject({ payment: "/setting", sms: "/setting", verify: "/setting" });
   });
 });
 
