@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "../../../test/harness";
 import { frpcFor, type SimNode, startSimNode } from "../../../test/sim-env";
 import { shanghaiDate, shanghaiDayStart } from "../../shared/time";
 import { frpRuntime } from "./frp.routes";
-import { pollNode } from "./poller";
+import { pollNode } from "./poll-node";
 
 let t: TestApp;
 let admin: string;

@@ -8,7 +8,9 @@ import { FrpDecisionCache } from "./decision-cache";
 import { FrpWriter } from "./frp-writer";
 import { FrpPlugin, type PluginAnswer } from "./plugin";
 import type { PluginFastPath } from "./plugin-http";
-import { PollConflict, type PollerHandle, pollNode, startPoller } from "./poller";
+import { PollConflict } from "./poll-guards";
+import { pollNode } from "./poll-node";
+import { type PollerHandle, startPoller } from "./poller";
 
 /** The frp control plane of one app: decision cache, plugin, write-behind writer, poller. */
 export interface FrpRuntime {

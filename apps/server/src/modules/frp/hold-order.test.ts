@@ -10,7 +10,7 @@ import { FrpDecisionCache } from "./decision-cache";
 import { frpRuntime } from "./frp.routes";
 import { FrpWriter } from "./frp-writer";
 import { FrpPlugin } from "./plugin";
-import { pollNode } from "./poller";
+import { pollNode } from "./poll-node";
 
 /*
  * frps sends CloseProxy from a goroutine (frp-protocol.md Appendix C): after frpc reconnects under

@@ -16,8 +16,11 @@ import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
 import { frpcFor, type SimNode, startSimNode } from "../../../test/sim-env";
 import { acquireLease } from "../../shared/jobs";
 import { addDays, shanghaiDate, shanghaiDayStart } from "../../shared/time";
+import { counterDelta } from "./counters";
 import { frpRuntime } from "./frp.routes";
-import { counterDelta, PollConflict, pollAll, pollNode, pruneConnections } from "./poller";
+import { PollConflict } from "./poll-guards";
+import { pollNode } from "./poll-node";
+import { pollAll, pruneConnections } from "./poller";
 
 let t: TestApp;
 let admin: string;

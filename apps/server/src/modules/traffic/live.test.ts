@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from "../../../test/harness";
 import { frpcFor, type SimNode, startSimNode } from "../../../test/sim-env";
 import { shanghaiDate, shanghaiDayStart } from "../../shared/time";
 import { frpRuntime } from "../frp/frp.routes";
-import { pollNode } from "../frp/poller";
+import { pollNode } from "../frp/poll-node";
 
 /*
  * Issue 35 §8: /admin/tun/conns "当前活跃代理" stayed empty while a tunnel was 已连接 and its node

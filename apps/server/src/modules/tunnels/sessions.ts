@@ -1,6 +1,7 @@
 import { TunnelStatus } from "@burrow/contract";
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../../db/schema";
+import { chunks } from "../../shared/chunks";
 import type { Tx } from "../../shared/tx";
 import { releaseDeletedDomains } from "./tunnels.repository";
 
@@ -10,15 +11,6 @@ import { releaseDeletedDomains } from "./tunnels.repository";
  * what the reporting process already knows (a session opened or closed, bytes counted) are not
  * announced; a hold released or taken changes what every process decides, and is.
  */
-
-/** Rows per multi-row statement: far below both drivers' bind-parameter limits. */
-const CHUNK = 400;
-
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
 
 /** Locked, deleted or turned off: frps holding such a tunnel's proxy is what gets its sessions refused. */
 const blocked = (r: { status: number; enabled: number }) =>
