@@ -119,10 +119,11 @@ describe("admin writes", () => {
       body: { uid: a.uid, status: -1, ban_reason: "滥用" },
     });
     expect(ban.body.data.status).toBe(-1);
+    // Told the ban and its reason (30005, issue 35 §11), the session stays revoked.
     const next = await t.api("GET", "/user/userInfo", { token: a.token });
-    expect(next.body.code).toBe(30003);
+    expect([next.body.code, next.body.msg]).toEqual([30005, "账号已被封禁：滥用"]);
     const login = await t.api("POST", "/auth/login", { body: { phone: a.phone, password: a.password } });
-    expect(login.body.code).toBe(2001);
+    expect(login.body.code).toBe(30005);
     expect(login.body.msg).toContain("滥用");
     await t.api("PATCH", "/super/user/info", { token: admin, body: { uid: a.uid, status: 1 } });
     await t.login(a.phone, a.password);
