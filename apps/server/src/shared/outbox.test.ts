@@ -108,7 +108,7 @@ describe("dispatching", () => {
       release = r;
     });
     const id = (await transact(t.ctx, (trx) =>
-      recordEvent(trx, "quota.80", { uid: 1, subscription_id: 1, period_start: "x", used: 8, quota: 10 }),
+      recordEvent(trx, "quota.80", { uid: 1, subscription_id: 1, period_end: null, used: 8, quota: 10 }),
     ))!;
     const dying = dispatchOutbox(t.ctx, { holder: "process-a" });
     await expect.poll(() => seen("test.slow")).toEqual([id]);

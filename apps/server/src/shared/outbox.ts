@@ -30,8 +30,8 @@ export interface DomainEvents {
   "quota.80": {
     uid: number;
     subscription_id: number;
-    /** the period's start (ISO) the threshold was crossed in */
-    period_start: string;
+    /** the plan's end (ISO; null: the free plan, no end) when it was crossed: a renewal starts a new period */
+    period_end: string | null;
     used: number;
     quota: number;
   };

@@ -25,6 +25,7 @@ import type { DB } from "../../db/schema";
 import { invalid, notFound, refused } from "../../shared/errors";
 import { randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
+import { recordEvent } from "../../shared/outbox";
 import { extend } from "../../shared/rows";
 import { shanghaiWallClock } from "../../shared/time";
 import { type Tx, transact } from "../../shared/tx";
@@ -146,9 +147,17 @@ export async function createOrder(
 
 /** Tells the order hooks (affiliate, invoices) about a paid order, as delivered, in its transaction. */
 async function runPaidHooks(ctx: AppContext, trx: Tx, tradeId: string, now: Date): Promise<void> {
-  if (!ctx.orderHooks.length) return;
   const order = (await findOrder(trx, tradeId))!;
   for (const hook of ctx.orderHooks) await hook.paid?.(trx, order, now);
+  // After-the-fact reactions (notices, webhooks) take the outbox: they run after the commit.
+  // Keyed by the order: a payment is recorded once (the conditional update above), the key says so.
+  const { id, trade_id, uid, type, name, amount } = order;
+  await recordEvent(
+    trx,
+    "order.paid",
+    { order_id: id, trade_id, uid, type, name, amount: Number(amount) },
+    { key: `order.paid:${trade_id}`, now },
+  );
 }
 
 /** What an online payment did to its order. */

@@ -1,8 +1,10 @@
 import { OrderType, SubscriptionStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
+import { recordEvent } from "../../shared/outbox";
 import { nowIso } from "../../shared/time";
 import type { Tx } from "../../shared/tx";
+import type { SubscriptionRow } from "./subscriptions.table";
 
 /** What a customer's current plan allows, and whether frp may serve them now. */
 export interface PlanLimits {
@@ -102,6 +104,7 @@ export async function chargeTraffic(trx: Tx, uid: number, bytes: number): Promis
     return { overQuota: true };
   }
   const order = [plan, ...subs.filter((s) => s.kind === OrderType.TrafficPack)];
+  await warnAtThreshold(trx, uid, plan, order, bytes);
   let left = bytes;
   for (const [i, s] of order.entries()) {
     const room = Math.max(0, Number(s.traffic_quota) - Number(s.traffic_used));
@@ -125,4 +128,32 @@ export async function chargeTraffic(trx: Tx, uid: number, bytes: number): Promis
   const after = await getPlanLimits(trx, uid);
   if (!after?.usable) trx.changes.emit("subscription.changed", { uid });
   return { overQuota: !after?.usable };
+}
+
+/** The share of the quota (plan and packs together) past which the customer hears of it once. */
+export const QUOTA_WARN_RATIO = 0.8;
+
+/**
+ * Records "quota.80" when this charge takes the customer's usage across 80 % of their quota, in
+ * the charging transaction: only the crossing charge does (not every poll after it), and the key
+ * (the plan subscription and its end, which a renewal moves) keeps it to once per period even if
+ * a quota grown meanwhile lets usage cross again.
+ */
+async function warnAtThreshold(
+  trx: Tx,
+  uid: number,
+  plan: SubscriptionRow,
+  counted: SubscriptionRow[],
+  bytes: number,
+): Promise<void> {
+  const quota = counted.reduce((n, s) => n + Number(s.traffic_quota), 0);
+  const before = counted.reduce((n, s) => n + Number(s.traffic_used), 0);
+  const line = quota * QUOTA_WARN_RATIO;
+  if (quota <= 0 || before >= line || before + bytes < line) return;
+  await recordEvent(
+    trx,
+    "quota.80",
+    { uid, subscription_id: plan.id, period_end: plan.end_at, used: before + bytes, quota },
+    { key: `quota.80:${plan.id}:${plan.end_at ?? "open"}` },
+  );
 }

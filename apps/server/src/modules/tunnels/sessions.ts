@@ -1,7 +1,9 @@
 import { TunnelStatus } from "@burrow/contract";
-import { type Kysely, sql } from "kysely";
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from "kysely";
+import { isPostgres } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { chunks } from "../../shared/chunks";
+import { recordEvent } from "../../shared/outbox";
 import type { Tx } from "../../shared/tx";
 import { releaseDeletedDomains } from "./tunnels.repository";
 
@@ -11,6 +13,32 @@ import { releaseDeletedDomains } from "./tunnels.repository";
  * what the reporting process already knows (a session opened or closed, bytes counted) are not
  * announced; a hold released or taken changes what every process decides, and is.
  */
+
+const STATUS_EVENT_COLUMNS = ["tun_id", "uid", "node_id", "tun_name"] as const;
+type StatusEventRow = { tun_id: number; uid: number; node_id: number; tun_name: string };
+
+/**
+ * The tunnels of `ids` whose status the coming update changes (`when`), read under a row lock on
+ * PostgreSQL so that no other session changes them before it: the set the events name.
+ */
+async function transitioning(
+  trx: Tx,
+  ids: number[],
+  when: (eb: ExpressionBuilder<DB, "tunnels">) => Expression<SqlBool>,
+): Promise<StatusEventRow[]> {
+  const q = trx.selectFrom("tunnels").select(STATUS_EVENT_COLUMNS).where("tun_id", "in", ids).where(when);
+  return (isPostgres(trx) ? q.forUpdate() : q).execute();
+}
+
+/** "tunnel.online" / "tunnel.offline" in the status change's transaction (handlers debounce; shared/outbox.ts). */
+async function recordStatusEvents(
+  trx: Tx,
+  type: "tunnel.online" | "tunnel.offline",
+  rows: readonly StatusEventRow[],
+): Promise<void> {
+  for (const r of rows)
+    await recordEvent(trx, type, { tun_id: r.tun_id, uid: r.uid, node_id: r.node_id, name: r.tun_name });
+}
 
 /** Locked, deleted or turned off: frps holding such a tunnel's proxy is what gets its sessions refused. */
 const blocked = (r: { status: number; enabled: number }) =>
@@ -60,6 +88,7 @@ export const SEEN_HOLD = -1;
 export async function tunnelsOnline(trx: Tx, tunIds: number[], runId: string, at: string, opens = 1): Promise<void> {
   const n = Math.max(1, Math.trunc(opens));
   for (const ids of chunks(tunIds)) {
+    const coming = await transitioning(trx, ids, (eb) => eb("status", "=", TunnelStatus.Offline));
     const rows = await trx
       .updateTable("tunnels")
       .set({
@@ -72,6 +101,7 @@ export async function tunnelsOnline(trx: Tx, tunIds: number[], runId: string, at
       .returning(["tun_id", "uid", "status", "enabled"])
       .execute();
     announceBlocked(trx, rows);
+    await recordStatusEvents(trx, "tunnel.online", coming);
   }
 }
 
@@ -94,6 +124,14 @@ export async function tunnelsOffline(
   const stale = sql<boolean>`run_id = ${runId} and stale_closes >= ${sql.lit(n)}`;
   const rows: { tun_id: number; uid: number; status: number; enabled: number }[] = [];
   for (const ids of chunks(tunIds)) {
+    const going = await transitioning(trx, ids, (eb) =>
+      eb.and([
+        eb("status", "=", TunnelStatus.Connected),
+        eb.or([eb("run_id", "=", runId), eb("run_id", "is", null)]),
+        // Parenthesised: `not` binds tighter than the `and` inside `stale`.
+        eb.not(sql<boolean>`(${stale})`),
+      ]),
+    );
     const matched = await trx
       .updateTable("tunnels")
       .set({
@@ -107,6 +145,7 @@ export async function tunnelsOffline(
       .execute();
     rows.push(...matched);
     await releaseDeletedDomains(trx, ids);
+    await recordStatusEvents(trx, "tunnel.offline", going);
   }
   announceBlocked(trx, rows, announce);
 }
@@ -116,7 +155,7 @@ export async function tunnelsOffline(
  * from the dashboard is marked SEEN_HOLD; one already recorded keeps its count).
  */
 export async function tunnelSeenOnline(trx: Tx, tunId: number, runId: string | null, at: string): Promise<void> {
-  await trx
+  const seen = await trx
     .updateTable("tunnels")
     .set({
       status: TunnelStatus.Connected,
@@ -126,18 +165,22 @@ export async function tunnelSeenOnline(trx: Tx, tunId: number, runId: string | n
     })
     .where("tun_id", "=", tunId)
     .where("status", "=", TunnelStatus.Offline)
+    .returning(STATUS_EVENT_COLUMNS)
     .execute();
+  await recordStatusEvents(trx, "tunnel.online", seen);
 }
 
 /** The poller no longer sees these connected tunnels online: offline, without a hold. */
 export async function tunnelsGone(trx: Tx, tunIds: number[]): Promise<void> {
   for (const ids of chunks(tunIds)) {
-    await trx
+    const gone = await trx
       .updateTable("tunnels")
       .set({ status: TunnelStatus.Offline, run_id: null, stale_closes: 0 })
       .where("tun_id", "in", ids)
       .where("status", "=", TunnelStatus.Connected)
+      .returning(STATUS_EVENT_COLUMNS)
       .execute();
+    await recordStatusEvents(trx, "tunnel.offline", gone);
   }
 }
 
