@@ -17,7 +17,7 @@ import { openSignedIn, sider, storedToken } from "../fixtures/browser";
 import { BASE_URL, SERVER_STATE } from "../fixtures/env";
 import { createPlanApi, uniqueTitle } from "../fixtures/store";
 
-/** The operator's settings form on /admin/withdrawal: rate (%), holding days, minimum (yuan). */
+/** The operator's settings form on /admin/setting (站点设置): rate (%), holding days, minimum (yuan). */
 async function saveSetting(admin: Page, rate: string, days: string, min: string): Promise<void> {
   await admin.getByLabel("返利比例（%）").fill(rate);
   await admin.getByLabel("结算期（天）").fill(days);
@@ -81,12 +81,12 @@ test("affiliate journey: invite link sign-up, rebates held and released, withdra
   const planName = uniqueTitle("E2E推广");
   await createPlanApi(token, { name: planName, monthly_fee: 2000 });
 
-  // --- The operator sets 10 %, 7 days, minimum 1.00 on /admin/withdrawal.
+  // --- The operator sets 10 %, 7 days, minimum 1.00 on the site settings page.
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
   await openSignedIn(admin, token, "/admin/view");
-  await sider(admin).getByRole("menuitem", { name: "提现管理" }).click();
-  await expect(admin).toHaveURL(/\/admin\/withdrawal$/);
+  await sider(admin).getByRole("menuitem", { name: "站点设置" }).click();
+  await expect(admin).toHaveURL(/\/admin\/setting$/);
   await saveSetting(admin, "10", "7", "1");
 
   // --- The inviter finds the invite link and its QR code on /aff/count.
@@ -194,7 +194,8 @@ test("affiliate journey: invite link sign-up, rebates held and released, withdra
   await expect(figure(page, "aff-available")).toHaveText("0.00");
 
   // --- The operator rejects it with a reason: the 1.00 is available again.
-  await admin.reload();
+  await sider(admin).getByRole("menuitem", { name: "提现管理" }).click();
+  await expect(admin).toHaveURL(/\/admin\/withdrawal$/);
   const pending = tableRow(admin, "处理中", inviter.phone);
   await expect(pending).toContainText("支付宝 · 13912345678", RELOADED);
   // The queue shows the verified name, that the payee matches it, and what links the two accounts:

@@ -17,6 +17,7 @@ import { oidcAdminRoutes, oidcCallbackRoute } from "@/features/oidc/oidc.routes"
 import { ordersCustomerRoutes, ordersRoutes, payResultRoute } from "@/features/orders/orders.routes";
 import { overviewRoutes } from "@/features/overview/overview.routes";
 import { plansRoutes } from "@/features/plans/plans.routes";
+import { settingsRoutes } from "@/features/settings/settings.routes";
 import { sslRoutes } from "@/features/ssl/ssl.routes";
 import { storeRoutes } from "@/features/store/store.routes";
 import { subscriptionsRoutes } from "@/features/subscriptions/subscriptions.routes";
@@ -58,6 +59,7 @@ const adminRoutes: RouteObject[] = [
   ...usermgrRoutes,
   ...verifyAdminRoutes,
   ...auditRoutes,
+  ...settingsRoutes,
   ...nodesAdminRoutes,
   ...tunnelsAdminRoutes,
   ...domainsAdminRoutes,

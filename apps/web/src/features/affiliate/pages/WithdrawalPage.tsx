@@ -20,7 +20,6 @@ import { formatTime, phoneText } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";
 import { adminWithdrawalsQuery, affKeys, decideWithdrawal } from "../affiliate.api";
-import { AffSettingCard } from "../components/AffSettingCard";
 import { WithdrawalStatusTag, withdrawTarget } from "../components/WithdrawalTags";
 
 /**
@@ -137,7 +136,9 @@ export function WithdrawalPage() {
   const approving = decision?.action === "approve";
   return (
     <PageContainer title="提现管理">
-      <AffSettingCard />
+      <Typography.Paragraph type="secondary">
+        返利比例、结算期和最低提现金额在<Link to={`${ADMIN_BASE}/setting`}>站点设置</Link>中修改。
+      </Typography.Paragraph>
       <SearchCard form={form} onFinish={search} onReset={reset}>
         <SelectFilter name="status" label="状态" width={110} options={labelOptions(WithdrawalStatusLabel)} />
         <SelectFilter

@@ -78,7 +78,10 @@ export function DashboardStats({ data }: { data: DashData }) {
             {data.checkin.today ? "今日已签到" : "每日签到"}
           </Button>
           <div>
-            <Typography.Text type="secondary">累计获得 {formatBytes(data.checkin.total_bonus)}</Typography.Text>
+            {/* Where the bonus went: into the plan in use; a plan bought later takes over what is unused. */}
+            <Typography.Text type="secondary" title="签到流量计入当前套餐；购买新套餐时，未用完的部分转入新套餐">
+              累计获得 {formatBytes(data.checkin.total_bonus)}（计入当前套餐）
+            </Typography.Text>
           </div>
         </Card>
       </Col>

@@ -22,6 +22,12 @@ function Fix({ item }: { item: SetupItem }) {
         </Typography.Text>
       ))}{" "}
       · 见 <Typography.Text code>{item.fix.doc}</Typography.Text>
+      {item.shown_at ? (
+        <>
+          {" · "}
+          <Link to={`/admin${item.shown_at}`}>当前设置</Link>
+        </>
+      ) : null}
     </Typography.Text>
   );
 }

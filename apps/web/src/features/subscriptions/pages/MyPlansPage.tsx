@@ -3,10 +3,11 @@ import { useQuery } from "@tanstack/react-query";
 import { Alert, Button, Card, Descriptions, Segmented, Space, Table, type TableColumnsType, Tag } from "antd";
 import { Link, useNavigate } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
-import { PLAN_KIND_OPTIONS, PlanTypeTag, SubscriptionStatusTag } from "@/components/StoreTags";
+import { PLAN_KIND_OPTIONS, PlanTypeTag } from "@/components/StoreTags";
 import { bandwidthText } from "@/features/store/pricing";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime } from "@/lib/format";
+import { FreeTrafficNote, SubscriptionState } from "../components/ReplacedNote";
 import { TrafficBar } from "../components/TrafficBar";
 import { subscriptionsQuery } from "../subscriptions.api";
 
@@ -26,14 +27,17 @@ const columns: TableColumnsType<SubscriptionView> = [
     title: "状态",
     dataIndex: "status",
     width: 100,
-    render: (status: number) => <SubscriptionStatusTag status={status} />,
+    render: (_: number, row) => <SubscriptionState row={row} />,
   },
   {
     title: "流量",
     key: "traffic",
     width: 300,
     render: (_: unknown, row) => (
-      <TrafficBar used={row.traffic_used} quota={row.traffic_quota} left={row.traffic_left} />
+      <>
+        <TrafficBar used={row.traffic_used} quota={row.traffic_quota} left={row.traffic_left} />
+        <FreeTrafficNote row={row} />
+      </>
     ),
   },
   {

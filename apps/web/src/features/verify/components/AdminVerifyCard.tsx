@@ -1,24 +1,18 @@
-import { ProcessStatus } from "@burrow/contract";
+import { ProcessStatus, VerifyModeLabel } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Descriptions, Form, Input, Modal, Popconfirm, Space, Switch, Typography } from "antd";
+import { Button, Card, Descriptions, Form, Input, Modal, Popconfirm, Space, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
 import { ApiError } from "@/api/client";
 import { ADMIN_BASE } from "@/lib/access";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
-import {
-  adminVerifyAction,
-  adminVerifyQuery,
-  updateVerifySetting,
-  verifyKeys,
-  verifySettingQuery,
-} from "../verify.api";
+import { adminVerifyAction, adminVerifyQuery, verifyKeys, verifySettingQuery } from "../verify.api";
 import { ContestedAlert } from "./ContestedAlert";
 import { VerifyStatusTag } from "./VerifyStatusTag";
 
-/** How a request was verified, as operators read it. */
-export const PROVIDER_LABEL: Record<string, string> = { sandbox: "沙箱", manual: "人工审核", redirect: "第三方认证" };
+/** How a request was verified, as operators read it (the contract's labels of the channels). */
+export const PROVIDER_LABEL: Record<string, string> = VerifyModeLabel;
 
 /** The review page of one user's request. */
 export const reviewPath = (uid: number) => `${ADMIN_BASE}/verify/list/${uid}`;
@@ -26,7 +20,8 @@ export const reviewPath = (uid: number) => `${ADMIN_BASE}/verify/list/${uid}`;
 /**
  * A user's identity verification (on /admin/usermgr/list/{Uid} and the review page): masked name
  * and number, status, the other accounts claiming the number, and for Managers approve / reject
- * with a reason / reset, plus the site-wide tunnel requirement. A manual review (photos waiting)
+ * with a reason / reset, and whether the site requires it for tunnels (changed on the settings page,
+ * not per user). A manual review (photos waiting)
  * is approved only on its review page, with the version of the submission shown there.
  */
 export function AdminVerifyCard({
@@ -66,13 +61,6 @@ export function AdminVerifyCard({
       queryClient.removeQueries({ queryKey: verifyKeys.evidence(uid) });
       await queryClient.invalidateQueries({ queryKey: verifyKeys.all });
       onChanged?.();
-    },
-  });
-  const toggle = useMutation({
-    mutationFn: updateVerifySetting,
-    onSuccess: async () => {
-      feedback.success("设置已保存");
-      await queryClient.invalidateQueries({ queryKey: verifyKeys.setting() });
     },
   });
   if (!v) return null;
@@ -145,16 +133,11 @@ export function AdminVerifyCard({
       </Descriptions>
       <ContestedAlert claims={v.contested} />
       {setting ? (
-        <Space style={{ marginTop: 12 }}>
-          <Typography.Text type="secondary">创建隧道需要实名认证（全站设置）</Typography.Text>
-          <Switch
-            aria-label="创建隧道需要实名认证"
-            checked={setting.required_for_tunnels}
-            disabled={!canWrite}
-            loading={toggle.isPending}
-            onChange={(on) => toggle.mutate({ required_for_tunnels: on })}
-          />
-        </Space>
+        // A site-wide rule, not this user's: said as such, changed on the settings page.
+        <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
+          全站规则：创建隧道{setting.required_for_tunnels ? "需要" : "不需要"}实名认证，
+          <Link to={`${ADMIN_BASE}/setting`}>在站点设置中修改</Link>
+        </Typography.Paragraph>
       ) : null}
       <Modal
         title="驳回实名认证"
