@@ -3,9 +3,9 @@ import type { Kysely } from "kysely";
 import type { UsableDomain } from "../../context";
 import type { DB } from "../../db/schema";
 import type { EventBus } from "../../shared/events";
+import { parseJson } from "../../shared/json";
 import { EventedCache, type LoadingCache } from "../../shared/loading-cache";
 import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
-import { parseJson } from "../tunnels/tunnels.presenter";
 
 /**
  * Constant-time comparison of a presented secret with a stored one: every character is compared,

@@ -2,9 +2,10 @@ import { PaymentsApi } from "@burrow/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
+import { flattenParams } from "../../shared/form-params";
 import { recordOnlinePayment } from "../orders/orders.service";
 import { checkNotify, gatewayKeys, publicBase } from "./epay";
-import { flattenParams, handleEpayNotify } from "./payments.service";
+import { handleEpayNotify } from "./payments.service";
 import { sandboxRoutes } from "./sandbox";
 
 /**

@@ -3,23 +3,6 @@ import { recordOnlinePayment } from "../orders/orders.service";
 import { checkNotify } from "./epay";
 
 /**
- * Flattens query/form values to strings. Returns null when a key is repeated (in one source or
- * across two): which copy a signature covers would be ambiguous, so such a message is refused.
- */
-export function flattenParams(...sources: unknown[]): Record<string, string> | null {
-  const out: Record<string, string> = {};
-  for (const src of sources) {
-    if (!src || typeof src !== "object") continue;
-    for (const [k, v] of Object.entries(src as Record<string, unknown>)) {
-      if (Array.isArray(v) || Object.hasOwn(out, k)) return null;
-      if (typeof v === "string" || typeof v === "number") out[k] = String(v);
-      else return null;
-    }
-  }
-  return out;
-}
-
-/**
  * Handles the gateway's asynchronous notify. Refuses (and logs, changing nothing) any key beyond
  * the protocol's, a repeated key, a bad signature, another merchant's pid, a malformed amount, an
  * unknown order or an amount that differs from the order's; records a genuine payment exactly

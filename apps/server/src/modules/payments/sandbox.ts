@@ -2,10 +2,11 @@ import { type PayChannel, PayChannelLabel, PaymentsApi } from "@burrow/contract"
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
+import { flattenParams } from "../../shared/form-params";
 import { escapeHtml } from "../../shared/html";
 import { randomDigits } from "../../shared/ids";
 import { epaySign, epayVerify, gatewayKeys, parseYuan, publicBase } from "./epay";
-import { flattenParams, handleEpayNotify } from "./payments.service";
+import { handleEpayNotify } from "./payments.service";
 
 /**
  * The sandbox gateway: a stand-in for an epay-style gateway, for development and tests (config.ts

@@ -7,19 +7,11 @@ import {
   type TunnelProtocol,
   type TunnelView,
 } from "@burrow/contract";
+import { parseJson } from "../../shared/json";
 import { extend } from "../../shared/rows";
 import { shownPhone } from "../users/users.presenter";
 import { type TunnelJoinedRow, tunnelDomains } from "./tunnels.repository";
 import type { TunnelRow } from "./tunnels.table";
-
-/** Parses a JSON column, falling back when a row holds something unexpected. */
-export function parseJson<T>(text: string | null | undefined, fallback: T): T {
-  try {
-    return text ? (JSON.parse(text) as T) : fallback;
-  } catch {
-    return fallback;
-  }
-}
 
 /** A tunnel's custom domains (stored as JSON). */
 export const tunnelCustomDomains = (t: Pick<TunnelRow, "custom_domains">): string[] =>

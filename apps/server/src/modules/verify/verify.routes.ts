@@ -3,7 +3,7 @@ import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
-import { flattenParams } from "../payments/payments.service";
+import { flattenParams } from "../../shared/form-params";
 import { publicBase } from "./provider";
 import { adminVerifyAction, adminVerifyReview, adminVerifyView, sendVerifyPhoto, verifyQueue } from "./review";
 import { applyProviderResult, submitReview, submitVerification } from "./submissions";
