@@ -15,8 +15,9 @@ import { DAY, makeChain } from "../../../test/certs";
 import { startDnsServer, type TestDnsServer } from "../../../test/dns-server";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
+import { advanceDueIssues } from "./acme-steps";
+import { renewDueCertificates } from "./renewals";
 import { openKey, sealKey } from "./secret";
-import { advanceDueIssues, renewDueCertificates } from "./ssl.service";
 
 let t: TestApp;
 let dns: TestDnsServer;

@@ -2,7 +2,7 @@ import { frpProxyLocalName, frpUserName, type TunnelConfig, TunnelStatus } from 
 import type { AppContext } from "../../context";
 import { notFound, refused } from "../../shared/errors";
 import { tomlLine } from "../../shared/toml";
-import { certificateForDomains } from "../ssl/ssl.service";
+import { certificateForDomains } from "../ssl/ssl.repository";
 import { tunnelAddon, tunnelCustomDomains } from "./tunnels.presenter";
 import type { TunnelRow } from "./tunnels.table";
 
@@ -137,7 +137,7 @@ export async function tunnelConfig(
   const certDomains = new Map<number, string>();
   for (const t of tunnels) {
     if (t.protocol !== "https") continue;
-    const cert = await certificateForDomains(ctx, uid, tunnelCustomDomains(t));
+    const cert = await certificateForDomains(ctx.db, uid, tunnelCustomDomains(t));
     if (cert) certDomains.set(t.tun_id, cert.domain);
   }
   const filename = q.tun_id ? `frpc_t${q.tun_id}.toml` : `frpc_node${node.node_id}.toml`;
