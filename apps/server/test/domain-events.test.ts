@@ -1,7 +1,9 @@
 import { TunnelStatus } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { QUOTA_NOTICE_TITLE } from "../src/modules/assistant/notices";
 import { chargeTraffic } from "../src/modules/subscriptions/quota";
 import { tunnelSeenOnline, tunnelsGone, tunnelsOffline, tunnelsOnline } from "../src/modules/tunnels/sessions";
+import { dispatchOutbox } from "../src/shared/outbox-dispatch";
 import { transact } from "../src/shared/tx";
 import { createTestNode, createTestTunnel, setPlan } from "./frp-fixtures";
 import { createTestApp, type TestApp } from "./harness";
@@ -119,5 +121,56 @@ describe("quota.80", () => {
       .execute();
     await charge(Math.floor(quota * 0.4));
     expect(await eventsOf("quota.80", u.uid)).toHaveLength(1);
+  });
+});
+
+describe("the assistant's traffic notice (handler of quota.80)", () => {
+  it("tells the customer in their assistant conversations once, even when its delivery runs again", async () => {
+    const u = await t.register();
+    await setPlan(t, u.uid);
+    const sub = await t.db
+      .selectFrom("subscriptions")
+      .select(["traffic_quota"])
+      .where("uid", "=", u.uid)
+      .where("kind", "=", 2)
+      .where("status", "=", 1)
+      .executeTakeFirstOrThrow();
+    const list = async () =>
+      (await t.api<{ id: number; title: string }[]>("GET", "/user/assistant/conversation", { token: u.token })).body
+        .data;
+    expect(await list()).toEqual([]);
+    await transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, Math.ceil(Number(sub.traffic_quota) * 0.85)));
+    await dispatchOutbox(t.ctx);
+    const [notice, ...others] = await list();
+    expect(others).toEqual([]);
+    expect(notice.title).toBe(QUOTA_NOTICE_TITLE);
+    const detail = await t.api<{ messages: { role: string; content: string }[] }>(
+      "GET",
+      `/user/assistant/conversation/${notice.id}`,
+      { token: u.token },
+    );
+    expect(detail.body.data.messages).toEqual([
+      expect.objectContaining({ role: "assistant", content: expect.stringContaining("您的流量已使用 85%") }),
+    ]);
+    // A process that died after writing it and before marking the delivery done: run again.
+    const [event] = await t.db
+      .selectFrom("outbox_events")
+      .select("id")
+      .where("type", "=", "quota.80")
+      .where("uid", "=", u.uid)
+      .execute();
+    await t.db
+      .updateTable("outbox_deliveries")
+      .set({ status: "pending", next_at: new Date(0).toISOString() })
+      .where("event_id", "=", event.id)
+      .where("handler", "=", "assistant.quota-notice")
+      .execute();
+    expect((await dispatchOutbox(t.ctx)).done).toBeGreaterThanOrEqual(1);
+    expect(await list()).toHaveLength(1);
+    // Another customer does not see it.
+    const other = await t.register();
+    expect((await t.api<unknown[]>("GET", "/user/assistant/conversation", { token: other.token })).body.data).toEqual(
+      [],
+    );
   });
 });

@@ -188,6 +188,23 @@ export async function buildPrompt(
   ];
 }
 
+/** Deletes a customer's conversations beyond the newest MAX_CONVERSATIONS (after one was added). */
+export async function keepNewestConversations(trx: Kysely<DB>, uid: number): Promise<void> {
+  const old = await trx
+    .selectFrom("assistant_conversations")
+    .select("id")
+    .where("uid", "=", uid)
+    .orderBy("updated_at", "desc")
+    .orderBy("id", "desc")
+    .offset(MAX_CONVERSATIONS)
+    .limit(1000)
+    .execute();
+  if (!old.length) return;
+  const ids = old.map((o) => o.id);
+  await trx.deleteFrom("assistant_messages").where("conversation_id", "in", ids).execute();
+  await trx.deleteFrom("assistant_conversations").where("id", "in", ids).execute();
+}
+
 /** Stores the question (in a new conversation when none is named) and answers the conversation. */
 async function storeQuestion(
   ctx: AppContext,
@@ -212,21 +229,7 @@ async function storeQuestion(
         .returningAll()
         .executeTakeFirstOrThrow();
       conversation = presentConversation(c);
-      // Keep the newest MAX_CONVERSATIONS.
-      const old = await trx
-        .selectFrom("assistant_conversations")
-        .select("id")
-        .where("uid", "=", uid)
-        .orderBy("updated_at", "desc")
-        .orderBy("id", "desc")
-        .offset(MAX_CONVERSATIONS)
-        .limit(1000)
-        .execute();
-      if (old.length) {
-        const ids = old.map((o) => o.id);
-        await trx.deleteFrom("assistant_messages").where("conversation_id", "in", ids).execute();
-        await trx.deleteFrom("assistant_conversations").where("id", "in", ids).execute();
-      }
+      await keepNewestConversations(trx, uid);
     }
     const question = await trx
       .insertInto("assistant_messages")
