@@ -1,9 +1,9 @@
-import { DownloadArches, DownloadOses, type DownloadRow } from "@burrow/contract";
+import { CreateDownloadBody, DownloadArches, DownloadOses, type DownloadRow } from "@burrow/contract";
 import { Col, Form, Input, InputNumber, Row, Select, type TableColumnsType, Typography } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { formatTime } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
+import { fieldRules, schemaRule } from "@/lib/rules";
 import { ARCH_LABEL, OS_LABEL } from "../download-groups";
 import { adminDownloadsQuery, createDownload, deleteDownload, downloadsKeys, updateDownload } from "../downloads.api";
 
@@ -20,21 +20,19 @@ interface DownloadForm {
 }
 
 /** The same formats as @burrow/contract's download schema. */
-const VERSION_PATTERN = /^v?\d+\.\d+\.\d+([-.+][0-9A-Za-z.-]+)?$/;
-const CHECKSUM_PATTERN = /^[0-9a-fA-F]{64}$/;
-const URL_PATTERN = /^https?:\/\/\S+$/;
 
 const osOptions = DownloadOses.map((os) => ({ value: os, label: OS_LABEL[os] }));
 const archOptions = DownloadArches.map((a) => ({ value: a, label: ARCH_LABEL[a] }));
 const half = { xs: 24, sm: 12 };
 
 const columns: TableColumnsType<DownloadRow> = [
-  { title: "ID", dataIndex: "id", width: 70 },
-  { title: "系统", dataIndex: "os", width: 100, render: (os: DownloadRow["os"]) => OS_LABEL[os] ?? os },
-  { title: "架构", dataIndex: "arch", width: 160, render: (a: DownloadRow["arch"]) => ARCH_LABEL[a] ?? a },
-  { title: "版本", dataIndex: "version", width: 110 },
+  { title: "ID", priority: 6, dataIndex: "id", width: 70 },
+  { title: "系统", role: "title", dataIndex: "os", width: 100, render: (os: DownloadRow["os"]) => OS_LABEL[os] ?? os },
+  { title: "架构", priority: 2, dataIndex: "arch", width: 160, render: (a: DownloadRow["arch"]) => ARCH_LABEL[a] ?? a },
+  { title: "版本", priority: 2, dataIndex: "version", width: 110 },
   {
     title: "下载地址",
+    priority: 3,
     dataIndex: "url",
     width: 280,
     ellipsis: true,
@@ -46,13 +44,14 @@ const columns: TableColumnsType<DownloadRow> = [
   },
   {
     title: "SHA-256",
+    priority: 5,
     dataIndex: "checksum",
     width: 180,
     render: (c: string) => <Typography.Text copyable={{ text: c }}>{c.slice(0, 12)}…</Typography.Text>,
   },
-  { title: "说明", dataIndex: "note", ellipsis: true },
-  { title: "排序", dataIndex: "sort", width: 70 },
-  { title: "创建时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+  { title: "说明", priority: 4, dataIndex: "note", ellipsis: true },
+  { title: "排序", priority: 5, dataIndex: "sort", width: 70 },
+  { title: "创建时间", priority: 5, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
 ];
 
 const save = async (v: DownloadForm, row: DownloadRow | undefined) => {
@@ -86,8 +85,7 @@ export function AdminDownloadPage() {
       invalidateKey={downloadsKeys.all}
       rowKey="id"
       columns={columns}
-      scrollX={1450}
-      actions={{ width: 130, fixed: "right", compact: true }}
+      actions={{ width: 130, compact: true }}
       deleteTitle={(row) => `删除 ${OS_LABEL[row.os]} ${row.arch} ${row.version}？`}
       onDelete={(row) => deleteDownload(row.id)}
       onSave={save}
@@ -109,7 +107,7 @@ export function AdminDownloadPage() {
             <Form.Item
               name="version"
               label="版本"
-              rules={fieldRules("版本", { required: true, length: { max: 40 }, pattern: VERSION_PATTERN })}
+              rules={[...fieldRules("版本", { required: true }), schemaRule(CreateDownloadBody.shape.version)]}
             >
               <Input placeholder="0.70.1" />
             </Form.Item>
@@ -127,7 +125,7 @@ export function AdminDownloadPage() {
             <Form.Item
               name="url"
               label="下载地址"
-              rules={fieldRules("下载地址", { required: true, length: { max: 500 }, pattern: URL_PATTERN })}
+              rules={[...fieldRules("下载地址", { required: true }), schemaRule(CreateDownloadBody.shape.url)]}
             >
               <Input placeholder="https://…/frp_0.70.1_linux_amd64.tar.gz" />
             </Form.Item>
@@ -136,7 +134,7 @@ export function AdminDownloadPage() {
             <Form.Item
               name="checksum"
               label="SHA-256 校验和"
-              rules={fieldRules("校验和", { required: true, pattern: CHECKSUM_PATTERN })}
+              rules={[...fieldRules("校验和", { required: true }), schemaRule(CreateDownloadBody.shape.checksum)]}
             >
               <Input maxLength={64} placeholder="64 位十六进制" />
             </Form.Item>

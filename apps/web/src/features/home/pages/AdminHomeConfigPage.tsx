@@ -1,4 +1,4 @@
-import { type HomeConfigRow, HomeKindLabels, isSafeHref } from "@burrow/contract";
+import { CreateHomeConfigBody, type HomeConfigRow, HomeKindLabels, isSafeHref } from "@burrow/contract";
 import {
   Card,
   Col,
@@ -16,13 +16,12 @@ import {
 import { CrudListPage } from "@/components/CrudListPage";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { formatTime } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
+import { fieldRules, schemaRule } from "@/lib/rules";
 import { HomeContent, titleColor } from "../components/HomeContent";
 import { adminHomeConfigQuery, createHomeConfig, deleteHomeConfig, homeKeys, updateHomeConfig } from "../home.api";
 
 const FILTERS = { data_type: "int", title: "text", content: "text" } as const;
 const kindOptions = [1, 2, 3].map((k) => ({ value: k, label: HomeKindLabels[k] }));
-const COLOR_PATTERN = /^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6})?$/;
 
 interface HomeForm {
   data_type: 1 | 2 | 3;
@@ -35,10 +34,11 @@ interface HomeForm {
 }
 
 const columns: TableColumnsType<HomeConfigRow> = [
-  { title: "ID", dataIndex: "id", width: 70 },
-  { title: "类型", dataIndex: "data_type", width: 90, render: (k: number) => HomeKindLabels[k] },
+  { title: "ID", priority: 6, dataIndex: "id", width: 70 },
+  { title: "类型", priority: 2, dataIndex: "data_type", width: 90, render: (k: number) => HomeKindLabels[k] },
   {
     title: "标题",
+    role: "title",
     dataIndex: "title",
     width: 200,
     ellipsis: true,
@@ -46,14 +46,15 @@ const columns: TableColumnsType<HomeConfigRow> = [
   },
   {
     title: "状态",
+    role: "status",
     key: "published",
     width: 90,
     render: (_: unknown, r) => (r.addon.published ? <Tag color="green">已发布</Tag> : <Tag>未发布</Tag>),
   },
-  { title: "内容", dataIndex: "content", ellipsis: true },
-  { title: "链接", dataIndex: "link", width: 180, ellipsis: true },
-  { title: "排序", dataIndex: "sort", width: 70 },
-  { title: "更新时间", dataIndex: "updated_at", width: 180, render: (v: string) => formatTime(v) },
+  { title: "内容", priority: 4, dataIndex: "content", ellipsis: true },
+  { title: "链接", priority: 4, dataIndex: "link", width: 180, ellipsis: true },
+  { title: "排序", priority: 5, dataIndex: "sort", width: 70 },
+  { title: "更新时间", priority: 3, dataIndex: "updated_at", width: 180, render: (v: string) => formatTime(v) },
 ];
 
 const bodyOf = (v: HomeForm) => ({
@@ -129,8 +130,7 @@ export function AdminHomeConfigPage() {
       invalidateKey={homeKeys.all}
       rowKey="id"
       columns={columns}
-      scrollX={1100}
-      actions={{ width: 130, fixed: "right", compact: true }}
+      actions={{ width: 130, compact: true }}
       deleteTitle={(row) => `删除「${row.title}」？`}
       onDelete={(row) => deleteHomeConfig(row.id)}
       onSave={(v: HomeForm, row) => save(v, row)}
@@ -166,7 +166,7 @@ export function AdminHomeConfigPage() {
             <Form.Item
               name="title_color"
               label="标题颜色"
-              rules={fieldRules("标题颜色", { pattern: COLOR_PATTERN })}
+              rules={[schemaRule(CreateHomeConfigBody.shape.title_color)]}
               getValueFromEvent={(c: { toHexString?: () => string } | string) =>
                 typeof c === "string" ? c : (c?.toHexString?.() ?? "")
               }

@@ -1,10 +1,16 @@
-import { type AdminInvoiceRow, INVOICE_FILE_MAX_BYTES, type InvoiceAction } from "@burrow/contract";
+import {
+  AdminInvoiceActionBody,
+  type AdminInvoiceRow,
+  INVOICE_FILE_MAX_BYTES,
+  type InvoiceAction,
+} from "@burrow/contract";
 import { RiFileUploadLine } from "@remixicon/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Form, Input, Upload, type UploadProps } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { feedback } from "@/lib/feedback";
+import { schemaRule } from "@/lib/rules";
 import { actOnInvoice, invoicesKeys, uploadInvoicePdf } from "../invoices.api";
 import { yuan } from "./InvoiceParts";
 
@@ -100,7 +106,7 @@ export function InvoiceActionModal({
                 name="invoice_no"
                 label="发票号码"
                 extra="上传 PDF 或填写发票号码，至少一项"
-                rules={[{ pattern: /^[A-Za-z0-9-]{6,40}$/, message: "发票号码应为 6–40 位字母或数字" }]}
+                rules={[schemaRule(AdminInvoiceActionBody.shape.invoice_no)]}
               >
                 <Input maxLength={40} autoComplete="off" />
               </Form.Item>

@@ -1,25 +1,11 @@
-import type { DiscountCodeRow } from "@burrow/contract";
+import { type DiscountCodeRow, PromoCode } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Button,
-  Card,
-  Col,
-  DatePicker,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Row,
-  Select,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from "antd";
+import { Button, Card, Col, DatePicker, Form, Input, InputNumber, Modal, Row, Select, Tag, Typography } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { TextFilter } from "@/components/SearchFields";
 import { allPlansQuery } from "@/features/plans/plans.api";
@@ -28,11 +14,9 @@ import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { askDelete } from "@/lib/confirm";
 import { formatTime } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
+import { fieldRules, schemaRule } from "@/lib/rules";
 import { beforeToday, type DiscountCodeForm, discountCodeBody, emptyDiscountCodeForm } from "../forms";
 import { createDiscountCode, deleteDiscountCode, discountCodeListQuery, marketingKeys } from "../marketing.api";
-
-const CODE_PATTERN = /^[A-Za-z0-9_-]{3,32}$/;
 
 /** /admin/market/code: promo codes (a multiplier off plans, packs and renewals until a date, within use limits). */
 export function DiscountCodePage() {
@@ -57,46 +41,50 @@ export function DiscountCodePage() {
       done: () => "优惠码已删除",
     });
 
-  const columns: TableColumnsType<DiscountCodeRow> = [
+  const columns: ResponsiveColumns<DiscountCodeRow> = [
     {
       title: "优惠码",
+      role: "title",
       dataIndex: "code",
       width: 180,
       render: (code: string) => <Typography.Text copyable>{code}</Typography.Text>,
     },
     {
       title: "状态",
+      role: "status",
       dataIndex: "expired",
       width: 90,
       render: (expired: boolean) => (expired ? <Tag>已过期</Tag> : <Tag color="success">有效</Tag>),
     },
-    { title: "折扣", dataIndex: "discount", width: 90, render: (d: number) => discountText(d) || d },
+    { title: "折扣", priority: 2, dataIndex: "discount", width: 90, render: (d: number) => discountText(d) || d },
     {
       title: "已用 / 总次数",
+      priority: 2,
       key: "uses",
       width: 120,
       render: (_: unknown, row) => `${row.used_count} / ${row.use_limit > 0 ? row.use_limit : "不限"}`,
     },
     {
       title: "每人限用",
+      priority: 4,
       dataIndex: "user_limit",
       width: 90,
       render: (n: number) => (n > 0 ? `${n} 次` : "不限"),
     },
     {
       title: "适用套餐",
+      priority: 3,
       dataIndex: "plan_ids",
       render: (ids: number[]) => (ids.length === 0 ? "全部套餐" : ids.map((id) => <Tag key={id}>{planName(id)}</Tag>)),
     },
-    { title: "过期时间", dataIndex: "expire_date", width: 175, render: (v: string) => formatTime(v) },
-    { title: "创建时间", dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
+    { title: "过期时间", priority: 3, dataIndex: "expire_date", width: 175, render: (v: string) => formatTime(v) },
+    { title: "创建时间", priority: 5, dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
   ];
   if (canWrite) {
     columns.push({
       title: "操作",
       key: "actions",
       width: 80,
-      fixed: "right",
       render: (_: unknown, row) => (
         <Button type="link" size="small" danger onClick={() => confirmDelete(row)} aria-label={`删除 ${row.code}`}>
           删除
@@ -121,12 +109,11 @@ export function DiscountCodePage() {
         <TextFilter name="code" label="优惠码" max={32} width={200} />
       </SearchCard>
       <Card>
-        <Table<DiscountCodeRow>
+        <ResponsiveTable<DiscountCodeRow>
           rowKey="id"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1200 }}
           pagination={pagination(data?.total)}
         />
       </Card>
@@ -149,7 +136,7 @@ export function DiscountCodePage() {
                 name="code"
                 label="优惠码"
                 extra="留空则自动生成 8 位随机码；字母不区分大小写"
-                rules={fieldRules("优惠码", { pattern: CODE_PATTERN })}
+                rules={[schemaRule(PromoCode)]}
               >
                 <Input maxLength={32} placeholder="如 SPRING2026" />
               </Form.Item>

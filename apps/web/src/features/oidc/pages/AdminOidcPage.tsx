@@ -1,27 +1,15 @@
-import type { OidcProviderRow } from "@burrow/contract";
+import { CreateOidcProviderBody, type OidcProviderRow } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Alert,
-  Button,
-  Card,
-  Form,
-  Input,
-  Popconfirm,
-  Space,
-  Switch,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from "antd";
+import { Alert, Button, Card, Form, Input, Popconfirm, Space, Switch, Tag, Typography } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { siteQuery } from "@/features/shell/shell.api";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
+import { fieldRules, schemaRule } from "@/lib/rules";
 import { adminOidcQuery, createOidcProvider, deleteOidcProvider, oidcKeys, updateOidcProvider } from "../oidc.api";
 
 interface ProviderForm {
@@ -33,21 +21,20 @@ interface ProviderForm {
   enabled: boolean;
 }
 
-const URL_PATTERN = /^https?:\/\/\S+$/;
-
-const columns: TableColumnsType<OidcProviderRow> = [
-  { title: "ID", dataIndex: "id", width: 60 },
+const columns: ResponsiveColumns<OidcProviderRow> = [
+  { title: "ID", priority: 6, dataIndex: "id", width: 60 },
   {
     title: "状态",
+    role: "status",
     dataIndex: "enabled",
     width: 80,
     render: (on: boolean) => (on ? <Tag color="green">启用</Tag> : <Tag>停用</Tag>),
   },
-  { title: "显示名称", dataIndex: "name", width: 140 },
-  { title: "签发者（Issuer）", dataIndex: "issuer", ellipsis: true },
-  { title: "Client ID", dataIndex: "client_id", width: 180, ellipsis: true },
-  { title: "范围", dataIndex: "scopes", width: 140 },
-  { title: "更新时间", dataIndex: "updated_at", width: 170, render: (v: string) => formatTime(v) },
+  { title: "显示名称", role: "title", dataIndex: "name", width: 140 },
+  { title: "签发者（Issuer）", priority: 3, dataIndex: "issuer", ellipsis: true },
+  { title: "Client ID", priority: 3, dataIndex: "client_id", width: 180, ellipsis: true },
+  { title: "范围", priority: 4, dataIndex: "scopes", width: 140 },
+  { title: "更新时间", priority: 4, dataIndex: "updated_at", width: 170, render: (v: string) => formatTime(v) },
 ];
 
 /**
@@ -154,19 +141,17 @@ export function AdminOidcPage() {
           </Button>
         }
       >
-        <Table<OidcProviderRow>
+        <ResponsiveTable<OidcProviderRow>
           rowKey="id"
           loading={isFetching}
           dataSource={data ?? []}
           pagination={false}
-          scroll={{ x: 1100 }}
           columns={[
             ...columns,
             {
               title: "操作",
               key: "actions",
               width: 130,
-              fixed: "right",
               render: (_, row) => (
                 <Space size={0}>
                   <Button type="link" size="small" onClick={() => setEditing({ row })}>
@@ -205,7 +190,7 @@ export function AdminOidcPage() {
         <Form.Item
           name="issuer"
           label="签发者地址（Issuer）"
-          rules={fieldRules("签发者地址", { required: true, length: { max: 300 }, pattern: URL_PATTERN })}
+          rules={[...fieldRules("签发者地址", { required: true }), schemaRule(CreateOidcProviderBody.shape.issuer)]}
         >
           <Input placeholder="https://accounts.example.com" />
         </Form.Item>

@@ -4,7 +4,7 @@ import {
   VERIFY_PHOTO_KINDS,
   VERIFY_PHOTO_LABELS,
   VERIFY_PHOTO_REQUIRED,
-  type VerifyBody,
+  VerifyBody,
   type VerifyPhotoKind,
 } from "@burrow/contract";
 import { RiImageAddLine } from "@remixicon/react";
@@ -15,6 +15,7 @@ import { PageContainer } from "@/components/PageContainer";
 import { accountKeys } from "@/features/account/account.api";
 import { showFormError } from "@/lib/form-error";
 import { formatTime } from "@/lib/format";
+import { schemaRule } from "@/lib/rules";
 import { VerifyStatusTag } from "../components/VerifyStatusTag";
 import { myVerifyQuery, resultSegment, submitReview, submitVerify, verifyKeys } from "../verify.api";
 
@@ -152,10 +153,7 @@ export function VerifyPage() {
               <Form.Item
                 name="real_name"
                 label="真实姓名"
-                rules={[
-                  { required: true, message: "请输入真实姓名" },
-                  { pattern: /^[\u3400-\u9fff·•]{2,32}$/u, message: "请输入身份证上的中文姓名" },
-                ]}
+                rules={[{ required: true, message: "请输入真实姓名" }, schemaRule(VerifyBody.shape.real_name)]}
               >
                 <Input autoComplete="name" maxLength={32} placeholder="与身份证一致" />
               </Form.Item>
