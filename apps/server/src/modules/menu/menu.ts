@@ -85,6 +85,7 @@ export const adminMenu: MenuDef[] = [
   { name: "第三方登录", id: "oidc", path: "/oidc", icon: "userSetting", roles: MANAGER },
   { name: "站点设置", id: "setting", path: "/setting", icon: "setting", roles: MANAGER },
   { name: "审计日志", id: "audit", path: "/audit", icon: "article", roles: MANAGER },
+  { name: "事件投递", id: "outbox", path: "/outbox", icon: "shield", roles: MANAGER },
   { name: "返回用户端", id: "dash", path: "/dash", icon: "gobackLine", roles: STAFF },
 ];
 
