@@ -5,16 +5,13 @@ import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { appealRoutes } from "./appeal.routes";
 import { saveAttachment, sendAttachment } from "./attachments";
+import { getTicket, listTickets, staffClose, staffReply } from "./staff";
 import {
   closeMyTicket,
   createTicket,
   getMyTicket,
-  getTicket,
   listMyTickets,
-  listTickets,
   replyMyTicket,
-  staffClose,
-  staffReply,
   unlockFromTicket,
   unreadCount,
 } from "./tickets.service";
