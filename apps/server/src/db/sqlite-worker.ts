@@ -139,12 +139,12 @@ class Thread {
  *   main connection keeps a far higher automatic threshold only as a safety net should it stop.
  * - `read` runs a query and answers its rows: the refreshes of large figures (shared/large-memo.ts),
  *   a count of 1M orders or a grouping of 300k tunnels that would hold the event loop (and every
- *   request in flight, frps's plugin calls too) for 30–350 ms. It reads the committed database, on
+ *   request in flight, frps's plugin calls too) while it runs. It reads the committed database, on
  *   a second thread of its own (started at the first read), so that a long read never holds up
  *   the logs' inserts or the checkpoints.
  * - Statistics: `PRAGMA optimize` at start and every `optimizeEveryMs`. Without them SQLite's
  *   planner guesses, and on a grown database some guesses are seconds slow (the operator's tunnel
- *   list: 2–4 s instead of 0.4 ms on the scale bench's database, docs/performance.md).
+ *   list took seconds on the scale bench's database, docs/performance.md).
  *
  * With a second writer on the file, the main connection's transactions must begin IMMEDIATE
  * (dialect.ts): a deferred one that read before the worker committed could not write after it.

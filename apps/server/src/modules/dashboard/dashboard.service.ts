@@ -35,7 +35,7 @@ async function checkinStreak(ctx: AppContext, uid: number): Promise<{ today: boo
 export async function dashData(ctx: AppContext, uid: number): Promise<DashData> {
   const today = shanghaiDate();
   // The figures in one statement of scalar subqueries: on PostgreSQL each statement is a round
-  // trip that wakes the server (7 statements a call took 16–25 ms p95 at scale, docs/performance.md).
+  // trip that wakes the server (seven statements a call were most of its cost: docs/performance.md, third round).
   const [user, limits, checkin] = await Promise.all([
     ctx.db
       .selectFrom("users")

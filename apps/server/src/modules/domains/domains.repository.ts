@@ -1,4 +1,3 @@
-import { normalizeDomain } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import type { DomainRow } from "./domains.table";
@@ -32,27 +31,6 @@ const toVerified = (r: DomainRow): VerifiedDomain => ({
 
 /** Rows that hold their name: `verified_domain` is set exactly while the state is verified or flagged. */
 const held = (db: Kysely<DB>) => db.selectFrom("domains").selectAll().where("verified_domain", "is not", null);
-
-/**
- * The customer's verified domain `domain` (any spelling; compared in canonical form), or
- * undefined when the customer does not hold it.
- */
-export async function findVerifiedDomain(
-  db: Kysely<DB>,
-  uid: number,
-  domain: string,
-): Promise<VerifiedDomain | undefined> {
-  const canonical = normalizeDomain(domain);
-  if (!canonical) return undefined;
-  const row = await held(db).where("uid", "=", uid).where("verified_domain", "=", canonical).executeTakeFirst();
-  return row ? toVerified(row) : undefined;
-}
-
-/** Every domain the customer holds now, by name. */
-export async function listVerifiedDomains(db: Kysely<DB>, uid: number): Promise<VerifiedDomain[]> {
-  const rows = await held(db).where("uid", "=", uid).orderBy("domain").execute();
-  return rows.map(toVerified);
-}
 
 /** Who holds a name now (any customer), or undefined. */
 export async function domainHolder(db: Kysely<DB>, domain: string): Promise<VerifiedDomain | undefined> {

@@ -51,8 +51,8 @@ export interface FastifyParts {
  *
  * frps calls it for every login, proxy, heartbeat and visitor connection, so its cost per call is
  * the node's connection rate ceiling: Fastify's request and reply objects, hooks and routing alone
- * cost more than the decision itself (bench/plugin.ts measured 0.55–0.68× a bare Fastify route
- * through Fastify, docs/frp.md). The answers are the Fastify route's, byte for byte: the same
+ * cost more than the decision itself (bench/plugin.ts; the figures are in docs/frp.md, "Measuring
+ * the plugin"). The answers are the Fastify route's, byte for byte: the same
  * handler (FrpPlugin.handle), Fastify's own JSON parser, the app's error answers, the same request
  * and decision metrics. Only the ordinary request is taken here — POST, a well-formed address,
  * `application/json` with a Content-Length within the body limit, the app not closing — and every

@@ -52,9 +52,9 @@ function subscriptionPage(
     size,
     async (limit, offset) =>
       // The operators' list on PostgreSQL: the page's ids, then their joined rows (pageIds), so the
-      // joined statement is planned once, not under LIMIT/OFFSET parameters on every call (p95
-      // 33 -> 25 ms at scale). SQLite walks the id index with the joins as it is (there the ids
-      // first measured slower: 512 -> 607 us an answer).
+      // joined statement is planned once, not under LIMIT/OFFSET parameters on every call. SQLite
+      // walks the id index with the joins as it is: there the ids first measured slower
+      // (docs/performance.md, sixth round).
       withOwner && isPostgres(ctx.db)
         ? rows
             .where(await pageIds(ctx.db, filtered, "subscriptions.id", limit, offset))

@@ -26,8 +26,8 @@ export interface TrafficKey {
  * A customer's traffic sums over the last DEFAULT_DAYS days (what /user/traffic shows first, and
  * /user/traffic/rows' total), kept in memory until they change: the rows change only when the
  * poller adds traffic, which announces the customers ("traffic.changed", after its commit).
- * Summing a month of 100 tunnels (3,000 rows) on every call kept the call at 45–85 ms p95 under
- * 20 clients (docs/performance.md). Any other range is summed on every call, so a customer cannot
+ * Summing a month of a large customer's tunnels on every call was the call's whole cost
+ * (docs/performance.md, fourth round). Any other range is summed on every call, so a customer cannot
  * fill memory with ranges; a new day is a new range. Names, statuses and the quota are read live.
  */
 export class TrafficCache {

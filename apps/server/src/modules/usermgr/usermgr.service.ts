@@ -35,8 +35,8 @@ export async function listUsers(ctx: AppContext, q: AdminUserListQuery): Promise
   if (q.start_date) sel = sel.where("created_at", ">=", shanghaiDayStart(q.start_date).toISOString());
   if (q.end_date) sel = sel.where("created_at", "<", shanghaiDayStart(addDays(q.end_date, 1)).toISOString());
   // A date range lists newest registration first straight from users_created_at, which holds
-  // that order: by uid, a month's 7k uids were sorted for every page (1.2 ms; p95 26 ms under 20
-  // clients). Registration times rise with uids, so the two orders differ only if the clock
+  // that order: by uid, a month's uids were sorted for every page (docs/performance.md, fourth
+  // round). Registration times rise with uids, so the two orders differ only if the clock
   // stepped back.
   const byDate = Boolean(q.start_date || q.end_date);
   const newest = <Q extends SelectQueryBuilder<DB, "users", object>>(s: Q): Q =>
