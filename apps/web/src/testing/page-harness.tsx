@@ -16,7 +16,10 @@ export interface FakeCall {
   body: unknown;
 }
 
-/** An endpoint's answer: its `data`, or a function of the call (throw an {@link ApiFailure} to refuse). */
+/**
+ * An endpoint's answer: its `data`, or a function of the call returning it (or a whole Response,
+ * e.g. an event stream; throw an {@link ApiFailure} to refuse).
+ */
 type Answer = unknown | ((call: FakeCall) => unknown);
 
 /** A refusal the fake server answers with its envelope (code, message, data). */
@@ -64,6 +67,7 @@ export class FakeApi {
     }
     try {
       const data = typeof route.answer === "function" ? (route.answer as (c: FakeCall) => unknown)(call) : route.answer;
+      if (data instanceof Response) return data;
       return envelope(200, { code: SUCCESS, msg: "ok", data: data ?? null });
     } catch (e) {
       if (e instanceof ApiFailure) return envelope(e.status, { code: e.code, msg: e.msg, data: e.data });
@@ -80,7 +84,11 @@ function envelope(status: number, body: object): Response {
  * Renders a page with the console's providers (antd in zh-CN, a fresh TanStack Query client, a
  * router at `at`) against a {@link FakeApi}. `path` is the route pattern the page is mounted on.
  */
-export function renderPage(page: ReactElement, api: FakeApi, { path = "/", at = path }: { path?: string; at?: string } = {}) {
+export function renderPage(
+  page: ReactElement,
+  api: FakeApi,
+  { path = "/", at = path }: { path?: string; at?: string } = {},
+) {
   vi.stubGlobal("fetch", api.fetch);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const user = userEvent.setup({ delay: null });
@@ -106,3 +114,9 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
+
+/** An event-stream answer of `events`, each sent as one `data:` block. */
+export function eventStream(events: unknown[]): Response {
+  const text = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("");
+  return new Response(text, { status: 200, headers: { "content-type": "text/event-stream" } });
+}

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { ErrorCode, NodesApi, type NodeSummary, TunnelsApi, type VerifyState, VerifyApi } from "@burrow/contract";
+import { ErrorCode, type NodeSummary, NodesApi, TunnelsApi, VerifyApi, type VerifyState } from "@burrow/contract";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ApiFailure, FakeApi, renderPage } from "@/testing/page-harness";
