@@ -8,8 +8,8 @@ import { type Tx, transact } from "../../shared/tx";
 import { findPlanWithLevel, type PlanWithLevel } from "../plans/plans.repository";
 import { GB, grantDefaultPlan } from "./default-plan";
 import { addMonths } from "./periods";
-import { findSubscription, livePlanSubscriptions } from "./subscriptions.repository";
 import { carriedQuota } from "./replaced";
+import { findSubscription, livePlanSubscriptions } from "./subscriptions.repository";
 import type { SubscriptionRow } from "./subscriptions.table";
 import {
   type ExtensionAdded,
