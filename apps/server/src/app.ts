@@ -23,7 +23,6 @@ import { auditModule } from "./modules/audit/audit.module";
 import { authModule } from "./modules/auth/auth.module";
 import { passwordWork } from "./modules/auth/passwords";
 import { SessionCache } from "./modules/auth/session-cache";
-import { sessionCredential } from "./modules/auth/sessions";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
 import { dashboardModule } from "./modules/dashboard/dashboard.module";
 import { domainGate } from "./modules/domains/domain-gate";
@@ -226,8 +225,6 @@ export async function buildApp(
   };
   for (const m of MODULES) for (const s of m.state ?? []) s.init(ctx);
   for (const m of MODULES) m.setup?.(ctx);
-  // Credential kinds: the auth module's session JWT (API tokens register theirs beside it).
-  ctx.auth.register(sessionCredential(ctx));
   const signIn = await seedFreshInstall(ctx);
   if (config.NODE_ENV !== "test" && gatewayKeys(config).kind === "sandbox")
     log.warn(
