@@ -84,13 +84,15 @@ export const OUTBOX_WAKE = "outbox.recorded";
  * so `transact` holds the wake-up until the commit); a process that dies first leaves the row for
  * the dispatch job. With `key`, an event of that key already recorded (and not yet pruned) makes
  * this a no-op (null): the owner's emission stays idempotent when its trigger repeats.
- * Returns the event's id.
+ * `wake: false` (the frp hot path: tunnel status) leaves the event to the dispatch job's next run
+ * (OUTBOX_LIMITS.pollMs) instead of a wake-up per transaction, which with Redis is a publish to
+ * every process. Returns the event's id.
  */
 export async function recordEvent<K extends DomainEventType>(
   trx: Tx,
   type: K,
   payload: DomainEvents[K],
-  opts: { key?: string; now?: Date } = {},
+  opts: { key?: string; now?: Date; wake?: boolean } = {},
 ): Promise<number | null> {
   const uid = (payload as { uid?: unknown }).uid;
   const row = await trx
@@ -107,6 +109,6 @@ export async function recordEvent<K extends DomainEventType>(
     .returning("id")
     .executeTakeFirst();
   if (!row) return null;
-  trx.changes.emit(OUTBOX_WAKE, {});
+  if (opts.wake !== false) trx.changes.emit(OUTBOX_WAKE, {});
   return Number(row.id);
 }

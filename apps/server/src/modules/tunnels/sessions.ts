@@ -30,14 +30,23 @@ async function transitioning(
   return (isPostgres(trx) ? q.forUpdate() : q).execute();
 }
 
-/** "tunnel.online" / "tunnel.offline" in the status change's transaction (handlers debounce; shared/outbox.ts). */
+/**
+ * "tunnel.online" / "tunnel.offline" in the status change's transaction (handlers debounce;
+ * shared/outbox.ts). No wake-up: these writes run on the frp hot path and stay quiet on the change
+ * bus; the dispatch job delivers them within its interval.
+ */
 async function recordStatusEvents(
   trx: Tx,
   type: "tunnel.online" | "tunnel.offline",
   rows: readonly StatusEventRow[],
 ): Promise<void> {
   for (const r of rows)
-    await recordEvent(trx, type, { tun_id: r.tun_id, uid: r.uid, node_id: r.node_id, name: r.tun_name });
+    await recordEvent(
+      trx,
+      type,
+      { tun_id: r.tun_id, uid: r.uid, node_id: r.node_id, name: r.tun_name },
+      { wake: false },
+    );
 }
 
 /** Locked, deleted or turned off: frps holding such a tunnel's proxy is what gets its sessions refused. */
