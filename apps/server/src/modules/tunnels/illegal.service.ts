@@ -19,8 +19,8 @@ import { nowIso } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { shownPhone } from "../users/users.presenter";
+import { lockTunnel } from "./tunnels.admin";
 import { tunnelAddresses, tunnelCustomDomains } from "./tunnels.presenter";
-import { lockTunnel } from "./tunnels.service";
 
 /** Flags for operators, newest first, filtered by state, source, owner, node and tunnel. */
 export async function listFlags(ctx: AppContext, q: IllegalListQuery): Promise<Paged<IllegalFlagRow>> {

@@ -1,7 +1,13 @@
-import { NodeStatus, TunnelStatus } from "@burrow/contract";
-import { type Kysely, sql } from "kysely";
+import { NodeStatus, type Paged, type TunnelListQuery, TunnelStatus } from "@burrow/contract";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import { containsText, trigramContains } from "../../db/dialect";
 import type { DB } from "../../db/schema";
-import { shanghaiDate } from "../../shared/time";
+import { countRows, pageIds, pageOf } from "../../shared/paging";
+import { nowIso, shanghaiDate } from "../../shared/time";
+import type { Tx } from "../../shared/tx";
+import type { NodeRow } from "../nodes/nodes.table";
+import { uidsWithPhoneContaining } from "../users/users.repository";
+import type { TunnelRow } from "./tunnels.table";
 
 /**
  * Tunnels with what every view of them needs: node address and ports, today's traffic row,
@@ -105,4 +111,194 @@ export async function tunnelsUsingDomains(
     .where("tunnels.status", "<>", TunnelStatus.Deleted)
     .orderBy("tunnels.tun_id")
     .execute();
+}
+
+/** Tunnels that hold their slot, port and domains: not deleted, or deleted while frps still holds the proxy. */
+export const liveOrHeld = (eb: ExpressionBuilder<DB, "tunnels">) =>
+  eb.or([eb("status", "<>", TunnelStatus.Deleted), eb("run_id", "is not", null)]);
+
+/** A tunnel's own row by id (no joins). */
+export const tunnelRow = (db: Kysely<DB>, tunId: number): Promise<TunnelRow> =>
+  db.selectFrom("tunnels").selectAll().where("tun_id", "=", tunId).executeTakeFirstOrThrow();
+
+/** A node with the level of its plan level (0 without one), for a tunnel on it; undefined when there is none. */
+export async function nodeWithLevel(
+  db: Kysely<DB>,
+  nodeId: number,
+): Promise<{ node: NodeRow; level: number } | undefined> {
+  const node = await db
+    .selectFrom("nodes")
+    .leftJoin("plan_levels", "plan_levels.id", "nodes.level_id")
+    .selectAll("nodes")
+    .select("plan_levels.level")
+    .where("nodes.node_id", "=", nodeId)
+    .executeTakeFirst();
+  if (!node) return undefined;
+  const { level, ...row } = node;
+  return { node: row, level: level ?? 0 };
+}
+
+/** The level of a node's plan level (0 without one). */
+export async function levelOf(db: Kysely<DB>, node: Pick<NodeRow, "level_id">): Promise<number> {
+  const r = await db.selectFrom("plan_levels").select("level").where("id", "=", node.level_id).executeTakeFirst();
+  return r?.level ?? 0;
+}
+
+/** How many tunnels of the customer hold a slot (liveOrHeld: what tunnel_limit counts). */
+export async function countHeldTunnels(db: Kysely<DB>, uid: number): Promise<number> {
+  const r = await db
+    .selectFrom("tunnels")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("uid", "=", uid)
+    .where(liveOrHeld)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** The remote ports the node's tunnels hold. */
+export async function heldPorts(db: Kysely<DB>, nodeId: number): Promise<Set<number | null>> {
+  const rows = await db
+    .selectFrom("tunnels")
+    .select("remote_port")
+    .where("node_id", "=", nodeId)
+    .where(liveOrHeld)
+    .where("remote_port", "is not", null)
+    .execute();
+  return new Set(rows.map((r) => r.remote_port));
+}
+
+/** Whether the customer has a live tunnel of that name (other than `exceptTunId`). */
+export async function nameTaken(
+  db: Kysely<DB>,
+  uid: number,
+  tunName: string,
+  exceptTunId: number | undefined,
+): Promise<boolean> {
+  let name = db
+    .selectFrom("tunnels")
+    .select("tun_id")
+    .where("uid", "=", uid)
+    .where("tun_name", "=", tunName)
+    .where("status", "<>", TunnelStatus.Deleted);
+  if (exceptTunId) name = name.where("tun_id", "<>", exceptTunId);
+  return !!(await name.executeTakeFirst());
+}
+
+/** Whether another tunnel (than `exceptTunId`) holds the remote port on the node. */
+export async function portTaken(
+  db: Kysely<DB>,
+  nodeId: number,
+  port: number,
+  exceptTunId: number | undefined,
+): Promise<boolean> {
+  let q = db
+    .selectFrom("tunnels")
+    .select("tun_id")
+    .where("node_id", "=", nodeId)
+    .where("remote_port", "=", port)
+    .where(liveOrHeld);
+  if (exceptTunId) q = q.where("tun_id", "<>", exceptTunId);
+  return !!(await q.executeTakeFirst());
+}
+
+/** One of `domains` that another tunnel (than `exceptTunId`) holds on the node, if any. */
+export async function takenDomain(
+  db: Kysely<DB>,
+  nodeId: number,
+  domains: string[],
+  exceptTunId: number | undefined,
+): Promise<string | undefined> {
+  if (!domains.length) return undefined;
+  let q = db.selectFrom("tunnel_domains").select("domain").where("node_id", "=", nodeId).where("domain", "in", domains);
+  if (exceptTunId) q = q.where("tun_id", "<>", exceptTunId);
+  return (await q.executeTakeFirst())?.domain;
+}
+
+/** A tunnel's status and lock reason (why a write that expected it live found nothing to change). */
+export const tunnelState = (db: Kysely<DB>, tunId: number) =>
+  db.selectFrom("tunnels").select(["status", "banned_reason"]).where("tun_id", "=", tunId).executeTakeFirst();
+
+/**
+ * Marks a tunnel deleted (−1): its name is free again and its traffic history stays. While frps
+ * still holds its proxy (a run id is recorded) it counts toward tunnel_limit and keeps its port
+ * and domains; the frp module releases them when frps reports the proxy gone.
+ */
+export async function markDeleted(trx: Tx, tunId: number, { unlessLocked = false } = {}): Promise<boolean> {
+  const t = await trx
+    .updateTable("tunnels")
+    .set({ status: TunnelStatus.Deleted, updated_at: nowIso() })
+    .where("tun_id", "=", tunId)
+    .where("status", "not in", unlessLocked ? [TunnelStatus.Deleted, TunnelStatus.Locked] : [TunnelStatus.Deleted])
+    .returning(["run_id", "uid"])
+    .executeTakeFirst();
+  if (!t) return false;
+  trx.changes.emit("tunnel.changed", { tun_id: tunId, uid: t.uid });
+  if (!t.run_id) await writeTunnelDomains(trx, tunId, 0, []);
+  return true;
+}
+
+/**
+ * The tunnels a list shows, as ids: its filters on tunnels alone. The node, owner, today's
+ * traffic and the live counters only add columns (the phone filter is a subquery; the deleted
+ * list's node check an EXISTS, below), and on 300k tunnels joining them made the count take
+ * seconds. It is both the count's query and the source of a page's ids; only tunnels can be
+ * filtered on, so a filter on a joined-in column cannot type-check here and fail at run time.
+ */
+export function filteredTunnels(db: Kysely<DB>, q: TunnelListQuery & { uid?: number; phone?: string }) {
+  let s = db.selectFrom("tunnels");
+  if (q.node_id) s = s.where("tunnels.node_id", "=", q.node_id);
+  if (q.protocol) s = s.where("tunnels.protocol", "=", q.protocol);
+  // One customer's tunnels (their own list, or an operator's uid filter) are few: scanned, not
+  // looked up among every tunnel the index matches (a common text matched thousands).
+  if (q.name)
+    s = s.where(
+      q.uid
+        ? containsText(db, "tunnels.tun_name", q.name)
+        : trigramContains(db, "tunnels.tun_name", q.name, {
+            table: "tunnels_name_fts",
+            column: "tun_name",
+            key: "tunnels.tun_id",
+          }),
+    );
+  if (q.uid) s = s.where("tunnels.uid", "=", q.uid);
+  if (q.phone) s = s.where("tunnels.uid", "in", uidsWithPhoneContaining(db, q.phone));
+  if (q.status !== undefined) s = s.where("tunnels.status", "=", q.status);
+  else s = s.where("tunnels.status", "<>", TunnelStatus.Deleted);
+  // Only a deleted tunnel may point at a deleted node (deleteNode refuses a node with live ones,
+  // under lockNode), and the deleted list shows those whose node is still there. The other lists
+  // need no look at nodes: a customer's count 48 → 14 µs (SQLite), 6k locked tunnels 1.0 → 0.5 ms
+  // (PostgreSQL).
+  if (q.status === TunnelStatus.Deleted)
+    s = s.where(({ exists, selectFrom }) =>
+      exists(selectFrom("nodes").select("nodes.node_id").whereRef("nodes.node_id", "=", "tunnels.node_id")),
+    );
+  return s;
+}
+
+/**
+ * A page of tunnels in two steps: the page's ids from `filtered` (the count's query: tunnels
+ * alone), newest first, then the list's joined rows of those ids. OFFSET then skips
+ * bare tunnel rows instead of joined ones: a deep page of 300k tunnels took 130 ms, now 14.
+ */
+export async function pageTunnels<R>(
+  db: Kysely<DB>,
+  filtered: ReturnType<typeof filteredTunnels>,
+  page: number,
+  size: number,
+  present: (r: TunnelJoinedRow) => R,
+  /** operators' lists: their large totals may be a few seconds old */
+  memoTotal = false,
+): Promise<Paged<R>> {
+  return pageOf(
+    page,
+    size,
+    async (limit, offset) => {
+      const rows = await selectTunnels(db)
+        .where(await pageIds(db, filtered, "tunnels.tun_id", limit, offset))
+        .orderBy("tunnels.tun_id", "desc")
+        .execute();
+      return rows.map(present);
+    },
+    () => countRows(filtered, memoTotal ? db : undefined),
+  );
 }

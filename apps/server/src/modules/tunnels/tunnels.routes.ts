@@ -4,8 +4,8 @@ import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { tunnelConfig } from "./frpc-config";
 import { createRule, deleteRule, handleFlag, listFlags, listRules, reportAbuse } from "./illegal.service";
+import { adminUpdateTunnel } from "./tunnels.admin";
 import {
-  adminUpdateTunnel,
   createTunnel,
   deleteTunnel,
   getAdminTunnel,

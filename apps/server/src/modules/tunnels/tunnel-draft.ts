@@ -1,0 +1,111 @@
+import { MASKED_PASSWORD, NodeStatus, type TunnelAddon, type TunnelProtocol } from "@burrow/contract";
+import { invalid, refused } from "../../shared/errors";
+import type { NodeRow } from "../nodes/nodes.table";
+import type { PlanLimits } from "../subscriptions/quota";
+import { homographReason, underProviderHost } from "./domains";
+import { tunnelAddon } from "./tunnels.presenter";
+import type { TunnelRow } from "./tunnels.table";
+
+/* A tunnel as a customer or an operator asks for it, checked against the node and the plan. */
+
+/** The shape a tunnel has after a create or edit, before it is written. */
+export interface TunnelDraft {
+  tun_name: string;
+  protocol: TunnelProtocol;
+  local_ip: string;
+  local_port: number;
+  /** 0 = pick a free port */
+  remote_port: number | null;
+  custom_domains: string[];
+  subdomain: string | null;
+  use_encryption: boolean;
+  use_compression: boolean;
+  bandwidth: number;
+  addon: TunnelAddon;
+  enabled: boolean;
+}
+
+export const isWeb = (p: string) => p === "http" || p === "https";
+
+/** Drops empty addon fields so that stored addons stay minimal. */
+export function cleanAddon(a: TunnelAddon | undefined): TunnelAddon {
+  const out: TunnelAddon = {};
+  if (!a) return out;
+  if (a.host_header_rewrite) out.host_header_rewrite = a.host_header_rewrite;
+  if (a.http_user) out.http_user = a.http_user;
+  if (a.http_password) out.http_password = a.http_password;
+  if (a.locations?.length) out.locations = [...new Set(a.locations)];
+  return out;
+}
+
+/** An operator's addon with the masked password (see presentAdminTunnel) put back to the stored one. */
+export function unmaskAddon(a: TunnelAddon, cur: Pick<TunnelRow, "addon">): TunnelAddon {
+  return a.http_password === MASKED_PASSWORD ? { ...a, http_password: tunnelAddon(cur).http_password } : a;
+}
+
+/**
+ * Rules that depend on the node and the plan (the schema already checked each field alone and
+ * put every custom domain in its canonical form). `provider` are the provider's own host names.
+ */
+export function checkDraft(
+  draft: TunnelDraft,
+  node: NodeRow,
+  limits: PlanLimits,
+  levelOfNode: number,
+  provider: readonly string[],
+): void {
+  if (node.status === NodeStatus.OffShelf) throw invalid("node_id", "节点已下架");
+  if (levelOfNode > limits.level)
+    throw refused(`套餐等级不足：该节点需要等级 ${levelOfNode}，当前套餐等级 ${limits.level}（level）`);
+  if (draft.protocol === "http" && !node.vhost_http_port) throw invalid("protocol", "该节点不支持 http 隧道");
+  if (draft.protocol === "https" && !node.vhost_https_port) throw invalid("protocol", "该节点不支持 https 隧道");
+  if (isWeb(draft.protocol)) {
+    if (draft.subdomain && !node.subdomain_host) throw invalid("subdomain", "该节点不支持子域名，请使用自定义域名");
+    // A subdomain that spells one of the provider's own names (the console, another node's host).
+    const full = draft.subdomain ? `${draft.subdomain}.${node.subdomain_host}` : null;
+    if (full && provider.includes(full)) throw invalid("subdomain", `${full} 是服务商保留的域名，请换一个子域名`);
+    const under = node.subdomain_host
+      ? draft.custom_domains.find((d) => d === node.subdomain_host || d.endsWith(`.${node.subdomain_host}`))
+      : undefined;
+    // frps refuses a custom domain under its own subDomainHost (frp-protocol.md §3.5).
+    if (under) throw invalid("custom_domains", `${under} 属于节点子域名，请改用子域名字段`);
+    // Nor may a customer claim the provider's other names (other nodes, the console).
+    for (const d of draft.custom_domains) {
+      const host = underProviderHost(d, provider);
+      if (host) throw invalid("custom_domains", `${d} 属于服务商的域名 ${host}，不能作为自定义域名`);
+      const homograph = homographReason(d);
+      if (homograph) throw invalid("custom_domains", `${d} 不能使用：${homograph}`);
+    }
+    if (!draft.custom_domains.length && !draft.subdomain) throw invalid("custom_domains", "请填写自定义域名或子域名");
+    if (new Set(draft.custom_domains).size !== draft.custom_domains.length)
+      throw invalid("custom_domains", "自定义域名重复");
+  } else if (draft.remote_port && (draft.remote_port < node.port_min || draft.remote_port > node.port_max)) {
+    throw invalid("remote_port", `远程端口须在 ${node.port_min}-${node.port_max} 之间`);
+  }
+  if (Object.keys(draft.addon).length && draft.protocol !== "http")
+    throw invalid("addon", "附加选项仅适用于 http 隧道");
+  const entries = isWeb(draft.protocol) ? draft.custom_domains.length + (draft.subdomain ? 1 : 0) : 1;
+  if (limits.tunnel_peer_port_limit > 0 && entries > limits.tunnel_peer_port_limit)
+    throw refused(`超出套餐限制：每条隧道最多 ${limits.tunnel_peer_port_limit} 个端口或域名（tunnel_peer_port_limit）`);
+  if (draft.bandwidth > 0 && limits.bandwidth > 0 && draft.bandwidth > limits.bandwidth)
+    throw refused(`超出套餐带宽：最多 ${limits.bandwidth} Mbps（bandwidth）`);
+  if (draft.bandwidth > 0 && node.bandwidth > 0 && draft.bandwidth > node.bandwidth)
+    throw refused(`超出节点带宽：最多 ${node.bandwidth} Mbps（bandwidth）`);
+}
+
+export function draftValues(draft: TunnelDraft) {
+  return {
+    tun_name: draft.tun_name,
+    protocol: draft.protocol,
+    local_ip: draft.local_ip,
+    local_port: draft.local_port,
+    remote_port: isWeb(draft.protocol) ? null : draft.remote_port,
+    custom_domains: JSON.stringify(isWeb(draft.protocol) ? draft.custom_domains : []),
+    subdomain: isWeb(draft.protocol) ? draft.subdomain : null,
+    use_encryption: draft.use_encryption ? 1 : 0,
+    use_compression: draft.use_compression ? 1 : 0,
+    bandwidth: draft.bandwidth,
+    addon: JSON.stringify(draft.addon),
+    enabled: draft.enabled ? 1 : 0,
+  };
+}
