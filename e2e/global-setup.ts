@@ -89,6 +89,8 @@ export default async function globalSetup(): Promise<void> {
       // The frp node poller is off under NODE_ENV=test; the tunnel journey needs it, polling often.
       FRP_POLLER: "1",
       FRP_POLL_INTERVAL: "5",
+      // The dead-letter page retries a delivery and the spec waits for the handler (issue 31 §3).
+      OUTBOX_DISPATCH: "1",
       // The tunnel specs create tunnels for unverified customers; verify.spec.ts turns it on itself.
       VERIFY_REQUIRED_FOR_TUNNELS: "0",
       // Domains and certificates talk to the loopback peers; only this server trusts pebble's HTTPS

@@ -156,6 +156,8 @@ export const ConfigSchema = z
     FRP_POLL_INTERVAL: z.coerce.number().int().min(1).max(3600).default(30),
     /** seconds between two runs of the store's background jobs (closing unpaid orders, expiring subscriptions) */
     JOBS_INTERVAL: z.coerce.number().int().min(1).max(3600).default(60),
+    /** run the domain-event dispatcher (wake on commit, the dispatch job); default on, except NODE_ENV=test where tests call dispatchOutbox */
+    OUTBOX_DISPATCH: z.preprocess(blankToUndef, bool.optional()),
     /** seconds SIGTERM waits for requests in flight before exiting anyway (keep below systemd's TimeoutStopSec) */
     SHUTDOWN_TIMEOUT: z.coerce.number().int().min(1).max(600).default(10),
     /** bearer token that /metrics (Prometheus) requires; unset: /metrics is off (404) */

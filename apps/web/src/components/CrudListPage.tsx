@@ -1,10 +1,11 @@
 import type { Paged } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { type QueryKey, type UseQueryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Form, Popconfirm, Space, Table, type TableColumnsType } from "antd";
+import { Button, Card, Form, Popconfirm, Space } from "antd";
 import { type ReactNode, useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -24,11 +25,10 @@ export interface CrudListPageProps<T extends Partial<F>, F extends object, S ext
   /** invalidated after a save or delete */
   invalidateKey: QueryKey;
   rowKey: keyof T & string;
-  /** the columns before 操作 */
-  columns: TableColumnsType<T>;
-  scrollX: number;
-  /** the 操作 column */
-  actions: { width: number; fixed?: "right"; compact?: boolean };
+  /** the columns before 操作, with their priorities (responsive-columns.ts) */
+  columns: ResponsiveColumns<T>;
+  /** the 操作 column (always shown) */
+  actions: { width: number; compact?: boolean };
   deleteTitle: (row: T) => string;
   onDelete: (row: T) => Promise<unknown>;
   /** why the row cannot be deleted (the button is disabled with this title), or undefined */
@@ -56,7 +56,6 @@ export function CrudListPage<T extends Partial<F>, F extends object, S extends F
   invalidateKey,
   rowKey,
   columns,
-  scrollX,
   actions,
   deleteTitle,
   onDelete,
@@ -88,13 +87,12 @@ export function CrudListPage<T extends Partial<F>, F extends object, S extends F
     await refresh();
   };
 
-  const allColumns: TableColumnsType<T> = [...columns];
+  const allColumns: ResponsiveColumns<T> = [...columns];
   if (canWrite) {
     allColumns.push({
       title: "操作",
       key: "actions",
       width: actions.width,
-      ...(actions.fixed ? { fixed: actions.fixed } : {}),
       render: (_: unknown, row) => {
         const blocked = deleteBlocked?.(row);
         return (
@@ -135,12 +133,11 @@ export function CrudListPage<T extends Partial<F>, F extends object, S extends F
         {searchFields}
       </SearchCard>
       <Card>
-        <Table<T>
+        <ResponsiveTable<T>
           rowKey={rowKey}
           columns={allColumns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: scrollX }}
           pagination={pagination(data?.total)}
         />
       </Card>

@@ -1,16 +1,16 @@
 import type { Paged } from "@burrow/contract";
 import { type QueryKey, type UseQueryOptions, useQuery } from "@tanstack/react-query";
-import { Card, Table, type TableColumnsType, type TablePaginationConfig } from "antd";
+import { Card, type TablePaginationConfig } from "antd";
 import type { ReactNode } from "react";
 import { useState } from "react";
+import { type ResponsiveColumns, ResponsiveTable } from "./ResponsiveTable";
 
 export interface PagedTableCardProps<T, K extends QueryKey> {
   title: ReactNode;
-  columns: TableColumnsType<T>;
+  /** with their priorities (responsive-columns.ts) */
+  columns: ResponsiveColumns<T>;
   /** the query of one page, e.g. `(page, size) => ledgerQuery(page, size)` */
   query: (page: number, size: number) => UseQueryOptions<Paged<T>, Error, Paged<T>, K>;
-  /** horizontal scroll width of the table */
-  scrollX: number;
 }
 
 /**
@@ -42,20 +42,18 @@ export function PagedTableCard<T extends { id: number | string }, K extends Quer
   title,
   columns,
   query,
-  scrollX,
 }: PagedTableCardProps<T, K>) {
   const [page, setPage] = useState(1);
   const [size, setSize] = useState(10);
   const { data, isFetching } = useQuery(query(page, size));
   return (
     <Card title={title}>
-      <Table<T>
+      <ResponsiveTable<T>
         rowKey="id"
         size="middle"
         columns={columns}
         dataSource={data?.list}
         loading={isFetching}
-        scroll={{ x: scrollX }}
         pagination={statePaging(page, size, data?.total ?? 0, setPage, setSize)}
       />
     </Card>

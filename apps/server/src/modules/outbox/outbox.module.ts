@@ -16,6 +16,7 @@ export const outboxModule: ModuleManifest = {
   state: [wakeups],
   routes: outboxRoutes,
   jobs: () => [outboxJob],
+  background: (config) => config.OUTBOX_DISPATCH,
   start(ctx) {
     wakeups.of(ctx).stop = startOutboxWakeups(ctx);
   },

@@ -19,13 +19,13 @@ export const loginMethodText = (r: Pick<LoginLog, "method" | "provider">): strin
 };
 
 export const loginLogColumns: TableColumnsType<LoginLog> = [
-  { title: "登录时间", dataIndex: "created_at", width: 190, render: (v: string) => formatTime(v) },
-  { title: "方式", key: "method", width: 160, render: (_, r) => loginMethodText(r) },
-  { title: "IP", dataIndex: "ip", width: 160 },
-  { title: "设备", dataIndex: "user_agent", ellipsis: true },
+  { title: "登录时间", role: "title", dataIndex: "created_at", width: 190, render: (v: string) => formatTime(v) },
+  { title: "方式", priority: 2, key: "method", width: 160, render: (_, r) => loginMethodText(r) },
+  { title: "IP", priority: 2, dataIndex: "ip", width: 160 },
+  { title: "设备", priority: 3, dataIndex: "user_agent", ellipsis: true },
 ];
 
 /** The user's own sign-in history, paged on the server. */
 export function LoginHistoryCard() {
-  return <PagedTableCard title="登录记录" columns={loginLogColumns} query={loginListQuery} scrollX={800} />;
+  return <PagedTableCard title="登录记录" columns={loginLogColumns} query={loginListQuery} />;
 }

@@ -18,12 +18,14 @@ const yuan = (fen: number) => fenToYuan(fen);
 const rebateColumns: TableColumnsType<RebateRow> = [
   {
     title: "订单号",
+    role: "title",
     dataIndex: "trade_id",
     width: 210,
     render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
   },
   {
     title: "状态",
+    role: "status",
     key: "state",
     width: 200,
     render: (_: unknown, r) => (
@@ -33,12 +35,13 @@ const rebateColumns: TableColumnsType<RebateRow> = [
       </span>
     ),
   },
-  { title: "被邀请人", dataIndex: "invitee", width: 130 },
-  { title: "类型", dataIndex: "order_type", width: 100, render: (t: number) => <OrderTypeTag type={t} /> },
-  { title: "订单实付（元）", dataIndex: "order_amount", width: 120, align: "right", render: yuan },
-  { title: "比例", dataIndex: "rate_bp", width: 80, render: (bp: number) => `${bp / 100}%` },
+  { title: "被邀请人", priority: 3, dataIndex: "invitee", width: 130 },
+  { title: "类型", priority: 3, dataIndex: "order_type", width: 100, render: (t: number) => <OrderTypeTag type={t} /> },
+  { title: "订单实付（元）", priority: 2, dataIndex: "order_amount", width: 120, align: "right", render: yuan },
+  { title: "比例", priority: 4, dataIndex: "rate_bp", width: 80, render: (bp: number) => `${bp / 100}%` },
   {
     title: "返利（元）",
+    priority: 2,
     key: "amount",
     width: 150,
     align: "right",
@@ -52,9 +55,10 @@ const rebateColumns: TableColumnsType<RebateRow> = [
         yuan(r.amount)
       ),
   },
-  { title: "下单时间", dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
+  { title: "下单时间", priority: 3, dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
   {
     title: "结算时间",
+    priority: 4,
     key: "release",
     width: 175,
     render: (_: unknown, r) => formatTime(r.released_at ?? r.release_at),
@@ -62,11 +66,17 @@ const rebateColumns: TableColumnsType<RebateRow> = [
 ];
 
 const withdrawalColumns: TableColumnsType<WithdrawalRow> = [
-  { title: "编号", dataIndex: "id", width: 80 },
-  { title: "金额（元）", dataIndex: "amount", width: 110, align: "right", render: yuan },
-  { title: "提现到", key: "target", width: 260, render: (_: unknown, w) => withdrawTarget(w) },
-  { title: "收款人", dataIndex: "account_name", width: 100, render: (v: string | null) => v ?? "-" },
-  { title: "状态", dataIndex: "status", width: 90, render: (s: number) => <WithdrawalStatusTag status={s} /> },
+  { title: "编号", priority: 5, dataIndex: "id", width: 80 },
+  { title: "金额（元）", priority: 2, dataIndex: "amount", width: 110, align: "right", render: yuan },
+  { title: "提现到", priority: 2, key: "target", width: 260, render: (_: unknown, w) => withdrawTarget(w) },
+  { title: "收款人", priority: 4, dataIndex: "account_name", width: 100, render: (v: string | null) => v ?? "-" },
+  {
+    title: "状态",
+    role: "status",
+    dataIndex: "status",
+    width: 90,
+    render: (s: number) => <WithdrawalStatusTag status={s} />,
+  },
   {
     title: "说明",
     key: "note",
@@ -99,8 +109,8 @@ export function AffRebatePage() {
       }
     >
       <AffTotals data={data} />
-      <PagedTableCard title="返利明细" columns={rebateColumns} query={rebateListQuery} scrollX={1300} />
-      <PagedTableCard title="提现记录" columns={withdrawalColumns} query={myWithdrawalsQuery} scrollX={1200} />
+      <PagedTableCard title="返利明细" columns={rebateColumns} query={rebateListQuery} />
+      <PagedTableCard title="提现记录" columns={withdrawalColumns} query={myWithdrawalsQuery} />
       <WithdrawModal open={open} onClose={() => setOpen(false)} summary={data} />
     </PageContainer>
   );

@@ -7,11 +7,12 @@ import {
   WithdrawMethods,
 } from "@burrow/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Form, Input, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from "antd";
+import { Button, Card, Form, Input, Space, Tag, Tooltip, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -65,11 +66,18 @@ export function WithdrawalPage() {
     await queryClient.invalidateQueries({ queryKey: affKeys.all });
   };
 
-  const columns: TableColumnsType<AdminWithdrawalRow> = [
-    { title: "编号", dataIndex: "id", width: 80 },
-    { title: "状态", dataIndex: "status", width: 90, render: (s: number) => <WithdrawalStatusTag status={s} /> },
+  const columns: ResponsiveColumns<AdminWithdrawalRow> = [
+    { title: "编号", priority: 5, dataIndex: "id", width: 80 },
+    {
+      title: "状态",
+      role: "status",
+      dataIndex: "status",
+      width: 90,
+      render: (s: number) => <WithdrawalStatusTag status={s} />,
+    },
     {
       title: "用户",
+      role: "title",
       key: "user",
       width: 170,
       render: (_: unknown, row) => (
@@ -78,12 +86,20 @@ export function WithdrawalPage() {
         </Link>
       ),
     },
-    { title: "金额（元）", dataIndex: "amount", width: 110, align: "right", render: (f: number) => fenToYuan(f) },
-    { title: "提现到", key: "target", width: 280, render: (_: unknown, w) => withdrawTarget(w) },
-    { title: "收款人", dataIndex: "account_name", width: 100, render: (v: string | null) => v ?? "-" },
-    { title: "实名", key: "verified", width: 150, render: (_: unknown, w) => <VerifiedName row={w} /> },
+    {
+      title: "金额（元）",
+      priority: 2,
+      dataIndex: "amount",
+      width: 110,
+      align: "right",
+      render: (f: number) => fenToYuan(f),
+    },
+    { title: "提现到", priority: 3, key: "target", width: 280, render: (_: unknown, w) => withdrawTarget(w) },
+    { title: "收款人", priority: 4, dataIndex: "account_name", width: 100, render: (v: string | null) => v ?? "-" },
+    { title: "实名", priority: 4, key: "verified", width: 150, render: (_: unknown, w) => <VerifiedName row={w} /> },
     {
       title: "关联风险",
+      priority: 2,
       key: "signals",
       width: 220,
       render: (_: unknown, w) =>
@@ -101,6 +117,7 @@ export function WithdrawalPage() {
     },
     {
       title: "可提现余额（元）",
+      priority: 4,
       dataIndex: "available",
       width: 140,
       align: "right",
@@ -108,17 +125,23 @@ export function WithdrawalPage() {
     },
     {
       title: "处理结果",
+      priority: 4,
       key: "result",
       width: 220,
       render: (_: unknown, w) => (w.reason ? `驳回：${w.reason}` : w.payout_ref ? `流水号：${w.payout_ref}` : "-"),
     },
-    { title: "申请时间", dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
-    { title: "处理时间", dataIndex: "handled_at", width: 175, render: (v: string | null) => formatTime(v) },
+    { title: "申请时间", priority: 3, dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
+    {
+      title: "处理时间",
+      priority: 5,
+      dataIndex: "handled_at",
+      width: 175,
+      render: (v: string | null) => formatTime(v),
+    },
     {
       title: "操作",
       key: "actions",
       width: 130,
-      fixed: "right",
       render: (_: unknown, row) =>
         row.status === 2 ? (
           <Space size={0}>
@@ -152,12 +175,11 @@ export function WithdrawalPage() {
         <TextFilter name="account" label="收款账号" max={64} width={180} />
       </SearchCard>
       <Card>
-        <Table<AdminWithdrawalRow>
+        <ResponsiveTable<AdminWithdrawalRow>
           rowKey="id"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 2070 }}
           pagination={pagination(data?.total)}
         />
       </Card>

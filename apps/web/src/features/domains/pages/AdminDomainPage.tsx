@@ -1,9 +1,10 @@
 import { type AdminDomainRow, DOMAIN_STATE_LABELS, type DomainState, DomainStates } from "@burrow/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Form, Input, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Button, Card, Form, Input, Space, Typography } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useAccess } from "@/hooks/useAccess";
@@ -26,16 +27,18 @@ export function AdminDomainPage() {
   );
   const [unbinding, setUnbinding] = useState<AdminDomainRow | null>(null);
 
-  const columns: TableColumnsType<AdminDomainRow> = [
-    { title: "ID", dataIndex: "id", width: 70 },
+  const columns: ResponsiveColumns<AdminDomainRow> = [
+    { title: "ID", priority: 6, dataIndex: "id", width: 70 },
     {
       title: "域名",
+      role: "title",
       dataIndex: "domain",
       width: 220,
       render: (d: string) => <Typography.Text strong>{d}</Typography.Text>,
     },
     {
       title: "用户",
+      priority: 3,
       key: "user",
       width: 170,
       render: (_: unknown, row) => (
@@ -47,11 +50,18 @@ export function AdminDomainPage() {
         </Space>
       ),
     },
-    { title: "节点", dataIndex: "node_name", width: 140 },
-    { title: "状态", dataIndex: "state", width: 100, render: (s: DomainState) => <DomainStateTag state={s} /> },
-    { title: "备案号", dataIndex: "icp_no", width: 170, render: (v: string | null) => v ?? "—" },
+    { title: "节点", priority: 4, dataIndex: "node_name", width: 140 },
+    {
+      title: "状态",
+      role: "status",
+      dataIndex: "state",
+      width: 100,
+      render: (s: DomainState) => <DomainStateTag state={s} />,
+    },
+    { title: "备案号", priority: 4, dataIndex: "icp_no", width: 170, render: (v: string | null) => v ?? "—" },
     {
       title: "使用的隧道",
+      priority: 3,
       dataIndex: "tunnels",
       width: 180,
       render: (ts: AdminDomainRow["tunnels"]) =>
@@ -63,6 +73,7 @@ export function AdminDomainPage() {
     },
     {
       title: "检查结果 / 解绑原因",
+      priority: 2,
       key: "problem",
       width: 280,
       render: (_: unknown, row) =>
@@ -72,16 +83,27 @@ export function AdminDomainPage() {
           (row.problem ?? <Typography.Text type="success">记录正确</Typography.Text>)
         ),
     },
-    { title: "最近检查", dataIndex: "checked_at", width: 170, render: (v: string | null) => formatTime(v) },
-    { title: "验证时间", dataIndex: "verified_at", width: 170, render: (v: string | null) => formatTime(v) },
-    { title: "添加时间", dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
+    {
+      title: "最近检查",
+      priority: 3,
+      dataIndex: "checked_at",
+      width: 170,
+      render: (v: string | null) => formatTime(v),
+    },
+    {
+      title: "验证时间",
+      priority: 5,
+      dataIndex: "verified_at",
+      width: 170,
+      render: (v: string | null) => formatTime(v),
+    },
+    { title: "添加时间", priority: 5, dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
   ];
   if (canWrite) {
     columns.push({
       title: "操作",
       key: "actions",
       width: 100,
-      fixed: "right",
       render: (_: unknown, row) =>
         row.state === "unbound" ? (
           <Typography.Text type="secondary">已解绑</Typography.Text>
@@ -107,12 +129,11 @@ export function AdminDomainPage() {
           />
         </SearchCard>
         <Card>
-          <Table<AdminDomainRow>
+          <ResponsiveTable<AdminDomainRow>
             rowKey="id"
             columns={columns}
             dataSource={data?.list}
             loading={isFetching}
-            scroll={{ x: 1900 }}
             pagination={pagination(data?.total)}
           />
         </Card>

@@ -1,51 +1,24 @@
-import type { DomainRecord, DomainView } from "@burrow/contract";
+import type { DomainView } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Alert,
-  Button,
-  Card,
-  Form,
-  Input,
-  Popconfirm,
-  Select,
-  Space,
-  Table,
-  type TableColumnsType,
-  Typography,
-} from "antd";
+import { Alert, Button, Card, Form, Input, Popconfirm, Select, Space } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
 import { statePaging } from "@/components/PagedTableCard";
+import { ResponsiveTable } from "@/components/ResponsiveTable";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
-import { DomainStateTag } from "../components/DomainStateTag";
 import { addDomain, deleteDomain, domainsKeys, myDomainsQuery, verifyDomain } from "../domains.api";
+import { domainColumns } from "./DomainListPage.columns";
 
 interface AddForm {
   domain: string;
   node_id: number;
   icp_no?: string;
-}
-
-/** One DNS record to create, each part copyable. */
-function RecordLine({ r }: { r: DomainRecord }) {
-  return (
-    <div className="domain-record">
-      <Typography.Text strong>{r.type}</Typography.Text>{" "}
-      <Typography.Text code copyable={{ text: r.host, tooltips: ["复制主机记录", "已复制"] }}>
-        {r.host}
-      </Typography.Text>{" "}
-      →{" "}
-      <Typography.Text code copyable={{ text: r.value, tooltips: ["复制记录值", "已复制"] }}>
-        {r.value}
-      </Typography.Text>
-    </div>
-  );
 }
 
 /** /domain: the customer's own domains, the records to create, verification and the tunnels using them. */
@@ -76,99 +49,38 @@ export function DomainListPage() {
   });
 
   const flagged = (data?.list ?? []).filter((d) => d.state === "flagged");
-  const columns: TableColumnsType<DomainView> = [
-    {
-      title: "域名",
-      dataIndex: "domain",
-      width: 220,
-      render: (d: string, row) => (
-        <Space orientation="vertical" size={0}>
-          <Typography.Text strong>{d}</Typography.Text>
-          <Typography.Text type="secondary">节点：{row.node_name}</Typography.Text>
-          {row.icp_no ? <Typography.Text type="secondary">备案号：{row.icp_no}</Typography.Text> : null}
+  const columns = domainColumns({
+    title: "操作",
+    key: "actions",
+    width: 130,
+    render: (_: unknown, row) =>
+      row.state === "unbound" ? (
+        <Link to="/help/ticket">提交工单</Link>
+      ) : (
+        <Space size={0}>
+          <Button
+            type="link"
+            size="small"
+            loading={verify.isPending && verify.variables === row.id}
+            onClick={() => verify.mutate(row.id)}
+          >
+            验证
+          </Button>
+          <Popconfirm
+            title={`删除域名 ${row.domain}？`}
+            description={row.tunnels.length ? "该域名正被隧道使用，请先修改这些隧道" : undefined}
+            okText="删除"
+            cancelText="取消"
+            okButtonProps={{ danger: true, disabled: row.tunnels.length > 0 }}
+            onConfirm={() => remove.mutateAsync(row.id).catch(() => undefined)}
+          >
+            <Button type="link" size="small" danger>
+              删除
+            </Button>
+          </Popconfirm>
         </Space>
       ),
-    },
-    { title: "状态", dataIndex: "state", width: 100, render: (s: DomainView["state"]) => <DomainStateTag state={s} /> },
-    {
-      title: "需要添加的解析记录",
-      key: "records",
-      width: 460,
-      render: (_: unknown, row) =>
-        row.state === "unbound" ? (
-          <Typography.Text type="secondary">—</Typography.Text>
-        ) : (
-          <Space orientation="vertical" size={2}>
-            {row.records.map((r) => (
-              <RecordLine key={r.type} r={r} />
-            ))}
-          </Space>
-        ),
-    },
-    {
-      title: "检查结果",
-      key: "problem",
-      width: 280,
-      render: (_: unknown, row) => {
-        if (row.state === "unbound")
-          return <Typography.Text type="danger">已被管理员解绑：{row.unbind_reason}</Typography.Text>;
-        if (row.problem) return <Typography.Text type="warning">{row.problem}</Typography.Text>;
-        if (row.state === "verified") return <Typography.Text type="success">记录正确</Typography.Text>;
-        return <Typography.Text type="secondary">添加记录后点击「验证」</Typography.Text>;
-      },
-    },
-    {
-      title: "使用的隧道",
-      dataIndex: "tunnels",
-      width: 160,
-      render: (ts: DomainView["tunnels"]) =>
-        ts.length ? (
-          <Space orientation="vertical" size={0}>
-            {ts.map((t) => (
-              <Link key={t.tun_id} to={`/tun/list/${t.tun_id}`}>
-                {t.tun_name}
-              </Link>
-            ))}
-          </Space>
-        ) : (
-          <Typography.Text type="secondary">无</Typography.Text>
-        ),
-    },
-    { title: "最近检查", dataIndex: "checked_at", width: 170, render: (v: string | null) => formatTime(v) },
-    {
-      title: "操作",
-      key: "actions",
-      width: 130,
-      fixed: "right",
-      render: (_: unknown, row) =>
-        row.state === "unbound" ? (
-          <Link to="/help/ticket">提交工单</Link>
-        ) : (
-          <Space size={0}>
-            <Button
-              type="link"
-              size="small"
-              loading={verify.isPending && verify.variables === row.id}
-              onClick={() => verify.mutate(row.id)}
-            >
-              验证
-            </Button>
-            <Popconfirm
-              title={`删除域名 ${row.domain}？`}
-              description={row.tunnels.length ? "该域名正被隧道使用，请先修改这些隧道" : undefined}
-              okText="删除"
-              cancelText="取消"
-              okButtonProps={{ danger: true, disabled: row.tunnels.length > 0 }}
-              onConfirm={() => remove.mutateAsync(row.id).catch(() => undefined)}
-            >
-              <Button type="link" size="small" danger>
-                删除
-              </Button>
-            </Popconfirm>
-          </Space>
-        ),
-    },
-  ];
+  });
 
   return (
     <PageContainer
@@ -191,13 +103,12 @@ export function DomainListPage() {
           />
         ))}
         <Card>
-          <Table<DomainView>
+          <ResponsiveTable<DomainView>
             rowKey="id"
             size="middle"
             columns={columns}
             dataSource={data?.list}
             loading={isFetching}
-            scroll={{ x: 1520 }}
             pagination={statePaging(page, size, data?.total ?? 0, setPage, setSize)}
           />
         </Card>

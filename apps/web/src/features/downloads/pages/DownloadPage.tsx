@@ -1,9 +1,10 @@
 import type { DownloadRow } from "@burrow/contract";
 import { RiDownloadLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Card, Empty, Space, Table, type TableColumnsType, Tag, Typography } from "antd";
+import { Button, Card, Empty, Space, Tag, Typography } from "antd";
 import { Link } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { ARCH_LABEL, groupByOs, OS_LABEL } from "../download-groups";
 import { userDownloadsQuery } from "../downloads.api";
 
@@ -12,15 +13,17 @@ export function DownloadPage() {
   const { data, isPending } = useQuery(userDownloadsQuery());
   const groups = groupByOs(data ?? []);
 
-  const columns = (latest: string): TableColumnsType<DownloadRow> => [
+  const columns = (latest: string): ResponsiveColumns<DownloadRow> => [
     {
       title: "架构",
+      role: "title",
       dataIndex: "arch",
       width: 180,
       render: (a: DownloadRow["arch"]) => ARCH_LABEL[a] ?? a,
     },
     {
       title: "版本",
+      priority: 2,
       dataIndex: "version",
       width: 140,
       render: (v: string) => (
@@ -32,6 +35,7 @@ export function DownloadPage() {
     },
     {
       title: "SHA-256",
+      priority: 4,
       dataIndex: "checksum",
       ellipsis: true,
       render: (c: string) => (
@@ -40,9 +44,10 @@ export function DownloadPage() {
         </Typography.Text>
       ),
     },
-    { title: "说明", dataIndex: "note", ellipsis: true },
+    { title: "说明", priority: 3, dataIndex: "note", ellipsis: true },
     {
       title: "下载",
+      role: "action",
       key: "download",
       width: 110,
       render: (_: unknown, row) => (
@@ -104,13 +109,12 @@ export function DownloadPage() {
             </Space>
           }
         >
-          <Table<DownloadRow>
+          <ResponsiveTable<DownloadRow>
             rowKey="id"
             size="middle"
             columns={columns(g.latest)}
             dataSource={g.builds}
             pagination={{ pageSize: 10, hideOnSinglePage: true }}
-            scroll={{ x: 760 }}
           />
         </Card>
       ))}

@@ -1,9 +1,10 @@
 import { type AdminInvoiceRow, type InvoiceAction, InvoiceStatus, InvoiceStatusLabel } from "@burrow/contract";
 import { RiDownloadLine, RiErrorWarningLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Card, Col, Form, Row, Space, Table, type TableColumnsType, Tooltip, Typography } from "antd";
+import { Button, Card, Col, Form, Row, Space, Tooltip, Typography } from "antd";
 import { useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchActions } from "@/components/SearchActions";
 import { IdFilter, SEARCH_COL, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -30,10 +31,11 @@ export function AdminInvoiceListPage() {
   const [acting, setActing] = useState<{ row: AdminInvoiceRow; action: InvoiceAction } | null>(null);
   const open = (row: AdminInvoiceRow, action: InvoiceAction) => setActing({ row, action });
 
-  const columns: TableColumnsType<AdminInvoiceRow> = [
-    { title: "编号", dataIndex: "invoice_id", width: 80 },
+  const columns: ResponsiveColumns<AdminInvoiceRow> = [
+    { title: "编号", priority: 5, dataIndex: "invoice_id", width: 80 },
     {
       title: "状态",
+      role: "status",
       dataIndex: "status",
       width: 130,
       render: (s: number, r) => (
@@ -49,9 +51,16 @@ export function AdminInvoiceListPage() {
         </Space>
       ),
     },
-    { title: "用户", dataIndex: "phone", width: 170, render: (phone: string, r) => `${phoneText(phone)}（${r.uid}）` },
+    {
+      title: "用户",
+      priority: 2,
+      dataIndex: "phone",
+      width: 170,
+      render: (phone: string, r) => `${phoneText(phone)}（${r.uid}）`,
+    },
     {
       title: "发票抬头",
+      role: "title",
       dataIndex: "title",
       ellipsis: true,
       render: (title: string, r) => (
@@ -61,14 +70,19 @@ export function AdminInvoiceListPage() {
         </Space>
       ),
     },
-    { title: "金额", dataIndex: "amount", width: 110, align: "right", render: (v: number) => yuan(v) },
-    { title: "申请时间", dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
-    { title: "处理时间", dataIndex: "handled_at", width: 170, render: (v: string | null) => formatTime(v) },
+    { title: "金额", priority: 2, dataIndex: "amount", width: 110, align: "right", render: (v: number) => yuan(v) },
+    { title: "申请时间", priority: 3, dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
+    {
+      title: "处理时间",
+      priority: 4,
+      dataIndex: "handled_at",
+      width: 170,
+      render: (v: string | null) => formatTime(v),
+    },
     {
       title: "操作",
       key: "actions",
       width: 230,
-      fixed: "right",
       render: (_: unknown, r) => (
         <Space size={0} wrap>
           {r.status === InvoiceStatus.Awaiting ? (
@@ -131,13 +145,12 @@ export function AdminInvoiceListPage() {
         </Form>
       </Card>
       <Card>
-        <Table<AdminInvoiceRow>
+        <ResponsiveTable<AdminInvoiceRow>
           rowKey="invoice_id"
           size="middle"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1300 }}
           expandable={{ expandedRowRender: (r) => <InvoiceDetails row={r} /> }}
           pagination={pagination(data?.total ?? 0)}
         />

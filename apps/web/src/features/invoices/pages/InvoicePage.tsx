@@ -1,18 +1,20 @@
 import { type InvoiceRow, InvoiceStatus, InvoiceStatusLabel } from "@burrow/contract";
 import { RiAddLine, RiDownloadLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Badge, Button, Card, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Alert, Badge, Button, Card, Space, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
 import { formatTime } from "@/lib/format";
 import { InvoiceDetails, InvoiceStatusTag, yuan } from "../components/InvoiceParts";
 import { RequestInvoiceModal } from "../components/RequestInvoiceModal";
 import { downloadInvoicePdf, myInvoicesQuery } from "../invoices.api";
 
-const columns: TableColumnsType<InvoiceRow> = [
+const columns: ResponsiveColumns<InvoiceRow> = [
   {
     title: "编号",
+    priority: 4,
     dataIndex: "invoice_id",
     width: 90,
     render: (id: number, r) => (
@@ -24,6 +26,7 @@ const columns: TableColumnsType<InvoiceRow> = [
   },
   {
     title: "状态",
+    role: "status",
     dataIndex: "status",
     width: 200,
     render: (s: number, r) => (
@@ -33,15 +36,14 @@ const columns: TableColumnsType<InvoiceRow> = [
       </Space>
     ),
   },
-  { title: "发票抬头", dataIndex: "title", width: 240, ellipsis: true },
-  { title: "金额", dataIndex: "amount", width: 120, align: "right", render: (v: number) => yuan(v) },
-  { title: "订单数", key: "orders", width: 80, render: (_: unknown, r) => r.orders.length },
-  { title: "申请时间", dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
+  { title: "发票抬头", role: "title", dataIndex: "title", width: 240, ellipsis: true },
+  { title: "金额", priority: 2, dataIndex: "amount", width: 120, align: "right", render: (v: number) => yuan(v) },
+  { title: "订单数", priority: 3, key: "orders", width: 80, render: (_: unknown, r) => r.orders.length },
+  { title: "申请时间", priority: 3, dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
   {
     title: "操作",
     key: "actions",
     width: 120,
-    fixed: "right",
     render: (_: unknown, r) =>
       r.has_file ? (
         <Button
@@ -89,13 +91,12 @@ export function InvoicePage() {
       ) : null}
       <Card>
         <StatusFilter labels={InvoiceStatusLabel} value={status} onChange={setStatus} />
-        <Table<InvoiceRow>
+        <ResponsiveTable<InvoiceRow>
           rowKey="invoice_id"
           size="middle"
           columns={columns}
           dataSource={data?.list.map((r) => (changed.has(r.invoice_id) ? { ...r, unread: true } : r))}
           loading={isFetching}
-          scroll={{ x: 900 }}
           expandable={{ expandedRowRender: (r) => <InvoiceDetails row={r} /> }}
           pagination={pagination(data?.total)}
         />

@@ -8,27 +8,13 @@ import {
 } from "@burrow/contract";
 import { RiAddLine, RiDownloadLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Button,
-  Card,
-  Col,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Radio,
-  Row,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from "antd";
+import { Button, Card, Col, Form, Input, InputNumber, Modal, Radio, Row, Space, Tag, Typography } from "antd";
 import { useState } from "react";
 import { reportError } from "@/api/query-client";
 import { CopyButton } from "@/components/CopyButton";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { KindTag } from "@/components/StoreTags";
@@ -144,15 +130,17 @@ export function GiftCardPage() {
       done: (r) => `已删除 ${r.deleted} 张礼品卡`,
     });
 
-  const columns: TableColumnsType<GiftCardRow> = [
+  const columns: ResponsiveColumns<GiftCardRow> = [
     {
       title: "卡号",
+      role: "title",
       dataIndex: "card_number",
       width: 210,
       render: (v: string) => <Typography.Text copyable>{v}</Typography.Text>,
     },
     {
       title: "状态",
+      role: "status",
       key: "state",
       width: 200,
       render: (_: unknown, row) => {
@@ -167,9 +155,10 @@ export function GiftCardPage() {
         return state === "expired" ? <Tag color="warning">已过期</Tag> : <Tag color="success">未使用</Tag>;
       },
     },
-    { title: "类型", dataIndex: "type", width: 80, render: (t: number) => <KindTag kind={t} /> },
+    { title: "类型", priority: 2, dataIndex: "type", width: 80, render: (t: number) => <KindTag kind={t} /> },
     {
       title: "内容",
+      priority: 2,
       key: "value",
       width: 200,
       render: (_: unknown, row) =>
@@ -177,15 +166,17 @@ export function GiftCardPage() {
           ? `¥${fenToYuan(row.card_value)}`
           : `${row.plan_name ?? "-"} × ${row.cycle_number} 个月`,
     },
-    { title: "过期时间", dataIndex: "expire_date", width: 175, render: (v: string) => formatTime(v) },
+    { title: "过期时间", priority: 3, dataIndex: "expire_date", width: 175, render: (v: string) => formatTime(v) },
     {
       title: "每人限兑",
+      priority: 4,
       dataIndex: "one_user_limit",
       width: 90,
       render: (n: number) => (n > 0 ? `${n} 张` : "不限"),
     },
     {
       title: "批次",
+      priority: 3,
       dataIndex: "batch_no",
       width: 200,
       render: (v: string) => (
@@ -194,14 +185,13 @@ export function GiftCardPage() {
         </Button>
       ),
     },
-    { title: "生成时间", dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
+    { title: "生成时间", priority: 4, dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
   ];
   if (canWrite) {
     columns.push({
       title: "操作",
       key: "actions",
       width: 120,
-      fixed: "right",
       render: (_: unknown, row) =>
         row.used_uid === null ? (
           <Space size={0}>
@@ -263,12 +253,11 @@ export function GiftCardPage() {
           ) : null
         }
       >
-        <Table<GiftCardRow>
+        <ResponsiveTable<GiftCardRow>
           rowKey="card_id"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1500 }}
           pagination={pagination(data?.total)}
         />
       </Card>

@@ -2,10 +2,11 @@ import type { RechargePromotionRow } from "@burrow/contract";
 import { fenToYuan } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, DatePicker, Form, Input, InputNumber, Modal, Table, type TableColumnsType, Tag } from "antd";
+import { Button, Card, DatePicker, Form, Input, InputNumber, Modal, Tag } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { askDelete } from "@/lib/confirm";
@@ -39,11 +40,12 @@ export function RechargePromotionPage() {
       done: () => "充值优惠已删除",
     });
 
-  const columns: TableColumnsType<RechargePromotionRow> = [
-    { title: "ID", dataIndex: "id", width: 70 },
-    { title: "名称", dataIndex: "name", render: (v: string) => v || "-" },
+  const columns: ResponsiveColumns<RechargePromotionRow> = [
+    { title: "ID", priority: 6, dataIndex: "id", width: 70 },
+    { title: "名称", role: "title", dataIndex: "name", render: (v: string) => v || "-" },
     {
       title: "状态",
+      role: "status",
       dataIndex: "active",
       width: 90,
       render: (active: boolean, row) =>
@@ -57,21 +59,28 @@ export function RechargePromotionPage() {
     },
     {
       title: "起充金额（元）",
+      priority: 2,
       dataIndex: "min_amount",
       width: 130,
       align: "right",
       render: (fen: number) => fenToYuan(fen),
     },
-    { title: "赠送（元）", dataIndex: "bonus", width: 110, align: "right", render: (fen: number) => fenToYuan(fen) },
-    { title: "开始时间", dataIndex: "start_at", width: 175, render: (v: string) => formatTime(v) },
-    { title: "结束时间", dataIndex: "end_at", width: 175, render: (v: string) => formatTime(v) },
+    {
+      title: "赠送（元）",
+      priority: 2,
+      dataIndex: "bonus",
+      width: 110,
+      align: "right",
+      render: (fen: number) => fenToYuan(fen),
+    },
+    { title: "开始时间", priority: 3, dataIndex: "start_at", width: 175, render: (v: string) => formatTime(v) },
+    { title: "结束时间", priority: 3, dataIndex: "end_at", width: 175, render: (v: string) => formatTime(v) },
   ];
   if (canWrite) {
     columns.push({
       title: "操作",
       key: "actions",
       width: 80,
-      fixed: "right",
       render: (_: unknown, row) => (
         <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
           删除
@@ -94,12 +103,11 @@ export function RechargePromotionPage() {
     >
       {modalHolder}
       <Card>
-        <Table<RechargePromotionRow>
+        <ResponsiveTable<RechargePromotionRow>
           rowKey="id"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1000 }}
           pagination={pagination(data?.total)}
         />
       </Card>

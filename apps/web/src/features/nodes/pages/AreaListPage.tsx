@@ -16,17 +16,18 @@ interface AreaForm {
 const FILTERS = { area_name: "text" } as const;
 
 const columns: TableColumnsType<AreaRow> = [
-  { title: "ID", dataIndex: "area_id", width: 80 },
-  { title: "地区名称", dataIndex: "area_name" },
-  { title: "排序", dataIndex: "sort", width: 90 },
+  { title: "ID", priority: 5, dataIndex: "area_id", width: 80 },
+  { title: "地区名称", role: "title", dataIndex: "area_name" },
+  { title: "排序", priority: 4, dataIndex: "sort", width: 90 },
   {
     title: "域名备案",
+    priority: 2,
     dataIndex: "icp_required",
     width: 110,
     render: (v: number) => (v ? <Tag color="orange">需 ICP 备案</Tag> : <Tag>不要求</Tag>),
   },
-  { title: "节点数", dataIndex: "node_count", width: 90 },
-  { title: "创建时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+  { title: "节点数", priority: 2, dataIndex: "node_count", width: 90 },
+  { title: "创建时间", priority: 4, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
 ];
 
 const save = async (v: AreaForm, row: AreaRow | undefined) => {
@@ -51,7 +52,6 @@ export function AreaListPage() {
       invalidateKey={nodesKeys.all}
       rowKey="area_id"
       columns={columns}
-      scrollX={830}
       actions={{ width: 140 }}
       deleteTitle={(row) => `删除地区「${row.area_name}」？`}
       onDelete={(row) => deleteArea(row.area_id)}

@@ -14,11 +14,11 @@ interface LevelForm {
 const FILTERS = { name: "text" } as const;
 
 const columns: TableColumnsType<PlanLevelRow> = [
-  { title: "ID", dataIndex: "id", width: 80 },
-  { title: "等级名称", dataIndex: "name" },
-  { title: "等级", dataIndex: "level", width: 90 },
-  { title: "套餐数", dataIndex: "plan_count", width: 90 },
-  { title: "创建时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+  { title: "ID", priority: 5, dataIndex: "id", width: 80 },
+  { title: "等级名称", role: "title", dataIndex: "name" },
+  { title: "等级", priority: 2, dataIndex: "level", width: 90 },
+  { title: "套餐数", priority: 2, dataIndex: "plan_count", width: 90 },
+  { title: "创建时间", priority: 4, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
 ];
 
 const save = async (v: LevelForm, row: PlanLevelRow | undefined) => {
@@ -40,7 +40,6 @@ export function LevelListPage() {
       invalidateKey={nodesKeys.all}
       rowKey="id"
       columns={columns}
-      scrollX={720}
       actions={{ width: 140 }}
       deleteTitle={(row) => `删除等级「${row.name}」？`}
       onDelete={(row) => deleteLevel(row.id)}

@@ -13,9 +13,10 @@ interface NetTypeForm {
 const FILTERS = { name: "text" } as const;
 
 const columns: TableColumnsType<NetTypeRow> = [
-  { title: "ID", dataIndex: "id", width: 80 },
+  { title: "ID", priority: 5, dataIndex: "id", width: 80 },
   {
     title: "名称",
+    role: "title",
     dataIndex: "name",
     render: (name: string, row) => (
       <Space>
@@ -24,8 +25,8 @@ const columns: TableColumnsType<NetTypeRow> = [
       </Space>
     ),
   },
-  { title: "节点数", dataIndex: "node_count", width: 90 },
-  { title: "创建时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+  { title: "节点数", priority: 2, dataIndex: "node_count", width: 90 },
+  { title: "创建时间", priority: 4, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
 ];
 
 const save = async (v: NetTypeForm, row: NetTypeRow | undefined) => {
@@ -47,7 +48,6 @@ export function NetTypeListPage() {
       invalidateKey={nodesKeys.all}
       rowKey="id"
       columns={columns}
-      scrollX={640}
       actions={{ width: 140 }}
       deleteTitle={(row) => `删除网络类型「${row.name}」？`}
       onDelete={(row) => deleteNetType(row.id)}

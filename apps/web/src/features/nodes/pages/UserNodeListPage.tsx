@@ -1,10 +1,11 @@
 import { NodeStatusLabel, type UserNodeRow } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Empty, Form, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Card, Empty, Form, Space, Typography } from "antd";
 import { Link } from "react-router";
 import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -13,9 +14,10 @@ import { userNodeListQuery } from "../nodes.api";
 
 const FILTERS = { name: "text", status: "int" } as const;
 
-const columns: TableColumnsType<UserNodeRow> = [
+const columns: ResponsiveColumns<UserNodeRow> = [
   {
     title: "节点",
+    role: "title",
     dataIndex: "name",
     width: 220,
     render: (name: string, row) => (
@@ -25,11 +27,18 @@ const columns: TableColumnsType<UserNodeRow> = [
       </Space>
     ),
   },
-  { title: "地区", dataIndex: "area_name", width: 120 },
-  { title: "网络类型", dataIndex: "net_type_name", width: 110 },
-  { title: "状态", dataIndex: "status", width: 90, render: (s: number) => <NodeStatusTag status={s} /> },
+  { title: "地区", priority: 2, dataIndex: "area_name", width: 120 },
+  { title: "网络类型", priority: 4, dataIndex: "net_type_name", width: 110 },
+  {
+    title: "状态",
+    role: "status",
+    dataIndex: "status",
+    width: 90,
+    render: (s: number) => <NodeStatusTag status={s} />,
+  },
   {
     title: "负载",
+    priority: 3,
     key: "load",
     width: 160,
     render: (_: unknown, row) => (
@@ -38,20 +47,28 @@ const columns: TableColumnsType<UserNodeRow> = [
       </Typography.Text>
     ),
   },
-  { title: "协议", dataIndex: "protocols", width: 180, render: (p: string[]) => <ProtocolTags protocols={p} /> },
+  {
+    title: "协议",
+    priority: 2,
+    dataIndex: "protocols",
+    width: 150,
+    render: (p: string[]) => <ProtocolTags protocols={p} />,
+  },
   {
     title: "远程端口范围",
+    priority: 2,
     key: "ports",
     width: 130,
     render: (_: unknown, row) => `${row.port_min}-${row.port_max}`,
   },
   {
     title: "带宽",
+    priority: 3,
     dataIndex: "bandwidth",
     width: 100,
     render: (mbps: number) => (mbps > 0 ? `${mbps} Mbps` : "不限"),
   },
-  { title: "等级", dataIndex: "level_name", width: 100 },
+  { title: "等级", priority: 3, dataIndex: "level_name", width: 100 },
 ];
 
 /** /tun/node: the nodes the customer's plan may use. */
@@ -60,11 +77,10 @@ export function UserNodeListPage() {
   const { filters, search, reset, pagination } = useUrlFilters(FILTERS, form);
   const { data, isFetching } = useQuery(userNodeListQuery(filters));
 
-  const actions: TableColumnsType<UserNodeRow>[number] = {
+  const actions: ResponsiveColumns<UserNodeRow>[number] = {
     title: "操作",
     key: "actions",
     width: 110,
-    fixed: "right",
     render: (_: unknown, row) => <Link to={`/tun/list/add?node_id=${row.node_id}`}>创建隧道</Link>,
   };
 
@@ -83,12 +99,11 @@ export function UserNodeListPage() {
         <SelectFilter name="status" label="状态" width={120} options={labelOptions(NodeStatusLabel)} />
       </SearchCard>
       <Card>
-        <Table<UserNodeRow>
+        <ResponsiveTable<UserNodeRow>
           rowKey="node_id"
           columns={[...columns, actions]}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1250 }}
           pagination={pagination(data?.total)}
           locale={{ emptyText: <Empty description="暂无可用节点，请先购买或续费套餐" /> }}
         />

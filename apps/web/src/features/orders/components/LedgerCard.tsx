@@ -10,6 +10,7 @@ type LedgerColumn = TableColumnsType<BalanceLedgerRow>[number];
 /** 时间 of a ledger entry (the customer's card, an order's and a user's ledgers). */
 export const ledgerTimeColumn = (width: number): LedgerColumn => ({
   title: "时间",
+  role: "title",
   dataIndex: "created_at",
   width,
   render: (v: string) => formatTime(v),
@@ -18,6 +19,7 @@ export const ledgerTimeColumn = (width: number): LedgerColumn => ({
 /** 变动（元）: the signed change, green in and red out. */
 export const ledgerChangeColumn = (width: number): LedgerColumn => ({
   title: "变动（元）",
+  priority: 2,
   dataIndex: "change",
   width,
   align: "right",
@@ -32,12 +34,12 @@ export const ledgerChangeColumn = (width: number): LedgerColumn => ({
 const columns: TableColumnsType<BalanceLedgerRow> = [
   ledgerTimeColumn(180),
   ledgerChangeColumn(120),
-  { title: "变动后余额（元）", dataIndex: "balance_after", width: 150, align: "right", render: fenToYuan },
-  { title: "说明", dataIndex: "reason", ellipsis: true },
-  { title: "订单号", dataIndex: "order_id", width: 200, render: (v: string | null) => v ?? "-" },
+  { title: "变动后余额（元）", priority: 2, dataIndex: "balance_after", width: 150, align: "right", render: fenToYuan },
+  { title: "说明", priority: 2, dataIndex: "reason", ellipsis: true },
+  { title: "订单号", priority: 4, dataIndex: "order_id", width: 200, render: (v: string | null) => v ?? "-" },
 ];
 
 /** The customer's balance ledger, paged on the server. */
 export function LedgerCard() {
-  return <PagedTableCard title="余额明细" columns={columns} query={ledgerQuery} scrollX={800} />;
+  return <PagedTableCard title="余额明细" columns={columns} query={ledgerQuery} />;
 }

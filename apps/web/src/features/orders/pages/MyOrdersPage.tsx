@@ -1,9 +1,10 @@
 import { fenToYuan, type OrderView, PayStatus, PayStatusLabel } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Empty, List, Popconfirm, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Button, Card, Empty, List, Popconfirm, Space, Typography } from "antd";
 import { useState } from "react";
 import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
 import { OrderTypeTag, PayStatusTag } from "@/components/StoreTags";
 import { useIsPhone } from "@/hooks/useIsPhone";
@@ -99,9 +100,10 @@ export function MyOrdersPage() {
     />
   );
 
-  const columns: TableColumnsType<OrderView> = [
+  const columns: ResponsiveColumns<OrderView> = [
     {
       title: "订单",
+      role: "title",
       key: "order",
       render: (_: unknown, o) => (
         <Space orientation="vertical" size={0}>
@@ -112,10 +114,17 @@ export function MyOrdersPage() {
         </Space>
       ),
     },
-    { title: "状态", key: "status", width: 110, render: (_: unknown, o) => <StatusCell order={o} /> },
-    { title: "类型", dataIndex: "type", width: 100, render: (t: number) => <OrderTypeTag type={t} /> },
-    { title: "金额（元）", dataIndex: "amount", width: 110, align: "right", render: (fen: number) => fenToYuan(fen) },
-    { title: "下单时间", dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
+    { title: "状态", role: "status", key: "status", width: 110, render: (_: unknown, o) => <StatusCell order={o} /> },
+    { title: "类型", priority: 2, dataIndex: "type", width: 100, render: (t: number) => <OrderTypeTag type={t} /> },
+    {
+      title: "金额（元）",
+      priority: 2,
+      dataIndex: "amount",
+      width: 110,
+      align: "right",
+      render: (fen: number) => fenToYuan(fen),
+    },
+    { title: "下单时间", priority: 3, dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
     { title: "操作", key: "actions", width: 190, render: (_: unknown, o) => actions(o) },
   ];
 
@@ -171,13 +180,12 @@ export function MyOrdersPage() {
             )}
           />
         ) : (
-          <Table<OrderView>
+          <ResponsiveTable<OrderView>
             rowKey="trade_id"
             size="middle"
             columns={columns}
             dataSource={data?.list}
             loading={isFetching}
-            scroll={{ x: 900 }}
             locale={{ emptyText: empty }}
             pagination={paging}
           />

@@ -1,8 +1,9 @@
 import { type AdminOrderRow, fenToYuan, OrderTypeLabel, PayMethodLabel, PayStatusLabel } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Card, Form, Table, type TableColumnsType, Typography } from "antd";
+import { Button, Card, Form, Typography } from "antd";
 import { Link, useSearchParams } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { OrderTypeTag, PayStatusTag } from "@/components/StoreTags";
@@ -41,17 +42,25 @@ export function OrderListPage() {
       return next;
     });
 
-  const columns: TableColumnsType<AdminOrderRow> = [
-    { title: "ID", dataIndex: "id", width: 80 },
+  const columns: ResponsiveColumns<AdminOrderRow> = [
+    { title: "ID", priority: 6, dataIndex: "id", width: 80 },
     {
       title: "订单号",
+      role: "title",
       dataIndex: "trade_id",
       width: 210,
       render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
     },
-    { title: "状态", dataIndex: "status", width: 90, render: (s: number) => <PayStatusTag status={s} /> },
+    {
+      title: "状态",
+      role: "status",
+      dataIndex: "status",
+      width: 90,
+      render: (s: number) => <PayStatusTag status={s} />,
+    },
     {
       title: "用户",
+      priority: 2,
       key: "user",
       width: 170,
       render: (_: unknown, row) => (
@@ -60,10 +69,11 @@ export function OrderListPage() {
         </Link>
       ),
     },
-    { title: "类型", dataIndex: "type", width: 100, render: (t: number) => <OrderTypeTag type={t} /> },
-    { title: "商品", dataIndex: "name", ellipsis: true },
+    { title: "类型", priority: 3, dataIndex: "type", width: 100, render: (t: number) => <OrderTypeTag type={t} /> },
+    { title: "商品", priority: 2, dataIndex: "name", ellipsis: true },
     {
       title: "金额（元）",
+      priority: 2,
       dataIndex: "amount",
       width: 110,
       align: "right",
@@ -71,17 +81,17 @@ export function OrderListPage() {
     },
     {
       title: "支付方式",
+      priority: 4,
       dataIndex: "pay_method",
       width: 100,
       render: (m: number) => PayMethodLabel[m] ?? m,
     },
-    { title: "创建时间", dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
-    { title: "支付时间", dataIndex: "paid_at", width: 175, render: (v: string | null) => formatTime(v) },
+    { title: "创建时间", priority: 3, dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
+    { title: "支付时间", priority: 4, dataIndex: "paid_at", width: 175, render: (v: string | null) => formatTime(v) },
     {
       title: "操作",
       key: "actions",
       width: 80,
-      fixed: "right",
       render: (_: unknown, row) => (
         <Button
           type="link"
@@ -106,12 +116,11 @@ export function OrderListPage() {
         <SelectFilter name="status" label="状态" width={110} options={labelOptions(PayStatusLabel)} />
       </SearchCard>
       <Card>
-        <Table<AdminOrderRow>
+        <ResponsiveTable<AdminOrderRow>
           rowKey="id"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1500 }}
           pagination={pagination(data?.total)}
         />
       </Card>

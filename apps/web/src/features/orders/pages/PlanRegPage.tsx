@@ -1,8 +1,9 @@
 import { PlanPeriodLabel, type PlanRegRow, SubscriptionStatusLabel } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Form, Space, Table, type TableColumnsType, Tag, Typography } from "antd";
+import { Card, Form, Space, Tag, Typography } from "antd";
 import { Link } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { PLAN_KIND_OPTIONS, PlanTypeTag, SubscriptionStatusTag } from "@/components/StoreTags";
@@ -14,10 +15,11 @@ import { planRegListQuery } from "../orders.api";
 
 const filterSpec = { user_id: "int", local_trade_id: "text", kind: "int", status: "int" } as const;
 
-const columns: TableColumnsType<PlanRegRow> = [
-  { title: "ID", dataIndex: "id", width: 80 },
+const columns: ResponsiveColumns<PlanRegRow> = [
+  { title: "ID", priority: 6, dataIndex: "id", width: 80 },
   {
     title: "用户",
+    priority: 2,
     key: "user",
     width: 170,
     render: (_: unknown, row) => (
@@ -28,6 +30,7 @@ const columns: TableColumnsType<PlanRegRow> = [
   },
   {
     title: "套餐",
+    role: "title",
     dataIndex: "plan_name",
     width: 200,
     render: (name: string, row) => (
@@ -38,28 +41,38 @@ const columns: TableColumnsType<PlanRegRow> = [
       </Space>
     ),
   },
-  { title: "状态", dataIndex: "status", width: 90, render: (s: number) => <SubscriptionStatusTag status={s} /> },
+  {
+    title: "状态",
+    role: "status",
+    dataIndex: "status",
+    width: 90,
+    render: (s: number) => <SubscriptionStatusTag status={s} />,
+  },
   {
     title: "周期",
+    priority: 3,
     dataIndex: "period",
     width: 80,
     render: (p: PlanRegRow["period"]) => (p ? PlanPeriodLabel[p] : "-"),
   },
   {
     title: "流量",
+    priority: 3,
     key: "traffic",
     width: 200,
     render: (_: unknown, row) => `${formatBytes(row.traffic_used)} / ${formatBytes(row.traffic_quota)}`,
   },
-  { title: "开始时间", dataIndex: "start_at", width: 175, render: (v: string) => formatTime(v) },
+  { title: "开始时间", priority: 4, dataIndex: "start_at", width: 175, render: (v: string) => formatTime(v) },
   {
     title: "到期时间",
+    priority: 3,
     dataIndex: "end_at",
     width: 175,
     render: (v: string | null) => (v ? formatTime(v) : "永久有效"),
   },
   {
     title: "开通订单",
+    priority: 4,
     dataIndex: "trade_id",
     width: 220,
     render: (v: string | null) =>
@@ -88,12 +101,11 @@ export function PlanRegPage() {
         <SelectFilter name="status" label="状态" width={110} options={labelOptions(SubscriptionStatusLabel)} />
       </SearchCard>
       <Card>
-        <Table<PlanRegRow>
+        <ResponsiveTable<PlanRegRow>
           rowKey="id"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1500 }}
           pagination={pagination(data?.total)}
         />
       </Card>

@@ -1,14 +1,14 @@
-import { type AdminPlan, applyMultiplier, fenToYuan, OrderType, PlanPeriodLabel, PlanPeriods } from "@burrow/contract";
+import { type AdminPlan, OrderType } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Form, Modal, Space, Switch, Table, type TableColumnsType, Tag, Typography } from "antd";
+import { Button, Card, Form, Modal, Space, Switch, Tag } from "antd";
 import { useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
+import { ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
-import { PLAN_KIND_OPTIONS, PlanTypeTag } from "@/components/StoreTags";
+import { PLAN_KIND_OPTIONS } from "@/components/StoreTags";
 import { ALL, levelListQuery } from "@/features/nodes/nodes.api";
-import { bandwidthText, discountText } from "@/features/store/pricing";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { askDelete } from "@/lib/confirm";
@@ -16,38 +16,9 @@ import { feedback } from "@/lib/feedback";
 
 import { PlanFormModal } from "../components/PlanFormModal";
 import { deletePlan, planListQuery, plansKeys, updatePlan } from "../plans.api";
+import { planColumns } from "./PlanListPage.columns";
 
 const filterSpec = { name: "text", order_type: "int", level_id: "int" } as const;
-
-/** The periods a plan sells, one line each: "季付 ¥27.00 ¥24.30 9折". */
-function PlanPrices({ plan }: { plan: AdminPlan }) {
-  const lines = PlanPeriods.filter((p) => plan[`${p}_fee`] !== null);
-  if (lines.length === 0) return <Typography.Text type="secondary">未定价</Typography.Text>;
-  return (
-    <div className="plan-prices">
-      {lines.map((p) => {
-        const fee = plan[`${p}_fee`] ?? 0;
-        const discount = plan[`${p}_fee_discount`];
-        // The list has fen already: the multiplier applies to them directly (no trip through yuan).
-        const price = applyMultiplier(fee, discount);
-        return (
-          <div key={p}>
-            {PlanPeriodLabel[p]} ¥{fenToYuan(price)}
-            {discount < 1 ? (
-              <>
-                {" "}
-                <Typography.Text delete type="secondary">
-                  ¥{fenToYuan(fee)}
-                </Typography.Text>{" "}
-                <Tag color="red">{discountText(discount)}</Tag>
-              </>
-            ) : null}
-          </div>
-        );
-      })}
-    </div>
-  );
-}
 
 /** /admin/plan: plans and traffic packs with every field; managers create, edit, price, list and delete them. */
 export function PlanListPage() {
@@ -91,57 +62,24 @@ export function PlanListPage() {
       done: (r) => (r.deleted ? "套餐已删除" : "该套餐已被引用，已改为下架"),
     });
 
-  const columns: TableColumnsType<AdminPlan> = [
-    { title: "ID", dataIndex: "id", width: 70 },
-    {
-      title: "名称",
-      dataIndex: "name",
-      width: 200,
-      render: (name: string, row) => (
-        <Space size={4} wrap>
-          <span>{name}</span>
-          {row.tag ? <Tag color="blue">{row.tag}</Tag> : null}
-          {row.is_default ? <Tag color="gold">默认</Tag> : null}
-        </Space>
-      ),
-    },
-    { title: "类型", dataIndex: "type", width: 90, render: (type: number) => <PlanTypeTag type={type} /> },
-    { title: "等级", dataIndex: "level_name", width: 100, render: (v: string | null) => v ?? "-" },
-    { title: "流量（GB/月）", dataIndex: "traffic", width: 110, align: "right" },
-    { title: "带宽", dataIndex: "bandwidth", width: 100, render: (v: number) => bandwidthText(v) },
-    {
-      title: "隧道 / 端口",
-      key: "limits",
-      width: 110,
-      render: (_: unknown, row) => `${row.tunnel_limit} / ${row.tunnel_peer_port_limit}`,
-    },
-    { title: "价格", key: "prices", width: 240, render: (_: unknown, row) => <PlanPrices plan={row} /> },
-    {
-      title: "在售",
-      dataIndex: "on_sale",
-      width: 80,
-      render: (on: boolean, row) =>
-        canWrite ? (
-          <Switch
-            size="small"
-            checked={on}
-            aria-label={`${row.name} 上架`}
-            loading={update.isPending && update.variables?.id === row.id}
-            onChange={(checked) => toggleSale(row, checked)}
-          />
-        ) : (
-          <Tag color={on ? "success" : "default"}>{on ? "在售" : "下架"}</Tag>
-        ),
-    },
-    { title: "使用中", dataIndex: "live_subscriptions", width: 80, align: "right" },
-    { title: "排序", dataIndex: "sort", width: 70, align: "right" },
-  ];
+  const saleCell = (on: boolean, row: AdminPlan) =>
+    canWrite ? (
+      <Switch
+        size="small"
+        checked={on}
+        aria-label={`${row.name} 上架`}
+        loading={update.isPending && update.variables?.id === row.id}
+        onChange={(checked) => toggleSale(row, checked)}
+      />
+    ) : (
+      <Tag color={on ? "success" : "default"}>{on ? "在售" : "下架"}</Tag>
+    );
+  const columns = planColumns(saleCell);
   if (canWrite) {
     columns.push({
       title: "操作",
       key: "actions",
       width: 190,
-      fixed: "right",
       render: (_: unknown, row) => (
         <Space size={0} wrap>
           <Button type="link" size="small" onClick={() => setEditing({ plan: row })}>
@@ -185,12 +123,11 @@ export function PlanListPage() {
         />
       </SearchCard>
       <Card>
-        <Table<AdminPlan>
+        <ResponsiveTable<AdminPlan>
           rowKey="id"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1500 }}
           pagination={pagination(data?.total)}
         />
       </Card>

@@ -19,7 +19,6 @@ import {
   Radio,
   Select,
   Space,
-  Table,
   Tag,
   Typography,
 } from "antd";
@@ -28,6 +27,7 @@ import { Link } from "react-router";
 import { reportError } from "@/api/query-client";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
+import { ResponsiveTable } from "@/components/ResponsiveTable";
 import { saveBlob } from "@/lib/download";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
@@ -115,11 +115,10 @@ export function SslPage() {
           </Card>
         ) : null}
         <Card title="我的证书">
-          <Table<SslCertView>
+          <ResponsiveTable<SslCertView>
             rowKey="id"
             dataSource={data.certificates}
             pagination={false}
-            scroll={{ x: 900 }}
             locale={{ emptyText: <Empty description="还没有证书" /> }}
             expandable={{
               rowExpandable: (c) => Boolean(c.notice),
@@ -130,6 +129,8 @@ export function SslPage() {
             columns={[
               {
                 title: "域名",
+                role: "title",
+                width: 200,
                 dataIndex: "domain",
                 render: (d: string, c) => (
                   <Space orientation="vertical" size={0}>
@@ -140,13 +141,17 @@ export function SslPage() {
               },
               {
                 title: "来源",
+                priority: 3,
+                width: 100,
                 dataIndex: "source",
                 render: (s: string) => (s === "acme" ? <Tag color="blue">自动签发</Tag> : <Tag>上传</Tag>),
               },
-              { title: "签发者", dataIndex: "issuer" },
-              { title: "包含域名", dataIndex: "names", render: (n: string[]) => n.join("、") },
+              { title: "签发者", dataIndex: "issuer", priority: 3, width: 160 },
+              { title: "包含域名", priority: 4, width: 200, dataIndex: "names", render: (n: string[]) => n.join("、") },
               {
                 title: "到期时间",
+                role: "status",
+                width: 170,
                 dataIndex: "not_after",
                 render: (v: string, c) => (
                   <Space orientation="vertical" size={0}>
@@ -158,7 +163,7 @@ export function SslPage() {
               {
                 title: "操作",
                 key: "actions",
-                fixed: "right",
+                width: 170,
                 render: (_, c) => (
                   <Space>
                     <Dropdown

@@ -1,8 +1,9 @@
 import { type PlanLimitsInfo, PlanPeriodLabel, type SubscriptionView } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Button, Card, Descriptions, Segmented, Space, Table, type TableColumnsType, Tag } from "antd";
+import { Alert, Button, Card, Descriptions, Segmented, Space, Tag } from "antd";
 import { Link, useNavigate } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { PLAN_KIND_OPTIONS, PlanTypeTag } from "@/components/StoreTags";
 import { bandwidthText } from "@/features/store/pricing";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -11,9 +12,10 @@ import { FreeTrafficNote, SubscriptionState } from "../components/ReplacedNote";
 import { TrafficBar } from "../components/TrafficBar";
 import { subscriptionsQuery } from "../subscriptions.api";
 
-const columns: TableColumnsType<SubscriptionView> = [
+const columns: ResponsiveColumns<SubscriptionView> = [
   {
     title: "套餐",
+    role: "title",
     dataIndex: "plan_name",
     render: (name: string, row) => (
       <Space size={4} wrap>
@@ -25,12 +27,14 @@ const columns: TableColumnsType<SubscriptionView> = [
   },
   {
     title: "状态",
+    role: "status",
     dataIndex: "status",
     width: 100,
     render: (_: number, row) => <SubscriptionState row={row} />,
   },
   {
     title: "流量",
+    priority: 2,
     key: "traffic",
     width: 300,
     render: (_: unknown, row) => (
@@ -42,13 +46,15 @@ const columns: TableColumnsType<SubscriptionView> = [
   },
   {
     title: "周期",
+    priority: 3,
     dataIndex: "period",
     width: 90,
     render: (p: SubscriptionView["period"]) => (p ? PlanPeriodLabel[p] : "-"),
   },
-  { title: "开始时间", dataIndex: "start_at", width: 180, render: (v: string) => formatTime(v) },
+  { title: "开始时间", priority: 4, dataIndex: "start_at", width: 180, render: (v: string) => formatTime(v) },
   {
     title: "到期时间",
+    priority: 2,
     dataIndex: "end_at",
     width: 180,
     render: (v: string | null) => (v ? formatTime(v) : "永久有效"),
@@ -57,7 +63,6 @@ const columns: TableColumnsType<SubscriptionView> = [
     title: "操作",
     key: "actions",
     width: 90,
-    fixed: "right",
     render: (_: unknown, row) =>
       row.renewable && row.trade_id ? (
         <Link to={`/epay/plan/${row.trade_id}`} aria-label={`续费 ${row.plan_name}`}>
@@ -134,12 +139,11 @@ export function MyPlansPage() {
           />
         }
       >
-        <Table<SubscriptionView>
+        <ResponsiveTable<SubscriptionView>
           rowKey="id"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1100 }}
           pagination={pagination(data?.total)}
         />
       </Card>

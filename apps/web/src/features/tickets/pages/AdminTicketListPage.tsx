@@ -6,9 +6,10 @@ import {
   TicketStatusAdminLabel,
 } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Col, Form, InputNumber, Row, Table, type TableColumnsType } from "antd";
+import { Card, Col, Form, InputNumber, Row } from "antd";
 import { Link } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchActions } from "@/components/SearchActions";
 import { IdFilter, SEARCH_COL, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -30,30 +31,46 @@ function waited(iso: string): string {
 
 const detailPath = (id: number) => `${ADMIN_BASE}/mgr/ticket/${id}`;
 
-const columns: TableColumnsType<AdminTicketRow> = [
-  { title: "编号", dataIndex: "ticket_id", width: 80 },
+const columns: ResponsiveColumns<AdminTicketRow> = [
+  { title: "编号", priority: 5, dataIndex: "ticket_id", width: 80 },
   {
     title: "标题",
+    role: "title",
     dataIndex: "title",
     ellipsis: true,
     render: (title: string, r) => <Link to={detailPath(r.ticket_id)}>{title}</Link>,
   },
-  { title: "用户", dataIndex: "phone", width: 170, render: (phone: string, r) => `${phoneText(phone)}（${r.uid}）` },
+  {
+    title: "用户",
+    priority: 2,
+    dataIndex: "phone",
+    width: 170,
+    render: (phone: string, r) => `${phoneText(phone)}（${r.uid}）`,
+  },
   {
     title: "分类",
+    priority: 3,
     dataIndex: "category",
     width: 110,
     render: (c: TicketCategory) => <TicketCategoryTag category={c} />,
   },
-  { title: "状态", dataIndex: "status", width: 120, render: (s: number) => <TicketStatusTag status={s} staff /> },
+  {
+    title: "状态",
+    role: "status",
+    dataIndex: "status",
+    width: 120,
+    render: (s: number) => <TicketStatusTag status={s} staff />,
+  },
   {
     title: "最后回复",
+    priority: 3,
     dataIndex: "last_reply",
     ellipsis: true,
     render: (text: string, r) => `${r.last_reply_staff ? "客服" : "用户"}：${text}`,
   },
   {
     title: "等待",
+    priority: 2,
     dataIndex: "last_reply_at",
     width: 190,
     render: (v: string) => `${formatTime(v)}（${waited(v)}）`,
@@ -62,7 +79,6 @@ const columns: TableColumnsType<AdminTicketRow> = [
     title: "操作",
     key: "actions",
     width: 80,
-    fixed: "right",
     render: (_: unknown, r) => <Link to={detailPath(r.ticket_id)}>处理</Link>,
   },
 ];
@@ -111,13 +127,12 @@ export function AdminTicketListPage() {
         </Form>
       </Card>
       <Card>
-        <Table<AdminTicketRow>
+        <ResponsiveTable<AdminTicketRow>
           rowKey="ticket_id"
           size="middle"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1200 }}
           pagination={pagination(data?.total ?? 0)}
         />
       </Card>

@@ -1,20 +1,22 @@
 import { type TicketCategory, type TicketRow, TicketStatusUserLabel } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Badge, Button, Card, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Badge, Button, Card, Space, Typography } from "antd";
 import { useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
 import { formatTime } from "@/lib/format";
 import { NewTicketModal } from "../components/NewTicketModal";
 import { TicketCategoryTag, TicketStatusTag } from "../components/TicketTags";
 import { myTicketsQuery } from "../tickets.api";
 
-const columns: TableColumnsType<TicketRow> = [
-  { title: "编号", dataIndex: "ticket_id", width: 80 },
+const columns: ResponsiveColumns<TicketRow> = [
+  { title: "编号", priority: 4, dataIndex: "ticket_id", width: 80 },
   {
     title: "标题",
+    role: "title",
     dataIndex: "title",
     ellipsis: true,
     render: (title: string, r) => (
@@ -26,13 +28,21 @@ const columns: TableColumnsType<TicketRow> = [
   },
   {
     title: "分类",
+    priority: 3,
     dataIndex: "category",
     width: 110,
     render: (c: TicketCategory) => <TicketCategoryTag category={c} />,
   },
-  { title: "状态", dataIndex: "status", width: 130, render: (s: number) => <TicketStatusTag status={s} /> },
+  {
+    title: "状态",
+    role: "status",
+    dataIndex: "status",
+    width: 130,
+    render: (s: number) => <TicketStatusTag status={s} />,
+  },
   {
     title: "最后回复",
+    priority: 2,
     dataIndex: "last_reply",
     ellipsis: true,
     render: (text: string, r) => (
@@ -42,7 +52,7 @@ const columns: TableColumnsType<TicketRow> = [
       </Typography.Text>
     ),
   },
-  { title: "更新时间", dataIndex: "last_reply_at", width: 180, render: (v: string) => formatTime(v) },
+  { title: "更新时间", priority: 3, dataIndex: "last_reply_at", width: 180, render: (v: string) => formatTime(v) },
 ];
 
 /** /help/ticket: my tickets and the new-ticket form (?appeal=<tun_id> opens it as an appeal). */
@@ -69,13 +79,12 @@ export function TicketListPage() {
     >
       <Card>
         <StatusFilter labels={TicketStatusUserLabel} value={status} onChange={setStatus} />
-        <Table<TicketRow>
+        <ResponsiveTable<TicketRow>
           rowKey="ticket_id"
           size="middle"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 900 }}
           locale={{ emptyText: "还没有工单" }}
           pagination={pagination(data?.total)}
         />

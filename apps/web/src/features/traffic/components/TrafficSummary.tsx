@@ -1,7 +1,8 @@
 import type { TrafficDay } from "@burrow/contract";
-import { Card, Col, Row, Statistic, Table, type TableColumnsType, Typography } from "antd";
+import { Card, Col, Row, Statistic, Typography } from "antd";
 import { useMemo } from "react";
 import { EChart } from "@/components/EChart";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { formatBytes } from "@/lib/format";
 import { IN_LABEL, OUT_LABEL, totalsBarOption } from "../chart-options";
 import { TrafficChart } from "./TrafficChart";
@@ -21,9 +22,8 @@ export interface Breakdown<T extends Traffic> {
   /** a row's name on the chart (keep it stable: a module-level function) */
   nameOf: (row: T) => string;
   rowKey: keyof T & string;
-  columns: TableColumnsType<T>;
+  columns: ResponsiveColumns<T>;
   loading: boolean;
-  scrollX: number;
 }
 
 /**
@@ -64,22 +64,21 @@ export function TrafficSummary<T extends Traffic>({
       </Card>
       <Card title={breakdown.title}>
         <Row gutter={[16, 16]}>
-          <Col xs={24} xl={12}>
+          <Col xs={24} xxl={12}>
             {items.length ? (
               <EChart option={barOption} label={breakdown.label} height={Math.max(220, items.length * 36 + 80)} />
             ) : (
               <Typography.Text type="secondary">所选范围内没有流量</Typography.Text>
             )}
           </Col>
-          <Col xs={24} xl={12}>
-            <Table<T>
+          <Col xs={24} xxl={12}>
+            <ResponsiveTable<T>
               rowKey={breakdown.rowKey}
               size="middle"
               columns={breakdown.columns}
               dataSource={rows}
               loading={breakdown.loading}
               pagination={{ pageSize: 10, hideOnSinglePage: true }}
-              scroll={{ x: breakdown.scrollX }}
             />
           </Col>
         </Row>
@@ -89,7 +88,7 @@ export function TrafficSummary<T extends Traffic>({
 }
 
 /** 入站 and 出站 columns of a traffic table: bytes, right-aligned, `width` each. */
-export function inOutColumns<T extends Traffic>(width: number): TableColumnsType<T> {
+export function inOutColumns<T extends Traffic>(width: number): ResponsiveColumns<T> {
   return [
     { title: IN_LABEL, dataIndex: "traffic_in", width, align: "right", render: (v: number) => formatBytes(v) },
     { title: OUT_LABEL, dataIndex: "traffic_out", width, align: "right", render: (v: number) => formatBytes(v) },

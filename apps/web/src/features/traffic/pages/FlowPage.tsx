@@ -1,10 +1,11 @@
 import type { FlowNodeRow, FlowUserRow } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Form, Table, type TableColumnsType } from "antd";
+import { Card, Form } from "antd";
 import type { Dayjs } from "dayjs";
 import { useEffect } from "react";
 import { Link } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchActions } from "@/components/SearchActions";
 import { IdFilter } from "@/components/SearchFields";
 import { NodeFilterField } from "@/features/nodes/components/NodeFilterField";
@@ -25,7 +26,7 @@ interface SearchForm {
 }
 
 /** 合计 of a row's in and out. */
-const totalColumn = <T extends { traffic_in: number; traffic_out: number }>(): TableColumnsType<T>[number] => ({
+const totalColumn = <T extends { traffic_in: number; traffic_out: number }>(): ResponsiveColumns<T>[number] => ({
   title: "合计",
   key: "total",
   width: 130,
@@ -33,21 +34,22 @@ const totalColumn = <T extends { traffic_in: number; traffic_out: number }>(): T
   render: (_: unknown, r) => formatBytes(r.traffic_in + r.traffic_out),
 });
 
-const nodeColumns: TableColumnsType<FlowNodeRow> = [
-  { title: "节点", dataIndex: "node_name" },
+const nodeColumns: ResponsiveColumns<FlowNodeRow> = [
+  { title: "节点", role: "title", dataIndex: "node_name" },
   ...inOutColumns<FlowNodeRow>(160),
   totalColumn<FlowNodeRow>(),
 ];
 
 const nodeName = (n: FlowNodeRow) => n.node_name;
 
-const userColumns: TableColumnsType<FlowUserRow> = [
+const userColumns: ResponsiveColumns<FlowUserRow> = [
   {
     title: "用户",
+    role: "title",
     dataIndex: "phone",
     render: (phone: string, r) => <Link to={`${ADMIN_BASE}/usermgr/list/${r.uid}`}>{phone || `UID ${r.uid}`}</Link>,
   },
-  { title: "UID", dataIndex: "uid", width: 90 },
+  { title: "UID", priority: 4, dataIndex: "uid", width: 90 },
   ...inOutColumns<FlowUserRow>(160),
   totalColumn<FlowUserRow>(),
 ];
@@ -93,22 +95,21 @@ export function FlowPage() {
         days={data?.days ?? []}
         breakdown={{
           title: "节点流量",
+          priority: 3,
           label: "各节点流量",
           rows: data?.nodes,
           nameOf: nodeName,
           rowKey: "node_id",
           columns: nodeColumns,
           loading: isFetching && !data,
-          scrollX: 560,
         }}
       />
       <Card title="用户流量排行">
-        <Table<FlowUserRow>
+        <ResponsiveTable<FlowUserRow>
           rowKey="uid"
           columns={userColumns}
           dataSource={data?.users.list}
           loading={isFetching}
-          scroll={{ x: 720 }}
           pagination={pagination(data?.users.total)}
         />
       </Card>

@@ -1,10 +1,11 @@
 import type { UserTraffic, UserTrafficRow } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Card, Descriptions, Form, Progress, Select, Table, type TableColumnsType } from "antd";
+import { Alert, Card, Descriptions, Form, Progress, Select } from "antd";
 import type { Dayjs } from "dayjs";
 import { useEffect } from "react";
 import { Link } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchActions } from "@/components/SearchActions";
 import { TunnelStatusTag } from "@/features/tunnels/components/TunnelTags";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -84,18 +85,30 @@ export function TrafficPage() {
     form.setFieldsValue({ dates: datesToRange(filters.start_date, filters.end_date), tun_id: filters.tun_id });
   }, [form, filters.start_date, filters.end_date, filters.tun_id]);
 
-  const tunnelColumns: TableColumnsType<TunnelTotal> = [
+  const tunnelColumns: ResponsiveColumns<TunnelTotal> = [
     {
       title: "隧道",
+      role: "title",
       dataIndex: "tun_name",
       render: (name: string, r) => (r.status === -1 ? name : <Link to={`/tun/list/${r.tun_id}`}>{name}</Link>),
     },
-    { title: "状态", dataIndex: "status", width: 110, render: (s: number) => <TunnelStatusTag status={s} /> },
+    {
+      title: "状态",
+      role: "status",
+      dataIndex: "status",
+      width: 110,
+      render: (s: number) => <TunnelStatusTag status={s} />,
+    },
     ...inOutColumns<TunnelTotal>(170),
   ];
-  const dayColumns: TableColumnsType<UserTrafficRow> = [
-    { title: "日期", dataIndex: "date", width: 120 },
-    { title: "隧道", dataIndex: "tun_name", render: (name: string | undefined, r) => name ?? `#${r.tun_id}` },
+  const dayColumns: ResponsiveColumns<UserTrafficRow> = [
+    { title: "日期", role: "title", dataIndex: "date", width: 120 },
+    {
+      title: "隧道",
+      priority: 2,
+      dataIndex: "tun_name",
+      render: (name: string | undefined, r) => name ?? `#${r.tun_id}`,
+    },
     ...inOutColumns<UserTrafficRow>(170),
   ];
 
@@ -141,18 +154,16 @@ export function TrafficPage() {
           rowKey: "tun_id",
           columns: tunnelColumns,
           loading: isFetching && !data,
-          scrollX: 600,
         }}
       />
       <Card title="每日明细">
-        <Table<UserTrafficRow>
+        <ResponsiveTable<UserTrafficRow>
           rowKey={(r) => `${r.date}:${r.tun_id}`}
           size="middle"
           columns={dayColumns}
           dataSource={rows.data?.list}
           loading={rows.isFetching}
           pagination={pagination(rows.data?.total)}
-          scroll={{ x: 600 }}
         />
       </Card>
     </PageContainer>

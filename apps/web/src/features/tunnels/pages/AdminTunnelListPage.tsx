@@ -1,10 +1,11 @@
 import { type AdminTunnelRow, TunnelStatus, TunnelStatusLabel } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Form, Input, Popconfirm, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Button, Card, Form, Input, Popconfirm, Space, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, TextFilter } from "@/components/SearchFields";
 import { labelOptions, ProtocolTag } from "@/features/nodes/components/NodeTags";
@@ -16,7 +17,7 @@ import { feedback } from "@/lib/feedback";
 import { formatBytes, formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { AddressList } from "../components/AddressList";
-import { TUNNEL_NAME_PATTERN } from "../components/TunnelFields";
+import { tunnelNameRules } from "../components/TunnelFields";
 import { TunnelFilterFields } from "../components/TunnelFilterFields";
 import { TunnelStatusTag } from "../components/TunnelTags";
 import { adminTunnelListQuery, adminUpdateTunnel, tunnelsKeys } from "../tunnels.api";
@@ -65,11 +66,12 @@ export function AdminTunnelListPage() {
     await refresh();
   };
 
-  const columns: TableColumnsType<AdminTunnelRow> = [
-    { title: "ID", dataIndex: "tun_id", width: 70, fixed: "left" },
-    { title: "隧道名称", dataIndex: "tun_name", width: 150, fixed: "left" },
+  const columns: ResponsiveColumns<AdminTunnelRow> = [
+    { title: "ID", priority: 6, dataIndex: "tun_id", width: 70 },
+    { title: "隧道名称", role: "title", dataIndex: "tun_name", width: 150 },
     {
       title: "用户",
+      priority: 2,
       key: "owner",
       width: 160,
       render: (_: unknown, row) => (
@@ -81,42 +83,63 @@ export function AdminTunnelListPage() {
     },
     {
       title: "状态",
+      role: "status",
       dataIndex: "status",
       width: 140,
       render: (s: number, row) => <TunnelStatusTag status={s} enabled={row.enabled} />,
     },
     {
       title: "锁定原因",
+      priority: 4,
       dataIndex: "banned_reason",
       width: 180,
       ellipsis: { showTitle: true },
       render: (v: string | null) => v || "-",
     },
-    { title: "节点", dataIndex: "node_name", width: 130 },
-    { title: "协议", dataIndex: "protocol", width: 80, render: (p: string) => <ProtocolTag protocol={p} /> },
-    { title: "访问地址", dataIndex: "addresses", width: 240, render: (a: string[]) => <AddressList addresses={a} /> },
+    { title: "节点", priority: 2, dataIndex: "node_name", width: 130 },
+    {
+      title: "协议",
+      priority: 2,
+      dataIndex: "protocol",
+      width: 80,
+      render: (p: string) => <ProtocolTag protocol={p} />,
+    },
+    {
+      title: "访问地址",
+      priority: 3,
+      dataIndex: "addresses",
+      width: 240,
+      render: (a: string[]) => <AddressList addresses={a} />,
+    },
     {
       title: "本地服务",
+      priority: 4,
       key: "local",
       width: 150,
       render: (_: unknown, row) => `${row.local_ip}:${row.local_port}`,
     },
-    { title: "连接数", dataIndex: "cur_conns", width: 80 },
+    { title: "连接数", priority: 3, dataIndex: "cur_conns", width: 80 },
     {
       title: "今日流量（入/出）",
+      priority: 3,
       key: "today",
       width: 170,
       render: (_: unknown, row) => `${formatBytes(row.today_in)} / ${formatBytes(row.today_out)}`,
     },
-    { title: "最后在线", dataIndex: "last_online_at", width: 180, render: (v: string | null) => formatTime(v) },
-    { title: "创建时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+    {
+      title: "最后在线",
+      priority: 4,
+      dataIndex: "last_online_at",
+      width: 180,
+      render: (v: string | null) => formatTime(v),
+    },
+    { title: "创建时间", priority: 5, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
   ];
   if (canWrite) {
     columns.push({
       title: "操作",
       key: "actions",
       width: 210,
-      fixed: "right",
       render: (_: unknown, row) => {
         if (row.status === TunnelStatus.Deleted) return <Typography.Text type="secondary">已删除</Typography.Text>;
         const locked = row.status === TunnelStatus.Locked;
@@ -173,12 +196,11 @@ export function AdminTunnelListPage() {
         <TunnelFilterFields nodes={nodes.data?.list} statusOptions={labelOptions(TunnelStatusLabel)} />
       </SearchCard>
       <Card>
-        <Table<AdminTunnelRow>
+        <ResponsiveTable<AdminTunnelRow>
           rowKey="tun_id"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 2100 }}
           pagination={pagination(data?.total)}
         />
       </Card>
@@ -202,14 +224,7 @@ export function AdminTunnelListPage() {
           </Typography.Paragraph>
         ) : null}
         {action?.kind === "rename" ? (
-          <Form.Item
-            name="tun_name"
-            label="隧道名称"
-            rules={[
-              ...fieldRules("隧道名称", { required: true, length: { min: 1, max: 32 } }),
-              { pattern: TUNNEL_NAME_PATTERN, message: "隧道名称只能包含文字、数字、下划线和短横线" },
-            ]}
-          >
+          <Form.Item name="tun_name" label="隧道名称" rules={tunnelNameRules}>
             <Input maxLength={32} />
           </Form.Item>
         ) : (

@@ -10,25 +10,12 @@ import {
 } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Button,
-  Card,
-  Form,
-  Input,
-  Popconfirm,
-  Radio,
-  Select,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tabs,
-  Tag,
-  Typography,
-} from "antd";
+import { Button, Card, Form, Input, Popconfirm, Radio, Select, Space, Tabs, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter } from "@/components/SearchFields";
 import { labelOptions } from "@/features/nodes/components/NodeTags";
@@ -77,10 +64,11 @@ function FlagList({ canWrite }: { canWrite: boolean }) {
     },
   });
 
-  const columns: TableColumnsType<IllegalFlagRow> = [
-    { title: "ID", dataIndex: "id", width: 70 },
+  const columns: ResponsiveColumns<IllegalFlagRow> = [
+    { title: "ID", priority: 6, dataIndex: "id", width: 70 },
     {
       title: "隧道",
+      role: "title",
       key: "tunnel",
       width: 200,
       render: (_: unknown, row) => (
@@ -93,11 +81,24 @@ function FlagList({ canWrite }: { canWrite: boolean }) {
         </Space>
       ),
     },
-    { title: "用户", key: "user", width: 150, render: (_: unknown, row) => `${phoneText(row.phone)} (UID ${row.uid})` },
-    { title: "节点", dataIndex: "node_name", width: 120 },
-    { title: "地址", dataIndex: "addresses", width: 220, render: (a: string[]) => <AddressList addresses={a} /> },
+    {
+      title: "用户",
+      priority: 2,
+      key: "user",
+      width: 150,
+      render: (_: unknown, row) => `${phoneText(row.phone)} (UID ${row.uid})`,
+    },
+    { title: "节点", priority: 3, dataIndex: "node_name", width: 120 },
+    {
+      title: "地址",
+      priority: 3,
+      dataIndex: "addresses",
+      width: 220,
+      render: (a: string[]) => <AddressList addresses={a} />,
+    },
     {
       title: "来源",
+      priority: 3,
       dataIndex: "source",
       width: 100,
       render: (s: string, row) => (
@@ -107,22 +108,28 @@ function FlagList({ canWrite }: { canWrite: boolean }) {
         </Space>
       ),
     },
-    { title: "原因", dataIndex: "reason", width: 220, ellipsis: { showTitle: true } },
+    { title: "原因", priority: 2, dataIndex: "reason", width: 220, ellipsis: { showTitle: true } },
     {
       title: "处理状态",
+      role: "status",
       dataIndex: "status",
       width: 100,
       render: (s: number) => <Tag color={flagColor[s] ?? "default"}>{IllegalStatusLabel[s] ?? s}</Tag>,
     },
-    { title: "发现时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
-    { title: "处理时间", dataIndex: "handled_at", width: 180, render: (v: string | null) => formatTime(v) },
+    { title: "发现时间", priority: 3, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+    {
+      title: "处理时间",
+      priority: 5,
+      dataIndex: "handled_at",
+      width: 180,
+      render: (v: string | null) => formatTime(v),
+    },
   ];
   if (canWrite) {
     columns.push({
       title: "操作",
       key: "actions",
       width: 130,
-      fixed: "right",
       render: (_: unknown, row) =>
         row.status === IllegalStatus.Pending && row.tun_status === TunnelStatus.Deleted ? (
           // Nothing left to ban or keep available: the record can only be closed.
@@ -174,12 +181,11 @@ function FlagList({ canWrite }: { canWrite: boolean }) {
         <IdFilter name="tun_id" label="隧道 ID" width={110} />
       </SearchCard>
       <Card>
-        <Table<IllegalFlagRow>
+        <ResponsiveTable<IllegalFlagRow>
           rowKey="id"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1800 }}
           pagination={pagination(data?.total)}
         />
       </Card>
@@ -228,18 +234,24 @@ function RuleList({ canWrite }: { canWrite: boolean }) {
     },
   });
 
-  const columns: TableColumnsType<IllegalRuleRow> = [
-    { title: "ID", dataIndex: "id", width: 70 },
+  const columns: ResponsiveColumns<IllegalRuleRow> = [
+    { title: "ID", priority: 6, dataIndex: "id", width: 70 },
     {
       title: "类型",
+      priority: 2,
       dataIndex: "kind",
       width: 90,
       render: (k: IllegalRuleRow["kind"]) => <Tag>{ruleKindLabel[k] ?? k}</Tag>,
     },
-    { title: "规则", dataIndex: "value", render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
-    { title: "备注", dataIndex: "note", ellipsis: true },
-    { title: "命中次数", dataIndex: "hits", width: 100 },
-    { title: "创建时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+    {
+      title: "规则",
+      role: "title",
+      dataIndex: "value",
+      render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
+    },
+    { title: "备注", priority: 3, dataIndex: "note", ellipsis: true },
+    { title: "命中次数", priority: 2, dataIndex: "hits", width: 100 },
+    { title: "创建时间", priority: 4, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
   ];
   if (canWrite) {
     columns.push({
@@ -292,12 +304,11 @@ function RuleList({ canWrite }: { canWrite: boolean }) {
       <Typography.Paragraph type="secondary">
         隧道创建、修改时以及在线期间都会按规则检测：关键词匹配隧道名称和域名，端口规则匹配远程端口。命中的隧道进入违规记录等待处理。
       </Typography.Paragraph>
-      <Table<IllegalRuleRow>
+      <ResponsiveTable<IllegalRuleRow>
         rowKey="id"
         columns={columns}
         dataSource={data?.list}
         loading={isFetching}
-        scroll={{ x: 760 }}
         pagination={{
           current: page.page,
           pageSize: page.size,

@@ -1,10 +1,11 @@
 import { TunnelStatus, TunnelStatusLabel, type TunnelView } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Empty, Form, Popconfirm, Space, Switch, Table, type TableColumnsType, Typography } from "antd";
+import { Button, Card, Empty, Form, Popconfirm, Space, Switch, Typography } from "antd";
 import { Link } from "react-router";
 import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { ProtocolTag } from "@/features/nodes/components/NodeTags";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
@@ -52,36 +53,46 @@ export function TunnelListPage() {
     },
   });
 
-  const columns: TableColumnsType<TunnelView> = [
-    {
-      title: "隧道名称",
-      dataIndex: "tun_name",
-      width: 140,
-      fixed: "left",
-      render: (name: string, row) => <Link to={detailPath(row.tun_id)}>{name}</Link>,
-    },
+  const columns: ResponsiveColumns<TunnelView> = [
     {
       title: "状态",
+      role: "status",
       dataIndex: "status",
       width: 120,
       render: (s: number, row) => <TunnelStatusTag status={s} enabled={row.enabled} bannedReason={row.banned_reason} />,
     },
-    { title: "节点", dataIndex: "node_name", width: 120 },
-    { title: "协议", dataIndex: "protocol", width: 80, render: (p: string) => <ProtocolTag protocol={p} /> },
+    {
+      title: "隧道名称",
+      role: "title",
+      dataIndex: "tun_name",
+      width: 140,
+      render: (name: string, row) => <Link to={detailPath(row.tun_id)}>{name}</Link>,
+    },
+    { title: "节点", priority: 2, dataIndex: "node_name", width: 120 },
+    {
+      title: "协议",
+      priority: 2,
+      dataIndex: "protocol",
+      width: 80,
+      render: (p: string) => <ProtocolTag protocol={p} />,
+    },
     {
       title: "本地服务",
+      priority: 3,
       key: "local",
       width: 140,
       render: (_: unknown, row) => `${row.local_ip}:${row.local_port}`,
     },
     {
       title: "访问地址",
+      priority: 2,
       dataIndex: "addresses",
       width: 230,
       render: (a: string[]) => <AddressList addresses={a} />,
     },
     {
       title: "今日流量（入/出）",
+      priority: 3,
       key: "today",
       width: 160,
       render: (_: unknown, row) => (
@@ -92,6 +103,7 @@ export function TunnelListPage() {
     },
     {
       title: "启用",
+      priority: 2,
       dataIndex: "enabled",
       width: 70,
       render: (enabled: boolean, row) => (
@@ -109,7 +121,6 @@ export function TunnelListPage() {
       title: "操作",
       key: "actions",
       width: 110,
-      fixed: "right",
       render: (_: unknown, row) => (
         <Space size={0}>
           <LinkButton type="link" size="small" to={detailPath(row.tun_id)}>
@@ -146,12 +157,11 @@ export function TunnelListPage() {
         <TunnelFilterFields nodes={nodes.data?.list} statusOptions={statusOptions} />
       </SearchCard>
       <Card>
-        <Table<TunnelView>
+        <ResponsiveTable<TunnelView>
           rowKey="tun_id"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1170 }}
           pagination={pagination(data?.total)}
           locale={{
             emptyText: (

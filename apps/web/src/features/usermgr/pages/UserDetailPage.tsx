@@ -1,12 +1,13 @@
 import { type BalanceLedgerRow, fenToYuan, UserStatus } from "@burrow/contract";
 import { RiArrowLeftLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Avatar, Button, Card, Descriptions, Modal, Result, Space, Table, type TableColumnsType } from "antd";
+import { Avatar, Button, Card, Descriptions, Modal, Result, Space } from "antd";
 import { useState } from "react";
 import { useParams } from "react-router";
 import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { PagedTableCard } from "@/components/PagedTableCard";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { loginLogColumns } from "@/features/account/components/LoginHistoryCard";
 import { ledgerChangeColumn, ledgerTimeColumn } from "@/features/orders/components/LedgerCard";
 import { AdminVerifyCard } from "@/features/verify/components/AdminVerifyCard";
@@ -19,7 +20,7 @@ import { RoleTag, UserStatusTag } from "../components/UserTags";
 import type { UserAction } from "../user-actions";
 import { updateUser, userDetailQuery, userLoginListQuery, usermgrKeys } from "../usermgr.api";
 
-const ledgerColumns: TableColumnsType<BalanceLedgerRow> = [
+const ledgerColumns: ResponsiveColumns<BalanceLedgerRow> = [
   ledgerTimeColumn(180),
   ledgerChangeColumn(120),
   { title: "变动前（元）", dataIndex: "balance_before", width: 120, align: "right", render: fenToYuan },
@@ -35,7 +36,6 @@ function UserLoginHistory({ uid }: { uid: number }) {
       title="登录记录"
       columns={loginLogColumns}
       query={(page, size) => userLoginListQuery(uid, page, size)}
-      scrollX={640}
     />
   );
 }
@@ -145,12 +145,11 @@ export function UserDetailPage() {
         onChanged={() => void queryClient.invalidateQueries({ queryKey: usermgrKeys.detail(user.uid) })}
       />
       <Card title="余额明细">
-        <Table<BalanceLedgerRow>
+        <ResponsiveTable<BalanceLedgerRow>
           rowKey="id"
           size="middle"
           columns={ledgerColumns}
           dataSource={user.ledger}
-          scroll={{ x: 900 }}
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
         />
       </Card>

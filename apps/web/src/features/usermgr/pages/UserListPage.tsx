@@ -1,12 +1,12 @@
 import { type AdminUserRow, fenToYuan, RoleLabel, UserStatusLabel } from "@burrow/contract";
 import { RiRefreshLine, RiSearchLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import type { TableColumnsType } from "antd";
-import { Button, Card, Col, DatePicker, Form, InputNumber, Row, Space, Table } from "antd";
+import { Button, Card, Col, DatePicker, Form, InputNumber, Row, Space } from "antd";
 import type { Dayjs } from "dayjs";
 import { useEffect } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { ADMIN_BASE } from "@/lib/access";
 import { dayjs } from "@/lib/dayjs";
@@ -27,20 +27,44 @@ interface SearchForm {
 
 const detailPath = (uid: number) => `${ADMIN_BASE}/usermgr/list/${uid}`;
 
-const columns: TableColumnsType<AdminUserRow> = [
-  { title: "UID", dataIndex: "uid", width: 90, render: (uid: number) => <Link to={detailPath(uid)}>{uid}</Link> },
-  { title: "手机号", dataIndex: "phone", width: 140 },
-  { title: "昵称", dataIndex: "nickname", ellipsis: true },
-  { title: "角色", dataIndex: "role", width: 100, render: (role: number) => <RoleTag role={role} /> },
-  { title: "状态", dataIndex: "status", width: 100, render: (status: number) => <UserStatusTag status={status} /> },
-  { title: "余额（元）", dataIndex: "balance", width: 120, align: "right", render: (fen: number) => fenToYuan(fen) },
-  { title: "注册时间", dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
-  { title: "最后登录", dataIndex: "last_login_at", width: 180, render: (v: string | null) => formatTime(v) },
+const columns: ResponsiveColumns<AdminUserRow> = [
+  {
+    title: "UID",
+    priority: 3,
+    dataIndex: "uid",
+    width: 90,
+    render: (uid: number) => <Link to={detailPath(uid)}>{uid}</Link>,
+  },
+  { title: "手机号", role: "title", dataIndex: "phone", width: 140 },
+  { title: "昵称", priority: 3, dataIndex: "nickname", ellipsis: true },
+  { title: "角色", priority: 2, dataIndex: "role", width: 100, render: (role: number) => <RoleTag role={role} /> },
+  {
+    title: "状态",
+    role: "status",
+    dataIndex: "status",
+    width: 100,
+    render: (status: number) => <UserStatusTag status={status} />,
+  },
+  {
+    title: "余额（元）",
+    priority: 2,
+    dataIndex: "balance",
+    width: 120,
+    align: "right",
+    render: (fen: number) => fenToYuan(fen),
+  },
+  { title: "注册时间", priority: 4, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+  {
+    title: "最后登录",
+    priority: 3,
+    dataIndex: "last_login_at",
+    width: 180,
+    render: (v: string | null) => formatTime(v),
+  },
   {
     title: "操作",
     key: "actions",
     width: 80,
-    fixed: "right",
     render: (_: unknown, row) => <Link to={detailPath(row.uid)}>详情</Link>,
   },
 ];
@@ -126,12 +150,11 @@ export function UserListPage() {
         </Form>
       </Card>
       <Card>
-        <Table<AdminUserRow>
+        <ResponsiveTable<AdminUserRow>
           rowKey="uid"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1100 }}
           onRow={(row) => ({
             onClick: (e) => {
               // Let links and buttons inside the row do their own thing.

@@ -1,8 +1,9 @@
 import type { VerifyQueueRow } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Col, Form, Row, Table, type TableColumnsType, Tag } from "antd";
+import { Card, Col, Form, Row, Tag } from "antd";
 import { Link } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchActions } from "@/components/SearchActions";
 import { SEARCH_COL, SelectFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -12,35 +13,43 @@ import { verifyQueueQuery } from "../verify.api";
 
 const FILTERS = { contested: "text" } as const;
 
-const columns: TableColumnsType<VerifyQueueRow> = [
-  { title: "UID", dataIndex: "uid", width: 90, render: (uid: number) => <Link to={reviewPath(uid)}>{uid}</Link> },
+const columns: ResponsiveColumns<VerifyQueueRow> = [
+  {
+    title: "UID",
+    priority: 3,
+    dataIndex: "uid",
+    width: 90,
+    render: (uid: number) => <Link to={reviewPath(uid)}>{uid}</Link>,
+  },
   {
     title: "用户",
+    role: "title",
     dataIndex: "phone",
     width: 190,
     render: (phone: string, r) => `${phoneText(phone)}${r.nickname ? `（${r.nickname}）` : ""}`,
   },
-  { title: "姓名", dataIndex: "real_name", width: 110 },
-  { title: "身份证号码", dataIndex: "id_number", width: 190 },
-  { title: "方式", dataIndex: "provider", width: 110, render: (p: string) => PROVIDER_LABEL[p] ?? p },
+  { title: "姓名", priority: 2, dataIndex: "real_name", width: 110 },
+  { title: "身份证号码", priority: 3, dataIndex: "id_number", width: 190 },
+  { title: "方式", priority: 3, dataIndex: "provider", width: 110, render: (p: string) => PROVIDER_LABEL[p] ?? p },
   {
     title: "证件照片",
+    priority: 4,
     dataIndex: "evidence",
     width: 100,
     render: (e: boolean) => (e ? <Tag color="blue">待审核</Tag> : "-"),
   },
   {
     title: "号码争议",
+    priority: 2,
     dataIndex: "contested",
     width: 170,
     render: (n: number) => (n > 0 ? <Tag color="red">另有 {n} 个账号提交</Tag> : "-"),
   },
-  { title: "提交时间", dataIndex: "updated_at", width: 180, render: (v: string) => formatTime(v) },
+  { title: "提交时间", priority: 3, dataIndex: "updated_at", width: 180, render: (v: string) => formatTime(v) },
   {
     title: "操作",
     key: "actions",
     width: 80,
-    fixed: "right",
     render: (_: unknown, r) => <Link to={reviewPath(r.uid)}>审核</Link>,
   },
 ];
@@ -72,13 +81,12 @@ export function AdminVerifyQueuePage() {
         </Form>
       </Card>
       <Card>
-        <Table<VerifyQueueRow>
+        <ResponsiveTable<VerifyQueueRow>
           rowKey="uid"
           size="middle"
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
-          scroll={{ x: 1200 }}
           pagination={pagination(data?.total ?? 0)}
         />
       </Card>
