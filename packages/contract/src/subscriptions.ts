@@ -44,14 +44,20 @@ export interface SubscriptionView {
 export interface PlanLimitsInfo {
   plan_id: number;
   plan_name: string;
+  /** plan_levels.level (numeric rank) of the plan; a node needs plan level ≥ node level */
   level: number;
+  /** Mbps; 0 = unlimited */
   bandwidth: number;
   tunnel_limit: number;
   tunnel_peer_port_limit: number;
+  /** bytes, plan plus traffic packs in use */
   traffic_quota: number;
   traffic_used: number;
+  /** the plan's end, null = never */
   end_at: string | null;
+  /** false when the plan expired or every byte of quota is spent */
   usable: boolean;
+  /** why not usable, for the frp plugin's reject_reason and the UI */
   reason?: string;
 }
 

@@ -1,4 +1,4 @@
-import { OrderType, SubscriptionStatus } from "@burrow/contract";
+import { OrderType, type PlanLimitsInfo, SubscriptionStatus } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import { recordEvent } from "../../shared/outbox";
@@ -7,26 +7,9 @@ import type { Tx } from "../../shared/tx";
 import type { SubscriptionRow } from "./subscriptions.table";
 
 /** What a customer's current plan allows, and whether frp may serve them now. */
-export interface PlanLimits {
-  plan_id: number;
-  plan_name: string;
+export interface PlanLimits extends PlanLimitsInfo {
   /** plan_levels.id of the plan */
   level_id: number;
-  /** plan_levels.level (numeric rank) of the plan; a node needs plan level ≥ node level */
-  level: number;
-  /** Mbps; 0 = unlimited */
-  bandwidth: number;
-  tunnel_limit: number;
-  tunnel_peer_port_limit: number;
-  /** bytes, plan plus traffic packs in use */
-  traffic_quota: number;
-  traffic_used: number;
-  /** the plan's end, null = never */
-  end_at: string | null;
-  /** false when the plan expired or every byte of quota is spent */
-  usable: boolean;
-  /** why not usable, for the frp plugin's reject_reason and the UI */
-  reason?: string;
 }
 
 /** The subscriptions that count now: the plan in use (or over quota) and live traffic packs. */
