@@ -17,15 +17,17 @@ export function SubscriptionState({ row }: { row: SubscriptionView }) {
   );
 }
 
-/** Where the free traffic (check-in bonus) of a subscription is: carried to its successor, or in it. */
+/** Where the free traffic (check-in bonus) of a subscription is, on its own line: carried to its successor, or in it. */
 export function FreeTrafficNote({ row }: { row: SubscriptionView }) {
-  if (row.replaced_by && row.carried_quota > 0)
-    return (
-      <Typography.Text type="secondary">
-        未用完的赠送流量 {formatBytes(row.carried_quota)} 已转入「{row.replaced_by.plan_name}」
-      </Typography.Text>
-    );
-  if (!row.replaced_by && row.free_quota > 0)
-    return <Typography.Text type="secondary">含签到等赠送流量 {formatBytes(row.free_quota)}</Typography.Text>;
-  return null;
+  const text =
+    row.replaced_by && row.carried_quota > 0
+      ? `未用完的赠送流量 ${formatBytes(row.carried_quota)} 已转入「${row.replaced_by.plan_name}」`
+      : !row.replaced_by && row.free_quota > 0
+        ? `含签到等赠送流量 ${formatBytes(row.free_quota)}`
+        : null;
+  return text ? (
+    <div>
+      <Typography.Text type="secondary">{text}</Typography.Text>
+    </div>
+  ) : null;
 }

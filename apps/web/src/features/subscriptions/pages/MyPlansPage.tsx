@@ -38,10 +38,10 @@ const columns: ResponsiveColumns<SubscriptionView> = [
     key: "traffic",
     width: 300,
     render: (_: unknown, row) => (
-      <>
+      <div>
         <TrafficBar used={row.traffic_used} quota={row.traffic_quota} left={row.traffic_left} />
         <FreeTrafficNote row={row} />
-      </>
+      </div>
     ),
   },
   {
