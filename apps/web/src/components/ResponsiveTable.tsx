@@ -1,4 +1,4 @@
-import { Button, Descriptions, Flex, Table, type TableProps } from "antd";
+import { Button, Flex, Table, type TableProps, Typography } from "antd";
 import { isValidElement, type ReactNode, useLayoutEffect, useRef, useState } from "react";
 import { useIsPhone } from "@/hooks/useIsPhone";
 import {
@@ -32,17 +32,30 @@ function cell<T>(c: ResponsiveColumn<T>, row: T, index: number): ReactNode {
 
 const title = <T,>(c: ResponsiveColumn<T>): ReactNode => (typeof c.title === "function" ? null : c.title);
 
-function Fields<T>({ columns, row, index }: { columns: ResponsiveColumns<T>; row: T; index: number }) {
+/**
+ * Columns as "label：value" lines: one a line on a card, side by side in a row's detail. Plain
+ * elements, not a table: a detail inside a table row adds no rows of its own to find.
+ */
+function Fields<T>({
+  columns,
+  row,
+  index,
+  vertical,
+}: {
+  columns: ResponsiveColumns<T>;
+  row: T;
+  index: number;
+  vertical?: boolean;
+}) {
   return (
-    <Descriptions
-      size="small"
-      column={{ xs: 1, sm: 2, lg: 3 }}
-      items={columns.map((c, i) => ({
-        key: String(c.key ?? c.dataIndex ?? i),
-        label: title(c),
-        children: cell(c, row, index),
-      }))}
-    />
+    <Flex vertical={vertical} wrap={!vertical} gap={vertical ? 4 : "4px 32px"} className="responsive-fields">
+      {columns.map((c, i) => (
+        <div key={String(c.key ?? c.dataIndex ?? i)}>
+          <Typography.Text type="secondary">{title(c)}：</Typography.Text>
+          {cell(c, row, index)}
+        </div>
+      ))}
+    </Flex>
   );
 }
 
@@ -73,8 +86,8 @@ function RowCard<T>({
           <strong key={String(c.key ?? i)}>{cell(c, row, index)}</strong>
         ))}
       </Flex>
-      {plan.fields.length > 0 && <Fields columns={plan.fields} row={row} index={index} />}
-      {open && plan.detail.length > 0 && <Fields columns={plan.detail} row={row} index={index} />}
+      {plan.fields.length > 0 && <Fields vertical columns={plan.fields} row={row} index={index} />}
+      {open && plan.detail.length > 0 && <Fields vertical columns={plan.detail} row={row} index={index} />}
       {open && extra}
       <Flex gap={4} wrap align="center" justify="space-between">
         <div data-role="actions">

@@ -1,68 +1,17 @@
-import {
-  type SslCertView,
-  SslFileNames,
-  type SslFilePart,
-  type SslIssueBody,
-  type SslUploadBody,
-} from "@burrow/contract";
-import { RiDownloadLine } from "@remixicon/react";
+import type { SslCertView, SslIssueBody, SslUploadBody } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Alert,
-  Button,
-  Card,
-  Dropdown,
-  Empty,
-  Form,
-  Input,
-  Popconfirm,
-  Radio,
-  Select,
-  Space,
-  Tag,
-  Typography,
-} from "antd";
+import { Alert, Button, Card, Empty, Form, Input, Radio, Select, Space } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
-import { reportError } from "@/api/query-client";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
 import { ResponsiveTable } from "@/components/ResponsiveTable";
-import { saveBlob } from "@/lib/download";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
 import { FrpcCertHelp } from "../components/FrpcCertHelp";
 import { IssueProgress } from "../components/IssueProgress";
-import {
-  deleteCertificate,
-  downloadCertificate,
-  sslKeys,
-  sslOverviewQuery,
-  startIssue,
-  uploadCertificate,
-} from "../ssl.api";
-
-const PARTS: { key: SslFilePart; label: string }[] = [
-  { key: "fullchain", label: "完整证书链（fullchain.pem）" },
-  { key: "key", label: "私钥（privkey.pem）" },
-  { key: "cert", label: "证书（cert.pem）" },
-  { key: "chain", label: "中间证书链（chain.pem）" },
-];
-
-async function save(cert: SslCertView, part: SslFilePart) {
-  try {
-    const file = await downloadCertificate(cert.id, part);
-    saveBlob(file.blob, file.filename ?? `${cert.domain}-${SslFileNames[part]}`);
-  } catch (error) {
-    reportError(error);
-  }
-}
-
-function ExpiryTag({ cert }: { cert: SslCertView }) {
-  if (cert.days_left < 0) return <Tag color="red">已过期</Tag>;
-  if (cert.days_left <= 30) return <Tag color="orange">{cert.days_left} 天后到期</Tag>;
-  return <Tag color="green">剩余 {cert.days_left} 天</Tag>;
-}
+import { deleteCertificate, sslKeys, sslOverviewQuery, startIssue, uploadCertificate } from "../ssl.api";
+import { sslColumns } from "./SslPage.columns";
 
 /** /ssl: certificates of the customer's verified domains — upload, issue through ACME, download. */
 export function SslPage() {
@@ -126,72 +75,7 @@ export function SslPage() {
                 <Alert type="warning" showIcon title={c.notice} description={formatTime(c.notice_at)} />
               ),
             }}
-            columns={[
-              {
-                title: "域名",
-                role: "title",
-                width: 200,
-                dataIndex: "domain",
-                render: (d: string, c) => (
-                  <Space orientation="vertical" size={0}>
-                    <span>{d}</span>
-                    {c.notice ? <Typography.Text type="warning">{c.notice}</Typography.Text> : null}
-                  </Space>
-                ),
-              },
-              {
-                title: "来源",
-                priority: 3,
-                width: 100,
-                dataIndex: "source",
-                render: (s: string) => (s === "acme" ? <Tag color="blue">自动签发</Tag> : <Tag>上传</Tag>),
-              },
-              { title: "签发者", dataIndex: "issuer", priority: 3, width: 160 },
-              { title: "包含域名", priority: 4, width: 200, dataIndex: "names", render: (n: string[]) => n.join("、") },
-              {
-                title: "到期时间",
-                role: "status",
-                width: 170,
-                dataIndex: "not_after",
-                render: (v: string, c) => (
-                  <Space orientation="vertical" size={0}>
-                    <span>{formatTime(v)}</span>
-                    <ExpiryTag cert={c} />
-                  </Space>
-                ),
-              },
-              {
-                title: "操作",
-                key: "actions",
-                width: 170,
-                render: (_, c) => (
-                  <Space>
-                    <Dropdown
-                      menu={{
-                        items: PARTS.filter((p) => p.key !== "chain" || c.has_chain).map((p) => ({
-                          key: p.key,
-                          label: p.label,
-                        })),
-                        onClick: ({ key }) => void save(c, key as SslFilePart),
-                      }}
-                    >
-                      <Button size="small" icon={<RiDownloadLine size={14} />}>
-                        下载
-                      </Button>
-                    </Dropdown>
-                    <Popconfirm
-                      title="删除这张证书？"
-                      description="私钥会一并删除，使用它的 frpc 配置将不再启用 HTTPS 插件。"
-                      onConfirm={() => remove.mutate(c.id)}
-                    >
-                      <Button size="small" danger>
-                        删除
-                      </Button>
-                    </Popconfirm>
-                  </Space>
-                ),
-              },
-            ]}
+            columns={sslColumns((id) => remove.mutate(id))}
           />
         </Card>
         <FrpcCertHelp />

@@ -2,25 +2,21 @@ import { type AdminTunnelRow, TunnelStatus, TunnelStatusLabel } from "@burrow/co
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Form, Input, Popconfirm, Space, Typography } from "antd";
 import { useState } from "react";
-import { Link } from "react-router";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, TextFilter } from "@/components/SearchFields";
-import { labelOptions, ProtocolTag } from "@/features/nodes/components/NodeTags";
+import { labelOptions } from "@/features/nodes/components/NodeTags";
 import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { ADMIN_BASE } from "@/lib/access";
 import { feedback } from "@/lib/feedback";
-import { formatBytes, formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
-import { AddressList } from "../components/AddressList";
 import { tunnelNameRules } from "../components/TunnelFields";
 import { TunnelFilterFields } from "../components/TunnelFilterFields";
-import { TunnelStatusTag } from "../components/TunnelTags";
 import { adminTunnelListQuery, adminUpdateTunnel, tunnelsKeys } from "../tunnels.api";
+import { adminTunnelColumns } from "./AdminTunnelListPage.columns";
 
 const FILTERS = {
   uid: "int",
@@ -66,75 +62,7 @@ export function AdminTunnelListPage() {
     await refresh();
   };
 
-  const columns: ResponsiveColumns<AdminTunnelRow> = [
-    { title: "ID", priority: 6, dataIndex: "tun_id", width: 70 },
-    { title: "隧道名称", role: "title", dataIndex: "tun_name", width: 150 },
-    {
-      title: "用户",
-      priority: 2,
-      key: "owner",
-      width: 160,
-      render: (_: unknown, row) => (
-        <Space orientation="vertical" size={0}>
-          <Link to={`${ADMIN_BASE}/usermgr/list/${row.uid}`}>{row.phone || `UID ${row.uid}`}</Link>
-          <Typography.Text type="secondary">UID {row.uid}</Typography.Text>
-        </Space>
-      ),
-    },
-    {
-      title: "状态",
-      role: "status",
-      dataIndex: "status",
-      width: 140,
-      render: (s: number, row) => <TunnelStatusTag status={s} enabled={row.enabled} />,
-    },
-    {
-      title: "锁定原因",
-      priority: 4,
-      dataIndex: "banned_reason",
-      width: 180,
-      ellipsis: { showTitle: true },
-      render: (v: string | null) => v || "-",
-    },
-    { title: "节点", priority: 2, dataIndex: "node_name", width: 130 },
-    {
-      title: "协议",
-      priority: 2,
-      dataIndex: "protocol",
-      width: 80,
-      render: (p: string) => <ProtocolTag protocol={p} />,
-    },
-    {
-      title: "访问地址",
-      priority: 3,
-      dataIndex: "addresses",
-      width: 240,
-      render: (a: string[]) => <AddressList addresses={a} />,
-    },
-    {
-      title: "本地服务",
-      priority: 4,
-      key: "local",
-      width: 150,
-      render: (_: unknown, row) => `${row.local_ip}:${row.local_port}`,
-    },
-    { title: "连接数", priority: 3, dataIndex: "cur_conns", width: 80 },
-    {
-      title: "今日流量（入/出）",
-      priority: 3,
-      key: "today",
-      width: 170,
-      render: (_: unknown, row) => `${formatBytes(row.today_in)} / ${formatBytes(row.today_out)}`,
-    },
-    {
-      title: "最后在线",
-      priority: 4,
-      dataIndex: "last_online_at",
-      width: 180,
-      render: (v: string | null) => formatTime(v),
-    },
-    { title: "创建时间", priority: 5, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
-  ];
+  const columns: ResponsiveColumns<AdminTunnelRow> = [...adminTunnelColumns];
   if (canWrite) {
     columns.push({
       title: "操作",
