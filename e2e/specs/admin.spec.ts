@@ -67,11 +67,12 @@ test("an operator bans a user, whose next call lands on /login", async ({ browse
   await expect(profile).toContainText("违规使用：端口扫描");
   await expect(adminPage.getByRole("button", { name: "解封" })).toBeVisible();
 
-  // The banned user's next call is refused: back to /login, token dropped.
+  // The banned user's next call is refused: the ban and its reason (issue 35 §11), token dropped.
   await userPage.getByRole("menuitem", { name: "个人中心" }).click();
-  await expect(userPage).toHaveURL(/\/login$/);
+  await expect(userPage).toHaveURL(/\/appeal$/);
+  await expect(userPage.getByText("封禁原因：违规使用：端口扫描")).toBeVisible();
   expect(await storedToken(userPage)).toBeNull();
-  await expect(login(victim.phone, victim.password)).rejects.toMatchObject({ code: 2001 });
+  await expect(login(victim.phone, victim.password)).rejects.toMatchObject({ code: 30005 });
 
   // Unban: the user can sign in again.
   await adminPage.getByRole("button", { name: "解封" }).click();

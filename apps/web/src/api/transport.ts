@@ -1,4 +1,5 @@
 import { type Envelope, ErrorCode, SESSION_INVALID_CODES, SUCCESS } from "@burrow/contract/codes";
+import { saveBan } from "@/lib/ban";
 import { progressDone, progressStart } from "@/lib/progress";
 import { clearToken, getToken } from "@/lib/token";
 
@@ -29,13 +30,16 @@ export class ApiError extends Error {
   readonly status: number;
   /** the request field the error is about, for code 10000 ("phone: …" → "phone") */
   readonly field?: string;
+  /** the envelope's `data` (30005: BannedData) */
+  readonly data?: unknown;
 
-  constructor(code: number, status: number, message: string, field?: string) {
+  constructor(code: number, status: number, message: string, field?: string, data?: unknown) {
     super(message);
     this.name = "ApiError";
     this.code = code;
     this.status = status;
     this.field = field;
+    this.data = data;
   }
 
   /** true for 30001–30003: the token is no longer valid */
@@ -53,11 +57,14 @@ export class ApiError extends Error {
 export interface ClientHandlers {
   onSessionInvalid: () => void;
   onForbidden: () => void;
+  /** 30005 on a signed-in call: the ban and its reason are stored (lib/ban.ts); show them */
+  onBanned?: () => void;
 }
 
 let handlers: ClientHandlers = {
   onSessionInvalid: () => window.location.assign("/login"),
   onForbidden: () => window.location.assign("/403"),
+  onBanned: () => window.location.assign("/appeal"),
 };
 
 /** Replaces the default reactions (full page loads) with router navigation. */
@@ -73,8 +80,10 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** upload progress of a multipart body, 0–100 */
   onUploadProgress?: (percent: number) => void;
-  /** do not redirect on 30001–30004 (logout: the session may already be gone) */
+  /** do not redirect on 30001–30005 (logout: the session may already be gone) */
   skipAuthRedirect?: boolean;
+  /** a credential to send instead of the stored session's token (the ban appeal's session) */
+  credential?: string;
 }
 
 /** One HTTP request to the API, relative to its base (`/api`). */
@@ -113,12 +122,18 @@ function toApiError(body: unknown, status: number): ApiError {
     const { field, text } = splitFieldMessage(msg);
     return new ApiError(code, status, text, explicit ?? field);
   }
-  return new ApiError(code, status, msg, explicit);
+  return new ApiError(code, status, msg, explicit, body.data ?? undefined);
 }
 
 function react(err: ApiError, sentToken: string | null, opts: CallOptions | undefined): void {
-  if (opts?.skipAuthRedirect) return;
-  if (err.isSessionInvalid) {
+  if (opts?.skipAuthRedirect || opts?.credential) return;
+  if (err.code === ErrorCode.AccountBanned) {
+    // A sign-in (no token sent) shows the ban itself; a signed-in call leaves the console for it.
+    if (sentToken === null || getToken() !== sentToken) return;
+    clearToken();
+    saveBan(err.data);
+    handlers.onBanned?.();
+  } else if (err.isSessionInvalid) {
     // A late answer for a token that was already replaced (signed in again) must not sign the new one out.
     if (sentToken !== null && getToken() !== sentToken) return;
     clearToken();
@@ -159,7 +174,7 @@ interface RawAnswer {
  * with an ApiError.
  */
 async function send(spec: RequestSpec, opts: CallOptions | undefined, read: (a: RawAnswer) => Promise<unknown>) {
-  const token = getToken();
+  const token = opts?.credential ?? getToken();
   const headers = authHeaders(token, opts);
   const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
   const signal = opts?.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;

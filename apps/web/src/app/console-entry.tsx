@@ -19,6 +19,10 @@ export function startConsole(container: HTMLElement): void {
     onForbidden: () => {
       void router.navigate("/403", { replace: true });
     },
+    // The account was banned: the ban, its reason and the way to appeal (issue 35 §11).
+    onBanned: () => {
+      void router.navigate("/appeal", { replace: true }).then(() => queryClient.clear());
+    },
   });
   createRoot(container).render(
     <StrictMode>

@@ -6,6 +6,7 @@ import { FullPageSpin } from "@/components/FullPageSpin";
 import { userInfoQuery } from "@/features/account/account.api";
 import { type MenuArea, menuQuery } from "@/features/shell/shell.api";
 import { ADMIN_BASE, canAccessPath } from "@/lib/access";
+import { readBan } from "@/lib/ban";
 import type { RouteHandle } from "@/lib/route-types";
 import { getToken } from "@/lib/token";
 import { AppShell } from "./AppShell";
@@ -34,7 +35,8 @@ export function AreaLayout({ area }: AreaLayoutProps) {
   const menu = useQuery({ ...menuQuery(area), enabled: hasToken });
   const user = useQuery({ ...userInfoQuery(), enabled: hasToken });
 
-  if (!hasToken) return <Navigate to="/login" replace />;
+  // A ban learnt from a call (30005, lib/ban.ts) shows the ban and the appeal, not the sign-in.
+  if (!hasToken) return <Navigate to={readBan() ? "/appeal" : "/login"} replace />;
 
   const error = menu.error ?? user.error;
   if (error) {

@@ -1,7 +1,10 @@
 import type { LoginBody } from "@burrow/contract";
+import { ErrorCode } from "@burrow/contract/codes";
 import { Alert, Button, Form, Input } from "antd";
 import { useState } from "react";
+import { ApiError } from "@/api/transport";
 import { OidcLoginButtons } from "@/features/oidc/components/OidcLoginButtons";
+import { clearBan, saveBan } from "@/lib/ban";
 import { feedback } from "@/lib/feedback";
 import { putFieldError } from "@/lib/field-error";
 import { fieldRules, phoneRules } from "@/lib/rules";
@@ -26,20 +29,43 @@ export interface LoginPageProps {
 export function LoginPage({ onSignedIn, go, notice }: LoginPageProps) {
   const [form] = Form.useForm<LoginBody>();
   const [pending, setPending] = useState(false);
+  /** "账号已被封禁：<reason>" when the account is banned (30005) */
+  const [banned, setBanned] = useState<string>();
   const submit = async (values: LoginBody) => {
     setPending(true);
+    setBanned(undefined);
     try {
       const { token } = await signIn(values);
+      clearBan();
       onSignedIn(token);
     } catch (error) {
       setPending(false);
-      if (!putFieldError(form, error)) feedback.error(error instanceof Error ? error.message : "登录失败");
+      if (error instanceof ApiError && error.code === ErrorCode.AccountBanned) {
+        // The answer carries the appeal session: kept for the appeal page, never as the console's token.
+        saveBan(error.data);
+        setBanned(error.message);
+      } else if (!putFieldError(form, error)) feedback.error(error instanceof Error ? error.message : "登录失败");
     }
   };
 
   return (
     <AuthCard title="登录" subtitle="使用手机号和密码登录控制台">
       {notice ? <Alert type="error" showIcon message={notice} style={{ marginBottom: 16 }} role="alert" /> : null}
+      {banned ? (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          style={{ marginBottom: 16 }}
+          message={banned}
+          description="如对封禁有异议，可以提交封禁申诉，客服会在工单中回复你。"
+          action={
+            <Button size="small" type="primary" danger onClick={() => go("/appeal")}>
+              封禁申诉
+            </Button>
+          }
+        />
+      ) : null}
       <Form form={form} layout="vertical" size="large" requiredMark={false} onFinish={submit}>
         <Form.Item name="phone" label="手机号" rules={phoneRules()}>
           <Input inputMode="numeric" autoComplete="username" maxLength={11} placeholder="请输入手机号" />
