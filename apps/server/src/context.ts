@@ -13,8 +13,8 @@ import type { UserInfoCache } from "./modules/users/user-cache";
 import type { Authenticator } from "./shared/auth";
 import type { EventBus } from "./shared/events";
 import type { Metrics } from "./shared/metrics";
-import type { AnyEventHandler } from "./shared/outbox";
 import type { AppState, ModuleManifest } from "./shared/module";
+import type { AnyEventHandler } from "./shared/outbox";
 import type { RateLimiter } from "./shared/rate-limit";
 import type { Tx } from "./shared/tx";
 
