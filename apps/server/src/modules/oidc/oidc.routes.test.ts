@@ -272,6 +272,28 @@ describe("sign-in with a provider", () => {
     expect((await b2.call("GET", "/user/userInfo")).status).toBe(401);
   });
 
+  it("creates one account when two browsers register the same identity at once; the other hears 409", async () => {
+    const tickets: string[] = [];
+    const browsers = [new Browser(), new Browser()];
+    for (const b of browsers) {
+      const first = await signInAs(b, "twice");
+      if (first.body.data.kind !== "unlinked") throw new Error(JSON.stringify(first.body));
+      tickets.push(first.body.data.ticket);
+    }
+    const answers = await Promise.all(
+      browsers.map((b, i) => b.call<{ token: string }>("POST", "/auth/oidc/register", { ticket: tickets[i] })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)?.body.msg).toBe("该第三方账号已绑定其他账号");
+    const bound = await t.db
+      .selectFrom("oidc_identities")
+      .select("uid")
+      .where("provider_id", "=", providerId)
+      .where("subject", "=", "twice")
+      .execute();
+    expect(bound).toHaveLength(1);
+  });
+
   it("links a first sign-in to an existing account after the phone is proven by SMS", async () => {
     const u = await t.register();
     const b = new Browser();
