@@ -48,8 +48,14 @@ const slow = defineEventHandler({
 const tunnel = (tun_id: number) => ({ tun_id, uid: 1, node_id: 1, name: `t${tun_id}` });
 const record = (type: "tunnel.offline" | "tunnel.online", tun_id: number) =>
   transact(t.ctx, (trx) => recordEvent(trx, type, tunnel(tun_id)));
+/** The test handlers' deliveries of an event (the app's own handlers may take the same types). */
 const deliveriesOf = (eventId: number) =>
-  t.db.selectFrom("outbox_deliveries").selectAll().where("event_id", "=", eventId).execute();
+  t.db
+    .selectFrom("outbox_deliveries")
+    .selectAll()
+    .where("event_id", "=", eventId)
+    .where("handler", "like", "test.%")
+    .execute();
 const later = (ms: number) => () => new Date(Date.now() + ms);
 
 beforeAll(async () => {
