@@ -55,7 +55,9 @@ test("a banned customer sees why, appeals, staff answer from the queue, the unba
   await openSignedIn(op, admin, `/admin/mgr/ticket?category=appeal&uid=${user.uid}`);
   await expect(op.getByText("账号封禁申诉").first()).toBeVisible({ timeout: 30_000 });
   await op.goto(`/admin/mgr/ticket/${queued?.ticket_id}`);
-  await expect(op.locator("#root").getByText("封禁申诉", { exact: true }).first()).toBeVisible();
+  await expect(op.getByText("封禁申诉", { exact: true }).first()).toBeVisible({ timeout: 30_000 });
+  // Beside the thread: the customer is banned.
+  await expect(op.getByText("已封禁").first()).toBeVisible();
   await expect(op.getByText("这些账号是家人各自注册的，请核实")).toBeVisible();
   await op.getByLabel("内容").fill("请提供家人的实名信息截图");
   await op.getByRole("button", { name: "回复并请用户补充" }).click();
