@@ -79,6 +79,18 @@ function layerViolations(): string[] {
   return found;
 }
 
+/** Files below src/ that may speak Fastify: routes, the manifest type and the frp plugin's fast path. */
+const FASTIFY_ALLOWED = (rel: string) =>
+  rel.endsWith(".routes.ts") || rel === "shared/module.ts" || rel === "modules/frp/plugin-http.ts";
+
+/** Files (src-relative, "/"-separated) under modules/ or shared/ that import fastify or @fastify/*, outside FASTIFY_ALLOWED. */
+function fastifyViolations(files: { rel: string; text: string }[]): string[] {
+  return files
+    .filter(({ rel }) => /^(modules|shared)\//.test(rel) && !FASTIFY_ALLOWED(rel))
+    .filter(({ text }) => importsOf(text).some((spec) => spec === "fastify" || spec.startsWith("@fastify/")))
+    .map(({ rel }) => rel);
+}
+
 describe("module graph", () => {
   it("has no import cycle between modules, type imports included", () => {
     const g = graph();
@@ -115,5 +127,31 @@ describe("module graph", () => {
       "../users/users.repository",
       "../frp/poller",
     ]);
+  });
+
+  it("services know no HTTP: only routes, shared/module.ts and frp/plugin-http.ts import fastify", () => {
+    const files = ["modules", "shared"].flatMap((dir) =>
+      sources(path.join(SRC, dir)).map((file) => ({
+        rel: path.relative(SRC, file).split(path.sep).join("/"),
+        text: fs.readFileSync(file, "utf8"),
+      })),
+    );
+    expect(files.length).toBeGreaterThan(100);
+    expect(fastifyViolations(files)).toEqual([]);
+  });
+
+  it("finds a service that imports fastify", () => {
+    const reply = 'import type { FastifyReply } from "fastify";';
+    expect(
+      fastifyViolations([
+        { rel: "modules/tickets/attachments.ts", text: `import fs from "node:fs";\n${reply}` },
+        { rel: "modules/users/avatars.ts", text: 'import multipart from "@fastify/multipart";' },
+        { rel: "shared/disk.ts", text: 'import {\n  type FastifyRequest,\n} from "fastify";' },
+        { rel: "modules/tickets/tickets.routes.ts", text: reply },
+        { rel: "shared/module.ts", text: reply },
+        { rel: "modules/frp/plugin-http.ts", text: reply },
+        { rel: "modules/frp/poller.ts", text: 'import { fastifyish } from "./fastify-like";' },
+      ]),
+    ).toEqual(["modules/tickets/attachments.ts", "modules/users/avatars.ts", "shared/disk.ts"]);
   });
 });

@@ -9,4 +9,8 @@ export interface FileDownload {
   name: string;
   /** its media type */
   type: string;
+  /** "inline": shown in the page (an image) rather than saved; attachment when left out */
+  disposition?: "attachment" | "inline";
+  /** "immutable": a public file whose name changes with its bytes (avatars); private, no-store when left out */
+  cache?: "private" | "immutable";
 }

@@ -8,7 +8,6 @@ import {
   explainFrpcLog,
   type LogExplanation,
 } from "@burrow/contract";
-import type { FastifyReply } from "fastify";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
@@ -248,14 +247,26 @@ async function storeQuestion(
 }
 
 /**
- * Answers a question as a Server-Sent Events stream. Refusals (not configured, conversation not
+ * Where an answer streams to (the route writes it as Server-Sent Events). Opened only once the
+ * refusals are past, so that those answer the usual envelope.
+ */
+export interface ChatSink {
+  /** Starts the stream; the signal aborts when the customer disconnects. */
+  open(): AbortSignal;
+  /** One event (dropped once the customer is gone). */
+  send(ev: AssistantStreamEvent): void;
+  end(): void;
+}
+
+/**
+ * Answers a question as a stream of events. Refusals (not configured, conversation not
  * mine, daily limit) happen before the stream and answer the usual envelope. The question is
  * counted before the slow call and given back only when it never reached the provider (a refused
  * connection, an unknown host): whatever the provider received may have been billed, and a failing
  * provider must not be a way round the daily limit. The customer sees a fixed text for a provider
  * error; the provider's own words (which may carry the key) go to the log, redacted.
  */
-export async function chat(ctx: AppContext, uid: number, body: AssistantChatBody, reply: FastifyReply) {
+export async function chat(ctx: AppContext, uid: number, body: AssistantChatBody, sink: ChatSink): Promise<void> {
   const p = provider(ctx);
   if (!p) throw refused("AI 助手未配置：管理员还没有设置 AI 服务。粘贴 frpc 日志仍可离线解读。");
   if (body.conversation_id && !(await ownConversation(ctx.db, uid, body.conversation_id))) throw notFound("对话");
@@ -274,28 +285,15 @@ export async function chat(ctx: AppContext, uid: number, body: AssistantChatBody
     throw err;
   }
 
-  const abort = new AbortController();
-  const raw = reply.raw;
-  reply.hijack();
-  raw.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string>),
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache, no-transform",
-    "x-accel-buffering": "no",
-  });
-  raw.on("close", () => {
-    if (!raw.writableFinished) abort.abort();
-  });
-  const send = (ev: AssistantStreamEvent) => {
-    if (!raw.destroyed) raw.write(`event: ${ev.type}\ndata: ${JSON.stringify(ev)}\n\n`);
-  };
+  const disconnected = sink.open();
+  const send = (ev: AssistantStreamEvent) => sink.send(ev);
   send({ type: "start", ...stored });
 
   let answer = "";
   let failure: string | undefined;
   let neverSent = false;
   try {
-    const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(ctx.config.AI_TIMEOUT * 1000)]);
+    const signal = AbortSignal.any([disconnected, AbortSignal.timeout(ctx.config.AI_TIMEOUT * 1000)]);
     for await (const piece of streamChat(p, messages, signal)) {
       answer += piece;
       send({ type: "delta", text: piece });
@@ -305,12 +303,12 @@ export async function chat(ctx: AppContext, uid: number, body: AssistantChatBody
       failure = err.message;
       neverSent = !err.reached;
     } else if ((err as Error).name === "TimeoutError") failure = "AI 服务回答超时";
-    else if (abort.signal.aborted) failure = "连接已断开";
+    else if (disconnected.aborted) failure = "连接已断开";
     else {
       ctx.log.error({ err }, "assistant: answer failed");
       failure = "回答失败，请稍后再试";
     }
-    if (!abort.signal.aborted)
+    if (!disconnected.aborted)
       ctx.log.warn(
         { uid, reason: failure, ...(err instanceof ProviderError && { detail: err.detail }) },
         "assistant: provider failed",
@@ -335,6 +333,5 @@ export async function chat(ctx: AppContext, uid: number, body: AssistantChatBody
     if (!failure) send({ type: "done", answer: presentMessage(saved) });
   }
   if (failure) send({ type: "error", msg: failure });
-  raw.end();
-  return reply;
+  sink.end();
 }

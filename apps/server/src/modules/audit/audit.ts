@@ -1,10 +1,8 @@
 import type { AuditAction, AuditOperator, AuditQuery, AuditRow, Paged } from "@burrow/contract";
-import { AuditApi, auditActionLabel, auditChanges, auditTargetLabel } from "@burrow/contract";
-import type { FastifyInstance } from "fastify";
+import { auditActionLabel, auditChanges, auditTargetLabel } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
-import { defineRoute } from "../../http/route";
 import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { userBriefs } from "../users/users.repository";
@@ -111,9 +109,4 @@ export async function auditOperators(ctx: AppContext): Promise<AuditOperator[]> 
     name: who.get(r.operator_uid)?.nickname ?? (r.operator_uid === 0 ? "命令行" : ""),
     phone: who.get(r.operator_uid)?.phone ?? "",
   }));
-}
-
-export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
-  defineRoute(app, ctx, AuditApi.getSuperAudit, ({ query }) => listAudit(ctx, query));
-  defineRoute(app, ctx, AuditApi.getSuperAuditOperators, () => auditOperators(ctx));
 }

@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { INVOICE_FILE_MAX_BYTES } from "@burrow/contract";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
+import type { FileDownload } from "../../shared/download";
 import { invalid, notFound } from "../../shared/errors";
+import { TOO_LARGE, type UploadReader } from "../../shared/upload";
 
 const dirOf = (ctx: AppContext) => path.resolve(ctx.config.DATA_DIR, "uploads", "invoices");
 const MAX_MB = INVOICE_FILE_MAX_BYTES / 1024 / 1024;
@@ -27,16 +28,13 @@ export function isPdf(buf: Buffer): boolean {
  */
 export async function saveInvoiceFile(
   ctx: AppContext,
-  req: FastifyRequest,
+  upload: UploadReader,
   invoiceId: number,
 ): Promise<{ name: string; size: number }> {
-  if (!req.isMultipart()) throw invalid("file", "请上传 PDF 文件");
-  const file = await req.file({ limits: { fileSize: INVOICE_FILE_MAX_BYTES, files: 1 } });
-  if (!file) throw invalid("file", "请上传 PDF 文件");
-  const buf = await file.toBuffer().catch(() => {
-    throw invalid("file", `文件不能超过 ${MAX_MB} MB`);
-  });
-  if (file.file.truncated) throw invalid("file", `文件不能超过 ${MAX_MB} MB`);
+  if (!upload.isMultipart) throw invalid("file", "请上传 PDF 文件");
+  const buf = await upload.file({ fileSize: INVOICE_FILE_MAX_BYTES, files: 1 });
+  if (!buf) throw invalid("file", "请上传 PDF 文件");
+  if (buf === TOO_LARGE) throw invalid("file", `文件不能超过 ${MAX_MB} MB`);
   if (!isPdf(buf)) throw invalid("file", "文件不是有效的 PDF");
   const name = `${invoiceId}-${randomBytes(12).toString("hex")}.pdf`;
   await fs.mkdir(dirOf(ctx), { recursive: true });
@@ -50,14 +48,9 @@ export async function removeInvoiceFile(ctx: AppContext, name: string): Promise<
   await fs.rm(path.join(dirOf(ctx), name), { force: true });
 }
 
-/** Sends a stored PDF as a download named after the invoice. */
-export async function sendInvoiceFile(ctx: AppContext, invoiceId: number, name: string, reply: FastifyReply) {
+/** A stored PDF, as a download named after the invoice. */
+export async function invoiceFile(ctx: AppContext, invoiceId: number, name: string): Promise<FileDownload> {
   const data = SAFE_NAME.test(name) ? await fs.readFile(path.join(dirOf(ctx), name)).catch(() => null) : null;
   if (!data) throw notFound("发票文件");
-  return reply
-    .header("content-type", "application/pdf")
-    .header("content-disposition", `attachment; filename="invoice-${invoiceId}.pdf"`)
-    .header("cache-control", "private, no-store")
-    .header("x-content-type-options", "nosniff")
-    .send(data);
+  return { body: data, name: `invoice-${invoiceId}.pdf`, type: "application/pdf" };
 }

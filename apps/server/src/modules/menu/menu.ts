@@ -1,7 +1,4 @@
-import { MenuApi, type MenuItem, Role } from "@burrow/contract";
-import type { FastifyInstance } from "fastify";
-import type { AppContext } from "../../context";
-import { defineRoute } from "../../http/route";
+import { type MenuItem, Role } from "@burrow/contract";
 
 /** A menu entry with the roles that see it. Only pages that exist are listed (later features add theirs). */
 export interface MenuDef extends Omit<MenuItem, "children"> {
@@ -97,9 +94,4 @@ export function menuFor(defs: MenuDef[], role: number): MenuItem[] {
       const kids = children ? menuFor(children, role) : undefined;
       return kids?.length ? { ...item, children: kids } : item;
     });
-}
-
-export function menuRoutes(app: FastifyInstance, ctx: AppContext): void {
-  defineRoute(app, ctx, MenuApi.getUserRolemenu, async ({ user }) => menuFor(customerMenu, user.role));
-  defineRoute(app, ctx, MenuApi.getSuperRoleMenu, async ({ user }) => menuFor(adminMenu, user.role));
 }

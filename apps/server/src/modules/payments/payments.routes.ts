@@ -6,7 +6,7 @@ import { flattenParams } from "../../shared/form-params";
 import { recordOnlinePayment } from "../orders/orders.service";
 import { checkNotify, gatewayKeys, publicBase } from "./epay";
 import { handleEpayNotify } from "./payments.service";
-import { sandboxRoutes } from "./sandbox";
+import { type SandboxAnswer, sandboxPay, sandboxSubmit } from "./sandbox";
 
 /**
  * The gateway's side of payments: the asynchronous notify (GET or POST, query or form), the
@@ -56,4 +56,26 @@ export function paymentsRoutes(api: FastifyInstance, ctx: AppContext): void {
 
     if (gatewayKeys(ctx.config).kind === "sandbox") sandboxRoutes(scope, ctx);
   });
+}
+
+function sendSandbox(req: FastifyRequest, reply: FastifyReply, answer: SandboxAnswer): FastifyReply {
+  if (answer.kind === "redirect") return reply.redirect(answer.url, 302);
+  if (answer.rejectedOrder)
+    req.log.warn({ out_trade_no: answer.rejectedOrder }, "sandbox: the notify was not accepted");
+  return reply
+    .pageHeaders()
+    .status(answer.status)
+    .type("text/html; charset=utf-8")
+    .header("cache-control", "no-store")
+    .send(answer.html);
+}
+
+/** Registers /pay/sandbox/submit.php (the payment page) and /pay/sandbox/pay (its buttons). */
+function sandboxRoutes(app: FastifyInstance, ctx: AppContext): void {
+  defineRoute(app, ctx, PaymentsApi.getPaySandboxSubmit, async ({ req, reply }) =>
+    sendSandbox(req, reply, sandboxSubmit(ctx, req.query)),
+  );
+  defineRoute(app, ctx, PaymentsApi.postPaySandboxPay, async ({ req, reply }) =>
+    sendSandbox(req, reply, await sandboxPay(ctx, req.body)),
+  );
 }

@@ -1,7 +1,5 @@
-import { type PayChannel, PayChannelLabel, PaymentsApi } from "@burrow/contract";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import { type PayChannel, PayChannelLabel } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { defineRoute } from "../../http/route";
 import { flattenParams } from "../../shared/form-params";
 import { escapeHtml } from "../../shared/html";
 import { randomDigits } from "../../shared/ids";
@@ -29,7 +27,15 @@ const ICON = `data:image/svg+xml,${encodeURIComponent(
     '<path d="M9 11h14M9 16h14M9 21h9" stroke="#fff" stroke-width="2.5" stroke-linecap="round"/></svg>',
 )}`;
 
-function page(reply: FastifyReply, status: number, title: string, body: string) {
+/**
+ * What the sandbox answers, for its route to send: a page (HTML, with its status) or a redirect
+ * back to Burrow's return page. `rejectedOrder` names an order whose notify Burrow refused (logged).
+ */
+export type SandboxAnswer =
+  | { kind: "page"; status: number; html: string; rejectedOrder?: string }
+  | { kind: "redirect"; url: string };
+
+function page(status: number, title: string, body: string, rejectedOrder?: string): SandboxAnswer {
   const html = `<!doctype html>
 <html lang="zh-CN">
 <head>
@@ -56,12 +62,7 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
 </head>
 <body><main><div class="banner">沙箱支付网关：仅用于开发与测试，不会产生真实扣款。</div>${body}</main></body>
 </html>`;
-  return reply
-    .pageHeaders()
-    .status(status)
-    .type("text/html; charset=utf-8")
-    .header("cache-control", "no-store")
-    .send(html);
+  return { kind: "page", status, html, rejectedOrder };
 }
 
 /** The request's own parameters if its signature and merchant are right, else null. */
@@ -80,20 +81,20 @@ function verifiedRequest(ctx: AppContext, params: Record<string, string> | null)
 const withQuery = (url: string, params: Record<string, string>) =>
   `${url}${url.includes("?") ? "&" : "?"}${new URLSearchParams(params).toString()}`;
 
-/** Registers /pay/sandbox/submit.php (the payment page) and /pay/sandbox/pay (its buttons). */
-export function sandboxRoutes(app: FastifyInstance, ctx: AppContext): void {
-  defineRoute(app, ctx, PaymentsApi.getPaySandboxSubmit, async ({ req, reply }) => {
-    const req0 = verifiedRequest(ctx, flattenParams(req.query));
-    if (!req0) return page(reply, 400, "请求无效", "<h1>支付请求无效</h1><p>签名错误、商户号不符或参数缺失。</p>");
-    const hidden = Object.entries(req0)
-      .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
-      .join("");
-    const channel = PayChannelLabel[req0.type as PayChannel] ?? req0.type ?? "";
-    return page(
-      reply,
-      200,
-      "收银台",
-      `<h1>收银台</h1>
+const INVALID = "<h1>支付请求无效</h1><p>签名错误、商户号不符或参数缺失。</p>";
+
+/** GET /pay/sandbox/submit.php: the payment page for a signed request. */
+export function sandboxSubmit(ctx: AppContext, query: unknown): SandboxAnswer {
+  const req0 = verifiedRequest(ctx, flattenParams(query));
+  if (!req0) return page(400, "请求无效", INVALID);
+  const hidden = Object.entries(req0)
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+    .join("");
+  const channel = PayChannelLabel[req0.type as PayChannel] ?? req0.type ?? "";
+  return page(
+    200,
+    "收银台",
+    `<h1>收银台</h1>
 <dl>
 <dt>商品</dt><dd>${escapeHtml(req0.name ?? "")}</dd>
 <dt>订单号</dt><dd>${escapeHtml(req0.out_trade_no)}</dd>
@@ -104,39 +105,38 @@ export function sandboxRoutes(app: FastifyInstance, ctx: AppContext): void {
 <button type="submit" name="action" value="cancel">取消支付</button>
 <button type="submit" name="action" value="pay" class="primary">确认支付</button>
 </form>`,
-    );
-  });
+  );
+}
 
-  defineRoute(app, ctx, PaymentsApi.postPaySandboxPay, async ({ req, reply }) => {
-    const params = flattenParams(req.body);
-    const req0 = verifiedRequest(ctx, params);
-    const returnUrl = `${publicBase(ctx.config)}/api/pay/epay/return`;
-    if (!req0) return page(reply, 400, "请求无效", "<h1>支付请求无效</h1><p>签名错误、商户号不符或参数缺失。</p>");
-    if (params?.action !== "pay") {
-      // Like a real gateway: back to the merchant without a payment; the order stays unpaid.
-      return reply.redirect(withQuery(returnUrl, { out_trade_no: req0.out_trade_no }), 302);
-    }
-    const keys = gatewayKeys(ctx.config);
-    const result: Record<string, string> = {
-      pid: keys.pid,
-      trade_no: `SB${Date.now()}${randomDigits(6)}`,
-      out_trade_no: req0.out_trade_no,
-      type: req0.type ?? "alipay",
-      name: req0.name ?? "",
-      money: req0.money,
-      trade_status: "TRADE_SUCCESS",
-    };
-    const signed = { ...result, sign: epaySign(result, keys.key), sign_type: "MD5" };
-    const accepted = await handleEpayNotify(ctx, signed);
-    if (!accepted) {
-      req.log.warn({ out_trade_no: req0.out_trade_no }, "sandbox: the notify was not accepted");
-      return page(
-        reply,
-        502,
-        "通知失败",
-        "<h1>商户未确认支付通知</h1><p>订单不存在、已关闭或金额不符，详见服务器日志。</p>",
-      );
-    }
-    return reply.redirect(withQuery(returnUrl, signed), 302);
-  });
+/** POST /pay/sandbox/pay: the page's buttons; "pay" notifies Burrow in-process, then returns there. */
+export async function sandboxPay(ctx: AppContext, body: unknown): Promise<SandboxAnswer> {
+  const params = flattenParams(body);
+  const req0 = verifiedRequest(ctx, params);
+  const returnUrl = `${publicBase(ctx.config)}/api/pay/epay/return`;
+  if (!req0) return page(400, "请求无效", INVALID);
+  if (params?.action !== "pay") {
+    // Like a real gateway: back to the merchant without a payment; the order stays unpaid.
+    return { kind: "redirect", url: withQuery(returnUrl, { out_trade_no: req0.out_trade_no }) };
+  }
+  const keys = gatewayKeys(ctx.config);
+  const result: Record<string, string> = {
+    pid: keys.pid,
+    trade_no: `SB${Date.now()}${randomDigits(6)}`,
+    out_trade_no: req0.out_trade_no,
+    type: req0.type ?? "alipay",
+    name: req0.name ?? "",
+    money: req0.money,
+    trade_status: "TRADE_SUCCESS",
+  };
+  const signed = { ...result, sign: epaySign(result, keys.key), sign_type: "MD5" };
+  const accepted = await handleEpayNotify(ctx, signed);
+  if (!accepted) {
+    return page(
+      502,
+      "通知失败",
+      "<h1>商户未确认支付通知</h1><p>订单不存在、已关闭或金额不符，详见服务器日志。</p>",
+      req0.out_trade_no,
+    );
+  }
+  return { kind: "redirect", url: withQuery(returnUrl, signed) };
 }

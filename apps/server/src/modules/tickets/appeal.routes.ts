@@ -2,9 +2,11 @@ import { TicketsApi } from "@burrow/contract";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
+import { sendDownload } from "../../http/download";
 import { defineRoute } from "../../http/route";
+import { uploadOf } from "../../http/upload";
 import { assertAppealAttachment, bannedAccount, getBanAppeal, openBanAppeal, replyBanAppeal } from "./appeal";
-import { saveAttachment, sendAttachment } from "./attachments";
+import { attachmentFile, saveAttachment } from "./attachments";
 
 /** The appeal's endpoints (registered by ticketsRoutes). */
 export function appealRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -16,11 +18,11 @@ export function appealRoutes(app: FastifyInstance, ctx: AppContext): void {
     await scope.register(multipart);
     defineRoute(scope, ctx, TicketsApi.postUserAppealAttachment, async ({ user, req }) => {
       await bannedAccount(ctx.db, user.uid);
-      return saveAttachment(ctx, req, user.uid);
+      return saveAttachment(ctx, uploadOf(req), user.uid);
     });
   });
   defineRoute(app, ctx, TicketsApi.getUserAppealAttachment, async ({ user, params, reply }) => {
     await assertAppealAttachment(ctx.db, user.uid, params.id);
-    return sendAttachment(ctx, user, params.id, reply);
+    return sendDownload(reply, await attachmentFile(ctx, user, params.id));
   });
 }

@@ -8,14 +8,15 @@ import {
   TICKET_UPLOADS_PER_HOUR,
   type TicketAttachmentView,
 } from "@burrow/contract";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import { type Kysely, sql } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { diskHasRoom } from "../../shared/disk";
+import type { FileDownload } from "../../shared/download";
 import { invalid, notFound, refused } from "../../shared/errors";
 import { lockUser } from "../../shared/locks";
 import { nowIso } from "../../shared/time";
+import { TOO_LARGE, type UploadReader } from "../../shared/upload";
 import type { AuthUser } from "../auth/sessions";
 import { sniffImage } from "../users/avatars";
 
@@ -67,19 +68,20 @@ async function checkUploadLimits(db: Kysely<DB>, uid: number, size: number): Pro
  * The row is inserted under the customer's lock once the limits pass, and only then is the file
  * written (removed again with the row if that fails): concurrent uploads never store past a limit.
  */
-export async function saveAttachment(ctx: AppContext, req: FastifyRequest, uid: number): Promise<TicketAttachmentView> {
-  if (!req.isMultipart()) throw invalid("file", "请上传图片文件");
+export async function saveAttachment(
+  ctx: AppContext,
+  upload: UploadReader,
+  uid: number,
+): Promise<TicketAttachmentView> {
+  if (!upload.isMultipart) throw invalid("file", "请上传图片文件");
   const dir = dirOf(ctx);
   await fs.mkdir(dir, { recursive: true });
   // A first look before the upload is read, so a flood of refused uploads costs no memory.
   await checkUploadLimits(ctx.db, uid, 0);
   if (!(await diskHasRoom(ctx, dir, 0))) throw refused(NO_ROOM);
-  const file = await req.file({ limits: { fileSize: TICKET_ATTACHMENT_MAX_BYTES, files: 1 } });
-  if (!file) throw invalid("file", "请上传图片文件");
-  const buf = await file.toBuffer().catch(() => {
-    throw invalid("file", `图片不能超过 ${MAX_MB} MB`);
-  });
-  if (file.file.truncated) throw invalid("file", `图片不能超过 ${MAX_MB} MB`);
+  const buf = await upload.file({ fileSize: TICKET_ATTACHMENT_MAX_BYTES, files: 1 });
+  if (!buf) throw invalid("file", "请上传图片文件");
+  if (buf === TOO_LARGE) throw invalid("file", `图片不能超过 ${MAX_MB} MB`);
   const ext = sniffImage(buf);
   if (!ext) throw invalid("file", "仅支持 png、jpg、webp、gif 图片");
   if (!(await diskHasRoom(ctx, dir, buf.length))) throw refused(NO_ROOM);
@@ -170,7 +172,7 @@ export async function deleteUnsentUploads(ctx: AppContext, now = new Date()): Pr
  * Sends an attachment to its uploader, to the owner of the ticket it belongs to and to staff;
  * anyone else gets the same 404 as for an id that does not exist.
  */
-export async function sendAttachment(ctx: AppContext, user: AuthUser, id: number, reply: FastifyReply) {
+export async function attachmentFile(ctx: AppContext, user: AuthUser, id: number): Promise<FileDownload> {
   const row = await ctx.db
     .selectFrom("ticket_attachments")
     .leftJoin("tickets", "tickets.id", "ticket_attachments.ticket_id")
@@ -182,10 +184,5 @@ export async function sendAttachment(ctx: AppContext, user: AuthUser, id: number
   if (!row || !allowed) throw notFound("附件");
   const data = await fs.readFile(path.join(dirOf(ctx), row.file)).catch(() => null);
   if (!data) throw notFound("附件");
-  return reply
-    .header("content-type", row.mime)
-    .header("content-disposition", `inline; filename="${row.file}"`)
-    .header("cache-control", "private, no-store")
-    .header("x-content-type-options", "nosniff")
-    .send(data);
+  return { body: data, name: row.file, type: row.mime, disposition: "inline" };
 }

@@ -2,9 +2,11 @@ import { TicketsApi } from "@burrow/contract";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
+import { sendDownload } from "../../http/download";
 import { defineRoute } from "../../http/route";
+import { uploadOf } from "../../http/upload";
 import { appealRoutes } from "./appeal.routes";
-import { saveAttachment, sendAttachment } from "./attachments";
+import { attachmentFile, saveAttachment } from "./attachments";
 import { getTicket, listTickets, staffClose, staffReply } from "./staff";
 import {
   closeMyTicket,
@@ -24,10 +26,12 @@ export function ticketsRoutes(app: FastifyInstance, ctx: AppContext): void {
   // Multipart only in this scope (see users.routes.ts).
   void app.register(async (scope) => {
     await scope.register(multipart);
-    defineRoute(scope, ctx, TicketsApi.postUserTicketAttachment, ({ user, req }) => saveAttachment(ctx, req, user.uid));
+    defineRoute(scope, ctx, TicketsApi.postUserTicketAttachment, ({ user, req }) =>
+      saveAttachment(ctx, uploadOf(req), user.uid),
+    );
   });
-  defineRoute(app, ctx, TicketsApi.getUserTicketAttachment, ({ user, params, reply }) =>
-    sendAttachment(ctx, user, params.id, reply),
+  defineRoute(app, ctx, TicketsApi.getUserTicketAttachment, async ({ user, params, reply }) =>
+    sendDownload(reply, await attachmentFile(ctx, user, params.id)),
   );
   defineRoute(app, ctx, TicketsApi.getUserTicketDetail, ({ user, params }) =>
     getMyTicket(ctx, user.uid, params.ticket_id),

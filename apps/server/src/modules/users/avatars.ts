@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
+import type { FileDownload } from "../../shared/download";
 import { invalid, notFound, rateLimited } from "../../shared/errors";
+import { TOO_LARGE, type UploadReader } from "../../shared/upload";
 
 const MAX_BYTES = 2 * 1024 * 1024;
 
@@ -28,16 +29,13 @@ const UPLOADS_PER_HOUR = 10;
  * per customer: the earlier ones are removed, and uploads are limited per hour (counted before
  * the body is read), so that no one can fill the disk.
  */
-export async function saveAvatar(ctx: AppContext, req: FastifyRequest, uid: number): Promise<string> {
-  if (!req.isMultipart()) throw invalid("file", "请上传图片文件");
+export async function saveAvatar(ctx: AppContext, upload: UploadReader, uid: number): Promise<string> {
+  if (!upload.isMultipart) throw invalid("file", "请上传图片文件");
   const limit = await ctx.limiter.hit(`avatar:${uid}`, UPLOADS_PER_HOUR, 3600);
   if (!limit.allowed) throw rateLimited(limit.retryAfterSec);
-  const file = await req.file({ limits: { fileSize: MAX_BYTES, files: 1 } });
-  if (!file) throw invalid("file", "请上传图片文件");
-  const buf = await file.toBuffer().catch(() => {
-    throw invalid("file", "图片不能超过 2 MB");
-  });
-  if (file.file.truncated) throw invalid("file", "图片不能超过 2 MB");
+  const buf = await upload.file({ fileSize: MAX_BYTES, files: 1 });
+  if (!buf) throw invalid("file", "请上传图片文件");
+  if (buf === TOO_LARGE) throw invalid("file", "图片不能超过 2 MB");
   const ext = sniffImage(buf);
   if (!ext) throw invalid("file", "仅支持 png、jpg、webp、gif 图片");
   const name = `${uid}-${randomBytes(8).toString("hex")}.${ext}`;
@@ -51,16 +49,12 @@ export async function saveAvatar(ctx: AppContext, req: FastifyRequest, uid: numb
 
 const MIME: Record<string, string> = { png: "image/png", jpg: "image/jpeg", webp: "image/webp", gif: "image/gif" };
 
-/** Serves stored avatars (public: avatars are shown to operators and in the top bar). */
-export function avatarFileRoute(app: FastifyInstance, ctx: AppContext): void {
-  app.get<{ Params: { file: string } }>("/uploads/avatars/:file", async (req, reply) => {
-    const { file } = req.params;
-    if (!/^\d+-[0-9a-f]{16}\.(png|jpg|webp|gif)$/.test(file)) throw notFound("文件");
-    const data = await fs.readFile(path.join(avatarDir(ctx), file)).catch(() => null);
-    if (!data) throw notFound("文件");
-    return reply
-      .header("content-type", MIME[file.split(".").pop() ?? ""] ?? "application/octet-stream")
-      .header("cache-control", "public, max-age=31536000, immutable")
-      .send(data);
-  });
+/** A stored avatar (public: avatars are shown to operators and in the top bar). */
+export async function readAvatar(ctx: AppContext, file: string): Promise<FileDownload> {
+  if (!/^\d+-[0-9a-f]{16}\.(png|jpg|webp|gif)$/.test(file)) throw notFound("文件");
+  const data = await fs.readFile(path.join(avatarDir(ctx), file)).catch(() => null);
+  if (!data) throw notFound("文件");
+  const type = MIME[file.split(".").pop() ?? ""] ?? "application/octet-stream";
+  // The name changes with every upload, so the file may be cached for good.
+  return { body: data, name: file, type, disposition: "inline", cache: "immutable" };
 }

@@ -2,8 +2,10 @@ import { UsersApi } from "@burrow/contract";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
+import { sendDownload } from "../../http/download";
 import { defineRoute } from "../../http/route";
-import { avatarFileRoute, saveAvatar } from "./avatars";
+import { uploadOf } from "../../http/upload";
+import { readAvatar, saveAvatar } from "./avatars";
 import { listLoginLogs } from "./users.repository";
 import { getUserInfo, resetFrpToken, updateInfo } from "./users.service";
 
@@ -15,7 +17,7 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
   void app.register(async (scope) => {
     await scope.register(multipart);
     defineRoute(scope, ctx, UsersApi.postUserAvatar, async ({ user, req }) => {
-      const url = await saveAvatar(ctx, req, user.uid);
+      const url = await saveAvatar(ctx, uploadOf(req), user.uid);
       await updateInfo(ctx, user.uid, { avatar: url });
       return { url };
     });
@@ -24,5 +26,8 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, UsersApi.getUserLoginList, ({ user, query }) =>
     listLoginLogs(ctx.db, user.uid, query.page, query.size),
   );
-  avatarFileRoute(app, ctx);
+  // Stored avatars (public: shown to operators and in the top bar).
+  app.get<{ Params: { file: string } }>("/uploads/avatars/:file", async (req, reply) =>
+    sendDownload(reply, await readAvatar(ctx, req.params.file)),
+  );
 }

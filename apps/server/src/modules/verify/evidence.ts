@@ -11,13 +11,13 @@ import {
   type VerifyPhotoKind,
   VerifyReviewFields,
 } from "@burrow/contract";
-import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { diskHasRoom } from "../../shared/disk";
 import { invalid, refused } from "../../shared/errors";
 import { openBytes, openText, type SecretKeySource, sealBytes, sealText, secretKey } from "../../shared/secret-box";
+import { TOO_LARGE, type UploadReader } from "../../shared/upload";
 import { sniffImage } from "../users/avatars";
 import type { VerificationTable } from "./verify.table";
 
@@ -85,35 +85,30 @@ const isKind = (k: string): k is VerifyPhotoKind => (VERIFY_PHOTO_KINDS as reado
  * most VERIFY_PHOTO_MAX_BYTES, png, jpg or webp by its first bytes (the client's type and name
  * are ignored). Anything else — another field, a photo twice, a fourth file — is refused (400).
  */
-export async function readReviewSubmission(req: FastifyRequest): Promise<{ body: VerifyBody; photos: PhotoUpload[] }> {
-  if (!req.isMultipart()) throw invalid("id_front", "请上传身份证照片");
+export async function readReviewSubmission(upload: UploadReader): Promise<{ body: VerifyBody; photos: PhotoUpload[] }> {
+  if (!upload.isMultipart) throw invalid("id_front", "请上传身份证照片");
   const fields: Record<string, string> = {};
   const photos = new Map<VerifyPhotoKind, PhotoUpload>();
-  const parts = req.parts({
-    limits: {
-      fileSize: VERIFY_PHOTO_MAX_BYTES,
-      files: VERIFY_PHOTO_KINDS.length,
-      fields: 2,
-      fieldSize: 256,
-      parts: VERIFY_PHOTO_KINDS.length + 2,
-    },
+  const parts = upload.parts({
+    fileSize: VERIFY_PHOTO_MAX_BYTES,
+    files: VERIFY_PHOTO_KINDS.length,
+    fields: 2,
+    fieldSize: 256,
+    parts: VERIFY_PHOTO_KINDS.length + 2,
   });
   try {
     for await (const part of parts) {
       if (part.type === "field") {
-        if (part.fieldname !== "real_name" && part.fieldname !== "id_number")
-          throw invalid(part.fieldname, "不支持的字段");
-        if (part.fieldname in fields || part.valueTruncated) throw invalid(part.fieldname, "字段重复或过长");
-        fields[part.fieldname] = String(part.value);
+        if (part.name !== "real_name" && part.name !== "id_number") throw invalid(part.name, "不支持的字段");
+        if (part.name in fields || part.truncated) throw invalid(part.name, "字段重复或过长");
+        fields[part.name] = part.value;
         continue;
       }
-      const kind = part.fieldname;
+      const kind = part.name;
       if (!isKind(kind)) throw invalid(kind, "不支持的照片字段（id_front、id_back、id_hand）");
       if (photos.has(kind)) throw invalid(kind, `${VERIFY_PHOTO_LABELS[kind]}只能上传一张`);
-      const data = await part.toBuffer().catch(() => {
-        throw invalid(kind, `${VERIFY_PHOTO_LABELS[kind]}不能超过 ${MAX_MB} MB`);
-      });
-      if (part.file.truncated) throw invalid(kind, `${VERIFY_PHOTO_LABELS[kind]}不能超过 ${MAX_MB} MB`);
+      const data = await part.bytes();
+      if (data === TOO_LARGE) throw invalid(kind, `${VERIFY_PHOTO_LABELS[kind]}不能超过 ${MAX_MB} MB`);
       const ext = sniffImage(data);
       if (!ext || !MIME[ext]) throw invalid(kind, `${VERIFY_PHOTO_LABELS[kind]}仅支持 png、jpg、webp 图片`);
       photos.set(kind, { kind, data, mime: MIME[ext] });

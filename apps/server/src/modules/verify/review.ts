@@ -9,12 +9,12 @@ import {
   type VerifyQueueQuery,
   type VerifyQueueRow,
 } from "@burrow/contract";
-import type { FastifyReply } from "fastify";
 import type { ExpressionBuilder } from "kysely";
 import type { AppContext } from "../../context";
 import { isUniqueViolation } from "../../db/errors";
 import type { DB } from "../../db/schema";
 import type { Operator } from "../../shared/actor";
+import type { FileDownload } from "../../shared/download";
 import { invalid, localDuplicated, notFound, refused } from "../../shared/errors";
 import { lockUser } from "../../shared/locks";
 import { countRows, pageOf } from "../../shared/paging";
@@ -68,10 +68,10 @@ export async function adminVerifyReview(ctx: AppContext, operator: Operator, uid
 }
 
 /**
- * Sends one photo of a manual review, decrypted, to the deciding Manager (never cached); every
+ * One photo of a manual review, decrypted, to the deciding Manager (never cached); every
  * view is audited. With the review's version, a photo of a later submission is refused (409).
  */
-export async function sendVerifyPhoto(ctx: AppContext, operator: Operator, q: VerifyPhotoQuery, reply: FastifyReply) {
+export async function verifyPhoto(ctx: AppContext, operator: Operator, q: VerifyPhotoQuery): Promise<FileDownload> {
   const evidence = await findRow(ctx.db, q.uid);
   if (evidence && q.version !== undefined && q.version !== reviewVersion(evidence))
     throw localDuplicated(STALE, "version");
@@ -85,12 +85,7 @@ export async function sendVerifyPhoto(ctx: AppContext, operator: Operator, q: Ve
     detail: { kind: q.kind },
     ip: operator.ip,
   });
-  return reply
-    .header("content-type", photo.mime)
-    .header("content-disposition", `inline; filename="${q.uid}-${q.kind}"`)
-    .header("cache-control", "private, no-store")
-    .header("x-content-type-options", "nosniff")
-    .send(data);
+  return { body: data, name: `${q.uid}-${q.kind}`, type: photo.mime, disposition: "inline" };
 }
 
 /** The requests waiting for a decision, oldest first, each with how many other accounts claim its number. */

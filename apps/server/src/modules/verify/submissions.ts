@@ -7,7 +7,6 @@ import {
   type VerifyBody,
   type VerifyStartResult,
 } from "@burrow/contract";
-import type { FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { isUniqueViolation } from "../../db/errors";
 import { localDuplicated, rateLimited, refused } from "../../shared/errors";
@@ -15,6 +14,7 @@ import { lockUser } from "../../shared/locks";
 import { AppState } from "../../shared/module";
 import { nowIso } from "../../shared/time";
 import { transact } from "../../shared/tx";
+import type { UploadReader } from "../../shared/upload";
 import { DUPLICATE, done, RELEASED, recentHoldStarts, recordRefusal, refuseHeldElsewhere, takeNumber } from "./claims";
 import {
   evidenceKey,
@@ -169,7 +169,7 @@ export const reviewsInFlight = new AppState("verify.reviews-in-flight", () => ne
  * are written (disk checked again for their size) before the transaction and removed again when
  * it fails.
  */
-export async function submitReview(ctx: AppContext, uid: number, req: FastifyRequest): Promise<VerifyStartResult> {
+export async function submitReview(ctx: AppContext, uid: number, upload: UploadReader): Promise<VerifyStartResult> {
   const kind = providerKind(ctx.config);
   if (kind === "redirect") throw refused("当前实名认证方式不支持人工审核，请直接提交姓名和身份证号码");
   const busy = reviewsInFlight.of(ctx);
@@ -179,7 +179,7 @@ export async function submitReview(ctx: AppContext, uid: number, req: FastifyReq
     await evidenceKey(ctx);
     await countSubmission(ctx, uid);
     await requireEvidenceRoom(ctx, 0);
-    const { body, photos } = await readReviewSubmission(req);
+    const { body, photos } = await readReviewSubmission(upload);
     const current = await findRow(ctx.db, uid);
     if (current?.status === ProcessStatus.Done) throw refused("你已完成实名认证");
     const evidence = await writeEvidence(ctx, uid, { real_name: body.real_name, id_number: body.id_number }, photos);

@@ -2,10 +2,12 @@ import { ProcessStatus, VerifyApi } from "@burrow/contract";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
+import { sendDownload } from "../../http/download";
 import { defineRoute } from "../../http/route";
+import { uploadOf } from "../../http/upload";
 import { flattenParams } from "../../shared/form-params";
 import { publicBase } from "./provider";
-import { adminVerifyAction, adminVerifyReview, adminVerifyView, sendVerifyPhoto, verifyQueue } from "./review";
+import { adminVerifyAction, adminVerifyReview, adminVerifyView, verifyPhoto, verifyQueue } from "./review";
 import { applyProviderResult, submitReview, submitVerification } from "./submissions";
 import { updateVerifySetting, verifySetting, verifyState } from "./verify.service";
 
@@ -23,14 +25,16 @@ export function verifyRoutes(api: FastifyInstance, ctx: AppContext): void {
   // Multipart only in this scope (see users.routes.ts).
   void api.register(async (scope) => {
     await scope.register(multipart);
-    defineRoute(scope, ctx, VerifyApi.postUserVerifyReview, ({ user, req }) => submitReview(ctx, user.uid, req));
+    defineRoute(scope, ctx, VerifyApi.postUserVerifyReview, ({ user, req }) =>
+      submitReview(ctx, user.uid, uploadOf(req)),
+    );
   });
   defineRoute(api, ctx, VerifyApi.getSuperUserVerify, ({ query }) => adminVerifyView(ctx, query.uid));
   defineRoute(api, ctx, VerifyApi.getSuperUserVerifyReview, ({ query, operator }) =>
     adminVerifyReview(ctx, operator, query.uid),
   );
-  defineRoute(api, ctx, VerifyApi.getSuperUserVerifyPhoto, ({ query, operator, reply }) =>
-    sendVerifyPhoto(ctx, operator, query, reply),
+  defineRoute(api, ctx, VerifyApi.getSuperUserVerifyPhoto, async ({ query, operator, reply }) =>
+    sendDownload(reply, await verifyPhoto(ctx, operator, query)),
   );
   defineRoute(api, ctx, VerifyApi.getSuperVerifyQueue, ({ query }) => verifyQueue(ctx, query));
   defineRoute(api, ctx, VerifyApi.postSuperUserVerify, ({ body, operator }) => adminVerifyAction(ctx, operator, body));
