@@ -56,7 +56,7 @@ export interface UsableDomain {
 }
 
 /**
- * Which custom domains a customer may use on http(s) tunnels (the domains module answers; the
+ * Which custom domains a customer may use on http(s) tunnels, and which names none may claim (the domains module answers; the
  * tunnels module and the frp plugin ask without importing it, which would close an import cycle).
  */
 export interface DomainGate {
@@ -64,6 +64,16 @@ export interface DomainGate {
   assertUsable(db: Kysely<DB>, uid: number, nodeId: number, domains: readonly string[]): Promise<void>;
   /** the customer's usable domains by name */
   usable(db: Kysely<DB>, uid: number): Promise<Map<string, UsableDomain>>;
+  /** the provider's names and the rules a claimed name must pass (domains/domain-rules.ts) */
+  names(db: Kysely<DB>): Promise<DomainNames>;
+}
+
+/** The provider's own host names, and why a name cannot be claimed as a custom domain. */
+export interface DomainNames {
+  /** every node's host and subdomain host, and the console's public host */
+  hosts: readonly string[];
+  /** why a canonical domain cannot be a customer's (a provider host or under one, a homograph), or null */
+  refusal(domain: string): string | null;
 }
 
 /** Everything a service needs, built once in buildApp and passed explicitly (no globals). */

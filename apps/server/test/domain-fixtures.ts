@@ -1,14 +1,17 @@
 import type { DomainGate, UsableDomain } from "../src/context";
+import { domainNames } from "../src/modules/domains/domain-rules";
 import type { TestApp } from "./harness";
 
 /**
  * For suites about tunnel mechanics rather than domain ownership (ports, claims, plugin checks,
  * races): a gate that lets every customer use any custom domain on any node, as before domains
- * had to be verified. Ownership itself is tested in modules/domains against a real DNS server.
+ * had to be verified. Ownership itself is tested in modules/domains against a real DNS server. The
+ * provider's names and the homograph rules still hold (they are not about ownership).
  */
-export function openDomainGate(): DomainGate {
+export function openDomainGate(publicUrl: string | undefined): DomainGate {
   return {
     assertUsable: async () => undefined,
+    names: (db) => domainNames(db, publicUrl),
     async usable(db, uid) {
       const rows = await db
         .selectFrom("tunnels")
@@ -26,7 +29,7 @@ export function openDomainGate(): DomainGate {
 
 /** Replaces the app's domain gate with openDomainGate (the frp plugin reads ctx.domains per load). */
 export function openDomains(t: TestApp): void {
-  t.ctx.domains = openDomainGate();
+  t.ctx.domains = openDomainGate(t.ctx.config.PUBLIC_URL);
 }
 
 /** Marks `domain` verified for `uid` on `nodeId` directly (a suite that needs a held domain, not the DNS flow). */

@@ -3,18 +3,21 @@ import type { Config } from "../../config";
 import type { DomainGate, UsableDomain } from "../../context";
 import type { DB } from "../../db/schema";
 import { invalid, remoteDuplicated } from "../../shared/errors";
+import { domainNames } from "./domain-rules";
 
 /**
  * The domain rules tunnels and the frp plugin follow: a custom domain serves a customer's tunnel
  * when the customer holds it (verified, or flagged and still within DOMAIN_GRACE_HOURS) and the
  * tunnel runs on the node its CNAME points at.
  */
-export function domainGate(config: Pick<Config, "DOMAIN_GRACE_HOURS">): DomainGate {
+export function domainGate(config: Pick<Config, "DOMAIN_GRACE_HOURS" | "PUBLIC_URL">): DomainGate {
   const graceMs = config.DOMAIN_GRACE_HOURS * 3_600_000;
   const untilOf = (r: { status: string; flagged_at: string | null }): number =>
     r.status === "flagged" && r.flagged_at ? Date.parse(r.flagged_at) + graceMs : Number.POSITIVE_INFINITY;
 
   return {
+    names: (db) => domainNames(db, config.PUBLIC_URL),
+
     async usable(db, uid) {
       const rows = await db
         .selectFrom("domains")

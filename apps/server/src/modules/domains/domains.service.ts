@@ -23,10 +23,10 @@ import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import { type DomainTargetNode, domainTargetNodes } from "../nodes/nodes.repository";
-import { homographReason, providerHosts, underProviderHost } from "../tunnels/domains";
 import { tunnelsUsingDomains } from "../tunnels/tunnels.repository";
 import { userBriefs } from "../users/users.repository";
 import { checkRecords, domainRecords, makeResolver } from "./dns-check";
+import { domainNames } from "./domain-rules";
 import { domainHolder } from "./domains.repository";
 import type { DomainRow } from "./domains.table";
 
@@ -118,11 +118,8 @@ export async function addDomain(ctx: AppContext, uid: number, body: AddDomainBod
   if (node.status === NodeStatus.OffShelf) throw invalid("node_id", "节点已下架");
   if (node.icp_required && !body.icp_no)
     throw invalid("icp_no", `节点 ${node.name} 所在地区要求域名已备案，请填写 ICP 备案号`);
-  const provider = await providerHosts(ctx.db, ctx.config.PUBLIC_URL);
-  const host = underProviderHost(d, provider);
-  if (host) throw invalid("domain", `${d} 属于服务商的域名 ${host}，不能添加`);
-  const homograph = homographReason(d);
-  if (homograph) throw invalid("domain", `${d} 不能使用：${homograph}`);
+  const refusal = (await domainNames(ctx.db, ctx.config.PUBLIC_URL)).refusal(d);
+  if (refusal) throw invalid("domain", `${d} ${refusal}`);
   const holder = await domainHolder(ctx.db, d);
   if (holder && holder.uid !== uid) throw remoteDuplicated(`域名 ${d} 已被其他用户验证`, "domain");
   const now = nowIso();

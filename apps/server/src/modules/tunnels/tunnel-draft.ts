@@ -1,8 +1,8 @@
 import { MASKED_PASSWORD, NodeStatus, type TunnelAddon, type TunnelProtocol } from "@burrow/contract";
+import type { DomainNames } from "../../context";
 import { invalid, refused } from "../../shared/errors";
 import type { NodeRow } from "../nodes/nodes.table";
 import type { PlanLimits } from "../subscriptions/quota";
-import { homographReason, underProviderHost } from "./domains";
 import { tunnelAddon } from "./tunnels.presenter";
 import type { TunnelRow } from "./tunnels.table";
 
@@ -45,14 +45,15 @@ export function unmaskAddon(a: TunnelAddon, cur: Pick<TunnelRow, "addon">): Tunn
 
 /**
  * Rules that depend on the node and the plan (the schema already checked each field alone and
- * put every custom domain in its canonical form). `provider` are the provider's own host names.
+ * put every custom domain in its canonical form). `names`: the provider's own names and the rules
+ * a claimed name must pass (the domains module's, through ctx.domains).
  */
 export function checkDraft(
   draft: TunnelDraft,
   node: NodeRow,
   limits: PlanLimits,
   levelOfNode: number,
-  provider: readonly string[],
+  names: DomainNames,
 ): void {
   if (node.status === NodeStatus.OffShelf) throw invalid("node_id", "节点已下架");
   if (levelOfNode > limits.level)
@@ -63,7 +64,7 @@ export function checkDraft(
     if (draft.subdomain && !node.subdomain_host) throw invalid("subdomain", "该节点不支持子域名，请使用自定义域名");
     // A subdomain that spells one of the provider's own names (the console, another node's host).
     const full = draft.subdomain ? `${draft.subdomain}.${node.subdomain_host}` : null;
-    if (full && provider.includes(full)) throw invalid("subdomain", `${full} 是服务商保留的域名，请换一个子域名`);
+    if (full && names.hosts.includes(full)) throw invalid("subdomain", `${full} 是服务商保留的域名，请换一个子域名`);
     const under = node.subdomain_host
       ? draft.custom_domains.find((d) => d === node.subdomain_host || d.endsWith(`.${node.subdomain_host}`))
       : undefined;
@@ -71,10 +72,8 @@ export function checkDraft(
     if (under) throw invalid("custom_domains", `${under} 属于节点子域名，请改用子域名字段`);
     // Nor may a customer claim the provider's other names (other nodes, the console).
     for (const d of draft.custom_domains) {
-      const host = underProviderHost(d, provider);
-      if (host) throw invalid("custom_domains", `${d} 属于服务商的域名 ${host}，不能作为自定义域名`);
-      const homograph = homographReason(d);
-      if (homograph) throw invalid("custom_domains", `${d} 不能使用：${homograph}`);
+      const refusal = names.refusal(d);
+      if (refusal) throw invalid("custom_domains", `${d} ${refusal}`);
     }
     if (!draft.custom_domains.length && !draft.subdomain) throw invalid("custom_domains", "请填写自定义域名或子域名");
     if (new Set(draft.custom_domains).size !== draft.custom_domains.length)

@@ -13,7 +13,7 @@ import {
   type UpdateTunnelBody,
 } from "@burrow/contract";
 import type { Kysely } from "kysely";
-import type { AppContext } from "../../context";
+import type { AppContext, DomainNames } from "../../context";
 import { isUniqueViolation } from "../../db/errors";
 import type { DB } from "../../db/schema";
 import { invalid, localDuplicated, notFound, refused, remoteDuplicated } from "../../shared/errors";
@@ -25,7 +25,6 @@ import type { NodeRow } from "../nodes/nodes.table";
 import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
 import { requirePhone } from "../users/users.service";
 import { requireVerifiedForTunnels } from "../verify/verify.service";
-import { providerHosts } from "./domains";
 import { type CompiledRule, flagByRules, loadRules } from "./illegal-rules";
 import { checkDraft, cleanAddon, draftValues, isWeb, type TunnelDraft } from "./tunnel-draft";
 import {
@@ -87,7 +86,7 @@ async function underLocks(
     limits,
     check,
     domains,
-  }: { hosts: readonly string[]; limits: PlanLimits; check: boolean; domains: AppContext["domains"] },
+  }: { hosts: DomainNames; limits: PlanLimits; check: boolean; domains: AppContext["domains"] },
 ): Promise<{ node: NodeRow; limits: PlanLimits }> {
   await lockUser(trx, uid);
   const node = await lockNode(trx, nodeId, "key share");
@@ -179,6 +178,9 @@ interface WriteTarget {
   check: boolean;
 }
 
+/** Unchecked writes (an operator's) look at no names. */
+const NO_NAMES: DomainNames = { hosts: [], refusal: () => null };
+
 /**
  * The one write of a customer's tunnel, new or edited: the draft checked against the node, the
  * plan and the provider's names, then written under the customer's and the node's locks with
@@ -188,7 +190,7 @@ interface WriteTarget {
  */
 async function writeTunnel(ctx: AppContext, t: WriteTarget, draft: TunnelDraft): Promise<TunnelView> {
   const { uid, node } = t;
-  const hosts = t.check ? await providerHosts(ctx.db, ctx.config.PUBLIC_URL) : [];
+  const hosts = t.check ? await ctx.domains.names(ctx.db) : NO_NAMES;
   if (t.check) {
     checkDraft(draft, node, t.limits, t.level, hosts);
     // Only the customer's verified domains, pointed at this node (the domains module decides).

@@ -1,5 +1,6 @@
 import { domainToUnicode } from "node:url";
 import type { Kysely } from "kysely";
+import type { DomainNames } from "../../context";
 import type { DB } from "../../db/schema";
 
 /**
@@ -67,7 +68,7 @@ export function homographReason(domain: string): string | null {
  * The provider's own host names, which no customer may claim as (or under) a custom domain:
  * every node's subdomain host and host name, and the console's public host.
  */
-export async function providerHosts(db: Kysely<DB>, publicUrl: string | undefined): Promise<string[]> {
+async function providerHosts(db: Kysely<DB>, publicUrl: string | undefined): Promise<string[]> {
   const rows = await db.selectFrom("nodes").select(["host", "subdomain_host"]).execute();
   const out = new Set<string>();
   for (const r of rows) {
@@ -80,5 +81,22 @@ export async function providerHosts(db: Kysely<DB>, publicUrl: string | undefine
 }
 
 /** The provider host a domain equals or lies under, if any. */
-export const underProviderHost = (domain: string, hosts: readonly string[]): string | undefined =>
+const underProviderHost = (domain: string, hosts: readonly string[]): string | undefined =>
   hosts.find((h) => domain === h || domain.endsWith(`.${h}`));
+
+/**
+ * The names no customer may claim as a custom domain (a tunnel's or one to verify): the provider's
+ * own hosts and look-alikes of other names.
+ */
+export async function domainNames(db: Kysely<DB>, publicUrl: string | undefined): Promise<DomainNames> {
+  const hosts = await providerHosts(db, publicUrl);
+  return {
+    hosts,
+    refusal(domain) {
+      const host = underProviderHost(domain, hosts);
+      if (host) return `属于服务商的域名 ${host}，不能作为自定义域名`;
+      const homograph = homographReason(domain);
+      return homograph ? `不能使用：${homograph}` : null;
+    },
+  };
+}
