@@ -14,8 +14,8 @@ import { MenuApi } from "./menu";
 import { NodesApi } from "./nodes";
 import { OidcApi } from "./oidc";
 import { OrdersApi } from "./orders";
-import { OverviewApi } from "./overview";
 import { OutboxApi } from "./outbox";
+import { OverviewApi } from "./overview";
 import { PaymentsApi } from "./payments";
 import { PlansApi } from "./plans";
 import { SettingsApi } from "./settings";
@@ -46,8 +46,8 @@ export { MenuApi } from "./menu";
 export { NodesApi } from "./nodes";
 export { OidcApi } from "./oidc";
 export { OrdersApi } from "./orders";
-export { OverviewApi } from "./overview";
 export { OutboxApi } from "./outbox";
+export { OverviewApi } from "./overview";
 export { PaymentsApi } from "./payments";
 export { PlansApi } from "./plans";
 export { SettingsApi } from "./settings";
@@ -80,8 +80,8 @@ export const Endpoints = {
   nodes: NodesApi,
   oidc: OidcApi,
   orders: OrdersApi,
-  overview: OverviewApi,
   outbox: OutboxApi,
+  overview: OverviewApi,
   payments: PaymentsApi,
   plans: PlansApi,
   settings: SettingsApi,
