@@ -124,6 +124,40 @@ describe("personal info", () => {
     expect(bad.json().msg).toContain("file");
   });
 
+  it("refuses an avatar over 2 MB or a body without a file, and serves a stored one byte for byte, cached for good", async () => {
+    const u = await t.register();
+    const post = (payload: Buffer | string, contentType: string) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/user/avatar",
+        headers: { authorization: `Bearer ${u.token}`, "content-type": contentType },
+        payload,
+      });
+    // A real PNG header, padded past the limit: refused for its size, nothing stored.
+    const big = multipart(Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]), "a.png", "image/png");
+    const tooBig = await post(big.body, big.contentType);
+    expect([tooBig.statusCode, tooBig.json().code, tooBig.json().msg]).toEqual([
+      400,
+      10000,
+      expect.stringContaining("2 MB"),
+    ]);
+    const none = await post("{}", "application/json");
+    expect([none.statusCode, none.json().msg]).toEqual([400, expect.stringContaining("file")]);
+    const dir = path.join(t.ctx.config.DATA_DIR, "uploads", "avatars");
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith(`${u.uid}-`)) : []).toEqual([]);
+
+    const ok = multipart(PNG, "a.png", "image/png");
+    const url: string = (await post(ok.body, ok.contentType)).json().data.url;
+    const img = await t.app.inject({ method: "GET", url });
+    expect([img.statusCode, img.headers["content-type"], img.headers["cache-control"]]).toEqual([
+      200,
+      "image/png",
+      "public, max-age=31536000, immutable",
+    ]);
+    expect(img.rawPayload.equals(PNG)).toBe(true);
+    expect((await t.app.inject({ method: "GET", url: url.replace(/\.png$/, ".gif") })).statusCode).toBe(404);
+  });
+
   it("keeps one avatar file per customer and limits uploads to ten an hour", async () => {
     const u = await t.register();
     const upload = () => {
