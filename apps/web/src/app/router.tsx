@@ -14,8 +14,8 @@ import { invoicesAdminRoutes, invoicesCustomerRoutes } from "@/features/invoices
 import { marketingRoutes } from "@/features/marketing/marketing.routes";
 import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.routes";
 import { oidcAdminRoutes, oidcCallbackRoute } from "@/features/oidc/oidc.routes";
-import { outboxAdminRoutes } from "@/features/outbox/outbox.routes";
 import { ordersCustomerRoutes, ordersRoutes, payResultRoute } from "@/features/orders/orders.routes";
+import { outboxAdminRoutes } from "@/features/outbox/outbox.routes";
 import { overviewRoutes } from "@/features/overview/overview.routes";
 import { plansRoutes } from "@/features/plans/plans.routes";
 import { settingsRoutes } from "@/features/settings/settings.routes";
