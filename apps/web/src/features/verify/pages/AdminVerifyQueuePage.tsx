@@ -32,8 +32,10 @@ const columns: ResponsiveColumns<VerifyQueueRow> = [
   { title: "身份证号码", priority: 3, dataIndex: "id_number", width: 190 },
   { title: "方式", priority: 3, dataIndex: "provider", width: 110, render: (p: string) => PROVIDER_LABEL[p] ?? p },
   {
+    // What the row waits for: the queue's status.
     title: "证件照片",
-    priority: 4,
+    role: "status",
+    priority: 1,
     dataIndex: "evidence",
     width: 100,
     render: (e: boolean) => (e ? <Tag color="blue">待审核</Tag> : "-"),
