@@ -15,6 +15,16 @@ export interface ResponsiveMeta {
 export type ResponsiveColumn<T> = ColumnType<T> & ResponsiveMeta;
 export type ResponsiveColumns<T> = ResponsiveColumn<T>[];
 
+/**
+ * What the planning below reads of a column. The functions are generic over the column, not over
+ * antd's ColumnType<T>: relating ColumnType<T> for an open T (its dataIndex is a recursive path
+ * type of T) made the type checker run out of memory.
+ */
+export interface PlannedColumn extends ResponsiveMeta {
+  key?: unknown;
+  width?: unknown;
+}
+
 /** The width a column without a numeric `width` is planned with. */
 export const DEFAULT_COLUMN_WIDTH = 120;
 /** The width of antd's expand-icon column. */
@@ -23,20 +33,18 @@ export const EXPAND_COLUMN_WIDTH = 48;
 export const CARD_PRIORITY = 2;
 const UNSET_PRIORITY = 3;
 
-export const roleOf = <T>(c: ResponsiveColumn<T>): ResponsiveMeta["role"] =>
+export const roleOf = (c: PlannedColumn): ResponsiveMeta["role"] =>
   c.role ?? (c.key === "actions" ? "action" : undefined);
 
-export const priorityOf = <T>(c: ResponsiveColumn<T>): number =>
-  roleOf(c) ? 1 : Math.max(1, c.priority ?? UNSET_PRIORITY);
+export const priorityOf = (c: PlannedColumn): number => (roleOf(c) ? 1 : Math.max(1, c.priority ?? UNSET_PRIORITY));
 
-export const widthOf = <T>(c: ResponsiveColumn<T>): number =>
-  typeof c.width === "number" ? c.width : DEFAULT_COLUMN_WIDTH;
+export const widthOf = (c: PlannedColumn): number => (typeof c.width === "number" ? c.width : DEFAULT_COLUMN_WIDTH);
 
-export interface ColumnPlan<T> {
+export interface ColumnPlan<C> {
   /** in their declared order */
-  shown: ResponsiveColumns<T>;
+  shown: C[];
   /** in their declared order: these go into the row's detail */
-  hidden: ResponsiveColumns<T>;
+  hidden: C[];
 }
 
 /**
@@ -45,10 +53,10 @@ export interface ColumnPlan<T> {
  * within a priority) until the next one no longer fits beside the expand icon. Importance is
  * strict: a narrow column never jumps ahead of a wider, more important one that did not fit.
  */
-export function planColumns<T>(columns: ResponsiveColumns<T>, available: number): ColumnPlan<T> {
+export function planColumns<C extends PlannedColumn>(columns: C[], available: number): ColumnPlan<C> {
   const total = columns.reduce((w, c) => w + widthOf(c), 0);
   if (available <= 0 || total <= available) return { shown: columns, hidden: [] };
-  const keep = new Set<ResponsiveColumn<T>>();
+  const keep = new Set<C>();
   let used = EXPAND_COLUMN_WIDTH;
   for (const c of columns) {
     if (priorityOf(c) === 1) {
@@ -69,18 +77,18 @@ export function planColumns<T>(columns: ResponsiveColumns<T>, available: number)
 }
 
 /** A phone card's parts: status first, then the title, the fields, the detail, the actions. */
-export interface CardPlan<T> {
-  status: ResponsiveColumns<T>;
-  title: ResponsiveColumns<T>;
-  fields: ResponsiveColumns<T>;
-  detail: ResponsiveColumns<T>;
-  actions: ResponsiveColumns<T>;
+export interface CardPlan<C> {
+  status: C[];
+  title: C[];
+  fields: C[];
+  detail: C[];
+  actions: C[];
 }
 
 /** A card shows at least this many fields (the most important), so it never shows only 更多. */
 export const CARD_MIN_FIELDS = 3;
 
-export function planCard<T>(columns: ResponsiveColumns<T>): CardPlan<T> {
+export function planCard<C extends PlannedColumn>(columns: C[]): CardPlan<C> {
   const by = (role: ResponsiveMeta["role"]) => columns.filter((c) => roleOf(c) === role);
   const plain = by(undefined);
   const ranked = plain
@@ -98,8 +106,8 @@ export function planCard<T>(columns: ResponsiveColumns<T>): CardPlan<T> {
 }
 
 /** The cell value a column's dataIndex points at (a key or a path of keys). */
-export function cellValue<T>(c: ResponsiveColumn<T>, row: T): unknown {
-  const path = c.dataIndex === undefined ? [] : Array.isArray(c.dataIndex) ? c.dataIndex : [c.dataIndex];
+export function cellValue(c: PlannedColumn & { dataIndex?: unknown }, row: unknown): unknown {
+  const path: unknown[] = c.dataIndex === undefined ? [] : Array.isArray(c.dataIndex) ? c.dataIndex : [c.dataIndex];
   let v: unknown = row;
   for (const k of path) {
     if (v === null || v === undefined) return undefined;

@@ -20,7 +20,8 @@ export interface FakeCall {
  * An endpoint's answer: its `data`, or a function of the call returning it (or a whole Response,
  * e.g. an event stream; throw an {@link ApiFailure} to refuse).
  */
-type Answer = unknown | ((call: FakeCall) => unknown);
+// Not `unknown | …`: that would swallow the function type and leave its parameter untyped.
+type Answer = ((call: FakeCall) => unknown) | string | number | boolean | object | null;
 
 /** A refusal the fake server answers with its envelope (code, message, data). */
 export class ApiFailure {

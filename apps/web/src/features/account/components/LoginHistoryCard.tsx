@@ -1,6 +1,6 @@
 import type { LoginLog } from "@burrow/contract";
-import type { TableColumnsType } from "antd";
 import { PagedTableCard } from "@/components/PagedTableCard";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { formatTime } from "@/lib/format";
 import { loginListQuery } from "../account.api";
 
@@ -18,7 +18,7 @@ export const loginMethodText = (r: Pick<LoginLog, "method" | "provider">): strin
   return r.provider ? `${label} · ${r.provider}` : label;
 };
 
-export const loginLogColumns: TableColumnsType<LoginLog> = [
+export const loginLogColumns: ResponsiveColumns<LoginLog> = [
   { title: "登录时间", role: "title", dataIndex: "created_at", width: 190, render: (v: string) => formatTime(v) },
   { title: "方式", priority: 2, key: "method", width: 160, render: (_, r) => loginMethodText(r) },
   { title: "IP", priority: 2, dataIndex: "ip", width: 160 },

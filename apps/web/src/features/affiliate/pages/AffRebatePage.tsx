@@ -2,10 +2,11 @@ import type { RebateRow, WithdrawalRow } from "@burrow/contract";
 import { fenToYuan } from "@burrow/contract";
 import { RiHandCoinLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Button, type TableColumnsType, Typography } from "antd";
+import { Button, Typography } from "antd";
 import { useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
 import { PagedTableCard } from "@/components/PagedTableCard";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { OrderTypeTag } from "@/components/StoreTags";
 import { formatTime } from "@/lib/format";
 import { affSummaryQuery, myWithdrawalsQuery, rebateListQuery } from "../affiliate.api";
@@ -15,7 +16,7 @@ import { WithdrawModal } from "../components/WithdrawModal";
 
 const yuan = (fen: number) => fenToYuan(fen);
 
-const rebateColumns: TableColumnsType<RebateRow> = [
+const rebateColumns: ResponsiveColumns<RebateRow> = [
   {
     title: "订单号",
     role: "title",
@@ -65,7 +66,7 @@ const rebateColumns: TableColumnsType<RebateRow> = [
   },
 ];
 
-const withdrawalColumns: TableColumnsType<WithdrawalRow> = [
+const withdrawalColumns: ResponsiveColumns<WithdrawalRow> = [
   { title: "编号", priority: 5, dataIndex: "id", width: 80 },
   { title: "金额（元）", priority: 2, dataIndex: "amount", width: 110, align: "right", render: yuan },
   { title: "提现到", priority: 2, key: "target", width: 260, render: (_: unknown, w) => withdrawTarget(w) },

@@ -79,7 +79,7 @@ export function WithdrawalPage() {
       title: "用户",
       role: "title",
       key: "user",
-      width: 170,
+      width: 150,
       render: (_: unknown, row) => (
         <Link to={`${ADMIN_BASE}/usermgr/list/${row.uid}`}>
           {phoneText(row.phone)}（{row.uid}）
@@ -90,18 +90,34 @@ export function WithdrawalPage() {
       title: "金额（元）",
       priority: 2,
       dataIndex: "amount",
-      width: 110,
+      width: 100,
       align: "right",
       render: (f: number) => fenToYuan(f),
     },
-    { title: "提现到", priority: 3, key: "target", width: 280, render: (_: unknown, w) => withdrawTarget(w) },
-    { title: "收款人", priority: 4, dataIndex: "account_name", width: 100, render: (v: string | null) => v ?? "-" },
-    { title: "实名", priority: 4, key: "verified", width: 150, render: (_: unknown, w) => <VerifiedName row={w} /> },
+    {
+      // What the operator checks before paying out, together: where to, the payee, the verified
+      // name it must match, and what became of the request.
+      title: "收款",
+      priority: 2,
+      key: "payee",
+      width: 250,
+      render: (_: unknown, w) => (
+        <Space orientation="vertical" size={0}>
+          <span>{withdrawTarget(w)}</span>
+          {w.account_name ? <span>收款人 {w.account_name}</span> : null}
+          <span>
+            实名 <VerifiedName row={w} />
+          </span>
+          {w.reason ? <Typography.Text type="secondary">驳回：{w.reason}</Typography.Text> : null}
+          {w.payout_ref ? <Typography.Text type="secondary">流水号：{w.payout_ref}</Typography.Text> : null}
+        </Space>
+      ),
+    },
     {
       title: "关联风险",
       priority: 2,
       key: "signals",
-      width: 220,
+      width: 160,
       render: (_: unknown, w) =>
         w.signals.length ? (
           <Space size={[0, 4]} wrap data-testid={`signals-${w.id}`}>
@@ -122,13 +138,6 @@ export function WithdrawalPage() {
       width: 140,
       align: "right",
       render: (f: number) => <Typography.Text type={f < 0 ? "danger" : undefined}>{fenToYuan(f)}</Typography.Text>,
-    },
-    {
-      title: "处理结果",
-      priority: 4,
-      key: "result",
-      width: 220,
-      render: (_: unknown, w) => (w.reason ? `驳回：${w.reason}` : w.payout_ref ? `流水号：${w.payout_ref}` : "-"),
     },
     { title: "申请时间", priority: 3, dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
     {

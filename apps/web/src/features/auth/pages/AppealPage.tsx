@@ -143,7 +143,7 @@ function AppealThread({ credential, onEnded }: { credential: string; onEnded: ()
           <Form.Item
             name="content"
             label={openTicket ? "补充说明" : "申诉说明"}
-            rules={fieldRules("内容", { required: true, max: 5000 })}
+            rules={fieldRules("内容", { required: true, length: { max: 5000 } })}
           >
             <Input.TextArea rows={4} maxLength={5000} placeholder="请说明情况，客服会在此回复你" />
           </Form.Item>

@@ -1,6 +1,7 @@
 import { CreateDownloadBody, DownloadArches, DownloadOses, type DownloadRow } from "@burrow/contract";
-import { Col, Form, Input, InputNumber, Row, Select, type TableColumnsType, Typography } from "antd";
+import { Col, Form, Input, InputNumber, Row, Select, Typography } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { formatTime } from "@/lib/format";
 import { fieldRules, schemaRule } from "@/lib/rules";
@@ -25,7 +26,7 @@ const osOptions = DownloadOses.map((os) => ({ value: os, label: OS_LABEL[os] }))
 const archOptions = DownloadArches.map((a) => ({ value: a, label: ARCH_LABEL[a] }));
 const half = { xs: 24, sm: 12 };
 
-const columns: TableColumnsType<DownloadRow> = [
+const columns: ResponsiveColumns<DownloadRow> = [
   { title: "ID", priority: 6, dataIndex: "id", width: 70 },
   { title: "系统", role: "title", dataIndex: "os", width: 100, render: (os: DownloadRow["os"]) => OS_LABEL[os] ?? os },
   { title: "架构", priority: 2, dataIndex: "arch", width: 160, render: (a: DownloadRow["arch"]) => ARCH_LABEL[a] ?? a },

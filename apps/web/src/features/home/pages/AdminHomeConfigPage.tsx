@@ -1,19 +1,7 @@
 import { CreateHomeConfigBody, type HomeConfigRow, HomeKindLabels, isSafeHref } from "@burrow/contract";
-import {
-  Card,
-  Col,
-  ColorPicker,
-  Form,
-  Input,
-  InputNumber,
-  Row,
-  Select,
-  Switch,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from "antd";
+import { Card, Col, ColorPicker, Form, Input, InputNumber, Row, Select, Switch, Tag, Typography } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { formatTime } from "@/lib/format";
 import { fieldRules, schemaRule } from "@/lib/rules";
@@ -33,7 +21,7 @@ interface HomeForm {
   addon: { published: boolean };
 }
 
-const columns: TableColumnsType<HomeConfigRow> = [
+const columns: ResponsiveColumns<HomeConfigRow> = [
   { title: "ID", priority: 6, dataIndex: "id", width: 70 },
   { title: "类型", priority: 2, dataIndex: "data_type", width: 90, render: (k: number) => HomeKindLabels[k] },
   {

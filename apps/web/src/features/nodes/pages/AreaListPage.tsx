@@ -1,6 +1,7 @@
 import type { AreaRow } from "@burrow/contract";
-import { Form, Input, InputNumber, Switch, type TableColumnsType, Tag } from "antd";
+import { Form, Input, InputNumber, Switch, Tag } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { TextFilter } from "@/components/SearchFields";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
@@ -15,7 +16,7 @@ interface AreaForm {
 
 const FILTERS = { area_name: "text" } as const;
 
-const columns: TableColumnsType<AreaRow> = [
+const columns: ResponsiveColumns<AreaRow> = [
   { title: "ID", priority: 5, dataIndex: "area_id", width: 80 },
   { title: "地区名称", role: "title", dataIndex: "area_name" },
   { title: "排序", priority: 4, dataIndex: "sort", width: 90 },

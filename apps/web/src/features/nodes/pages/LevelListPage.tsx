@@ -1,6 +1,7 @@
 import type { PlanLevelRow } from "@burrow/contract";
-import { Form, Input, InputNumber, type TableColumnsType } from "antd";
+import { Form, Input, InputNumber } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { TextFilter } from "@/components/SearchFields";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
@@ -13,7 +14,7 @@ interface LevelForm {
 
 const FILTERS = { name: "text" } as const;
 
-const columns: TableColumnsType<PlanLevelRow> = [
+const columns: ResponsiveColumns<PlanLevelRow> = [
   { title: "ID", priority: 5, dataIndex: "id", width: 80 },
   { title: "等级名称", role: "title", dataIndex: "name" },
   { title: "等级", priority: 2, dataIndex: "level", width: 90 },

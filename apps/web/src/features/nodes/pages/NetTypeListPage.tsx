@@ -1,6 +1,7 @@
 import type { NetTypeRow } from "@burrow/contract";
-import { Form, Input, Space, type TableColumnsType, Tag } from "antd";
+import { Form, Input, Space, Tag } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { TextFilter } from "@/components/SearchFields";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
@@ -12,7 +13,7 @@ interface NetTypeForm {
 
 const FILTERS = { name: "text" } as const;
 
-const columns: TableColumnsType<NetTypeRow> = [
+const columns: ResponsiveColumns<NetTypeRow> = [
   { title: "ID", priority: 5, dataIndex: "id", width: 80 },
   {
     title: "名称",

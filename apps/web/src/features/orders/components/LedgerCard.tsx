@@ -1,11 +1,12 @@
 import type { BalanceLedgerRow } from "@burrow/contract";
 import { fenToYuan } from "@burrow/contract";
-import { type TableColumnsType, Typography } from "antd";
+import { Typography } from "antd";
 import { PagedTableCard } from "@/components/PagedTableCard";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { formatTime } from "@/lib/format";
 import { ledgerQuery } from "../orders.api";
 
-type LedgerColumn = TableColumnsType<BalanceLedgerRow>[number];
+type LedgerColumn = ResponsiveColumns<BalanceLedgerRow>[number];
 
 /** 时间 of a ledger entry (the customer's card, an order's and a user's ledgers). */
 export const ledgerTimeColumn = (width: number): LedgerColumn => ({
@@ -31,7 +32,7 @@ export const ledgerChangeColumn = (width: number): LedgerColumn => ({
   ),
 });
 
-const columns: TableColumnsType<BalanceLedgerRow> = [
+const columns: ResponsiveColumns<BalanceLedgerRow> = [
   ledgerTimeColumn(180),
   ledgerChangeColumn(120),
   { title: "变动后余额（元）", priority: 2, dataIndex: "balance_after", width: 150, align: "right", render: fenToYuan },

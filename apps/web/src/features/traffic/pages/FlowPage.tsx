@@ -95,7 +95,6 @@ export function FlowPage() {
         days={data?.days ?? []}
         breakdown={{
           title: "节点流量",
-          priority: 3,
           label: "各节点流量",
           rows: data?.nodes,
           nameOf: nodeName,

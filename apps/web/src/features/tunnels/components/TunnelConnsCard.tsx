@@ -1,10 +1,10 @@
 import type { ConnRow } from "@burrow/contract";
-import type { TableColumnsType } from "antd";
 import { PagedTableCard } from "@/components/PagedTableCard";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { formatTime } from "@/lib/format";
 import { tunnelConnsQuery } from "../tunnels.api";
 
-const columns: TableColumnsType<ConnRow> = [
+const columns: ResponsiveColumns<ConnRow> = [
   { title: "最近连接", role: "title", dataIndex: "last_at", width: 190, render: (v: string) => formatTime(v) },
   { title: "访客 IP", priority: 2, dataIndex: "remote_addr" },
   { title: "连接数", priority: 2, dataIndex: "conn_count", width: 90 },
