@@ -1,4 +1,4 @@
-import { MASKED_PASSWORD, NodeStatus, type TunnelAddon, type TunnelProtocol } from "@burrow/contract";
+import { MASKED_PASSWORD, NodeStatus, type TunnelAddon, type TunnelView } from "@burrow/contract";
 import type { DomainNames } from "../../context";
 import { invalid, refused } from "../../shared/errors";
 import type { NodeRow } from "../nodes/nodes.table";
@@ -8,22 +8,22 @@ import type { TunnelRow } from "./tunnels.table";
 
 /* A tunnel as a customer or an operator asks for it, checked against the node and the plan. */
 
-/** The shape a tunnel has after a create or edit, before it is written. */
-export interface TunnelDraft {
-  tun_name: string;
-  protocol: TunnelProtocol;
-  local_ip: string;
-  local_port: number;
-  /** 0 = pick a free port */
-  remote_port: number | null;
-  custom_domains: string[];
-  subdomain: string | null;
-  use_encryption: boolean;
-  use_compression: boolean;
-  bandwidth: number;
-  addon: TunnelAddon;
-  enabled: boolean;
-}
+/** The shape a tunnel has after a create or edit, before it is written: the view's own fields. */
+export type TunnelDraft = Pick<
+  TunnelView,
+  | "tun_name"
+  | "protocol"
+  | "local_ip"
+  | "local_port"
+  | "remote_port"
+  | "custom_domains"
+  | "subdomain"
+  | "use_encryption"
+  | "use_compression"
+  | "bandwidth"
+  | "addon"
+  | "enabled"
+>;
 
 export const isWeb = (p: string) => p === "http" || p === "https";
 
