@@ -2,6 +2,7 @@ import { domainToUnicode } from "node:url";
 import type { Kysely } from "kysely";
 import type { DomainNames } from "../../context";
 import type { DB } from "../../db/schema";
+import { nodeHostNames } from "../nodes/nodes.repository";
 
 /**
  * Homograph checks on a custom domain already in its canonical ASCII form (normalizeDomain in the
@@ -69,13 +70,7 @@ export function homographReason(domain: string): string | null {
  * every node's subdomain host and host name, and the console's public host.
  */
 async function providerHosts(db: Kysely<DB>, publicUrl: string | undefined): Promise<string[]> {
-  const rows = await db.selectFrom("nodes").select(["host", "subdomain_host"]).execute();
-  const out = new Set<string>();
-  for (const r of rows) {
-    if (r.subdomain_host) out.add(r.subdomain_host.toLowerCase());
-    // A node's host may be an IP address; those never match a domain.
-    if (r.host && /[a-z]/i.test(r.host)) out.add(r.host.toLowerCase());
-  }
+  const out = new Set(await nodeHostNames(db));
   if (publicUrl) out.add(new URL(publicUrl).hostname.toLowerCase());
   return [...out];
 }

@@ -119,3 +119,14 @@ export async function domainTargetNodes(db: Kysely<DB>, nodeIds: number[]): Prom
     .execute();
   return new Map(rows.map((r) => [r.node_id, { ...r, icp_required: Number(r.icp_required ?? 0) }]));
 }
+
+/** Every node's host and subdomain host (lower case; IP addresses left out: they never match a domain). */
+export async function nodeHostNames(db: Kysely<DB>): Promise<string[]> {
+  const rows = await db.selectFrom("nodes").select(["host", "subdomain_host"]).execute();
+  const out = new Set<string>();
+  for (const r of rows) {
+    if (r.subdomain_host) out.add(r.subdomain_host.toLowerCase());
+    if (r.host && /[a-z]/i.test(r.host)) out.add(r.host.toLowerCase());
+  }
+  return [...out];
+}

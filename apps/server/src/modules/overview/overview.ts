@@ -1,4 +1,4 @@
-import { UserStatus, type ViewInfo } from "@burrow/contract";
+import type { ViewInfo } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
@@ -9,6 +9,7 @@ import { addDays, shanghaiDate, shanghaiDayStart } from "../../shared/time";
 import { nodeStatusSummary } from "../nodes/stats";
 import { revenueFigures, revenueTotals } from "../orders/stats";
 import { trafficByDay, trafficOfDay, tunnelCounts } from "../tunnels/stats";
+import { bannedUsers, signupsBetween } from "../users/stats";
 
 interface DayFigures {
   revenue: number;
@@ -37,14 +38,6 @@ async function usersBeforeDay(db: Kysely<DB>, day: string): Promise<number> {
   usersBefore.set(db, { day, n });
   return n;
 }
-
-/** Users who signed up in [from, to). */
-const signupsBetween = (db: Kysely<DB>, from: string, to: string): Figure =>
-  db
-    .selectFrom("users")
-    .select((eb) => eb.fn.countAll<number | string>().as("n"))
-    .where("created_at", ">=", from)
-    .where("created_at", "<", to);
 
 const countUsers = async (db: Kysely<DB>, from: string, to: string) =>
   (await readFigures(db, { n: signupsBetween(db, from, to) })).n;
@@ -116,11 +109,7 @@ export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
   // (memoFigures), and today's money and sign-ups, live: one statement.
   const verified = verifiedUsersFigure(ctx);
   const counted: Record<string, () => Figure> = {
-    banned: () =>
-      db
-        .selectFrom("users")
-        .select((eb) => eb.fn.countAll<number | string>().as("n"))
-        .where("status", "=", UserStatus.Banned),
+    banned: () => bannedUsers(db),
     ...(verified && { verified: () => verified }),
     ...Object.fromEntries(counters.map((c) => [`waiting:${c.key}`, () => c.count(db)])),
   };
