@@ -292,6 +292,11 @@ describe("the phone search index (2026-11-25T06-00_phone_search)", () => {
       await sql`alter table orders owner to ${sql.id(role)}`.execute(owner);
       // (2026-11-27T11-00_verify_holds adds columns to verifications and fills them)
       await sql`alter table verifications owner to ${sql.id(role)}`.execute(owner);
+      // (2026-11-28T02-00_subscription_replaced_by and T03-00_session_scope add columns)
+      await sql`alter table subscriptions owner to ${sql.id(role)}`.execute(owner);
+      await sql`alter table sessions owner to ${sql.id(role)}`.execute(owner);
+      // (2026-11-28T04-00_outbox creates tables: a managed database's role may, in its schema)
+      await sql`grant create on schema public to ${sql.id(role)}`.execute(owner);
       await owner
         .insertInto("users")
         .values([user(7, "13711112222"), user(8, "nophone:13711112222")])
