@@ -8,7 +8,7 @@ test("the dashboard shows the plan and a once-a-day check-in that adds traffic",
   const before = await call(DashboardApi.getUserDashData, { token: user.token });
   await openSignedIn(page, user.token, "/dashboard");
 
-  await expect(page.getByText("当前套餐")).toBeVisible();
+  await expect(page.getByText("当前套餐", { exact: true })).toBeVisible();
   await expect(page.getByText(before.plan?.name ?? "")).toBeVisible();
   await expect(page.getByRole("img", { name: "近 7 天流量趋势" })).toBeVisible();
 

@@ -29,15 +29,17 @@ export const adminTunnelColumns: ResponsiveColumns<AdminTunnelRow> = [
     role: "status",
     dataIndex: "status",
     width: 140,
-    render: (s: number, row) => <TunnelStatusTag status={s} enabled={row.enabled} />,
-  },
-  {
-    title: "锁定原因",
-    priority: 4,
-    dataIndex: "banned_reason",
-    width: 180,
-    ellipsis: { showTitle: true },
-    render: (v: string | null) => v || "-",
+    // A lock's reason is part of the status: an operator sees why without opening the row.
+    render: (s: number, row) => (
+      <Space orientation="vertical" size={0}>
+        <TunnelStatusTag status={s} enabled={row.enabled} />
+        {row.banned_reason ? (
+          <Typography.Text type="secondary" ellipsis={{ tooltip: row.banned_reason }} style={{ maxWidth: 130 }}>
+            {row.banned_reason}
+          </Typography.Text>
+        ) : null}
+      </Space>
+    ),
   },
   { title: "节点", priority: 2, dataIndex: "node_name", width: 130 },
   {
