@@ -112,7 +112,8 @@ test("the store journey: plan and promo code by an operator, recharge online, bu
   expect((await userInfo(customer.token)).balance).toBe(3000 - 1944);
 
   // --- It sees the plan on /epay/plan, in use, and renews it for a month.
-  const subRow = page.locator(".ant-table-row").filter({ hasText: planName });
+  // (the free plan it replaced names it too: 由「…」取代)
+  const subRow = page.locator(".ant-table-row").filter({ hasText: planName }).filter({ hasText: "使用中" });
   await expect(subRow).toContainText("使用中");
   await expect(subRow).toContainText("季付");
   const endBefore = (await subRow.locator("td").nth(5).textContent()) ?? "";
