@@ -29,7 +29,7 @@ import { insertUser, recordLogin, updateUserRow } from "../src/modules/users/use
 import type { ChangeEventName } from "../src/shared/events";
 import { shanghaiDate } from "../src/shared/time";
 import { direct, transact } from "../src/shared/tx";
-import { createTestNode, createTestTunnel, setPlan } from "./frp-fixtures";
+import { createTestNode, createTestTunnel, registerWithPlan, setPlan } from "./frp-fixtures";
 import { createTestApp, nextPhone, type TestApp } from "./harness";
 import { adminOf, makePlan } from "./store-fixtures";
 
@@ -119,11 +119,7 @@ async function expectAnnounced(event: ChangeEventName, fn: () => Promise<unknown
   expect(published.filter((p) => p.open > 0)).toEqual([]);
 }
 
-async function customer() {
-  const u = await t.register();
-  await setPlan(t, u.uid);
-  return u;
-}
+const customer = () => registerWithPlan(t);
 
 async function tunnelOf(u: { uid: number; token: string }) {
   const node = await createTestNode(t);

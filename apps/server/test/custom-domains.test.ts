@@ -1,7 +1,7 @@
 import type { TunnelView } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDomains } from "./domain-fixtures";
-import { createTestNode, setPlan } from "./frp-fixtures";
+import { createTestNode, registerWithPlan } from "./frp-fixtures";
 import { createTestApp, type TestApp } from "./harness";
 
 /**
@@ -21,11 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function customer() {
-  const u = await t.register();
-  await setPlan(t, u.uid, { tunnel_limit: 10, tunnel_peer_port_limit: 5 });
-  return u;
-}
+const customer = () => registerWithPlan(t, { tunnel_limit: 10, tunnel_peer_port_limit: 5 });
 
 let seq = 0;
 const web = (token: string, custom_domains: string[], node = nodeId) =>

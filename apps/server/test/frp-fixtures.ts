@@ -122,6 +122,13 @@ export async function setPlan(t: TestApp, uid: number, o: PlanOverrides = {}): P
   return plan.id;
 }
 
+/** A new customer on a plan (setPlan's, with `o` changed): the start of most tunnel suites. */
+export async function registerWithPlan(t: TestApp, o: PlanOverrides = {}) {
+  const u = await t.register();
+  await setPlan(t, u.uid, o);
+  return u;
+}
+
 /** Creates a tunnel through the customer API; throws with the envelope when refused. */
 export async function createTestTunnel(
   t: TestApp,

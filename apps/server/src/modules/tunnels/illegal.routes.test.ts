@@ -1,7 +1,7 @@
 import type { AdminNodeDetail, IllegalFlagRow, IllegalRuleRow, Paged, TunnelView } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDomains } from "../../../test/domain-fixtures";
-import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
+import { createTestNode, createTestTunnel, registerWithPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 
 let t: TestApp;
@@ -16,11 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function customer() {
-  const u = await t.register();
-  await setPlan(t, u.uid);
-  return u;
-}
+const customer = () => registerWithPlan(t);
 
 describe("illegal tunnels (/super/tun/illegal)", () => {
   it("manages rules, flags new tunnels that break them, and lists flags with filters", async () => {

@@ -8,7 +8,7 @@ import {
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDomains } from "../../../test/domain-fixtures";
-import { createTestNode, createTestTunnel, setPlan, tunnelRow } from "../../../test/frp-fixtures";
+import { createTestNode, createTestTunnel, registerWithPlan, tunnelRow } from "../../../test/frp-fixtures";
 import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
 
 let t: TestApp;
@@ -23,11 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function customer() {
-  const u = await t.register();
-  await setPlan(t, u.uid);
-  return u;
-}
+const customer = () => registerWithPlan(t);
 
 describe("tunnel management (/super/tun)", () => {
   it("masks the customer's http basic-auth password from operators, and an edit sending the mask back keeps it", async () => {
