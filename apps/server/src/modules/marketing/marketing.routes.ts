@@ -2,6 +2,7 @@ import { DeleteGiftCardBody, IdQuery, MarketingApi } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context";
+import { sendDownload } from "../../http/download";
 import { defineRoute } from "../../http/route";
 import { shanghaiDate } from "../../shared/time";
 import { createDiscountCode, deleteDiscountCode, listDiscountCodes } from "./discount-codes";
@@ -40,11 +41,7 @@ export function marketingRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, MarketingApi.getSuperGiftCardExport, async ({ query, reply, operator }) => {
     const csv = await exportGiftCards(ctx, operator, query);
     const name = `gift-cards-${query.batch_no ?? shanghaiDate()}.csv`;
-    return reply
-      .type("text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="${name.replace(/[^\w.-]/g, "_")}"`)
-      .header("cache-control", "no-store")
-      .send(csv);
+    return sendDownload(reply, { body: csv, name: name.replace(/[^\w.-]/g, "_"), type: "text/csv; charset=utf-8" });
   });
   defineRoute(app, ctx, MarketingApi.postSuperGiftCard, ({ body, operator }) => createGiftCards(ctx, operator, body));
   defineRoute(app, ctx, MarketingApi.patchSuperGiftCard, ({ body, operator }) => updateGiftCard(ctx, operator, body));
