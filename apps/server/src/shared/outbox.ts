@@ -94,21 +94,44 @@ export async function recordEvent<K extends DomainEventType>(
   payload: DomainEvents[K],
   opts: { key?: string; now?: Date; wake?: boolean } = {},
 ): Promise<number | null> {
-  const uid = (payload as { uid?: unknown }).uid;
   const row = await trx
     .insertInto("outbox_events")
-    .values({
-      type,
-      payload: JSON.stringify(payload),
-      uid: typeof uid === "number" ? uid : null,
-      dedupe_key: opts.key ?? null,
-      created_at: (opts.now ?? new Date()).toISOString(),
-      fanned_out: 0,
-    })
+    .values(eventRow(type, payload, opts.key ?? null, (opts.now ?? new Date()).toISOString()))
     .onConflict((oc) => oc.column("dedupe_key").doNothing())
     .returning("id")
     .executeTakeFirst();
   if (!row) return null;
   if (opts.wake !== false) trx.changes.emit(OUTBOX_WAKE, {});
   return Number(row.id);
+}
+
+/**
+ * Several unkeyed events of one type in one statement (a status change of many tunnels on the frp
+ * hot path): what recordEvent does for each, without a round trip apiece.
+ */
+export async function recordEvents<K extends DomainEventType>(
+  trx: Tx,
+  type: K,
+  payloads: readonly DomainEvents[K][],
+  opts: { now?: Date; wake?: boolean } = {},
+): Promise<void> {
+  if (!payloads.length) return;
+  const at = (opts.now ?? new Date()).toISOString();
+  await trx
+    .insertInto("outbox_events")
+    .values(payloads.map((p) => eventRow(type, p, null, at)))
+    .execute();
+  if (opts.wake !== false) trx.changes.emit(OUTBOX_WAKE, {});
+}
+
+function eventRow(type: DomainEventType, payload: unknown, key: string | null, at: string) {
+  const uid = (payload as { uid?: unknown }).uid;
+  return {
+    type,
+    payload: JSON.stringify(payload),
+    uid: typeof uid === "number" ? uid : null,
+    dedupe_key: key,
+    created_at: at,
+    fanned_out: 0,
+  };
 }

@@ -3,7 +3,7 @@ import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql
 import { isPostgres } from "../../db/dialect";
 import type { DB } from "../../db/schema";
 import { chunks } from "../../shared/chunks";
-import { recordEvent } from "../../shared/outbox";
+import { recordEvents } from "../../shared/outbox";
 import type { Tx } from "../../shared/tx";
 import { releaseDeletedDomains } from "./tunnels.repository";
 
@@ -40,13 +40,8 @@ async function recordStatusEvents(
   type: "tunnel.online" | "tunnel.offline",
   rows: readonly StatusEventRow[],
 ): Promise<void> {
-  for (const r of rows)
-    await recordEvent(
-      trx,
-      type,
-      { tun_id: r.tun_id, uid: r.uid, node_id: r.node_id, name: r.tun_name },
-      { wake: false },
-    );
+  const payloads = rows.map((r) => ({ tun_id: r.tun_id, uid: r.uid, node_id: r.node_id, name: r.tun_name }));
+  await recordEvents(trx, type, payloads, { wake: false });
 }
 
 /** Locked, deleted or turned off: frps holding such a tunnel's proxy is what gets its sessions refused. */
