@@ -3,6 +3,7 @@ import { auditActionLabel, auditChanges, auditTargetLabel } from "@burrow/contra
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
+import { parseJson } from "../../shared/json";
 import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { userBriefs } from "../users/users.repository";
@@ -50,14 +51,6 @@ export function changeDetail(
   return { ...extra, before: b, after: a };
 }
 
-function parseDetail(detail: string): unknown {
-  try {
-    return JSON.parse(detail);
-  } catch {
-    return {};
-  }
-}
-
 /** GET /super/audit: newest first, each row with its action's name, the operator and the changes. */
 export async function listAudit(ctx: AppContext, query: AuditQuery): Promise<Paged<AuditRow>> {
   let q = ctx.db.selectFrom("audit_logs");
@@ -84,7 +77,7 @@ export async function listAudit(ctx: AppContext, query: AuditQuery): Promise<Pag
       action_label: auditActionLabel(r.action),
       target: r.target,
       target_label: auditTargetLabel(r.target),
-      changes: auditChanges(r.action, r.target, parseDetail(r.detail)),
+      changes: auditChanges(r.action, r.target, parseJson<unknown>(r.detail, {})),
       detail: r.detail,
       ip: r.ip,
       created_at: r.created_at,
