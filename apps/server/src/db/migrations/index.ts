@@ -34,6 +34,7 @@ import * as verifyClaims from "./2026-11-27T16-00_verify_claims";
 import * as subscriptionReplacedBy from "./2026-11-28T02-00_subscription_replaced_by";
 import * as sessionScope from "./2026-11-28T03-00_session_scope";
 import * as outbox from "./2026-11-28T04-00_outbox";
+import * as nodeAgent from "./2026-11-28T06-30_node_agent";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -70,6 +71,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27T15-00_verify_name_hash": verifyNameHash,
   "2026-11-27T16-00_verify_claims": verifyClaims,
   "2026-11-28T04-00_outbox": outbox,
+  "2026-11-28T06-30_node_agent": nodeAgent,
   "2026-11-28T03-00_session_scope": sessionScope,
   "2026-11-28T02-00_subscription_replaced_by": subscriptionReplacedBy,
 };

@@ -48,6 +48,11 @@ export interface NodeRuntimeTable {
   counters_version: Generated<number>;
   /** when frps was last seen rotating its day away from Asia/Shanghai midnight (null: never) */
   rollover_skew_at: string | null;
+  /** agent-mode nodes: when the node agent last reached the console (stream, lookup or events) */
+  agent_seen_at: string | null;
+  /** the agent's grace state as it last reported it: null (linked), "entered" or "expired" */
+  agent_grace: string | null;
+  agent_grace_at: string | null;
 }
 
 /** A customer's sessions on a node to be cut (Ping refused) so frps counts their open connections. */

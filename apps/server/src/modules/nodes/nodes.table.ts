@@ -35,6 +35,8 @@ export interface NodeTable {
   api_user: string;
   api_password: string;
   plugin_secret: string;
+  /** 1: frps calls the node agent beside it (docs/deploy.md), 0: frps calls the console (direct mode) */
+  agent_mode: Generated<number>;
   description: string;
   sort: number;
   created_at: string;
