@@ -1,4 +1,5 @@
 import type { KeyObject } from "node:crypto";
+import type { UsableDomain } from "@burrow/frp-decision";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
@@ -49,11 +50,7 @@ export interface OrderHook {
 export type NodeDeletedHook = (trx: Tx, nodeId: number) => Promise<void>;
 
 /** A domain a customer may bind to http(s) tunnels now: on which node, and until when. */
-export interface UsableDomain {
-  node_id: number;
-  /** epoch ms after which tunnels may no longer use it (Infinity while verified; a flagged one's grace end) */
-  untilMs: number;
-}
+export type { UsableDomain };
 
 /**
  * Which custom domains a customer may use on http(s) tunnels, and which names none may claim (the domains module answers; the

@@ -1,0 +1,93 @@
+/**
+ * What the frp plugin decides with: a node, a customer with plan limits, tunnels, kicks and
+ * domains. The console builds these from its database (apps/server frp/decision-cache.ts); the
+ * node agent from the console's stream (wire.ts).
+ */
+import { type PlanLimitsInfo, TunnelStatus } from "@burrow/contract";
+
+/**
+ * Constant-time comparison of a presented secret with a stored one: every character is compared,
+ * whatever the first difference. Only the length can leak, and Burrow's secrets and tokens have a
+ * fixed length. A loop over the strings, where crypto.timingSafeEqual would need two buffers
+ * allocated per call: this runs twice for every visitor connection.
+ */
+export function secretEquals(presented: string, stored: string): boolean {
+  if (presented.length !== stored.length) return false;
+  let diff = 0;
+  for (let i = 0; i < stored.length; i++) diff |= presented.charCodeAt(i) ^ stored.charCodeAt(i);
+  return diff === 0;
+}
+
+/** What a customer's current plan allows, and whether frp may serve them now. */
+export interface PlanLimits extends PlanLimitsInfo {
+  /** plan_levels.id of the plan */
+  level_id: number;
+}
+
+/** A custom domain a customer may bind to a tunnel. */
+export interface UsableDomain {
+  node_id: number;
+  /** epoch ms after which tunnels may no longer use it (Infinity while verified; a flagged one's grace end) */
+  untilMs: number;
+}
+
+export interface NodeEntry {
+  node_id: number;
+  status: number;
+  level_id: number;
+  /** Mbps cap per tunnel, 0 = none */
+  bandwidth: number;
+  /** the plugin secret */
+  secret: string;
+}
+
+export interface TunnelEntry {
+  tun_id: number;
+  uid: number;
+  node_id: number;
+  tun_name: string;
+  protocol: string;
+  remote_port: number | null;
+  /** custom domains, lower-case */
+  custom_domains: string[];
+  subdomain: string | null;
+  bandwidth: number;
+  enabled: boolean;
+  status: number;
+  banned_reason: string | null;
+  /** run id of the frpc session holding the proxy, as far as this process knows */
+  run_id: string | null;
+  /**
+   * CloseProxy calls of the holder's earlier proxies still to come (tunnels.stale_closes), as far
+   * as this process knows; -1 for a hold the poller took from the dashboard (SEEN_HOLD)
+   */
+  stale_closes: number;
+}
+
+export interface UserEntry {
+  uid: number;
+  active: boolean;
+  /** the frp access token */
+  token: string;
+  limits: PlanLimits | null;
+  /** when the plan ends (epoch ms), null for never: compared on every call without formatting dates */
+  endMs: number | null;
+  /** the user's tunnels that are not deleted, by tun_id */
+  tunnels: Map<number, TunnelEntry>;
+  /** nodes whose sessions are to be cut so frps counts their open connections (the poller's kicks) */
+  kicks: Set<number>;
+  /** the custom domains the user holds (verified, or flagged within the grace period), by name */
+  domains: Map<string, UsableDomain>;
+}
+
+/** Why a tunnel may not carry traffic now, or null when it may. */
+export function tunnelBlock(t: TunnelEntry): string | null {
+  if (t.status === TunnelStatus.Locked)
+    return `隧道 ${t.tun_name} 已被锁定${t.banned_reason ? `：${t.banned_reason}` : ""}`;
+  if (t.status === TunnelStatus.Deleted) return `隧道 ${t.tun_name} 已删除`;
+  if (!t.enabled) return `隧道 ${t.tun_name} 已停用`;
+  return null;
+}
+
+/** What closing the holder's proxy did to a hold (CloseProxy), see DecisionState.proxyClosed. */
+export type CloseOutcome = "released" | "stale" | "other";
