@@ -17,6 +17,7 @@ import { opsRoutes } from "./http/ops";
 import { OneLineRequestLog } from "./http/request-log";
 import { registerSecurityHeaders } from "./http/security-headers";
 import { affiliateModule } from "./modules/affiliate/affiliate.module";
+import { agentsModule } from "./modules/agents/agents.module";
 import { apidocsModule } from "./modules/apidocs/apidocs.module";
 import { assistantModule } from "./modules/assistant/assistant.module";
 import { auditModule } from "./modules/audit/audit.module";
@@ -94,6 +95,7 @@ export const MODULES: readonly ModuleManifest[] = [
   downloadsModule,
   homeModule,
   frpModule,
+  agentsModule,
   plansModule,
   storeModule,
   ordersModule,

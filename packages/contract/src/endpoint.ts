@@ -14,7 +14,13 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
  * own. "console" and "admin" are the defaults by access level and are granted by console sessions
  * only, so a new credential kind reaches nothing until an endpoint names a scope it grants.
  */
-export const Scopes = ["console", "admin", "appeal"] as const;
+export const Scopes = [
+  "console",
+  "admin",
+  "appeal",
+  // the node agent's credential (agents module): its three /agent routes only
+  "agent",
+] as const;
 export type Scope = (typeof Scopes)[number];
 
 /** The scope of an endpoint that names none, by its access level. */

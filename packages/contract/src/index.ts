@@ -1,4 +1,5 @@
 export * from "./affiliate";
+export * from "./agents";
 export * from "./assistant";
 export * from "./audit";
 export * from "./auth";

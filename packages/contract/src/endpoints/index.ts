@@ -1,4 +1,5 @@
 import { AffiliateApi } from "./affiliate";
+import { AgentsApi } from "./agents";
 import { ApidocsApi } from "./apidocs";
 import { AssistantApi } from "./assistant";
 import { AuditApi } from "./audit";
@@ -31,6 +32,7 @@ import { UsersApi } from "./users";
 import { VerifyApi } from "./verify";
 
 export { AffiliateApi } from "./affiliate";
+export { AgentsApi } from "./agents";
 export { ApidocsApi } from "./apidocs";
 export { AssistantApi } from "./assistant";
 export { AuditApi } from "./audit";
@@ -65,6 +67,7 @@ export { VerifyApi } from "./verify";
 /** Every endpoint of the API, by domain: the server registers from it, the OpenAPI document and the route-table test read it. */
 export const Endpoints = {
   affiliate: AffiliateApi,
+  agents: AgentsApi,
   apidocs: ApidocsApi,
   assistant: AssistantApi,
   audit: AuditApi,

@@ -7,10 +7,18 @@ import type { NodeRow } from "../nodes/nodes.table";
 import { chargeTraffic } from "../subscriptions/quota";
 import { addTunnelTraffic } from "../tunnels/sessions";
 import { type CounterInput, type ProxySample, planCounters, type StoredCounter } from "./counters";
-import { fetchTraffic, type ProxyStat, type RequestLimits, type ServerInfo } from "./dashboard-client";
+import type { ProxyStat, ServerInfo } from "./dashboard-client";
 import { reviewKicks } from "./enforcement";
 import type { NodeRuntimeTable, ProxyCounterTable } from "./frp.table";
-import { HISTORY_CONCURRENCY, mapLimit, nodeRate, type PolledTunnel, type PollResult, type Seen } from "./poll-common";
+import {
+  type DashboardReading,
+  HISTORY_CONCURRENCY,
+  mapLimit,
+  nodeRate,
+  type PolledTunnel,
+  type PollResult,
+  type Seen,
+} from "./poll-common";
 import { claimCounters, holdNode } from "./poll-guards";
 import { reconcileStatus } from "./poll-status";
 import { resolveTails } from "./tails";
@@ -55,7 +63,8 @@ const isSkewed = (at: string | null | undefined, now: Date): boolean =>
 
 export interface Collect {
   now: Date;
-  limits: RequestLimits;
+  /** where histories are read (the dashboard over the network, or what the agent sent) */
+  history: DashboardReading["history"];
   runtime: Selectable<NodeRuntimeTable> | undefined;
   info: ServerInfo;
   stats: ProxyStat[];
@@ -99,14 +108,17 @@ export async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect)
   if (plan.staleTails.length || plan.suspects.length) {
     if (plan.staleTails.length) {
       // A tail from an earlier midnight still pending is collected first: a row holds one tail.
-      const r = await resolveTails(ctx, node, now, x.limits, { names: plan.staleTails, limit: plan.staleTails.length });
+      const r = await resolveTails(ctx, node, now, x.history, {
+        names: plan.staleTails,
+        limit: plan.staleTails.length,
+      });
       result.charged += r.charged;
       result.tails += r.resolved;
       runtime = await loadRuntime(ctx, node.node_id);
       counters = await loadCounters(ctx, node.node_id);
     }
     const suspects = await mapLimit(plan.suspects.slice(0, SUSPECT_HISTORIES), HISTORY_CONCURRENCY, async (name) => {
-      const h = await fetchTraffic(node, name, x.limits).catch(() => null);
+      const h = await x.history(name).catch(() => null);
       // "Yesterday" as frps sees it; no history (or no valid one) reads as a restart.
       return { name, h: { in: h?.in[1] ?? 0, out: h?.out[1] ?? 0 } };
     });

@@ -1,7 +1,7 @@
 import type { NodePollResult } from "@burrow/contract";
 import type { NodeRow } from "../nodes/nodes.table";
 import type { CompiledRule } from "../tunnels/illegal-rules";
-import type { ProxyStat } from "./dashboard-client";
+import type { ProxyStat, ServerInfo } from "./dashboard-client";
 
 /*
  * What the parts of a node poll share (poll-node.ts runs them): its options and result, the
@@ -34,6 +34,21 @@ export interface PollResult extends NodePollResult {
   deferred: boolean;
   /** proxies whose last bytes of an earlier day were collected by this poll */
   tails: number;
+}
+
+/** One proxy's 7 daily buckets (frps's /api/traffic/{name}, index 0 = today), null when there is none. */
+export type TrafficHistory = { in: (number | null)[]; out: (number | null)[] } | null;
+
+/**
+ * One read of a node's frps dashboard, wherever it was taken: by the poller over the network
+ * (direct mode) or by the node agent on 127.0.0.1 and sent as a "counters" event (agent mode).
+ * Both are billed by the same code (poll-node.ts applyReading).
+ */
+export interface DashboardReading {
+  info: ServerInfo;
+  stats: ProxyStat[];
+  /** a proxy's history (suspects, tails); throws when it could not be read this time */
+  history(name: string): Promise<TrafficHistory>;
 }
 
 export type Ref = { uid: number; tun_id: number };

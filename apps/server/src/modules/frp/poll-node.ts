@@ -2,11 +2,19 @@ import { NodeStatus, parseFrpProxyName, TunnelStatus } from "@burrow/contract";
 import type { AppContext } from "../../context";
 import { DAY_MS, SHANGHAI_OFFSET_MS } from "../../shared/time";
 import { transact } from "../../shared/tx";
+import type { NodeRow } from "../nodes/nodes.table";
 import { loadRules } from "../tunnels/illegal-rules";
 import { collectTraffic, loadRuntime } from "./billing";
-import { DashboardError, fetchProxies, fetchServerInfo, type ProxyStat, type ServerInfo } from "./dashboard-client";
+import {
+  DashboardError,
+  fetchProxies,
+  fetchServerInfo,
+  fetchTraffic,
+  type ProxyStat,
+  type ServerInfo,
+} from "./dashboard-client";
 import { unsupportedFrps } from "./frps-version";
-import type { PolledTunnel, PollOptions, PollResult, Seen } from "./poll-common";
+import type { DashboardReading, PolledTunnel, PollOptions, PollResult, Seen, TrafficHistory } from "./poll-common";
 import { holdNode, NodeGone } from "./poll-guards";
 import { reconcileStatus, recordHealth } from "./poll-status";
 import { scanRules } from "./rule-scan";
@@ -60,6 +68,8 @@ async function pollOnce(ctx: AppContext, nodeId: number, opts: PollOptions): Pro
   };
   const node = await ctx.db.selectFrom("nodes").selectAll().where("node_id", "=", nodeId).executeTakeFirst();
   if (!node || node.status === NodeStatus.OffShelf) return null;
+  // An agent-mode node's dashboard is on its loopback: its counters come as the agent's events.
+  if (node.agent_mode === 1) return agentHealth(ctx, node, now);
   // Read before the dashboard: counters another poll writes after this fetch are newer than what
   // this poll saw, and comparing with them would look like a reset (the version check stops it).
   const runtime = await loadRuntime(ctx, nodeId);
@@ -72,20 +82,41 @@ async function pollOnce(ctx: AppContext, nodeId: number, opts: PollOptions): Pro
   } catch (err) {
     const kind = err instanceof DashboardError ? err.kind : "bad";
     const status = kind === "unreachable" ? NodeStatus.Offline : NodeStatus.Exception;
-    const message = (err as Error).message;
-    await recordHealth(ctx, node, status, now, message, null);
-    return {
-      node_id: nodeId,
-      status,
-      error: message,
-      proxies: 0,
-      charged: 0,
-      restarted: false,
-      deferred: false,
-      tails: 0,
-    };
+    return failed(ctx, node, status, now, (err as Error).message);
   }
+  const reading: DashboardReading = { info, stats, history: (name) => fetchTraffic(node, name, limits) };
+  return applyReading(ctx, node, runtime, reading, now, opts);
+}
 
+async function failed(ctx: AppContext, node: NodeRow, status: number, now: Date, message: string): Promise<PollResult> {
+  await recordHealth(ctx, node, status, now, message, null);
+  return {
+    node_id: node.node_id,
+    status,
+    error: message,
+    proxies: 0,
+    charged: 0,
+    restarted: false,
+    deferred: false,
+    tails: 0,
+  };
+}
+
+/**
+ * Everything a poll does with one read of the dashboard, whoever read it: credits and quota
+ * (billing.ts), tunnel status, yesterday's tails, the node's health row and the operators' rules.
+ * `runtime` is the node's runtime row as it was before the read was taken.
+ */
+async function applyReading(
+  ctx: AppContext,
+  node: NodeRow,
+  runtime: Awaited<ReturnType<typeof loadRuntime>>,
+  reading: DashboardReading,
+  now: Date,
+  opts: PollOptions,
+): Promise<PollResult> {
+  const { info, stats } = reading;
+  const nodeId = node.node_id;
   // An frps too old to enforce what Burrow relies on is an exception, with why; its traffic is
   // still real and still collected.
   const tooOld = unsupportedFrps(info.version);
@@ -105,7 +136,7 @@ async function pollOnce(ctx: AppContext, nodeId: number, opts: PollOptions): Pro
   const mine = ours.filter((o) => tunnels.get(o.ref.tun_id)?.uid === o.ref.uid);
 
   if (!result.deferred) {
-    await collectTraffic(ctx, node, { now, limits, runtime, info, stats, mine, tunnels, result });
+    await collectTraffic(ctx, node, { now, history: reading.history, runtime, info, stats, mine, tunnels, result });
   } else {
     await transact(ctx, async (trx) => {
       await holdNode(trx, nodeId);
@@ -114,12 +145,68 @@ async function pollOnce(ctx: AppContext, nodeId: number, opts: PollOptions): Pro
   }
   await recordHealth(ctx, node, result.status, now, tooOld, info);
   if (!result.deferred) {
-    const r = await resolveTails(ctx, node, now, limits, { limit: opts.tailBatch ?? TAIL_BATCH });
+    const r = await resolveTails(ctx, node, now, reading.history, { limit: opts.tailBatch ?? TAIL_BATCH });
     result.charged += r.charged;
     result.tails += r.resolved;
   }
   await scanRules(ctx, opts.rules ?? (await loadRules(ctx.db)), nodeId, node.subdomain_host, mine, tunnels);
   return result;
+}
+
+/** An agent-mode node whose agent has not reached the console for this long is offline. */
+export const AGENT_SILENCE_MS = 90_000;
+
+/**
+ * The poller's look at an agent-mode node, without the network: online while its agent keeps in
+ * touch (its stream, its events), offline with why once it has been silent for AGENT_SILENCE_MS.
+ */
+async function agentHealth(ctx: AppContext, node: NodeRow, now: Date): Promise<PollResult> {
+  const runtime = await loadRuntime(ctx, node.node_id);
+  const seen = runtime?.agent_seen_at ? Date.parse(runtime.agent_seen_at) : null;
+  if (seen !== null && now.getTime() - seen < AGENT_SILENCE_MS) {
+    const error = runtime?.last_error ?? null;
+    return {
+      node_id: node.node_id,
+      status: node.status,
+      error,
+      proxies: 0,
+      charged: 0,
+      restarted: false,
+      deferred: false,
+      tails: 0,
+    };
+  }
+  const since = seen === null ? "从未连接" : `最后联系 ${new Date(seen).toISOString()}`;
+  return failed(ctx, node, NodeStatus.Offline, now, `节点代理失联（${since}）`);
+}
+
+/**
+ * Bills one dashboard read the node's agent took on 127.0.0.1 and sent as a "counters" event,
+ * exactly as a poll bills its own read (applyReading). Histories come with the event when the
+ * agent sent them (agent-protocol.md); a proxy without one reads as having none. Null when the
+ * node is gone, off the shelf or no longer in agent mode (nothing billed).
+ */
+export async function billAgentReading(
+  ctx: AppContext,
+  nodeId: number,
+  read: { info: ServerInfo; stats: ProxyStat[]; histories?: Record<string, TrafficHistory> },
+  at: Date,
+): Promise<PollResult | null> {
+  try {
+    const node = await ctx.db.selectFrom("nodes").selectAll().where("node_id", "=", nodeId).executeTakeFirst();
+    if (!node || node.status === NodeStatus.OffShelf || node.agent_mode !== 1) return null;
+    const runtime = await loadRuntime(ctx, nodeId);
+    const histories = read.histories ?? {};
+    const reading: DashboardReading = {
+      info: read.info,
+      stats: read.stats,
+      history: async (name) => (Object.hasOwn(histories, name) ? histories[name] : null),
+    };
+    return await applyReading(ctx, node, runtime, reading, at, {});
+  } catch (err) {
+    if (err instanceof NodeGone) return null;
+    throw err;
+  }
 }
 
 /** The node's tunnels the poll concerns: those frps shows and those Burrow thinks connected. */

@@ -7,8 +7,7 @@ import type { NodeRow } from "../nodes/nodes.table";
 import { chargeTraffic } from "../subscriptions/quota";
 import { addTunnelTraffic } from "../tunnels/sessions";
 import { allowedIncrease, type Credit, counterDelta, daysBetween } from "./counters";
-import { fetchTraffic, type RequestLimits } from "./dashboard-client";
-import { HISTORY_CONCURRENCY, mapLimit, nodeRate } from "./poll-common";
+import { type DashboardReading, HISTORY_CONCURRENCY, mapLimit, nodeRate } from "./poll-common";
 import { claimCounters, holdNode } from "./poll-guards";
 
 /**
@@ -31,7 +30,7 @@ export async function resolveTails(
   ctx: AppContext,
   node: NodeRow,
   now: Date,
-  limits: RequestLimits,
+  history: DashboardReading["history"],
   opts: { limit: number; names?: string[] },
 ): Promise<{ resolved: number; charged: number }> {
   if (opts.limit <= 0) return { resolved: 0, charged: 0 };
@@ -50,7 +49,7 @@ export async function resolveTails(
     .executeTakeFirst();
   const histories = await mapLimit(rows, HISTORY_CONCURRENCY, async (row) => {
     try {
-      return { row, h: await fetchTraffic(node, row.proxy_name, limits), failed: false };
+      return { row, h: await history(row.proxy_name), failed: false };
     } catch {
       return { row, h: null, failed: true };
     }

@@ -1,0 +1,147 @@
+import { ErrorCode } from "@burrow/contract";
+import { type AgentEvent, type EventsAnswer, EventsBodySchema, MAX_BATCH_EVENTS } from "@burrow/frp-decision";
+import type { AppContext } from "../../context";
+import { AppError } from "../../shared/errors";
+import { nowIso } from "../../shared/time";
+import { type Tx, transact } from "../../shared/tx";
+import { setAgentGrace } from "../frp/agent-feed";
+import { frpRuntime } from "../frp/frp.routes";
+import { PollConflict } from "../frp/poll-guards";
+import { billAgentReading } from "../frp/poll-node";
+import { tunnelsOffline, tunnelsOnline } from "../tunnels/sessions";
+
+/** The journal's cursor row exists from the first batch on (a no-op afterwards). */
+async function ensureCursor(ctx: AppContext, nodeId: number, stream: string): Promise<void> {
+  await ctx.db
+    .insertInto("agent_cursors")
+    .values({ node_id: nodeId, stream, last_seq: 0, updated_at: nowIso() })
+    .onConflict((oc) => oc.columns(["node_id", "stream"]).doNothing())
+    .execute();
+}
+
+async function cursorOf(ctx: AppContext, nodeId: number, stream: string): Promise<number> {
+  const row = await ctx.db
+    .selectFrom("agent_cursors")
+    .select("last_seq")
+    .where("node_id", "=", nodeId)
+    .where("stream", "=", stream)
+    .executeTakeFirst();
+  return Number(row?.last_seq ?? 0);
+}
+
+/**
+ * Moves the cursor to `seq` unless it is there already: whoever moves it applies the event. On
+ * PostgreSQL a second transaction doing the same waits for the first's row lock and then finds
+ * the cursor moved (read committed re-checks the condition), so two posts of one batch apply
+ * each event once; SQLite runs one writer at a time.
+ */
+async function advance(trx: Tx, nodeId: number, stream: string, seq: number): Promise<boolean> {
+  const r = await trx
+    .updateTable("agent_cursors")
+    .set({ last_seq: seq, updated_at: nowIso() })
+    .where("node_id", "=", nodeId)
+    .where("stream", "=", stream)
+    .where("last_seq", "<", seq)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** The tunnel the event names, when it is this node's and this customer's (the decision cache's entry). */
+async function ownTunnel(ctx: AppContext, nodeId: number, uid: number, tunId: number): Promise<boolean> {
+  const user = await frpRuntime(ctx).cache.user(uid);
+  return user?.tunnels.get(tunId)?.node_id === nodeId;
+}
+
+/** When an event happened, never later than now (the node's clock is not trusted to be ahead). */
+const eventTime = (at: number) => new Date(Math.min(at, Date.now()));
+
+/** Applies one event other than counters inside the transaction that moved the cursor. */
+async function applyInTx(ctx: AppContext, trx: Tx, nodeId: number, e: AgentEvent): Promise<void> {
+  switch (e.kind) {
+    case "hold":
+      // The tunnel status path the console's own plugin writes through (FrpWriter → sessions.ts).
+      if (await ownTunnel(ctx, nodeId, e.data.uid, e.data.tun_id))
+        await tunnelsOnline(trx, [e.data.tun_id], e.data.run_id, eventTime(e.at).toISOString(), 1);
+      return;
+    case "release":
+      if (await ownTunnel(ctx, nodeId, e.data.uid, e.data.tun_id))
+        await tunnelsOffline(
+          trx,
+          [e.data.tun_id],
+          e.data.run_id,
+          e.data.announce ? [{ tun_id: e.data.tun_id, uid: e.data.uid }] : [],
+          1,
+        );
+      return;
+    case "grace":
+      await setAgentGrace(trx, nodeId, e.data.state, eventTime(e.at).toISOString());
+      ctx.log.warn({ node_id: nodeId, ...e.data }, "node agent: grace");
+      return;
+    case "refusal":
+      ctx.log.debug({ node_id: nodeId, ...e.data }, "node agent: refused");
+      return;
+    default:
+      return;
+  }
+}
+
+/**
+ * POST /api/agent/events: the node's journal, applied in seq order, each event once. Every event
+ * but counters is applied in the transaction that moves the journal's cursor past it; a visitor
+ * connection goes to the frp writer's log once that transaction committed. Counters are billed by
+ * the poller's own code (billAgentReading), then the cursor moves: they are cumulative, so a read
+ * billed twice (a crash in between, a concurrent post) finds the stored counters and bills nothing
+ * more, and a concurrent billing of the same node gives up (PollConflict) and the answer acks what
+ * was applied, for the agent to send the rest again.
+ */
+export async function applyAgentEvents(ctx: AppContext, nodeId: number, body: unknown): Promise<EventsAnswer> {
+  const events = (body as { events?: unknown } | null)?.events;
+  if (Array.isArray(events) && events.length > MAX_BATCH_EVENTS)
+    throw new AppError(
+      ErrorCode.InvalidParams,
+      413,
+      `events: 一次最多 ${MAX_BATCH_EVENTS} 条事件，请分批发送`,
+      "events",
+    );
+  const batch = EventsBodySchema.parse(body ?? {});
+  await ensureCursor(ctx, nodeId, batch.stream);
+  let acked = await cursorOf(ctx, nodeId, batch.stream);
+  for (const e of batch.events) {
+    if (e.seq <= acked) continue;
+    if (e.kind === "counters") {
+      const { proxies, server_info } = e.data;
+      const history = (e.data as { history?: Record<string, { in: (number | null)[]; out: (number | null)[] }> })
+        .history;
+      try {
+        if (server_info)
+          await billAgentReading(
+            ctx,
+            nodeId,
+            { info: server_info, stats: proxies, histories: history },
+            eventTime(e.at),
+          );
+      } catch (err) {
+        if (err instanceof PollConflict) break;
+        throw err;
+      }
+      await transact(ctx, (trx) => advance(trx, nodeId, batch.stream, e.seq));
+    } else {
+      const applied = await transact(ctx, async (trx) => {
+        if (!(await advance(trx, nodeId, batch.stream, e.seq))) return false;
+        await applyInTx(ctx, trx, nodeId, e);
+        return true;
+      });
+      if (applied && e.kind === "conn" && (await ownTunnel(ctx, nodeId, e.data.uid, e.data.tun_id)))
+        frpRuntime(ctx).writer.conn({
+          tun_id: e.data.tun_id,
+          uid: e.data.uid,
+          node_id: nodeId,
+          proxy_type: e.data.proxy_type,
+          remote_addr: e.data.remote_addr,
+          at: eventTime(e.data.at).getTime(),
+        });
+    }
+    acked = e.seq;
+  }
+  return { acked: await cursorOf(ctx, nodeId, batch.stream) };
+}
