@@ -378,3 +378,45 @@ export const AbuseReportBody = z.object({
   contact: z.string().trim().max(100).default(""),
 });
 export type AbuseReportBody = z.infer<typeof AbuseReportBody>;
+
+/**
+ * 连接诊断 (connection doctor): what the console decided about a tunnel. `login` and `ping` rows
+ * are about the owner's frpc sessions on the tunnel's node (not one proxy), the others about the
+ * tunnel itself.
+ */
+export const TunnelEventKinds = [
+  "login_ok",
+  "login_refused",
+  "proxy_ok",
+  "proxy_refused",
+  "proxy_held",
+  "ping_refused",
+  "visitor_refused",
+  "poller",
+  "locked",
+  "unlocked",
+  "session_freed",
+] as const;
+export type TunnelEventKind = (typeof TunnelEventKinds)[number];
+
+/** What the customer can do about a refusal: the page's button or link. */
+export const TunnelEventFixes = ["config", "traffic", "free_session", "appeal"] as const;
+export type TunnelEventFix = (typeof TunnelEventFixes)[number];
+
+/** GET /user/tun/{tunid}/events: newest first, the last 7 days. */
+export const TunnelEventQuery = PageQuery;
+export type TunnelEventQuery = z.infer<typeof TunnelEventQuery>;
+
+export interface TunnelEventRow {
+  id: number;
+  kind: TunnelEventKind;
+  /** the exact reason frpc was sent (or what happened, for allowed calls and operators' acts) */
+  reason: string;
+  /** the fix offered for it, null when none */
+  fix: TunnelEventFix | null;
+  /** identical events within the minute, collapsed into this row */
+  count: number;
+  /** first and last time within the minute */
+  first_at: string;
+  last_at: string;
+}

@@ -19,6 +19,8 @@ import {
   type TunnelConfig,
   TunnelConfigQuery,
   type TunnelDetail,
+  TunnelEventQuery,
+  type TunnelEventRow,
   TunnelListQuery,
   type TunnelView,
   UpdateTunnelBody,
@@ -67,6 +69,14 @@ export const TunnelsApi = {
     access: "user",
     summary: "one of the customer's tunnels with its node and live state",
     params: TunIdParams,
+  }),
+  getUserTunTunidEvents: endpoint<Paged<TunnelEventRow>>()({
+    method: "GET",
+    url: "/user/tun/:tunid/events",
+    access: "user",
+    summary: "连接诊断: the console's decisions about one tunnel, newest first, last 7 days, paged",
+    params: TunIdParams,
+    query: TunnelEventQuery,
   }),
   postPublicAbuse: endpoint<null>()({
     method: "POST",

@@ -1,3 +1,4 @@
+import type { TunnelEventKind } from "@burrow/contract";
 import { type Kysely, sql } from "kysely";
 import type { AppContext } from "../../context";
 import { isPostgres, sqliteWorker } from "../../db/dialect";
@@ -5,6 +6,7 @@ import type { DB } from "../../db/schema";
 import { nowIso } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { tunnelsOffline, tunnelsOnline } from "../tunnels/sessions";
+import { loginReason, recordTunnelEvents, type TunnelEventInput } from "../tunnels/tunnel-events";
 
 /**
  * What a session did to one tunnel's proxy, `n` times in a row: opened it (a NewProxy the plugin
@@ -60,6 +62,18 @@ export function visitorIp(addr: string): string {
   }
   const colon = addr.lastIndexOf(":");
   return colon > 0 && addr.indexOf(":") === colon ? addr.slice(0, colon) : addr;
+}
+
+/** 连接诊断: identical decisions about a tunnel within one minute (one row of tunnel_events). */
+interface DecisionGroup {
+  tun_id: number;
+  uid: number;
+  node_id: number;
+  kind: TunnelEventKind;
+  reason: string;
+  count: number;
+  first: number;
+  last: number;
 }
 
 /** One statement's worth of operations: the same kind, session and count, on these tunnels. */
@@ -137,6 +151,8 @@ export class FrpWriter {
   /** each tunnel's session operations not written yet, in the order they came */
   private readonly status = new Map<number, SessionOp[]>();
   private readonly conns = new Map<string, ConnGroup>();
+  /** 连接诊断's decisions not written yet, collapsed per tunnel, kind, reason and minute */
+  private readonly decisions = new Map<string, DecisionGroup>();
   private statusTimer: NodeJS.Timeout | null = null;
   private connTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
@@ -194,6 +210,43 @@ export class FrpWriter {
     this.conns.set(key, { tun_id, uid, node_id, proxy_type, ip, first: at, last: at, count: 1 });
   }
 
+  /**
+   * 连接诊断: a decision about a tunnel (`tunId` 0: about the user's sessions on the node), with
+   * the reason frpc was sent. Identical ones within a minute are one row with a count, collapsed
+   * here and by the upsert (tunnels/tunnel-events.ts); written with the connection window.
+   */
+  decision(tunId: number, uid: number, nodeId: number, kind: TunnelEventKind, reason: string): void {
+    const now = Date.now();
+    const key = `${(now / 60_000) | 0} ${tunId} ${uid} ${nodeId} ${kind} ${reason}`;
+    this.connTimer ??= this.later(this.windowMs);
+    const group = this.decisions.get(key);
+    if (group) {
+      group.count++;
+      group.last = now;
+      return;
+    }
+    if (this.decisions.size >= this.maxBuffered) {
+      this.dropped++;
+      return;
+    }
+    this.decisions.set(key, { tun_id: tunId, uid, node_id: nodeId, kind, reason, count: 1, first: now, last: now });
+  }
+
+  /** 连接诊断: an allowed Login of the user on the node, with the client's version and address (no port). */
+  login(uid: number, nodeId: number, version: string | undefined, address: string | undefined): void {
+    this.decision(0, uid, nodeId, "login_ok", loginReason(version ?? "", address ? visitorIp(address) : ""));
+  }
+
+  private takeDecisions(): TunnelEventInput[] {
+    const rows: TunnelEventInput[] = [];
+    for (const g of this.decisions.values()) {
+      const { first, last, ...row } = g;
+      rows.push({ ...row, first_at: iso(first), last_at: iso(last) });
+    }
+    this.decisions.clear();
+    return rows;
+  }
+
   /** This window's rows; groups without a connection in it are forgotten. */
   private takeConns(): ConnValues[] {
     const rows: ConnValues[] = [];
@@ -220,17 +273,22 @@ export class FrpWriter {
     this.statusTimer = this.connTimer = null;
     // One flush at a time; a second caller waits for it and then writes what came meanwhile.
     while (this.flushing) await this.flushing;
-    if (!this.status.size && !this.conns.size) return;
+    if (!this.status.size && !this.conns.size && !this.decisions.size) return;
     const status = [...this.status];
     const conns = this.takeConns();
+    const decisions = this.takeDecisions();
     this.status.clear();
-    this.flushing = this.write(status, conns).finally(() => {
+    this.flushing = this.write(status, conns, decisions).finally(() => {
       this.flushing = null;
     });
     await this.flushing;
   }
 
-  private async write(status: [number, SessionOp[]][], conns: ConnValues[]): Promise<void> {
+  private async write(
+    status: [number, SessionOp[]][],
+    conns: ConnValues[],
+    decisions: TunnelEventInput[],
+  ): Promise<void> {
     try {
       if (status.length) await this.writeStatus(status);
     } catch (err) {
@@ -241,6 +299,12 @@ export class FrpWriter {
       await insertConns(this.ctx.db, conns);
     } catch (err) {
       this.ctx.log.error({ err, conns: conns.length }, "frp write-behind failed (connections)");
+    }
+    // 连接诊断 is a log too.
+    try {
+      await recordTunnelEvents(this.ctx.db, decisions);
+    } catch (err) {
+      this.ctx.log.error({ err, decisions: decisions.length }, "frp write-behind failed (tunnel events)");
     }
   }
 

@@ -5,6 +5,8 @@ import { defineRoute } from "../../http/route";
 import { notFound, refused } from "../../shared/errors";
 import { AppState } from "../../shared/module";
 import { FrpDecisionCache } from "./decision-cache";
+import { FrpEvictions } from "./evictions";
+import { freeSession } from "./free-session";
 import { FrpWriter } from "./frp-writer";
 import { FrpPlugin, type PluginAnswer } from "./plugin";
 import type { PluginFastPath } from "./plugin-http";
@@ -16,6 +18,8 @@ import { type PollerHandle, startPoller } from "./poller";
 export interface FrpRuntime {
   cache: FrpDecisionCache;
   writer: FrpWriter;
+  /** 强制下线's freed sessions, asked by the plugin */
+  evictions: FrpEvictions;
   plugin: FrpPlugin;
   poller: PollerHandle | null;
   /**
@@ -35,7 +39,9 @@ export const frpState = new AppState<FrpRuntime>("frp", (ctx) => {
   // At warn, or quieter where the app's own level is (tests run silent).
   const level = ctx.log.isLevelEnabled("warn") ? "warn" : ctx.log.level;
   const log = ctx.log.child({ route: "frp-plugin" }, { level }) as FastifyBaseLogger;
-  return { cache, writer, plugin: new FrpPlugin(cache, writer, ctx.log), poller: null, log, fastPath: null };
+  const evictions = new FrpEvictions(ctx.db, ctx.events, (err) => ctx.log.error({ err }, "frp evictions load failed"));
+  const plugin = new FrpPlugin(cache, writer, ctx.log, evictions);
+  return { cache, writer, evictions, plugin, poller: null, log, fastPath: null };
 });
 
 /** The control plane of an app. */
@@ -76,6 +82,9 @@ export function frpRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
   defineRoute(app, ctx, FrpApi.postSuperNodePoll, ({ body }) => pollNow(ctx, body.node_id));
+  defineRoute(app, ctx, FrpApi.postUserTunTunidFree, ({ params, user, operator }) =>
+    freeSession(ctx, operator, user.uid, params.tunid),
+  );
 }
 
 /** Starts the node poller (the manifest's `start`, once the server is ready). */

@@ -67,8 +67,19 @@ export interface FrpKickTable {
   until: string;
 }
 
+/** 强制下线: a session (run id) the customer freed; its heartbeats, logins and proxies are refused until `until`. */
+export interface FrpEvictionTable {
+  uid: number;
+  run_id: string;
+  tun_id: number;
+  node_id: number;
+  created_at: string;
+  until: string;
+}
+
 export interface FrpTables {
   proxy_counters: ProxyCounterTable;
   node_runtime: NodeRuntimeTable;
   frp_kicks: FrpKickTable;
+  frp_evictions: FrpEvictionTable;
 }

@@ -1,3 +1,4 @@
+import type { TunnelEventKind } from "@burrow/contract";
 import {
   type CloseProxyContent,
   type LoginContent,
@@ -118,6 +119,14 @@ type Maybe<T> = T | Promise<T>;
 
 const LEVEL_TOO_LOW = "套餐等级不足，无法使用该节点";
 
+/** 强制下线's refusal of the freed session (its heartbeat, Login and NewProxy). */
+export const FREED_SESSION = "该会话已在控制台被强制下线，请使用新启动的 frpc 连接";
+
+/** The sessions customers freed (强制下线, evictions.ts): asked only on Login, NewProxy and heartbeats. */
+export interface FreedSessions {
+  refused(uid: number, runId: string | undefined): boolean;
+}
+
 /**
  * `f(v)`, at once when `v` is a value. The plugin answers from memory: once the cache is warm a
  * decision runs synchronously, without a microtask and a promise per step (it runs for every
@@ -143,7 +152,24 @@ export class FrpPlugin {
     private readonly cache: FrpDecisionCache,
     private readonly writer: FrpWriter,
     private readonly log: Logger,
+    private readonly freed: FreedSessions = { refused: () => false },
   ) {}
+
+  /**
+   * 连接诊断: a refusal recorded for the user named in the call (the write-behind writer collapses
+   * and writes it off this path), then answered. Only refusals pay for the user's parse.
+   */
+  private refusal(node: NodeEntry, kind: TunnelEventKind, user: string | undefined, reason: string): PluginResponse {
+    const uid = parseFrpUser(user);
+    if (uid !== null) this.writer.decision(0, uid, node.node_id, kind, reason);
+    return reject(reason);
+  }
+
+  /** A refusal about one tunnel, recorded on it. */
+  private refuseTunnel(node: NodeEntry, t: TunnelEntry, kind: TunnelEventKind, reason: string): PluginResponse {
+    this.writer.decision(t.tun_id, t.uid, node.node_id, kind, reason);
+    return reject(reason);
+  }
 
   /**
    * Authenticates the node (secret from the URL path, compared in constant time) and answers one
@@ -245,7 +271,13 @@ export class FrpPlugin {
   }
 
   private login(node: NodeEntry, c: LoginContent): Maybe<PluginResponse> {
-    return then(this.checkUser(node, c.user, c.metas), (r) => (typeof r === "string" ? reject(r) : ALLOW));
+    return then(this.checkUser(node, c.user, c.metas), (r) => {
+      if (typeof r === "string") return this.refusal(node, "login_refused", c.user, r);
+      // A freed session logs in again under its run id at once: it must not take the proxy back.
+      if (this.freed.refused(r.uid, c.run_id)) return this.refusal(node, "login_refused", c.user, FREED_SESSION);
+      this.writer.login(r.uid, node.node_id, c.version, c.client_address);
+      return ALLOW;
+    });
   }
 
   /** Finds the tunnel behind a proxy name on this node, or says why there is none. */
@@ -270,22 +302,26 @@ export class FrpPlugin {
   private proxyFor(node: NodeEntry, user: UserEntry, c: NewProxyContent): PluginResponse {
     const t = this.tunnelOf(node, user, c.proxy_name);
     if (typeof t === "string") return reject(t);
+    const refuse = (reason: string) => this.refuseTunnel(node, t, "proxy_refused", reason);
+    if (this.freed.refused(user.uid, c.user.run_id)) return refuse(FREED_SESSION);
     const blocked = tunnelBlock(t) ?? planBlock(user, t);
-    if (blocked) return reject(blocked);
+    if (blocked) return refuse(blocked);
     const type = c.proxy_type || "tcp";
-    if (type !== t.protocol) return reject(`隧道 ${t.tun_name} 的类型应为 ${t.protocol}，配置中是 ${type}`);
+    if (type !== t.protocol) return refuse(`隧道 ${t.tun_name} 的类型应为 ${t.protocol}，配置中是 ${type}`);
     let remotePort = c.remote_port;
     if (t.protocol === "tcp" || t.protocol === "udp") {
       if (!c.remote_port) remotePort = t.remote_port ?? undefined;
       else if (c.remote_port !== t.remote_port)
-        return reject(`隧道 ${t.tun_name} 的远程端口应为 ${t.remote_port}，请重新下载配置文件`);
+        return refuse(
+          `隧道 ${t.tun_name} 的远程端口应为 ${t.remote_port}（配置为 ${c.remote_port}），请重新下载配置文件`,
+        );
     } else {
       if (!sameSet(c.custom_domains ?? [], t.custom_domains))
-        return reject(`隧道 ${t.tun_name} 的自定义域名与控制台不一致，请重新下载配置文件`);
+        return refuse(`隧道 ${t.tun_name} 的自定义域名与控制台不一致，请重新下载配置文件`);
       const domainBlocked = domainBlock(user, t, Date.now());
-      if (domainBlocked) return reject(domainBlocked);
+      if (domainBlocked) return refuse(domainBlocked);
       if ((c.subdomain ?? "").toLowerCase() !== (t.subdomain ?? ""))
-        return reject(`隧道 ${t.tun_name} 的子域名与控制台不一致，请重新下载配置文件`);
+        return refuse(`隧道 ${t.tun_name} 的子域名与控制台不一致，请重新下载配置文件`);
     }
     const mbps = effectiveBandwidth(t.bandwidth, user.limits?.bandwidth ?? 0, node.bandwidth);
     // Allowing is not holding: frps may still refuse ("already exists" while another session of
@@ -298,6 +334,11 @@ export class FrpPlugin {
       this.admitted.set(t.tun_id, mbps);
       this.cache.proxyOpened(t, c.user.run_id);
       this.writer.online(t.tun_id, user.uid, c.user.run_id);
+      this.writer.decision(t.tun_id, user.uid, node.node_id, "proxy_ok", `隧道 ${t.tun_name} 已连接`);
+    } else {
+      // frps will refuse it ("proxy already exists"): the doctor says who holds it (the writer
+      // turns the holder's run id into "被另一会话占用：…" off this path).
+      this.writer.decision(t.tun_id, user.uid, node.node_id, "proxy_held", t.run_id);
     }
     return modify(withLimits(c, remotePort, mbps));
   }
@@ -308,11 +349,17 @@ export class FrpPlugin {
    * the session and logs in again, and the blocked tunnel cannot open any more.
    */
   private ping(node: NodeEntry, c: { user: PluginUserInfo }): Maybe<PluginResponse> {
-    return this.withUser(node, c.user, (user) => {
+    return then(this.checkUser(node, c.user?.user, c.user?.metas), (user) => {
+      if (typeof user === "string") return this.refusal(node, "ping_refused", c.user.user, user);
+      if (this.freed.refused(user.uid, c.user.run_id))
+        return this.refusal(node, "ping_refused", c.user.user, FREED_SESSION);
       // The poller's kick: open connections may hold more than the quota left; frps counts
       // them when the session drops, and the customer reconnects if quota remains.
-      if (user.kicks.has(node.node_id)) return reject("剩余流量不足以结算当前连接，连接将断开以结算流量");
-      return this.heldBlock(node, user) ?? ALLOW;
+      if (user.kicks.has(node.node_id))
+        return this.refusal(node, "ping_refused", c.user.user, "剩余流量不足以结算当前连接，连接将断开以结算流量");
+      const held = this.heldBlock(node, user);
+      if (held) this.writer.decision(0, user.uid, node.node_id, "ping_refused", held.reject_reason ?? "");
+      return held ?? ALLOW;
     });
   }
 
@@ -360,9 +407,9 @@ export class FrpPlugin {
     const t = this.tunnelOf(node, user, c.proxy_name);
     if (typeof t === "string") return reject(t);
     const blocked = tunnelBlock(t);
-    if (blocked) return reject(blocked);
+    if (blocked) return this.refuseTunnel(node, t, "visitor_refused", blocked);
     const held = this.heldBlock(node, user);
-    if (held) return held;
+    if (held) return this.refuseTunnel(node, t, "visitor_refused", held.reject_reason ?? "");
     this.writer.conn({
       tun_id: t.tun_id,
       uid: t.uid,

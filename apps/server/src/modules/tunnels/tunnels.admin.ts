@@ -6,6 +6,7 @@ import { nowIso } from "../../shared/time";
 import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { cleanAddon, unmaskAddon } from "./tunnel-draft";
+import { recordTunnelEvents } from "./tunnel-events";
 import { findTunnel, markDeleted, nameTaken } from "./tunnels.repository";
 import { getAdminTunnel } from "./tunnels.service";
 
@@ -22,15 +23,32 @@ export async function lockTunnel(trx: Tx, tunId: number, reason: string, operato
     .updateTable("tunnels")
     .set({ status: TunnelStatus.Locked, banned_reason: reason, updated_at: now })
     .where("tun_id", "=", tunId)
-    .returning("uid")
+    .returning(["uid", "node_id", "tun_name"])
     .executeTakeFirst();
-  if (t) trx.changes.emit("tunnel.changed", { tun_id: tunId, uid: t.uid });
+  if (t) {
+    trx.changes.emit("tunnel.changed", { tun_id: tunId, uid: t.uid });
+    // What frpc is told from now on (frp's tunnelBlock), so the row reads as the refusals after it.
+    const told = `隧道 ${t.tun_name} 已被锁定${reason ? `：${reason}` : ""}`;
+    await recordOperatorEvent(trx, { tun_id: tunId, uid: t.uid, node_id: t.node_id }, "locked", told, now);
+  }
   await trx
     .updateTable("tunnel_flags")
     .set({ status: IllegalStatus.Banned, handled_at: now, handled_by: operatorUid })
     .where("tun_id", "=", tunId)
     .where("status", "=", IllegalStatus.Pending)
     .execute();
+}
+
+/** 连接诊断: an operator's lock or unlock, in its transaction. */
+function recordOperatorEvent(
+  trx: Tx,
+  t: { tun_id: number; uid: number; node_id: number },
+  kind: "locked" | "unlocked",
+  reason: string,
+  at: string,
+): Promise<void> {
+  const row = { tun_id: t.tun_id, uid: t.uid, node_id: t.node_id, kind, reason, count: 1, first_at: at, last_at: at };
+  return recordTunnelEvents(trx, [row]);
 }
 
 /**
@@ -71,6 +89,7 @@ export async function adminUpdateTunnel(
         .set({ status: TunnelStatus.Offline, banned_reason: null, updated_at: nowIso() })
         .where("tun_id", "=", cur.tun_id)
         .execute();
+      await recordOperatorEvent(trx, cur, "unlocked", `隧道 ${cur.tun_name} 已由管理员解锁`, nowIso());
     } else if (body.status === TunnelStatus.Deleted) {
       await markDeleted(trx, cur.tun_id);
     } else if (body.banned_reason !== undefined && cur.status === TunnelStatus.Locked) {

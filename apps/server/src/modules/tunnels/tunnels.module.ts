@@ -1,5 +1,6 @@
 import type { ModuleManifest } from "../../shared/module";
 import { releaseNodeHolds } from "./sessions";
+import { pruneTunnelEvents } from "./tunnel-events";
 import { tunnelsRoutes } from "./tunnels.routes";
 
 /** Customers' tunnels, their sessions on the nodes, and operators' rules against illegal use. */
@@ -7,4 +8,6 @@ export const tunnelsModule: ModuleManifest = {
   name: "tunnels",
   routes: tunnelsRoutes,
   nodeDeletedHooks: [releaseNodeHolds],
+  // 连接诊断's rows: 7 days, bounded per tunnel
+  jobs: () => [{ name: "tunnels.events.prune", everyMs: 3_600_000, run: (ctx) => pruneTunnelEvents(ctx) }],
 };

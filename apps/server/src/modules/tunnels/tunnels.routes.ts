@@ -4,6 +4,7 @@ import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { tunnelConfig } from "./frpc-config";
 import { createRule, deleteRule, handleFlag, listFlags, listRules, reportAbuse } from "./illegal.service";
+import { listTunnelEvents } from "./tunnel-events";
 import { adminUpdateTunnel } from "./tunnels.admin";
 import {
   createTunnel,
@@ -24,6 +25,9 @@ export function tunnelsRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, TunnelsApi.deleteUserTun, ({ body, user }) => deleteTunnel(ctx, user.uid, body.tun_id));
   defineRoute(app, ctx, TunnelsApi.getUserTunConfig, ({ query, user }) => tunnelConfig(ctx, user.uid, query));
   defineRoute(app, ctx, TunnelsApi.getUserTunTunid, ({ params, user }) => getUserTunnel(ctx, user.uid, params.tunid));
+  defineRoute(app, ctx, TunnelsApi.getUserTunTunidEvents, ({ params, query, user }) =>
+    listTunnelEvents(ctx, user.uid, params.tunid, query),
+  );
 
   // ------------------------------------------------------------ anyone
   defineRoute(app, ctx, TunnelsApi.postPublicAbuse, ({ body, req }) => reportAbuse(ctx, req.ip, body));

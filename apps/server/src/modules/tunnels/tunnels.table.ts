@@ -104,6 +104,20 @@ export interface TunnelFlagTable {
   handled_by: number | null;
 }
 
+/** 连接诊断: one decision about a tunnel (tun_id 0: about its owner's sessions on the node), `count` times in `minute`. */
+export interface TunnelEventTable {
+  id: Generated<number>;
+  tun_id: number;
+  uid: number;
+  node_id: number;
+  kind: string;
+  reason: string;
+  minute: string;
+  count: number;
+  first_at: string;
+  last_at: string;
+}
+
 export interface TunnelTables {
   tunnels: TunnelTable;
   tunnel_domains: TunnelDomainTable;
@@ -111,4 +125,5 @@ export interface TunnelTables {
   tunnel_conns: TunnelConnTable;
   illegal_rules: IllegalRuleTable;
   tunnel_flags: TunnelFlagTable;
+  tunnel_events: TunnelEventTable;
 }
