@@ -19,6 +19,7 @@ import { registerSecurityHeaders } from "./http/security-headers";
 import { affiliateModule } from "./modules/affiliate/affiliate.module";
 import { agentsModule } from "./modules/agents/agents.module";
 import { apidocsModule } from "./modules/apidocs/apidocs.module";
+import { apitokensModule } from "./modules/apitokens/apitokens.module";
 import { assistantModule } from "./modules/assistant/assistant.module";
 import { auditModule } from "./modules/audit/audit.module";
 import { authModule } from "./modules/auth/auth.module";
@@ -82,6 +83,7 @@ export const MODULES: readonly ModuleManifest[] = [
   siteModule,
   settingsModule,
   authModule,
+  apitokensModule,
   oidcModule,
   usersModule,
   dashboardModule,

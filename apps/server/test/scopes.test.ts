@@ -65,19 +65,25 @@ describe("endpoint scopes", () => {
 
 describe("ctx.auth", () => {
   it("a registered credential kind reaches the routes through the one authorize path", async () => {
-    expect(t.ctx.auth.names).toEqual(["session", "test-token"]);
+    // The session kind first; the app's other kinds (API tokens, …) between; the test's last.
+    expect(t.ctx.auth.names[0]).toBe("session");
+    expect(t.ctx.auth.names).toContain("token");
+    expect(t.ctx.auth.names.at(-1)).toBe("test-token");
+    // userInfo needs "account:read" (an API token scope); a console session grants every scope.
     const r = await t.api<{ uid: number }>("GET", "/user/userInfo", {
-      token: `tst_${customer.uid}_${Role.Customer}_console`,
+      token: `tst_${customer.uid}_${Role.Customer}_account:read`,
     });
     expect(r.body.code).toBe("SUCCESS");
     expect(r.body.data.uid).toBe(customer.uid);
   });
 
   it("refuses a credential lacking the endpoint's scope: 403, naming the scope", async () => {
-    const r = await t.api("GET", "/user/userInfo", { token: `tst_${customer.uid}_${Role.Customer}_appeal` });
+    const r = await t.api("GET", "/user/loginList", { token: `tst_${customer.uid}_${Role.Customer}_appeal` });
     expect(r.status).toBe(403);
     expect(r.body.code).toBe(ErrorCode.NoPermission);
     expect(r.body.msg).toBe("当前登录凭证无权调用此接口（需要权限范围 console）");
+    const narrow = await t.api("GET", "/user/userInfo", { token: `tst_${customer.uid}_${Role.Customer}_console` });
+    expect([narrow.status, narrow.body.msg]).toEqual([403, "当前登录凭证无权调用此接口（需要权限范围 account:read）"]);
     // A Manager's credential without "admin" reaches no /super endpoint, whatever the role says.
     const admin = await t.api<{ uid: number }>("GET", "/user/userInfo", { token: await t.adminToken() });
     const mgr = await t.api("GET", "/super/user/list", { token: `tst_${admin.body.data.uid}_${Role.Manager}_console` });

@@ -18,6 +18,12 @@ export const Scopes = [
   "console",
   "admin",
   "appeal",
+  // API tokens (apitokens.ts): granted one by one, never "console" or "admin"
+  "tunnels:read",
+  "tunnels:write",
+  "traffic:read",
+  "billing:read",
+  "account:read",
   // the node agent's credential (agents module): its three /agent routes only
   "agent",
 ] as const;

@@ -44,7 +44,7 @@ export async function authorize(
 ): Promise<Principal | null> {
   const scope = endpointScope(ep);
   if (scope === null) return null;
-  const user = await ctx.auth.authenticate(req.headers.authorization);
+  const user = await ctx.auth.authenticate(req.headers.authorization, { ip: req.ip });
   if (ep.access === "staff" && user.role < Role.Support) throw forbidden();
   if (ep.access === "manager" && user.role !== Role.Manager) throw forbidden();
   assertScope(user, scope);

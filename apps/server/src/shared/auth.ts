@@ -14,6 +14,8 @@ export interface Principal {
   credentialId: string;
   /** the scopes it grants: "all" for a console session, else exactly these */
   scopes: "all" | ReadonlySet<Scope>;
+  /** what a scope refusal calls the credential ("API 令牌"); "当前登录凭证" when absent */
+  label?: string;
 }
 
 /**
@@ -29,8 +31,13 @@ export interface CredentialKind {
    * no I/O. The first registered kind that claims it authenticates it; no other is tried.
    */
   claims(bearer: string): boolean;
-  /** The caller, or a 401/403 AppError (expired, revoked, banned, …). */
-  authenticate(bearer: string): Promise<Principal>;
+  /** The caller, or a 401/403 AppError (expired, revoked, banned, …). `meta`: the request's, where known. */
+  authenticate(bearer: string, meta?: CallMeta): Promise<Principal>;
+}
+
+/** What a kind may record of the call presenting it (an API token's last use). */
+export interface CallMeta {
+  ip: string;
 }
 
 const unauthenticated = (msg: string) => new AppError(ErrorCode.TokenMissing, 401, msg);
@@ -58,12 +65,12 @@ export class Authenticator {
    * Authenticates an `Authorization` header ("Bearer <credential>"): 401/30001 without one or when
    * no kind claims it; otherwise whatever the claiming kind answers.
    */
-  async authenticate(authorization: string | undefined): Promise<Principal> {
+  async authenticate(authorization: string | undefined, meta?: CallMeta): Promise<Principal> {
     const bearer = authorization?.startsWith("Bearer ") ? authorization.slice(7).trim() : "";
     if (!bearer) throw unauthenticated("请先登录");
     const kind = this.kinds.find((k) => k.claims(bearer));
     if (!kind) throw unauthenticated("登录凭证无效，请重新登录");
-    return kind.authenticate(bearer);
+    return kind.authenticate(bearer, meta);
   }
 
   /**
@@ -80,5 +87,9 @@ export class Authenticator {
 /** 403/30004 when the principal's credential does not grant `scope`. */
 export function assertScope(p: Principal, scope: Scope | null): void {
   if (!grants(p, scope))
-    throw new AppError(ErrorCode.NoPermission, 403, `当前登录凭证无权调用此接口（需要权限范围 ${scope}）`);
+    throw new AppError(
+      ErrorCode.NoPermission,
+      403,
+      `${p.label ?? "当前登录凭证"}无权调用此接口（需要权限范围 ${scope}）`,
+    );
 }

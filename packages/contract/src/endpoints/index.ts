@@ -1,6 +1,7 @@
 import { AffiliateApi } from "./affiliate";
 import { AgentsApi } from "./agents";
 import { ApidocsApi } from "./apidocs";
+import { ApitokensApi } from "./apitokens";
 import { AssistantApi } from "./assistant";
 import { AuditApi } from "./audit";
 import { AuthApi } from "./auth";
@@ -34,6 +35,7 @@ import { VerifyApi } from "./verify";
 export { AffiliateApi } from "./affiliate";
 export { AgentsApi } from "./agents";
 export { ApidocsApi } from "./apidocs";
+export { ApitokensApi } from "./apitokens";
 export { AssistantApi } from "./assistant";
 export { AuditApi } from "./audit";
 export { AuthApi } from "./auth";
@@ -69,6 +71,7 @@ export const Endpoints = {
   affiliate: AffiliateApi,
   agents: AgentsApi,
   apidocs: ApidocsApi,
+  apitokens: ApitokensApi,
   assistant: AssistantApi,
   audit: AuditApi,
   auth: AuthApi,

@@ -159,6 +159,7 @@ export const NodesApi = {
     method: "GET",
     url: "/user/node",
     access: "user",
+    scope: "tunnels:read",
     summary: "the nodes the customer's plan may use",
     query: NodeListQuery,
   }),

@@ -8,6 +8,7 @@ export const SubscriptionsApi = {
     method: "GET",
     url: "/user/subscription",
     access: "user",
+    scope: "billing:read",
     summary: "plans and traffic packs, and what the customer may use now",
     query: SubscriptionQuery,
   }),

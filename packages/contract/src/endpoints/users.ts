@@ -9,6 +9,7 @@ export const UsersApi = {
     method: "GET",
     url: "/user/userInfo",
     access: "user",
+    scope: "account:read",
     summary: "the signed-in user; loaded by every shell",
   }),
   patchUserInfo: endpoint<null>()({

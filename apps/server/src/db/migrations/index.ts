@@ -34,6 +34,7 @@ import * as verifyClaims from "./2026-11-27T16-00_verify_claims";
 import * as subscriptionReplacedBy from "./2026-11-28T02-00_subscription_replaced_by";
 import * as sessionScope from "./2026-11-28T03-00_session_scope";
 import * as outbox from "./2026-11-28T04-00_outbox";
+import * as apiTokens from "./2026-11-28T06-00_api_tokens";
 import * as nodeAgent from "./2026-11-28T06-30_node_agent";
 import * as tunnelEvents from "./2026-11-28T06-20_tunnel_events";
 
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T03-00_session_scope": sessionScope,
   "2026-11-28T02-00_subscription_replaced_by": subscriptionReplacedBy,
   "2026-11-28T06-20_tunnel_events": tunnelEvents,
+  "2026-11-28T06-00_api_tokens": apiTokens,
 };
