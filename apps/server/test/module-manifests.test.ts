@@ -20,6 +20,7 @@ const folders = fs.readdirSync(MODULES_DIR).filter((f) => fs.statSync(path.join(
  * (customers ask, an operator decides) must declare a waiting counter instead of being listed.
  */
 const NO_QUEUE: Record<string, string> = {
+  frp: "强制下线 takes effect at once (its customer frees their own session); operators poll nodes on their own",
   domains: "a customer verifies a domain through DNS; operators unbind on their own initiative",
   marketing: "a gift card is redeemed at once; codes and promotions are operators' own",
   oidc: "binding a provider needs no operator; operators configure providers",
