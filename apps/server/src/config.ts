@@ -203,6 +203,13 @@ export const ConfigSchema = z
      * unset: generated once and kept in settings (then a database copy holds key and secrets together)
      */
     OIDC_SECRET_KEY: z.preprocess(blankToUndef, z.string().min(32, "must be at least 32 characters").optional()),
+    /**
+     * key that encrypts the accounts' TOTP secrets in the database (AES-256-GCM); unset: generated
+     * once and kept in settings outside production, refused in production (two-factor cannot be enabled)
+     */
+    MFA_SECRET_KEY: z.preprocess(blankToUndef, z.string().min(32, "must be at least 32 characters").optional()),
+    /** Managers and support staff must sign in with a second factor (those without one enrol first) */
+    STAFF_MFA_REQUIRED: z.preprocess(blankToUndef, bool.default(false)),
     /** default of the operator setting "creating a tunnel requires identity verification" */
     VERIFY_REQUIRED_FOR_TUNNELS: z.preprocess(blankToUndef, bool.default(true)),
     /**

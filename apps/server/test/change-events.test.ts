@@ -56,6 +56,7 @@ const QUIET: Record<string, string> = {
   tunnelSeenOnline: "the poller saw an offline tunnel online: status only, no hold taken or released",
   tunnelsGone: "connected tunnels went offline: status only, decisions do not depend on it",
   issueSession: "a new session: its id is new, so no cache holds it",
+  touchSession: "last_seen_at only, for the session list: no cache reads it",
 };
 
 /** Functions of the owner modules that write their tables: "function" (the nearest top-level declaration). */

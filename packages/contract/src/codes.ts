@@ -24,6 +24,11 @@ export const ErrorCode = {
    * Not a dead session: the web shows the ban and leads to the appeal instead of /login.
    */
   AccountBanned: 30005,
+  /**
+   * the password was right and a second factor is needed (HTTP 401): `data` is MfaChallengeData,
+   * a short-lived challenge for POST /auth/mfa (or, with `setup`, the staff enrolment). No session.
+   */
+  SecondFactorRequired: 30006,
   /** remote duplicated: remote port or domain taken on that node */
   RemoteDuplicated: 40001,
   /** local duplicated: name already exists for this owner */

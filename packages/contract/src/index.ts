@@ -16,6 +16,7 @@ export * from "./home";
 export * from "./invoices";
 export * from "./marketing";
 export * from "./menu";
+export * from "./mfa";
 export * from "./money";
 export * from "./nodes";
 export * from "./oidc";

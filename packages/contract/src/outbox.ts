@@ -19,6 +19,7 @@ export const OutboxEventTypeLabel: Record<string, string> = {
   "tunnel.offline": "隧道离线",
   "tunnel.online": "隧道上线",
   "quota.80": "流量已用 80%",
+  "auth.new_device": "新设备登录",
 };
 
 export const OutboxDeliveryQuery = PageQuery.extend({

@@ -55,6 +55,12 @@ export interface SiteSettings {
     /** seconds a sign-in lasts (JWT_TTL) */
     session_ttl_sec: number;
   };
+  security: {
+    /** Managers and support staff must sign in with a second factor (STAFF_MFA_REQUIRED) */
+    staff_mfa_required: boolean;
+    /** the TOTP secrets' key comes from the environment (MFA_SECRET_KEY); else kept in settings (not in production) */
+    mfa_key_configured: boolean;
+  };
   site: {
     /** PUBLIC_URL, null when unset */
     public_url: string | null;

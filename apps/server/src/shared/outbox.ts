@@ -35,6 +35,8 @@ export interface DomainEvents {
     used: number;
     quota: number;
   };
+  /** a sign-in from a device (user-agent family and network) the account had not signed in from (auth) */
+  "auth.new_device": { uid: number; device: string; ip: string; at: string };
 }
 export type DomainEventType = keyof DomainEvents;
 

@@ -1,5 +1,18 @@
 import { LoginBody, RegisterBody, ResetBody, SmsBody, type TokenResult } from "../auth";
 import { endpoint } from "../endpoint";
+import {
+  MfaSetupBody,
+  MfaSetupConfirmBody,
+  type MfaSetupResult,
+  type MfaStatus,
+  MfaVerifyBody,
+  type RecoveryCodes,
+  type SessionInfo,
+  SessionParams,
+  TotpCodeBody,
+  TotpDisableBody,
+  type TotpEnrolment,
+} from "../mfa";
 import { ChangePasswordBody, ChangePhoneBody } from "../users";
 
 /** The auth endpoints (see endpoint.ts). */
@@ -51,5 +64,82 @@ export const AuthApi = {
     access: "user",
     summary: 'moves the account to a new phone (the code was sent to it with scene "phone")',
     body: ChangePhoneBody,
+  }),
+  postAuthMfa: endpoint<TokenResult>()({
+    method: "POST",
+    url: "/auth/mfa",
+    access: "public",
+    summary:
+      "the second step of a sign-in: the challenge a password sign-in answered (30006) and an authenticator or recovery code; answers a session token",
+    body: MfaVerifyBody,
+  }),
+  postAuthMfaSetup: endpoint<TotpEnrolment>()({
+    method: "POST",
+    url: "/auth/mfa/setup",
+    access: "public",
+    summary:
+      "a staff member required to use a second factor: a new TOTP secret, with the setup challenge (30006, setup)",
+    body: MfaSetupBody,
+  }),
+  postAuthMfaSetupConfirm: endpoint<MfaSetupResult>()({
+    method: "POST",
+    url: "/auth/mfa/setup/confirm",
+    access: "public",
+    summary:
+      "confirms the setup challenge's secret with a code; answers a session token and the recovery codes (shown once)",
+    body: MfaSetupConfirmBody,
+  }),
+  getUserMfa: endpoint<MfaStatus>()({
+    method: "GET",
+    url: "/user/mfa",
+    access: "user",
+    summary: "whether two-factor sign-in is on, unused recovery codes, whether the operator requires it",
+  }),
+  postUserMfaTotp: endpoint<TotpEnrolment>()({
+    method: "POST",
+    url: "/user/mfa/totp",
+    access: "user",
+    summary: "starts enabling TOTP: a new secret (not in force until confirmed with a code)",
+  }),
+  postUserMfaTotpConfirm: endpoint<RecoveryCodes>()({
+    method: "POST",
+    url: "/user/mfa/totp/confirm",
+    access: "user",
+    summary: "confirms the new secret with a code: TOTP is on; answers ten recovery codes, shown once",
+    body: TotpCodeBody,
+  }),
+  postUserMfaRecoveryCodes: endpoint<RecoveryCodes>()({
+    method: "POST",
+    url: "/user/mfa/recovery-codes",
+    access: "user",
+    summary: "replaces the recovery codes (needs a current code); answers the new ten, shown once",
+    body: TotpCodeBody,
+  }),
+  postUserMfaTotpDisable: endpoint<null>()({
+    method: "POST",
+    url: "/user/mfa/totp/disable",
+    access: "user",
+    summary:
+      "turns TOTP off (needs a current or recovery code, or the password); refused while the operator requires it",
+    body: TotpDisableBody,
+  }),
+  getUserSessions: endpoint<SessionInfo[]>()({
+    method: "GET",
+    url: "/user/sessions",
+    access: "user",
+    summary: "the account's signed-in devices: device, IP, created, last seen, the current one marked",
+  }),
+  deleteUserSession: endpoint<null>()({
+    method: "DELETE",
+    url: "/user/sessions/:sid",
+    access: "user",
+    summary: "signs one of the account's sessions out",
+    params: SessionParams,
+  }),
+  postUserSessionsRevokeOthers: endpoint<null>()({
+    method: "POST",
+    url: "/user/sessions/revoke-others",
+    access: "user",
+    summary: "signs out every other session of the account",
   }),
 } as const;

@@ -4,7 +4,10 @@ import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { direct } from "../../shared/tx";
 import { login, register, requestSmsCode, resetPassword } from "./auth.service";
+import { confirmSetup, startSetup, verifySignIn } from "./challenge";
 import { changePassword, changePhone } from "./credentials";
+import { listSessions, revokeOtherSessions, revokeOwnSession } from "./devices";
+import { confirmTotp, disableTotp, mfaStatus, regenerateRecoveryCodes, startTotp } from "./mfa";
 import { revokeSessions, SESSION_KIND } from "./sessions";
 
 export const clientMeta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: String(req.headers["user-agent"] ?? "") });
@@ -25,4 +28,32 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
   defineRoute(app, ctx, AuthApi.postUserPassword, ({ user, body, req }) => changePassword(ctx, user.uid, body, req.ip));
   defineRoute(app, ctx, AuthApi.postUserPhone, ({ user, body }) => changePhone(ctx, user.uid, body));
+
+  // Two-factor sign-in: the second step and the staff enrolment take the challenge, not a session.
+  defineRoute(app, ctx, AuthApi.postAuthMfa, ({ body, req }) => verifySignIn(ctx, body, clientMeta(req)));
+  defineRoute(app, ctx, AuthApi.postAuthMfaSetup, ({ body }) => startSetup(ctx, body));
+  defineRoute(app, ctx, AuthApi.postAuthMfaSetupConfirm, ({ body, req }) => confirmSetup(ctx, body, clientMeta(req)));
+  defineRoute(app, ctx, AuthApi.getUserMfa, ({ user }) => mfaStatus(ctx, user.uid, user.role));
+  defineRoute(app, ctx, AuthApi.postUserMfaTotp, ({ user }) => startTotp(ctx, user.uid));
+  defineRoute(app, ctx, AuthApi.postUserMfaTotpConfirm, ({ user, body, req }) =>
+    confirmTotp(ctx, user.uid, body.code, req.ip),
+  );
+  defineRoute(app, ctx, AuthApi.postUserMfaRecoveryCodes, ({ user, body, req }) =>
+    regenerateRecoveryCodes(ctx, user.uid, body.code, req.ip),
+  );
+  defineRoute(app, ctx, AuthApi.postUserMfaTotpDisable, async ({ user, body, req }) => {
+    await disableTotp(ctx, user.uid, body, req.ip);
+    return null;
+  });
+
+  // The account's sessions (device, address, last seen) and signing them out.
+  defineRoute(app, ctx, AuthApi.getUserSessions, ({ user }) => listSessions(ctx.db, user));
+  defineRoute(app, ctx, AuthApi.deleteUserSession, async ({ user, params }) => {
+    await revokeOwnSession(ctx, user.uid, params.sid);
+    return null;
+  });
+  defineRoute(app, ctx, AuthApi.postUserSessionsRevokeOthers, async ({ user }) => {
+    await revokeOtherSessions(ctx, user);
+    return null;
+  });
 }

@@ -8,9 +8,8 @@ import {
   UserStatus,
 } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { AppError, invalid, localDuplicated, notFound, rateLimited, refused } from "../../shared/errors";
+import { AppError, invalid, localDuplicated, notFound, refused } from "../../shared/errors";
 import { randomCode, randomToken } from "../../shared/ids";
-import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";
 import { direct, transact } from "../../shared/tx";
 import { grantDefaultPlan } from "../subscriptions/default-plan";
@@ -21,6 +20,9 @@ import {
   recordLogin,
   updateUserRow,
 } from "../users/users.repository";
+import { countedAttempt, FAILS_PER_ACCOUNT, FAILS_PER_IP, ipFailKey } from "./attempts";
+import { finishSignIn } from "./challenge";
+import { noteSignInDevice } from "./devices";
 import { hashPassword } from "./passwords";
 import { bannedError, issueSession, revokeSessions } from "./sessions";
 import { consumeCode, sendCode } from "./sms";
@@ -70,23 +72,16 @@ export async function register(ctx: AppContext, body: RegisterBody, meta: Client
     });
     await grantDefaultPlan(trx, uid);
     await recordLogin(trx, uid, meta.ip, meta.userAgent, { method: "register" });
+    // The account's first device: remembered, so that a sign-in from another one is noticed.
+    await noteSignInDevice(trx, uid, meta);
     return issueSession(ctx, uid, meta, trx);
   });
 }
 
-const FAIL_WINDOW = 15 * 60;
-const FAILS_PER_PHONE = 5;
-const FAILS_PER_IP = 30;
-
 /**
- * Checks a password against the sign-in limits: five failures for a phone (or thirty from an
- * IP) in 15 minutes → 429. Used by sign-in and by password change, so both share one budget.
- *
- * Every attempt is counted atomically *before* the password is checked, so that concurrent
- * requests cannot all pass a "not locked yet" check: at most five checks per phone (thirty per
- * IP) are ever evaluated in a window. A success takes its own IP hit back and clears the phone's
- * counter; an attempt that was never evaluated (its phone is locked, or argon2 is busy) is taken
- * back too, so the counters hold failures plus attempts in flight.
+ * Checks a password against the sign-in limits (attempts.ts): five failures for a phone (or thirty
+ * from an IP) in 15 minutes → 429. Used by sign-in, password change and turning two-factor off,
+ * so all share one budget.
  */
 export async function checkPasswordLimited(
   ctx: AppContext,
@@ -95,31 +90,20 @@ export async function checkPasswordLimited(
   passwordHash: string | undefined,
   password: string,
 ): Promise<boolean> {
-  const phoneKey = `login:fail:phone:${phone}`;
-  const ipKey = `login:fail:ip:${clientKey(ip)}`;
-  const byIp = await ctx.limiter.hit(ipKey, FAILS_PER_IP, FAIL_WINDOW);
-  if (!byIp.allowed) throw rateLimited(byIp.retryAfterSec);
-  const byPhone = await ctx.limiter.hit(phoneKey, FAILS_PER_PHONE, FAIL_WINDOW);
-  if (!byPhone.allowed) {
-    await ctx.limiter.undo(ipKey);
-    throw rateLimited(byPhone.retryAfterSec);
-  }
-  let ok = false;
-  try {
-    // A phone without an account (or without a password) is checked against a stand-in hash, so the
-    // answer takes the same argon2 time either way and its timing tells nothing (issue 30 §10).
-    const verified = await ctx.passwords.verify(passwordHash ?? (await standInHash()), password);
-    ok = passwordHash ? verified : false;
-  } catch (err) {
-    await ctx.limiter.undo(ipKey);
-    await ctx.limiter.undo(phoneKey);
-    throw err;
-  }
-  if (ok) {
-    await ctx.limiter.undo(ipKey);
-    await ctx.limiter.reset(phoneKey);
-  }
-  return ok;
+  return countedAttempt(
+    ctx,
+    [
+      { key: ipFailKey(ip), limit: FAILS_PER_IP, onSuccess: "undo" },
+      { key: `login:fail:phone:${phone}`, limit: FAILS_PER_ACCOUNT, onSuccess: "reset" },
+    ],
+    async () => {
+      // A phone without an account (or without a password) is checked against a stand-in hash, so the
+      // answer takes the same argon2 time either way and its timing tells nothing (issue 30 §10).
+      const verified = await ctx.passwords.verify(passwordHash ?? (await standInHash()), password);
+      return passwordHash ? verified : false;
+    },
+    (ok) => ok,
+  );
 }
 
 /** A hash of a random password with the same parameters as real ones, made once per process. */
@@ -129,7 +113,7 @@ const standInHash = (): Promise<string> => {
   return standIn;
 };
 
-/** Password sign-in, under {@link checkPasswordLimited}. */
+/** Password sign-in, under {@link checkPasswordLimited}, then the second factor when there is one (challenge.ts). */
 export async function login(ctx: AppContext, body: LoginBody, meta: ClientMeta): Promise<TokenResult> {
   const user = await findUserByPhone(ctx.db, body.phone);
   const ok = await checkPasswordLimited(ctx, body.phone, meta.ip, user?.password_hash, body.password);
@@ -141,8 +125,8 @@ export async function login(ctx: AppContext, body: LoginBody, meta: ClientMeta):
     throw bannedError(user.ban_reason, await issueSession(ctx, user.uid, meta, ctx.db, "appeal"));
   }
   if (user.status !== UserStatus.Active) throw refused("账号状态异常，请联系客服");
-  await recordLogin(direct(ctx), user.uid, meta.ip, meta.userAgent);
-  return issueSession(ctx, user.uid, meta);
+  // A session now, or the second step's challenge (30006) when the account uses or owes one.
+  return finishSignIn(ctx, user, meta);
 }
 
 /** Password reset by SMS code; every session of the account is revoked. */

@@ -10,6 +10,37 @@ export interface SessionTable {
   revoked_at: string | null;
   /** NULL: a console session (every scope); "appeal": a banned account's appeal session */
   scope: string | null;
+  /** when the session was last used (refreshed at most every few minutes); NULL: not since it began */
+  last_seen_at: string | null;
+}
+
+/** An account's TOTP factor (RFC 6238); one per account. */
+export interface TotpFactorTable {
+  uid: number;
+  /** the base32 secret sealed with AES-256-GCM (shared/secret-box.ts), bound to the uid */
+  secret: string;
+  /** NULL: pending, not yet confirmed with a code, signs nobody in */
+  enabled_at: string | null;
+  /** the last 30-second step whose code was accepted: that code and older ones are refused */
+  last_step: number | null;
+  created_at: string;
+}
+
+export interface RecoveryCodeTable {
+  id: Generated<number>;
+  uid: number;
+  /** SHA-256 hex of the normalised code */
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** Devices (user-agent family + network) an account has signed in from. */
+export interface KnownDeviceTable {
+  id: Generated<number>;
+  uid: number;
+  device_key: string;
+  created_at: string;
 }
 
 export interface SmsCodeTable {
@@ -24,8 +55,11 @@ export interface SmsCodeTable {
   used_at: string | null;
 }
 
-/** Owned by the auth module: sessions and SMS codes. */
+/** Owned by the auth module: sessions, SMS codes, second factors and known devices. */
 export interface AuthTables {
   sessions: SessionTable;
   sms_codes: SmsCodeTable;
+  totp_factors: TotpFactorTable;
+  recovery_codes: RecoveryCodeTable;
+  known_devices: KnownDeviceTable;
 }

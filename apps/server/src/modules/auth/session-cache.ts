@@ -6,6 +6,25 @@ import { EventedCache } from "../../shared/loading-cache";
 import { findUserAccess } from "../users/users.repository";
 import { TokenCache } from "./tokens";
 
+/** How stale a session's last_seen_at may grow while it is in use (the session list shows it). */
+export const LAST_SEEN_EVERY_MS = 5 * 60_000;
+
+/**
+ * Refreshes last_seen_at when it is older than LAST_SEEN_EVERY_MS. Called where the session row is
+ * read from the database anyway (at most every SESSION_TTL_MS per process while it is in use), so
+ * the list's "last seen" costs one write per session every few minutes, off the request's path.
+ */
+function touchSession(db: Kysely<DB>, sid: string, lastSeen: string): void {
+  const now = Date.now();
+  if (now - Date.parse(lastSeen) < LAST_SEEN_EVERY_MS) return;
+  db.updateTable("sessions")
+    .set({ last_seen_at: new Date(now).toISOString() })
+    .where("id", "=", sid)
+    .execute()
+    // Only a display: a failed write (the database going away at shutdown) changes nothing else.
+    .catch(() => undefined);
+}
+
 /** A stored session as authentication needs it. */
 export interface SessionEntry {
   uid: number;
@@ -55,9 +74,10 @@ export class SessionCache {
       async (sid) => {
         const row = await db
           .selectFrom("sessions")
-          .select(["uid", "revoked_at", "expires_at", "scope"])
+          .select(["uid", "revoked_at", "expires_at", "scope", "created_at", "last_seen_at"])
           .where("id", "=", sid)
           .executeTakeFirst();
+        if (row && row.revoked_at === null) touchSession(db, sid, row.last_seen_at ?? row.created_at);
         return row
           ? { uid: row.uid, revoked: row.revoked_at !== null, expiresMs: Date.parse(row.expires_at), scope: row.scope }
           : null;

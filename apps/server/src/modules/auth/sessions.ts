@@ -55,6 +55,7 @@ export async function issueSession(
       expires_at: expires.toISOString(),
       revoked_at: null,
       scope,
+      last_seen_at: null,
     })
     .execute();
   const token = await new SignJWT({ sid })
@@ -115,16 +116,17 @@ export function authenticate(ctx: AppContext, req: { headers: { authorization?: 
 
 /**
  * Revokes one session (`sid`, of user `uid`), or every session of a user (password change or
- * reset, ban), and announces it ("session.revoked", after the commit) so that no process's
- * session cache accepts them any more.
+ * reset, ban) but `except` when given (sign out the other devices), and announces it
+ * ("session.revoked", after the commit) so that no process's session cache accepts them any more.
  */
-export async function revokeSessions(db: Tx, where: { uid: number; sid?: string }): Promise<void> {
+export async function revokeSessions(db: Tx, where: { uid: number; sid?: string; except?: string }): Promise<void> {
   let q = db
     .updateTable("sessions")
     .set({ revoked_at: nowIso() })
     .where("revoked_at", "is", null)
     .where("uid", "=", where.uid);
   if (where.sid !== undefined) q = q.where("id", "=", where.sid);
+  if (where.except !== undefined) q = q.where("id", "!=", where.except);
   await q.execute();
   db.changes.emit("session.revoked", where.sid !== undefined ? { uid: where.uid, sid: where.sid } : { uid: where.uid });
 }

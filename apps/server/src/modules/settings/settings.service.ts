@@ -36,6 +36,7 @@ export async function siteSettings(ctx: AppContext): Promise<SiteSettings> {
       domain_grace_hours: c.DOMAIN_GRACE_HOURS,
       session_ttl_sec: c.JWT_TTL,
     },
+    security: { staff_mfa_required: c.STAFF_MFA_REQUIRED, mfa_key_configured: Boolean(c.MFA_SECRET_KEY) },
     site: {
       public_url: c.PUBLIC_URL?.replace(/\/+$/, "") ?? null,
       payment: payGatewayKind(c),
