@@ -1,0 +1,443 @@
+import type { TunnelEventKind } from "@burrow/contract";
+import {
+  type CloseProxyContent,
+  type LoginContent,
+  type NewProxyContent,
+  type NewUserConnContent,
+  NodeStatus,
+  type PluginResponse,
+  type PluginUserInfo,
+  parseFrpProxyName,
+  parseFrpUser,
+} from "@burrow/contract";
+import type { Logger } from "pino";
+import {
+  type FrpDecisionCache,
+  type NodeEntry,
+  secretEquals,
+  type TunnelEntry,
+  tunnelBlock,
+  type UserEntry,
+} from "./decision-cache";
+import type { FrpWriter } from "./frp-writer";
+import { contentProblem } from "./plugin-schema";
+
+/** The canonical answers of frp-protocol.md §1.3. `unchange` is always explicit: absent means "replace". */
+export const ALLOW: PluginResponse = Object.freeze({ reject: false, unchange: true });
+/** A refusal; frpc sees `reason` (detailedErrorsToClient is on in Burrow's frps.toml). */
+export const reject = (reason: string): PluginResponse => ({ reject: true, reject_reason: reason });
+const modify = <C>(content: C): PluginResponse<C> => ({ reject: false, unchange: false, content });
+
+/** An HTTP status and body for the plugin route. */
+export interface PluginAnswer {
+  status: number;
+  body: PluginResponse;
+}
+
+const ALLOWED: PluginAnswer = Object.freeze({ status: 200, body: ALLOW });
+
+/** Bytes per second of a Mbps rate, as frp's "<float>KB" quantity (KB = 1024 bytes, exact for any whole Mbps). */
+export function bandwidthQuantity(mbps: number): string {
+  return `${(mbps * 125_000) / 1024}KB`;
+}
+
+/** The smallest positive of the tunnel's, plan's and node's bandwidth (Mbps), 0 when none is set. */
+export function effectiveBandwidth(tunnel: number, plan: number, node: number): number {
+  let min = 0;
+  for (const m of [tunnel, plan, node]) if (m > 0 && (min === 0 || m < min)) min = m;
+  return min;
+}
+
+/**
+ * The request's content, whole, with the remote port and the bandwidth limit set, or with no
+ * limit (one the client sent must not linger). It is changed in place: the body was parsed for
+ * this request alone, and a copy through object rest/spread costs several microseconds on every
+ * NewProxy (V8 builds it in dictionary mode, which then also serialises slowly).
+ */
+function withLimits(c: NewProxyContent, remotePort: number | undefined, mbps: number): NewProxyContent {
+  if (c.remote_port !== remotePort) c.remote_port = remotePort;
+  if (mbps > 0) {
+    c.bandwidth_limit = bandwidthQuantity(mbps);
+    c.bandwidth_limit_mode = "server";
+  } else if (c.bandwidth_limit !== undefined || c.bandwidth_limit_mode !== undefined) {
+    delete c.bandwidth_limit;
+    delete c.bandwidth_limit_mode;
+  }
+  return c;
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) => {
+  const x = [...new Set(a.map((s) => s.toLowerCase()))].sort();
+  const y = [...new Set(b.map((s) => s.toLowerCase()))].sort();
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+};
+
+/** Could run now: not deleted, locked or turned off (what tunnel_limit counts at connect time). */
+const runnable = (t: TunnelEntry) => tunnelBlock(t) === null;
+
+/**
+ * Why the plan in force no longer admits this tunnel, or null. Checked when it connects and at
+ * each heartbeat while it is up, so a smaller plan (after an expiry or an operator's edit) takes
+ * effect at the next connect, and within one heartbeat for sessions already up:
+ * - tunnel_limit: the oldest runnable tunnels win (tun_id order, i.e. creation order);
+ * - tunnel_peer_port_limit: ports or domains of this tunnel.
+ */
+function planBlock(user: UserEntry, t: TunnelEntry): string | null {
+  const limits = user.limits;
+  if (!limits) return null;
+  if (limits.tunnel_limit > 0) {
+    let older = 0;
+    for (const o of user.tunnels.values()) if (o.tun_id < t.tun_id && runnable(o)) older++;
+    if (older >= limits.tunnel_limit)
+      return `隧道 ${t.tun_name} 超出套餐隧道数量上限 ${limits.tunnel_limit} 条（tunnel_limit，较早创建的隧道优先）`;
+  }
+  const entries = t.protocol === "http" || t.protocol === "https" ? t.custom_domains.length + (t.subdomain ? 1 : 0) : 1;
+  if (limits.tunnel_peer_port_limit > 0 && entries > limits.tunnel_peer_port_limit)
+    return `隧道 ${t.tun_name} 超出套餐限制：每条隧道最多 ${limits.tunnel_peer_port_limit} 个端口或域名（tunnel_peer_port_limit）`;
+  return null;
+}
+
+/**
+ * A custom domain the user no longer holds (never verified, unbound by an operator, lapsed, or
+ * flagged past its grace period) or that points at another node: the proxy is refused.
+ */
+function domainBlock(user: UserEntry, t: TunnelEntry, now: number): string | null {
+  for (const d of t.custom_domains) {
+    const held = user.domains.get(d);
+    if (!held) return `隧道 ${t.tun_name} 的域名 ${d} 未验证或已被解绑，请在控制台「我的域名」中查看`;
+    if (held.untilMs <= now)
+      return `隧道 ${t.tun_name} 的域名 ${d} 的 TXT 验证记录已缺失超过宽限期，请恢复记录后重新验证`;
+    if (held.node_id !== t.node_id) return `隧道 ${t.tun_name} 的域名 ${d} 未指向此节点`;
+  }
+  return null;
+}
+
+/** The user who passed Login's checks, or why not (no object per call: this runs for every visitor). */
+type Checked = UserEntry | string;
+
+type Maybe<T> = T | Promise<T>;
+
+const LEVEL_TOO_LOW = "套餐等级不足，无法使用该节点";
+
+/** 强制下线's refusal of the freed session (its heartbeat, Login and NewProxy). */
+export const FREED_SESSION = "该会话已在控制台被强制下线，请使用新启动的 frpc 连接";
+
+/** The sessions customers freed (强制下线, evictions.ts): asked only on Login, NewProxy and heartbeats. */
+export interface FreedSessions {
+  refused(uid: number, runId: string | undefined): boolean;
+}
+
+/**
+ * `f(v)`, at once when `v` is a value. The plugin answers from memory: once the cache is warm a
+ * decision runs synchronously, without a microtask and a promise per step (it runs for every
+ * visitor connection); only a cache miss waits for the database.
+ */
+function then<T, U>(v: Maybe<T>, f: (v: T) => Maybe<U>): Maybe<U> {
+  return v instanceof Promise ? v.then(f) : f(v);
+}
+
+/**
+ * Decides every frps plugin call from the in-memory cache (decision-cache.ts) and hands what it
+ * learns (tunnel online/offline, visitor connections) to the write-behind writer.
+ */
+export class FrpPlugin {
+  /**
+   * The bandwidth (Mbps, 0 = none) each tunnel's proxy was admitted with by this process: frps
+   * keeps the limit NewProxy set until the proxy reconnects, so a smaller one is applied by a
+   * heartbeat refusal. Entries go with CloseProxy; one per tunnel at most.
+   */
+  private readonly admitted = new Map<number, number>();
+
+  constructor(
+    private readonly cache: FrpDecisionCache,
+    private readonly writer: FrpWriter,
+    private readonly log: Logger,
+    private readonly freed: FreedSessions = { refused: () => false },
+  ) {}
+
+  /**
+   * 连接诊断: a refusal recorded for the user named in the call (the write-behind writer collapses
+   * and writes it off this path), then answered. Only refusals pay for the user's parse.
+   */
+  private refusal(node: NodeEntry, kind: TunnelEventKind, user: string | undefined, reason: string): PluginResponse {
+    const uid = parseFrpUser(user);
+    if (uid !== null) this.writer.decision(0, uid, node.node_id, kind, reason);
+    return reject(reason);
+  }
+
+  /** A refusal about one tunnel, recorded on it. */
+  private refuseTunnel(node: NodeEntry, t: TunnelEntry, kind: TunnelEventKind, reason: string): PluginResponse {
+    this.writer.decision(t.tun_id, t.uid, node.node_id, kind, reason);
+    return reject(reason);
+  }
+
+  /**
+   * Authenticates the node (secret from the URL path, compared in constant time) and answers one
+   * plugin request. Unknown node or wrong secret is 403: frps then fails the operation.
+   */
+  handle(nodeId: number, secret: string, body: unknown): Maybe<PluginAnswer> {
+    const node = Number.isSafeInteger(nodeId) && nodeId > 0 ? this.cache.node(nodeId) : null;
+    return node instanceof Promise
+      ? node.then((n) => this.handleOn(n, secret, body))
+      : this.handleOn(node, secret, body);
+  }
+
+  private handleOn(node: NodeEntry | null, secret: string, body: unknown): Maybe<PluginAnswer> {
+    if (!node || !secretEquals(secret, node.secret)) {
+      return { status: 403, body: reject("invalid plugin credentials") };
+    }
+    const req = body as { op?: unknown; content?: unknown } | null;
+    if (!req || typeof req !== "object" || typeof req.content !== "object" || req.content === null) {
+      return { status: 400, body: reject("malformed plugin request") };
+    }
+    const op = String(req.op);
+    // A wrongly typed or missing field is refused with a reason frpc shows (never a 500).
+    const problem = contentProblem(op, req.content);
+    if (problem) {
+      this.log.debug({ node_id: node.node_id, op, reason: problem }, "frp plugin reject");
+      return { status: 200, body: reject(problem) };
+    }
+    const decided = this.decide(node, op, req.content);
+    return decided instanceof Promise ? decided.then((a) => this.answer(node, op, a)) : this.answer(node, op, decided);
+  }
+
+  private answer(node: NodeEntry, op: string, answer: PluginResponse): PluginAnswer {
+    if (answer === ALLOW) return ALLOWED;
+    if (answer.reject) this.log.debug({ node_id: node.node_id, op, reason: answer.reject_reason }, "frp plugin reject");
+    return { status: 200, body: answer };
+  }
+
+  private decide(node: NodeEntry, op: string, content: object): Maybe<PluginResponse> {
+    switch (op) {
+      case "Login":
+        return this.login(node, content as LoginContent);
+      case "NewProxy":
+        return this.newProxy(node, content as NewProxyContent);
+      case "Ping":
+        return this.ping(node, content as { user: PluginUserInfo });
+      case "NewWorkConn":
+        return this.userOnly(node, content as { user: PluginUserInfo });
+      case "NewUserConn":
+        return this.newUserConn(node, content as NewUserConnContent);
+      case "CloseProxy":
+        return this.closeProxy(node, content as CloseProxyContent);
+      default:
+        // An op this version does not know: do not stand in frps's way.
+        return ALLOW;
+    }
+  }
+
+  /** User exists and is active, token matches, plan usable (not expired, quota left), level fits the node. */
+  private checkUser(
+    node: NodeEntry,
+    user: string | undefined,
+    metas: Record<string, string> | null | undefined,
+  ): Maybe<Checked> {
+    if (node.status === NodeStatus.OffShelf) return "节点已下架";
+    const uid = parseFrpUser(user);
+    if (uid === null) return "未知用户：请使用控制台生成的 frpc 配置（user 字段）";
+    return then(this.cache.user(uid), (entry) => this.checkEntry(node, entry, metas));
+  }
+
+  private checkEntry(
+    node: NodeEntry,
+    entry: UserEntry | null,
+    metas: Record<string, string> | null | undefined,
+  ): Maybe<Checked> {
+    if (!entry) return "用户不存在";
+    if (!entry.active) return "账号已被封禁";
+    const token = metas?.token;
+    if (typeof token !== "string" || !token) return "缺少访问令牌：配置中需要 metadatas.token";
+    if (!secretEquals(token, entry.token)) return "访问令牌无效，请重新下载配置文件";
+    const limits = entry.limits;
+    if (!limits) return "没有生效中的套餐";
+    if (entry.endMs !== null && entry.endMs <= Date.now()) return "套餐已过期";
+    if (!limits.usable) return limits.reason ?? "流量已用尽";
+    // Ranks are in memory after the first call.
+    const nodeRank = this.cache.levelRank(node.level_id);
+    const planRank = this.cache.levelRank(limits.level_id);
+    if (nodeRank instanceof Promise || planRank instanceof Promise)
+      return Promise.all([nodeRank, planRank]).then(([n, p]) => (n > p ? LEVEL_TOO_LOW : entry));
+    return nodeRank > planRank ? LEVEL_TOO_LOW : entry;
+  }
+
+  /** The answer of `f` for a user that passed checkUser, or the refusal. */
+  private withUser(
+    node: NodeEntry,
+    info: PluginUserInfo | undefined,
+    f: (user: UserEntry) => PluginResponse,
+  ): Maybe<PluginResponse> {
+    return then(this.checkUser(node, info?.user, info?.metas), (r) => (typeof r === "string" ? reject(r) : f(r)));
+  }
+
+  private login(node: NodeEntry, c: LoginContent): Maybe<PluginResponse> {
+    return then(this.checkUser(node, c.user, c.metas), (r) => {
+      if (typeof r === "string") return this.refusal(node, "login_refused", c.user, r);
+      // A freed session logs in again under its run id at once: it must not take the proxy back.
+      if (this.freed.refused(r.uid, c.run_id)) return this.refusal(node, "login_refused", c.user, FREED_SESSION);
+      this.writer.login(r.uid, node.node_id, c.version, c.client_address);
+      return ALLOW;
+    });
+  }
+
+  /** Finds the tunnel behind a proxy name on this node, or says why there is none. */
+  private tunnelOf(node: NodeEntry, user: UserEntry, proxyName: string | undefined): TunnelEntry | string {
+    const parsed = parseFrpProxyName(proxyName);
+    if (!parsed || parsed.uid !== user.uid) return `未知隧道 ${proxyName ?? ""}：请使用控制台生成的配置`.trim();
+    const t = user.tunnels.get(parsed.tun_id);
+    if (!t) return `隧道 ${parsed.tun_id} 不存在`;
+    if (t.node_id !== node.node_id) return `隧道 ${t.tun_name} 不属于此节点`;
+    return t;
+  }
+
+  /**
+   * The proxy must be one of the user's tunnels on this node, not locked, deleted or turned off,
+   * with the same type, port and domains. The answer returns the full content with the plan's
+   * bandwidth enforced by frps (`bandwidth_limit_mode = "server"`).
+   */
+  private newProxy(node: NodeEntry, c: NewProxyContent): Maybe<PluginResponse> {
+    return this.withUser(node, c.user, (user) => this.proxyFor(node, user, c));
+  }
+
+  private proxyFor(node: NodeEntry, user: UserEntry, c: NewProxyContent): PluginResponse {
+    const t = this.tunnelOf(node, user, c.proxy_name);
+    if (typeof t === "string") return reject(t);
+    const refuse = (reason: string) => this.refuseTunnel(node, t, "proxy_refused", reason);
+    if (this.freed.refused(user.uid, c.user.run_id)) return refuse(FREED_SESSION);
+    const blocked = tunnelBlock(t) ?? planBlock(user, t);
+    if (blocked) return refuse(blocked);
+    const type = c.proxy_type || "tcp";
+    if (type !== t.protocol) return refuse(`隧道 ${t.tun_name} 的类型应为 ${t.protocol}，配置中是 ${type}`);
+    let remotePort = c.remote_port;
+    if (t.protocol === "tcp" || t.protocol === "udp") {
+      if (!c.remote_port) remotePort = t.remote_port ?? undefined;
+      else if (c.remote_port !== t.remote_port)
+        return refuse(
+          `隧道 ${t.tun_name} 的远程端口应为 ${t.remote_port}（配置为 ${c.remote_port}），请重新下载配置文件`,
+        );
+    } else {
+      if (!sameSet(c.custom_domains ?? [], t.custom_domains))
+        return refuse(`隧道 ${t.tun_name} 的自定义域名与控制台不一致，请重新下载配置文件`);
+      const domainBlocked = domainBlock(user, t, Date.now());
+      if (domainBlocked) return refuse(domainBlocked);
+      if ((c.subdomain ?? "").toLowerCase() !== (t.subdomain ?? ""))
+        return refuse(`隧道 ${t.tun_name} 的子域名与控制台不一致，请重新下载配置文件`);
+    }
+    const mbps = effectiveBandwidth(t.bandwidth, user.limits?.bandwidth ?? 0, node.bandwidth);
+    // Allowing is not holding: frps may still refuse ("already exists" while another session of
+    // the same config holds the proxy). A proxy another session holds is not handed over on this
+    // request's word; the holder's CloseProxy or the poller (the dashboard's client id) says when.
+    // The holder's own NewProxy (frpc reconnected under the same run id, or reloaded the proxy)
+    // is written too: its earlier proxy's CloseProxy, sent by frps from a goroutine, may still
+    // come, and must then leave the hold (decision-cache.ts proxyOpened).
+    if (!t.run_id || t.run_id === c.user.run_id) {
+      this.admitted.set(t.tun_id, mbps);
+      this.cache.proxyOpened(t, c.user.run_id);
+      this.writer.online(t.tun_id, user.uid, c.user.run_id);
+      this.writer.decision(t.tun_id, user.uid, node.node_id, "proxy_ok", `隧道 ${t.tun_name} 已连接`);
+    } else {
+      // frps will refuse it ("proxy already exists"): the doctor says who holds it (the writer
+      // turns the holder's run id into "被另一会话占用：…" off this path).
+      this.writer.decision(t.tun_id, user.uid, node.node_id, "proxy_held", t.run_id);
+    }
+    return modify(withLimits(c, remotePort, mbps));
+  }
+
+  /**
+   * Re-checks the user (ban, token, plan, quota) and refuses the heartbeat while frps still holds
+   * one of the user's tunnels on this node that was locked, deleted or turned off: frpc then drops
+   * the session and logs in again, and the blocked tunnel cannot open any more.
+   */
+  private ping(node: NodeEntry, c: { user: PluginUserInfo }): Maybe<PluginResponse> {
+    return then(this.checkUser(node, c.user?.user, c.user?.metas), (user) => {
+      if (typeof user === "string") return this.refusal(node, "ping_refused", c.user.user, user);
+      if (this.freed.refused(user.uid, c.user.run_id))
+        return this.refusal(node, "ping_refused", c.user.user, FREED_SESSION);
+      // The poller's kick: open connections may hold more than the quota left; frps counts
+      // them when the session drops, and the customer reconnects if quota remains.
+      if (user.kicks.has(node.node_id))
+        return this.refusal(node, "ping_refused", c.user.user, "剩余流量不足以结算当前连接，连接将断开以结算流量");
+      const held = this.heldBlock(node, user);
+      if (held) this.writer.decision(0, user.uid, node.node_id, "ping_refused", held.reject_reason ?? "");
+      return held ?? ALLOW;
+    });
+  }
+
+  /** NewWorkConn: Login's checks, and no blocked tunnel held on this node. */
+  private userOnly(node: NodeEntry, c: { user: PluginUserInfo }): Maybe<PluginResponse> {
+    return this.withUser(node, c.user, (user) => this.heldBlock(node, user) ?? ALLOW);
+  }
+
+  /**
+   * The refusal for every session of the user on this node while frps still holds a blocked
+   * tunnel there (a run id is recorded until CloseProxy or the poller says the proxy is gone).
+   * Which session holds it is not assumed: two frpc may run one config, and the one whose
+   * NewProxy was allowed last is not necessarily the one frps registered.
+   */
+  private heldBlock(node: NodeEntry, user: UserEntry): PluginResponse | null {
+    const now = Date.now();
+    for (const t of user.tunnels.values()) {
+      if (t.node_id !== node.node_id || t.run_id === null) continue;
+      // A domain unbound by an operator or lapsed must stop the proxy frps already holds too,
+      // else the name stays routed to this tunnel (and refused to its next owner) until frpc reconnects.
+      const blocked =
+        tunnelBlock(t) ??
+        planBlock(user, t) ??
+        (t.custom_domains.length ? domainBlock(user, t, now) : null) ??
+        this.bandwidthBlock(node, user, t);
+      if (blocked) return reject(`${blocked}，连接已断开`);
+    }
+    return null;
+  }
+
+  /** A proxy running with a larger bandwidth than tunnel, plan and node now allow. */
+  private bandwidthBlock(node: NodeEntry, user: UserEntry, t: TunnelEntry): string | null {
+    const was = this.admitted.get(t.tun_id);
+    if (was === undefined) return null;
+    const now = effectiveBandwidth(t.bandwidth, user.limits?.bandwidth ?? 0, node.bandwidth);
+    return now > 0 && (was === 0 || now < was) ? `隧道 ${t.tun_name} 的带宽已调整为 ${now} Mbps，需要重新连接` : null;
+  }
+
+  /** Refuses visitors of blocked tunnels at once and records each accepted connection. */
+  private newUserConn(node: NodeEntry, c: NewUserConnContent): Maybe<PluginResponse> {
+    return this.withUser(node, c.user, (user) => this.visitorOf(node, user, c));
+  }
+
+  private visitorOf(node: NodeEntry, user: UserEntry, c: NewUserConnContent): PluginResponse {
+    const t = this.tunnelOf(node, user, c.proxy_name);
+    if (typeof t === "string") return reject(t);
+    const blocked = tunnelBlock(t);
+    if (blocked) return this.refuseTunnel(node, t, "visitor_refused", blocked);
+    const held = this.heldBlock(node, user);
+    if (held) return this.refuseTunnel(node, t, "visitor_refused", held.reject_reason ?? "");
+    this.writer.conn({
+      tun_id: t.tun_id,
+      uid: t.uid,
+      node_id: node.node_id,
+      proxy_type: c.proxy_type || t.protocol,
+      remote_addr: String(c.remote_addr ?? "").slice(0, 100),
+      at: Date.now(),
+    });
+    return ALLOW;
+  }
+
+  /**
+   * A proxy of the session closed. The holder's close releases the hold, unless it is the close
+   * of an earlier proxy of that session still to come (frps sends CloseProxy from a goroutine:
+   * after a reconnect under the same run id it can follow the new proxy's NewProxy); another
+   * session's close leaves it. Written either way, for the database to apply to the hold it has.
+   * frps ignores this answer, so it is always "allow".
+   */
+  private closeProxy(node: NodeEntry, c: CloseProxyContent): Maybe<PluginResponse> {
+    const uid = parseFrpUser(c.user?.user);
+    const parsed = parseFrpProxyName(c.proxy_name);
+    if (uid === null || !parsed || parsed.uid !== uid) return ALLOW;
+    return then(this.cache.user(uid), (user) => {
+      const t = user?.tunnels.get(parsed.tun_id);
+      if (!t || t.node_id !== node.node_id) return ALLOW;
+      if (this.cache.proxyClosed(t, c.user.run_id) === "released") this.admitted.delete(t.tun_id);
+      this.writer.offline(t.tun_id, uid, c.user.run_id, tunnelBlock(t) !== null);
+      return ALLOW;
+    });
+  }
+}
