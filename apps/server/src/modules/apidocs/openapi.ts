@@ -1,4 +1,4 @@
-import { type Access, type Endpoint, Endpoints, ErrorCode } from "@burrow/contract";
+import { type Access, ApiTokenScopes, type Endpoint, Endpoints, ErrorCode, endpointScope } from "@burrow/contract";
 import { type ZodType, z } from "zod";
 
 type AnyEndpoint = Endpoint<unknown, ZodType | undefined, ZodType | undefined, ZodType | undefined>;
@@ -39,6 +39,15 @@ const ERRORS: [number, number, string][] = [
   [404, ErrorCode.NotFound, "不存在"],
   [429, ErrorCode.RateLimited, "请求过于频繁"],
 ];
+
+/** Whether an API token may call it, and with which scope (docs/api-tokens.md). */
+function tokenText(ep: AnyEndpoint): string {
+  if (ep.access === "public") return "";
+  const scope = endpointScope(ep);
+  return (ApiTokenScopes as readonly (string | null)[]).includes(scope)
+    ? `；API 令牌需要权限范围 ${scope}`
+    : "；API 令牌不可调用（仅限控制台登录）";
+}
 
 /**
  * The OpenAPI 3.1 document of the whole API, generated from the contract's endpoint table: paths,
@@ -97,8 +106,10 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       operationId: `${domain}.${name}`,
       tags: [domain],
       summary: ep.summary,
-      description: `权限：${ACCESS_TEXT[ep.access]}`,
+      description: `权限：${ACCESS_TEXT[ep.access]}${tokenText(ep)}`,
       "x-access": ep.access,
+      // the scope a credential needs (contract `scope`, else the access level's default)
+      "x-scope": endpointScope(ep),
       "x-contract": `packages/contract/src/endpoints/${domain}.ts#${name}`,
       security: ep.access === "public" ? [] : [{ bearer: [] }],
       ...(parameters.length > 0 && { parameters }),
@@ -128,7 +139,13 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
     },
     servers: [{ url: serverUrl }],
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "控制台登录的 JWT，或 API 令牌 brw_…（只能调用 x-scope 为其权限范围的接口）",
+        },
+      },
       schemas: {
         Success: {
           type: "object",

@@ -241,3 +241,15 @@ describe("calling with a token", () => {
     expect((await t.api("GET", "/user/userInfo", { token: u.token })).body.code).toBe("SUCCESS");
   });
 });
+
+describe("the API reference", () => {
+  it("names the scope each endpoint needs, and which ones no token may call", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/openapi.json" });
+    const paths = res.json().paths as Record<string, Record<string, { "x-scope": string; description: string }>>;
+    expect(paths["/user/tun"].get["x-scope"]).toBe("tunnels:read");
+    expect(paths["/user/tun"].post.description).toContain("API 令牌需要权限范围 tunnels:write");
+    expect(paths["/user/apiToken"].post["x-scope"]).toBe("console");
+    expect(paths["/user/apiToken"].post.description).toContain("API 令牌不可调用");
+    expect(paths["/super/user/list"].get.description).toContain("API 令牌不可调用");
+  });
+});
