@@ -91,3 +91,46 @@ export function tunnelBlock(t: TunnelEntry): string | null {
 
 /** What closing the holder's proxy did to a hold (CloseProxy), see DecisionState.proxyClosed. */
 export type CloseOutcome = "released" | "stale" | "other";
+
+/**
+ * A NewProxy of `runId` was allowed while no session or this one held the tunnel: it holds it
+ * now. Held by it already, one more CloseProxy of its earlier proxy is still to come (frps sends
+ * CloseProxy from a goroutine, so after a reconnect the old proxy's close can follow this call);
+ * that close then leaves the hold (closeHold). A hold the poller took from the dashboard counts
+ * none: it saw this proxy. The console's database keeps the same count (tunnels/sessions.ts).
+ */
+export function openHold(t: TunnelEntry, runId: string): void {
+  if (t.run_id === runId && t.stale_closes >= 0) t.stale_closes++;
+  else {
+    t.run_id = runId;
+    t.stale_closes = 0;
+  }
+  if (t.status === TunnelStatus.Offline) t.status = TunnelStatus.Connected;
+}
+
+/**
+ * A CloseProxy of `runId`: "stale" when it is the close of an earlier proxy of the holder still
+ * to come (the hold stays), "released" when it ends the hold (or there was none), "other" when
+ * another session holds the tunnel (it stays).
+ */
+export function closeHold(t: TunnelEntry, runId: string): CloseOutcome {
+  if (t.run_id !== null && t.run_id !== runId) return "other";
+  if (t.run_id !== null && t.stale_closes > 0) {
+    t.stale_closes--;
+    return "stale";
+  }
+  t.run_id = null;
+  t.stale_closes = 0;
+  if (t.status === TunnelStatus.Connected) t.status = TunnelStatus.Offline;
+  return "released";
+}
+
+/** Why the customer may not use frp now (banned, no plan, plan ended, quota spent), or null. */
+export function userBlock(entry: UserEntry, now: number): string | null {
+  if (!entry.active) return "账号已被封禁";
+  const limits = entry.limits;
+  if (!limits) return "没有生效中的套餐";
+  if (entry.endMs !== null && entry.endMs <= now) return "套餐已过期";
+  if (!limits.usable) return limits.reason ?? "流量已用尽";
+  return null;
+}

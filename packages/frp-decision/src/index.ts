@@ -1,2 +1,6 @@
+export * from "./dashboard";
 export * from "./entries";
+export * from "./plugin";
+export * from "./plugin-schema";
+export * from "./state";
 export * from "./wire";

@@ -3,6 +3,7 @@
  * forms of the decision entries (Maps and Sets as arrays, Infinity as null) and the stream, lookup
  * and events messages. Both sides import these; nothing here touches a database or the network.
  */
+import { type TunnelEventKind, TunnelEventKinds } from "@burrow/contract";
 import { z } from "zod";
 import type { ProxyStat, ServerInfo } from "./dashboard";
 import type { NodeEntry, PlanLimits, TunnelEntry, UserEntry } from "./entries";
@@ -139,8 +140,24 @@ export type AgentEventBody =
       kind: "conn";
       data: { tun_id: number; uid: number; proxy_type: string; remote_addr: string; ip: string; at: number };
     }
-  /** what was refused, for diagnostics */
-  | { kind: "refusal"; data: { op: string; uid: number | null; tun_id: number | null; reason: string } }
+  /**
+   * 连接诊断 (FrpWriter.decision): identical decisions of one minute collapsed into one event with
+   * their count; tun_id 0 = about the user's sessions on the node
+   */
+  | {
+      kind: "decision";
+      data: {
+        tun_id: number;
+        uid: number;
+        kind: TunnelEventKind;
+        reason: string;
+        count: number;
+        first: number;
+        last: number;
+      };
+    }
+  /** an allowed Login (FrpWriter.login) */
+  | { kind: "login"; data: { uid: number; version: string | null; address: string | null } }
   /** one read of the frps dashboard on the node (cumulative counters: billed like the poller's read) */
   | { kind: "counters"; data: { proxies: ProxyStat[]; server_info: ServerInfo | null } }
   /** the agent's grace while the console is unreachable */
@@ -212,8 +229,21 @@ const agentEvent = z.discriminatedUnion("kind", [
   }),
   z.object({
     ...head,
-    kind: z.literal("refusal"),
-    data: z.object({ op: z.string().max(32), uid: id.nullable(), tun_id: id.nullable(), reason: z.string().max(1000) }),
+    kind: z.literal("decision"),
+    data: z.object({
+      tun_id: count,
+      uid: id,
+      kind: z.enum(TunnelEventKinds),
+      reason: z.string().max(1000),
+      count: id,
+      first: count,
+      last: count,
+    }),
+  }),
+  z.object({
+    ...head,
+    kind: z.literal("login"),
+    data: z.object({ uid: id, version: z.string().max(100).nullable(), address: z.string().max(100).nullable() }),
   }),
   z.object({
     ...head,

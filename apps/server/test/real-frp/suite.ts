@@ -14,7 +14,7 @@ import type {
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIN_FRPS_VERSION, unsupportedFrps } from "../../src/modules/frp/frps-version";
-import { bandwidthQuantity } from "../../src/modules/frp/plugin";
+import { bandwidthQuantity } from "@burrow/frp-decision";
 import { FRPS_HEARTBEAT_TIMEOUT } from "../../src/modules/nodes/frps-config";
 import { makeChain } from "../certs";
 import {

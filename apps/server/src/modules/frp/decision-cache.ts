@@ -1,5 +1,14 @@
 import { TunnelStatus, UserStatus } from "@burrow/contract";
-import type { CloseOutcome, NodeEntry, TunnelEntry, UsableDomain, UserEntry } from "@burrow/frp-decision";
+import {
+  type CloseOutcome,
+  closeHold,
+  type DecisionState,
+  type NodeEntry,
+  openHold,
+  type TunnelEntry,
+  type UsableDomain,
+  type UserEntry,
+} from "@burrow/frp-decision";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import type { EventBus } from "../../shared/events";
@@ -47,7 +56,7 @@ const NODE_MISS_RELOAD_MS = 10_000;
  * dropped on every change event (user/subscription/tunnel/node.changed — cross-process through
  * Redis), so a plugin call costs no database round trip once its user is warm.
  */
-export class FrpDecisionCache {
+export class FrpDecisionCache implements DecisionState {
   /** Every node, loaded at once (a few hundred rows at most): a miss is an answer, not a query. */
   private nodeMap: { map: Map<number, NodeEntry>; at: number } | null = null;
   private nodesLoading: Promise<Map<number, NodeEntry>> | null = null;
@@ -155,44 +164,25 @@ export class FrpDecisionCache {
     return this.levelsLoading.then((m) => m.get(levelId) ?? 0);
   }
 
-  /**
-   * A NewProxy of `runId` was allowed while no session or this one held the tunnel: it holds it
-   * now. Held by it already, one more CloseProxy of its earlier proxy is still to come (frps sends
-   * CloseProxy from a goroutine, so after a reconnect the old proxy's close can follow this call);
-   * that close then leaves the hold (proxyClosed). A hold the poller took from the dashboard counts
-   * none: it saw this proxy. The database keeps the same count (tunnels/sessions.ts).
-   */
+  /** A NewProxy of `runId` was allowed as the holder (openHold); remembered over the database until written. */
   proxyOpened(t: TunnelEntry, runId: string): void {
-    if (t.run_id === runId && t.stale_closes >= 0) t.stale_closes++;
-    else {
-      t.run_id = runId;
-      t.stale_closes = 0;
-    }
-    if (t.status === TunnelStatus.Offline) t.status = TunnelStatus.Connected;
+    openHold(t, runId);
     const now = Date.now();
     this.recentRunIds.set(t.tun_id, { runId, stale: t.stale_closes, at: now, until: now + RECENT_MS });
     if (this.recentRunIds.size > 50_000) this.sweepRecent();
   }
 
   /**
-   * A CloseProxy of `runId`: "stale" when it is the close of an earlier proxy of the holder still
-   * to come (the hold stays), "released" when it ends the hold (or there was none), "other" when
-   * another session holds the tunnel (it stays). A release is not remembered over the database:
-   * a reload before it is written finds the hold again, which refuses more, never less.
+   * A CloseProxy of `runId` (closeHold). A release is not remembered over the database: a reload
+   * before it is written finds the hold again, which refuses more, never less.
    */
   proxyClosed(t: TunnelEntry, runId: string): CloseOutcome {
-    if (t.run_id !== null && t.run_id !== runId) return "other";
-    if (t.run_id !== null && t.stale_closes > 0) {
-      t.stale_closes--;
+    const outcome = closeHold(t, runId);
+    if (outcome === "stale") {
       const recent = this.recentRunIds.get(t.tun_id);
       if (recent?.runId === runId) recent.stale = t.stale_closes;
-      return "stale";
-    }
-    t.run_id = null;
-    t.stale_closes = 0;
-    if (t.status === TunnelStatus.Connected) t.status = TunnelStatus.Offline;
-    this.recentRunIds.delete(t.tun_id);
-    return "released";
+    } else if (outcome === "released") this.recentRunIds.delete(t.tun_id);
+    return outcome;
   }
 
   private sweepRecent(): void {

@@ -1,11 +1,11 @@
 import type { AdminNodeDetail, Paged, PluginResponse, TunnelEventRow, TunnelView } from "@burrow/contract";
+import { FREED_SESSION } from "@burrow/frp-decision";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { DAY_MS, shanghaiWallClock } from "../../shared/time";
 import { EVENTS_PER_TUNNEL, pruneTunnelEvents, recordTunnelEvents } from "../tunnels/tunnel-events";
 import { frpRuntime } from "./frp.routes";
-import { FREED_SESSION } from "./plugin";
 
 /*
  * 连接诊断 and 强制下线 through the API and the plugin endpoint, as frps calls it: what the console

@@ -1,9 +1,9 @@
+import { effectiveBandwidth } from "@burrow/frp-decision";
 import type { AppContext } from "../../context";
 import { transact } from "../../shared/tx";
 import type { NodeRow } from "../nodes/nodes.table";
 import { getPlanLimits } from "../subscriptions/quota";
 import { inflightBytes, type OpenProxy } from "./counters";
-import { effectiveBandwidth } from "./plugin";
 import { NODE_LINE_MBPS, type PolledTunnel } from "./poll-common";
 import { holdNode } from "./poll-guards";
 

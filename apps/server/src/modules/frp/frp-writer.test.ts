@@ -1,5 +1,5 @@
+import { visitorIp } from "@burrow/frp-decision";
 import { describe, expect, it } from "vitest";
-import { visitorIp } from "./frp-writer";
 
 describe("visitorIp", () => {
   it("drops the port of IPv4 and bracketed IPv6 addresses", () => {

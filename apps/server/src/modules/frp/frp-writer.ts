@@ -1,4 +1,5 @@
 import type { TunnelEventKind } from "@burrow/contract";
+import { type ConnRecord, type DecisionWriter, visitorIp } from "@burrow/frp-decision";
 import { type Kysely, sql } from "kysely";
 import type { AppContext } from "../../context";
 import { isPostgres, sqliteWorker } from "../../db/dialect";
@@ -23,18 +24,6 @@ interface SessionOp {
   announce: boolean;
 }
 
-/** One NewUserConn frps announced. */
-export interface ConnRecord {
-  tun_id: number;
-  uid: number;
-  node_id: number;
-  proxy_type: string;
-  /** ip:port as frps sends it */
-  remote_addr: string;
-  /** epoch milliseconds */
-  at: number;
-}
-
 /**
  * The connections of one visitor IP to one tunnel. `count` is this window's (one row when the
  * window is written, then back to 0); the group itself stays while the visitor keeps coming, so a
@@ -53,16 +42,6 @@ interface ConnGroup {
 
 /** A row of tunnel_conns, in CONN_COLUMNS order. */
 type ConnValues = [number, number, number, string, string, string, string, number];
-
-/** The visitor's IP from frps's "ip:port" ("[v6]:port" for IPv6). */
-export function visitorIp(addr: string): string {
-  if (addr.startsWith("[")) {
-    const end = addr.indexOf("]");
-    if (end > 1 && (end === addr.length - 1 || addr[end + 1] === ":")) return addr.slice(1, end);
-  }
-  const colon = addr.lastIndexOf(":");
-  return colon > 0 && addr.indexOf(":") === colon ? addr.slice(0, colon) : addr;
-}
 
 /** 连接诊断: identical decisions about a tunnel within one minute (one row of tunnel_events). */
 interface DecisionGroup {
@@ -147,7 +126,7 @@ async function insertConns(db: Kysely<DB>, rows: ConnValues[]): Promise<void> {
  * with a count: a browser's or a scanner's burst of connections is one row, not hundreds. Visitor
  * IPs past `maxBuffered` are dropped (and counted) rather than letting a flood grow memory.
  */
-export class FrpWriter {
+export class FrpWriter implements DecisionWriter {
   /** each tunnel's session operations not written yet, in the order they came */
   private readonly status = new Map<number, SessionOp[]>();
   private readonly conns = new Map<string, ConnGroup>();

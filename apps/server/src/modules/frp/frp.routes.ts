@@ -1,4 +1,5 @@
 import { FrpApi, type NodePollResult } from "@burrow/contract";
+import { FrpPlugin, type PluginAnswer } from "@burrow/frp-decision";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from "fastify";
 import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
@@ -8,7 +9,6 @@ import { FrpDecisionCache } from "./decision-cache";
 import { FrpEvictions } from "./evictions";
 import { freeSession } from "./free-session";
 import { FrpWriter } from "./frp-writer";
-import { FrpPlugin, type PluginAnswer } from "./plugin";
 import type { PluginFastPath } from "./plugin-http";
 import { PollConflict } from "./poll-guards";
 import { pollNode } from "./poll-node";

@@ -1,4 +1,5 @@
 import type { PluginResponse, TunnelView } from "@burrow/contract";
+import { FrpPlugin } from "@burrow/frp-decision";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
@@ -9,7 +10,6 @@ import { tunnelSeenOnline, tunnelsOffline, tunnelsOnline } from "../tunnels/sess
 import { FrpDecisionCache } from "./decision-cache";
 import { frpRuntime } from "./frp.routes";
 import { FrpWriter } from "./frp-writer";
-import { FrpPlugin } from "./plugin";
 import { pollNode } from "./poll-node";
 
 /*

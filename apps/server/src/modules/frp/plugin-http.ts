@@ -1,9 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { PluginAnswer } from "@burrow/frp-decision";
 import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { errorAnswer } from "../../http/error-handler";
 import { countPluginAnswer, frpRuntime, PLUGIN_ROUTE, pluginLogger } from "./frp.routes";
-import type { PluginAnswer } from "./plugin";
 
 /** The plugin's address: `/api/frp/plugin/<node id>/<secret>`, then frps's `?op=…&version=…`. */
 const PLUGIN_PATH = /^\/api\/frp\/plugin\/(\d{1,9})\/([A-Za-z0-9_-]{1,100})(?:\?|$)/;

@@ -1,6 +1,6 @@
+import { CONTENT_FIELDS, contentProblem } from "@burrow/frp-decision";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CONTENT_FIELDS, contentProblem } from "./plugin-schema";
 
 // The hot path's hand-written checks must agree with the zod schemas they stand in for: a content
 // the check accepts and zod refuses would reach a decision unvalidated.

@@ -1,4 +1,8 @@
-import type { TunnelEventKind } from "@burrow/contract";
+/**
+ * The frps plugin's decisions (frp-protocol.md §1), one copy for the console (direct mode: frps
+ * calls the console) and the node agent (frps calls the agent on 127.0.0.1). It reads a
+ * DecisionState and hands what it learns to a DecisionWriter; it knows no database or network.
+ */
 import {
   type CloseProxyContent,
   type LoginContent,
@@ -9,18 +13,11 @@ import {
   type PluginUserInfo,
   parseFrpProxyName,
   parseFrpUser,
+  type TunnelEventKind,
 } from "@burrow/contract";
-import type { Logger } from "pino";
-import {
-  type FrpDecisionCache,
-  type NodeEntry,
-  secretEquals,
-  type TunnelEntry,
-  tunnelBlock,
-  type UserEntry,
-} from "./decision-cache";
-import type { FrpWriter } from "./frp-writer";
+import { type NodeEntry, secretEquals, type TunnelEntry, tunnelBlock, type UserEntry, userBlock } from "./entries";
 import { contentProblem } from "./plugin-schema";
+import type { DecisionLog, DecisionState, DecisionWriter, Maybe } from "./state";
 
 /** The canonical answers of frp-protocol.md §1.3. `unchange` is always explicit: absent means "replace". */
 export const ALLOW: PluginResponse = Object.freeze({ reject: false, unchange: true });
@@ -115,8 +112,6 @@ function domainBlock(user: UserEntry, t: TunnelEntry, now: number): string | nul
 /** The user who passed Login's checks, or why not (no object per call: this runs for every visitor). */
 type Checked = UserEntry | string;
 
-type Maybe<T> = T | Promise<T>;
-
 const LEVEL_TOO_LOW = "套餐等级不足，无法使用该节点";
 
 /** 强制下线's refusal of the freed session (its heartbeat, Login and NewProxy). */
@@ -137,8 +132,8 @@ function then<T, U>(v: Maybe<T>, f: (v: T) => Maybe<U>): Maybe<U> {
 }
 
 /**
- * Decides every frps plugin call from the in-memory cache (decision-cache.ts) and hands what it
- * learns (tunnel online/offline, visitor connections) to the write-behind writer.
+ * Decides every frps plugin call from the decision state in memory and hands what it learns
+ * (tunnel online/offline, visitor connections, decisions) to the writer.
  */
 export class FrpPlugin {
   /**
@@ -149,9 +144,9 @@ export class FrpPlugin {
   private readonly admitted = new Map<number, number>();
 
   constructor(
-    private readonly cache: FrpDecisionCache,
-    private readonly writer: FrpWriter,
-    private readonly log: Logger,
+    private readonly cache: DecisionState,
+    private readonly writer: DecisionWriter,
+    private readonly log: DecisionLog,
     private readonly freed: FreedSessions = { refused: () => false },
   ) {}
 
@@ -233,7 +228,8 @@ export class FrpPlugin {
     user: string | undefined,
     metas: Record<string, string> | null | undefined,
   ): Maybe<Checked> {
-    if (node.status === NodeStatus.OffShelf) return "节点已下架";
+    const down = this.nodeBlock(node);
+    if (down) return down;
     const uid = parseFrpUser(user);
     if (uid === null) return "未知用户：请使用控制台生成的 frpc 配置（user 字段）";
     return then(this.cache.user(uid), (entry) => this.checkEntry(node, entry, metas));
@@ -249,10 +245,9 @@ export class FrpPlugin {
     const token = metas?.token;
     if (typeof token !== "string" || !token) return "缺少访问令牌：配置中需要 metadatas.token";
     if (!secretEquals(token, entry.token)) return "访问令牌无效，请重新下载配置文件";
-    const limits = entry.limits;
-    if (!limits) return "没有生效中的套餐";
-    if (entry.endMs !== null && entry.endMs <= Date.now()) return "套餐已过期";
-    if (!limits.usable) return limits.reason ?? "流量已用尽";
+    const blocked = userBlock(entry, Date.now());
+    if (blocked) return blocked;
+    const limits = entry.limits as NonNullable<UserEntry["limits"]>;
     // Ranks are in memory after the first call.
     const nodeRank = this.cache.levelRank(node.level_id);
     const planRank = this.cache.levelRank(limits.level_id);
@@ -380,14 +375,24 @@ export class FrpPlugin {
       if (t.node_id !== node.node_id || t.run_id === null) continue;
       // A domain unbound by an operator or lapsed must stop the proxy frps already holds too,
       // else the name stays routed to this tunnel (and refused to its next owner) until frpc reconnects.
-      const blocked =
-        tunnelBlock(t) ??
-        planBlock(user, t) ??
-        (t.custom_domains.length ? domainBlock(user, t, now) : null) ??
-        this.bandwidthBlock(node, user, t);
+      const blocked = this.tunnelHeldBlock(user, t, now) ?? this.bandwidthBlock(node, user, t);
       if (blocked) return reject(`${blocked}，连接已断开`);
     }
     return null;
+  }
+
+  /** Why the node serves nothing now, or null (the node agent closes every open connection then). */
+  nodeBlock(node: NodeEntry): string | null {
+    return node.status === NodeStatus.OffShelf ? "节点已下架" : null;
+  }
+
+  /**
+   * Why a tunnel of the user on the node may carry nothing now (locked, deleted, turned off,
+   * beyond the plan, its domain no longer held), or null: the heartbeat refuses a session holding
+   * it, and the node agent closes its open connections.
+   */
+  tunnelHeldBlock(user: UserEntry, t: TunnelEntry, now = Date.now()): string | null {
+    return tunnelBlock(t) ?? planBlock(user, t) ?? (t.custom_domains.length ? domainBlock(user, t, now) : null);
   }
 
   /** A proxy running with a larger bandwidth than tunnel, plan and node now allow. */
