@@ -15,6 +15,7 @@ export const FrpApi = {
     method: "POST",
     url: "/user/tun/:tunid/free",
     access: "user",
+    scope: "tunnels:write",
     summary: "强制下线: the session holding the tunnel is refused at its next heartbeat (429 past 5 per 10 min)",
     params: TunIdParams,
   }),

@@ -3,9 +3,12 @@ import type { AppContext } from "../../context";
 import { transact } from "../../shared/tx";
 import type { NodeRow } from "../nodes/nodes.table";
 import { getPlanLimits } from "../subscriptions/quota";
+import { recordTunnelEvents } from "../tunnels/tunnel-events";
 import { inflightBytes, type OpenProxy } from "./counters";
 import { NODE_LINE_MBPS, type PolledTunnel } from "./poll-common";
 import { holdNode } from "./poll-guards";
+
+const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
 
 /**
  * Bounded overage on long connections. frps counts a connection's bytes when it closes, so an
@@ -62,6 +65,22 @@ export async function reviewKicks(
         if (standing.has(uid)) continue;
         ctx.log.info({ node_id: node.node_id, uid, ...estimate }, "frp: kicking sessions to count open connections");
       }
+      // 连接诊断: the poller's finding, on the customer's sessions on the node (a new kick or its lift).
+      const reason = estimate
+        ? `节点检测：未结算的连接可能超过剩余流量（剩余 ${mib(estimate.remaining)}，估计 ${mib(estimate.inflight)}），下一次心跳将断开以结算流量`
+        : "节点检测：连接的流量已结算，可以重新连接";
+      const at = now.toISOString();
+      const row = {
+        tun_id: 0,
+        uid,
+        node_id: node.node_id,
+        kind: "poller" as const,
+        reason,
+        count: 1,
+        first_at: at,
+        last_at: at,
+      };
+      await recordTunnelEvents(trx, [row]);
       // Kicks are frp's own rows: the customer's decision caches hear of a new or lifted one.
       trx.changes.emit("subscription.changed", { uid });
     }

@@ -9,7 +9,7 @@ import type {
   TunnelListQuery,
   UpdateTunnelBody,
 } from "@burrow/contract";
-import { TrafficApi, TunnelsApi } from "@burrow/contract";
+import { FrpApi, TrafficApi, TunnelsApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -31,6 +31,8 @@ export const tunnelsKeys = {
   traffic: (tunId: number, days: number) => [...tunnelsKeys.detail(tunId), "traffic", days] as const,
   conns: (tunId: number, page: number, size: number) =>
     [...tunnelsKeys.detail(tunId), "conns", { page, size }] as const,
+  events: (tunId: number, page: number, size: number) =>
+    [...tunnelsKeys.detail(tunId), "events", { page, size }] as const,
   admin: () => [...tunnelsKeys.all, "admin"] as const,
   adminList: (f: AdminTunnelFilters) => [...tunnelsKeys.admin(), "list", f] as const,
   illegal: (f: IllegalFilters) => [...tunnelsKeys.admin(), "illegal", f] as const,
@@ -85,6 +87,18 @@ export const createTunnel = (body: CreateTunnelBody) => api.call(TunnelsApi.post
 export const updateTunnel = (body: UpdateTunnelBody) => api.call(TunnelsApi.patchUserTun, { body });
 /** DELETE /user/tun */
 export const deleteTunnel = (tun_id: number) => api.call(TunnelsApi.deleteUserTun, { body: { tun_id } });
+
+/** GET /user/tun/{tunid}/events: 连接诊断, newest first */
+export const tunnelEventsQuery = (tunId: number, page: number, size: number) =>
+  queryOptions({
+    queryKey: tunnelsKeys.events(tunId, page, size),
+    queryFn: ({ signal }) =>
+      api.call(TunnelsApi.getUserTunTunidEvents, { params: { tunid: tunId }, query: { page, size } }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** POST /user/tun/{tunid}/free: 强制下线 */
+export const freeTunnelSession = (tunId: number) => api.call(FrpApi.postUserTunTunidFree, { params: { tunid: tunId } });
 
 // ---------------------------------------------------------------- operators
 

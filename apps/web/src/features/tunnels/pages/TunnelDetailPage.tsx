@@ -15,6 +15,7 @@ import { formatBytes, formatTime } from "@/lib/format";
 import { AddressList } from "../components/AddressList";
 import { FrpcConfigCard } from "../components/FrpcConfigCard";
 import { TunnelConnsCard } from "../components/TunnelConnsCard";
+import { FRPC_CONFIG_ANCHOR, TunnelDoctorCard } from "../components/TunnelDoctorCard";
 import { TunnelFields } from "../components/TunnelFields";
 import { TunnelStatusTag } from "../components/TunnelTags";
 import { TUNNEL_FIELD_MAP, type TunnelFormValues, toUpdateBody, tunnelToForm } from "../tunnel-form";
@@ -43,7 +44,7 @@ function TunnelTrafficCard({ tunId }: { tunId: number }) {
   );
 }
 
-/** /tun/list/:tunid: the tunnel, its frpc config, traffic and connections; edit, on/off, delete. */
+/** /tun/list/:tunid: the tunnel, its frpc config, 连接诊断, traffic and connections; edit, on/off, delete. */
 export function TunnelDetailPage() {
   const params = useParams();
   const tunId = Number(params.tunid);
@@ -184,7 +185,12 @@ export function TunnelDetailPage() {
           <Descriptions.Item label="frp 代理名">{tunnel.proxy_name}</Descriptions.Item>
         </Descriptions>
       </Card>
-      {locked ? null : <FrpcConfigCard tunId={tunId} protocol={tunnel.protocol} />}
+      {locked ? null : (
+        <div id={FRPC_CONFIG_ANCHOR}>
+          <FrpcConfigCard tunId={tunId} protocol={tunnel.protocol} />
+        </div>
+      )}
+      <TunnelDoctorCard tunId={tunId} />
       <TunnelTrafficCard tunId={tunId} />
       <TunnelConnsCard tunId={tunId} />
       <FormModal<TunnelFormValues>
