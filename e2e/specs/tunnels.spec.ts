@@ -1,9 +1,10 @@
-import { TunnelsApi } from "@burrow/contract";
+import { TunnelsApi, UsersApi } from "@burrow/contract";
 import { expect, test } from "@playwright/test";
 import { confirmPopover } from "../fixtures/antd";
 import { adminToken, call, registerUser } from "../fixtures/api";
 import { openSignedIn, sider } from "../fixtures/browser";
 import { createNodeApi, createTunnelApi, levelByName, localNode, uniqueName } from "../fixtures/catalog";
+import { BASE_URL } from "../fixtures/env";
 
 test("a customer sees only the nodes their plan's level allows", async ({ page }) => {
   const admin = await adminToken();
@@ -97,4 +98,73 @@ test("a refused tunnel names the plan limit it hit", async ({ page }) => {
   await expect(alert).toContainText("隧道数量上限 3 条");
   await expect(alert.getByRole("link", { name: "升级套餐" })).toHaveAttribute("href", "/purchase/plan");
   await expect(page).toHaveURL(/\/tun\/list\/add/);
+});
+
+test("连接诊断 shows what frpc was told, with its fix, and 强制下线 frees the session holding the tunnel", async ({
+  page,
+}) => {
+  const admin = await adminToken();
+  const node = await createNodeApi(admin, uniqueName("诊断节点"), (await levelByName(admin, "免费版")).id);
+  const user = await registerUser();
+  const { frp_token } = await call(UsersApi.getUserUserInfo, { token: user.token });
+  const tunnel = await createTunnelApi(user.token, node.node_id, uniqueName("ssh-"));
+  /** a plugin call exactly as frps posts it */
+  const plugin = async (op: string, content: object) => {
+    const res = await fetch(`${BASE_URL}/api/frp/plugin/${node.node_id}/${node.plugin_secret}?op=${op}&version=0.1.0`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ version: "0.1.0", op, content }),
+    });
+    return (await res.json()) as { reject: boolean; reject_reason?: string };
+  };
+  const who = (runId: string) => ({ user: `u_${user.uid}`, metas: { token: frp_token }, run_id: runId });
+  const proxy = (runId: string, port = tunnel.remote_port) => ({
+    user: who(runId),
+    proxy_name: `u_${user.uid}.t_${tunnel.tun_id}`,
+    proxy_type: "tcp",
+    remote_port: port,
+  });
+  const login = {
+    version: "0.61.1",
+    user: `u_${user.uid}`,
+    metas: { token: frp_token },
+    run_id: "",
+    client_address: "203.0.113.7:5000",
+  };
+  expect((await plugin("Login", login)).reject).toBe(false);
+  expect((await plugin("NewProxy", proxy("e2eholder0000001"))).reject).toBe(false);
+  const wrong = (tunnel.remote_port ?? 0) + 1;
+  expect((await plugin("NewProxy", proxy("e2eholder0000001", wrong))).reject).toBe(true);
+  // a second frpc while the first holds the proxy (frps refuses it as a duplicate)
+  expect((await plugin("NewProxy", proxy("e2enewcomer00002"))).reject).toBe(false);
+
+  // Written behind the plugin within a second or so.
+  await expect
+    .poll(
+      async () =>
+        (await call(TunnelsApi.getUserTunTunidEvents, { token: user.token, params: { tunid: tunnel.tun_id } })).list
+          .length,
+      { timeout: 15_000 },
+    )
+    .toBe(4);
+  await openSignedIn(page, user.token, `/tun/list/${tunnel.tun_id}`);
+  const doctor = page.locator(".tunnel-doctor-card");
+  await expect(doctor.getByText("被另一会话占用", { exact: false })).toBeVisible({ timeout: 30_000 });
+  const refusedRow = doctor.getByRole("row", {
+    name: new RegExp(`远程端口应为 ${tunnel.remote_port}（配置为 ${wrong}）`),
+  });
+  await expect(refusedRow.getByRole("button", { name: "重新下载配置" })).toBeVisible();
+  await expect(doctor.getByRole("row", { name: /登录成功（frpc 0\.61\.1，203\.0\.113\.7）/ })).toBeVisible();
+  const held = doctor.getByRole("row", { name: /被另一会话占用：会话 e2eholder0000001/ });
+  await expect(held).toContainText("203.0.113.7，frpc 0.61.1");
+
+  await held.getByRole("button", { name: "强制下线" }).click();
+  await confirmPopover(page, "强制下线");
+  await expect(page.getByText("已强制下线", { exact: false }).first()).toBeVisible();
+  await expect(doctor.getByRole("row", { name: /会话 e2eholder0000001 已被强制下线/ })).toBeVisible();
+  // The holder's next heartbeat is refused; the newcomer's passes.
+  await expect
+    .poll(async () => (await plugin("Ping", { user: who("e2eholder0000001") })).reject, { timeout: 10_000 })
+    .toBe(true);
+  expect((await plugin("Ping", { user: who("e2enewcomer00002") })).reject).toBe(false);
 });
