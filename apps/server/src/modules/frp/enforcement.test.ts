@@ -1,4 +1,4 @@
-import type { TunnelView } from "@burrow/contract";
+import type { Paged, TunnelEventRow, TunnelView } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDomains } from "../../../test/domain-fixtures";
 import { createTestTunnel, setPlan } from "../../../test/frp-fixtures";
@@ -277,6 +277,20 @@ describe("bounded overage on a connection that never closes", () => {
     expect(await x.c.reconnect()).toBe(true);
     expect(await x.c.heartbeat()).toBe(true);
     expect(await used(x.u.uid)).toBe(1024 * MB - 20 * MB + k * 2000);
+    // 连接诊断: the poller's kick (buy traffic), the heartbeat it refused, and its lift (no fix).
+    await flush();
+    const doctor = await t.api<Paged<TunnelEventRow>>("GET", `/user/tun/${x.ssh.tun_id}/events`, {
+      token: x.u.token,
+      query: { size: 50 },
+    });
+    const rows = doctor.body.data.list.map((r) => [r.kind, r.fix, r.reason.slice(0, 14)]);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ["poller", "traffic", "节点检测：未结算的连接可能超"],
+        ["ping_refused", "traffic", "剩余流量不足以结算当前连接，"],
+        ["poller", null, "节点检测：连接的流量已结算，"],
+      ]),
+    );
     await x.c.stop();
   });
 });

@@ -143,7 +143,8 @@ export function eventFix(kind: string, reason: string): TunnelEventFix | null {
   if (kind === "locked" || reason.includes("已被锁定")) return "appeal";
   if (kind === "login_ok" || kind === "proxy_ok" || kind === "unlocked" || kind === "session_freed") return null;
   if (/重新下载配置|访问令牌|缺少访问令牌|控制台生成的|与控制台不一致/.test(reason)) return "config";
-  if (/流量|套餐已过期|没有生效中的套餐/.test(reason)) return "traffic";
+  // Not every mention of traffic: "流量已结算，可以重新连接" (a lifted kick) needs nothing.
+  if (/流量已用尽|剩余流量|套餐已过期|没有生效中的套餐/.test(reason)) return "traffic";
   return null;
 }
 
