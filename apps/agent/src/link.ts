@@ -1,0 +1,221 @@
+/**
+ * The agent's link to the console, always opened from the node: the NDJSON stream of the decision
+ * state (reconnected with a jittered backoff of 1 s doubling to 30 s; 45 s without a line is a
+ * dead link), lookups of customers the copy has not seen (bounded), and the delivery of the
+ * journal (resent until acknowledged).
+ */
+import {
+  AGENT_PATHS,
+  agentAuthorization,
+  DEAD_LINK_MS,
+  type EventsAnswer,
+  type LookupAnswer,
+  MAX_BATCH_BYTES,
+  MAX_BATCH_EVENTS,
+  type StreamLine,
+  type UserWire,
+} from "@burrow/frp-decision";
+import type { Journal } from "./journal";
+
+export interface LinkOptions {
+  consoleUrl: string;
+  nodeId: number;
+  secret: string;
+  lookupTimeoutMs: number;
+  deadLinkMs?: number;
+  /** first reconnect delay; doubles up to maxBackoffMs */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+export interface LinkHandlers {
+  line(line: StreamLine): void;
+  /** the stream is up (a snapshot arrived) */
+  up(): void;
+  /** the stream is down; `lastLine` is when the console last spoke */
+  down(lastLine: number, why: string): void;
+  acked(seq: number): void;
+  log(msg: string): void;
+}
+
+export class ConsoleUnreachable extends Error {}
+
+export class Link {
+  private stopped = false;
+  private streamAbort: AbortController | null = null;
+  private sending = false;
+  private sendAgain = false;
+  private sendTimer: NodeJS.Timeout | null = null;
+  private sendBackoff: number;
+  private readonly auth: string;
+  lastLine = 0;
+  connected = false;
+
+  constructor(
+    private readonly o: LinkOptions,
+    private readonly journal: Journal,
+    private readonly h: LinkHandlers,
+  ) {
+    this.auth = agentAuthorization(o.nodeId, o.secret);
+    this.sendBackoff = o.backoffMs ?? 1000;
+  }
+
+  start(): void {
+    void this.streamLoop();
+    this.deliver();
+  }
+
+  /** Stops reconnecting and sending; resolves once a send under way has ended. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.streamAbort?.abort();
+    if (this.sendTimer) clearTimeout(this.sendTimer);
+    while (this.sending) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  private url(p: string): string {
+    return `${this.o.consoleUrl}${p}`;
+  }
+
+  private async streamLoop(): Promise<void> {
+    const base = this.o.backoffMs ?? 1000;
+    const max = this.o.maxBackoffMs ?? 30_000;
+    let delay = base;
+    while (!this.stopped) {
+      const why = await this.streamOnce().catch((err: Error) => err.message);
+      if (this.stopped) return;
+      if (this.connected) {
+        this.connected = false;
+        delay = base;
+        this.h.down(this.lastLine, why);
+      }
+      this.h.log(`stream closed (${why}); reconnecting in ${Math.round(delay)} ms`);
+      await new Promise((r) => setTimeout(r, delay * (0.5 + Math.random() / 2)));
+      delay = Math.min(max, delay * 2);
+    }
+  }
+
+  /** One stream connection, until it ends; resolves with why. */
+  private async streamOnce(): Promise<string> {
+    const abort = new AbortController();
+    this.streamAbort = abort;
+    const deadMs = this.o.deadLinkMs ?? DEAD_LINK_MS;
+    let dead: NodeJS.Timeout = setTimeout(() => abort.abort(new Error("dead link")), deadMs);
+    try {
+      const res = await fetch(this.url(AGENT_PATHS.stream), {
+        headers: { authorization: this.auth, accept: "application/x-ndjson" },
+        signal: abort.signal,
+      });
+      if (res.status !== 200 || !res.body) {
+        const text = await res.text().catch(() => "");
+        return `HTTP ${res.status} ${text.slice(0, 200)}`;
+      }
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      let buf = "";
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return "closed by the console";
+        clearTimeout(dead);
+        dead = setTimeout(() => abort.abort(new Error("dead link")), deadMs);
+        buf += decoder.decode(value, { stream: true });
+        let nl = buf.indexOf("\n");
+        while (nl >= 0) {
+          const text = buf.slice(0, nl).trim();
+          buf = buf.slice(nl + 1);
+          nl = buf.indexOf("\n");
+          if (!text) continue;
+          const line = JSON.parse(text) as StreamLine;
+          this.lastLine = Date.now();
+          if (line.type === "snapshot" && !this.connected) {
+            this.h.line(line);
+            this.connected = true;
+            this.h.up();
+            // What was journaled meanwhile goes now.
+            this.deliver();
+          } else if (this.connected) this.h.line(line);
+        }
+      }
+    } catch (err) {
+      const reason = abort.signal.reason as Error | undefined;
+      return abort.signal.aborted && reason ? reason.message : (err as Error).message;
+    } finally {
+      clearTimeout(dead);
+    }
+  }
+
+  /** Asks the console about a customer the copy has not seen; ConsoleUnreachable past the bound. */
+  async lookup(uid: number): Promise<UserWire | null> {
+    let res: Response;
+    try {
+      res = await fetch(this.url(AGENT_PATHS.lookup), {
+        method: "POST",
+        headers: { authorization: this.auth, "content-type": "application/json" },
+        body: JSON.stringify({ uid }),
+        signal: AbortSignal.timeout(this.o.lookupTimeoutMs),
+      });
+    } catch (err) {
+      throw new ConsoleUnreachable((err as Error).message);
+    }
+    if (res.status !== 200) throw new ConsoleUnreachable(`lookup: HTTP ${res.status}`);
+    return ((await res.json()) as LookupAnswer).user;
+  }
+
+  /** Sends the journal's unacknowledged events (now, or once the current send ends). */
+  deliver(): void {
+    if (this.stopped) return;
+    if (this.sending) {
+      this.sendAgain = true;
+      return;
+    }
+    if (this.sendTimer) return;
+    this.sending = true;
+    void this.sendAll().finally(() => {
+      this.sending = false;
+      if (this.sendAgain) {
+        this.sendAgain = false;
+        this.deliver();
+      }
+    });
+  }
+
+  private async sendAll(): Promise<void> {
+    let max = MAX_BATCH_EVENTS;
+    while (!this.stopped && this.journal.size > 0) {
+      const events = this.journal.batch(max, MAX_BATCH_BYTES - 1024);
+      let res: Response;
+      try {
+        res = await fetch(this.url(AGENT_PATHS.events), {
+          method: "POST",
+          headers: { authorization: this.auth, "content-type": "application/json" },
+          body: JSON.stringify({ stream: this.journal.stream, events }),
+          signal: AbortSignal.timeout(30_000),
+        });
+      } catch (err) {
+        return this.retry(`events: ${(err as Error).message}`);
+      }
+      if (res.status === 413 && max > 1) {
+        max = Math.max(1, Math.floor(events.length / 2));
+        continue;
+      }
+      if (res.status !== 200) return this.retry(`events: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
+      const { acked } = (await res.json()) as EventsAnswer;
+      if (this.stopped) return;
+      this.journal.ack(acked);
+      this.h.acked(acked);
+      this.sendBackoff = this.o.backoffMs ?? 1000;
+      // The console skipped nothing new: do not spin on an answer that does not move the cursor.
+      if (acked < events[0].seq) return this.retry(`events: the console acknowledged ${acked} < ${events[0].seq}`);
+    }
+  }
+
+  private retry(why: string): void {
+    this.h.log(`${why}; retrying in ${this.sendBackoff} ms`);
+    this.sendTimer = setTimeout(() => {
+      this.sendTimer = null;
+      this.deliver();
+    }, this.sendBackoff);
+    this.sendTimer.unref();
+    this.sendBackoff = Math.min(this.o.maxBackoffMs ?? 30_000, this.sendBackoff * 2);
+  }
+}
