@@ -1,88 +1,26 @@
-import {
-  type CreatedGiftCards,
-  fenToYuan,
-  type GiftCardExportQuery,
-  type GiftCardRow,
-  Kind,
-  KindLabel,
-} from "@burrow/contract";
+import { type CreatedGiftCards, type GiftCardExportQuery, type GiftCardRow, KindLabel } from "@burrow/contract";
 import { RiAddLine, RiDownloadLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Col, Form, Input, InputNumber, Modal, Radio, Row, Space, Tag, Typography } from "antd";
+import { Button, Card, Form, Modal, Space } from "antd";
 import { useState } from "react";
 import { reportError } from "@/api/query-client";
-import { CopyButton } from "@/components/CopyButton";
-import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import { ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
-import { KindTag } from "@/components/StoreTags";
 import { allPlansQuery } from "@/features/plans/plans.api";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { askDelete } from "@/lib/confirm";
 import { saveBlob } from "@/lib/download";
-import { formatTime } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
-import { fieldRules } from "@/lib/rules";
-import { GiftCardFields } from "../components/GiftCardFields";
-import {
-  emptyGiftCardForm,
-  type GiftCardEditForm,
-  type GiftCardForm,
-  giftCardPatch,
-  giftCardState,
-  giftCardsBody,
-  giftCardToForm,
-} from "../forms";
-import {
-  createGiftCards,
-  deleteGiftCards,
-  exportGiftCards,
-  giftCardListQuery,
-  marketingKeys,
-  updateGiftCard,
-} from "../marketing.api";
+import { CreatedBatchModal } from "../components/CreatedBatchModal";
+import { GiftCardCreateModal, GiftCardEditModal } from "../components/GiftCardModals";
+import { deleteGiftCards, exportGiftCards, giftCardListQuery, marketingKeys } from "../marketing.api";
+import { giftCardColumns } from "./GiftCardPage.columns";
 
 const filterSpec = { type: "int", card_number: "text", batch_no: "text", used: "int" } as const;
 const kindOptions = labelOptions(KindLabel);
-
-/** The batch just generated: its numbers, to copy or export. */
-function CreatedBatchModal({
-  batch,
-  onExport,
-  onClose,
-}: {
-  batch: CreatedGiftCards | null;
-  onExport: (batchNo: string) => void;
-  onClose: () => void;
-}) {
-  const text = batch?.card_numbers.join("\n") ?? "";
-  return (
-    <Modal
-      open={batch !== null}
-      title={batch ? `已生成 ${batch.count} 张礼品卡` : ""}
-      onCancel={onClose}
-      footer={
-        <Space>
-          <CopyButton text={text} done="卡号已复制">
-            复制全部卡号
-          </CopyButton>
-          <Button icon={<RiDownloadLine size={14} />} onClick={() => batch && onExport(batch.batch_no)}>
-            导出本批次
-          </Button>
-          <Button type="primary" onClick={onClose}>
-            完成
-          </Button>
-        </Space>
-      }
-    >
-      <Typography.Paragraph>批次号：{batch?.batch_no}</Typography.Paragraph>
-      <Input.TextArea aria-label="生成的卡号" value={text} readOnly autoSize={{ minRows: 4, maxRows: 12 }} />
-    </Modal>
-  );
-}
 
 /** /admin/market/gift: gift cards — generate batches, edit or delete unused cards, export CSV. */
 export function GiftCardPage() {
@@ -130,83 +68,12 @@ export function GiftCardPage() {
       done: (r) => `已删除 ${r.deleted} 张礼品卡`,
     });
 
-  const columns: ResponsiveColumns<GiftCardRow> = [
-    {
-      title: "卡号",
-      role: "title",
-      dataIndex: "card_number",
-      width: 210,
-      render: (v: string) => <Typography.Text copyable>{v}</Typography.Text>,
-    },
-    {
-      title: "状态",
-      role: "status",
-      key: "state",
-      width: 200,
-      render: (_: unknown, row) => {
-        const state = giftCardState(row);
-        if (state === "used") {
-          return (
-            <span>
-              <Tag color="default">已兑换</Tag>UID {row.used_uid} · {formatTime(row.sub_time)}
-            </span>
-          );
-        }
-        return state === "expired" ? <Tag color="warning">已过期</Tag> : <Tag color="success">未使用</Tag>;
-      },
-    },
-    { title: "类型", priority: 2, dataIndex: "type", width: 80, render: (t: number) => <KindTag kind={t} /> },
-    {
-      title: "内容",
-      priority: 2,
-      key: "value",
-      width: 200,
-      render: (_: unknown, row) =>
-        row.type === Kind.Balance
-          ? `¥${fenToYuan(row.card_value)}`
-          : `${row.plan_name ?? "-"} × ${row.cycle_number} 个月`,
-    },
-    { title: "过期时间", priority: 3, dataIndex: "expire_date", width: 175, render: (v: string) => formatTime(v) },
-    {
-      title: "每人限兑",
-      priority: 4,
-      dataIndex: "one_user_limit",
-      width: 90,
-      render: (n: number) => (n > 0 ? `${n} 张` : "不限"),
-    },
-    {
-      title: "批次",
-      priority: 3,
-      dataIndex: "batch_no",
-      width: 200,
-      render: (v: string) => (
-        <Button type="link" size="small" onClick={() => search({ batch_no: v })}>
-          {v}
-        </Button>
-      ),
-    },
-    { title: "生成时间", priority: 4, dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
-  ];
-  if (canWrite) {
-    columns.push({
-      title: "操作",
-      key: "actions",
-      width: 120,
-      render: (_: unknown, row) =>
-        row.used_uid === null ? (
-          <Space size={0}>
-            <Button type="link" size="small" onClick={() => setEditing(row)}>
-              编辑
-            </Button>
-            <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
-              删除
-            </Button>
-          </Space>
-        ) : (
-          "-"
-        ),
-    });
-  }
+  const columns = giftCardColumns({
+    canWrite,
+    onBatch: (batchNo) => search({ batch_no: batchNo }),
+    onEdit: setEditing,
+    onDelete: confirmDelete,
+  });
 
   // The export takes every list filter, paging aside: a filter added to the list applies to it too.
   const { page: _page, size: _size, ...exportQuery } = filters;
@@ -263,61 +130,21 @@ export function GiftCardPage() {
       </Card>
       {canWrite ? (
         <>
-          <FormModal<GiftCardForm>
+          <GiftCardCreateModal
             open={creating}
-            title="生成礼品卡"
-            initialValues={emptyGiftCardForm}
-            onSubmit={async (v) => {
-              const batch = await createGiftCards(giftCardsBody(v));
+            plans={plans?.list ?? []}
+            onCreated={async (batch) => {
               setCreated(batch);
               await refresh();
             }}
             onClose={() => setCreating(false)}
-            okText="生成"
-            width={640}
-          >
-            <Row gutter={16}>
-              <Col xs={24} md={12}>
-                <Form.Item
-                  name="count"
-                  label="数量（张）"
-                  rules={fieldRules("数量", { required: true, integer: true, range: { min: 1, max: 1000 } })}
-                >
-                  <InputNumber min={1} max={1000} precision={0} style={{ width: "100%" }} />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={12}>
-                <Form.Item name="type" label="类型" rules={fieldRules("类型", { required: true, choice: true })}>
-                  <Radio.Group
-                    options={[
-                      { value: Kind.Balance, label: "余额卡" },
-                      { value: Kind.Plan, label: "套餐卡" },
-                    ]}
-                  />
-                </Form.Item>
-              </Col>
-              <Form.Item noStyle shouldUpdate={(a: GiftCardForm, b: GiftCardForm) => a.type !== b.type}>
-                {({ getFieldValue }) => <GiftCardFields kind={getFieldValue("type")} plans={plans?.list ?? []} />}
-              </Form.Item>
-            </Row>
-          </FormModal>
-          <FormModal<GiftCardEditForm>
-            open={editing !== null}
-            title={editing ? `编辑礼品卡 · ${editing.card_number}` : "编辑礼品卡"}
-            initialValues={editing ? giftCardToForm(editing) : undefined}
-            onSubmit={async (v) => {
-              if (!editing) return;
-              await updateGiftCard(giftCardPatch(editing, v));
-              await refresh();
-            }}
+          />
+          <GiftCardEditModal
+            editing={editing}
+            plans={plans?.list ?? []}
+            onSaved={refresh}
             onClose={() => setEditing(null)}
-            successText="礼品卡已保存"
-            width={640}
-          >
-            <Row gutter={16}>
-              <GiftCardFields kind={editing?.type ?? Kind.Balance} plans={plans?.list ?? []} />
-            </Row>
-          </FormModal>
+          />
           <CreatedBatchModal
             batch={created}
             onExport={(batchNo) => void download({ batch_no: batchNo })}
