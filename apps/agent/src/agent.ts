@@ -244,7 +244,13 @@ export class Agent {
         ready: this.copy.ready,
         link: this.link.connected ? "up" : "down",
         grace: this.grace.state,
-        journal: { pending: this.journal.size, acked: this.journal.ackedSeq, dropped: this.journal.dropped },
+        journal: {
+          stream: this.journal.stream,
+          pending: this.journal.size,
+          written: this.journal.writtenSeq,
+          acked: this.journal.ackedSeq,
+          dropped: this.journal.dropped,
+        },
       });
       return;
     }

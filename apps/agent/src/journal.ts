@@ -42,6 +42,8 @@ export class Journal {
   /** appended, not yet written to the file */
   private unwritten: string[] = [];
   private pendingBytes = 0;
+  /** the highest seq written and fsynced */
+  writtenSeq = 0;
   private fileBytes: number;
   private fd: number;
   private flushTimer: NodeJS.Timeout | null = null;
@@ -86,6 +88,7 @@ export class Journal {
       if (event.seq > this.acked) this.hold(event, `${line}\n`);
     }
     this.nextSeq = maxSeq + 1;
+    this.writtenSeq = maxSeq;
     if (whole !== text.length) fs.truncateSync(this.logFile, whole);
     this.fd = fs.openSync(this.logFile, "a", 0o600);
     this.fileBytes = whole;
@@ -124,6 +127,7 @@ export class Journal {
     fs.writeSync(this.fd, data);
     fs.fsyncSync(this.fd);
     this.fileBytes += Buffer.byteLength(data);
+    this.writtenSeq = this.nextSeq - 1;
   }
 
   /** The oldest unacknowledged events, at most `max` of them and `maxBytes` of JSON (all written to disk). */
@@ -199,6 +203,7 @@ export class Journal {
     this.fd = fs.openSync(this.logFile, "a", 0o600);
     this.fileBytes = Buffer.byteLength(data);
     this.unwritten = [];
+    this.writtenSeq = this.nextSeq - 1;
   }
 
   close(): void {

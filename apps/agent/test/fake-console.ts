@@ -77,6 +77,8 @@ export interface FakeConsole {
   lookupHangs: boolean;
   /** events answered 503 (console down for the journal) */
   eventsDown: boolean;
+  /** the next events request is applied but its answer lost (the connection drops) */
+  loseNextAnswer: boolean;
   /** applied events, once each, in order */
   applied: AgentEvent[];
   /** every events request's seqs (to see resends) */
@@ -98,6 +100,7 @@ export async function fakeConsole(port = 0): Promise<FakeConsole> {
     nodeWire: node(),
     lookupHangs: false,
     eventsDown: false,
+    loseNextAnswer: false,
     applied: [],
     received: [],
     lookups: [],
@@ -157,6 +160,11 @@ export async function fakeConsole(port = 0): Promise<FakeConsole> {
           cursor = e.seq;
         }
         cursors.set(b.stream, cursor);
+        if (f.loseNextAnswer) {
+          f.loseNextAnswer = false;
+          res.destroy();
+          return;
+        }
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ acked: cursor }));
         return;

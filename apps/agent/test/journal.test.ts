@@ -1,0 +1,166 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Journal } from "../src/journal";
+import {
+  customer,
+  type FakeConsole,
+  fakeConsole,
+  NODE_ID,
+  newProxy,
+  plugin,
+  SECRET,
+  until,
+  visitor,
+} from "./fake-console";
+
+const AGENT_DIR = path.resolve(import.meta.dirname, "..");
+const BUNDLE = path.join(AGENT_DIR, "dist/burrow-agent.mjs");
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "burrow-journal-"));
+
+describe("journal", () => {
+  it("keeps holds and the newest counter read past its bound, drops older reads and visitors, and reopens with what is left", () => {
+    const dir = tmp();
+    let dropped = 0;
+    const j = new Journal(dir, 4000, Date.now, (n) => {
+      dropped += n;
+    });
+    const proxies = Array.from({ length: 5 }, (_, i) => ({
+      name: `u_1.t_${i + 1}`,
+      type: "tcp",
+      todayIn: i,
+      todayOut: i,
+      curConns: 0,
+      online: true,
+      clientId: null,
+      lastStartTime: null,
+      lastCloseTime: null,
+    }));
+    const hold = j.append({ kind: "hold", data: { tun_id: 1, uid: 1, run_id: "r", stale_closes: 0 } }, true);
+    for (let i = 0; i < 20; i++) {
+      j.append({ kind: "counters", data: { proxies, server_info: null } }, false);
+      j.append(
+        {
+          kind: "conn",
+          data: { tun_id: 1, uid: 1, proxy_type: "tcp", remote_addr: "1.2.3.4:5", ip: "1.2.3.4", at: i },
+        },
+        false,
+      );
+    }
+    const last = j.append({ kind: "counters", data: { proxies, server_info: null } }, false);
+    j.close();
+    expect(dropped).toBeGreaterThan(0);
+    const reopened = new Journal(dir, 4000);
+    const events = reopened.batch(1000, 1 << 20);
+    expect(events[0].seq).toBe(hold);
+    expect(events.at(-1)?.seq).toBe(last);
+    expect(events.filter((e) => e.kind === "counters").length).toBe(1);
+    expect(events.map((e) => e.seq)).toEqual([...events.map((e) => e.seq)].sort((a, b) => a - b));
+    // a partial last line (a crash mid-write) is dropped; the next seq goes on after the highest seen
+    reopened.close();
+    fs.appendFileSync(path.join(dir, "journal.ndjson"), '{"seq":99999,"at":1,"kind":"ho');
+    const again = new Journal(dir, 4000);
+    expect(again.batch(1000, 1 << 20).length).toBe(events.length);
+    expect(again.append({ kind: "grace", data: { state: "left", policy: "keep" } }, true)).toBe(last + 1);
+    // acknowledged events do not come back
+    again.ack(last);
+    again.close();
+    expect(new Journal(dir, 4000).batch(1000, 1 << 20).map((e) => e.seq)).toEqual([last + 1]);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe("the bundled agent killed with SIGKILL", () => {
+  let c: FakeConsole;
+  let child: ChildProcess | null = null;
+  const stateDir = tmp();
+  let port = 0;
+
+  beforeAll(async () => {
+    const built = spawnSync(process.execPath, ["build.mjs"], { cwd: AGENT_DIR, encoding: "utf8" });
+    if (built.status !== 0) throw new Error(built.stderr);
+    c = await fakeConsole();
+    c.users.set(21, customer(21, 42021));
+    port = await freePort();
+  });
+  afterAll(async () => {
+    child?.kill("SIGKILL");
+    await c.close();
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  const startAgent = async () => {
+    child = spawn(process.execPath, [BUNDLE], {
+      env: {
+        PATH: process.env.PATH,
+        CONSOLE_URL: c.url,
+        NODE_ID: String(NODE_ID),
+        NODE_SECRET: SECRET,
+        AGENT_PLUGIN_PORT: String(port),
+        AGENT_STATE_DIR: stateDir,
+      },
+      stdio: "ignore",
+    });
+    return until(
+      () =>
+        fetch(`http://127.0.0.1:${port}/healthz`)
+          .then((r) => r.json() as Promise<{ link: string; journal: { written: number; pending: number } }>)
+          .catch(() => null),
+      10_000,
+      "agent up",
+    );
+  };
+  const health = () =>
+    fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.json() as Promise<{ link: string; journal: { written: number; pending: number; acked: number } }>,
+    );
+
+  it("resends what it journaled, and the console applies each event once", async () => {
+    const u = customer(21, 42021);
+    c.eventsDown = true;
+    await startAgent();
+    await until(async () => (await health()).link === "up", 10_000, "stream up");
+    expect((await plugin(port, "NewProxy", newProxy(u))).body.reject).toBe(false);
+    for (let i = 0; i < 3; i++) expect((await plugin(port, "NewUserConn", visitor(u))).body.reject).toBe(false);
+    // journaled on disk (the hold before its answer, visitors within 100 ms), never acknowledged
+    const h = await until(
+      async () => {
+        const x = await health();
+        return x.journal.written >= x.journal.pending && x.journal.pending >= 4 ? x : null;
+      },
+      5000,
+      "journal written",
+    );
+    expect(c.applied).toEqual([]);
+    child?.kill("SIGKILL");
+    await new Promise((r) => child?.once("exit", r));
+
+    // the console answers again; the first answer is lost on the way (the agent must resend)
+    c.eventsDown = false;
+    c.loseNextAnswer = true;
+    await startAgent();
+    await until(() => c.applied.filter((e) => e.kind === "conn").length >= 3, 10_000, "events delivered");
+    await until(async () => (await health()).journal.pending === 0, 10_000, "all acknowledged");
+    const kinds = c.applied.filter((e) => e.kind !== "grace").map((e) => e.kind);
+    expect(kinds).toEqual(["hold", "conn", "conn", "conn"]);
+    const seqs = c.applied.map((e) => e.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    // the lost answer made the agent send the same events twice; they were applied once
+    const sent = c.received.flat();
+    expect(sent.length).toBeGreaterThan(new Set(sent).size);
+    expect(h?.journal.pending).toBeGreaterThanOrEqual(4);
+  });
+});
