@@ -9,7 +9,7 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-results-"));
-const only = process.argv.slice(2); // optional subset: sqlite postgres web sim frp e2e
+const only = process.argv.slice(2); // optional subset: sqlite postgres web sim frp agent e2e
 
 /** A free loopback port, so the browser suite never collides with another server on this machine. */
 function freePort() {
@@ -134,6 +134,8 @@ const want = (s) => only.length === 0 || only.includes(s);
 const realFrp = want("frp")
   ? vitestInBackground("real-frp", "apps/server", ["-c", "vitest.real-frp.config.ts"])
   : Promise.resolve();
+// The node agent's tests mostly wait on sockets and a child process: beside the others too.
+const agent = want("agent") ? vitestInBackground("agent", "apps/agent", []) : Promise.resolve();
 if (want("sqlite")) vitestSuite("server-sqlite", "apps/server", { TEST_DB: "sqlite" });
 if (want("postgres")) vitestSuite("server-postgres", "apps/server", { TEST_DB: "postgres" });
 if (want("web")) vitestSuite("web-unit", "apps/web", {});
@@ -159,6 +161,7 @@ if (want("e2e")) {
 }
 
 await realFrp;
+await agent;
 
 if (skips.length) {
   console.log(`\nSkipped (${skips.length}), and why`);
