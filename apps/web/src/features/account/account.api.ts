@@ -1,4 +1,10 @@
-import type { ChangePasswordBody, ChangePhoneBody, UpdateInfoBody } from "@burrow/contract";
+import type {
+  ChangePasswordBody,
+  ChangePhoneBody,
+  TotpCodeBody,
+  TotpDisableBody,
+  UpdateInfoBody,
+} from "@burrow/contract";
 import { AuthApi, UsersApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
@@ -45,3 +51,40 @@ export const changePhone = (body: ChangePhoneBody) => api.call(AuthApi.postUserP
 
 /** POST /user/frpToken: issues a new frp access token; frpc configs with the old one stop working. */
 export const resetFrpToken = () => api.call(UsersApi.postUserFrpToken);
+
+export const securityKeys = {
+  mfa: () => [...accountKeys.all, "mfa"] as const,
+  sessions: () => [...accountKeys.all, "sessions"] as const,
+};
+
+/** GET /user/mfa: whether two-factor sign-in is on, codes left, whether the site requires it */
+export const mfaStatusQuery = () =>
+  queryOptions({
+    queryKey: securityKeys.mfa(),
+    queryFn: ({ signal }) => api.call(AuthApi.getUserMfa, {}, { signal }),
+  });
+
+/** POST /user/mfa/totp: a new secret, not in force until confirmed */
+export const startTotp = () => api.call(AuthApi.postUserMfaTotp);
+
+/** POST /user/mfa/totp/confirm: on; the ten recovery codes, shown once */
+export const confirmTotp = (body: TotpCodeBody) => api.call(AuthApi.postUserMfaTotpConfirm, { body });
+
+/** POST /user/mfa/recovery-codes: ten new recovery codes (the old ones stop working) */
+export const regenerateRecoveryCodes = (body: TotpCodeBody) => api.call(AuthApi.postUserMfaRecoveryCodes, { body });
+
+/** POST /user/mfa/totp/disable: with a code or the password */
+export const disableTotp = (body: TotpDisableBody) => api.call(AuthApi.postUserMfaTotpDisable, { body });
+
+/** GET /user/sessions: the signed-in devices */
+export const sessionsQuery = () =>
+  queryOptions({
+    queryKey: securityKeys.sessions(),
+    queryFn: ({ signal }) => api.call(AuthApi.getUserSessions, {}, { signal }),
+  });
+
+/** DELETE /user/sessions/:sid */
+export const revokeSession = (sid: string) => api.call(AuthApi.deleteUserSession, { params: { sid } });
+
+/** POST /user/sessions/revoke-others */
+export const revokeOtherSessions = () => api.call(AuthApi.postUserSessionsRevokeOthers);

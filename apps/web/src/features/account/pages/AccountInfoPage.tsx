@@ -8,6 +8,8 @@ import { ChangePhoneCard } from "../components/ChangePhoneCard";
 import { FrpTokenCard } from "../components/FrpTokenCard";
 import { LoginHistoryCard } from "../components/LoginHistoryCard";
 import { ProfileCard } from "../components/ProfileCard";
+import { SessionsCard } from "../components/SessionsCard";
+import { TwoFactorCard } from "../components/TwoFactorCard";
 
 /** /account/info: the personal centre. */
 export function AccountInfoPage() {
@@ -30,6 +32,12 @@ export function AccountInfoPage() {
         </Col>
         <Col xs={24} xl={12}>
           <OidcBindingsCard user={user} />
+        </Col>
+        <Col xs={24} xl={12}>
+          <TwoFactorCard />
+        </Col>
+        <Col span={24}>
+          <SessionsCard />
         </Col>
         <Col span={24}>
           <LoginHistoryCard />

@@ -1,7 +1,7 @@
-import type { LoginBody } from "@burrow/contract";
+import type { LoginBody, MfaChallengeData } from "@burrow/contract";
 import { ErrorCode } from "@burrow/contract/codes";
 import { Alert, Button, Form, Input } from "antd";
-import { useState } from "react";
+import { lazy, Suspense, useCallback, useState } from "react";
 import { ApiError } from "@/api/transport";
 import { OidcLoginButtons } from "@/features/oidc/components/OidcLoginButtons";
 import { clearBan, saveBan } from "@/lib/ban";
@@ -10,6 +10,7 @@ import { putFieldError } from "@/lib/field-error";
 import { fieldRules, phoneRules } from "@/lib/rules";
 import { AuthCard } from "../components/AuthCard";
 import { AuthLink } from "../components/AuthLink";
+import { SecondFactorForm } from "../components/SecondFactorForm";
 import { signIn } from "../login.requests";
 
 export interface LoginPageProps {
@@ -21,6 +22,9 @@ export interface LoginPageProps {
   notice?: string;
 }
 
+// The staff enrolment draws a QR code: loaded only when a sign-in needs it.
+const MfaSetupStep = lazy(() => import("../components/MfaSetupStep"));
+
 /**
  * /login: phone and password, or a configured third-party provider. Free of the router and React
  * Query, so that the first visit's light host (app/login-host.tsx) and the console's router
@@ -31,6 +35,9 @@ export function LoginPage({ onSignedIn, go, notice }: LoginPageProps) {
   const [pending, setPending] = useState(false);
   /** "账号已被封禁：<reason>" when the account is banned (30005) */
   const [banned, setBanned] = useState<string>();
+  /** the second step after a right password (30006): a code, or the staff enrolment */
+  const [mfa, setMfa] = useState<MfaChallengeData>();
+  const restart = useCallback(() => setMfa(undefined), []);
   const submit = async (values: LoginBody) => {
     setPending(true);
     setBanned(undefined);
@@ -40,7 +47,9 @@ export function LoginPage({ onSignedIn, go, notice }: LoginPageProps) {
       onSignedIn(token);
     } catch (error) {
       setPending(false);
-      if (error instanceof ApiError && error.code === ErrorCode.AccountBanned) {
+      if (error instanceof ApiError && error.code === ErrorCode.SecondFactorRequired) {
+        setMfa(error.data as MfaChallengeData);
+      } else if (error instanceof ApiError && error.code === ErrorCode.AccountBanned) {
         // The answer carries the appeal session: kept for the appeal page, never as the console's token.
         saveBan(error.data);
         setBanned(error.message);
@@ -48,6 +57,20 @@ export function LoginPage({ onSignedIn, go, notice }: LoginPageProps) {
     }
   };
 
+  if (mfa?.setup)
+    return (
+      <AuthCard title="设置两步验证" subtitle="用验证器应用扫描二维码，再输入显示的验证码">
+        <Suspense fallback={null}>
+          <MfaSetupStep challenge={mfa.challenge} onSignedIn={onSignedIn} onRestart={restart} />
+        </Suspense>
+      </AuthCard>
+    );
+  if (mfa)
+    return (
+      <AuthCard title="两步验证" subtitle="此账号已启用两步验证">
+        <SecondFactorForm challenge={mfa.challenge} onSignedIn={onSignedIn} onRestart={restart} />
+      </AuthCard>
+    );
   return (
     <AuthCard title="登录" subtitle="使用手机号和密码登录控制台">
       {notice ? <Alert type="error" showIcon message={notice} style={{ marginBottom: 16 }} role="alert" /> : null}

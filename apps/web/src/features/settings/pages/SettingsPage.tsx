@@ -161,6 +161,42 @@ function SiteCard({ s }: { s: SiteSettings }) {
   );
 }
 
+function SecurityCard({ s }: { s: SiteSettings }) {
+  const items: DescriptionsProps["items"] = [
+    {
+      key: "staff-mfa",
+      label: "管理人员两步验证",
+      children: (
+        <FromEnv vars={["STAFF_MFA_REQUIRED"]}>
+          {s.security.staff_mfa_required
+            ? "必须启用：管理员和客服登录时需输入两步验证码，未启用者登录后须先完成设置"
+            : "不强制（各账号可在个人中心自行启用）"}
+        </FromEnv>
+      ),
+    },
+    {
+      key: "mfa-key",
+      label: "两步验证密钥加密",
+      children: (
+        <FromEnv vars={["MFA_SECRET_KEY"]}>
+          {s.security.mfa_key_configured ? (
+            "已配置"
+          ) : (
+            <Typography.Text type="warning">
+              未配置（非生产环境使用数据库中生成的密钥；生产环境不能启用两步验证）
+            </Typography.Text>
+          )}
+        </FromEnv>
+      ),
+    },
+  ];
+  return (
+    <Card title="登录安全" size="small">
+      <Descriptions column={1} size="small" items={items} />
+    </Card>
+  );
+}
+
 /**
  * /admin/setting: every site-wide setting on one page. The verification requirement and the
  * affiliate programme are changed here (audited); the rest comes from the server's environment
@@ -178,6 +214,7 @@ export function SettingsPage() {
           <AssistantCard s={data} />
           <DefaultsCard s={data} />
           <SiteCard s={data} />
+          <SecurityCard s={data} />
         </div>
       ) : null}
     </PageContainer>
