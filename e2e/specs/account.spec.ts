@@ -1,6 +1,8 @@
 import { expect, test } from "@playwright/test";
+import { confirmPopover } from "../fixtures/antd";
 import { ApiFailure, login, registerUser, smsCount, uniquePhone, userInfo, waitForSmsCode } from "../fixtures/api";
 import { openSignedIn, storedToken } from "../fixtures/browser";
+import { createTunnelApi, localNode, uniqueName } from "../fixtures/catalog";
 
 test("the personal centre saves a new nickname", async ({ page }) => {
   const user = await registerUser();
@@ -90,4 +92,47 @@ test("the login history lists the user's sign-ins", async ({ page }) => {
   await expect(history.getByRole("columnheader", { name: "IP" })).toBeVisible();
   await expect(history.getByText(/共 \d+ 条/)).toBeVisible();
   await expect(history.getByRole("row")).not.toHaveCount(1);
+});
+
+test("an API token is created, shown once, lists tunnels from a script and stops working once revoked", async ({
+  page,
+  request,
+}) => {
+  const user = await registerUser();
+  const tunnel = await createTunnelApi(user.token, (await localNode(user.token)).node_id, uniqueName("api-"));
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await openSignedIn(page, user.token, "/account/info");
+  const card = page
+    .locator(".ant-card")
+    .filter({ has: page.locator(".ant-card-head-title", { hasText: /^API 令牌$/ }) });
+
+  await card.getByRole("button", { name: "创建令牌" }).click();
+  const form = page.getByRole("dialog", { name: "创建 API 令牌" });
+  await form.getByLabel("名称").fill("e2e 脚本");
+  await expect(form.getByRole("checkbox", { name: /tunnels:read/ })).toBeChecked();
+  await form.getByRole("button", { name: "创建" }).click();
+
+  const shown = page.getByRole("dialog", { name: "令牌已创建" });
+  await expect(shown).toContainText("令牌只显示这一次");
+  await shown.getByRole("button", { name: "复制令牌" }).click();
+  const token = await page.evaluate(() => navigator.clipboard.readText());
+  expect(token).toMatch(/^brw_[0-9a-f]{16}_/);
+  await expect(shown.getByTestId("api-token-value")).toHaveText(token);
+
+  const bearer = { authorization: `Bearer ${token}` };
+  const tunnels = await request.get("/api/user/tun", { headers: bearer });
+  expect(tunnels.status()).toBe(200);
+  expect((await tunnels.json()).data.list.map((t: { tun_id: number }) => t.tun_id)).toEqual([tunnel.tun_id]);
+  await shown.getByRole("button", { name: "我已保存" }).click();
+  await expect(shown).toBeHidden();
+
+  const row = card.getByRole("row", { name: /e2e 脚本/ });
+  await expect(row).toContainText("tunnels:read");
+  await expect(row).toContainText("有效");
+  await row.getByRole("button", { name: "撤销 e2e 脚本" }).click();
+  await confirmPopover(page, "撤销");
+  await expect(row).toContainText("已撤销");
+  const refused = await request.get("/api/user/tun", { headers: bearer });
+  expect(refused.status()).toBe(401);
+  expect((await refused.json()).msg).toBe("API 令牌已撤销");
 });

@@ -1,5 +1,7 @@
+import { ApiTokenScopes } from "@burrow/contract";
 import { describe, expect, it } from "vitest";
 import type { Inline } from "@/lib/markdown";
+import { curlExample, tokenEndpoints } from "./api-scopes";
 import { docs, searchDocs } from "./docs";
 
 const links = (nodes: Inline[]): string[] =>
@@ -18,6 +20,7 @@ describe("customer documentation", () => {
       "custom-domains",
       "errors",
       "faq",
+      "api",
     ]);
     for (const d of docs) expect(d.title, d.slug).not.toBe(d.slug);
     const tunnels = docs.find((d) => d.slug === "tunnels");
@@ -55,6 +58,25 @@ describe("customer documentation", () => {
     const toml = all.filter((b) => b.t === "code" && b.lang === "toml");
     expect(toml.length).toBeGreaterThan(3);
     for (const b of all) if (b.t === "code") expect(b.v).not.toMatch(/^\[common\]/m);
+  });
+
+  it("lists every endpoint a token may reach with its scope, from the contract", () => {
+    const rows = tokenEndpoints();
+    expect(rows).toContainEqual(
+      expect.objectContaining({ scope: "tunnels:read", method: "GET", path: "/api/user/tun" }),
+    );
+    expect(rows).toContainEqual(
+      expect.objectContaining({ scope: "tunnels:write", method: "POST", path: "/api/user/tun" }),
+    );
+    expect(new Set(rows.map((r) => r.scope))).toEqual(new Set(ApiTokenScopes));
+    // Nothing of the operators', no purchase, no token management, no credentials.
+    const forbidden = rows.filter(
+      (r) =>
+        /^\/api\/(super|user\/(apiToken|password|phone|aff|giftCard))/.test(r.path) ||
+        (r.path.startsWith("/api/user/order") && r.method !== "GET"),
+    );
+    expect(forbidden).toEqual([]);
+    expect(curlExample("https://c.example")).toContain('"https://c.example/api/user/tun?page=1&size=10"');
   });
 
   it("finds sections by every word, titles first", () => {

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Col, Row } from "antd";
 import { PageContainer } from "@/components/PageContainer";
+import { ApiTokensCard } from "@/features/apitokens/components/ApiTokensCard";
 import { OidcBindingsCard } from "@/features/oidc/components/OidcBindingsCard";
 import { userInfoQuery } from "../account.api";
 import { ChangePasswordCard } from "../components/ChangePasswordCard";
@@ -38,6 +39,9 @@ export function AccountInfoPage() {
         </Col>
         <Col span={24}>
           <SessionsCard />
+        </Col>
+        <Col span={24}>
+          <ApiTokensCard />
         </Col>
         <Col span={24}>
           <LoginHistoryCard />

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from "react";
 import { Link, Navigate, useLocation, useParams } from "react-router";
 import { Markdown } from "@/components/Markdown";
 import { PageContainer } from "@/components/PageContainer";
+import { ApiScopeReference } from "../components/ApiScopeReference";
 import { docHref, docs, searchDocs } from "../docs";
 
 /** /doc and /doc/:slug: the customer documentation with a table of contents and search. */
@@ -87,6 +88,8 @@ export function DocPage() {
           <Card className="doc-body">
             <article aria-label={page.title}>
               <Markdown blocks={page.blocks} />
+              {/* generated from the contract, so it cannot drift from the endpoints */}
+              {page.slug === "api" ? <ApiScopeReference /> : null}
             </article>
           </Card>
         </Col>
