@@ -1,8 +1,7 @@
-import type { AdminNodeDetail, Paged, PluginResponse, TunnelEventRow, TunnelView } from "@burrow/contract";
+import type { Paged, PluginResponse, TunnelEventRow } from "@burrow/contract";
 import { FREED_SESSION } from "@burrow/frp-decision";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { loginContent, type PluginCustomer, pluginSuite, tcpProxy, userInfo } from "../../../test/plugin-fixtures";
 import { DAY_MS, shanghaiWallClock } from "../../shared/time";
 import { EVENTS_PER_TUNNEL, pruneTunnelEvents, recordTunnelEvents } from "../tunnels/tunnel-events";
 import { frpRuntime } from "./frp.routes";
@@ -14,74 +13,39 @@ import { frpRuntime } from "./frp.routes";
  * back, and the customer's other frpc takes the proxy once the old one's close arrives.
  */
 
-let t: TestApp;
-let admin: string;
-let node: AdminNodeDetail;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
-  node = await createTestNode(t, { bandwidth: 0 }, admin);
-});
-afterAll(() => t.close());
+const suite = pluginSuite();
+const { customer, flush } = suite;
 afterEach(() => vi.useRealTimers());
-
-interface Customer {
-  uid: number;
-  token: string;
-  user: string;
-  frpToken: string;
-  tcp: TunnelView;
-}
-
-async function customer(): Promise<Customer> {
-  const u = await t.register();
-  await setPlan(t, u.uid, { bandwidth: 10 });
-  const info = await t.api<{ frp_token: string }>("GET", "/user/userInfo", { token: u.token });
-  const tcp = await createTestTunnel(t, u.token, { node_id: node.node_id, protocol: "tcp", local_port: 22 });
-  return { uid: u.uid, token: u.token, user: `u_${u.uid}`, frpToken: info.body.data.frp_token, tcp };
-}
+type Customer = PluginCustomer;
 
 const RUN_A = "aaaaaaaa11112222";
 const RUN_B = "bbbbbbbb33334444";
-const userInfo = (c: Customer, runId = RUN_A) => ({ user: c.user, metas: { token: c.frpToken }, run_id: runId });
-const login = (c: Customer, runId = "", version = "0.61.1") => ({
-  version,
-  user: c.user,
-  privilege_key: "k",
-  timestamp: 1,
-  metas: { token: c.frpToken },
-  run_id: runId,
-  client_address: "203.0.113.7:51234",
-});
-const proxy = (c: Customer, runId = RUN_A, port = c.tcp.remote_port) => ({
-  user: userInfo(c, runId),
-  proxy_name: `${c.user}.t_${c.tcp.tun_id}`,
-  proxy_type: "tcp",
-  remote_port: port,
-});
+const login = (c: Customer, runId = "", version = "0.61.1") => ({ ...loginContent(c), run_id: runId, version });
+const proxy = (c: Customer, runId = RUN_A, port = c.tcp.remote_port) =>
+  tcpProxy(c, { user: userInfo(c, runId), remote_port: port });
 
 async function call(op: string, content: unknown): Promise<PluginResponse> {
-  const res = await t.app.inject({
-    method: "POST",
-    url: `/api/frp/plugin/${node.node_id}/${node.plugin_secret}?op=${op}&version=0.1.0`,
-    headers: { "content-type": "application/json" },
-    payload: JSON.stringify({ version: "0.1.0", op, content }),
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json() as PluginResponse;
+  const r = await suite.plugin(op, content);
+  expect(r.status).toBe(200);
+  return r.body as unknown as PluginResponse;
 }
-const flush = () => frpRuntime(t.ctx).writer.flush();
 
 async function doctor(c: Customer, query: Record<string, unknown> = {}, token = c.token) {
-  return t.api<Paged<TunnelEventRow>>("GET", `/user/tun/${c.tcp.tun_id}/events`, { token, query });
+  return suite.get().t.api<Paged<TunnelEventRow>>("GET", `/user/tun/${c.tcp.tun_id}/events`, { token, query });
 }
 const holder = async (c: Customer) =>
-  (await t.db.selectFrom("tunnels").select("run_id").where("tun_id", "=", c.tcp.tun_id).executeTakeFirstOrThrow())
-    .run_id;
+  (
+    await suite
+      .get()
+      .t.db.selectFrom("tunnels")
+      .select(["run_id", "last_online_at"])
+      .where("tun_id", "=", c.tcp.tun_id)
+      .executeTakeFirstOrThrow()
+  ).run_id;
 
 describe("连接诊断", () => {
   it("records logins and proxies, collapses identical ones within a minute, newest first, paged", async () => {
+    const { t } = suite.get();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2026-11-28T04:01:10.000Z"));
     const c = await customer();
@@ -140,6 +104,7 @@ describe("连接诊断", () => {
   });
 
   it("records refused visitors and heartbeats of a locked tunnel, with the appeal as its fix", async () => {
+    const { t, admin } = suite.get();
     const c = await customer();
     expect((await call("NewProxy", proxy(c))).reject).toBe(false);
     await flush();
@@ -166,6 +131,7 @@ describe("连接诊断", () => {
   });
 
   it("prunes rows older than 7 days and keeps at most EVENTS_PER_TUNNEL per tunnel", async () => {
+    const { t, node } = suite.get();
     const c = await customer();
     const now = new Date();
     const at = (ms: number) => new Date(now.getTime() - ms).toISOString();
@@ -205,6 +171,7 @@ describe("连接诊断", () => {
 
 describe("强制下线", () => {
   it("refuses the holder's next heartbeat and its return; the other frpc takes the proxy after its close", async () => {
+    const { t } = suite.get();
     const c = await customer();
     await call("Login", login(c));
     expect((await call("NewProxy", proxy(c, RUN_A))).reject).toBe(false);
@@ -262,6 +229,7 @@ describe("强制下线", () => {
   });
 
   it("is limited to 5 per tunnel in 10 minutes, refused without a holder, 404 for another's tunnel", async () => {
+    const { t } = suite.get();
     const c = await customer();
     const free = (token = c.token) => t.api("POST", `/user/tun/${c.tcp.tun_id}/free`, { token });
     const none = await free();

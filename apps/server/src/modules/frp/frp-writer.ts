@@ -43,17 +43,8 @@ interface ConnGroup {
 /** A row of tunnel_conns, in CONN_COLUMNS order. */
 type ConnValues = [number, number, number, string, string, string, string, number];
 
-/** 连接诊断: identical decisions about a tunnel within one minute (one row of tunnel_events). */
-interface DecisionGroup {
-  tun_id: number;
-  uid: number;
-  node_id: number;
-  kind: TunnelEventKind;
-  reason: string;
-  count: number;
-  first: number;
-  last: number;
-}
+/** 连接诊断: identical decisions about a tunnel within one minute (one row of tunnel_events), times in epoch ms. */
+type DecisionGroup = Omit<TunnelEventInput, "first_at" | "last_at"> & { first: number; last: number };
 
 /** One statement's worth of operations: the same kind, session and count, on these tunnels. */
 interface OpGroup {
