@@ -1,25 +1,15 @@
-import { CreateOidcProviderBody, type OidcProviderRow } from "@burrow/contract";
+import type { OidcProviderRow } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, Form, Input, Popconfirm, Space, Switch, Tag, Typography } from "antd";
+import { Alert, Button, Card, Popconfirm, Space, Tag, Typography } from "antd";
 import { useState } from "react";
-import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { siteQuery } from "@/features/shell/shell.api";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
-import { fieldRules, schemaRule } from "@/lib/rules";
-import { adminOidcQuery, createOidcProvider, deleteOidcProvider, oidcKeys, updateOidcProvider } from "../oidc.api";
-
-interface ProviderForm {
-  name: string;
-  issuer: string;
-  client_id: string;
-  client_secret?: string;
-  scopes: string;
-  enabled: boolean;
-}
+import { OidcProviderModal } from "../components/OidcProviderModal";
+import { adminOidcQuery, deleteOidcProvider, oidcKeys } from "../oidc.api";
 
 const columns: ResponsiveColumns<OidcProviderRow> = [
   { title: "ID", priority: 6, dataIndex: "id", width: 60 },
@@ -37,38 +27,6 @@ const columns: ResponsiveColumns<OidcProviderRow> = [
   { title: "更新时间", priority: 4, dataIndex: "updated_at", width: 170, render: (v: string) => formatTime(v) },
 ];
 
-/**
- * The secret's field. Editing, it may stay empty (the stored one is kept) only while the issuer and
- * the client id are the ones it was given for: the server refuses to send it anywhere else.
- */
-function SecretField({ row }: { row?: OidcProviderRow }) {
-  const form = Form.useFormInstance<ProviderForm>();
-  const issuer = Form.useWatch("issuer", form);
-  const clientId = Form.useWatch("client_id", form);
-  const moved =
-    !!row &&
-    ((issuer !== undefined && issuer.trim() !== row.issuer) ||
-      (clientId !== undefined && clientId.trim() !== row.client_id));
-  const extra = !row
-    ? undefined
-    : moved
-      ? "已更改签发者地址或 Client ID：须重新输入 Client Secret，已保存的密钥不会发给新的签发者"
-      : row.has_secret
-        ? "已保存，留空则不修改；更改签发者地址或 Client ID 时须重新输入"
-        : undefined;
-  return (
-    <Form.Item
-      name="client_secret"
-      label="Client Secret"
-      extra={extra}
-      dependencies={["issuer", "client_id"]}
-      rules={fieldRules("Client Secret", { required: !row || moved, length: { max: 500 } })}
-    >
-      <Input.Password autoComplete="new-password" placeholder={row && !moved ? "留空则不修改" : ""} />
-    </Form.Item>
-  );
-}
-
 /** /admin/oidc: the OpenID Connect providers customers may sign in with (Manager only). */
 export function AdminOidcPage() {
   const queryClient = useQueryClient();
@@ -83,20 +41,6 @@ export function AdminOidcPage() {
       await refresh();
     },
   });
-
-  const save = async (v: ProviderForm) => {
-    const row = editing?.row;
-    const body = {
-      name: v.name.trim(),
-      issuer: v.issuer.trim(),
-      client_id: v.client_id.trim(),
-      scopes: v.scopes.trim(),
-      enabled: v.enabled,
-    };
-    if (row) await updateOidcProvider({ id: row.id, ...body, client_secret: v.client_secret ?? "" });
-    else await createOidcProvider({ ...body, client_secret: v.client_secret ?? "" });
-    await refresh();
-  };
 
   return (
     <PageContainer title="第三方登录">
@@ -173,46 +117,12 @@ export function AdminOidcPage() {
           ]}
         />
       </Card>
-      <FormModal<ProviderForm>
+      <OidcProviderModal
         open={editing !== null}
-        title={editing?.row ? "编辑登录方式" : "新增登录方式"}
-        initialValues={
-          editing?.row ? { ...editing.row, client_secret: "" } : { scopes: "openid profile", enabled: true }
-        }
-        successText={editing?.row ? "登录方式已保存" : "登录方式已添加"}
-        onSubmit={save}
+        row={editing?.row}
+        onSaved={refresh}
         onClose={() => setEditing(null)}
-        width={600}
-      >
-        <Form.Item name="name" label="显示名称" rules={fieldRules("显示名称", { required: true, length: { max: 32 } })}>
-          <Input placeholder="登录按钮显示为：使用 {名称} 登录" />
-        </Form.Item>
-        <Form.Item
-          name="issuer"
-          label="签发者地址（Issuer）"
-          rules={[...fieldRules("签发者地址", { required: true }), schemaRule(CreateOidcProviderBody.shape.issuer)]}
-        >
-          <Input placeholder="https://accounts.example.com" />
-        </Form.Item>
-        <Form.Item
-          name="client_id"
-          label="Client ID"
-          rules={fieldRules("Client ID", { required: true, length: { max: 200 } })}
-        >
-          <Input autoComplete="off" />
-        </Form.Item>
-        <SecretField row={editing?.row} />
-        <Form.Item
-          name="scopes"
-          label="范围（scope）"
-          rules={fieldRules("范围", { required: true, length: { max: 200 } })}
-        >
-          <Input placeholder="openid profile" />
-        </Form.Item>
-        <Form.Item name="enabled" label="启用" valuePropName="checked">
-          <Switch />
-        </Form.Item>
-      </FormModal>
+      />
     </PageContainer>
   );
 }

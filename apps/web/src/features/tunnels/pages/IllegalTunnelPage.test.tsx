@@ -20,7 +20,7 @@ const flag: IllegalFlagRow = {
   id: 7,
   tun_id: 42,
   tun_name: "casino-web",
-  tun_status: TunnelStatus.Online,
+  tun_status: TunnelStatus.Connected,
   protocol: "http",
   addresses: ["casino.example.com"],
   uid: 9,
