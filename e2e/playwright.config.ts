@@ -1,5 +1,6 @@
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import { BASE_URL } from "./fixtures/env";
+import { BASE_URL, TMP_DIR } from "./fixtures/env";
 
 /**
  * Browser tests against the real server (started by global-setup.ts) and the built web app, in
@@ -9,7 +10,9 @@ export default defineConfig({
   testDir: "./specs",
   globalSetup: "./global-setup.ts",
   globalTeardown: "./global-teardown.ts",
-  outputDir: "./.tmp/test-results",
+  // Under E2E_TMP_DIR like the server's files: a run empties its output directory as it starts,
+  // which would take another run's screenshots and traces with it.
+  outputDir: path.join(TMP_DIR, "test-results"),
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
@@ -17,7 +20,10 @@ export default defineConfig({
   timeout: 45_000,
   expect: { timeout: 8_000 },
   // The root test script asks for the JSON report at PLAYWRIGHT_JSON_OUTPUT_NAME.
-  reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? "./.tmp/results.json" }]],
+  reporter: [
+    ["list"],
+    ["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? path.join(TMP_DIR, "results.json") }],
+  ],
   use: {
     baseURL: BASE_URL,
     browserName: "chromium",
