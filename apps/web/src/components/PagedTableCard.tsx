@@ -11,6 +11,9 @@ export interface PagedTableCardProps<T, K extends QueryKey> {
   columns: ResponsiveColumns<T>;
   /** the query of one page, e.g. `(page, size) => ledgerQuery(page, size)` */
   query: (page: number, size: number) => UseQueryOptions<Paged<T>, Error, Paged<T>, K>;
+  /** the card's header actions */
+  extra?: ReactNode;
+  className?: string;
 }
 
 /**
@@ -42,12 +45,14 @@ export function PagedTableCard<T extends { id: number | string }, K extends Quer
   title,
   columns,
   query,
+  extra,
+  className,
 }: PagedTableCardProps<T, K>) {
   const [page, setPage] = useState(1);
   const [size, setSize] = useState(10);
   const { data, isFetching } = useQuery(query(page, size));
   return (
-    <Card title={title}>
+    <Card title={title} extra={extra} className={className}>
       <ResponsiveTable<T>
         rowKey="id"
         size="middle"

@@ -1,10 +1,9 @@
 import type { TunnelEventKind, TunnelEventRow } from "@burrow/contract";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Popconfirm, Tag, Typography } from "antd";
-import { useState } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Button, Popconfirm, Tag, Typography } from "antd";
 import { LinkButton } from "@/components/LinkButton";
-import { statePaging } from "@/components/PagedTableCard";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import { PagedTableCard } from "@/components/PagedTableCard";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
 import { freeTunnelSession, tunnelEventsQuery, tunnelsKeys } from "../tunnels.api";
@@ -92,9 +91,6 @@ function Fix({ row, tunId }: { row: TunnelEventRow; tunId: number }) {
  * identical ones within a minute as one row with a count, each refusal with its fix.
  */
 export function TunnelDoctorCard({ tunId }: Props) {
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(10);
-  const { data, isFetching } = useQuery(tunnelEventsQuery(tunId, page, size));
   const columns: ResponsiveColumns<TunnelEventRow> = [
     { title: "时间", role: "title", dataIndex: "last_at", width: 190, render: (v: string) => formatTime(v) },
     {
@@ -111,25 +107,15 @@ export function TunnelDoctorCard({ tunId }: Props) {
       render: (v: string) => <Typography.Text copyable={{ text: v }}>{v}</Typography.Text>,
     },
     { title: "次数", priority: 2, dataIndex: "count", width: 70, render: (n: number) => `×${n}` },
-    {
-      title: "处理",
-      role: "actions",
-      key: "fix",
-      width: 130,
-      render: (_: unknown, r) => <Fix row={r} tunId={tunId} />,
-    },
+    { title: "处理", role: "action", key: "fix", width: 130, render: (_: unknown, r) => <Fix row={r} tunId={tunId} /> },
   ];
   return (
-    <Card title="连接诊断" className="tunnel-doctor-card" extra={<FreeSessionButton tunId={tunId} />}>
-      <ResponsiveTable<TunnelEventRow>
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={data?.list}
-        loading={isFetching}
-        locale={{ emptyText: "近 7 天没有记录：frpc 尚未连接过此节点" }}
-        pagination={statePaging(page, size, data?.total ?? 0, setPage, setSize)}
-      />
-    </Card>
+    <PagedTableCard
+      title="连接诊断"
+      className="tunnel-doctor-card"
+      extra={<FreeSessionButton tunId={tunId} />}
+      columns={columns}
+      query={(page, size) => tunnelEventsQuery(tunId, page, size)}
+    />
   );
 }
