@@ -9,12 +9,13 @@ import type {
   NodeSetup,
   Paged,
   TunnelConfig,
+  TunnelEventRow,
   TunnelView,
 } from "@burrow/contract";
+import { bandwidthQuantity } from "@burrow/frp-decision";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIN_FRPS_VERSION, unsupportedFrps } from "../../src/modules/frp/frps-version";
-import { bandwidthQuantity } from "@burrow/frp-decision";
 import { FRPS_HEARTBEAT_TIMEOUT } from "../../src/modules/nodes/frps-config";
 import { makeChain } from "../certs";
 import {
@@ -157,8 +158,8 @@ export function realFrpSuite(version: string) {
         },
       });
       admin = await signIn(s, ADMIN_PHONE, ADMIN_PASSWORD);
-      // bindPort, vhost http, vhost https, dashboard, then eight remote ports
-      base = await freePortRange(12);
+      // bindPort, vhost http, vhost https, dashboard, then nine remote ports
+      base = await freePortRange(13);
       const areas = await api<{ list: { area_id: number }[] }>("GET", "/super/area", { token: admin });
       const levels = await api<{ list: { id: number; level: number }[] }>("GET", "/super/plan/level", {
         token: admin,
@@ -176,7 +177,7 @@ export function realFrpSuite(version: string) {
           vhost_https_port: base + 2,
           subdomain_host: "frp.test",
           port_min: base + 4,
-          port_max: base + 11,
+          port_max: base + 12,
           bandwidth: 0,
           api_addr: `http://127.0.0.1:${base + 3}`,
           api_user: "admin",
@@ -734,6 +735,58 @@ export function realFrpSuite(version: string) {
       } finally {
         await client.stop();
       }
+    });
+
+    it("强制下线: a second frpc is refused while the first holds the proxy; freed, the holder is cut at its next heartbeat and cannot return, and the second gets in", async () => {
+      // A live holder (an old frpc left running): its heartbeats are what the button refuses. A
+      // stopped one (kill -STOP) sends none, so frps drops it only at heartbeatTimeout whatever
+      // the console does (frp-protocol.md Appendix C; docs/frp.md 强制下线).
+      const c = await registerCustomer(s, randomPhone());
+      const made = await api<TunnelView>("POST", "/user/tun", {
+        token: c.token,
+        body: {
+          node_id: node.node_id,
+          tun_name: "free",
+          protocol: "tcp",
+          local_port: local.tcpPort,
+          remote_port: base + 12,
+        },
+      });
+      const cfg = await api<TunnelConfig>("GET", `/user/tun/config?tun_id=${made.tun_id}`, { token: c.token });
+      const file = path.join(dir, `frpc-free-${randomBytes(3).toString("hex")}.toml`);
+      fs.writeFileSync(file, cfg.toml);
+      const name = `u_${c.uid}.t_${made.tun_id}`;
+      const online = async () =>
+        (await dash<{ proxies: DashProxy[] }>("/api/proxy/tcp")).proxies.find((p) => p.name === name)?.status ===
+        "online";
+      const a = runFrp(bins.frpc, file);
+      await waitUntil("the first frpc holding the proxy", online);
+      const b = runFrp(bins.frpc, file);
+      await b.waitForLog(/already exists/);
+      const held = await waitUntil("the doctor naming the holder", async () => {
+        const ev = await api<Paged<TunnelEventRow>>("GET", `/user/tun/${made.tun_id}/events?size=50`, {
+          token: c.token,
+        });
+        return ev.list.find((r) => r.kind === "proxy_held");
+      });
+      expect(held.reason).toMatch(/被另一会话占用：会话 \w+ 自 \d\d:\d\d:\d\d，127\.0\.0\.1，frpc \d+\.\d+\.\d+/);
+      expect(held.fix).toBe("free_session");
+
+      const t0 = Date.now();
+      await api("POST", `/user/tun/${made.tun_id}/free`, { token: c.token });
+      // the holder's next heartbeat is refused, and its immediate re-login too
+      await a.waitForLog(/强制下线/, (HEARTBEAT_S + 15) * 1000);
+      // frps closed its proxy with the session; the second frpc's retry of its refused proxy (every 30 s) gets it
+      await waitUntil(
+        "the second frpc serving",
+        async () => (await online()) && (await tcpProbe(base + 12)) === "echoed",
+        50_000,
+      );
+      console.log(`[${version}] 强制下线: the second frpc serving ${Date.now() - t0} ms after the button`);
+      expect(Date.now() - t0).toBeLessThan((HEARTBEAT_S + 30 + 20) * 1000);
+      expect(a.log()).not.toMatch(/start proxy success[\s\S]*强制下线[\s\S]*start proxy success/);
+      await a.stop();
+      await b.stop();
     });
 
     it("stopping frpc shows its tunnels offline in the console within seconds", async () => {
