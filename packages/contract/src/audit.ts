@@ -71,6 +71,7 @@ export const AuditActionLabel = {
   "ticket.close": "结束工单",
   "ticket.unlock": "解锁申诉隧道",
   "tunnel.update": "修改隧道",
+  "tunnel.free_session": "强制下线会话",
   "user.update": "修改用户",
   "user.resetPassword": "重置密码（命令行）",
   "verify.setting": "修改实名设置",
