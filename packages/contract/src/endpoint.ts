@@ -71,6 +71,8 @@ export interface Endpoint<
    * instead of the `{code,msg,data}` envelope
    */
   readonly raw?: "file" | "redirect" | "text" | "multipart" | "stream";
+  /** the envelope's `data` as a schema (answers.ts), where written: documents and checks it */
+  readonly answer?: z.ZodType;
   /** type only: the envelope's `data` */
   readonly __response?: R;
 }
@@ -91,6 +93,8 @@ export const endpoint =
     query?: Q;
     params?: P;
     raw?: Endpoint["raw"];
+    /** must produce R: a schema that leaves out or mistypes a field of R does not compile */
+    answer?: z.ZodType<R>;
   }): Endpoint<R, B, Q, P> =>
     def;
 

@@ -1,5 +1,6 @@
 export * from "./affiliate";
 export * from "./agents";
+export * from "./answers";
 export * from "./apitokens";
 export * from "./assistant";
 export * from "./audit";

@@ -1,3 +1,4 @@
+import { BalanceLedgerRowAnswer, pagedAnswer } from "../answers";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import { CheckDiscountCodeBody, type DiscountCodeCheck } from "../marketing";
@@ -64,6 +65,7 @@ export const OrdersApi = {
     url: "/user/ledger",
     access: "user",
     scope: "billing:read",
+    answer: pagedAnswer(BalanceLedgerRowAnswer),
     summary: "the balance ledger, newest first",
     query: LedgerQuery,
   }),

@@ -1,3 +1,4 @@
+import { pagedAnswer, TunnelDetailAnswer, TunnelViewAnswer } from "../answers";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import {
@@ -33,6 +34,7 @@ export const TunnelsApi = {
     url: "/user/tun",
     access: "user",
     scope: "tunnels:read",
+    answer: pagedAnswer(TunnelViewAnswer),
     summary: "the customer's tunnels, paged and filtered",
     query: TunnelListQuery,
   }),
@@ -73,6 +75,7 @@ export const TunnelsApi = {
     url: "/user/tun/:tunid",
     access: "user",
     scope: "tunnels:read",
+    answer: TunnelDetailAnswer,
     summary: "one of the customer's tunnels with its node and live state",
     params: TunIdParams,
   }),

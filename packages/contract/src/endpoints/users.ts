@@ -1,3 +1,4 @@
+import { UserInfoAnswer } from "../answers";
 import type { Paged } from "../codes";
 import { PageQuery } from "../common";
 import { endpoint } from "../endpoint";
@@ -10,6 +11,7 @@ export const UsersApi = {
     url: "/user/userInfo",
     access: "user",
     scope: "account:read",
+    answer: UserInfoAnswer,
     summary: "the signed-in user; loaded by every shell",
   }),
   patchUserInfo: endpoint<null>()({

@@ -18,6 +18,20 @@ function inputSchema(schema: ZodType): JsonSchema {
   return json;
 }
 
+/** What the server answers (an entry's `answer`), as JSON Schema. */
+function outputSchema(schema: ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+/** The success envelope, with `data` described where the entry has its answer schema. */
+function successSchema(ep: AnyEndpoint): JsonSchema {
+  const envelope = { $ref: "#/components/schemas/Success" };
+  if (!ep.answer) return envelope;
+  return { allOf: [envelope, { type: "object", properties: { data: outputSchema(ep.answer) } }] };
+}
+
 /** An optional object schema documents as its object: the parameters are what matters. */
 function objectOf(json: JsonSchema): JsonSchema {
   const anyOf = json.anyOf as JsonSchema[] | undefined;
@@ -84,7 +98,7 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
           }
         : {
             description: "成功",
-            content: { "application/json": { schema: { $ref: "#/components/schemas/Success" } } },
+            content: { "application/json": { schema: successSchema(ep) } },
           },
     };
     if (!ep.raw) {

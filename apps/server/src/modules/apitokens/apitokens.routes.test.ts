@@ -2,16 +2,21 @@ import {
   type AdminNodeDetail,
   type ApiTokenView,
   type CreatedApiToken,
+  type Endpoint,
   ErrorCode,
   MAX_LIVE_API_TOKENS,
+  OrdersApi,
   type Paged,
+  TunnelsApi,
   type TunnelView,
+  UsersApi,
 } from "@burrow/contract";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDomains } from "../../../test/domain-fixtures";
 import { createTestNode, createTestTunnel, registerWithPlan } from "../../../test/frp-fixtures";
 import { createTestApp, onlyOn, type TestApp } from "../../../test/harness";
 import { holding, untilWaiting } from "../../../test/locks";
+import { giveBalance } from "../../../test/store-fixtures";
 import { lockUser } from "../../shared/locks";
 import { DAY_MS } from "../../shared/time";
 import { CALLS_PER_MINUTE } from "./api-token-credential";
@@ -251,5 +256,43 @@ describe("the API reference", () => {
     expect(paths["/user/apiToken"].post["x-scope"]).toBe("console");
     expect(paths["/user/apiToken"].post.description).toContain("API 令牌不可调用");
     expect(paths["/super/user/list"].get.description).toContain("API 令牌不可调用");
+  });
+
+  it("describes `data` of the answers written as schemas, and real answers match them", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/openapi.json" });
+    type Op = { responses: { "200": { content: { "application/json": { schema: Record<string, unknown> } } } } };
+    const paths = res.json().paths as Record<string, Record<string, Op>>;
+    const data = (path: string) =>
+      (
+        paths[path].get.responses["200"].content["application/json"].schema.allOf as {
+          properties?: { data: unknown };
+        }[]
+      )[1]?.properties?.data;
+    expect(data("/user/tun")).toMatchObject({
+      properties: {
+        list: {
+          items: { properties: { tun_id: { type: "integer" }, protocol: { enum: ["tcp", "udp", "http", "https"] } } },
+        },
+      },
+    });
+    expect(data("/user/userInfo")).toMatchObject({ properties: { has_password: { type: "boolean" } } });
+
+    // The schemas are strict: a field the server answers that the schema lacks fails here.
+    const u = await registerWithPlan(t);
+    const tun = await createTestTunnel(t, u.token, { node_id: node.node_id });
+    await giveBalance(t, u.uid, 1000); // a ledger row to check
+    const tok = await mint(u.token, { scopes: ["tunnels:read", "account:read", "billing:read"] });
+    const answers: [Endpoint, string][] = [
+      [TunnelsApi.getUserTun, "/user/tun"],
+      [TunnelsApi.getUserTunTunid, `/user/tun/${tun.tun_id}`],
+      [UsersApi.getUserUserInfo, "/user/userInfo"],
+      [OrdersApi.getUserLedger, "/user/ledger"],
+    ];
+    for (const [ep, url] of answers) {
+      const r = await t.api("GET", url, { token: tok.token });
+      expect([url, r.body.code]).toEqual([url, "SUCCESS"]);
+      expect(JSON.stringify(r.body.data)).not.toMatch(/"list":\[\]/);
+      expect(ep.answer?.safeParse(r.body.data).error?.issues ?? [], url).toEqual([]);
+    }
   });
 });

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { TunnelProtocols } from "./enums";
+import { TunnelAddon } from "./tunnels";
+
+/*
+ * Answers (the envelope's `data`) as zod schemas, for the endpoints API tokens reach (issue 34 §2):
+ * an entry's `answer` must produce its response type (endpoint() checks it), the OpenAPI document
+ * describes `data` from it, and the API tests parse real answers with it — strict objects, so a
+ * field the server adds without the schema fails there. The remaining answers follow.
+ */
+
+const int = () => z.number().int();
+const time = () => z.string().describe("ISO-8601 UTC");
+
+/** A page of `item` (Paged<T>). */
+export const pagedAnswer = <T extends z.ZodType>(item: T) =>
+  z.strictObject({ list: z.array(item), total: int(), page: int(), size: int() });
+
+export const TunnelViewAnswer = z.strictObject({
+  tun_id: int(),
+  tun_name: z.string(),
+  uid: int(),
+  node_id: int(),
+  node_name: z.string(),
+  protocol: z.enum(TunnelProtocols),
+  local_ip: z.string(),
+  local_port: int(),
+  remote_port: int().nullable(),
+  custom_domains: z.array(z.string()),
+  subdomain: z.string().nullable(),
+  use_encryption: z.boolean(),
+  use_compression: z.boolean(),
+  bandwidth: int().describe("Mbps, 0 = the plan's"),
+  enabled: z.boolean().describe("false: turned off by its owner"),
+  status: int().describe("−1 deleted, 1 connected, 2 offline, 3 locked"),
+  banned_reason: z.string().nullable(),
+  addon: TunnelAddon,
+  proxy_name: z.string(),
+  addresses: z.array(z.string()).describe("what to share: host:port, or URLs for http(s)"),
+  traffic_in: int(),
+  traffic_out: int(),
+  today_in: int(),
+  today_out: int(),
+  last_online_at: time().nullable(),
+  created_at: time(),
+  updated_at: time(),
+});
+
+export const TunnelDetailAnswer = TunnelViewAnswer.extend({
+  node: z.strictObject({ host: z.string(), bind_port: int(), status: int() }),
+  cur_conns: int(),
+});
+
+export const UserInfoAnswer = z.strictObject({
+  uid: int(),
+  role: int(),
+  status: int(),
+  nickname: z.string(),
+  balance: int().describe("fen"),
+  invite_code: z.string(),
+  frp_token: z.string(),
+  verify_status: int().describe("0 never, 1 verified, 2 processing, 3 rejected"),
+  real_name: z.string().nullable(),
+  created_at: time(),
+  personal_info: z.strictObject({ avatar: z.string(), phone_number: z.string() }),
+  phone_bound: z.boolean(),
+  has_password: z.boolean(),
+});
+
+export const BalanceLedgerRowAnswer = z.strictObject({
+  id: int(),
+  change: int().describe("fen"),
+  balance_before: int(),
+  balance_after: int(),
+  reason: z.string(),
+  order_id: z.string().nullable(),
+  created_at: time(),
+});
