@@ -159,11 +159,9 @@ export class DecisionCopy implements DecisionState {
         return "all";
       }
       case "user":
+        // null: forget (gone, or nothing on this node any more); a later call looks the customer up again
         if (line.user) this.putUser(line.user);
-        else {
-          this.users.delete(line.uid);
-          this.absent.set(line.uid, this.now() + ABSENT_MS);
-        }
+        else this.users.delete(line.uid);
         this.scheduleSave();
         return [line.uid];
       case "node":

@@ -40,6 +40,14 @@ export interface LinkHandlers {
 
 export class ConsoleUnreachable extends Error {}
 
+/** The answer inside the console's envelope ({code: "SUCCESS", msg, data}). */
+async function answer<T>(res: Response): Promise<T> {
+  const body = (await res.json()) as { code?: unknown; data?: T; msg?: string };
+  if (body.code !== "SUCCESS" || body.data === undefined)
+    throw new ConsoleUnreachable(`the console answered ${String(body.code)}: ${body.msg ?? ""}`);
+  return body.data;
+}
+
 export class Link {
   private stopped = false;
   private streamAbort: AbortController | null = null;
@@ -158,7 +166,11 @@ export class Link {
       throw new ConsoleUnreachable((err as Error).message);
     }
     if (res.status !== 200) throw new ConsoleUnreachable(`lookup: HTTP ${res.status}`);
-    return ((await res.json()) as LookupAnswer).user;
+    try {
+      return (await answer<LookupAnswer>(res)).user;
+    } catch (err) {
+      throw new ConsoleUnreachable((err as Error).message);
+    }
   }
 
   /** Sends the journal's unacknowledged events (now, or once the current send ends). */
@@ -199,7 +211,12 @@ export class Link {
         continue;
       }
       if (res.status !== 200) return this.retry(`events: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
-      const { acked } = (await res.json()) as EventsAnswer;
+      let acked: number;
+      try {
+        ({ acked } = await answer<EventsAnswer>(res));
+      } catch (err) {
+        return this.retry(`events: ${(err as Error).message}`);
+      }
       if (this.stopped) return;
       this.journal.ack(acked);
       this.h.acked(acked);

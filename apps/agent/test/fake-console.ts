@@ -143,7 +143,7 @@ export async function fakeConsole(port = 0): Promise<FakeConsole> {
         f.lookups.push(body.uid);
         if (f.lookupHangs) return;
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ user: f.users.get(body.uid) ?? null }));
+        res.end(JSON.stringify({ code: "SUCCESS", msg: "", data: { user: f.users.get(body.uid) ?? null } }));
         return;
       }
       if (req.url === "/api/agent/events") {
@@ -166,7 +166,7 @@ export async function fakeConsole(port = 0): Promise<FakeConsole> {
           return;
         }
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ acked: cursor }));
+        res.end(JSON.stringify({ code: "SUCCESS", msg: "", data: { acked: cursor } }));
         return;
       }
       res.writeHead(404).end("{}");
