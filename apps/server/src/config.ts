@@ -137,6 +137,8 @@ export const ConfigSchema = z
     /** SMS codes one client address may request per hour (raise it for test rigs behind one address) */
     SMS_IP_HOURLY_LIMIT: z.coerce.number().int().min(1).default(30),
     WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
+    /** the node agent's bundle the console serves at /download/agent/burrow-agent.mjs (npm run build -w apps/agent) */
+    AGENT_BUNDLE: z.string().default(path.resolve(import.meta.dirname, "../../agent/dist/burrow-agent.mjs")),
     TRUST_PROXY: trustProxy,
     /** password hashes (argon2) run at once; further sign-ins wait in a queue of ARGON2_QUEUE, then get 429 */
     ARGON2_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.min(4, os.availableParallelism())),

@@ -175,6 +175,8 @@ const NodeFields = {
   sort: Sort,
   /** −1 takes the node off the shelf; 2 puts it (back) on the shelf — the poller then sets 1/2/3 */
   status: z.union([z.literal(-1), z.literal(2)]),
+  /** 1: frps calls the node agent on 127.0.0.1 (the production way, docs/deploy.md); 0: frps calls the console */
+  agent_mode: z.union([z.literal(0), z.literal(1)], { error: "节点代理模式只能是 0 或 1" }),
 };
 
 function checkNodePorts(
@@ -203,6 +205,7 @@ export const CreateNodeBody = z
     description: NodeFields.description.default(""),
     sort: NodeFields.sort.default(0),
     status: NodeFields.status.default(2),
+    agent_mode: NodeFields.agent_mode.default(0),
   })
   .superRefine(checkNodePorts);
 export type CreateNodeBody = z.infer<typeof CreateNodeBody>;
@@ -229,6 +232,7 @@ export const UpdateNodeBody = z
     description: NodeFields.description.optional(),
     sort: NodeFields.sort.optional(),
     status: NodeFields.status.optional(),
+    agent_mode: NodeFields.agent_mode.optional(),
     /** generate a new plugin secret (the node's frps.toml must then be updated) */
     reset_secret: z.boolean().optional(),
   })
@@ -289,6 +293,11 @@ export interface NodeRuntime {
    * midnight (frps in another timezone or with a wrong clock), null when never
    */
   rollover_skew_at: string | null;
+  /** agent-mode nodes: when the node agent last reached the console (null: never) */
+  agent_seen_at: string | null;
+  /** the agent's grace as it reported it: null (linked), "entered" (console unreachable, deciding from its copy) or "expired" (its policy applies) */
+  agent_grace: "entered" | "expired" | null;
+  agent_grace_at: string | null;
 }
 
 /** Fields both consoles show. */
@@ -326,6 +335,8 @@ export type UserNodeRow = NodeSummary;
 
 /** GET /super/node rows. */
 export interface AdminNodeRow extends NodeSummary {
+  /** 1: frps calls the node agent beside it; 0: frps calls the console directly */
+  agent_mode: number;
   api_addr: string;
   api_user: string;
   runtime: NodeRuntime;
@@ -349,4 +360,12 @@ export interface NodeSetup {
   install: { host: string; ipvlan: string; macvlan: string; binary: string };
   recommended: "host" | "ipvlan" | "macvlan" | "binary";
   frp_version: string;
+  /** 1: frps.toml points at the node agent on 127.0.0.1 and `agent` installs it */
+  agent_mode: number;
+  /**
+   * The node agent's one-line installer (downloads the agent from the console, writes
+   * /etc/burrow-agent.env and the burrow-agent systemd unit); null with `agent_missing` saying why
+   */
+  agent_install: string | null;
+  agent_missing: string | null;
 }

@@ -17,6 +17,8 @@ export function agentsRoutes(app: FastifyInstance, ctx: AppContext): void {
       "cache-control": "no-store",
       // Proxies in front of the console must pass lines on at once, not buffer the stream.
       "x-accel-buffering": "no",
+      // The connection ends with the stream: nothing else is ever sent on it.
+      connection: "close",
     });
     reply.raw.flushHeaders();
     await agentHub(ctx).open(nodeId, reply.raw);

@@ -55,16 +55,19 @@ async function ownTunnel(ctx: AppContext, nodeId: number, uid: number, tunId: nu
 /** When an event happened, never later than now (the node's clock is not trusted to be ahead). */
 const eventTime = (at: number) => new Date(Math.min(at, Date.now()));
 
-/** Applies one event other than counters inside the transaction that moved the cursor. */
-async function applyInTx(ctx: AppContext, trx: Tx, nodeId: number, e: AgentEvent): Promise<void> {
+/**
+ * Applies one event other than counters inside the transaction that moved the cursor. `own`: the
+ * tunnel it names is this node's and this customer's (checked before the transaction: SQLite's
+ * one connection is the transaction's until it ends).
+ */
+async function applyInTx(ctx: AppContext, trx: Tx, nodeId: number, e: AgentEvent, own: boolean): Promise<void> {
   switch (e.kind) {
     case "hold":
       // The tunnel status path the console's own plugin writes through (FrpWriter → sessions.ts).
-      if (await ownTunnel(ctx, nodeId, e.data.uid, e.data.tun_id))
-        await tunnelsOnline(trx, [e.data.tun_id], e.data.run_id, eventTime(e.at).toISOString(), 1);
+      if (own) await tunnelsOnline(trx, [e.data.tun_id], e.data.run_id, eventTime(e.at).toISOString(), 1);
       return;
     case "release":
-      if (await ownTunnel(ctx, nodeId, e.data.uid, e.data.tun_id))
+      if (own)
         await tunnelsOffline(
           trx,
           [e.data.tun_id],
@@ -126,12 +129,15 @@ export async function applyAgentEvents(ctx: AppContext, nodeId: number, body: un
       }
       await transact(ctx, (trx) => advance(trx, nodeId, batch.stream, e.seq));
     } else {
+      const own =
+        (e.kind === "hold" || e.kind === "release" || e.kind === "conn") &&
+        (await ownTunnel(ctx, nodeId, e.data.uid, e.data.tun_id));
       const applied = await transact(ctx, async (trx) => {
         if (!(await advance(trx, nodeId, batch.stream, e.seq))) return false;
-        await applyInTx(ctx, trx, nodeId, e);
+        await applyInTx(ctx, trx, nodeId, e, own);
         return true;
       });
-      if (applied && e.kind === "conn" && (await ownTunnel(ctx, nodeId, e.data.uid, e.data.tun_id)))
+      if (applied && own && e.kind === "conn")
         frpRuntime(ctx).writer.conn({
           tun_id: e.data.tun_id,
           uid: e.data.uid,

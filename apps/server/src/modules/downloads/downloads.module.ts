@@ -1,5 +1,5 @@
 import type { ModuleManifest } from "../../shared/module";
-import { downloadsRoutes } from "./downloads.routes";
+import { downloadsRoutes, serveAgentBundle } from "./downloads.routes";
 
-/** frpc builds for download. */
-export const downloadsModule: ModuleManifest = { name: "downloads", routes: downloadsRoutes };
+/** frpc builds for download, and the node agent's bundle. */
+export const downloadsModule: ModuleManifest = { name: "downloads", routes: downloadsRoutes, server: serveAgentBundle };

@@ -1,7 +1,9 @@
 import { DownloadsApi } from "@burrow/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
+import { sendDownload } from "../../http/download";
 import { defineRoute } from "../../http/route";
+import { AGENT_BUNDLE_PATH, agentBundle } from "./agent-bundle";
 import { createDownload, deleteDownload, listDownloads, updateDownload, userDownloads } from "./downloads.service";
 
 /** frpc builds: operators manage them under /super/download, customers list them. */
@@ -13,4 +15,9 @@ export function downloadsRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, DownloadsApi.deleteSuperDownload, ({ body, operator }) =>
     deleteDownload(ctx, operator, body.id),
   );
+}
+
+/** The node agent's bundle, outside /api: a node downloads it with curl and no credential (it holds no secret). */
+export function serveAgentBundle(app: FastifyInstance, ctx: AppContext): void {
+  app.get(AGENT_BUNDLE_PATH, async (_req, reply) => sendDownload(reply, await agentBundle(ctx)));
 }

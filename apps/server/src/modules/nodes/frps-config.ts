@@ -29,7 +29,14 @@ export interface SetupNode {
   api_user: string;
   api_password: string;
   plugin_secret: string;
+  /** 1: frps calls the node agent on 127.0.0.1 (docs/deploy.md) */
+  agent_mode: number;
 }
+
+/** Where the node agent answers frps's plugin calls on the node (its AGENT_PLUGIN_PORT default). */
+export const AGENT_PLUGIN_PORT = 7300;
+/** Where the console serves the agent's bundle (downloads module). */
+export const AGENT_DOWNLOAD_PATH = "/download/agent/burrow-agent.mjs";
 
 /**
  * The plugin endpoint for a node. The secret is a path segment because frps appends its own
@@ -40,12 +47,13 @@ export function pluginPath(node: { node_id: number; plugin_secret: string }, bas
 }
 
 /** Where the frps dashboard listens, from the api_addr Burrow polls. */
-function webServerOf(apiAddr: string): { addr: string; port: number; tls: boolean } {
+function webServerOf(apiAddr: string, agent: boolean): { addr: string; port: number; tls: boolean } {
   const url = new URL(apiAddr);
   const tls = url.protocol === "https:";
   const port = url.port ? Number(url.port) : tls ? 443 : 80;
-  const local = url.hostname === "127.0.0.1" || url.hostname === "localhost";
-  // Burrow must reach the dashboard from outside unless both run on one machine; firewall it to Burrow.
+  const local = agent || url.hostname === "127.0.0.1" || url.hostname === "localhost";
+  // Direct mode: Burrow must reach the dashboard from outside unless both run on one machine
+  // (firewall it to Burrow). Agent mode: only the agent beside frps reads it, on loopback.
   return { addr: local ? "127.0.0.1" : "0.0.0.0", port, tls };
 }
 
@@ -56,7 +64,8 @@ function webServerOf(apiAddr: string): { addr: string; port: number; tls: boolea
  */
 export function buildFrpsToml(node: SetupNode, publicUrl: string): string {
   const base = new URL(publicUrl);
-  const web = webServerOf(node.api_addr);
+  const agent = node.agent_mode === 1;
+  const web = webServerOf(node.api_addr, agent);
   const lines = [
     `# frps.toml for Burrow node ${JSON.stringify(node.name)} (#${node.node_id}), frp ${FRP_VERSION}.`,
     "# Run frps with TZ=Asia/Shanghai: Burrow counts daily traffic by Shanghai days and frps resets",
@@ -72,7 +81,9 @@ export function buildFrpsToml(node: SetupNode, publicUrl: string): string {
     `# ${FRPS_HEARTBEAT_TIMEOUT} s, because a rejected heartbeat is how Burrow cuts off banned users and locked tunnels.`,
     ...tomlLine("transport.heartbeatTimeout", FRPS_HEARTBEAT_TIMEOUT),
     "",
-    "# Dashboard API, polled by Burrow for node health and per-proxy traffic; allow only Burrow to reach it.",
+    agent
+      ? "# Dashboard API on loopback: the Burrow node agent beside frps reads it and sends the counters home."
+      : "# Dashboard API, polled by Burrow for node health and per-proxy traffic; allow only Burrow to reach it.",
     ...tomlLine("webServer.addr", web.addr),
     ...tomlLine("webServer.port", web.port),
     ...tomlLine("webServer.user", node.api_user),
@@ -81,14 +92,26 @@ export function buildFrpsToml(node: SetupNode, publicUrl: string): string {
       ? ['webServer.tls.certFile = "/etc/frp/dashboard.crt"', 'webServer.tls.keyFile = "/etc/frp/dashboard.key"']
       : []),
     "",
-    "# Burrow decides every login, proxy, heartbeat and connection.",
-    "[[httpPlugins]]",
-    ...tomlLine("name", "burrow"),
-    ...tomlLine("addr", base.origin),
-    ...tomlLine("path", pluginPath(node, base.pathname)),
-    `ops = ${tomlStringArray(FRP_PLUGIN_OPS)}`,
-    // frps skips certificate checks unless told otherwise (frp-protocol.md §1.1).
-    ...(base.protocol === "https:" ? tomlLine("tlsVerify", true) : []),
+    ...(agent
+      ? [
+          "# The Burrow node agent on this machine decides every login, proxy, heartbeat and connection",
+          "# from its copy of the console's state (frps fails closed while the agent is down: systemd restarts it).",
+          "[[httpPlugins]]",
+          ...tomlLine("name", "burrow-agent"),
+          ...tomlLine("addr", `127.0.0.1:${AGENT_PLUGIN_PORT}`),
+          ...tomlLine("path", "/frp/plugin"),
+          `ops = ${tomlStringArray(FRP_PLUGIN_OPS)}`,
+        ]
+      : [
+          "# Burrow decides every login, proxy, heartbeat and connection.",
+          "[[httpPlugins]]",
+          ...tomlLine("name", "burrow"),
+          ...tomlLine("addr", base.origin),
+          ...tomlLine("path", pluginPath(node, base.pathname)),
+          `ops = ${tomlStringArray(FRP_PLUGIN_OPS)}`,
+          // frps skips certificate checks unless told otherwise (frp-protocol.md §1.1).
+          ...(base.protocol === "https:" ? tomlLine("tlsVerify", true) : []),
+        ]),
     "",
   ];
   return lines.join("\n");
@@ -193,8 +216,62 @@ export function recommendedInstall(netTypeId: number): NodeSetup["recommended"] 
   return "binary";
 }
 
-/** Everything the node set-up page shows. */
-export function buildNodeSetup(node: SetupNode, publicUrl: string): NodeSetup {
+/** A value for a POSIX shell, single-quoted. */
+const shq = (v: string | number) => `'${String(v).replaceAll("'", `'\\''`)}'`;
+
+/**
+ * The node agent's one-line installer: downloads the agent bundle from the console, writes
+ * /etc/burrow-agent.env (the console's URL, the node's id and secret, the dashboard on loopback)
+ * readable by root only, and the burrow-agent systemd unit (Restart=always), then starts it. It
+ * runs on the distribution's Node.js (22 or later).
+ * @param consoleUrl the console's configured PUBLIC_URL (never a request's Host: the node would
+ *   hand its secret to whatever address a request claimed)
+ */
+export function buildAgentInstall(node: SetupNode, consoleUrl: string): string {
+  const base = consoleUrl.replace(/\/+$/, "");
+  const web = webServerOf(node.api_addr, true);
+  const env = [
+    `CONSOLE_URL=${base}`,
+    `NODE_ID=${node.node_id}`,
+    `NODE_SECRET=${node.plugin_secret}`,
+    `AGENT_PLUGIN_PORT=${AGENT_PLUGIN_PORT}`,
+    `FRPS_DASHBOARD_URL=${web.tls ? "https" : "http"}://127.0.0.1:${web.port}`,
+    `FRPS_DASHBOARD_USER=${node.api_user}`,
+    `FRPS_DASHBOARD_PASSWORD=${node.api_password}`,
+  ];
+  const unit = [
+    "[Unit]",
+    `Description=Burrow node agent (node ${node.node_id})`,
+    "After=network-online.target",
+    "Wants=network-online.target",
+    "Before=burrow-frps.service",
+    "[Service]",
+    "EnvironmentFile=/etc/burrow-agent.env",
+    "Environment=TZ=Asia/Shanghai",
+    "StateDirectory=burrow-agent",
+    "ExecStart=/usr/bin/env node /usr/local/lib/burrow-agent/burrow-agent.mjs",
+    "Restart=always",
+    "RestartSec=1",
+    "[Install]",
+    "WantedBy=multi-user.target",
+  ];
+  const lines = (file: string, body: string[]) => `printf '%s\\n' ${body.map(shq).join(" ")} > ${file}`;
+  return [
+    "set -e",
+    "mkdir -p /usr/local/lib/burrow-agent",
+    `curl -fsSL ${shq(`${base}${AGENT_DOWNLOAD_PATH}`)} -o /usr/local/lib/burrow-agent/burrow-agent.mjs`,
+    "umask 077",
+    lines("/etc/burrow-agent.env", env),
+    "umask 022",
+    lines("/etc/systemd/system/burrow-agent.service", unit),
+    "systemctl daemon-reload",
+    "systemctl enable --now burrow-agent",
+    "systemctl restart burrow-agent",
+  ].join(" && ");
+}
+
+/** Everything the node set-up page shows; `consoleUrl` is PUBLIC_URL (null when unset). */
+export function buildNodeSetup(node: SetupNode, publicUrl: string, consoleUrl: string | null): NodeSetup {
   const toml = buildFrpsToml(node, publicUrl);
   const base = new URL(publicUrl);
   return {
@@ -204,5 +281,10 @@ export function buildNodeSetup(node: SetupNode, publicUrl: string): NodeSetup {
     install: buildInstallScripts(node, toml),
     recommended: recommendedInstall(node.net_type_id),
     frp_version: FRP_VERSION,
+    agent_mode: node.agent_mode,
+    agent_install: consoleUrl ? buildAgentInstall(node, consoleUrl) : null,
+    agent_missing: consoleUrl
+      ? null
+      : "请先设置 PUBLIC_URL（控制台的公网地址）：节点代理从它连接控制台，不会采用浏览器请求中的地址",
   };
 }

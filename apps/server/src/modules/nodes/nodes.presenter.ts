@@ -60,6 +60,7 @@ export function presentNodeSummary(n: NodeJoinedRow): NodeSummary {
 /** An operator's list row: the summary plus the dashboard address and the poller's snapshot. */
 export function presentAdminNode(n: NodeJoinedRow): AdminNodeRow {
   return extend(presentNodeSummary(n), {
+    agent_mode: n.agent_mode,
     api_addr: n.api_addr,
     api_user: n.api_user,
     runtime: {
@@ -70,6 +71,9 @@ export function presentAdminNode(n: NodeJoinedRow): AdminNodeRow {
       last_poll_at: n.rt_last_poll_at ?? null,
       last_error: n.rt_last_error ?? null,
       rollover_skew_at: n.rt_rollover_skew_at ?? null,
+      agent_seen_at: n.rt_agent_seen_at ?? null,
+      agent_grace: n.rt_agent_grace === "entered" || n.rt_agent_grace === "expired" ? n.rt_agent_grace : null,
+      agent_grace_at: n.rt_agent_grace_at ?? null,
     },
     created_at: n.created_at,
   });

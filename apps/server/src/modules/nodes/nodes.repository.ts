@@ -32,6 +32,9 @@ export function selectNodes(db: Kysely<DB>, { tunnelCount = true } = {}) {
       "node_runtime.last_poll_at as rt_last_poll_at",
       "node_runtime.last_error as rt_last_error",
       "node_runtime.rollover_skew_at as rt_rollover_skew_at",
+      "node_runtime.agent_seen_at as rt_agent_seen_at",
+      "node_runtime.agent_grace as rt_agent_grace",
+      "node_runtime.agent_grace_at as rt_agent_grace_at",
     ])
     .$if(tunnelCount, (q) =>
       q.select((eb) =>

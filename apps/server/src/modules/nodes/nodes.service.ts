@@ -131,6 +131,7 @@ export async function createNode(ctx: AppContext, op: Operator, body: CreateNode
     api_user: body.api_user,
     api_password: body.api_password ?? randomToken(12),
     plugin_secret: newSecret(),
+    agent_mode: body.agent_mode,
     description: body.description,
     sort: body.sort,
   };
@@ -231,6 +232,7 @@ export async function updateNode(ctx: AppContext, op: Operator, body: UpdateNode
       api_user: pick("api_user"),
       api_password: pick("api_password"),
       plugin_secret: reset_secret ? newSecret() : old.plugin_secret,
+      agent_mode: pick("agent_mode"),
       description: pick("description"),
       sort: pick("sort"),
     };
@@ -288,7 +290,7 @@ export async function deleteNode(ctx: AppContext, op: Operator, nodeId: number):
 export async function nodeSetup(ctx: AppContext, nodeId: number, publicUrl: string): Promise<NodeSetup> {
   const node = await ctx.db.selectFrom("nodes").selectAll().where("node_id", "=", nodeId).executeTakeFirst();
   if (!node) throw notFound("节点");
-  return buildNodeSetup(node, publicUrl);
+  return buildNodeSetup(node, publicUrl, ctx.config.PUBLIC_URL ?? null);
 }
 
 /**
