@@ -10,7 +10,9 @@ import {
   UserStatus,
 } from "@burrow/contract";
 import { jwtVerify, SignJWT } from "jose";
+import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
+import type { DB } from "../../db/schema";
 import { AppError, invalid, refused } from "../../shared/errors";
 import { randomToken } from "../../shared/ids";
 import { transact } from "../../shared/tx";
@@ -101,6 +103,21 @@ export async function finishSignIn(
   if (await totpEnabled(ctx.db, user.uid)) throw await challengeError(ctx, user.uid, "mfa");
   if (mfaRequiredFor(ctx, user.role)) throw await challengeError(ctx, user.uid, "setup");
   return openSession(ctx, user.uid, meta);
+}
+
+/**
+ * A sign-in that cannot ask for the second factor — through a third-party provider, or its
+ * linking by SMS code — is refused for an account that has one or owes one (the staff
+ * requirement): otherwise the provider (or the phone) alone would pass where the password cannot.
+ */
+export async function refuseWithoutSecondFactor(
+  ctx: AppContext,
+  user: { uid: number; role: number },
+  db: Kysely<DB> = ctx.db,
+): Promise<void> {
+  // `db`: the caller's transaction when it has one (SQLite has one connection: another would wait on it).
+  if ((await totpEnabled(db, user.uid)) || mfaRequiredFor(ctx, user.role))
+    throw refused("此账号已启用两步验证，请使用手机号、密码和验证码登录");
 }
 
 /** POST /auth/mfa: the challenge and a TOTP or recovery code → the session. */

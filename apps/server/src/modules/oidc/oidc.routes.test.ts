@@ -1,7 +1,8 @@
-import type { LoginLog, OidcCallbackResult, OidcProviderRow, Paged, UserInfo } from "@burrow/contract";
+import type { LoginLog, OidcCallbackResult, OidcProviderRow, Paged, TotpEnrolment, UserInfo } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, nextPhone, type TestApp } from "../../../test/harness";
 import { providerSignIn, startTestOidcProvider, type TestOidcProvider } from "../../../test/oidc-provider";
+import { totpCode } from "../auth/totp";
 import { decryptSecret, encryptSecret } from "./secrets";
 
 const PUBLIC_URL = "http://burrow.test";
@@ -441,6 +442,22 @@ describe("bindings in the personal centre", () => {
     const del = await b.call("DELETE", "/user/oidc", { provider: providerId });
     expect(del.body.code).toBe("SUCCESS");
     expect((await b.call<unknown[]>("GET", "/user/oidc")).body.data).toEqual([]);
+  });
+
+  it("refuses a third-party sign-in to an account with two-factor on: the provider cannot ask for the code", async () => {
+    const u = await t.register();
+    const b = new Browser();
+    b.token = u.token;
+    expect((await b.callback(await providerSignIn(await b.start(true), "grace"))).body.code).toBe("SUCCESS");
+    const enrol = await t.api<TotpEnrolment>("POST", "/user/mfa/totp", { token: u.token });
+    const on = await t.api("POST", "/user/mfa/totp/confirm", {
+      token: u.token,
+      body: { code: totpCode(enrol.body.data.secret) },
+    });
+    expect(on.body.code).toBe("SUCCESS");
+    const r = await signInAs(new Browser(), "grace");
+    expect([r.status, r.body.code]).toEqual([403, 2001]);
+    expect(r.body.msg).toContain("两步验证");
   });
 
   it("refuses to unbind the last way to sign in", async () => {

@@ -21,6 +21,7 @@ import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";
 import { direct, type Tx, transact } from "../../shared/tx";
 import type { ClientMeta } from "../auth/auth.service";
+import { refuseWithoutSecondFactor } from "../auth/challenge";
 import { bannedError, issueSession } from "../auth/sessions";
 import { consumeCode } from "../auth/sms";
 import { grantDefaultPlan } from "../subscriptions/default-plan";
@@ -267,6 +268,7 @@ async function signIn(
   if (!user) throw notFound("用户");
   if (user.status === UserStatus.Banned) throw bannedError(user.ban_reason);
   if (user.status !== UserStatus.Active) throw refused("账号状态异常，请联系客服");
+  await refuseWithoutSecondFactor(ctx, user, db);
   await recordLogin(db, uid, meta.ip, meta.userAgent, how);
   return issueSession(ctx, uid, meta, db);
 }
