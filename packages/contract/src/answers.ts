@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TunnelProtocols } from "./enums";
+import { PlanPeriods, TunnelProtocols } from "./enums";
 import { TunnelAddon } from "./tunnels";
 
 /*
@@ -75,4 +75,62 @@ export const BalanceLedgerRowAnswer = z.strictObject({
   reason: z.string(),
   order_id: z.string().nullable(),
   created_at: time(),
+});
+
+const TrafficDayAnswer = z.strictObject({
+  date: z.string().describe("YYYY-MM-DD, Asia/Shanghai"),
+  traffic_in: int().describe("bytes, visitor → local service"),
+  traffic_out: int().describe("bytes, local service → visitor"),
+});
+
+export const TunnelTrafficChartAnswer = z.strictObject({ tun_id: int(), days: z.array(TrafficDayAnswer) });
+
+export const UserTrafficAnswer = z.strictObject({
+  start_date: z.string(),
+  end_date: z.string(),
+  quota: z.strictObject({
+    plan_name: z.string().nullable(),
+    total: int().describe("bytes of plan plus live traffic packs"),
+    used: int(),
+    left: int(),
+    usable: z.boolean(),
+    end_at: time().nullable(),
+  }),
+  days: z.array(TrafficDayAnswer),
+  tunnels: z.array(
+    z.strictObject({ tun_id: int(), tun_name: z.string(), status: int(), traffic_in: int(), traffic_out: int() }),
+  ),
+});
+
+export const UserTrafficRowAnswer = TrafficDayAnswer.extend({ tun_id: int(), tun_name: z.string().optional() });
+
+export const OrderViewAnswer = z.strictObject({
+  id: int(),
+  trade_id: z.string(),
+  type: int(),
+  pay_method: int(),
+  pay_type: z.string().nullable(),
+  status: int().describe("-2 refunded, -1 closed, 1 paid, 2 awaiting payment"),
+  name: z.string(),
+  action: z.enum(["recharge", "new", "extend", "upgrade", "pack", "renew"]),
+  plan_id: int().nullable(),
+  plan_name: z.string().nullable(),
+  period: z.enum(PlanPeriods).nullable(),
+  months: int().nullable(),
+  fee: int(),
+  price: int(),
+  code: z.string().nullable(),
+  code_discount: int(),
+  upgrade_credit: int(),
+  bonus: int(),
+  amount: int().describe("fen"),
+  subscription_id: int().nullable(),
+  note: z.string(),
+  channel_trade_id: z.string().nullable(),
+  pay_url: z.string().nullable(),
+  created_at: time(),
+  expires_at: time(),
+  paid_at: time().nullable(),
+  closed_at: time().nullable(),
+  refunded_at: time().nullable(),
 });

@@ -1,4 +1,4 @@
-import { BalanceLedgerRowAnswer, pagedAnswer } from "../answers";
+import { BalanceLedgerRowAnswer, OrderViewAnswer, pagedAnswer } from "../answers";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import { CheckDiscountCodeBody, type DiscountCodeCheck } from "../marketing";
@@ -42,6 +42,7 @@ export const OrdersApi = {
     url: "/user/order",
     access: "user",
     scope: "billing:read",
+    answer: pagedAnswer(OrderViewAnswer),
     summary: "the customer's own orders, newest first",
     query: OrderListQuery,
   }),

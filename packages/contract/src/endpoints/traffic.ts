@@ -1,3 +1,4 @@
+import { pagedAnswer, TunnelTrafficChartAnswer, UserTrafficAnswer, UserTrafficRowAnswer } from "../answers";
 import type { Paged } from "../codes";
 import { PageQuery } from "../common";
 import { endpoint } from "../endpoint";
@@ -22,6 +23,7 @@ export const TrafficApi = {
     url: "/user/tun/:tunid/traffic",
     access: "user",
     scope: "traffic:read",
+    answer: TunnelTrafficChartAnswer,
     summary: "a tunnel's daily traffic over the last days",
     query: TunnelTrafficQuery,
     params: TunIdParams,
@@ -40,6 +42,7 @@ export const TrafficApi = {
     url: "/user/traffic",
     access: "user",
     scope: "traffic:read",
+    answer: UserTrafficAnswer,
     summary: "quota, per day, per tunnel over a range (default: the last 30 days)",
     query: UserTrafficQuery,
   }),
@@ -48,6 +51,7 @@ export const TrafficApi = {
     url: "/user/traffic/rows",
     access: "user",
     scope: "traffic:read",
+    answer: pagedAnswer(UserTrafficRowAnswer),
     summary: "per tunnel per day over a range (default: the last 30 days), newest day first",
     query: UserTrafficRowsQuery,
   }),
