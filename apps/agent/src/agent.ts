@@ -66,8 +66,12 @@ export class Agent {
     this.log =
       deps.log ??
       ((msg, extra) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg, ...extra })}\n`));
-    this.journal = new Journal(cfg.stateDir, cfg.journalMaxBytes, this.now, (n) =>
-      this.log("journal over its bound: dropped older counter reads and visitor records", { dropped: n }),
+    this.journal = new Journal(
+      cfg.stateDir,
+      cfg.journalMaxBytes,
+      this.now,
+      (n) => this.log("journal over its bound: dropped older counter reads and visitor records", { dropped: n }),
+      (err) => this.log("journal write failed (kept in memory, retried with the next write)", { error: err.message }),
     );
     this.copy = new DecisionCopy(cfg.nodeId, cfg.nodeSecret, path.join(cfg.stateDir, "state.json"), this.now);
     const loaded = this.copy.load();

@@ -74,6 +74,7 @@ export class DecisionCopy implements DecisionState {
   private readonly kickTimers = new Map<number, NodeJS.Timeout>();
   private saveTimer: NodeJS.Timeout | null = null;
   contactAt: number | null = null;
+  private savedContact = 0;
 
   constructor(
     private readonly nodeId: number,
@@ -172,6 +173,8 @@ export class DecisionCopy implements DecisionState {
         this.kick(line.uid);
         return [line.uid];
       default:
+        // pings refresh the last contact on disk now and then: the grace after a restart counts from it
+        if (this.contactAt - this.savedContact > 60_000) this.scheduleSave();
         return [];
     }
   }
@@ -238,6 +241,7 @@ export class DecisionCopy implements DecisionState {
       users: [...this.users.values()].map(userToWire),
       contact_at: this.contactAt,
     };
+    this.savedContact = this.contactAt ?? 0;
     writeFileAtomic(this.file, JSON.stringify(saved));
   }
 

@@ -56,6 +56,7 @@ export class Journal {
     private readonly maxBytes: number,
     private readonly now: () => number = Date.now,
     private readonly onDrop: (n: number) => void = () => {},
+    private readonly onError: (err: Error) => void = () => {},
   ) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.logFile = path.join(dir, "journal.ndjson");
@@ -103,7 +104,13 @@ export class Journal {
     if (this.pendingBytes > this.maxBytes) this.shed();
     if (durable) this.flush();
     else if (!this.flushTimer) {
-      this.flushTimer = setTimeout(() => this.flush(), 100);
+      this.flushTimer = setTimeout(() => {
+        try {
+          this.flush();
+        } catch (err) {
+          this.onError(err as Error);
+        }
+      }, 100);
       this.flushTimer.unref();
     }
     return event.seq;
@@ -123,9 +130,10 @@ export class Journal {
     }
     if (this.unwritten.length === 0) return;
     const data = this.unwritten.join("");
-    this.unwritten = [];
+    // kept for the next try when the write fails (disk full): a durable append then throws to its caller
     fs.writeSync(this.fd, data);
     fs.fsyncSync(this.fd);
+    this.unwritten = [];
     this.fileBytes += Buffer.byteLength(data);
     this.writtenSeq = this.nextSeq - 1;
   }
