@@ -220,6 +220,21 @@ describe("calling with a token", () => {
     expect(live).toEqual([{ revoked_at: null }]);
   });
 
+  it("stops working when its owner is banned, and works again after the unban", async () => {
+    const u = await t.register();
+    const tok = await mint(u.token, { scopes: ["account:read"] });
+    const admin = await t.adminToken();
+    const ban = await t.api("PATCH", "/super/user/info", {
+      token: admin,
+      body: { uid: u.uid, status: -1, ban_reason: "滥用" },
+    });
+    expect(ban.body.code).toBe("SUCCESS");
+    const refused = await t.api("GET", "/user/userInfo", { token: tok.token });
+    expect([refused.status, refused.body.code]).toEqual([401, ErrorCode.SessionRevoked]);
+    await t.api("PATCH", "/super/user/info", { token: admin, body: { uid: u.uid, status: 1 } });
+    expect((await t.api("GET", "/user/userInfo", { token: tok.token })).body.code).toBe("SUCCESS");
+  });
+
   it("never shows another customer's rows", async () => {
     const a = await registerWithPlan(t);
     const b = await registerWithPlan(t);
