@@ -417,6 +417,14 @@ describe("agent-mode nodes", () => {
       });
       expect(silent.body.data).toMatchObject({ status: 2, error: expect.stringContaining("节点代理失联") });
       expect(hits).toBe(0);
+      // The agent gets in touch: the next poll marks the node online again, still without the network.
+      await post("/agent/lookup", cred(n), { uid: 1 });
+      const back = await t.api<NodePollResult>("POST", "/super/node/poll", {
+        token: admin,
+        body: { node_id: n.node_id },
+      });
+      expect(back.body.data).toMatchObject({ status: 1, error: null });
+      expect(hits).toBe(0);
       const off = await t.api<AdminNodeDetail>("PATCH", "/super/node", {
         token: admin,
         body: { node_id: n.node_id, agent_mode: 0 },

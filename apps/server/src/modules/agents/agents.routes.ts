@@ -27,7 +27,7 @@ export function agentsRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, AgentsApi.postAgentLookup, ({ user, body }) => lookupUser(ctx, nodeOf(user), body.uid));
   defineRoute(app, ctx, AgentsApi.postAgentEvents, async ({ user, req }) => {
     const nodeId = nodeOf(user);
-    agentHub(ctx).contact(nodeId);
+    await agentHub(ctx).contact(nodeId);
     return applyAgentEvents(ctx, nodeId, req.body);
   });
 }

@@ -17,7 +17,7 @@ export const agentHub = (ctx: AppContext): AgentHub => agentsState.of(ctx);
  */
 export async function lookupUser(ctx: AppContext, nodeId: number, uid: number): Promise<AgentLookupAnswer> {
   const hub = agentHub(ctx);
-  hub.contact(nodeId);
+  await hub.contact(nodeId);
   hub.cover(nodeId, uid);
   const user = await frpRuntime(ctx).cache.user(uid);
   const answer: LookupAnswer = { user: user ? userToWire(user) : null };

@@ -104,7 +104,7 @@ export class AgentHub {
     for (const old of set) if (set.size > this.limits.maxStreams && old !== s) this.close(old);
     res.on("close", () => this.close(s));
     this.startPings();
-    this.contact(nodeId, true);
+    void this.contact(nodeId, true);
     try {
       const cache = frpRuntime(this.ctx).cache;
       const node = await cache.node(nodeId);
@@ -137,12 +137,12 @@ export class AgentHub {
     for (const s of this.byNode.get(nodeId) ?? []) s.covered.add(uid);
   }
 
-  /** Records the agent's contact (at most once per contactEveryMs per node, unless `now`). */
-  contact(nodeId: number, now = false): void {
+  /** Records the agent's contact (at most once per contactEveryMs per node, unless `now`); never throws. */
+  async contact(nodeId: number, now = false): Promise<void> {
     const t = Date.now();
     if (!now && t - (this.contactAt.get(nodeId) ?? 0) < this.limits.contactEveryMs) return;
     this.contactAt.set(nodeId, t);
-    noteAgentContact(this.ctx, nodeId, new Date(t).toISOString()).catch((err) =>
+    await noteAgentContact(this.ctx, nodeId, new Date(t).toISOString()).catch((err) =>
       this.ctx.log.warn({ err, node_id: nodeId }, "agent: contact not recorded"),
     );
   }
@@ -227,7 +227,9 @@ export class AgentHub {
     if (s.closed) return;
     if (s.res.writableLength > s.base + this.limits.maxBuffer) {
       this.ctx.log.warn({ node_id: s.nodeId, buffered: s.res.writableLength }, "agent stream: slow reader dropped");
+      // Destroyed, not ended: ending would wait for the very reader that does not read.
       this.close(s);
+      s.res.destroy();
       return;
     }
     s.res.write(`${JSON.stringify(line)}\n`);
@@ -240,7 +242,7 @@ export class AgentHub {
       for (const [nodeId, set] of this.byNode) {
         for (const s of set) if (!s.pending) this.send(s, { type: "ping", at });
         // An open stream is the agent in touch: the node page's last contact follows it.
-        if (set.size) this.contact(nodeId);
+        if (set.size) void this.contact(nodeId);
       }
     }, this.limits.pingMs);
     this.pinger.unref();

@@ -153,6 +153,8 @@ async function applyReading(
   return result;
 }
 
+const AGENT_SILENT = "节点代理失联";
+
 /** An agent-mode node whose agent has not reached the console for this long is offline. */
 export const AGENT_SILENCE_MS = 90_000;
 
@@ -164,11 +166,13 @@ async function agentHealth(ctx: AppContext, node: NodeRow, now: Date): Promise<P
   const runtime = await loadRuntime(ctx, node.node_id);
   const seen = runtime?.agent_seen_at ? Date.parse(runtime.agent_seen_at) : null;
   if (seen !== null && now.getTime() - seen < AGENT_SILENCE_MS) {
-    const error = runtime?.last_error ?? null;
+    // Back in touch after a silence: online again (its next counters bring frps's own health).
+    const back = node.status === NodeStatus.Offline && !!runtime?.last_error?.startsWith(AGENT_SILENT);
+    if (back) await recordHealth(ctx, node, NodeStatus.Online, now, null, null);
     return {
       node_id: node.node_id,
-      status: node.status,
-      error,
+      status: back ? NodeStatus.Online : node.status,
+      error: back ? null : (runtime?.last_error ?? null),
       proxies: 0,
       charged: 0,
       restarted: false,
@@ -177,7 +181,7 @@ async function agentHealth(ctx: AppContext, node: NodeRow, now: Date): Promise<P
     };
   }
   const since = seen === null ? "从未连接" : `最后联系 ${new Date(seen).toISOString()}`;
-  return failed(ctx, node, NodeStatus.Offline, now, `节点代理失联（${since}）`);
+  return failed(ctx, node, NodeStatus.Offline, now, `${AGENT_SILENT}（${since}）`);
 }
 
 /**
