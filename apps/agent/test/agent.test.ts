@@ -6,14 +6,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Agent, GRACE_REFUSED, UNREACHABLE } from "../src/agent";
 import { type AgentConfig, ConfigError, loadConfig } from "../src/config";
 import {
+  agentConfig,
   customer,
   type FakeConsole,
   fakeConsole,
   login,
-  NODE_ID,
   newProxy,
   plugin,
-  SECRET,
   until,
   visitor,
 } from "./fake-console";
@@ -26,20 +25,7 @@ afterEach(async () => {
 function config(consoleUrl: string, over: Partial<AgentConfig> = {}): AgentConfig {
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-agent-test-"));
   cleanups.push(() => fs.rmSync(stateDir, { recursive: true, force: true }));
-  return {
-    consoleUrl,
-    nodeId: NODE_ID,
-    nodeSecret: SECRET,
-    pluginPort: 0,
-    stateDir,
-    graceMs: 30 * 60_000,
-    gracePolicy: "refuse",
-    dashboard: null,
-    dashboardIntervalMs: 30_000,
-    lookupTimeoutMs: 2000,
-    journalMaxBytes: 1024 * 1024,
-    ...over,
-  };
+  return agentConfig(consoleUrl, stateDir, over);
 }
 
 interface Started {

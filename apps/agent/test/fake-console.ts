@@ -13,6 +13,7 @@ import {
   type StreamLine,
   type UserWire,
 } from "@burrow/frp-decision";
+import type { AgentConfig } from "../src/config";
 
 export const NODE_ID = 7;
 export const SECRET = "node-secret-0123456789abcdef";
@@ -175,6 +176,24 @@ export async function fakeConsole(port = 0): Promise<FakeConsole> {
   await new Promise<void>((r) => server.listen(port, "127.0.0.1", () => r()));
   f.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return f;
+}
+
+/** An agent's configuration for tests: the console's URL, this node, a loopback port of the system's choice. */
+export function agentConfig(consoleUrl: string, stateDir: string, over: Partial<AgentConfig> = {}): AgentConfig {
+  return {
+    consoleUrl,
+    nodeId: NODE_ID,
+    nodeSecret: SECRET,
+    pluginPort: 0,
+    stateDir,
+    graceMs: 30 * 60_000,
+    gracePolicy: "refuse",
+    dashboard: null,
+    dashboardIntervalMs: 30_000,
+    lookupTimeoutMs: 2000,
+    journalMaxBytes: 1024 * 1024,
+    ...over,
+  };
 }
 
 /** Polls `f` until it is truthy (tests wait on the agent's background work without fixed sleeps). */

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent } from "../../agent/src/agent";
+import { agentConfig, until } from "../../agent/test/fake-console";
 import { createTestNode, createTestTunnel, registerWithPlan } from "./frp-fixtures";
 import { createTestApp, type TestApp } from "./harness";
 import { listen } from "./sim-env";
@@ -27,19 +28,7 @@ beforeAll(async () => {
   nodeId = node.node_id;
   const base = await listen(t);
   agent = new Agent(
-    {
-      consoleUrl: base,
-      nodeId: node.node_id,
-      nodeSecret: node.plugin_secret,
-      pluginPort: 0,
-      stateDir,
-      graceMs: 30 * 60_000,
-      gracePolicy: "refuse",
-      dashboard: null,
-      dashboardIntervalMs: 30_000,
-      lookupTimeoutMs: 2000,
-      journalMaxBytes: 1 << 20,
-    },
+    { ...agentConfig(base, stateDir), nodeId: node.node_id, nodeSecret: node.plugin_secret },
     { kill: async (p) => void kills.push(p), log: () => {} },
   );
   port = await agent.start();
@@ -49,16 +38,6 @@ afterAll(async () => {
   await t.close();
   fs.rmSync(stateDir, { recursive: true, force: true });
 });
-
-const until = async <T>(f: () => Promise<T> | T, ms: number, what: string): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 const call = async (op: string, content: unknown) => {
   const res = await fetch(`http://127.0.0.1:${port}/frp/plugin`, {
@@ -137,6 +116,6 @@ describe("the node agent against the real console", () => {
     await until(() => kills.includes(tun.remote_port as number), 1500, "the lock on the node");
     expect(Date.now() - lockedAt).toBeLessThan(1500);
     const ping = await call("Ping", { user });
-    expect(ping.reject_reason).toBe("隧道 " + tun.tun_name + " 已被锁定：钓鱼，连接已断开");
+    expect(ping.reject_reason).toBe(`隧道 ${tun.tun_name} 已被锁定：钓鱼，连接已断开`);
   });
 });
