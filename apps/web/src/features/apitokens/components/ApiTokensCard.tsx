@@ -56,11 +56,12 @@ export function ApiTokensCard() {
   });
 
   const columns: ResponsiveColumns<ApiTokenView> = [
-    { title: "名称", role: "title", dataIndex: "name", width: 160 },
+    { title: "名称", role: "title", dataIndex: "name", width: 140 },
     {
       title: "权限范围",
       key: "scopes",
       priority: 2,
+      width: 170,
       render: (_, t) => (
         <Space size={[4, 4]} wrap>
           {t.scopes.map((s) => (
@@ -71,33 +72,48 @@ export function ApiTokensCard() {
         </Space>
       ),
     },
-    { title: "创建时间", dataIndex: "created_at", priority: 3, width: 170, render: (v: string) => formatTime(v) },
     {
-      title: "有效期至",
-      dataIndex: "expires_at",
+      title: "创建 / 到期",
+      key: "validity",
       priority: 2,
       width: 170,
-      render: (v: string | null) => (v ? formatTime(v) : "永不过期"),
+      render: (_, t) => (
+        <>
+          <div>{formatTime(t.created_at)}</div>
+          <Typography.Text type="secondary">
+            {t.expires_at ? `至 ${formatTime(t.expires_at)}` : "永不过期"}
+          </Typography.Text>
+        </>
+      ),
     },
     {
       title: "最近使用",
       key: "last_used",
       priority: 2,
-      width: 190,
-      render: (_, t) => (t.last_used_at ? `${formatTime(t.last_used_at)} · ${t.last_used_ip ?? ""}` : "从未使用"),
+      width: 170,
+      render: (_, t) =>
+        t.last_used_at ? (
+          <>
+            <div>{formatTime(t.last_used_at)}</div>
+            <Typography.Text type="secondary">{t.last_used_ip}</Typography.Text>
+          </>
+        ) : (
+          "从未使用"
+        ),
     },
     {
       title: "状态",
       key: "status",
+      role: "status",
       priority: 1,
-      width: 90,
+      width: 80,
       render: (_, t) => <Tag color={status(t).color}>{status(t).text}</Tag>,
     },
     {
       title: "操作",
       key: "actions",
       role: "action",
-      width: 90,
+      width: 80,
       render: (_, t) =>
         t.revoked_at ? null : (
           <Popconfirm

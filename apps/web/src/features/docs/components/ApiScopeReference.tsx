@@ -24,7 +24,7 @@ export function ApiScopeReference() {
         rowKey={(r) => `${r.method} ${r.path}`}
         pagination={false}
         // a phone scrolls the table, never the page
-        scroll={{ x: 640 }}
+        scroll={{ x: 760 }}
         dataSource={rows}
         columns={[
           {
@@ -34,7 +34,12 @@ export function ApiScopeReference() {
             render: (s: ScopedEndpoint["scope"]) => <Tag title={ApiTokenScopeLabel[s]}>{s}</Tag>,
           },
           { title: "方法", dataIndex: "method", width: 80 },
-          { title: "路径", dataIndex: "path", render: (p: string) => <Typography.Text code>{p}</Typography.Text> },
+          {
+            title: "路径",
+            dataIndex: "path",
+            width: 270,
+            render: (p: string) => <Typography.Text code>{p}</Typography.Text>,
+          },
           { title: "说明", dataIndex: "summary" },
         ]}
       />
