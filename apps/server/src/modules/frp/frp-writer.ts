@@ -46,6 +46,19 @@ type ConnValues = [number, number, number, string, string, string, string, numbe
 /** 连接诊断: identical decisions about a tunnel within one minute (one row of tunnel_events), times in epoch ms. */
 type DecisionGroup = Omit<TunnelEventInput, "first_at" | "last_at"> & { first: number; last: number };
 
+/** A client's allowed Logins within one minute (a login_ok row once written). */
+interface LoginGroup {
+  uid: number;
+  node_id: number;
+  version: string;
+  address: string;
+  ip: string;
+  minute: number;
+  count: number;
+  first: number;
+  last: number;
+}
+
 /** One statement's worth of operations: the same kind, session and count, on these tunnels. */
 interface OpGroup {
   open: boolean;
@@ -123,6 +136,9 @@ export class FrpWriter implements DecisionWriter {
   private readonly conns = new Map<string, ConnGroup>();
   /** 连接诊断's decisions not written yet, collapsed per tunnel, kind, reason and minute */
   private readonly decisions = new Map<string, DecisionGroup>();
+  /** 连接诊断's allowed Logins of this minute per user and node, and those a newer one replaced */
+  private readonly logins = new Map<number, LoginGroup>();
+  private readonly loginRows: LoginGroup[] = [];
   private statusTimer: NodeJS.Timeout | null = null;
   private connTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
@@ -204,11 +220,57 @@ export class FrpWriter implements DecisionWriter {
 
   /** 连接诊断: an allowed Login of the user on the node, with the client's version and address (no port). */
   login(uid: number, nodeId: number, version: string | undefined, address: string | undefined): void {
-    this.decision(0, uid, nodeId, "login_ok", loginReason(version ?? "", address ? visitorIp(address) : ""));
+    // Every Login of every client: the same client again within the minute only counts (numeric
+    // key, no reason string built), a new one is kept as the user's group of the minute.
+    const now = Date.now();
+    const minute = (now / 60_000) | 0;
+    const key = uid * 2 ** 20 + nodeId;
+    const v = version ?? "";
+    const addr = address ?? "";
+    const g = this.logins.get(key);
+    if (g && g.minute === minute && g.version === v && (g.address === addr || g.ip === visitorIp(addr))) {
+      g.count++;
+      g.last = now;
+      return;
+    }
+    this.connTimer ??= this.later(this.windowMs);
+    if (g) this.loginRows.push(g);
+    else if (this.logins.size >= this.maxBuffered) {
+      this.dropped++;
+      return;
+    }
+    const ip = addr ? visitorIp(addr) : "";
+    this.logins.set(key, {
+      uid,
+      node_id: nodeId,
+      version: v,
+      address: addr,
+      ip,
+      minute,
+      count: 1,
+      first: now,
+      last: now,
+    });
   }
 
   private takeDecisions(): TunnelEventInput[] {
     const rows: TunnelEventInput[] = [];
+    for (const g of [...this.loginRows, ...this.logins.values()]) {
+      const { uid, node_id, count } = g;
+      const reason = loginReason(g.version, g.ip);
+      rows.push({
+        tun_id: 0,
+        uid,
+        node_id,
+        kind: "login_ok",
+        reason,
+        count,
+        first_at: iso(g.first),
+        last_at: iso(g.last),
+      });
+    }
+    this.loginRows.length = 0;
+    this.logins.clear();
     for (const g of this.decisions.values()) {
       const { first, last, ...row } = g;
       rows.push({ ...row, first_at: iso(first), last_at: iso(last) });
@@ -243,7 +305,7 @@ export class FrpWriter implements DecisionWriter {
     this.statusTimer = this.connTimer = null;
     // One flush at a time; a second caller waits for it and then writes what came meanwhile.
     while (this.flushing) await this.flushing;
-    if (!this.status.size && !this.conns.size && !this.decisions.size) return;
+    if (!this.status.size && !this.conns.size && !this.decisions.size && !this.logins.size) return;
     const status = [...this.status];
     const conns = this.takeConns();
     const decisions = this.takeDecisions();
