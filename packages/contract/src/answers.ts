@@ -134,3 +134,27 @@ export const OrderViewAnswer = z.strictObject({
   closed_at: time().nullable(),
   refunded_at: time().nullable(),
 });
+
+export const ConnRowAnswer = z.strictObject({
+  id: int(),
+  tun_id: int(),
+  tun_name: z.string(),
+  uid: int(),
+  node_id: int(),
+  node_name: z.string(),
+  proxy_type: z.string(),
+  remote_addr: z.string().describe("visitor IP"),
+  conn_count: int().describe("connections from that IP in the window"),
+  created_at: time(),
+  last_at: time(),
+});
+
+export const TunnelConfigAnswer = z.strictObject({
+  scope: z.enum(["tunnel", "node"]),
+  node_id: int(),
+  node_name: z.string(),
+  filename: z.string(),
+  toml: z.string().describe("frpc.toml (carries the frp secret)"),
+  commands: z.strictObject({ windows: z.string(), macos: z.string(), linux: z.string() }),
+  tun_ids: z.array(int()),
+});

@@ -1,4 +1,10 @@
-import { pagedAnswer, TunnelTrafficChartAnswer, UserTrafficAnswer, UserTrafficRowAnswer } from "../answers";
+import {
+  ConnRowAnswer,
+  pagedAnswer,
+  TunnelTrafficChartAnswer,
+  UserTrafficAnswer,
+  UserTrafficRowAnswer,
+} from "../answers";
 import type { Paged } from "../codes";
 import { PageQuery } from "../common";
 import { endpoint } from "../endpoint";
@@ -33,6 +39,7 @@ export const TrafficApi = {
     url: "/user/tun/:tunid/conns",
     access: "user",
     scope: "traffic:read",
+    answer: pagedAnswer(ConnRowAnswer),
     summary: "recent visitor connections",
     query: PageQuery,
     params: TunIdParams,

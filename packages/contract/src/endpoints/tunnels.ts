@@ -1,4 +1,4 @@
-import { pagedAnswer, TunnelDetailAnswer, TunnelViewAnswer } from "../answers";
+import { pagedAnswer, TunnelConfigAnswer, TunnelDetailAnswer, TunnelViewAnswer } from "../answers";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import {
@@ -67,6 +67,7 @@ export const TunnelsApi = {
     url: "/user/tun/config",
     access: "user",
     scope: "tunnels:read",
+    answer: TunnelConfigAnswer,
     summary: "the frpc.toml of one tunnel and the run commands",
     query: TunnelConfigQuery,
   }),

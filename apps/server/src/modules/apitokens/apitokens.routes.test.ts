@@ -312,12 +312,14 @@ describe("the API reference", () => {
       [TrafficApi.getUserTraffic, "/user/traffic"],
       [TrafficApi.getUserTunTunidTraffic, `/user/tun/${tun.tun_id}/traffic`],
       [TrafficApi.getUserTrafficRows, "/user/traffic/rows"],
+      [TrafficApi.getUserTunTunidConns, `/user/tun/${tun.tun_id}/conns`],
+      [TunnelsApi.getUserTunConfig, `/user/tun/config?tun_id=${tun.tun_id}`],
     ];
     for (const [ep, url] of answers) {
       const r = await t.api("GET", url, { token: tok.token });
       expect([url, r.body.code]).toEqual([url, "SUCCESS"]);
-      // A new tunnel has no traffic yet (no rows, no per-tunnel totals); the other lists have something.
-      if (url !== "/user/traffic/rows") expect(JSON.stringify(r.body.data)).not.toMatch(/"(list|days)":\[\]/);
+      // A new tunnel has no traffic or visitors yet (no rows, totals or conns); the other lists have some.
+      if (!/traffic\/rows|conns/.test(url)) expect(JSON.stringify(r.body.data)).not.toMatch(/"(list|days)":\[\]/);
       expect(ep.answer?.safeParse(r.body.data).error?.issues ?? [], url).toEqual([]);
     }
   });
