@@ -40,6 +40,8 @@ test("a node added in the console carries a customer's tunnel until an operator 
     await form.getByLabel("面板地址（webServer）").fill(sim.dashboardUrl);
     await form.getByLabel("面板用户名").fill(SIM_DASHBOARD.user);
     await form.getByLabel("面板密码").fill(SIM_DASHBOARD.password);
+    // The simulated node runs beside the console: the single-machine set-up, frps calling it directly.
+    await form.getByLabel("直连控制台").check();
     await form.getByRole("button", { name: "保存" }).click();
     await expect(admin.getByText("节点已添加")).toBeVisible();
 
@@ -176,6 +178,23 @@ test("a node added in the console carries a customer's tunnel until an operator 
     await expect(customer.locator(".tunnel-info-card")).toContainText("已锁定");
     await expect(customer.getByRole("alert")).toContainText(reason);
     await expect(customer.getByRole("button", { name: "删除" })).toBeDisabled();
+
+    // ---- The operator switches the node to agent mode (the production way) and sees the agent's installer.
+    await admin.goto("/admin/node");
+    const row = admin.getByRole("row", { name: new RegExp(nodeName) });
+    await row.getByRole("button", { name: "编辑" }).click();
+    const edit = admin.getByRole("dialog", { name: `编辑节点 · ${nodeName}` });
+    await edit.getByLabel("节点代理（推荐）").check();
+    await edit.getByRole("button", { name: "保存" }).click();
+    await expect(admin.getByText("节点已保存")).toBeVisible();
+    await row.getByRole("button", { name: "部署" }).click();
+    const setup = admin.getByRole("dialog", { name: `部署节点 · ${nodeName}` });
+    const installer = setup.getByRole("region", { name: "节点代理安装命令" });
+    await expect(installer).toContainText("/download/agent/burrow-agent.mjs");
+    await expect(installer).toContainText("/etc/burrow-agent.env");
+    await expect(installer).toContainText("systemctl enable --now burrow-agent");
+    await setup.getByRole("tab", { name: "frps.toml" }).click();
+    await expect(setup.getByRole("region", { name: "frps.toml" })).toContainText('addr = "127.0.0.1:7300"');
   } finally {
     await client?.stop();
     await sim.stop();

@@ -22,6 +22,8 @@ export interface NodeFormValues {
   sort: number;
   /** 2 on the shelf, −1 off */
   status: 2 | -1;
+  /** 1: frps calls the node agent on the node (docs/deploy.md), 0: frps calls the console */
+  agent_mode: 0 | 1;
 }
 
 /** What a new node's form starts with: frp's usual ports. */
@@ -35,6 +37,7 @@ export const NEW_NODE: Partial<NodeFormValues> = {
   api_user: "admin",
   sort: 0,
   status: 2,
+  agent_mode: 1,
 };
 
 /** The form values of an existing node (its password is never shown: blank keeps it). */
@@ -58,6 +61,7 @@ export function nodeToForm(n: AdminNodeRow): NodeFormValues {
     description: n.description,
     sort: n.sort,
     status: n.status === -1 ? -1 : 2,
+    agent_mode: n.agent_mode === 1 ? 1 : 0,
   };
 }
 
@@ -86,6 +90,7 @@ export function formToCreateBody(v: NodeFormValues): CreateNodeBody {
     description: v.description?.trim() ?? "",
     sort: v.sort ?? 0,
     status: v.status,
+    agent_mode: v.agent_mode ?? 0,
   };
 }
 

@@ -101,6 +101,22 @@ export function NodeFormModal({ editing, onClose }: NodeFormModalProps) {
             />
           </Form.Item>
         </Col>
+        <Col span={24}>
+          <Form.Item
+            name="agent_mode"
+            label="接入方式"
+            extra="节点代理：frps 只调用本机上的 Burrow 节点代理，控制台重启或网络中断时隧道照常工作，面板只在本机监听（生产推荐）。直连：frps 每次都调用控制台，仅适合单机部署。"
+            rules={fieldRules("接入方式", { required: true, choice: true })}
+          >
+            <Radio.Group
+              data-testid="node-agent-mode"
+              options={[
+                { value: 1, label: "节点代理（推荐）" },
+                { value: 0, label: "直连控制台" },
+              ]}
+            />
+          </Form.Item>
+        </Col>
         <Col {...half}>
           <Form.Item
             name="sort"

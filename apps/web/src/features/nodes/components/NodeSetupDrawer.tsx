@@ -71,8 +71,13 @@ export function NodeSetupDrawer({ node, canWrite, onClose }: NodeSetupDrawerProp
             type="info"
             showIcon
             title={`frp ${setup.frp_version}：在节点服务器上以 root 运行安装脚本，或把 frps.toml 放到 /etc/frp/ 后启动 frps。`}
-            description="Burrow 通过插件地址决定每次登录、隧道、心跳和连接，并轮询节点面板获取状态与流量。"
+            description={
+              setup.agent_mode === 1
+                ? "节点代理模式：先在节点上安装 Burrow 节点代理（下面一行命令），再安装 frps。frps 只调用本机 127.0.0.1 上的代理，代理从控制台同步状态、回传流量；节点无需对控制台开放任何端口，面板只在本机监听。"
+                : "直连模式：Burrow 通过插件地址决定每次登录、隧道、心跳和连接，并轮询节点面板获取状态与流量（控制台重启期间节点会拒绝登录和访客，仅适合单机部署）。"
+            }
           />
+          {setup.agent_mode === 1 ? <AgentInstall setup={setup} /> : null}
           {site && !site.public_url ? (
             <Alert
               className="public-url-missing"
@@ -90,7 +95,9 @@ export function NodeSetupDrawer({ node, canWrite, onClose }: NodeSetupDrawerProp
             />
           ) : null}
           <div>
-            <Typography.Text strong>插件地址</Typography.Text>
+            <Typography.Text strong>
+              {setup.agent_mode === 1 ? "直连模式插件地址（节点代理模式不使用）" : "插件地址"}
+            </Typography.Text>
             <Space.Compact block className="setup-plugin-url">
               <Typography.Text code className="setup-plugin-url-text" data-testid="plugin-url">
                 {setup.plugin_url}
@@ -143,5 +150,21 @@ function InstallScripts({ setup }: { setup: NodeSetup }) {
         ),
       }))}
     />
+  );
+}
+
+/** The node agent's one-line installer (run before frps's), or why there is none. */
+function AgentInstall({ setup }: { setup: NodeSetup }) {
+  if (!setup.agent_install)
+    return <Alert type="warning" showIcon title="无法生成节点代理安装命令" description={setup.agent_missing} />;
+  return (
+    <div data-testid="agent-install">
+      <Typography.Text strong>节点代理安装命令（以 root 运行，需要 Node.js 22+）</Typography.Text>
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+        下载节点代理，写入 /etc/burrow-agent.env（控制台地址、节点 ID 与密钥）和 systemd 服务
+        burrow-agent（崩溃后自动重启）。
+      </Typography.Paragraph>
+      <CodeBlock code={setup.agent_install} label="节点代理安装命令" />
+    </div>
   );
 }

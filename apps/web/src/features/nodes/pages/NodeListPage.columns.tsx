@@ -85,6 +85,7 @@ export function nodeColumns(actions: ResponsiveColumn<AdminNodeRow>): Responsive
         <Space orientation="vertical" size={0}>
           <span>{row.runtime.version ? `v${row.runtime.version}` : "-"}</span>
           <Typography.Text type="secondary">{formatTime(row.runtime.last_poll_at)}</Typography.Text>
+          {row.agent_mode === 1 ? <AgentTag row={row} /> : null}
           {row.runtime.rollover_skew_at ? (
             <Tooltip
               title={`frps 的今日流量没有在北京时间零点清零（${formatTime(row.runtime.rollover_skew_at)}），其时区或时钟与北京时间不一致。该节点按计数器增量计费；请把 frps 所在机器的时区设为 Asia/Shanghai 并校准时钟。`}
@@ -99,4 +100,26 @@ export function nodeColumns(actions: ResponsiveColumn<AdminNodeRow>): Responsive
     },
     actions,
   ];
+}
+
+/** An agent-mode node's link: its agent's last contact, and whether it runs on its grace (console unreachable). */
+function AgentTag({ row }: { row: AdminNodeRow }) {
+  const { agent_seen_at, agent_grace, agent_grace_at } = row.runtime;
+  if (agent_grace)
+    return (
+      <Tooltip
+        title={`节点代理自 ${formatTime(agent_grace_at)} 起无法连接控制台，${agent_grace === "expired" ? "宽限期已过，按配置的策略处理新连接" : "正按本地副本继续服务（宽限期内）"}`}
+      >
+        <Tag color={agent_grace === "expired" ? "error" : "warning"} data-testid="agent-grace">
+          {agent_grace === "expired" ? "代理宽限已过" : "代理宽限中"}
+        </Tag>
+      </Tooltip>
+    );
+  return (
+    <Tooltip title={agent_seen_at ? `节点代理最后联系：${formatTime(agent_seen_at)}` : "节点代理从未连接控制台"}>
+      <Tag color={agent_seen_at ? "blue" : "default"} data-testid="agent-contact">
+        {agent_seen_at ? `代理 ${formatTime(agent_seen_at)}` : "代理未连接"}
+      </Tag>
+    </Tooltip>
+  );
 }
