@@ -80,12 +80,34 @@ async function applyInTx(ctx: AppContext, trx: Tx, nodeId: number, e: AgentEvent
       await setAgentGrace(trx, nodeId, e.data.state, eventTime(e.at).toISOString());
       ctx.log.warn({ node_id: nodeId, ...e.data }, "node agent: grace");
       return;
-    case "refusal":
-      ctx.log.debug({ node_id: nodeId, ...e.data }, "node agent: refused");
-      return;
     default:
       return;
   }
+}
+
+/** Most identical decisions of one event written to the doctor's log (they collapse into one row a minute). */
+const MAX_DECISION_REPEAT = 1000;
+
+/**
+ * What goes to the frp writer's logs once the event's transaction committed: visitor connections
+ * and the connection doctor's decisions and logins. Logs, not state (frp-writer.ts): at most once.
+ */
+function toDoctor(ctx: AppContext, nodeId: number, e: AgentEvent, own: boolean): void {
+  const writer = frpRuntime(ctx).writer;
+  if (e.kind === "conn" && own)
+    writer.conn({
+      tun_id: e.data.tun_id,
+      uid: e.data.uid,
+      node_id: nodeId,
+      proxy_type: e.data.proxy_type,
+      remote_addr: e.data.remote_addr,
+      at: eventTime(e.data.at).getTime(),
+    });
+  else if (e.kind === "decision" && (own || e.data.tun_id === 0))
+    for (let i = 0; i < Math.min(e.data.count, MAX_DECISION_REPEAT); i++)
+      writer.decision(e.data.tun_id, e.data.uid, nodeId, e.data.kind, e.data.reason);
+  else if (e.kind === "login")
+    writer.login(e.data.uid, nodeId, e.data.version ?? undefined, e.data.address ?? undefined);
 }
 
 /**
@@ -130,22 +152,14 @@ export async function applyAgentEvents(ctx: AppContext, nodeId: number, body: un
       await transact(ctx, (trx) => advance(trx, nodeId, batch.stream, e.seq));
     } else {
       const own =
-        (e.kind === "hold" || e.kind === "release" || e.kind === "conn") &&
+        (e.kind === "hold" || e.kind === "release" || e.kind === "conn" || e.kind === "decision") &&
         (await ownTunnel(ctx, nodeId, e.data.uid, e.data.tun_id));
       const applied = await transact(ctx, async (trx) => {
         if (!(await advance(trx, nodeId, batch.stream, e.seq))) return false;
         await applyInTx(ctx, trx, nodeId, e, own);
         return true;
       });
-      if (applied && own && e.kind === "conn")
-        frpRuntime(ctx).writer.conn({
-          tun_id: e.data.tun_id,
-          uid: e.data.uid,
-          node_id: nodeId,
-          proxy_type: e.data.proxy_type,
-          remote_addr: e.data.remote_addr,
-          at: eventTime(e.data.at).getTime(),
-        });
+      if (applied) toDoctor(ctx, nodeId, e, own);
     }
     acked = e.seq;
   }

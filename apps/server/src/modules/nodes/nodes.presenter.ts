@@ -57,6 +57,10 @@ export function presentNodeSummary(n: NodeJoinedRow): NodeSummary {
   };
 }
 
+/** The agent's grace as stored (its own report), or null for anything else. */
+const graceOf = (v: string | null | undefined): "entered" | "expired" | null =>
+  v === "entered" || v === "expired" ? v : null;
+
 /** An operator's list row: the summary plus the dashboard address and the poller's snapshot. */
 export function presentAdminNode(n: NodeJoinedRow): AdminNodeRow {
   return extend(presentNodeSummary(n), {
@@ -72,7 +76,7 @@ export function presentAdminNode(n: NodeJoinedRow): AdminNodeRow {
       last_error: n.rt_last_error ?? null,
       rollover_skew_at: n.rt_rollover_skew_at ?? null,
       agent_seen_at: n.rt_agent_seen_at ?? null,
-      agent_grace: n.rt_agent_grace === "entered" || n.rt_agent_grace === "expired" ? n.rt_agent_grace : null,
+      agent_grace: graceOf(n.rt_agent_grace),
       agent_grace_at: n.rt_agent_grace_at ?? null,
     },
     created_at: n.created_at,
