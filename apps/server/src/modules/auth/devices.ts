@@ -104,17 +104,9 @@ export async function listSessions(db: Kysely<DB>, caller: Principal): Promise<S
     .sort((a, b) => Number(b.current) - Number(a.current) || b.last_seen_at.localeCompare(a.last_seen_at));
 }
 
-/** Signs one of the caller's own sessions out; another account's session is "not found". */
+/** Signs one of the caller's own sessions out; another account's session (or a gone one) is "not found". */
 export async function revokeOwnSession(ctx: AppContext, uid: number, sid: string): Promise<void> {
-  const row = await ctx.db
-    .selectFrom("sessions")
-    .select("id")
-    .where("id", "=", sid)
-    .where("uid", "=", uid)
-    .where("revoked_at", "is", null)
-    .executeTakeFirst();
-  if (!row) throw notFound("该登录会话");
-  await revokeSessions(direct(ctx), { uid, sid });
+  if (!(await revokeSessions(direct(ctx), { uid, sid }))) throw notFound("该登录会话");
 }
 
 /** Signs out every session of the caller but the one the request came with. */

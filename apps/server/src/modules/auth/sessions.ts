@@ -118,8 +118,9 @@ export function authenticate(ctx: AppContext, req: { headers: { authorization?: 
  * Revokes one session (`sid`, of user `uid`), or every session of a user (password change or
  * reset, ban) but `except` when given (sign out the other devices), and announces it
  * ("session.revoked", after the commit) so that no process's session cache accepts them any more.
+ * @returns how many sessions it revoked
  */
-export async function revokeSessions(db: Tx, where: { uid: number; sid?: string; except?: string }): Promise<void> {
+export async function revokeSessions(db: Tx, where: { uid: number; sid?: string; except?: string }): Promise<number> {
   let q = db
     .updateTable("sessions")
     .set({ revoked_at: nowIso() })
@@ -127,6 +128,7 @@ export async function revokeSessions(db: Tx, where: { uid: number; sid?: string;
     .where("uid", "=", where.uid);
   if (where.sid !== undefined) q = q.where("id", "=", where.sid);
   if (where.except !== undefined) q = q.where("id", "!=", where.except);
-  await q.execute();
+  const r = await q.executeTakeFirst();
   db.changes.emit("session.revoked", where.sid !== undefined ? { uid: where.uid, sid: where.sid } : { uid: where.uid });
+  return Number(r.numUpdatedRows);
 }

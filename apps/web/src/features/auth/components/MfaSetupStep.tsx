@@ -1,12 +1,11 @@
 import type { TotpEnrolment } from "@burrow/contract";
 import { Alert, Button, Form, Input, Spin } from "antd";
 import { useEffect, useState } from "react";
-import { ApiError } from "@/api/transport";
 import { feedback } from "@/lib/feedback";
-import { putFieldError } from "@/lib/field-error";
 import { fieldRules } from "@/lib/rules";
 import { confirmMfaSetup, startMfaSetup } from "../login.requests";
 import { RecoveryCodesView } from "./RecoveryCodesView";
+import { showStepError } from "./SecondFactorForm";
 import { TotpSecretView } from "./TotpSecretView";
 
 export interface MfaSetupStepProps {
@@ -39,10 +38,7 @@ export default function MfaSetupStep({ challenge, onSignedIn, onRestart }: MfaSe
       setDone({ token: r.token, codes: r.recovery_codes });
     } catch (error) {
       setPending(false);
-      if (error instanceof ApiError && error.field === "challenge") {
-        feedback.error(error.message);
-        onRestart();
-      } else if (!putFieldError(form, error)) feedback.error(error instanceof Error ? error.message : "验证失败");
+      showStepError(form, error, onRestart);
     }
   };
 

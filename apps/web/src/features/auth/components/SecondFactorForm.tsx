@@ -1,4 +1,4 @@
-import { Button, Form, Input } from "antd";
+import { Button, Form, type FormInstance, Input } from "antd";
 import { useState } from "react";
 import { ApiError } from "@/api/transport";
 import { feedback } from "@/lib/feedback";
@@ -14,6 +14,17 @@ export interface SecondFactorFormProps {
   onRestart: () => void;
 }
 
+/**
+ * A failed second step: an expired or spent challenge goes back to the password, a wrong code is
+ * shown on its field, anything else as a message.
+ */
+export function showStepError(form: FormInstance, error: unknown, onRestart: () => void): void {
+  if (error instanceof ApiError && error.field === "challenge") {
+    feedback.error(error.message);
+    onRestart();
+  } else if (!putFieldError(form, error)) feedback.error(error instanceof Error ? error.message : "验证失败");
+}
+
 /** The sign-in's second step: a code from the authenticator app, or a recovery code. */
 export function SecondFactorForm({ challenge, onSignedIn, onRestart }: SecondFactorFormProps) {
   const [form] = Form.useForm<{ code: string }>();
@@ -25,10 +36,7 @@ export function SecondFactorForm({ challenge, onSignedIn, onRestart }: SecondFac
       onSignedIn(token);
     } catch (error) {
       setPending(false);
-      if (error instanceof ApiError && error.field === "challenge") {
-        feedback.error(error.message);
-        onRestart();
-      } else if (!putFieldError(form, error)) feedback.error(error instanceof Error ? error.message : "验证失败");
+      showStepError(form, error, onRestart);
     }
   };
   return (
