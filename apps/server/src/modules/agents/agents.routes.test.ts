@@ -242,6 +242,36 @@ describe("POST /api/agent/events", () => {
     expect(await row(tun.tun_id)).toMatchObject({ status: 2, run_id: null, stale_closes: 0 });
   });
 
+  it("hands the doctor's decisions and logins to the frp writer once, however often they are sent", async () => {
+    const u = await registerWithPlan(t);
+    const tun = await createTestTunnel(t, u.token, { node_id: a.node_id });
+    const at = Date.now();
+    const events = [
+      {
+        seq: 1,
+        at,
+        kind: "decision",
+        data: { tun_id: tun.tun_id, uid: u.uid, kind: "proxy_ok", reason: "", count: 3, first: at, last: at },
+      },
+      { seq: 2, at, kind: "login", data: { uid: u.uid, version: "0.70.1", address: "203.0.113.7:4000" } },
+    ];
+    const stream = `d-${at}`;
+    await Promise.all([
+      post("/agent/events", cred(a), { stream, events }),
+      post("/agent/events", cred(a), { stream, events }),
+    ]);
+    await post("/agent/events", cred(a), { stream, events });
+    await frpRuntime(t.ctx).writer.flush();
+    const rows = await t.db
+      .selectFrom("tunnel_events")
+      .select(["tun_id", "kind", "count"])
+      .where("uid", "=", u.uid)
+      .orderBy("kind")
+      .execute();
+    expect(rows.find((r) => r.kind === "proxy_ok")).toMatchObject({ tun_id: tun.tun_id, count: 3 });
+    expect(rows.filter((r) => r.kind === "login_ok").reduce((n, r) => n + Number(r.count), 0)).toBe(1);
+  });
+
   it("ignores events about another node's tunnel", async () => {
     const u = await registerWithPlan(t);
     const tun = await createTestTunnel(t, u.token, { node_id: b.node_id });
