@@ -1,5 +1,6 @@
 import type { AdminPlan, CreatePlanBody } from "@burrow/contract";
-import type { TestApp } from "./harness";
+import { afterAll, beforeAll } from "vitest";
+import { createTestApp, type TestApp } from "./harness";
 
 let planSeq = 0;
 const adminTokens = new WeakMap<TestApp, string>();
@@ -71,3 +72,17 @@ export async function balanceOf(t: TestApp, uid: number): Promise<number> {
 /** The customer's subscriptions, oldest first. */
 export const subsOf = (t: TestApp, uid: number) =>
   t.db.selectFrom("subscriptions").selectAll().where("uid", "=", uid).orderBy("id").execute();
+
+/**
+ * One app and the operator's token for a store or orders suite: `get()` gives them once the
+ * file's beforeAll ran.
+ */
+export function storeSuite() {
+  const s = { t: undefined as unknown as TestApp, admin: "" };
+  beforeAll(async () => {
+    s.t = await createTestApp();
+    s.admin = await adminOf(s.t);
+  });
+  afterAll(() => s.t.close());
+  return { get: () => s };
+}

@@ -1,15 +1,14 @@
 import type { StoreCatalog, StorePlan } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/harness";
-import { adminOf, makePlan } from "../../../test/store-fixtures";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestApp } from "../../../test/harness";
+import { makePlan, storeSuite } from "../../../test/store-fixtures";
 
+const suite = storeSuite();
 let t: TestApp;
 let admin: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await adminOf(t);
+beforeAll(() => {
+  ({ t, admin } = suite.get());
 });
-afterAll(() => t.close());
 
 describe("/user/plan (the store)", () => {
   it("groups plans on sale by level with each period's fee, discount and final price", async () => {
