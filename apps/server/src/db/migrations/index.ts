@@ -35,8 +35,8 @@ import * as subscriptionReplacedBy from "./2026-11-28T02-00_subscription_replace
 import * as sessionScope from "./2026-11-28T03-00_session_scope";
 import * as outbox from "./2026-11-28T04-00_outbox";
 import * as apiTokens from "./2026-11-28T06-00_api_tokens";
-import * as nodeAgent from "./2026-11-28T06-30_node_agent";
 import * as mfa from "./2026-11-28T06-10_mfa";
+import * as nodeAgent from "./2026-11-28T06-30_node_agent";
 import * as tunnelEvents from "./2026-11-28T06-20_tunnel_events";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
