@@ -36,8 +36,8 @@ import * as sessionScope from "./2026-11-28T03-00_session_scope";
 import * as outbox from "./2026-11-28T04-00_outbox";
 import * as apiTokens from "./2026-11-28T06-00_api_tokens";
 import * as mfa from "./2026-11-28T06-10_mfa";
-import * as nodeAgent from "./2026-11-28T06-30_node_agent";
 import * as tunnelEvents from "./2026-11-28T06-20_tunnel_events";
+import * as nodeAgent from "./2026-11-28T06-30_node_agent";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -77,7 +77,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T06-30_node_agent": nodeAgent,
   "2026-11-28T03-00_session_scope": sessionScope,
   "2026-11-28T02-00_subscription_replaced_by": subscriptionReplacedBy,
-  "2026-11-28T06-20_tunnel_events": tunnelEvents,
   "2026-11-28T06-00_api_tokens": apiTokens,
   "2026-11-28T06-10_mfa": mfa,
+  "2026-11-28T06-20_tunnel_events": tunnelEvents,
 };
