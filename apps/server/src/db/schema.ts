@@ -1,7 +1,7 @@
 import type { Generated } from "kysely";
 import type { AffiliateTables } from "../modules/affiliate/affiliate.table";
-import type { ApitokensTables } from "../modules/apitokens/apitokens.table";
 import type { AgentTables } from "../modules/agents/agents.table";
+import type { ApitokensTables } from "../modules/apitokens/apitokens.table";
 import type { AssistantTables } from "../modules/assistant/assistant.table";
 import type { AuditTables } from "../modules/audit/audit.table";
 import type { AuthTables } from "../modules/auth/auth.table";
