@@ -51,7 +51,7 @@ export class Agent {
   readonly enforcer: Enforcer;
   private readonly plugin: FrpPlugin;
   private readonly server: http.Server;
-  private readonly lookups = new Map<number, Promise<void>>();
+  private readonly lookups = new Map<string, Promise<void>>();
   /** this minute's 连接诊断 decisions, collapsed, journaled once a minute */
   private decisions = new Map<string, (AgentEventBody & { kind: "decision" })["data"]>();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -300,9 +300,11 @@ export class Agent {
     if (REFUSED_IN_GRACE.has(op) && this.grace.refusing()) return { status: 200, body: reject(GRACE_REFUSED) };
     const u = req?.content?.user;
     const uid = parseFrpUser(typeof u === "string" ? u : (u as { user?: string } | undefined)?.user);
-    if (uid !== null && !this.copy.knows(uid)) {
+    const token = presentedToken(req?.content);
+    // Without a token there is nothing to look up: the plugin refuses it ("缺少访问令牌").
+    if (uid !== null && token && !this.copy.knows(uid, token)) {
       try {
-        await this.lookup(uid);
+        await this.lookup(uid, token);
       } catch (err) {
         if (err instanceof ConsoleUnreachable) return { status: 200, body: reject(UNREACHABLE) };
         throw err;
@@ -311,15 +313,19 @@ export class Agent {
     return this.plugin.handle(this.cfg.nodeId, this.cfg.nodeSecret, body);
   }
 
-  /** One lookup per customer at a time, however many calls wait for it. */
-  private lookup(uid: number): Promise<void> {
-    let p = this.lookups.get(uid);
+  /**
+   * One lookup per customer and presented token at a time, however many calls wait for it (keyed
+   * by both: a caller with a wrong token never shares, or spoils, the right one's answer).
+   */
+  private lookup(uid: number, token: string): Promise<void> {
+    const key = `${uid}:${token}`;
+    let p = this.lookups.get(key);
     if (!p) {
       p = this.link
-        .lookup(uid)
-        .then((user) => this.copy.looked(uid, user))
-        .finally(() => this.lookups.delete(uid));
-      this.lookups.set(uid, p);
+        .lookup(uid, token)
+        .then((user) => this.copy.looked(uid, token, user))
+        .finally(() => this.lookups.delete(key));
+      this.lookups.set(key, p);
     }
     return p;
   }
@@ -333,4 +339,15 @@ export class Agent {
     this.copy.stop();
     this.journal.close();
   }
+}
+
+/** The frp access token a plugin call presents: Login carries metas itself, the other ops in content.user. */
+function presentedToken(content: unknown): string | null {
+  const c = content as { metas?: unknown; user?: unknown } | null | undefined;
+  const metas = (typeof c?.user === "object" && c.user !== null ? (c.user as { metas?: unknown }).metas : c?.metas) as
+    | { token?: unknown }
+    | null
+    | undefined;
+  const token = metas?.token;
+  return typeof token === "string" && token.length > 0 && token.length <= 128 ? token : null;
 }

@@ -42,6 +42,8 @@ interface PendingHold {
 const KICK_MS = 2 * 60_000;
 /** A customer the console said does not exist is not asked about again for this long. */
 const ABSENT_MS = 60_000;
+/** At most this many such answers are remembered (uids and tokens in Logins are the client's to choose). */
+const MAX_ABSENT = 10_000;
 
 export function writeFileAtomic(file: string, data: string): void {
   const tmp = `${file}.tmp`;
@@ -66,8 +68,8 @@ export class DecisionCopy implements DecisionState {
   private nodeWire: NodeWire | null = null;
   private nodeEntry: NodeEntry | null = null;
   private readonly users = new Map<number, UserEntry>();
-  /** uid → until (epoch ms): the console said there is no such customer */
-  private readonly absent = new Map<number, number>();
+  /** "uid:token" → until (epoch ms): the console knows no customer with that id and token */
+  private readonly absent = new Map<string, number>();
   /** level id → rank, from the node and the customers' plans */
   private readonly levels = new Map<number, number>();
   private readonly pending = new Map<number, PendingHold>();
@@ -110,10 +112,10 @@ export class DecisionCopy implements DecisionState {
     return this.users.get(uid) ?? null;
   }
 
-  /** Known to the copy: present, or known absent lately (no lookup needed). */
-  knows(uid: number): boolean {
+  /** Known to the copy: present, or known absent lately for this token (no lookup needed). */
+  knows(uid: number, token: string): boolean {
     if (this.users.has(uid)) return true;
-    const until = this.absent.get(uid);
+    const until = this.absent.get(`${uid}:${token}`);
     return until !== undefined && until > this.now();
   }
 
@@ -180,9 +182,13 @@ export class DecisionCopy implements DecisionState {
   }
 
   /** A lookup's answer for a customer the copy had not seen. */
-  looked(uid: number, user: UserWire | null): void {
+  looked(uid: number, token: string, user: UserWire | null): void {
     if (user) this.putUser(user);
-    else this.absent.set(uid, this.now() + ABSENT_MS);
+    else {
+      // the oldest answer goes first past the bound (a Map iterates in insertion order)
+      if (this.absent.size >= MAX_ABSENT) this.absent.delete(this.absent.keys().next().value as string);
+      this.absent.set(`${uid}:${token}`, this.now() + ABSENT_MS);
+    }
     this.scheduleSave();
   }
 
@@ -203,7 +209,6 @@ export class DecisionCopy implements DecisionState {
       }
     }
     if (u.limits) this.levels.set(u.limits.level_id, u.limits.level);
-    this.absent.delete(u.uid);
     this.users.set(u.uid, u);
   }
 

@@ -10,6 +10,7 @@ import {
   DEAD_LINK_MS,
   type EventsAnswer,
   type LookupAnswer,
+  type LookupBody,
   MAX_BATCH_BYTES,
   MAX_BATCH_EVENTS,
   type StreamLine,
@@ -153,13 +154,13 @@ export class Link {
   }
 
   /** Asks the console about a customer the copy has not seen; ConsoleUnreachable past the bound. */
-  async lookup(uid: number): Promise<UserWire | null> {
+  async lookup(uid: number, token: string): Promise<UserWire | null> {
     let res: Response;
     try {
       res = await fetch(this.url(AGENT_PATHS.lookup), {
         method: "POST",
         headers: { authorization: this.auth, "content-type": "application/json" },
-        body: JSON.stringify({ uid }),
+        body: JSON.stringify({ uid, token } satisfies LookupBody),
         signal: AbortSignal.timeout(this.o.lookupTimeoutMs),
       });
     } catch (err) {

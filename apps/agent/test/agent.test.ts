@@ -130,6 +130,9 @@ describe("node agent: decisions from the streamed copy", () => {
     // a customer the console says does not exist is refused as such
     c.lookupHangs = false;
     expect((await plugin(port, "Login", login(customer(15, 1)))).body.reject_reason).toBe("用户不存在");
+    // a wrong token is refused and remembered as such, without spoiling the right token's lookup
+    expect((await plugin(port, "Login", login(carol, "tok-forged-0123456789"))).body.reject).toBe(true);
+    expect((await plugin(port, "Login", login(carol))).body.reject).toBe(false);
   });
 
   it("console down: decides from the saved copy after a restart; past the grace the refuse policy refuses new visitors and says so", async () => {

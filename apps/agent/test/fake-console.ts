@@ -143,8 +143,10 @@ export async function fakeConsole(port = 0): Promise<FakeConsole> {
       if (req.url === "/api/agent/lookup") {
         f.lookups.push(body.uid);
         if (f.lookupHangs) return;
+        // as the console: a customer only for the token the client presented
+        const user = f.users.get(body.uid);
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ code: "SUCCESS", msg: "", data: { user: f.users.get(body.uid) ?? null } }));
+        res.end(JSON.stringify({ code: "SUCCESS", msg: "", data: { user: user?.token === body.token ? user : null } }));
         return;
       }
       if (req.url === "/api/agent/events") {

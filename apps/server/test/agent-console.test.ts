@@ -92,7 +92,15 @@ describe("the node agent against the real console", () => {
       .select("frp_token")
       .where("uid", "=", v.uid)
       .executeTakeFirstOrThrow();
-    expect(agent.copy.knows(v.uid)).toBe(false);
+    expect(agent.copy.knows(v.uid, vTok.frp_token)).toBe(false);
+    // a wrong token learns nothing of the customer and does not spoil the right one's lookup
+    const forged = await call("Login", {
+      user: `u_${v.uid}`,
+      metas: { token: "f".repeat(32) },
+      run_id: "0f1e2d3c4b5a6978",
+    });
+    expect(forged.reject).toBe(true);
+    expect(agent.copy.user(v.uid)).toBeNull();
     const vLogin = await call("Login", {
       user: `u_${v.uid}`,
       metas: { token: vTok.frp_token },

@@ -6,7 +6,11 @@ import { z } from "zod";
  */
 
 /** POST /agent/lookup: a customer the agent's copy has never seen. */
-export const AgentLookupBody = z.object({ uid: z.number().int().min(1).max(2_147_483_647) });
+export const AgentLookupBody = z.object({
+  uid: z.number().int().min(1).max(2_147_483_647),
+  /** the frp access token the client presented: the console answers only a customer it proves (a node cannot harvest tokens) */
+  token: z.string().min(1).max(128),
+});
 export type AgentLookupBody = z.infer<typeof AgentLookupBody>;
 
 /** POST /agent/lookup's answer (UserWire of @burrow/frp-decision, null when no such customer). */

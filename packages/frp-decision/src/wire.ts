@@ -122,6 +122,8 @@ export type StreamLine =
 /** POST /api/agent/lookup */
 export interface LookupBody {
   uid: number;
+  /** the frp access token the client presented (metas.token): the console answers only when it matches */
+  token: string;
 }
 export interface LookupAnswer {
   user: UserWire | null;

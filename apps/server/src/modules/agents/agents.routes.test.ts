@@ -170,15 +170,29 @@ describe("GET /api/agent/stream", () => {
 });
 
 describe("POST /api/agent/lookup", () => {
-  it("answers a customer the copy has never seen, and null for nobody", async () => {
+  it("answers a customer the copy has never seen for the token the client presented, and null for nobody", async () => {
     const u = await registerWithPlan(t);
-    const r = await post("/agent/lookup", cred(a), { uid: u.uid });
+    const { frp_token } = await t.db
+      .selectFrom("users")
+      .select("frp_token")
+      .where("uid", "=", u.uid)
+      .executeTakeFirstOrThrow();
+    const r = await post("/agent/lookup", cred(a), { uid: u.uid, token: frp_token });
     expect(r.body).toMatchObject({ code: "SUCCESS", data: { user: { uid: u.uid, active: true, tunnels: [] } } });
-    const none = await post("/agent/lookup", cred(a), { uid: 99_999_999 });
+    const none = await post("/agent/lookup", cred(a), { uid: 99_999_999, token: frp_token });
     expect(none.body).toMatchObject({ code: "SUCCESS", data: { user: null } });
-    const bad = await post("/agent/lookup", cred(a), { uid: "x" });
+    const bad = await post("/agent/lookup", cred(a), { uid: "x", token: frp_token });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 10000, data: { field: "uid" } });
+    const noToken = await post("/agent/lookup", cred(a), { uid: u.uid });
+    expect(noToken.body).toMatchObject({ code: 10000, data: { field: "token" } });
+  });
+
+  it("tells a node nothing of a customer whose token it was not shown (no harvesting tokens by uid)", async () => {
+    const u = await registerWithPlan(t);
+    const r = await post("/agent/lookup", cred(a), { uid: u.uid, token: "0".repeat(32) });
+    expect(r.body).toMatchObject({ code: "SUCCESS", data: { user: null } });
+    expect(JSON.stringify(r.body)).not.toContain("frp");
   });
 });
 
@@ -443,7 +457,7 @@ describe("agent-mode nodes", () => {
       expect(silent.body.data).toMatchObject({ status: 2, error: expect.stringContaining("节点代理失联") });
       expect(hits).toBe(0);
       // The agent gets in touch: the next poll marks the node online again, still without the network.
-      await post("/agent/lookup", cred(n), { uid: 1 });
+      await post("/agent/lookup", cred(n), { uid: 1, token: "x" });
       const back = await t.api<NodePollResult>("POST", "/super/node/poll", {
         token: admin,
         body: { node_id: n.node_id },

@@ -24,7 +24,7 @@ export function agentsRoutes(app: FastifyInstance, ctx: AppContext): void {
     await agentHub(ctx).open(nodeId, reply.raw);
     return reply;
   });
-  defineRoute(app, ctx, AgentsApi.postAgentLookup, ({ user, body }) => lookupUser(ctx, nodeOf(user), body.uid));
+  defineRoute(app, ctx, AgentsApi.postAgentLookup, ({ user, body }) => lookupUser(ctx, nodeOf(user), body));
   defineRoute(app, ctx, AgentsApi.postAgentEvents, async ({ user, req }) => {
     const nodeId = nodeOf(user);
     await agentHub(ctx).contact(nodeId);
