@@ -9,20 +9,25 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
     && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json .npmrc ./
 COPY packages/contract/package.json packages/contract/
+COPY packages/frp-decision/package.json packages/frp-decision/
 COPY apps/server/package.json apps/server/
+COPY apps/agent/package.json apps/agent/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
 COPY tools/frps-sim/package.json tools/frps-sim/
 
-# 2a. Build the web app (all workspaces' dependencies, dev included).
+# 2a. Build the web app and the node agent's one-file bundle (all workspaces' dependencies, dev included).
 FROM base AS web
 RUN npm ci
 COPY tsconfig.base.json ./
 COPY scripts/build-stamp.mjs scripts/
 COPY packages/contract packages/contract
+COPY packages/frp-decision packages/frp-decision
 COPY apps/web apps/web
 RUN npm run build -w @burrow/web
+COPY apps/agent apps/agent
+RUN node apps/agent/build.mjs
 
 # 2b. The server's production dependencies only (native modules built for this image).
 FROM base AS deps
@@ -39,9 +44,12 @@ WORKDIR /app
 COPY --from=deps /app/node_modules node_modules
 COPY package.json tsconfig.base.json ./
 COPY packages/contract packages/contract
+COPY packages/frp-decision packages/frp-decision
 COPY apps/server/package.json apps/server/tsconfig.json apps/server/
 COPY apps/server/src apps/server/src
 COPY --from=web /app/apps/web/dist apps/web/dist
+# served to the nodes' installer at /download/agent/burrow-agent.mjs
+COPY --from=web /app/apps/agent/dist apps/agent/dist
 RUN mkdir -p /var/lib/burrow && chown node:node /var/lib/burrow
 USER node
 VOLUME /var/lib/burrow

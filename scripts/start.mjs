@@ -22,6 +22,15 @@ if (reason) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
+// The node agent's one-file bundle, which the console serves to the nodes' installer
+// (/download/agent/burrow-agent.mjs): built at every start from this tree's sources (esbuild, about a
+// second), so a node never installs an agent older than the console it talks to.
+const agent = spawnSync(process.execPath, [path.join(root, "apps/agent/build.mjs")], { cwd: root, stdio: "inherit" });
+if (agent.status !== 0) {
+  console.error("Building the node agent (apps/agent/build.mjs) failed: see above.");
+  process.exit(agent.status ?? 1);
+}
+
 // --max-semi-space-size: a young generation large enough that request garbage dies young (docs/frp.md).
 const server = spawn(process.execPath, ["--max-semi-space-size=64", "--import", "tsx", "apps/server/src/main.ts"], {
   cwd: root,
