@@ -1,137 +1,14 @@
-import type { AssistantMessage, LogExplanation } from "@burrow/contract";
-import { RiAddLine, RiDeleteBinLine, RiSendPlaneLine } from "@remixicon/react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, Col, Empty, Input, List, Popconfirm, Row, Space, Spin, Typography } from "antd";
-import { useEffect, useRef, useState } from "react";
-import { ApiError } from "@/api/client";
+import { RiSendPlaneLine } from "@remixicon/react";
+import { Alert, Button, Card, Col, Empty, Input, Row, Space, Spin, Typography } from "antd";
 import { PageContainer } from "@/components/PageContainer";
-import { feedback } from "@/lib/feedback";
-import { formatTime } from "@/lib/format";
-import {
-  askAssistant,
-  assistantKeys,
-  assistantStatusQuery,
-  conversationQuery,
-  conversationsQuery,
-  deleteConversation,
-  explainLog,
-} from "../assistant.api";
 import { ChatBubble } from "../components/ChatBubble";
-
-/** The exchange in flight: the question sent, the answer as it streams in. */
-interface Pending {
-  question: string;
-  explanations: LogExplanation[];
-  answer: string;
-}
-
-/** Offline readings of pasted logs (no AI endpoint configured); kept on this page only. */
-interface OfflineReading {
-  key: number;
-  text: string;
-  explanations: LogExplanation[];
-}
+import { ConversationList } from "../components/ConversationList";
+import { useAssistantChat } from "../hooks/useAssistantChat";
 
 /** /aipage: a chat that helps the customer get frpc running, and reads pasted frpc logs. */
 export function AssistantPage() {
-  const qc = useQueryClient();
-  const status = useQuery(assistantStatusQuery());
-  const list = useQuery(conversationsQuery());
-  const [selected, setSelected] = useState<number | null>(null);
-  const detail = useQuery({ ...conversationQuery(selected ?? 0), enabled: selected !== null });
-  const [draft, setDraft] = useState("");
-  const [pending, setPending] = useState<Pending | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [offline, setOffline] = useState<OfflineReading[]>([]);
-  const abortRef = useRef<AbortController | null>(null);
-  const bottomRef = useRef<HTMLDivElement>(null);
-  const configured = status.data?.configured ?? false;
-  const remaining = status.data ? Math.max(0, status.data.daily_limit - status.data.used_today) : 0;
-
-  // Leaving the page stops the answer being streamed.
-  useEffect(() => () => abortRef.current?.abort(), []);
-  // Follow the newest text.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the answer's growth is the trigger
-  useEffect(() => {
-    bottomRef.current?.scrollIntoView?.({ block: "nearest" });
-  }, [pending?.answer, detail.data?.messages.length, offline.length, error]);
-
-  const startNew = () => {
-    if (pending) return;
-    setSelected(null);
-    setError(null);
-  };
-
-  const open = (id: number) => {
-    if (pending) return;
-    setSelected(id);
-    setError(null);
-  };
-
-  const remove = async (id: number) => {
-    await deleteConversation(id);
-    feedback.success("对话已删除");
-    if (selected === id) startNew();
-    qc.removeQueries({ queryKey: assistantKeys.detail(id) });
-    await qc.invalidateQueries({ queryKey: assistantKeys.list() });
-  };
-
-  const sendOffline = async (text: string) => {
-    setError(null);
-    try {
-      const explanations = await explainLog(text);
-      setOffline((o) => [...o, { key: Date.now(), text, explanations }]);
-      setDraft("");
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : "网络错误");
-    }
-  };
-
-  const send = async () => {
-    const text = draft.trim();
-    if (!text || pending) return;
-    if (!configured) return sendOffline(text);
-    const abort = new AbortController();
-    abortRef.current = abort;
-    setError(null);
-    setPending({ question: text, explanations: [], answer: "" });
-    setDraft("");
-    let conversationId: number | null = null;
-    try {
-      await askAssistant(
-        { content: text, ...(selected && { conversation_id: selected }) },
-        (e) => {
-          if (e.type === "start") {
-            conversationId = e.conversation.id;
-            setPending((p) => p && { ...p, explanations: e.question.explanations });
-            // The conversation exists from here on: list it beside the answer being written.
-            void qc.invalidateQueries({ queryKey: assistantKeys.list() });
-          } else if (e.type === "delta") setPending((p) => p && { ...p, answer: p.answer + e.text });
-          else if (e.type === "error") setError(e.msg);
-        },
-        abort.signal,
-      );
-    } catch (err) {
-      if (abort.signal.aborted) return;
-      setError(err instanceof ApiError ? err.message : "网络错误");
-      // Refused before anything was stored: the question goes back into the box.
-      if (!conversationId) setDraft(text);
-    }
-    if (abort.signal.aborted) return;
-    if (conversationId) {
-      // The stored exchange takes the streamed one's place once it is read back.
-      await qc.fetchQuery({ ...conversationQuery(conversationId), staleTime: 0 }).catch(() => undefined);
-      setSelected(conversationId);
-    }
-    setPending(null);
-    void qc.invalidateQueries({ queryKey: assistantKeys.list() });
-    void qc.invalidateQueries({ queryKey: assistantKeys.status() });
-  };
-
-  const messages: AssistantMessage[] = selected !== null ? (detail.data?.messages ?? []) : [];
-  // Without an AI endpoint nothing is kept as a conversation (log readings stay on this page): the
-  // list, empty, would say "还没有对话" beside a finished reading. It shows when there is one to keep.
-  const showConversations = !status.data || configured || (list.data?.length ?? 0) > 0;
+  const chat = useAssistantChat();
+  const { status, detail, selected, messages, offline, pending, error, configured, remaining, draft, setDraft } = chat;
 
   return (
     <PageContainer
@@ -148,58 +25,20 @@ export function AssistantPage() {
         />
       ) : null}
       <Row gutter={[16, 16]}>
-        {showConversations ? (
+        {chat.showConversations ? (
           <Col xs={24} lg={7} xl={6}>
-            <Card
-              title="对话"
-              size="small"
-              extra={
-                <Button size="small" icon={<RiAddLine size={14} />} onClick={startNew} disabled={!configured}>
-                  新对话
-                </Button>
-              }
-            >
-              <List
-                size="small"
-                loading={list.isLoading}
-                locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="还没有对话" /> }}
-                dataSource={list.data ?? []}
-                renderItem={(c) => (
-                  <List.Item
-                    className={c.id === selected ? "assistant-conv assistant-conv-active" : "assistant-conv"}
-                    data-testid="assistant-conversation"
-                    actions={[
-                      <Popconfirm
-                        key="del"
-                        title="删除这个对话？"
-                        description="对话和其中的消息都会被删除。"
-                        okText="删除"
-                        cancelText="取消"
-                        onConfirm={() => remove(c.id)}
-                      >
-                        <Button
-                          type="text"
-                          size="small"
-                          danger
-                          aria-label={`删除对话 ${c.title}`}
-                          icon={<RiDeleteBinLine size={14} />}
-                        />
-                      </Popconfirm>,
-                    ]}
-                  >
-                    <button type="button" className="assistant-conv-title" onClick={() => open(c.id)}>
-                      <Typography.Text ellipsis>{c.title}</Typography.Text>
-                      <Typography.Text type="secondary" className="assistant-conv-time">
-                        {formatTime(c.updated_at)}
-                      </Typography.Text>
-                    </button>
-                  </List.Item>
-                )}
-              />
-            </Card>
+            <ConversationList
+              conversations={chat.list.data ?? []}
+              loading={chat.list.isLoading}
+              selected={selected}
+              canStart={configured}
+              onNew={chat.startNew}
+              onOpen={chat.open}
+              onRemove={chat.remove}
+            />
           </Col>
         ) : null}
-        <Col xs={24} lg={showConversations ? 17 : 24} xl={showConversations ? 18 : 24}>
+        <Col xs={24} lg={chat.showConversations ? 17 : 24} xl={chat.showConversations ? 18 : 24}>
           <Card size="small" className="assistant-chat">
             <Space orientation="vertical" size={12} style={{ width: "100%" }} className="assistant-thread">
               {selected !== null && detail.isLoading ? <Spin /> : null}
@@ -233,7 +72,7 @@ export function AssistantPage() {
                   }
                 />
               ) : null}
-              <div ref={bottomRef} />
+              <div ref={chat.bottomRef} />
             </Space>
             <div className="assistant-input">
               <Input.TextArea
@@ -242,7 +81,7 @@ export function AssistantPage() {
                 onPressEnter={(e) => {
                   if (e.ctrlKey || e.metaKey) {
                     e.preventDefault();
-                    void send();
+                    void chat.send();
                   }
                 }}
                 autoSize={{ minRows: 3, maxRows: 10 }}
@@ -257,7 +96,7 @@ export function AssistantPage() {
                 <Button
                   type="primary"
                   icon={<RiSendPlaneLine size={16} />}
-                  onClick={() => void send()}
+                  onClick={() => void chat.send()}
                   loading={!!pending}
                   disabled={!draft.trim() || !status.data || (configured && remaining === 0)}
                 >
