@@ -1,48 +1,22 @@
 import { TunnelStatus } from "@burrow/contract";
 import { RiArrowLeftLine, RiDeleteBinLine, RiEditLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, Descriptions, Popconfirm, Result, Segmented, Space, Switch, Tag } from "antd";
+import { Alert, Button, Card, Popconfirm, Result, Space } from "antd";
 import { useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { FormModal } from "@/components/FormModal";
 import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
-import { ProtocolTag } from "@/features/nodes/components/NodeTags";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
-import { TrafficChart } from "@/features/traffic/components/TrafficChart";
 import { feedback } from "@/lib/feedback";
-import { formatBytes, formatTime } from "@/lib/format";
-import { AddressList } from "../components/AddressList";
 import { FrpcConfigCard } from "../components/FrpcConfigCard";
 import { TunnelConnsCard } from "../components/TunnelConnsCard";
 import { FRPC_CONFIG_ANCHOR, TunnelDoctorCard } from "../components/TunnelDoctorCard";
 import { TunnelFields } from "../components/TunnelFields";
-import { TunnelStatusTag } from "../components/TunnelTags";
+import { TunnelInfoCard } from "../components/TunnelInfoCard";
+import { TunnelTrafficCard } from "../components/TunnelTrafficCard";
 import { TUNNEL_FIELD_MAP, type TunnelFormValues, toUpdateBody, tunnelToForm } from "../tunnel-form";
-import { deleteTunnel, tunnelDetailQuery, tunnelsKeys, tunnelTrafficQuery, updateTunnel } from "../tunnels.api";
-
-/** The traffic chart's range, in days. */
-function TunnelTrafficCard({ tunId }: { tunId: number }) {
-  const [days, setDays] = useState(7);
-  const { data } = useQuery(tunnelTrafficQuery(tunId, days));
-  return (
-    <Card
-      title="流量趋势"
-      extra={
-        <Segmented
-          value={days}
-          onChange={(v) => setDays(Number(v))}
-          options={[
-            { value: 7, label: "近 7 天" },
-            { value: 30, label: "近 30 天" },
-          ]}
-        />
-      }
-    >
-      <TrafficChart days={data?.days ?? []} label={`隧道近 ${days} 天流量`} />
-    </Card>
-  );
-}
+import { deleteTunnel, tunnelDetailQuery, tunnelsKeys, updateTunnel } from "../tunnels.api";
 
 /** /tun/list/:tunid: the tunnel, its frpc config, 连接诊断, traffic and connections; edit, on/off, delete. */
 export function TunnelDetailPage() {
@@ -139,52 +113,12 @@ export function TunnelDetailPage() {
           }
         />
       ) : null}
-      <Card title="基本信息" className="tunnel-info-card">
-        <Descriptions column={{ xs: 1, sm: 2, xl: 3 }} size="small">
-          <Descriptions.Item label="状态">
-            <TunnelStatusTag status={tunnel.status} enabled={tunnel.enabled} />
-          </Descriptions.Item>
-          <Descriptions.Item label="启用">
-            <Switch
-              aria-label="启用隧道"
-              checked={tunnel.enabled}
-              disabled={locked}
-              loading={toggle.isPending}
-              onChange={(on) => toggle.mutate(on)}
-            />
-          </Descriptions.Item>
-          <Descriptions.Item label="协议">
-            <ProtocolTag protocol={tunnel.protocol} />
-          </Descriptions.Item>
-          <Descriptions.Item label="节点">{tunnel.node_name}</Descriptions.Item>
-          <Descriptions.Item label="本地服务">
-            {tunnel.local_ip}:{tunnel.local_port}
-          </Descriptions.Item>
-          <Descriptions.Item label="访问地址">
-            <AddressList addresses={tunnel.addresses} />
-          </Descriptions.Item>
-          <Descriptions.Item label="传输">
-            <Space size={4}>
-              {tunnel.use_encryption ? <Tag>加密</Tag> : null}
-              {tunnel.use_compression ? <Tag>压缩</Tag> : null}
-              {!tunnel.use_encryption && !tunnel.use_compression ? "-" : null}
-            </Space>
-          </Descriptions.Item>
-          <Descriptions.Item label="带宽">
-            {tunnel.bandwidth > 0 ? `${tunnel.bandwidth} Mbps` : "套餐带宽"}
-          </Descriptions.Item>
-          <Descriptions.Item label="当前连接">{tunnel.cur_conns}</Descriptions.Item>
-          <Descriptions.Item label="今日流量（入/出）">
-            {formatBytes(tunnel.today_in)} / {formatBytes(tunnel.today_out)}
-          </Descriptions.Item>
-          <Descriptions.Item label="累计流量（入/出）">
-            {formatBytes(tunnel.traffic_in)} / {formatBytes(tunnel.traffic_out)}
-          </Descriptions.Item>
-          <Descriptions.Item label="最后在线">{formatTime(tunnel.last_online_at)}</Descriptions.Item>
-          <Descriptions.Item label="创建时间">{formatTime(tunnel.created_at)}</Descriptions.Item>
-          <Descriptions.Item label="frp 代理名">{tunnel.proxy_name}</Descriptions.Item>
-        </Descriptions>
-      </Card>
+      <TunnelInfoCard
+        tunnel={tunnel}
+        locked={locked}
+        toggling={toggle.isPending}
+        onToggle={(on) => toggle.mutate(on)}
+      />
       {locked ? null : (
         <div id={FRPC_CONFIG_ANCHOR}>
           <FrpcConfigCard tunId={tunId} protocol={tunnel.protocol} />
