@@ -2,87 +2,26 @@ import {
   idNumberProblem,
   ProcessStatus,
   VERIFY_PHOTO_KINDS,
-  VERIFY_PHOTO_LABELS,
   VERIFY_PHOTO_REQUIRED,
   VerifyBody,
   type VerifyPhotoKind,
 } from "@burrow/contract";
-import { RiImageAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, Descriptions, Form, Input, Space, Typography, Upload, type UploadFile } from "antd";
+import { Alert, Button, Card, Descriptions, Form, Input, Space, Typography, type UploadFile } from "antd";
 import { useNavigate } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
 import { accountKeys } from "@/features/account/account.api";
 import { showFormError } from "@/lib/form-error";
 import { formatTime } from "@/lib/format";
 import { schemaRule } from "@/lib/rules";
+import { PhotoField } from "../components/PhotoField";
 import { VerifyStatusTag } from "../components/VerifyStatusTag";
 import { myVerifyQuery, resultSegment, submitReview, submitVerify, verifyKeys } from "../verify.api";
-
-/** Image types the server takes (it checks the bytes; this spares a useless upload). */
-const TYPES = ["image/png", "image/jpeg", "image/webp"];
-/** Largest file picked: larger photos are shrunk before they are sent (photo.ts); the server takes 5 MB each. */
-const PICK_MAX_MB = 30;
 
 type Values = VerifyBody & Partial<Record<VerifyPhotoKind, UploadFile[]>>;
 
 /** The chosen file of a photo field, kept in the browser until the form is sent. */
 const fileOf = (list: UploadFile[] | undefined): Blob | undefined => list?.[0]?.originFileObj;
-
-/** The picker of one photo (Form.Item gives it `id`, `fileList` and `onChange`); its button goes once a file is picked. */
-function PhotoPicker({
-  id,
-  fileList,
-  onChange,
-}: {
-  id?: string;
-  fileList?: UploadFile[];
-  onChange?: (e: { fileList: UploadFile[] }) => void;
-}) {
-  return (
-    <Upload
-      id={id}
-      accept={TYPES.join(",")}
-      listType="picture-card"
-      maxCount={1}
-      fileList={fileList ?? []}
-      onChange={onChange}
-      beforeUpload={() => false}
-    >
-      {fileList?.length ? null : (
-        <Space orientation="vertical" size={4} align="center">
-          <RiImageAddLine size={20} />
-          <span>选择照片</span>
-        </Space>
-      )}
-    </Upload>
-  );
-}
-
-/** One photo of the ID card: picked, previewed, sent with the form (never uploaded on its own). */
-function PhotoField({ kind, required }: { kind: VerifyPhotoKind; required: boolean }) {
-  return (
-    <Form.Item
-      name={kind}
-      label={VERIFY_PHOTO_LABELS[kind]}
-      valuePropName="fileList"
-      getValueFromEvent={(e: { fileList: UploadFile[] }) => e.fileList}
-      rules={[
-        { required, message: `请上传${VERIFY_PHOTO_LABELS[kind]}照片` },
-        {
-          validator: async (_, list: UploadFile[] | undefined) => {
-            const f = list?.[0];
-            if (!f) return;
-            if (f.type && !TYPES.includes(f.type)) throw new Error("仅支持 png、jpg、webp 图片");
-            if ((f.size ?? 0) > PICK_MAX_MB * 1024 * 1024) throw new Error(`照片不能超过 ${PICK_MAX_MB} MB`);
-          },
-        },
-      ]}
-    >
-      <PhotoPicker />
-    </Form.Item>
-  );
-}
 
 /** /account/verify: the customer's identity verification (real name + resident ID number). */
 export function VerifyPage() {
