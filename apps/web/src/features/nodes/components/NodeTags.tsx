@@ -30,7 +30,3 @@ export function ProtocolTags({ protocols }: { protocols: string[] }) {
     </Space>
   );
 }
-
-/** Options of a status filter built from a label record. */
-export const labelOptions = (labels: Record<number, string>) =>
-  Object.entries(labels).map(([value, label]) => ({ value: Number(value), label }));

@@ -10,9 +10,9 @@ import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
+import { labelOptions } from "@/lib/options";
 import { NodeFormModal } from "../components/NodeFormModal";
 import { NodeSetupDrawer } from "../components/NodeSetupDrawer";
-import { labelOptions } from "../components/NodeTags";
 import {
   ALL,
   adminNodeListQuery,

@@ -9,7 +9,8 @@ import { type ResponsiveColumns, ResponsiveTable } from "@/components/Responsive
 import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { labelOptions, NodeStatusTag, ProtocolTags } from "../components/NodeTags";
+import { labelOptions } from "@/lib/options";
+import { NodeStatusTag, ProtocolTags } from "../components/NodeTags";
 import { userNodeListQuery } from "../nodes.api";
 
 const FILTERS = { name: "text", status: "int" } as const;
