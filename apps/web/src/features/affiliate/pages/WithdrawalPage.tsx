@@ -1,10 +1,10 @@
 import { type AdminWithdrawalRow, WithdrawalStatusLabel, WithdrawMethodLabel, WithdrawMethods } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Form, Typography } from "antd";
+import { Form, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
+import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
-import { ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -46,15 +46,7 @@ export function WithdrawalPage() {
         <IdFilter name="id" label="编号" width={100} />
         <TextFilter name="account" label="收款账号" max={64} width={180} />
       </SearchCard>
-      <Card>
-        <ResponsiveTable<AdminWithdrawalRow>
-          rowKey="id"
-          columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
-          pagination={pagination(data?.total)}
-        />
-      </Card>
+      <ListTableCard<AdminWithdrawalRow> columns={columns} data={data} loading={isFetching} pagination={pagination} />
       <WithdrawalDecisionModal decision={decision} onClose={() => setDecision(null)} />
     </PageContainer>
   );

@@ -1,16 +1,17 @@
 import { type AdminDomainRow, DOMAIN_STATE_LABELS, type DomainState, DomainStates } from "@burrow/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Form, Input, Space, Typography } from "antd";
+import { Button, Form, Space, Typography } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
+import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import { ReasonField } from "@/components/ReasonField";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime, phoneText } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
 import { DomainStateTag } from "../components/DomainStateTag";
 import { adminDomainsQuery, domainsKeys, unbindDomain } from "../domains.api";
 
@@ -128,15 +129,7 @@ export function AdminDomainPage() {
             options={DomainStates.map((s) => ({ value: s, label: DOMAIN_STATE_LABELS[s] }))}
           />
         </SearchCard>
-        <Card>
-          <ResponsiveTable<AdminDomainRow>
-            rowKey="id"
-            columns={columns}
-            dataSource={data?.list}
-            loading={isFetching}
-            pagination={pagination(data?.total)}
-          />
-        </Card>
+        <ListTableCard<AdminDomainRow> columns={columns} data={data} loading={isFetching} pagination={pagination} />
       </div>
       <FormModal<{ reason: string }>
         open={unbinding !== null}
@@ -155,13 +148,7 @@ export function AdminDomainPage() {
           {unbinding?.tunnels.length ? `（${unbinding.tunnels.map((t) => t.tun_name).join("、")}）` : ""}
           下次上线时会被拒绝。用户会看到以下原因，操作将记入审计日志。
         </Typography.Paragraph>
-        <Form.Item
-          name="reason"
-          label="解绑原因"
-          rules={fieldRules("解绑原因", { required: true, length: { min: 1, max: 200 } })}
-        >
-          <Input.TextArea rows={3} maxLength={200} showCount />
-        </Form.Item>
+        <ReasonField name="reason" label="解绑原因" />
       </FormModal>
     </PageContainer>
   );

@@ -1,11 +1,11 @@
 import { type AdminInvoiceRow, type InvoiceAction, InvoiceStatus, InvoiceStatusLabel } from "@burrow/contract";
 import { RiDownloadLine, RiErrorWarningLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Card, Col, Form, Row, Space, Tooltip, Typography } from "antd";
+import { Button, Card, Col, Form, Space, Tooltip, Typography } from "antd";
 import { useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
-import { SearchActions } from "@/components/SearchActions";
+import { GridSearchCard } from "@/components/SearchCard";
 import { IdFilter, SEARCH_COL, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime, phoneText } from "@/lib/format";
@@ -117,33 +117,26 @@ export function AdminInvoiceListPage() {
 
   return (
     <PageContainer title="发票管理">
-      <Card className="search-card">
-        <Form form={form} layout="vertical" initialValues={filters} onFinish={search}>
-          <Row gutter={16}>
-            <Col {...SEARCH_COL}>
-              <SelectFilter name="status" label="状态" options={labelOptions(InvoiceStatusLabel)} />
-            </Col>
-            <Col {...SEARCH_COL}>
-              <SelectFilter name="flagged" label="退款提醒" options={[{ value: 1, label: "仅看有退款的" }]} />
-            </Col>
-            <Col {...SEARCH_COL}>
-              <IdFilter name="invoice_id" label="发票编号" width="100%" />
-            </Col>
-            <Col {...SEARCH_COL}>
-              <IdFilter name="uid" label="UID" width="100%" />
-            </Col>
-            <Col {...SEARCH_COL}>
-              <TextFilter name="phone" label="手机号" max={20} placeholder="完整手机号" />
-            </Col>
-            <Col {...SEARCH_COL}>
-              <TextFilter name="trade_id" label="订单号" max={40} />
-            </Col>
-            <Col xs={24} className="search-actions">
-              <SearchActions onReset={reset} />
-            </Col>
-          </Row>
-        </Form>
-      </Card>
+      <GridSearchCard form={form} initialValues={filters} onFinish={search} onReset={reset} actionsRow>
+        <Col {...SEARCH_COL}>
+          <SelectFilter name="status" label="状态" options={labelOptions(InvoiceStatusLabel)} />
+        </Col>
+        <Col {...SEARCH_COL}>
+          <SelectFilter name="flagged" label="退款提醒" options={[{ value: 1, label: "仅看有退款的" }]} />
+        </Col>
+        <Col {...SEARCH_COL}>
+          <IdFilter name="invoice_id" label="发票编号" width="100%" />
+        </Col>
+        <Col {...SEARCH_COL}>
+          <IdFilter name="uid" label="UID" width="100%" />
+        </Col>
+        <Col {...SEARCH_COL}>
+          <TextFilter name="phone" label="手机号" max={20} placeholder="完整手机号" />
+        </Col>
+        <Col {...SEARCH_COL}>
+          <TextFilter name="trade_id" label="订单号" max={40} />
+        </Col>
+      </GridSearchCard>
       <Card>
         <ResponsiveTable<AdminInvoiceRow>
           rowKey="invoice_id"

@@ -6,11 +6,12 @@ import {
   TicketStatusAdminLabel,
 } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Col, Form, InputNumber, Row } from "antd";
+import { Col, Form, InputNumber } from "antd";
 import { Link } from "react-router";
+import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
-import { SearchActions } from "@/components/SearchActions";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
+import { GridSearchCard } from "@/components/SearchCard";
 import { IdFilter, SEARCH_COL, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { ADMIN_BASE } from "@/lib/access";
@@ -92,50 +93,41 @@ export function AdminTicketListPage() {
   );
   return (
     <PageContainer title="工单管理">
-      <Card className="search-card">
-        <Form form={form} layout="vertical" initialValues={filters} onFinish={search}>
-          <Row gutter={16}>
-            <Col {...SEARCH_COL}>
-              <SelectFilter name="status" label="状态" options={labelOptions(TicketStatusAdminLabel)} />
-            </Col>
-            <Col {...SEARCH_COL}>
-              <SelectFilter
-                name="category"
-                label="分类"
-                options={TicketCategories.map((c) => ({ value: c, label: TicketCategoryLabel[c] }))}
-              />
-            </Col>
-            <Col {...SEARCH_COL}>
-              <IdFilter name="uid" label="UID" width="100%" />
-            </Col>
-            <Col {...SEARCH_COL}>
-              <TextFilter name="phone" label="手机号" max={20} placeholder="完整手机号" />
-            </Col>
-            <Col {...SEARCH_COL}>
-              <Form.Item
-                name="min_age_hours"
-                label="等待超过（小时）"
-                rules={fieldRules("等待时长", { integer: true, range: { min: 0, max: 8760 } })}
-              >
-                <InputNumber min={0} max={8760} precision={0} style={{ width: "100%" }} />
-              </Form.Item>
-            </Col>
-            <Col {...SEARCH_COL} className="search-actions">
-              <SearchActions onReset={reset} label=" " />
-            </Col>
-          </Row>
-        </Form>
-      </Card>
-      <Card>
-        <ResponsiveTable<AdminTicketRow>
-          rowKey="ticket_id"
-          size="middle"
-          columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
-          pagination={pagination(data?.total ?? 0)}
-        />
-      </Card>
+      <GridSearchCard form={form} initialValues={filters} onFinish={search} onReset={reset}>
+        <Col {...SEARCH_COL}>
+          <SelectFilter name="status" label="状态" options={labelOptions(TicketStatusAdminLabel)} />
+        </Col>
+        <Col {...SEARCH_COL}>
+          <SelectFilter
+            name="category"
+            label="分类"
+            options={TicketCategories.map((c) => ({ value: c, label: TicketCategoryLabel[c] }))}
+          />
+        </Col>
+        <Col {...SEARCH_COL}>
+          <IdFilter name="uid" label="UID" width="100%" />
+        </Col>
+        <Col {...SEARCH_COL}>
+          <TextFilter name="phone" label="手机号" max={20} placeholder="完整手机号" />
+        </Col>
+        <Col {...SEARCH_COL}>
+          <Form.Item
+            name="min_age_hours"
+            label="等待超过（小时）"
+            rules={fieldRules("等待时长", { integer: true, range: { min: 0, max: 8760 } })}
+          >
+            <InputNumber min={0} max={8760} precision={0} style={{ width: "100%" }} />
+          </Form.Item>
+        </Col>
+      </GridSearchCard>
+      <ListTableCard<AdminTicketRow>
+        columns={columns}
+        data={data}
+        loading={isFetching}
+        pagination={pagination}
+        rowKey="ticket_id"
+        size="middle"
+      />
     </PageContainer>
   );
 }

@@ -6,16 +6,16 @@ import {
   TunnelStatus,
 } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Card, Form, Input, Typography } from "antd";
+import { Form, Typography } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
-import { ResponsiveTable } from "@/components/ResponsiveTable";
+import { ListTableCard } from "@/components/ListTableCard";
+import { ReasonField } from "@/components/ReasonField";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
 import { labelOptions } from "@/lib/options";
-import { fieldRules } from "@/lib/rules";
 import { illegalFlagColumns } from "../pages/IllegalTunnelPage.columns";
 import { handleIllegal, illegalListQuery, tunnelsKeys } from "../tunnels.api";
 
@@ -59,15 +59,7 @@ export function IllegalFlagList({ canWrite }: { canWrite: boolean }) {
         <IdFilter name="uid" label="UID" width={110} />
         <IdFilter name="tun_id" label="隧道 ID" width={110} />
       </SearchCard>
-      <Card>
-        <ResponsiveTable<IllegalFlagRow>
-          rowKey="id"
-          columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
-          pagination={pagination(data?.total)}
-        />
-      </Card>
+      <ListTableCard<IllegalFlagRow> columns={columns} data={data} loading={isFetching} pagination={pagination} />
       <FormModal<{ banned_reason: string }>
         open={banning !== null}
         title="封禁隧道"
@@ -84,13 +76,7 @@ export function IllegalFlagList({ canWrite }: { canWrite: boolean }) {
         <Typography.Paragraph type="secondary">
           锁定隧道「{banning?.tun_name}」（#{banning?.tun_id}），该隧道会立即断开，用户会看到以下原因。
         </Typography.Paragraph>
-        <Form.Item
-          name="banned_reason"
-          label="锁定原因"
-          rules={fieldRules("锁定原因", { required: true, length: { min: 1, max: 200 } })}
-        >
-          <Input.TextArea rows={3} maxLength={200} showCount />
-        </Form.Item>
+        <ReasonField name="banned_reason" label="锁定原因" />
       </FormModal>
     </div>
   );

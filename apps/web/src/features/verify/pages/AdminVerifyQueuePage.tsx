@@ -1,10 +1,11 @@
 import type { VerifyQueueRow } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Col, Form, Row, Tag } from "antd";
+import { Col, Form, Tag } from "antd";
 import { Link } from "react-router";
+import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
-import { SearchActions } from "@/components/SearchActions";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
+import { GridSearchCard } from "@/components/SearchCard";
 import { SEARCH_COL, SelectFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime, phoneText } from "@/lib/format";
@@ -70,28 +71,19 @@ export function AdminVerifyQueuePage() {
       title="实名审核"
       description="处理中的实名认证，最早提交的在前；同一身份证号码被多个账号提交时标记为争议。"
     >
-      <Card className="search-card">
-        <Form form={form} layout="vertical" initialValues={filters} onFinish={search}>
-          <Row gutter={16}>
-            <Col {...SEARCH_COL}>
-              <SelectFilter name="contested" label="号码争议" options={[{ value: "1", label: "仅看有争议的号码" }]} />
-            </Col>
-            <Col {...SEARCH_COL} className="search-actions">
-              <SearchActions onReset={reset} label=" " />
-            </Col>
-          </Row>
-        </Form>
-      </Card>
-      <Card>
-        <ResponsiveTable<VerifyQueueRow>
-          rowKey="uid"
-          size="middle"
-          columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
-          pagination={pagination(data?.total ?? 0)}
-        />
-      </Card>
+      <GridSearchCard form={form} initialValues={filters} onFinish={search} onReset={reset}>
+        <Col {...SEARCH_COL}>
+          <SelectFilter name="contested" label="号码争议" options={[{ value: "1", label: "仅看有争议的号码" }]} />
+        </Col>
+      </GridSearchCard>
+      <ListTableCard<VerifyQueueRow>
+        columns={columns}
+        data={data}
+        loading={isFetching}
+        pagination={pagination}
+        rowKey="uid"
+        size="middle"
+      />
     </PageContainer>
   );
 }

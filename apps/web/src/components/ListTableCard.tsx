@@ -1,0 +1,36 @@
+import { Card, type TablePaginationConfig } from "antd";
+import { type ResponsiveColumns, ResponsiveTable } from "./ResponsiveTable";
+
+interface ListTableCardProps<T> {
+  columns: ResponsiveColumns<T>;
+  /** one page of rows, as the list query answers (undefined while loading) */
+  data: { list: T[]; total?: number } | undefined;
+  loading: boolean;
+  /** the pagination bound to the URL (useUrlFilters' `pagination`) */
+  pagination: (total: number | undefined) => TablePaginationConfig;
+  rowKey?: keyof T & string;
+  size?: "middle";
+}
+
+/** A list page's table under its search card: one page of rows, paged from the URL. */
+export function ListTableCard<T extends object>({
+  columns,
+  data,
+  loading,
+  pagination,
+  rowKey,
+  size,
+}: ListTableCardProps<T>) {
+  return (
+    <Card>
+      <ResponsiveTable<T>
+        rowKey={rowKey ?? ("id" as keyof T & string)}
+        size={size}
+        columns={columns}
+        dataSource={data?.list}
+        loading={loading}
+        pagination={pagination(data?.total)}
+      />
+    </Card>
+  );
+}
