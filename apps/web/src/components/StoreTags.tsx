@@ -8,7 +8,7 @@ import {
   SubscriptionStatus,
   SubscriptionStatusLabel,
 } from "@burrow/contract";
-import { Tag } from "antd";
+import { Space, Tag } from "antd";
 
 /** Tags of the store's statuses and kinds, shared by the customer pages and the operators' desks. */
 
@@ -56,6 +56,17 @@ export function PlanTypeTag({ type }: { type: number }) {
 }
 
 /** The choices of what a plan row sells (filters and the plan form). */
+/** A plan's name in a list: the name, its kind, and 免费 for a free one. */
+export function PlanName({ name, kind, free }: { name: string; kind: number; free: boolean }) {
+  return (
+    <Space size={4} wrap>
+      <span>{name}</span>
+      <PlanTypeTag type={kind} />
+      {free ? <Tag>免费</Tag> : null}
+    </Space>
+  );
+}
+
 export const PLAN_KIND_OPTIONS = [
   { value: OrderType.Plan, label: "套餐" },
   { value: OrderType.TrafficPack, label: "流量包" },

@@ -1,11 +1,12 @@
 import { type DiscountCodeRow, PromoCode } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Col, DatePicker, Form, Input, InputNumber, Modal, Row, Select, Tag, Typography } from "antd";
+import { Button, Col, DatePicker, Form, Input, InputNumber, Modal, Row, Select, Tag, Typography } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
+import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { TextFilter } from "@/components/SearchFields";
 import { allPlansQuery } from "@/features/plans/plans.api";
@@ -108,15 +109,7 @@ export function DiscountCodePage() {
       <SearchCard form={form} onFinish={search} onReset={reset}>
         <TextFilter name="code" label="优惠码" max={32} width={200} />
       </SearchCard>
-      <Card>
-        <ResponsiveTable<DiscountCodeRow>
-          rowKey="id"
-          columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
-          pagination={pagination(data?.total)}
-        />
-      </Card>
+      <ListTableCard<DiscountCodeRow> columns={columns} data={data} loading={isFetching} pagination={pagination} />
       {canWrite ? (
         <FormModal<DiscountCodeForm>
           open={creating}

@@ -2,11 +2,12 @@ import type { RechargePromotionRow } from "@burrow/contract";
 import { fenToYuan } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, DatePicker, Form, Input, InputNumber, Modal, Tag } from "antd";
+import { Button, DatePicker, Form, Input, InputNumber, Modal, Tag } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
+import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { askDelete } from "@/lib/confirm";
@@ -102,15 +103,7 @@ export function RechargePromotionPage() {
       }
     >
       {modalHolder}
-      <Card>
-        <ResponsiveTable<RechargePromotionRow>
-          rowKey="id"
-          columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
-          pagination={pagination(data?.total)}
-        />
-      </Card>
+      <ListTableCard<RechargePromotionRow> columns={columns} data={data} loading={isFetching} pagination={pagination} />
       {canWrite ? (
         <FormModal<RechargePromotionForm>
           open={creating}

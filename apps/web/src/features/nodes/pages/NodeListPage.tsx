@@ -1,10 +1,10 @@
 import { type AdminNodeRow, NodeStatus, NodeStatusLabel } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Form, Popconfirm, Space } from "antd";
+import { Button, Form, Popconfirm, Space } from "antd";
 import { useState } from "react";
+import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
-import { ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useAccess } from "@/hooks/useAccess";
@@ -151,15 +151,13 @@ export function NodeListPage() {
         />
         <SelectFilter name="status" label="状态" width={120} options={labelOptions(NodeStatusLabel)} />
       </SearchCard>
-      <Card>
-        <ResponsiveTable<AdminNodeRow>
-          rowKey="node_id"
-          columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
-          pagination={pagination(data?.total)}
-        />
-      </Card>
+      <ListTableCard<AdminNodeRow>
+        columns={columns}
+        data={data}
+        loading={isFetching}
+        pagination={pagination}
+        rowKey="node_id"
+      />
       <NodeFormModal editing={editing} onClose={() => setEditing(null)} />
       <NodeSetupDrawer node={deploying} canWrite={canWrite} onClose={() => setDeploying(null)} />
     </PageContainer>

@@ -1,9 +1,10 @@
 import { type AdminOrderRow, fenToYuan, OrderTypeLabel, PayMethodLabel, PayStatusLabel } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Card, Form, Typography } from "antd";
+import { Button, Form, Typography } from "antd";
 import { Link, useSearchParams } from "react-router";
+import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { OrderTypeTag, PayStatusTag } from "@/components/StoreTags";
@@ -115,15 +116,7 @@ export function OrderListPage() {
         <SelectFilter name="type" label="类型" width={120} options={labelOptions(OrderTypeLabel)} />
         <SelectFilter name="status" label="状态" width={110} options={labelOptions(PayStatusLabel)} />
       </SearchCard>
-      <Card>
-        <ResponsiveTable<AdminOrderRow>
-          rowKey="id"
-          columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
-          pagination={pagination(data?.total)}
-        />
-      </Card>
+      <ListTableCard<AdminOrderRow> columns={columns} data={data} loading={isFetching} pagination={pagination} />
       <OrderDetailDrawer tradeId={openTrade} canRefund={canWrite} onClose={() => setTrade(null)} />
     </PageContainer>
   );

@@ -1,12 +1,13 @@
 import { PlanPeriodLabel, type PlanRegRow, SubscriptionStatusLabel } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Form, Space, Tag, Typography } from "antd";
+import { Form, Typography } from "antd";
 import { Link } from "react-router";
+import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
-import { PLAN_KIND_OPTIONS, PlanTypeTag, SubscriptionStatusTag } from "@/components/StoreTags";
+import { PLAN_KIND_OPTIONS, PlanName, SubscriptionStatusTag } from "@/components/StoreTags";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { ADMIN_BASE } from "@/lib/access";
 import { formatBytes, formatTime, phoneText } from "@/lib/format";
@@ -33,13 +34,7 @@ const columns: ResponsiveColumns<PlanRegRow> = [
     role: "title",
     dataIndex: "plan_name",
     width: 200,
-    render: (name: string, row) => (
-      <Space size={4} wrap>
-        <span>{name}</span>
-        <PlanTypeTag type={row.kind} />
-        {row.free ? <Tag>免费</Tag> : null}
-      </Space>
-    ),
+    render: (name: string, row) => <PlanName name={name} kind={row.kind} free={row.free} />,
   },
   {
     title: "状态",
@@ -100,15 +95,7 @@ export function PlanRegPage() {
         <SelectFilter name="kind" label="类型" width={110} options={PLAN_KIND_OPTIONS} />
         <SelectFilter name="status" label="状态" width={110} options={labelOptions(SubscriptionStatusLabel)} />
       </SearchCard>
-      <Card>
-        <ResponsiveTable<PlanRegRow>
-          rowKey="id"
-          columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
-          pagination={pagination(data?.total)}
-        />
-      </Card>
+      <ListTableCard<PlanRegRow> columns={columns} data={data} loading={isFetching} pagination={pagination} />
     </PageContainer>
   );
 }

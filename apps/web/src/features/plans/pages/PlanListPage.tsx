@@ -1,10 +1,10 @@
 import { type AdminPlan, OrderType } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Form, Modal, Space, Switch, Tag } from "antd";
+import { Button, Form, Modal, Space, Switch, Tag } from "antd";
 import { useState } from "react";
+import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
-import { ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { PLAN_KIND_OPTIONS } from "@/components/StoreTags";
@@ -13,7 +13,6 @@ import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { askDelete } from "@/lib/confirm";
 import { feedback } from "@/lib/feedback";
-
 import { PlanFormModal } from "../components/PlanFormModal";
 import { deletePlan, planListQuery, plansKeys, updatePlan } from "../plans.api";
 import { planColumns } from "./PlanListPage.columns";
@@ -122,15 +121,7 @@ export function PlanListPage() {
           options={(levels?.list ?? []).map((l) => ({ value: l.id, label: l.name }))}
         />
       </SearchCard>
-      <Card>
-        <ResponsiveTable<AdminPlan>
-          rowKey="id"
-          columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
-          pagination={pagination(data?.total)}
-        />
-      </Card>
+      <ListTableCard<AdminPlan> columns={columns} data={data} loading={isFetching} pagination={pagination} />
       {canWrite ? (
         <PlanFormModal open={editing !== null} plan={editing?.plan} onClose={() => setEditing(null)} />
       ) : null}

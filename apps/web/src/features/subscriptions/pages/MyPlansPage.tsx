@@ -1,10 +1,10 @@
 import { type PlanLimitsInfo, PlanPeriodLabel, type SubscriptionView } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Button, Card, Descriptions, Segmented, Space, Tag } from "antd";
+import { Alert, Button, Card, Descriptions, Segmented, Space } from "antd";
 import { Link, useNavigate } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
-import { PLAN_KIND_OPTIONS, PlanTypeTag } from "@/components/StoreTags";
+import { PLAN_KIND_OPTIONS, PlanName } from "@/components/StoreTags";
 import { bandwidthText } from "@/features/store/pricing";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime } from "@/lib/format";
@@ -17,13 +17,7 @@ const columns: ResponsiveColumns<SubscriptionView> = [
     title: "套餐",
     role: "title",
     dataIndex: "plan_name",
-    render: (name: string, row) => (
-      <Space size={4} wrap>
-        <span>{name}</span>
-        <PlanTypeTag type={row.kind} />
-        {row.free ? <Tag>免费</Tag> : null}
-      </Space>
-    ),
+    render: (name: string, row) => <PlanName name={name} kind={row.kind} free={row.free} />,
   },
   {
     title: "状态",

@@ -1,10 +1,11 @@
 import { type AdminTunnelRow, TunnelStatus, TunnelStatusLabel } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Form, Input, Popconfirm, Space, Typography } from "antd";
+import { Button, Form, Input, Popconfirm, Space, Typography } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
+import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, TextFilter } from "@/components/SearchFields";
 import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
@@ -123,15 +124,13 @@ export function AdminTunnelListPage() {
         <TextFilter name="phone" label="手机号" max={20} placeholder="支持部分号码" width={150} />
         <TunnelFilterFields nodes={nodes.data?.list} statusOptions={labelOptions(TunnelStatusLabel)} />
       </SearchCard>
-      <Card>
-        <ResponsiveTable<AdminTunnelRow>
-          rowKey="tun_id"
-          columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
-          pagination={pagination(data?.total)}
-        />
-      </Card>
+      <ListTableCard<AdminTunnelRow>
+        columns={columns}
+        data={data}
+        loading={isFetching}
+        pagination={pagination}
+        rowKey="tun_id"
+      />
       <FormModal<{ banned_reason?: string; tun_name?: string }>
         open={action !== null}
         title={action ? actionTitle[action.kind] : ""}
