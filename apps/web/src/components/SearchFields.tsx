@@ -1,4 +1,4 @@
-import { Form, Input, InputNumber, Select, type SelectProps } from "antd";
+import { Col, Form, Input, InputNumber, Select, type SelectProps } from "antd";
 import { fieldRules } from "@/lib/rules";
 
 type Width = number | string;
@@ -68,3 +68,17 @@ export function SelectFilter({
 
 /** A grid search form's column: six fields a row on wide screens, fewer on narrow ones. */
 export const SEARCH_COL = { xs: 24, sm: 12, lg: 8, xl: 4 } as const;
+
+/** The customer filters of an operator's grid search (`uid`, then the full phone number): two cells. */
+export function CustomerFilterCols() {
+  return (
+    <>
+      <Col {...SEARCH_COL}>
+        <IdFilter name="uid" label="UID" width="100%" />
+      </Col>
+      <Col {...SEARCH_COL}>
+        <TextFilter name="phone" label="手机号" max={20} placeholder="完整手机号" />
+      </Col>
+    </>
+  );
+}

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { GridSearchCard } from "@/components/SearchCard";
-import { IdFilter, SEARCH_COL, SelectFilter, TextFilter } from "@/components/SearchFields";
+import { CustomerFilterCols, IdFilter, SEARCH_COL, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime, phoneText } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
@@ -127,12 +127,7 @@ export function AdminInvoiceListPage() {
         <Col {...SEARCH_COL}>
           <IdFilter name="invoice_id" label="发票编号" width="100%" />
         </Col>
-        <Col {...SEARCH_COL}>
-          <IdFilter name="uid" label="UID" width="100%" />
-        </Col>
-        <Col {...SEARCH_COL}>
-          <TextFilter name="phone" label="手机号" max={20} placeholder="完整手机号" />
-        </Col>
+        <CustomerFilterCols />
         <Col {...SEARCH_COL}>
           <TextFilter name="trade_id" label="订单号" max={40} />
         </Col>

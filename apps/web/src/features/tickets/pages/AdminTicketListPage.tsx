@@ -12,7 +12,7 @@ import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { GridSearchCard } from "@/components/SearchCard";
-import { IdFilter, SEARCH_COL, SelectFilter, TextFilter } from "@/components/SearchFields";
+import { CustomerFilterCols, SEARCH_COL, SelectFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { ADMIN_BASE } from "@/lib/access";
 import { formatTime, phoneText } from "@/lib/format";
@@ -104,12 +104,7 @@ export function AdminTicketListPage() {
             options={TicketCategories.map((c) => ({ value: c, label: TicketCategoryLabel[c] }))}
           />
         </Col>
-        <Col {...SEARCH_COL}>
-          <IdFilter name="uid" label="UID" width="100%" />
-        </Col>
-        <Col {...SEARCH_COL}>
-          <TextFilter name="phone" label="手机号" max={20} placeholder="完整手机号" />
-        </Col>
+        <CustomerFilterCols />
         <Col {...SEARCH_COL}>
           <Form.Item
             name="min_age_hours"
