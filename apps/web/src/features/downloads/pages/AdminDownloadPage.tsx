@@ -1,8 +1,9 @@
 import { CreateDownloadBody, DownloadArches, DownloadOses, type DownloadRow } from "@burrow/contract";
-import { Col, Form, Input, InputNumber, Row, Select, Typography } from "antd";
+import { Col, Form, Input, Row, Select, Typography } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
+import { SortField } from "@/components/SortField";
 import { formatTime } from "@/lib/format";
 import { fieldRules, schemaRule } from "@/lib/rules";
 import { ARCH_LABEL, OS_LABEL } from "../download-groups";
@@ -114,13 +115,7 @@ export function AdminDownloadPage() {
             </Form.Item>
           </Col>
           <Col {...half}>
-            <Form.Item
-              name="sort"
-              label="排序"
-              rules={fieldRules("排序", { integer: true, range: { min: 0, max: 1_000_000 } })}
-            >
-              <InputNumber min={0} max={1_000_000} precision={0} style={{ width: "100%" }} />
-            </Form.Item>
+            <SortField />
           </Col>
           <Col span={24}>
             <Form.Item

@@ -1,8 +1,9 @@
 import { CreateHomeConfigBody, type HomeConfigRow, HomeKindLabels, isSafeHref } from "@burrow/contract";
-import { Card, Col, ColorPicker, Form, Input, InputNumber, Row, Select, Switch, Tag, Typography } from "antd";
+import { Card, Col, ColorPicker, Form, Input, Row, Select, Switch, Tag, Typography } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
+import { SortField } from "@/components/SortField";
 import { formatTime } from "@/lib/format";
 import { fieldRules, schemaRule } from "@/lib/rules";
 import { HomeContent, titleColor } from "../components/HomeContent";
@@ -132,13 +133,7 @@ export function AdminHomeConfigPage() {
             </Form.Item>
           </Col>
           <Col xs={12} sm={6}>
-            <Form.Item
-              name="sort"
-              label="排序"
-              rules={fieldRules("排序", { integer: true, range: { min: 0, max: 1_000_000 } })}
-            >
-              <InputNumber min={0} max={1_000_000} precision={0} style={{ width: "100%" }} />
-            </Form.Item>
+            <SortField />
           </Col>
           <Col xs={12} sm={6}>
             <Form.Item name={["addon", "published"]} label="发布" valuePropName="checked">

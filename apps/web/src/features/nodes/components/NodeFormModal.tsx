@@ -2,6 +2,7 @@ import { type AdminNodeRow, DashboardAddr, HostName } from "@burrow/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Col, Divider, Form, Input, InputNumber, Radio, Row, Select } from "antd";
 import { FormModal } from "@/components/FormModal";
+import { SortField } from "@/components/SortField";
 import { fieldRules, schemaRule } from "@/lib/rules";
 import { formToCreateBody, formToUpdateBody, NEW_NODE, type NodeFormValues, nodeToForm } from "../node-form";
 import { ALL, areaListQuery, createNode, levelListQuery, netTypeListQuery, nodesKeys, updateNode } from "../nodes.api";
@@ -118,13 +119,7 @@ export function NodeFormModal({ editing, onClose }: NodeFormModalProps) {
           </Form.Item>
         </Col>
         <Col {...half}>
-          <Form.Item
-            name="sort"
-            label="排序"
-            rules={fieldRules("排序", { integer: true, range: { min: 0, max: 1_000_000 } })}
-          >
-            <InputNumber min={0} max={1_000_000} precision={0} style={{ width: "100%" }} />
-          </Form.Item>
+          <SortField />
         </Col>
         <Col span={24}>
           <Form.Item name="description" label="描述" rules={fieldRules("描述", { length: { max: 500 } })}>

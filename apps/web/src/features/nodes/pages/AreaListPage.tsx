@@ -1,8 +1,9 @@
 import type { AreaRow } from "@burrow/contract";
-import { Form, Input, InputNumber, Switch, Tag } from "antd";
+import { Form, Input, Switch, Tag } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { TextFilter } from "@/components/SearchFields";
+import { SortField } from "@/components/SortField";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { areaListQuery, createArea, deleteArea, nodesKeys, updateArea } from "../nodes.api";
@@ -67,14 +68,7 @@ export function AreaListPage() {
           >
             <Input maxLength={50} placeholder="如：华东-上海" />
           </Form.Item>
-          <Form.Item
-            name="sort"
-            label="排序"
-            extra="数值越小越靠前"
-            rules={fieldRules("排序", { integer: true, range: { min: 0, max: 1_000_000 } })}
-          >
-            <InputNumber min={0} max={1_000_000} precision={0} style={{ width: "100%" }} />
-          </Form.Item>
+          <SortField extra="数值越小越靠前" />
           <Form.Item
             name="icp_required"
             label="自定义域名需 ICP 备案"

@@ -2,6 +2,7 @@ import { type AdminPlan, fenToYuan, OrderType, PlanPeriodLabel, PlanPeriods } fr
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Col, Form, Input, InputNumber, Radio, Row, Select, Switch, Typography } from "antd";
 import { FormModal } from "@/components/FormModal";
+import { SortField } from "@/components/SortField";
 import { PLAN_KIND_OPTIONS } from "@/components/StoreTags";
 import { ALL, levelListQuery } from "@/features/nodes/nodes.api";
 
@@ -131,14 +132,7 @@ export function PlanFormModal({ open, plan, onClose }: PlanFormModalProps) {
               </Form.Item>
             </Col>
             <Col xs={24} md={6}>
-              <Form.Item
-                name="sort"
-                label="排序"
-                tooltip="越小越靠前"
-                rules={fieldRules("排序", { integer: true, range: { min: -100_000, max: 100_000 } })}
-              >
-                <InputNumber min={-100_000} max={100_000} precision={0} style={{ width: "100%" }} />
-              </Form.Item>
+              <SortField min={-100_000} max={100_000} tooltip="越小越靠前" />
             </Col>
           </Row>
           <Typography.Title level={5}>价格</Typography.Title>
