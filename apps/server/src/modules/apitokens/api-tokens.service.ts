@@ -108,6 +108,21 @@ export async function createApiToken(ctx: AppContext, uid: number, body: CreateA
 }
 
 /**
+ * Revokes every live token of the customer, in the caller's transaction: a new password (reset by
+ * SMS, changed, or set by an operator) ends every credential the old one could have minted, API
+ * tokens as well as sessions, so a token planted during a compromise does not outlive its repair
+ * (it could read the new frp secret). A ban only suspends them (the credential checks the status).
+ */
+export async function revokeAllApiTokens(db: Kysely<DB>, uid: number): Promise<void> {
+  await db
+    .updateTable("api_tokens")
+    .set({ revoked_at: nowIso() })
+    .where("uid", "=", uid)
+    .where("revoked_at", "is", null)
+    .execute();
+}
+
+/**
  * Revokes one of the customer's tokens (again: no change). The credential reads the row on every
  * call, so the next call with it is refused in every process.
  */

@@ -235,6 +235,43 @@ describe("calling with a token", () => {
     expect((await t.api("GET", "/user/userInfo", { token: tok.token })).body.code).toBe("SUCCESS");
   });
 
+  it("ends with a new password: changed, reset by SMS, or set by an operator (a planted token does not outlive the repair)", async () => {
+    const admin = await t.adminToken();
+    const works = async (token: string) => (await t.api("GET", "/user/userInfo", { token })).body.code === "SUCCESS";
+
+    const a = await t.register();
+    const ta = await mint(a.token, { scopes: ["account:read"] });
+    const changed = await t.api("POST", "/user/password", {
+      token: a.token,
+      body: { old_password: a.password, password: "changed-pass-1" },
+    });
+    expect(changed.body.code).toBe("SUCCESS");
+    expect(await works(ta.token)).toBe(false);
+
+    const b = await t.register();
+    const tb = await mint(b.token, { scopes: ["account:read"] });
+    await t.api("POST", "/auth/sms", { body: { phone: b.phone, scene: "reset" } });
+    const reset = await t.api("POST", "/auth/reset", {
+      body: { phone: b.phone, code: t.sms.last(b.phone), password: "reset-pass-1" },
+    });
+    expect(reset.body.code).toBe("SUCCESS");
+    expect(await works(tb.token)).toBe(false);
+
+    const c = await t.register();
+    const tc = await mint(c.token, { scopes: ["account:read"] });
+    const byOperator = await t.api("PATCH", "/super/user/info", {
+      token: admin,
+      body: { uid: c.uid, password: "operator-pass-1" },
+    });
+    expect(byOperator.body.code).toBe("SUCCESS");
+    expect(await works(tc.token)).toBe(false);
+    // a nickname edit is no credential change: the token keeps working
+    const d = await t.register();
+    const td = await mint(d.token, { scopes: ["account:read"] });
+    await t.api("PATCH", "/super/user/info", { token: admin, body: { uid: d.uid, nickname: "改名" } });
+    expect(await works(td.token)).toBe(true);
+  });
+
   it("never shows another customer's rows", async () => {
     const a = await registerWithPlan(t);
     const b = await registerWithPlan(t);

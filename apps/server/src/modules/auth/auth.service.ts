@@ -12,6 +12,7 @@ import { AppError, invalid, localDuplicated, notFound, refused } from "../../sha
 import { randomCode, randomToken } from "../../shared/ids";
 import { nowIso } from "../../shared/time";
 import { direct, transact } from "../../shared/tx";
+import { revokeAllApiTokens } from "../apitokens/api-tokens.service";
 import { grantDefaultPlan } from "../subscriptions/default-plan";
 import {
   findUserByInviteCode,
@@ -138,5 +139,6 @@ export async function resetPassword(ctx: AppContext, body: ResetBody): Promise<v
   await transact(ctx, async (trx) => {
     await updateUserRow(trx, user.uid, { password_hash: passwordHash });
     await revokeSessions(trx, { uid: user.uid });
+    await revokeAllApiTokens(trx, user.uid);
   });
 }

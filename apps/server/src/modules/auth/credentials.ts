@@ -2,6 +2,7 @@ import type { ChangePasswordBody, ChangePhoneBody, UserInfo } from "@burrow/cont
 import type { AppContext } from "../../context";
 import { invalid, localDuplicated, notFound } from "../../shared/errors";
 import { direct, transact } from "../../shared/tx";
+import { revokeAllApiTokens } from "../apitokens/api-tokens.service";
 import { findUserByPhone, findUserByUid, updateUserRow } from "../users/users.repository";
 import { getUserInfo } from "../users/users.service";
 import { checkPasswordLimited } from "./auth.service";
@@ -31,6 +32,7 @@ export async function changePassword(
   await transact(ctx, async (trx) => {
     await updateUserRow(trx, uid, { password_hash: passwordHash });
     await revokeSessions(trx, { uid });
+    await revokeAllApiTokens(trx, uid);
   });
 }
 

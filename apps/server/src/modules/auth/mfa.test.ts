@@ -1,4 +1,4 @@
-import { ErrorCode, type MfaChallengeData, type RecoveryCodes, type TotpEnrolment } from "@burrow/contract";
+import { ErrorCode, type MfaChallengeData, type RecoveryCodes, Role, type TotpEnrolment } from "@burrow/contract";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { TOTP_STEP_SEC, totpCode } from "./totp";
@@ -241,5 +241,19 @@ describe("the staff requirement (STAFF_MFA_REQUIRED)", () => {
     expect(
       (await s.api("POST", "/auth/login", { body: { phone: customer.phone, password: customer.password } })).body.code,
     ).toBe("SUCCESS");
+
+    // Promoted to support staff, the customer's sessions end: the staff rule is met at the next
+    // sign-in (enrolment), not skipped by a session from before the promotion.
+    expect((await s.api("GET", "/user/userInfo", { token: customer.token })).body.code).toBe("SUCCESS");
+    const promote = await s.api("PATCH", "/super/user/info", {
+      token,
+      body: { uid: customer.uid, role: Role.Support },
+    });
+    expect(promote.body.code).toBe("SUCCESS");
+    expect((await s.api("GET", "/super/user/list", { token: customer.token })).status).toBe(401);
+    const again = await s.api<MfaChallengeData>("POST", "/auth/login", {
+      body: { phone: customer.phone, password: customer.password },
+    });
+    expect([again.body.code, again.body.data.setup]).toEqual([ErrorCode.SecondFactorRequired, true]);
   });
 });

@@ -458,6 +458,21 @@ describe("bindings in the personal centre", () => {
     const r = await signInAs(new Browser(), "grace");
     expect([r.status, r.body.code]).toEqual([403, 2001]);
     expect(r.body.msg).toContain("两步验证");
+
+    // Linking a new identity to it by SMS is refused too, and binds nothing.
+    const b2 = new Browser();
+    const first = await signInAs(b2, "ivan");
+    if (first.body.data.kind !== "unlinked") throw new Error(JSON.stringify(first.body));
+    await t.api("POST", "/auth/sms", { body: { phone: u.phone, scene: "login" } });
+    const link = await b2.call("POST", "/auth/oidc/link", {
+      ticket: first.body.data.ticket,
+      phone: u.phone,
+      code: t.sms.last(u.phone),
+    });
+    expect([link.status, link.body.code]).toEqual([403, 2001]);
+    expect(await t.db.selectFrom("oidc_identities").select("subject").where("uid", "=", u.uid).execute()).toEqual([
+      { subject: "grace" },
+    ]);
   });
 
   it("refuses to unbind the last way to sign in", async () => {

@@ -310,6 +310,8 @@ export async function linkPending(
   await consumeCode(ctx, body.phone, "login", body.code);
   const user = await findUserByPhone(ctx.db, body.phone);
   if (!user) throw notFound("该手机号对应的账号");
+  // Before binding: an account with a second factor is never bound to a provider that cannot ask for it.
+  await refuseWithoutSecondFactor(ctx, user);
   await take(ctx.db);
   await bindIdentity(ctx.db, user.uid, provider.id, row.subject);
   return signIn(ctx, user.uid, meta, { method: "sms", provider: provider.name });

@@ -14,7 +14,9 @@ import { invalid, notFound, refused } from "../../shared/errors";
 import { countRows, inPage, pageIds, pageOf } from "../../shared/paging";
 import { addDays, shanghaiDayStart } from "../../shared/time";
 import { transact } from "../../shared/tx";
+import { revokeAllApiTokens } from "../apitokens/api-tokens.service";
 import { audit, changeDetail } from "../audit/audit";
+import { mfaRequiredFor, totpEnabled } from "../auth/mfa";
 import { hashPassword } from "../auth/passwords";
 import { revokeSessions } from "../auth/sessions";
 import { changeBalance, listLedger } from "../users/balance";
@@ -102,7 +104,16 @@ export async function updateUser(
       ...(passwordHash && { password_hash: passwordHash }),
     };
     await updateUserRow(trx, body.uid, set);
-    if (body.status === UserStatus.Banned || passwordHash) await revokeSessions(trx, { uid: body.uid });
+    // Promoted into a role the site requires a second factor of, without one: the sessions signed
+    // in under the old role end, so the staff requirement is met at the next sign-in (enrolment).
+    const owesSecondFactor =
+      body.role !== undefined &&
+      body.role !== target.role &&
+      mfaRequiredFor(ctx, body.role) &&
+      !(await totpEnabled(trx, body.uid));
+    if (body.status === UserStatus.Banned || passwordHash || owesSecondFactor)
+      await revokeSessions(trx, { uid: body.uid });
+    if (passwordHash) await revokeAllApiTokens(trx, body.uid);
     if (body.balance_change !== undefined) {
       await changeBalance(trx, {
         uid: body.uid,
