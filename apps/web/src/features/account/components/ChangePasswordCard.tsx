@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Form, Input } from "antd";
 import { useNavigate } from "react-router";
+import { NewPasswordFields } from "@/components/NewPasswordFields";
 import { endSession } from "@/features/auth/session";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
-import { confirmRules, fieldRules, passwordRules } from "@/lib/rules";
+import { fieldRules } from "@/lib/rules";
 import { clearToken } from "@/lib/token";
 import { changePassword } from "../account.api";
 
@@ -41,17 +42,7 @@ export function ChangePasswordCard() {
         <Form.Item name="old_password" label="当前密码" rules={fieldRules("当前密码", { required: true })}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
-        <Form.Item name="password" label="新密码" rules={passwordRules("新密码")}>
-          <Input.Password autoComplete="new-password" placeholder="8-64 位" />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label="确认新密码"
-          dependencies={["password"]}
-          rules={confirmRules("password", "新密码")}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordFields placeholder="8-64 位" />
         <Button type="primary" htmlType="submit" loading={mutation.isPending}>
           修改密码
         </Button>

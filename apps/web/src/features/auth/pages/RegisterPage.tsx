@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Button, Form, Input } from "antd";
 import { useNavigate, useSearchParams } from "react-router";
+import { NewPasswordFields } from "@/components/NewPasswordFields";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
-import { confirmRules, fieldRules, passwordRules } from "@/lib/rules";
+import { fieldRules } from "@/lib/rules";
 import { register } from "../auth.api";
 import { AuthCard } from "../components/AuthCard";
 import { AuthLink } from "../components/AuthLink";
@@ -55,12 +56,7 @@ export function RegisterPage() {
           phonePlaceholder="请输入手机号"
           codePlaceholder="6 位数字"
         />
-        <Form.Item name="password" label="密码" rules={passwordRules()}>
-          <Input.Password autoComplete="new-password" placeholder="8-64 位" />
-        </Form.Item>
-        <Form.Item name="confirm" label="确认密码" dependencies={["password"]} rules={confirmRules("password", "密码")}>
-          <Input.Password autoComplete="new-password" placeholder="再次输入密码" />
-        </Form.Item>
+        <NewPasswordFields label="密码" placeholder="8-64 位" confirmPlaceholder="再次输入密码" />
         <Form.Item name="invite_code" label="邀请码（选填）" rules={fieldRules("邀请码", { length: { max: 32 } })}>
           <Input placeholder="没有可不填" />
         </Form.Item>

@@ -1,9 +1,9 @@
 import { useMutation } from "@tanstack/react-query";
-import { Button, Form, Input } from "antd";
+import { Button, Form } from "antd";
 import { useNavigate } from "react-router";
+import { NewPasswordFields } from "@/components/NewPasswordFields";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
-import { confirmRules, passwordRules } from "@/lib/rules";
 import { resetPassword } from "../auth.api";
 import { AuthCard } from "../components/AuthCard";
 import { AuthLink } from "../components/AuthLink";
@@ -47,17 +47,7 @@ export function ResetPage() {
           phonePlaceholder="请输入手机号"
           codePlaceholder="6 位数字"
         />
-        <Form.Item name="password" label="新密码" rules={passwordRules("新密码")}>
-          <Input.Password autoComplete="new-password" placeholder="8-64 位" />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label="确认新密码"
-          dependencies={["password"]}
-          rules={confirmRules("password", "新密码")}
-        >
-          <Input.Password autoComplete="new-password" placeholder="再次输入新密码" />
-        </Form.Item>
+        <NewPasswordFields placeholder="8-64 位" confirmPlaceholder="再次输入新密码" />
         <Button type="primary" htmlType="submit" block loading={mutation.isPending}>
           重置密码
         </Button>

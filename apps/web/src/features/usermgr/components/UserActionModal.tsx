@@ -2,10 +2,11 @@ import { type AdminUserDetail, fenToYuan, RoleLabel } from "@burrow/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Form, Input, InputNumber, Modal, Radio, Select } from "antd";
 import { useEffect } from "react";
+import { NewPasswordFields } from "@/components/NewPasswordFields";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
 import { labelOptions } from "@/lib/options";
-import { confirmRules, fieldRules, passwordRules } from "@/lib/rules";
+import { fieldRules } from "@/lib/rules";
 import { type ActionForm, actionTitles, buildUpdate, type UserAction } from "../user-actions";
 import { updateUser, usermgrKeys } from "../usermgr.api";
 
@@ -127,21 +128,7 @@ export function UserActionModal({ action, user, onClose }: UserActionModalProps)
               </Form.Item>
             </>
           )}
-          {action === "password" && (
-            <>
-              <Form.Item name="password" label="新密码" rules={passwordRules("新密码")}>
-                <Input.Password autoComplete="new-password" />
-              </Form.Item>
-              <Form.Item
-                name="confirm"
-                label="确认新密码"
-                dependencies={["password"]}
-                rules={confirmRules("password", "新密码")}
-              >
-                <Input.Password autoComplete="new-password" />
-              </Form.Item>
-            </>
-          )}
+          {action === "password" && <NewPasswordFields />}
         </Form>
       </Modal>
     </>
