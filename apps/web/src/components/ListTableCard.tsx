@@ -6,13 +6,13 @@ interface ListTableCardProps<T> {
   /** one page of rows, as the list query answers (undefined while loading) */
   data: { list: T[]; total?: number } | undefined;
   loading: boolean;
-  /** the pagination bound to the URL (useUrlFilters' `pagination`) */
+  /** the pagination for the page's total: useUrlFilters' `pagination` (the URL), or one over statePaging */
   pagination: (total: number | undefined) => TablePaginationConfig;
   rowKey?: keyof T & string;
   size?: "middle";
 }
 
-/** A list page's table under its search card: one page of rows, paged from the URL. */
+/** A list page's table in its card: one page of rows, paged on the server. */
 export function ListTableCard<T extends object>({
   columns,
   data,

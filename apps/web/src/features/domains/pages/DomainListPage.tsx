@@ -1,13 +1,13 @@
 import type { DomainView } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, Form, Input, Popconfirm, Select, Space } from "antd";
+import { Alert, Button, Form, Input, Popconfirm, Select, Space } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
 import { FormModal } from "@/components/FormModal";
+import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import { statePaging } from "@/components/PagedTableCard";
-import { ResponsiveTable } from "@/components/ResponsiveTable";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
@@ -102,16 +102,13 @@ export function DomainListPage() {
             description={`最近检查：${formatTime(d.checked_at)}。请在 ${formatTime(d.grace_until)} 前恢复记录 ${d.records[0]?.host ?? ""} 并点击「验证」，否则使用该域名的隧道将无法上线。`}
           />
         ))}
-        <Card>
-          <ResponsiveTable<DomainView>
-            rowKey="id"
-            size="middle"
-            columns={columns}
-            dataSource={data?.list}
-            loading={isFetching}
-            pagination={statePaging(page, size, data?.total ?? 0, setPage, setSize)}
-          />
-        </Card>
+        <ListTableCard<DomainView>
+          columns={columns}
+          data={data}
+          loading={isFetching}
+          pagination={(total) => statePaging(page, size, total ?? 0, setPage, setSize)}
+          size="middle"
+        />
       </Space>
       <FormModal<AddForm>
         open={adding}
