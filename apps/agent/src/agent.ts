@@ -15,6 +15,7 @@ import {
   FrpPlugin,
   fetchProxies,
   fetchServerInfo,
+  MAX_DECISION_COUNT,
   type ProxyStat,
   reject,
   type StreamLine,
@@ -142,6 +143,11 @@ export class Agent {
         if (g) {
           g.count++;
           g.last = now;
+          // The console takes at most MAX_DECISION_COUNT per event: a full group goes now, the next starts afresh.
+          if (g.count >= MAX_DECISION_COUNT) {
+            this.decisions.delete(key);
+            append({ kind: "decision", data: g }, false);
+          }
         } else this.decisions.set(key, { tun_id: tunId, uid, kind, reason, count: 1, first: now, last: now });
       },
       login: (uid, _nodeId, version, address) =>

@@ -13,11 +13,10 @@ import {
   type PluginUserInfo,
   parseFrpProxyName,
   parseFrpUser,
-  type TunnelEventKind,
 } from "@burrow/contract";
 import { type NodeEntry, secretEquals, type TunnelEntry, tunnelBlock, type UserEntry, userBlock } from "./entries";
 import { contentProblem } from "./plugin-schema";
-import type { DecisionLog, DecisionState, DecisionWriter, Maybe } from "./state";
+import type { DecisionLog, DecisionState, DecisionWriter, Maybe, PluginDecisionKind } from "./state";
 
 /** The canonical answers of frp-protocol.md §1.3. `unchange` is always explicit: absent means "replace". */
 export const ALLOW: PluginResponse = Object.freeze({ reject: false, unchange: true });
@@ -154,14 +153,14 @@ export class FrpPlugin {
    * 连接诊断: a refusal recorded for the user named in the call (the write-behind writer collapses
    * and writes it off this path), then answered. Only refusals pay for the user's parse.
    */
-  private refusal(node: NodeEntry, kind: TunnelEventKind, user: string | undefined, reason: string): PluginResponse {
+  private refusal(node: NodeEntry, kind: PluginDecisionKind, user: string | undefined, reason: string): PluginResponse {
     const uid = parseFrpUser(user);
     if (uid !== null) this.writer.decision(0, uid, node.node_id, kind, reason);
     return reject(reason);
   }
 
   /** A refusal about one tunnel, recorded on it. */
-  private refuseTunnel(node: NodeEntry, t: TunnelEntry, kind: TunnelEventKind, reason: string): PluginResponse {
+  private refuseTunnel(node: NodeEntry, t: TunnelEntry, kind: PluginDecisionKind, reason: string): PluginResponse {
     this.writer.decision(t.tun_id, t.uid, node.node_id, kind, reason);
     return reject(reason);
   }

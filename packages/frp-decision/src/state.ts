@@ -4,7 +4,23 @@
  * durable journal.
  */
 import type { TunnelEventKind } from "@burrow/contract";
+
 import type { CloseOutcome, NodeEntry, TunnelEntry, UserEntry } from "./entries";
+
+/**
+ * The 连接诊断 kinds the plugin itself records (DecisionWriter.decision). A node agent reports only
+ * these: the console's own kinds (poller, locked, unlocked, session_freed; login_ok comes with a
+ * login) are never the node's to write, session_freed least of all (强制下线's rate limit counts it).
+ */
+export const PluginDecisionKinds = [
+  "login_refused",
+  "proxy_ok",
+  "proxy_refused",
+  "proxy_held",
+  "ping_refused",
+  "visitor_refused",
+] as const satisfies readonly TunnelEventKind[];
+export type PluginDecisionKind = (typeof PluginDecisionKinds)[number];
 
 /** A value, or a promise of one when it has to be loaded. */
 export type Maybe<T> = T | Promise<T>;
@@ -51,7 +67,7 @@ export interface DecisionWriter {
   offline(tunId: number, uid: number, runId: string, announce: boolean): void;
   conn(c: ConnRecord): void;
   /** a decision about a tunnel (tunId 0: about the user's sessions on the node) and the reason frpc was sent */
-  decision(tunId: number, uid: number, nodeId: number, kind: TunnelEventKind, reason: string): void;
+  decision(tunId: number, uid: number, nodeId: number, kind: PluginDecisionKind, reason: string): void;
   /** an allowed Login, with the client's version and address */
   login(uid: number, nodeId: number, version: string | undefined, address: string | undefined): void;
 }

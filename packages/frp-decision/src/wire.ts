@@ -3,10 +3,10 @@
  * forms of the decision entries (Maps and Sets as arrays, Infinity as null) and the stream, lookup
  * and events messages. Both sides import these; nothing here touches a database or the network.
  */
-import { type TunnelEventKind, TunnelEventKinds } from "@burrow/contract";
 import { z } from "zod";
 import type { ProxyStat, ServerInfo } from "./dashboard";
 import type { NodeEntry, PlanLimits, TunnelEntry, UserEntry } from "./entries";
+import { type PluginDecisionKind, PluginDecisionKinds } from "./state";
 
 /** The console's routes the agent calls, and where the console serves the agent's bundle. */
 export const AGENT_PATHS = Object.freeze({
@@ -151,7 +151,7 @@ export type AgentEventBody =
       data: {
         tun_id: number;
         uid: number;
-        kind: TunnelEventKind;
+        kind: PluginDecisionKind;
         reason: string;
         count: number;
         first: number;
@@ -180,6 +180,12 @@ export interface EventsBody {
 export interface EventsAnswer {
   acked: number;
 }
+
+/**
+ * Most decisions one event may count (the agent starts a new event beyond it): a count is shown to
+ * the customer as is, so a node must not be able to claim an absurd one.
+ */
+export const MAX_DECISION_COUNT = 100_000;
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
@@ -235,9 +241,9 @@ const agentEvent = z.discriminatedUnion("kind", [
     data: z.object({
       tun_id: count,
       uid: id,
-      kind: z.enum(TunnelEventKinds),
+      kind: z.enum(PluginDecisionKinds),
       reason: z.string().max(1000),
-      count: id,
+      count: z.number().int().min(1).max(MAX_DECISION_COUNT),
       first: count,
       last: count,
     }),
