@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel, registerWithPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
+import { listen } from "../../../test/sim-env";
 import { frpRuntime } from "../frp/frp.routes";
 
 /** What a node may write through POST /api/agent/events (security review: forged kinds, foreign customers, bounds). */
@@ -54,5 +55,51 @@ describe("decision events", () => {
     // 强制下线 is not rate-limited by anything a node wrote.
     const free = await t.api("POST", `/user/tun/${tun.tun_id}/free`, { token: u.token });
     expect(free.status).not.toBe(429);
+  });
+});
+
+describe("logins and session refusals", () => {
+  const about = (uid: number, seq: number) => [
+    { seq, at: Date.now(), kind: "login", data: { uid, version: "0.70.1", address: "203.0.113.7:4000" } },
+    decision(seq + 1, { tun_id: 0, uid, kind: "ping_refused", reason: "x" }),
+  ];
+
+  it("are recorded only for the node's own customers: a tunnel on it, or looked up by its agent", async () => {
+    const theirs = await registerWithPlan(t);
+    await createTestTunnel(t, theirs.token, { node_id: b.node_id });
+    const mine = await registerWithPlan(t);
+    await createTestTunnel(t, mine.token, { node_id: a.node_id });
+    const stream = `o-${Date.now()}`;
+    const r = await send(a, { stream, events: [...about(theirs.uid, 1), ...about(mine.uid, 3)] });
+    // Skipped, not refused: the agent must not resend them forever.
+    expect(r.body.data.acked).toBe(4);
+    expect(await doctor(theirs.uid)).toEqual([]);
+    expect((await doctor(mine.uid)).map((x) => x.kind).sort()).toEqual(["login_ok", "ping_refused"]);
+
+    // A customer with no tunnel yet whom the node's agent looked up with their token (its stream open).
+    const fresh = await registerWithPlan(t);
+    const base = await listen(t);
+    const stop = new AbortController();
+    const res = await fetch(`${base}/api/agent/stream`, {
+      headers: { authorization: `Bearer ${a.node_id}.${a.plugin_secret}` },
+      signal: stop.signal,
+    });
+    try {
+      await res.body?.getReader().read(); // the snapshot: the stream is open
+      const { frp_token } = await t.db
+        .selectFrom("users")
+        .select("frp_token")
+        .where("uid", "=", fresh.uid)
+        .executeTakeFirstOrThrow();
+      const look = await t.api<{ user: unknown }>("POST", "/agent/lookup", {
+        headers: { authorization: `Bearer ${a.node_id}.${a.plugin_secret}` },
+        body: { uid: fresh.uid, token: frp_token },
+      });
+      expect(look.body.data.user).not.toBeNull();
+      await send(a, { stream, events: about(fresh.uid, 5) });
+      expect((await doctor(fresh.uid)).map((x) => x.kind).sort()).toEqual(["login_ok", "ping_refused"]);
+    } finally {
+      stop.abort();
+    }
   });
 });

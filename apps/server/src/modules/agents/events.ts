@@ -9,6 +9,8 @@ import { frpRuntime } from "../frp/frp.routes";
 import { PollConflict } from "../frp/poll-guards";
 import { billAgentReading } from "../frp/poll-node";
 import { tunnelsOffline, tunnelsOnline } from "../tunnels/sessions";
+import { agentHub } from "./agents.service";
+import { touches } from "./hub";
 
 /** The journal's cursor row exists from the first batch on (a no-op afterwards). */
 async function ensureCursor(ctx: AppContext, nodeId: number, stream: string): Promise<void> {
@@ -52,6 +54,35 @@ async function ownTunnel(ctx: AppContext, nodeId: number, uid: number, tunId: nu
   return user?.tunnels.get(tunId)?.node_id === nodeId;
 }
 
+/**
+ * The customer is this node's: a tunnel of theirs on it in the decision cache's entry (not deleted,
+ * or still held: the hub's own test), or looked up by its agent (the hub's coverage). A node
+ * cannot write logins or session refusals into the doctor of a customer it never served.
+ */
+async function ownCustomer(ctx: AppContext, nodeId: number, uid: number): Promise<boolean> {
+  if (agentHub(ctx).covers(nodeId, uid)) return true;
+  const user = await frpRuntime(ctx).cache.user(uid);
+  return !!user && touches(user, nodeId);
+}
+
+/** Whether the event is this node's to report: its own tunnel, or its own customer for a login or a session refusal. */
+function owns(ctx: AppContext, nodeId: number, e: AgentEvent): Promise<boolean> | boolean {
+  switch (e.kind) {
+    case "hold":
+    case "release":
+    case "conn":
+      return ownTunnel(ctx, nodeId, e.data.uid, e.data.tun_id);
+    case "decision":
+      return e.data.tun_id === 0
+        ? ownCustomer(ctx, nodeId, e.data.uid)
+        : ownTunnel(ctx, nodeId, e.data.uid, e.data.tun_id);
+    case "login":
+      return ownCustomer(ctx, nodeId, e.data.uid);
+    default:
+      return false;
+  }
+}
+
 /** When an event happened, never later than now (the node's clock is not trusted to be ahead). */
 const eventTime = (at: number) => new Date(Math.min(at, Date.now()));
 
@@ -90,7 +121,8 @@ const MAX_DECISION_REPEAT = 1000;
 
 /**
  * What goes to the frp writer's logs once the event's transaction committed: visitor connections
- * and the connection doctor's decisions and logins. Logs, not state (frp-writer.ts): at most once.
+ * and the connection doctor's decisions and logins, each about this node's own (`own`). Logs, not
+ * state (frp-writer.ts): at most once.
  */
 function toDoctor(ctx: AppContext, nodeId: number, e: AgentEvent, own: boolean): void {
   const writer = frpRuntime(ctx).writer;
@@ -103,10 +135,10 @@ function toDoctor(ctx: AppContext, nodeId: number, e: AgentEvent, own: boolean):
       remote_addr: e.data.remote_addr,
       at: eventTime(e.data.at).getTime(),
     });
-  else if (e.kind === "decision" && (own || e.data.tun_id === 0))
+  else if (e.kind === "decision" && own)
     for (let i = 0; i < Math.min(e.data.count, MAX_DECISION_REPEAT); i++)
       writer.decision(e.data.tun_id, e.data.uid, nodeId, e.data.kind, e.data.reason);
-  else if (e.kind === "login")
+  else if (e.kind === "login" && own)
     writer.login(e.data.uid, nodeId, e.data.version ?? undefined, e.data.address ?? undefined);
 }
 
@@ -151,9 +183,7 @@ export async function applyAgentEvents(ctx: AppContext, nodeId: number, body: un
       }
       await transact(ctx, (trx) => advance(trx, nodeId, batch.stream, e.seq));
     } else {
-      const own =
-        (e.kind === "hold" || e.kind === "release" || e.kind === "conn" || e.kind === "decision") &&
-        (await ownTunnel(ctx, nodeId, e.data.uid, e.data.tun_id));
+      const own = await owns(ctx, nodeId, e);
       const applied = await transact(ctx, async (trx) => {
         if (!(await advance(trx, nodeId, batch.stream, e.seq))) return false;
         await applyInTx(ctx, trx, nodeId, e, own);

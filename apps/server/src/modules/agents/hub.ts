@@ -46,7 +46,7 @@ interface AgentStream {
 }
 
 /** Whether a customer's entry concerns the node: a tunnel on it (not deleted, or still held). */
-const touches = (u: UserEntry, nodeId: number): boolean => {
+export const touches = (u: UserEntry, nodeId: number): boolean => {
   for (const t of u.tunnels.values()) if (t.node_id === nodeId) return true;
   return false;
 };
@@ -135,6 +135,12 @@ export class AgentHub {
   /** A customer the agent looked up: its changes reach the node's open streams from now on. */
   cover(nodeId: number, uid: number): void {
     for (const s of this.byNode.get(nodeId) ?? []) s.covered.add(uid);
+  }
+
+  /** Whether a node's agent looked the customer up (or was sent them) on a stream open in this process. */
+  covers(nodeId: number, uid: number): boolean {
+    for (const s of this.byNode.get(nodeId) ?? []) if (s.covered.has(uid)) return true;
+    return false;
   }
 
   /** Records the agent's contact (at most once per contactEveryMs per node, unless `now`); never throws. */
