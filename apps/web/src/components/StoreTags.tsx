@@ -8,7 +8,8 @@ import {
   SubscriptionStatus,
   SubscriptionStatusLabel,
 } from "@burrow/contract";
-import { Space, Tag } from "antd";
+import { Space, Tag, Typography } from "antd";
+import type { ResponsiveColumn } from "./responsive-columns";
 
 /** Tags of the store's statuses and kinds, shared by the customer pages and the operators' desks. */
 
@@ -75,4 +76,15 @@ export const PLAN_KIND_OPTIONS = [
 /** Gift card kind (SPEC §3 "Kind"): 余额 / 套餐. */
 export function KindTag({ kind }: { kind: number }) {
   return <Tag color={kind === Kind.Balance ? "gold" : "blue"}>{KindLabel[kind] ?? `类型 ${kind}`}</Tag>;
+}
+
+/** An order list's 订单号 column (the row's title on a narrow screen), in code type. */
+export function tradeIdColumn<T extends { trade_id: string }>(): ResponsiveColumn<T> {
+  return {
+    title: "订单号",
+    role: "title",
+    dataIndex: "trade_id",
+    width: 210,
+    render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
+  };
 }

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { PageContainer } from "@/components/PageContainer";
 import { PagedTableCard } from "@/components/PagedTableCard";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
-import { OrderTypeTag } from "@/components/StoreTags";
+import { OrderTypeTag, tradeIdColumn } from "@/components/StoreTags";
 import { formatTime } from "@/lib/format";
 import { affSummaryQuery, myWithdrawalsQuery, rebateListQuery } from "../affiliate.api";
 import { AffTotals } from "../components/AffTotals";
@@ -17,13 +17,7 @@ import { WithdrawModal } from "../components/WithdrawModal";
 const yuan = (fen: number) => fenToYuan(fen);
 
 const rebateColumns: ResponsiveColumns<RebateRow> = [
-  {
-    title: "订单号",
-    role: "title",
-    dataIndex: "trade_id",
-    width: 210,
-    render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
-  },
+  tradeIdColumn(),
   {
     title: "状态",
     role: "status",

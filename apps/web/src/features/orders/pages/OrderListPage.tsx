@@ -1,13 +1,13 @@
 import { type AdminOrderRow, fenToYuan, OrderTypeLabel, PayMethodLabel, PayStatusLabel } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Form, Typography } from "antd";
+import { Button, Form } from "antd";
 import { Link, useSearchParams } from "react-router";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
-import { OrderTypeTag, PayStatusTag } from "@/components/StoreTags";
+import { OrderTypeTag, PayStatusTag, tradeIdColumn } from "@/components/StoreTags";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { ADMIN_BASE } from "@/lib/access";
@@ -45,13 +45,7 @@ export function OrderListPage() {
 
   const columns: ResponsiveColumns<AdminOrderRow> = [
     { title: "ID", priority: 6, dataIndex: "id", width: 80 },
-    {
-      title: "订单号",
-      role: "title",
-      dataIndex: "trade_id",
-      width: 210,
-      render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
-    },
+    tradeIdColumn(),
     {
       title: "状态",
       role: "status",
