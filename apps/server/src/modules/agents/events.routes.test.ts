@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestNode, createTestTunnel, registerWithPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { listen } from "../../../test/sim-env";
 import { frpRuntime } from "../frp/frp.routes";
+import { MAX_NODE_STREAMS } from "./events";
 
 /** What a node may write through POST /api/agent/events (security review: forged kinds, foreign customers, bounds). */
 let t: TestApp;
@@ -101,5 +102,62 @@ describe("logins and session refusals", () => {
     } finally {
       stop.abort();
     }
+  });
+});
+
+describe("a batch's cost", () => {
+  it("hands each decision's count to the writer once, whatever the count", async () => {
+    const u = await registerWithPlan(t);
+    const tun = await createTestTunnel(t, u.token, { node_id: a.node_id });
+    const writer = frpRuntime(t.ctx).writer;
+    const spy = vi.spyOn(writer, "decision");
+    try {
+      const events = Array.from({ length: 500 }, (_, i) =>
+        decision(i + 1, { tun_id: tun.tun_id, uid: u.uid, kind: "visitor_refused", reason: "r", count: 100_000 }),
+      );
+      const r = await send(a, { stream: `n-${Date.now()}`, events });
+      expect(r.body.data.acked).toBe(500);
+      expect(spy).toHaveBeenCalledTimes(500);
+    } finally {
+      spy.mockRestore();
+    }
+    const rows = await doctor(u.uid);
+    expect(rows.reduce((n, x) => n + Number(x.count), 0)).toBe(500 * 100_000);
+  });
+
+  it(`keeps at most ${MAX_NODE_STREAMS} journals per node: a new one replaces the least recently used`, async () => {
+    const c = await createTestNode(t, { agent_mode: 1 });
+    const streams = await t.db
+      .selectFrom("agent_cursors")
+      .select(["stream", "updated_at"])
+      .where("node_id", "=", c.node_id)
+      .execute();
+    expect(streams).toEqual([]);
+    for (let i = 0; i < MAX_NODE_STREAMS; i++) {
+      const r = await send(c, { stream: `s${i}`, events: [] });
+      expect(r.body.code).toBe("SUCCESS");
+    }
+    // s3 is the one not heard from the longest.
+    await t.db
+      .updateTable("agent_cursors")
+      .set({ updated_at: "2020-01-01T00:00:00.000Z" })
+      .where("node_id", "=", c.node_id)
+      .where("stream", "=", "s3")
+      .execute();
+    const r = await send(c, {
+      stream: "fresh",
+      events: [{ seq: 1, at: Date.now(), kind: "grace", data: { state: "left", policy: "keep" } }],
+    });
+    expect(r.body.data.acked).toBe(1);
+    const kept = (
+      await t.db.selectFrom("agent_cursors").select("stream").where("node_id", "=", c.node_id).execute()
+    ).map((x) => x.stream);
+    expect(kept).toHaveLength(MAX_NODE_STREAMS);
+    expect(kept).toContain("fresh");
+    expect(kept).not.toContain("s3");
+    // Other nodes' journals are not touched.
+    expect(
+      await t.db.selectFrom("agent_cursors").select("stream").where("node_id", "=", a.node_id).execute(),
+    ).not.toEqual([]);
   });
 });

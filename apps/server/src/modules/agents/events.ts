@@ -12,13 +12,36 @@ import { tunnelsOffline, tunnelsOnline } from "../tunnels/sessions";
 import { agentHub } from "./agents.service";
 import { touches } from "./hub";
 
-/** The journal's cursor row exists from the first batch on (a no-op afterwards). */
+/**
+ * Journals (streams) kept per node. An agent keeps one stream id for its journal's life, so more
+ * are journals replaced (a reinstall, a wiped state dir) or a node making them up.
+ */
+export const MAX_NODE_STREAMS = 16;
+
+/**
+ * The journal's cursor row exists from the first batch on (a no-op afterwards). A new journal
+ * beyond MAX_NODE_STREAMS replaces the node's least recently used ones rather than being refused:
+ * the live journal posts all the time and stays; a refusal would lock a reinstalled agent out
+ * until an operator cleaned up, while a dropped cursor only lets a dead journal's resends count again.
+ */
 async function ensureCursor(ctx: AppContext, nodeId: number, stream: string): Promise<void> {
-  await ctx.db
+  const r = await ctx.db
     .insertInto("agent_cursors")
     .values({ node_id: nodeId, stream, last_seq: 0, updated_at: nowIso() })
     .onConflict((oc) => oc.columns(["node_id", "stream"]).doNothing())
+    .executeTakeFirst();
+  if (!Number(r.numInsertedOrUpdatedRows ?? 0)) return;
+  const others = await ctx.db
+    .selectFrom("agent_cursors")
+    .select("stream")
+    .where("node_id", "=", nodeId)
+    .where("stream", "<>", stream)
+    .orderBy("updated_at", "desc")
+    .orderBy("stream")
     .execute();
+  const stale = others.slice(MAX_NODE_STREAMS - 1).map((o) => o.stream);
+  if (stale.length)
+    await ctx.db.deleteFrom("agent_cursors").where("node_id", "=", nodeId).where("stream", "in", stale).execute();
 }
 
 async function cursorOf(ctx: AppContext, nodeId: number, stream: string): Promise<number> {
@@ -116,9 +139,6 @@ async function applyInTx(ctx: AppContext, trx: Tx, nodeId: number, e: AgentEvent
   }
 }
 
-/** Most identical decisions of one event written to the doctor's log (they collapse into one row a minute). */
-const MAX_DECISION_REPEAT = 1000;
-
 /**
  * What goes to the frp writer's logs once the event's transaction committed: visitor connections
  * and the connection doctor's decisions and logins, each about this node's own (`own`). Logs, not
@@ -136,15 +156,16 @@ function toDoctor(ctx: AppContext, nodeId: number, e: AgentEvent, own: boolean):
       at: eventTime(e.data.at).getTime(),
     });
   else if (e.kind === "decision" && own)
-    for (let i = 0; i < Math.min(e.data.count, MAX_DECISION_REPEAT); i++)
-      writer.decision(e.data.tun_id, e.data.uid, nodeId, e.data.kind, e.data.reason);
+    // The count once (the writer's row has a count): no work per decision counted.
+    writer.decision(e.data.tun_id, e.data.uid, nodeId, e.data.kind, e.data.reason, e.data.count);
   else if (e.kind === "login" && own)
     writer.login(e.data.uid, nodeId, e.data.version ?? undefined, e.data.address ?? undefined);
 }
 
 /**
  * POST /api/agent/events: the node's journal, applied in seq order, each event once. Every event
- * but counters is applied in the transaction that moves the journal's cursor past it; a visitor
+ * but counters is applied in the transaction that moves the journal's cursor past it (one for
+ * each run of them between counters); a visitor
  * connection goes to the frp writer's log once that transaction committed. Counters are billed by
  * the poller's own code (billAgentReading), then the cursor moves: they are cumulative, so a read
  * billed twice (a crash in between, a concurrent post) finds the stored counters and bills nothing
@@ -162,9 +183,10 @@ export async function applyAgentEvents(ctx: AppContext, nodeId: number, body: un
     );
   const batch = EventsBodySchema.parse(body ?? {});
   await ensureCursor(ctx, nodeId, batch.stream);
-  let acked = await cursorOf(ctx, nodeId, batch.stream);
-  for (const e of batch.events) {
-    if (e.seq <= acked) continue;
+  const acked = await cursorOf(ctx, nodeId, batch.stream);
+  const todo = batch.events.filter((e) => e.seq > acked);
+  for (let i = 0; i < todo.length; ) {
+    const e = todo[i];
     if (e.kind === "counters") {
       const { proxies, server_info } = e.data;
       const history = (e.data as { history?: Record<string, { in: (number | null)[]; out: (number | null)[] }> })
@@ -182,16 +204,25 @@ export async function applyAgentEvents(ctx: AppContext, nodeId: number, body: un
         throw err;
       }
       await transact(ctx, (trx) => advance(trx, nodeId, batch.stream, e.seq));
-    } else {
-      const own = await owns(ctx, nodeId, e);
-      const applied = await transact(ctx, async (trx) => {
-        if (!(await advance(trx, nodeId, batch.stream, e.seq))) return false;
-        await applyInTx(ctx, trx, nodeId, e, own);
-        return true;
-      });
-      if (applied) toDoctor(ctx, nodeId, e, own);
+      i++;
+      continue;
     }
-    acked = e.seq;
+    // The events up to the next counters in one transaction (not one each: a full batch costs one
+    // commit), each still applied by whoever moves the cursor past it. Ownership first (SQLite's
+    // one connection is the transaction's until it ends).
+    const run: { e: AgentEvent; own: boolean }[] = [];
+    for (; i < todo.length && todo[i].kind !== "counters"; i++)
+      run.push({ e: todo[i], own: await owns(ctx, nodeId, todo[i]) });
+    const applied = await transact(ctx, async (trx) => {
+      const done: typeof run = [];
+      for (const x of run)
+        if (await advance(trx, nodeId, batch.stream, x.e.seq)) {
+          await applyInTx(ctx, trx, nodeId, x.e, x.own);
+          done.push(x);
+        }
+      return done;
+    });
+    for (const x of applied) toDoctor(ctx, nodeId, x.e, x.own);
   }
   return { acked: await cursorOf(ctx, nodeId, batch.stream) };
 }

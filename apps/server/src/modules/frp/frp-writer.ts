@@ -200,14 +200,15 @@ export class FrpWriter implements DecisionWriter {
    * 连接诊断: a decision about a tunnel (`tunId` 0: about the user's sessions on the node), with
    * the reason frpc was sent. Identical ones within a minute are one row with a count, collapsed
    * here and by the upsert (tunnels/tunnel-events.ts); written with the connection window.
+   * `count`: that many at once (a node agent's collapsed event).
    */
-  decision(tunId: number, uid: number, nodeId: number, kind: TunnelEventKind, reason: string): void {
+  decision(tunId: number, uid: number, nodeId: number, kind: TunnelEventKind, reason: string, count = 1): void {
     const now = Date.now();
     const key = `${(now / 60_000) | 0} ${tunId} ${uid} ${nodeId} ${kind} ${reason}`;
     this.connTimer ??= this.later(this.windowMs);
     const group = this.decisions.get(key);
     if (group) {
-      group.count++;
+      group.count += count;
       group.last = now;
       return;
     }
@@ -215,7 +216,7 @@ export class FrpWriter implements DecisionWriter {
       this.dropped++;
       return;
     }
-    this.decisions.set(key, { tun_id: tunId, uid, node_id: nodeId, kind, reason, count: 1, first: now, last: now });
+    this.decisions.set(key, { tun_id: tunId, uid, node_id: nodeId, kind, reason, count, first: now, last: now });
   }
 
   /** 连接诊断: an allowed Login of the user on the node, with the client's version and address (no port). */
