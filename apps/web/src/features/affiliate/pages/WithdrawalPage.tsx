@@ -1,4 +1,4 @@
-import { type AdminWithdrawalRow, WithdrawalStatusLabel, WithdrawMethodLabel, WithdrawMethods } from "@burrow/contract";
+import { WithdrawalStatusLabel, WithdrawMethodLabel, WithdrawMethods } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Form, Typography } from "antd";
 import { useState } from "react";
@@ -46,7 +46,7 @@ export function WithdrawalPage() {
         <IdFilter name="id" label="编号" width={100} />
         <TextFilter name="account" label="收款账号" max={64} width={180} />
       </SearchCard>
-      <ListTableCard<AdminWithdrawalRow> columns={columns} data={data} loading={isFetching} pagination={pagination} />
+      <ListTableCard columns={columns} data={data} loading={isFetching} pagination={pagination} />
       <WithdrawalDecisionModal decision={decision} onClose={() => setDecision(null)} />
     </PageContainer>
   );

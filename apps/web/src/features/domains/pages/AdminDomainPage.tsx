@@ -129,7 +129,7 @@ export function AdminDomainPage() {
             options={DomainStates.map((s) => ({ value: s, label: DOMAIN_STATE_LABELS[s] }))}
           />
         </SearchCard>
-        <ListTableCard<AdminDomainRow> columns={columns} data={data} loading={isFetching} pagination={pagination} />
+        <ListTableCard columns={columns} data={data} loading={isFetching} pagination={pagination} />
       </div>
       <FormModal<{ reason: string }>
         open={unbinding !== null}

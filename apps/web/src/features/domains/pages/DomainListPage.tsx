@@ -1,4 +1,3 @@
-import type { DomainView } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Form, Input, Popconfirm, Select, Space } from "antd";
@@ -102,7 +101,7 @@ export function DomainListPage() {
             description={`最近检查：${formatTime(d.checked_at)}。请在 ${formatTime(d.grace_until)} 前恢复记录 ${d.records[0]?.host ?? ""} 并点击「验证」，否则使用该域名的隧道将无法上线。`}
           />
         ))}
-        <ListTableCard<DomainView>
+        <ListTableCard
           columns={columns}
           data={data}
           loading={isFetching}

@@ -109,7 +109,7 @@ export function DiscountCodePage() {
       <SearchCard form={form} onFinish={search} onReset={reset}>
         <TextFilter name="code" label="优惠码" max={32} width={200} />
       </SearchCard>
-      <ListTableCard<DiscountCodeRow> columns={columns} data={data} loading={isFetching} pagination={pagination} />
+      <ListTableCard columns={columns} data={data} loading={isFetching} pagination={pagination} />
       {canWrite ? (
         <FormModal<DiscountCodeForm>
           open={creating}

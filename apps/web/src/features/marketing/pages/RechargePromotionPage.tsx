@@ -103,7 +103,7 @@ export function RechargePromotionPage() {
       }
     >
       {modalHolder}
-      <ListTableCard<RechargePromotionRow> columns={columns} data={data} loading={isFetching} pagination={pagination} />
+      <ListTableCard columns={columns} data={data} loading={isFetching} pagination={pagination} />
       {canWrite ? (
         <FormModal<RechargePromotionForm>
           open={creating}

@@ -151,13 +151,7 @@ export function NodeListPage() {
         />
         <SelectFilter name="status" label="状态" width={120} options={labelOptions(NodeStatusLabel)} />
       </SearchCard>
-      <ListTableCard<AdminNodeRow>
-        columns={columns}
-        data={data}
-        loading={isFetching}
-        pagination={pagination}
-        rowKey="node_id"
-      />
+      <ListTableCard columns={columns} data={data} loading={isFetching} pagination={pagination} rowKey="node_id" />
       <NodeFormModal editing={editing} onClose={() => setEditing(null)} />
       <NodeSetupDrawer node={deploying} canWrite={canWrite} onClose={() => setDeploying(null)} />
     </PageContainer>

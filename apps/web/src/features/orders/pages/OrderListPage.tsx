@@ -110,7 +110,7 @@ export function OrderListPage() {
         <SelectFilter name="type" label="类型" width={120} options={labelOptions(OrderTypeLabel)} />
         <SelectFilter name="status" label="状态" width={110} options={labelOptions(PayStatusLabel)} />
       </SearchCard>
-      <ListTableCard<AdminOrderRow> columns={columns} data={data} loading={isFetching} pagination={pagination} />
+      <ListTableCard columns={columns} data={data} loading={isFetching} pagination={pagination} />
       <OrderDetailDrawer tradeId={openTrade} canRefund={canWrite} onClose={() => setTrade(null)} />
     </PageContainer>
   );

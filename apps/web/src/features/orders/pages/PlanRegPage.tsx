@@ -95,7 +95,7 @@ export function PlanRegPage() {
         <SelectFilter name="kind" label="类型" width={110} options={PLAN_KIND_OPTIONS} />
         <SelectFilter name="status" label="状态" width={110} options={labelOptions(SubscriptionStatusLabel)} />
       </SearchCard>
-      <ListTableCard<PlanRegRow> columns={columns} data={data} loading={isFetching} pagination={pagination} />
+      <ListTableCard columns={columns} data={data} loading={isFetching} pagination={pagination} />
     </PageContainer>
   );
 }

@@ -121,7 +121,7 @@ export function PlanListPage() {
           options={(levels?.list ?? []).map((l) => ({ value: l.id, label: l.name }))}
         />
       </SearchCard>
-      <ListTableCard<AdminPlan> columns={columns} data={data} loading={isFetching} pagination={pagination} />
+      <ListTableCard columns={columns} data={data} loading={isFetching} pagination={pagination} />
       {canWrite ? (
         <PlanFormModal open={editing !== null} plan={editing?.plan} onClose={() => setEditing(null)} />
       ) : null}

@@ -115,7 +115,7 @@ export function AdminTicketListPage() {
           </Form.Item>
         </Col>
       </GridSearchCard>
-      <ListTableCard<AdminTicketRow>
+      <ListTableCard
         columns={columns}
         data={data}
         loading={isFetching}

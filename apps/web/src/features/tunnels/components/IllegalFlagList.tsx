@@ -59,7 +59,7 @@ export function IllegalFlagList({ canWrite }: { canWrite: boolean }) {
         <IdFilter name="uid" label="UID" width={110} />
         <IdFilter name="tun_id" label="隧道 ID" width={110} />
       </SearchCard>
-      <ListTableCard<IllegalFlagRow> columns={columns} data={data} loading={isFetching} pagination={pagination} />
+      <ListTableCard columns={columns} data={data} loading={isFetching} pagination={pagination} />
       <FormModal<{ banned_reason: string }>
         open={banning !== null}
         title="封禁隧道"

@@ -124,13 +124,7 @@ export function AdminTunnelListPage() {
         <TextFilter name="phone" label="手机号" max={20} placeholder="支持部分号码" width={150} />
         <TunnelFilterFields nodes={nodes.data?.list} statusOptions={labelOptions(TunnelStatusLabel)} />
       </SearchCard>
-      <ListTableCard<AdminTunnelRow>
-        columns={columns}
-        data={data}
-        loading={isFetching}
-        pagination={pagination}
-        rowKey="tun_id"
-      />
+      <ListTableCard columns={columns} data={data} loading={isFetching} pagination={pagination} rowKey="tun_id" />
       <FormModal<{ banned_reason?: string; tun_name?: string }>
         open={action !== null}
         title={action ? actionTitle[action.kind] : ""}

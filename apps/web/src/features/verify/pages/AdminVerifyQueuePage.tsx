@@ -76,7 +76,7 @@ export function AdminVerifyQueuePage() {
           <SelectFilter name="contested" label="号码争议" options={[{ value: "1", label: "仅看有争议的号码" }]} />
         </Col>
       </GridSearchCard>
-      <ListTableCard<VerifyQueueRow>
+      <ListTableCard
         columns={columns}
         data={data}
         loading={isFetching}
