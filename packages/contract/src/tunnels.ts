@@ -382,16 +382,22 @@ export type AbuseReportBody = z.infer<typeof AbuseReportBody>;
 /**
  * 连接诊断 (connection doctor): what the console decided about a tunnel. `login` and `ping` rows
  * are about the owner's frpc sessions on the tunnel's node (not one proxy), the others about the
- * tunnel itself.
+ * tunnel itself. PluginDecisionKinds: the ones the frp plugin records itself (its DecisionWriter's
+ * kind), the only ones a node agent may report; the others are the console's own (login_ok comes
+ * with a login, session_freed is counted by 强制下线's rate limit).
  */
-export const TunnelEventKinds = [
-  "login_ok",
+export const PluginDecisionKinds = [
   "login_refused",
   "proxy_ok",
   "proxy_refused",
   "proxy_held",
   "ping_refused",
   "visitor_refused",
+] as const;
+export type PluginDecisionKind = (typeof PluginDecisionKinds)[number];
+export const TunnelEventKinds = [
+  "login_ok",
+  ...PluginDecisionKinds,
   "poller",
   "locked",
   "unlocked",

@@ -9,6 +9,7 @@ import {
   type NewProxyContent,
   type NewUserConnContent,
   NodeStatus,
+  type PluginDecisionKind,
   type PluginResponse,
   type PluginUserInfo,
   parseFrpProxyName,
@@ -16,7 +17,7 @@ import {
 } from "@burrow/contract";
 import { type NodeEntry, secretEquals, type TunnelEntry, tunnelBlock, type UserEntry, userBlock } from "./entries";
 import { contentProblem } from "./plugin-schema";
-import type { DecisionLog, DecisionState, DecisionWriter, Maybe, PluginDecisionKind } from "./state";
+import type { DecisionLog, DecisionState, DecisionWriter, Maybe } from "./state";
 
 /** The canonical answers of frp-protocol.md §1.3. `unchange` is always explicit: absent means "replace". */
 export const ALLOW: PluginResponse = Object.freeze({ reject: false, unchange: true });

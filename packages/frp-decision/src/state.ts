@@ -3,24 +3,8 @@
  * its database-backed cache and write-behind writer; the node agent with its streamed copy and
  * durable journal.
  */
-import type { TunnelEventKind } from "@burrow/contract";
-
+import type { PluginDecisionKind } from "@burrow/contract";
 import type { CloseOutcome, NodeEntry, TunnelEntry, UserEntry } from "./entries";
-
-/**
- * The 连接诊断 kinds the plugin itself records (DecisionWriter.decision). A node agent reports only
- * these: the console's own kinds (poller, locked, unlocked, session_freed; login_ok comes with a
- * login) are never the node's to write, session_freed least of all (强制下线's rate limit counts it).
- */
-export const PluginDecisionKinds = [
-  "login_refused",
-  "proxy_ok",
-  "proxy_refused",
-  "proxy_held",
-  "ping_refused",
-  "visitor_refused",
-] as const satisfies readonly TunnelEventKind[];
-export type PluginDecisionKind = (typeof PluginDecisionKinds)[number];
 
 /** A value, or a promise of one when it has to be loaded. */
 export type Maybe<T> = T | Promise<T>;

@@ -3,10 +3,10 @@
  * forms of the decision entries (Maps and Sets as arrays, Infinity as null) and the stream, lookup
  * and events messages. Both sides import these; nothing here touches a database or the network.
  */
+import { type PluginDecisionKind, PluginDecisionKinds } from "@burrow/contract";
 import { z } from "zod";
 import type { ProxyStat, ServerInfo } from "./dashboard";
 import type { NodeEntry, PlanLimits, TunnelEntry, UserEntry } from "./entries";
-import { type PluginDecisionKind, PluginDecisionKinds } from "./state";
 
 /** The console's routes the agent calls, and where the console serves the agent's bundle. */
 export const AGENT_PATHS = Object.freeze({
