@@ -195,9 +195,13 @@ describe("plugin fast path", () => {
       ["over the body limit", { headers: json, body: big }, 413],
       ["GET", { method: "GET" }, 404],
       [
+        // an escaped character that is not the secret's first (a random secret may start with "n")
         "an escaped secret",
         {
-          path: pluginPath("Login", { node_id: node.node_id, plugin_secret: `%6E${node.plugin_secret.slice(1)}` }),
+          path: pluginPath("Login", {
+            node_id: node.node_id,
+            plugin_secret: `${node.plugin_secret[0] === "n" ? "%6F" : "%6E"}${node.plugin_secret.slice(1)}`,
+          }),
           headers: json,
           body: login(),
         },
