@@ -29,7 +29,8 @@ test("a node added in the console carries a customer's tunnel until an operator 
     // ---- The operator adds the node through /admin/node and copies its frps.toml.
     const admin = await adminContext.newPage();
     await openSignedIn(admin, await adminToken(), "/admin/node");
-    await expect(admin.getByRole("heading", { name: "节点管理" })).toBeVisible();
+    // A new context loads the whole console with a cold cache: its first page may take a while under load.
+    await expect(admin.getByRole("heading", { name: "节点管理" })).toBeVisible({ timeout: 30_000 });
     await admin.getByRole("button", { name: "新增节点" }).click();
     const form = admin.getByRole("dialog", { name: "新增节点" });
     await form.getByLabel("节点名称").fill(nodeName);
@@ -69,7 +70,7 @@ test("a node added in the console carries a customer's tunnel until an operator 
     const user = await registerUser();
     const customer = await customerContext.newPage();
     await openSignedIn(customer, user.token, "/tun/list");
-    await customer.getByRole("link", { name: "创建隧道" }).first().click();
+    await customer.getByRole("link", { name: "创建隧道" }).first().click({ timeout: 30_000 });
     await expect(customer).toHaveURL(/\/tun\/list\/add$/);
     await expect(customer.getByRole("heading", { name: "创建隧道" })).toBeVisible();
     const tunName = uniqueName("ssh-");
