@@ -120,7 +120,8 @@ test("the owner of a locked tunnel appeals from the tunnel page and staff unlock
 
   await openSignedIn(page, user.token, `/tun/list/${tunnel.tun_id}`);
   await expect(page.getByText("隧道已锁定")).toBeVisible();
-  await page.getByRole("link", { name: "申诉" }).click();
+  // the lock's alert offers it (连接诊断's lock row offers one too)
+  await page.getByRole("alert").getByRole("link", { name: "申诉" }).click();
   const dialog = page.getByRole("dialog", { name: "新建工单" });
   await expect(dialog.getByLabel("被锁定的隧道 ID")).toHaveValue(String(tunnel.tun_id));
   await dialog.getByLabel("内容").fill("这是我自己的 NAS 管理页，不是钓鱼网站");

@@ -66,17 +66,23 @@ async function holderReasons(db: Kysely<DB>, rows: TunnelEventInput[]): Promise<
   for (const r of held) {
     const t = byId.get(r.tun_id);
     const since = t?.last_online_at ?? r.first_at;
-    const login = await db
-      .selectFrom("tunnel_events")
-      .select("reason")
-      .where("tun_id", "=", 0)
-      .where("uid", "=", r.uid)
-      .where("node_id", "=", r.node_id)
-      .where("kind", "=", "login_ok")
-      .where("first_at", "<=", since)
-      .orderBy("first_at", "desc")
-      .limit(1)
-      .executeTakeFirst();
+    // The Login may be in this very batch, not written yet (the writer flushes them together).
+    const inBatch = rows
+      .filter((l) => l.kind === "login_ok" && l.uid === r.uid && l.node_id === r.node_id && l.first_at <= since)
+      .sort((a, b) => (a.first_at < b.first_at ? 1 : -1))[0];
+    const login =
+      inBatch ??
+      (await db
+        .selectFrom("tunnel_events")
+        .select("reason")
+        .where("tun_id", "=", 0)
+        .where("uid", "=", r.uid)
+        .where("node_id", "=", r.node_id)
+        .where("kind", "=", "login_ok")
+        .where("first_at", "<=", since)
+        .orderBy("first_at", "desc")
+        .limit(1)
+        .executeTakeFirst());
     const m = login ? LOGIN_RE.exec(login.reason) : null;
     const clock = shanghaiWallClock(since).toISOString().slice(11, 19);
     const who = [`会话 ${r.reason} 自 ${clock}`, ...(m ? [m[2], `frpc ${m[1]}`] : [])].join("，");
