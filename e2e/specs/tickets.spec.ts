@@ -36,6 +36,8 @@ async function supportToken(): Promise<string> {
 test("a customer opens a ticket with an image, staff reply, the customer sees the badge and replies, staff end it", async ({
   page,
 }) => {
+  // Two people's turns through a whole ticket (about 35-45 s alone): more than the default 45 s under load.
+  test.setTimeout(90_000);
   const user = await registerUser();
   const title = uniqueName("连不上-");
 
