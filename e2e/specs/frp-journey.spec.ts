@@ -15,8 +15,8 @@ import {
 const clipboard = ["clipboard-read", "clipboard-write"];
 
 test("a node added in the console carries a customer's tunnel until an operator locks it", async ({ browser }) => {
-  // Two polls of the node and a few round trips through the simulator.
-  test.setTimeout(120_000);
+  // Two polls of the node and a few round trips through the simulator, then the switch to agent mode.
+  test.setTimeout(180_000);
   const sim = new FrpsSim({
     webServer: { addr: "127.0.0.1", port: 0, user: SIM_DASHBOARD.user, password: SIM_DASHBOARD.password },
   });

@@ -159,7 +159,7 @@ function AgentInstall({ setup }: { setup: NodeSetup }) {
     return <Alert type="warning" showIcon title="无法生成节点代理安装命令" description={setup.agent_missing} />;
   return (
     <div data-testid="agent-install">
-      <Typography.Text strong>节点代理安装命令（以 root 运行，需要 Node.js 22+）</Typography.Text>
+      <Typography.Text strong>节点代理安装命令（以 root 运行，需要 Node.js 20 或更高版本）</Typography.Text>
       <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
         下载节点代理，写入 /etc/burrow-agent.env（控制台地址、节点 ID 与密钥）和 systemd 服务
         burrow-agent（崩溃后自动重启）。
