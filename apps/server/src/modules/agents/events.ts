@@ -144,7 +144,7 @@ async function applyInTx(ctx: AppContext, trx: Tx, nodeId: number, e: AgentEvent
  * and the connection doctor's decisions and logins, each about this node's own (`own`). Logs, not
  * state (frp-writer.ts): at most once.
  */
-function toDoctor(ctx: AppContext, nodeId: number, e: AgentEvent, own: boolean): void {
+function recordInDoctor(ctx: AppContext, nodeId: number, e: AgentEvent, own: boolean): void {
   const writer = frpRuntime(ctx).writer;
   if (e.kind === "conn" && own)
     writer.conn({
@@ -184,9 +184,9 @@ export async function applyAgentEvents(ctx: AppContext, nodeId: number, body: un
   const batch = EventsBodySchema.parse(body ?? {});
   await ensureCursor(ctx, nodeId, batch.stream);
   const acked = await cursorOf(ctx, nodeId, batch.stream);
-  const todo = batch.events.filter((e) => e.seq > acked);
-  for (let i = 0; i < todo.length; ) {
-    const e = todo[i];
+  const unapplied = batch.events.filter((e) => e.seq > acked);
+  for (let i = 0; i < unapplied.length; ) {
+    const e = unapplied[i];
     if (e.kind === "counters") {
       const { proxies, server_info } = e.data;
       const history = (e.data as { history?: Record<string, { in: (number | null)[]; out: (number | null)[] }> })
@@ -211,8 +211,8 @@ export async function applyAgentEvents(ctx: AppContext, nodeId: number, body: un
     // commit), each still applied by whoever moves the cursor past it. Ownership first (SQLite's
     // one connection is the transaction's until it ends).
     const run: { e: AgentEvent; own: boolean }[] = [];
-    for (; i < todo.length && todo[i].kind !== "counters"; i++)
-      run.push({ e: todo[i], own: await owns(ctx, nodeId, todo[i]) });
+    for (; i < unapplied.length && unapplied[i].kind !== "counters"; i++)
+      run.push({ e: unapplied[i], own: await owns(ctx, nodeId, unapplied[i]) });
     const applied = await transact(ctx, async (trx) => {
       const done: typeof run = [];
       for (const x of run)
@@ -222,7 +222,7 @@ export async function applyAgentEvents(ctx: AppContext, nodeId: number, body: un
         }
       return done;
     });
-    for (const x of applied) toDoctor(ctx, nodeId, x.e, x.own);
+    for (const x of applied) recordInDoctor(ctx, nodeId, x.e, x.own);
   }
   return { acked: await cursorOf(ctx, nodeId, batch.stream) };
 }
