@@ -20,6 +20,7 @@ export * from "./menu";
 export * from "./mfa";
 export * from "./money";
 export * from "./nodes";
+export * from "./notices";
 export * from "./oidc";
 export * from "./orders";
 export * from "./outbox";

@@ -20,6 +20,19 @@ export const OutboxEventTypeLabel: Record<string, string> = {
   "tunnel.online": "隧道上线",
   "quota.80": "流量已用 80%",
   "auth.new_device": "新设备登录",
+  "quota.95": "流量已用 95%",
+  "quota.100": "流量已用尽",
+  "plan.expiring": "套餐即将到期",
+  "plan.expired": "套餐已到期",
+  "order.refunded": "订单已退款",
+  "ticket.replied": "工单有新回复",
+  "cert.expiring": "证书即将到期",
+  "cert.renewed": "证书已续期",
+  "domain.verification_lost": "域名验证失效",
+  "node.down": "节点离线",
+  "node.up": "节点恢复",
+  "payment.failing": "支付持续失败",
+  "queue.waiting": "待办等待过久",
 };
 
 export const OutboxDeliveryQuery = PageQuery.extend({

@@ -1,6 +1,16 @@
 import type { AppContext } from "../context";
 import type { Tx } from "./tx";
 
+/** A subscription's usage crossed a share of its quota (quota.80 / quota.95 / quota.100). */
+export interface QuotaCrossed {
+  uid: number;
+  subscription_id: number;
+  /** the plan's end (ISO; null: the free plan, no end) when it was crossed: a renewal starts a new period */
+  period_end: string | null;
+  used: number;
+  quota: number;
+}
+
 /**
  * Domain events: facts an owner records in the same transaction as the change ("order paid",
  * "tunnel went offline"), delivered after the commit to every handler that listens, at least once
@@ -27,16 +37,35 @@ export interface DomainEvents {
   /** a tunnel came online (frp plugin login or the poller seeing it held) */
   "tunnel.online": { tun_id: number; uid: number; node_id: number; name: string };
   /** a subscription's usage crossed 80 % of its quota (once per subscription and period) */
-  "quota.80": {
-    uid: number;
-    subscription_id: number;
-    /** the plan's end (ISO; null: the free plan, no end) when it was crossed: a renewal starts a new period */
-    period_end: string | null;
-    used: number;
-    quota: number;
-  };
+  "quota.80": QuotaCrossed;
   /** a sign-in from a device (user-agent family and network) the account had not signed in from (auth) */
   "auth.new_device": { uid: number; device: string; ip: string; at: string };
+  /** usage crossed 95 % of the quota (as quota.80: once per subscription and period) */
+  "quota.95": QuotaCrossed;
+  /** the quota is used up: the tunnels stop until a renewal or a traffic pack (once per period) */
+  "quota.100": QuotaCrossed;
+  /** a paid plan ends in `days_left` (7, 3 or 1) days (subscriptions' daily job; once per plan, end and day) */
+  "plan.expiring": { uid: number; subscription_id: number; plan_name: string; end_at: string; days_left: number };
+  /** a paid plan has ended (subscriptions; once per plan and end) */
+  "plan.expired": { uid: number; subscription_id: number; plan_name: string; end_at: string };
+  /** an order was refunded (orders, in the refund's transaction); `amount` fen returned */
+  "order.refunded": { order_id: number; trade_id: string; uid: number; name: string; amount: number };
+  /** staff answered a customer's ticket (tickets, with the reply) */
+  "ticket.replied": { uid: number; ticket_id: number; reply_id: number; title: string };
+  /** a certificate ends in `days_left` days and was not renewed yet (ssl; once per certificate, expiry and day) */
+  "cert.expiring": { uid: number; cert_id: number; domain: string; expires_at: string; days_left: number };
+  /** a certificate was renewed (ssl, with the new one stored) */
+  "cert.renewed": { uid: number; cert_id: number; domain: string; expires_at: string };
+  /** a verified custom domain failed its re-check and is no longer verified (domains) */
+  "domain.verification_lost": { uid: number; domain_id: number; domain: string; reason: string };
+  /** operators: a node stopped answering (frp poller, with its health change) */
+  "node.down": { node_id: number; name: string; at: string; reason: string };
+  /** operators: a node that was down answers again (frp poller) */
+  "node.up": { node_id: number; name: string; at: string };
+  /** operators: payment notifications keep being refused or payments keep failing (payments) */
+  "payment.failing": { failures: number; since: string; last_reason: string };
+  /** operators: a queue (the overview's waiting counters) has had work waiting too long */
+  "queue.waiting": { key: string; label: string; path: string; count: number; oldest_at: string };
 }
 export type DomainEventType = keyof DomainEvents;
 

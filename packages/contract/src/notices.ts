@@ -1,0 +1,59 @@
+/**
+ * The catalogue of notice events (docs/notices.md): which domain events reach people, whom
+ * (customers, or the staff for operator events), by which channels by default, and which are
+ * urgent (the only ones that may go by SMS). Read by the notices module (centre, e-mail, SMS) and
+ * by customer webhooks; the labels are the ones the settings page and the notice list show.
+ */
+export const NoticeChannels = ["site", "email", "sms"] as const;
+export type NoticeChannel = (typeof NoticeChannels)[number];
+export const NoticeChannelLabel: Record<NoticeChannel, string> = {
+  site: "站内",
+  email: "邮件",
+  sms: "短信",
+};
+
+/** customer: the account the event concerns; staff: every Manager (operator events). */
+export type NoticeAudience = "customer" | "staff";
+
+export interface NoticeEventSpec {
+  label: string;
+  audience: NoticeAudience;
+  /** urgent events may also go by SMS (never the others) */
+  urgent: boolean;
+  /** the channels on until the person chooses otherwise ("site" is always on) */
+  defaults: readonly NoticeChannel[];
+}
+
+export const NoticeEvents = {
+  "tunnel.offline": { label: "隧道离线", audience: "customer", urgent: true, defaults: ["site", "email"] },
+  "tunnel.online": { label: "隧道恢复上线", audience: "customer", urgent: false, defaults: ["site"] },
+  "quota.80": { label: "流量已用 80%", audience: "customer", urgent: false, defaults: ["site", "email"] },
+  "quota.95": { label: "流量已用 95%", audience: "customer", urgent: false, defaults: ["site", "email"] },
+  "quota.100": { label: "流量已用尽", audience: "customer", urgent: true, defaults: ["site", "email", "sms"] },
+  "plan.expiring": { label: "套餐即将到期", audience: "customer", urgent: false, defaults: ["site", "email"] },
+  "plan.expired": { label: "套餐已到期", audience: "customer", urgent: true, defaults: ["site", "email", "sms"] },
+  "order.paid": { label: "订单已支付", audience: "customer", urgent: false, defaults: ["site"] },
+  "order.refunded": { label: "订单已退款", audience: "customer", urgent: false, defaults: ["site", "email"] },
+  "ticket.replied": { label: "工单有新回复", audience: "customer", urgent: false, defaults: ["site", "email"] },
+  "cert.expiring": { label: "证书即将到期", audience: "customer", urgent: false, defaults: ["site", "email"] },
+  "cert.renewed": { label: "证书已续期", audience: "customer", urgent: false, defaults: ["site"] },
+  "domain.verification_lost": {
+    label: "域名验证失效",
+    audience: "customer",
+    urgent: false,
+    defaults: ["site", "email"],
+  },
+  "node.down": { label: "节点离线", audience: "staff", urgent: true, defaults: ["site", "email", "sms"] },
+  "node.up": { label: "节点恢复", audience: "staff", urgent: false, defaults: ["site", "email"] },
+  "payment.failing": { label: "支付持续失败", audience: "staff", urgent: false, defaults: ["site", "email"] },
+  "queue.waiting": { label: "待办等待过久", audience: "staff", urgent: false, defaults: ["site"] },
+} as const satisfies Record<string, NoticeEventSpec>;
+
+export type NoticeEventType = keyof typeof NoticeEvents;
+export const NoticeEventTypes = Object.keys(NoticeEvents) as NoticeEventType[];
+
+/** The channels a person may choose for an event: SMS only for urgent ones. */
+export function noticeChannelsOf(type: NoticeEventType): readonly NoticeChannel[] {
+  const spec: NoticeEventSpec = NoticeEvents[type];
+  return spec.urgent ? NoticeChannels : NoticeChannels.filter((c) => c !== "sms");
+}
