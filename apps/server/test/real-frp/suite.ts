@@ -580,15 +580,21 @@ export function realFrpSuite(version: string) {
         t.replace(`transport.heartbeatInterval = ${HEARTBEAT_S}`, "transport.heartbeatInterval = -1"),
       );
 
-      await waitUntil("every session up", async () => {
-        const all = await Promise.all([
-          online(a, a.made[0]),
-          online(b, b.made[0]),
-          online(cUser, cTunnels[0]),
-          online(cUser, cTunnels[1]),
-          online(d, d.made[0]),
-        ]);
-        return all.every(Boolean);
+      const sessions = {
+        "A (two copies)": () => online(a, a.made[0]),
+        B: () => online(b, b.made[0]),
+        "C older": () => online(cUser, cTunnels[0]),
+        "C newer": () => online(cUser, cTunnels[1]),
+        "D (no heartbeats)": () => online(d, d.made[0]),
+      };
+      const down = async () => {
+        const up = await Promise.all(Object.values(sessions).map((f) => f()));
+        return Object.keys(sessions).filter((_, i) => !up[i]);
+      };
+      // 30 s: five frpc log in at once on a loaded machine (two cores shared with the other suites)
+      await waitUntil("every session up", async () => (await down()).length === 0, 30_000).catch(async (err) => {
+        const logs = [...a.clients, ...b.clients, ...cClients, ...d.clients].map((c) => c.log()).join("\n---\n");
+        throw new Error(`${err.message}\nnot up: ${(await down()).join(", ")}\nfrpc:\n${logs}\nfrps:\n${frps.log()}`);
       });
       await Promise.any(a.clients.map((c) => c.waitForLog(/already exists/))).catch((err: AggregateError) => {
         throw new Error(err.errors.map((e) => e.message).join("\n"));
