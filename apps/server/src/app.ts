@@ -36,6 +36,7 @@ import { invoicesModule } from "./modules/invoices/invoices.module";
 import { marketingModule } from "./modules/marketing/marketing.module";
 import { menuModule } from "./modules/menu/menu.module";
 import { nodesModule } from "./modules/nodes/nodes.module";
+import { noticesModule } from "./modules/notices/notices.module";
 import { oidcModule } from "./modules/oidc/oidc.module";
 import { ordersModule } from "./modules/orders/orders.module";
 import { outboxModule } from "./modules/outbox/outbox.module";
@@ -112,6 +113,7 @@ export const MODULES: readonly ModuleManifest[] = [
   invoicesModule,
   sslModule,
   outboxModule,
+  noticesModule,
   apidocsModule,
 ];
 

@@ -136,6 +136,16 @@ export const ConfigSchema = z
     SMS_HTTP_TOKEN: z.string().default(""),
     /** SMS codes one client address may request per hour (raise it for test rigs behind one address) */
     SMS_IP_HOURLY_LIMIT: z.coerce.number().int().min(1).default(30),
+    /** notice e-mail (docs/notices.md): smtp(s)://user:pass@host:port; unset: no e-mail channel */
+    SMTP_URL: z.preprocess(
+      blankToUndef,
+      z
+        .string()
+        .regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL")
+        .optional(),
+    ),
+    /** the From of notice e-mail, e.g. "Burrow <noreply@example.com>" */
+    MAIL_FROM: z.preprocess(blankToUndef, z.string().max(200).optional()),
     WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
     /** the node agent's bundle the console serves at /download/agent/burrow-agent.mjs (npm run build -w apps/agent) */
     AGENT_BUNDLE: z.string().default(path.resolve(import.meta.dirname, "../../agent/dist/burrow-agent.mjs")),

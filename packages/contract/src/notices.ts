@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { PageQuery } from "./common";
+
 /**
  * The catalogue of notice events (docs/notices.md): which domain events reach people, whom
  * (customers, or the staff for operator events), by which channels by default, and which are
@@ -57,3 +60,73 @@ export function noticeChannelsOf(type: NoticeEventType): readonly NoticeChannel[
   const spec: NoticeEventSpec = NoticeEvents[type];
   return spec.urgent ? NoticeChannels : NoticeChannels.filter((c) => c !== "sms");
 }
+
+/** One item of the notification centre. */
+export interface NoticeView {
+  id: number;
+  type: string;
+  /** the event's label (NoticeEvents), or the type when unknown */
+  label: string;
+  title: string;
+  body: string;
+  /** a console path to open, or null */
+  link: string | null;
+  read: boolean;
+  created_at: string;
+}
+
+export const NoticeListQuery = PageQuery.extend({
+  /** "1": unread only */
+  unread: z.preprocess((v) => (v === "" || v === undefined ? undefined : v), z.enum(["0", "1"]).optional()),
+});
+export type NoticeListQuery = z.infer<typeof NoticeListQuery>;
+
+export const NoticeParams = z.object({ id: z.coerce.number().int().min(1) });
+
+/** One event type as the settings page shows it. */
+export interface NoticePrefView {
+  type: NoticeEventType;
+  label: string;
+  urgent: boolean;
+  /** the channels this event may use (SMS only for urgent ones) */
+  allowed: NoticeChannel[];
+  /** the channels on now ("site" always) */
+  channels: NoticeChannel[];
+}
+
+export interface NoticeSettings {
+  events: NoticePrefView[];
+  email: {
+    /** the notice address, or null when none was set */
+    address: string | null;
+    verified: boolean;
+    /** false: the server has no SMTP configured, so nothing goes by mail */
+    available: boolean;
+    /** why the e-mail channel is off, or null */
+    reason: string | null;
+  };
+  sms: { available: boolean; reason: string | null };
+}
+
+export const NoticePrefBody = z.object({
+  type: z.enum(NoticeEventTypes as [NoticeEventType, ...NoticeEventType[]], { error: "没有这种通知" }),
+  channels: z.array(z.enum(NoticeChannels, { error: "没有这种通知方式" })).max(3),
+});
+export type NoticePrefBody = z.infer<typeof NoticePrefBody>;
+
+export const NoticeEmailBody = z.object({
+  email: z
+    .string({ error: "请输入邮箱" })
+    .trim()
+    .max(100, "邮箱最多 100 个字符")
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "邮箱格式不正确"),
+});
+export type NoticeEmailBody = z.infer<typeof NoticeEmailBody>;
+
+export const NoticeEmailCodeBody = z.object({
+  code: z
+    .string({ error: "请输入验证码" })
+    .trim()
+    .regex(/^\d{6}$/, "验证码为 6 位数字"),
+});
+export type NoticeEmailCodeBody = z.infer<typeof NoticeEmailCodeBody>;

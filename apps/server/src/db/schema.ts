@@ -13,6 +13,7 @@ import type { HomeTables } from "../modules/home/home.table";
 import type { InvoiceTables } from "../modules/invoices/invoices.table";
 import type { MarketingTables } from "../modules/marketing/marketing.table";
 import type { NodeTables } from "../modules/nodes/nodes.table";
+import type { NoticesTables } from "../modules/notices/notices.table";
 import type { OidcTables } from "../modules/oidc/oidc.table";
 import type { OrderTables } from "../modules/orders/orders.table";
 import type { PlanTables } from "../modules/plans/plans.table";
@@ -91,7 +92,8 @@ export interface DB
     InvoiceTables,
     SslTables,
     AgentTables,
-    ApitokensTables {
+    ApitokensTables,
+    NoticesTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
   outbox_events: OutboxEventTable;

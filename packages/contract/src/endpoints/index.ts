@@ -14,6 +14,7 @@ import { InvoicesApi } from "./invoices";
 import { MarketingApi } from "./marketing";
 import { MenuApi } from "./menu";
 import { NodesApi } from "./nodes";
+import { NoticesApi } from "./notices";
 import { OidcApi } from "./oidc";
 import { OrdersApi } from "./orders";
 import { OutboxApi } from "./outbox";
@@ -48,6 +49,7 @@ export { InvoicesApi } from "./invoices";
 export { MarketingApi } from "./marketing";
 export { MenuApi } from "./menu";
 export { NodesApi } from "./nodes";
+export { NoticesApi } from "./notices";
 export { OidcApi } from "./oidc";
 export { OrdersApi } from "./orders";
 export { OutboxApi } from "./outbox";
@@ -84,6 +86,7 @@ export const Endpoints = {
   marketing: MarketingApi,
   menu: MenuApi,
   nodes: NodesApi,
+  notices: NoticesApi,
   oidc: OidcApi,
   orders: OrdersApi,
   outbox: OutboxApi,

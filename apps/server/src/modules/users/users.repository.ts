@@ -1,3 +1,4 @@
+import { Role, UserStatus } from "@burrow/contract";
 import { type Kysely, type RawBuilder, type SqlBool, sql, type Updateable } from "kysely";
 import { trigramContains } from "../../db/dialect";
 import type { DB } from "../../db/schema";
@@ -33,6 +34,18 @@ export async function userFilter(
 export const findUserAccess = (db: Kysely<DB>, uid: number): Promise<{ role: number; status: number } | undefined> =>
   db.selectFrom("users").select(["role", "status"]).where("uid", "=", uid).executeTakeFirst();
 
+/** The active Managers' uids: who receives operator notices (notices module). */
+export const activeManagerUids = async (db: Kysely<DB>): Promise<number[]> =>
+  (
+    await db
+      .selectFrom("users")
+      .select("uid")
+      .where("role", "=", Role.Manager)
+      .where("status", "=", UserStatus.Active)
+      .orderBy("uid")
+      .execute()
+  ).map((r) => r.uid);
+
 export const findUserByInviteCode = (db: Kysely<DB>, code: string): Promise<UserRow | undefined> =>
   db.selectFrom("users").selectAll().where("invite_code", "=", code).executeTakeFirst();
 
@@ -58,7 +71,7 @@ export async function updateUserRow(
 
 /** How a session was opened, for the login history (password when not said). */
 export interface LoginMethod {
-  method: "password" | "register" | "sms" | "oidc";
+  method: "password" | "register" | "sms" | "oidc" | "passkey";
   /** the provider's display name (oidc, or sms while linking one) */
   provider?: string;
 }
