@@ -9,8 +9,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent } from "../../agent/src/agent";
 import { agentConfig, until } from "../../agent/test/fake-console";
+import { adminSuite } from "./admin-fixtures";
 import { createTestNode, createTestTunnel, registerWithPlan } from "./frp-fixtures";
-import { createTestApp, type TestApp } from "./harness";
+import type { TestApp } from "./harness";
 import { listen } from "./sim-env";
 
 let t: TestApp;
@@ -21,9 +22,8 @@ const kills: number[] = [];
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-agent-console-"));
 let nodeId: number;
 
+adminSuite((ready) => ({ t, admin } = ready));
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
   const node = await createTestNode(t, { agent_mode: 1 });
   nodeId = node.node_id;
   const base = await listen(t);
@@ -35,7 +35,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await agent.stop();
-  await t.close();
   fs.rmSync(stateDir, { recursive: true, force: true });
 });
 

@@ -1,19 +1,10 @@
 import type { AdminPlan, CreatePlanBody } from "@burrow/contract";
-import { afterAll, beforeAll } from "vitest";
-import { createTestApp, type TestApp } from "./harness";
+import { type AdminSuite, adminOf, adminSuite } from "./admin-fixtures";
+import type { TestApp } from "./harness";
+
+export { adminOf } from "./admin-fixtures";
 
 let planSeq = 0;
-const adminTokens = new WeakMap<TestApp, string>();
-
-/** The operator's token, signed in once per test app. */
-export async function adminOf(t: TestApp): Promise<string> {
-  let token = adminTokens.get(t);
-  if (!token) {
-    token = await t.adminToken();
-    adminTokens.set(t, token);
-  }
-  return token;
-}
 
 /** The seeded store levels by rank (1 免费版, 2 标准版, 3 专业版) → plan_levels.id. */
 export async function levelIds(t: TestApp): Promise<Record<number, number>> {
@@ -78,11 +69,7 @@ export const subsOf = (t: TestApp, uid: number) =>
  * file's beforeAll ran.
  */
 export function storeSuite() {
-  const s = { t: undefined as unknown as TestApp, admin: "" };
-  beforeAll(async () => {
-    s.t = await createTestApp();
-    s.admin = await adminOf(s.t);
-  });
-  afterAll(() => s.t.close());
+  const s: AdminSuite = { t: undefined as unknown as TestApp, admin: "" };
+  adminSuite((ready) => Object.assign(s, ready));
   return { get: () => s };
 }

@@ -1,6 +1,7 @@
 import type { AuditOperator, AuditRow, Paged } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PHONE, createTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
+import { ADMIN_PHONE, type TestApp } from "../../../test/harness";
 
 /*
  * Issue 35 §6: the operator's audit log reads as Chinese, not developer output: actions by name,
@@ -12,12 +13,10 @@ let t: TestApp;
 let admin: string;
 let adminUid: number;
 
+adminSuite((ready) => ({ t, admin } = ready));
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
   adminUid = (await t.api<{ uid: number }>("GET", "/user/userInfo", { token: admin })).body.data.uid;
 });
-afterAll(() => t.close());
 
 const list = (query: Record<string, unknown>) => t.api<Paged<AuditRow>>("GET", "/super/audit", { token: admin, query });
 

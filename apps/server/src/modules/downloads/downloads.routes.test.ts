@@ -1,14 +1,11 @@
 import type { DownloadRow, Paged } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
+import type { TestApp } from "../../../test/harness";
 
 let t: TestApp;
 let admin: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
-});
-afterAll(() => t.close());
+adminSuite((ready) => ({ t, admin } = ready));
 
 const sum = (c: string) => c.repeat(64);
 const build = (o: Partial<DownloadRow> = {}) => ({

@@ -1,7 +1,8 @@
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import type { TestApp } from "../../../test/harness";
 import { createEventBus, type EventBus } from "../../shared/events";
 import { FrpDecisionCache, secretEquals, type UserEntry } from "./decision-cache";
 
@@ -9,11 +10,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 let t: TestApp;
 let admin: string;
-beforeAll(async () => {
-  t = await createTestApp({ FRP_POLLER: "true", FRP_POLL_INTERVAL: "5" });
-  admin = await t.adminToken();
-});
-afterAll(() => t.close());
+adminSuite((ready) => ({ t, admin } = ready), { FRP_POLLER: "true", FRP_POLL_INTERVAL: "5" });
 
 describe("secretEquals", () => {
   it("is true only for the same string", () => {

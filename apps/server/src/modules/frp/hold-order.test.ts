@@ -1,8 +1,9 @@
 import type { PluginResponse, TunnelView } from "@burrow/contract";
 import { FrpPlugin } from "@burrow/frp-decision";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
 import { createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import type { TestApp } from "../../../test/harness";
 import { listen, type SimNode, startSimNode } from "../../../test/sim-env";
 import { nowIso, shanghaiDate, shanghaiDayStart } from "../../shared/time";
 import { transact } from "../../shared/tx";
@@ -24,9 +25,8 @@ let admin: string;
 let s: SimNode;
 let base: string;
 
+adminSuite((ready) => ({ t, admin } = ready));
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
   // A node whose dashboard (the simulator's) the poller can read; the plugin calls below are
   // posted by the test itself, so the dashboard never shows these proxies online.
   s = await startSimNode(t, admin);
@@ -34,7 +34,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await s.sim.stop();
-  await t.close();
 });
 
 const RUN_ID = "5a0c1e7f3b9d2468";

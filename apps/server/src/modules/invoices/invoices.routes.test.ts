@@ -6,19 +6,16 @@ import type {
   InvoiceRow,
   Paged,
 } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
-import { adminOf, balanceOf, giveBalance, makePlan } from "../../../test/store-fixtures";
+import { describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
+import { dropPhone, type TestApp } from "../../../test/harness";
+import { balanceOf, giveBalance, makePlan } from "../../../test/store-fixtures";
 import { recordOnlinePayment } from "../orders/orders.service";
 import { isPdf } from "./invoice-files";
 
 let t: TestApp;
 let admin: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await adminOf(t);
-});
-afterAll(() => t.close());
+adminSuite((ready) => ({ t, admin } = ready));
 
 const TAX_NO = "91110108551385082Q";
 /** A tiny but complete PDF (header, one empty page, xref, trailer, %%EOF). */

@@ -7,17 +7,14 @@ import type {
   RechargePromotionRow,
   RedeemResult,
 } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/harness";
-import { adminOf, balanceOf, giveBalance, makePlan, subsOf } from "../../../test/store-fixtures";
+import { describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
+import type { TestApp } from "../../../test/harness";
+import { balanceOf, giveBalance, makePlan, subsOf } from "../../../test/store-fixtures";
 
 let t: TestApp;
 let admin: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await adminOf(t);
-});
-afterAll(() => t.close());
+adminSuite((ready) => ({ t, admin } = ready));
 
 const auditActions = async (action: string) =>
   (await t.db.selectFrom("audit_logs").select("action").where("action", "=", action).execute()).length;

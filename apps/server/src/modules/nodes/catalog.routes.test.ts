@@ -1,17 +1,16 @@
 import type { AreaRow, NetTypeRow, Paged, PlanLevelRow } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
 import { createTestNode } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import type { TestApp } from "../../../test/harness";
 
 let t: TestApp;
 let admin: string;
 let customer: string;
+adminSuite((ready) => ({ t, admin } = ready));
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
   customer = (await t.register()).token;
 });
-afterAll(() => t.close());
 
 describe("areas (/super/area)", () => {
   it("creates, lists by name, renames and deletes an area", async () => {

@@ -1,20 +1,17 @@
 import type { AdminNodeDetail, AdminNodeRow, NodeSetup, Paged } from "@burrow/contract";
 import { parseToml, type TomlTable } from "@burrow/frps-sim";
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
 import { createTestNode, createTestTunnel, setPlan, tunnelRow } from "../../../test/frp-fixtures";
-import { createTestApp, onlyOn, type TestApp } from "../../../test/harness";
+import { onlyOn, type TestApp } from "../../../test/harness";
 import { holding, whileHeld } from "../../../test/locks";
 import type { DB } from "../../db/schema";
 import { lockNode } from "./nodes.repository";
 
 let t: TestApp;
 let admin: string;
-beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_URL: "https://console.example.com" });
-  admin = await t.adminToken();
-});
-afterAll(() => t.close());
+adminSuite((ready) => ({ t, admin } = ready), { PUBLIC_URL: "https://console.example.com" });
 
 describe("nodes (/super/node)", () => {
   it("creates a node with generated secrets, lists it by name and shows secrets only in the detail", async () => {

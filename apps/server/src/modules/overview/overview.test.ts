@@ -1,16 +1,13 @@
 import { InvoiceStatus, type ViewInfo, WithdrawalStatus } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
 import { tunnelRow } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import type { TestApp } from "../../../test/harness";
 import { addDays, shanghaiDate, shanghaiDayStart } from "../../shared/time";
 
 let t: TestApp;
 let admin: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
-});
-afterAll(() => t.close());
+adminSuite((ready) => ({ t, admin } = ready));
 
 const today = shanghaiDate();
 /** An instant inside the Shanghai day `d`, `h` hours after its start. */

@@ -1,15 +1,12 @@
 import type { AdminPlan, DeletePlanResult, Paged } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/harness";
-import { adminOf, levelIds, makePlan, subsOf } from "../../../test/store-fixtures";
+import { describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
+import type { TestApp } from "../../../test/harness";
+import { levelIds, makePlan, subsOf } from "../../../test/store-fixtures";
 
 let t: TestApp;
 let admin: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await adminOf(t);
-});
-afterAll(() => t.close());
+adminSuite((ready) => ({ t, admin } = ready));
 
 describe("/super/plan", () => {
   it("creates a plan with every SPEC field and lists it with filters", async () => {

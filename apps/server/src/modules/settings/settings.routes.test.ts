@@ -1,16 +1,13 @@
 import type { AuditRow, Paged, SetupChecklist, SiteSettings } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
 import { createTestNode } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import type { TestApp } from "../../../test/harness";
 import { makePlan } from "../../../test/store-fixtures";
 
 let t: TestApp;
 let admin: string;
-beforeAll(async () => {
-  t = await createTestApp({ CHECKIN_MIN_MB: "50", CHECKIN_MAX_MB: "80", AI_DAILY_LIMIT: "12" });
-  admin = await t.adminToken();
-});
-afterAll(() => t.close());
+adminSuite((ready) => ({ t, admin } = ready), { CHECKIN_MIN_MB: "50", CHECKIN_MAX_MB: "80", AI_DAILY_LIMIT: "12" });
 
 const settings = async () => (await t.api<SiteSettings>("GET", "/super/settings", { token: admin })).body.data;
 

@@ -8,8 +8,9 @@ import {
   type TicketAttachmentView,
   type TicketDetail,
 } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
+import type { TestApp } from "../../../test/harness";
 import { registeredScopes } from "../../http/route";
 
 /**
@@ -20,11 +21,7 @@ import { registeredScopes } from "../../http/route";
 let t: TestApp;
 let admin: string;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
-});
-afterAll(() => t.close());
+adminSuite((ready) => ({ t, admin } = ready));
 
 const PNG = Buffer.from(
   "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000100" +

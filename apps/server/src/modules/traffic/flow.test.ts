@@ -1,7 +1,8 @@
 import type { Flow } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
 import { createTestNode } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import type { TestApp } from "../../../test/harness";
 import { sqliteWorker } from "../../db/dialect";
 import { LARGE_ROWS, maxStaleMs } from "../../shared/large-memo";
 
@@ -18,9 +19,8 @@ const rows: Row[] = [];
 let nodes: { node_id: number; name: string }[];
 let users: { uid: number; phone: string }[];
 
+adminSuite((ready) => ({ t, admin } = ready));
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
   nodes = await Promise.all([1, 2, 3].map(() => createTestNode(t, {}, admin)));
   users = await Promise.all([1, 2, 3, 4].map(() => t.register()));
   // users[3] has traffic outside the range only
@@ -45,7 +45,6 @@ beforeAll(async () => {
     "SUCCESS",
   );
 });
-afterAll(() => t.close());
 
 /** What /super/flow should answer for the rows matching `keep`. */
 function expected(keep: (r: Row) => boolean, page: number, size: number): Flow {

@@ -1,7 +1,8 @@
 import type { AdminNodeRow, ConnOverview, Paged, TunnelView } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
 import { createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import type { TestApp } from "../../../test/harness";
 import { frpcFor, type SimNode, startSimNode } from "../../../test/sim-env";
 import { shanghaiDate, shanghaiDayStart } from "../../shared/time";
 import { frpRuntime } from "../frp/frp.routes";
@@ -17,14 +18,12 @@ let t: TestApp;
 let admin: string;
 let s: SimNode;
 
+adminSuite((ready) => ({ t, admin } = ready));
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
   s = await startSimNode(t, admin);
 });
 afterAll(async () => {
   await s.sim.stop();
-  await t.close();
 });
 
 const noon = (plusMs = 0) => new Date(shanghaiDayStart(shanghaiDate()).getTime() + 12 * 3600_000 + plusMs);

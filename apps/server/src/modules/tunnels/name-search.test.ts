@@ -1,8 +1,9 @@
 import type { AdminNodeDetail, AdminTunnelRow, Paged, TunnelView } from "@burrow/contract";
 import { type CompiledQuery, sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { catchWarnings, createTestApp, onlyOn, TEST_DIALECT, type TestApp } from "../../../test/harness";
+import { catchWarnings, onlyOn, TEST_DIALECT, type TestApp } from "../../../test/harness";
 import * as nameSearch from "../../db/migrations/2026-11-25T08-00_tunnel_name_search";
 
 /**
@@ -32,9 +33,8 @@ const NAMES = [
   "deleted-web",
 ];
 
+adminSuite((ready) => ({ t, admin } = ready));
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
   node = await createTestNode(t, { host: "203.0.113.71" }, admin);
   owner = await t.register();
   await setPlan(t, owner.uid, { tunnel_limit: 50 });
@@ -43,7 +43,6 @@ beforeAll(async () => {
   const del = await t.api("DELETE", "/user/tun", { token: owner.token, body: { tun_id: tunnels.at(-1)?.tun_id } });
   expect(del.body.code).toBe("SUCCESS");
 });
-afterAll(() => t.close());
 
 /** The operators' list filtered by name: tun_ids, newest first, and the total. */
 async function search(name: string, path = "/super/tun/list", token = admin) {

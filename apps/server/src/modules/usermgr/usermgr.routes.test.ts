@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, dropPhone, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
+import { dropPhone, type TestApp } from "../../../test/harness";
 
 let t: TestApp;
 let admin: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
-});
-afterAll(() => t.close());
+adminSuite((ready) => ({ t, admin } = ready));
 
 type Paged<T> = { list: T[]; total: number; page: number; size: number };
 type Row = { uid: number; phone: string; status: number; role: number; balance: number };

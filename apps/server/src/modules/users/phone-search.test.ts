@@ -1,9 +1,10 @@
 import type { AdminNodeDetail, AdminTunnelRow, Paged } from "@burrow/contract";
 import { Role, UserStatus } from "@burrow/contract";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, dropPhone, onlyOn, TEST_DIALECT, type TestApp } from "../../../test/harness";
+import { dropPhone, onlyOn, TEST_DIALECT, type TestApp } from "../../../test/harness";
 import { direct, transact } from "../../shared/tx";
 import { hasPhone, NO_PHONE_PREFIX } from "./users.presenter";
 import { insertUser, uidsWithPhoneContaining, updateUserRow } from "./users.repository";
@@ -16,12 +17,10 @@ import { insertUser, uidsWithPhoneContaining, updateUserRow } from "./users.repo
 let t: TestApp;
 let admin: string;
 let node: AdminNodeDetail;
+adminSuite((ready) => ({ t, admin } = ready));
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
   node = await createTestNode(t, { host: "203.0.113.61" }, admin);
 });
-afterAll(() => t.close());
 
 const sorted = (uids: number[]) => [...uids].sort((a, b) => a - b);
 

@@ -6,6 +6,7 @@ import {
   type VerifyState,
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminSuite } from "../../../test/admin-fixtures";
 import { createTestNode } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { idNumbers } from "../../../test/verify-fixtures";
@@ -15,11 +16,7 @@ const idNumber = idNumbers(100);
 
 let t: TestApp;
 let admin: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
-});
-afterAll(() => t.close());
+adminSuite((ready) => ({ t, admin } = ready));
 
 const submit = (token: string, real_name: string, id_number: string) =>
   t.api<VerifyStartResult>("POST", "/user/verify", { token, body: { real_name, id_number } });
