@@ -19,8 +19,10 @@ import type { Operator } from "../../shared/actor";
 import { invalid, localDuplicated, notFound, refused, remoteDuplicated } from "../../shared/errors";
 import { randomToken } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
+import { recordEvent } from "../../shared/outbox";
 import { countRows, pageOf } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
+import { direct, type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { type DomainTargetNode, domainTargetNodes } from "../nodes/nodes.repository";
 import { tunnelsUsingDomains } from "../tunnels/tunnels.repository";
@@ -216,13 +218,29 @@ async function applyCheck(ctx: AppContext, row: DomainRow, now: Date): Promise<{
   }
   const flaggedAt = row.flagged_at ?? at;
   if (now.getTime() - Date.parse(flaggedAt) >= graceMs(ctx)) {
-    const r = await update(ctx, row, {
-      status: "pending",
-      verified_domain: null,
-      flagged_at: null,
-      verified_at: null,
-      problem: `TXT 验证记录缺失超过宽限期，域名已失效，请恢复记录后重新验证。${problem ?? ""}`,
-      checked_at: at,
+    const reason = "TXT 验证记录缺失超过宽限期";
+    const r = await transact(ctx, async (trx) => {
+      const lapsed = await update(
+        ctx,
+        row,
+        {
+          status: "pending",
+          verified_domain: null,
+          flagged_at: null,
+          verified_at: null,
+          problem: `${reason}，域名已失效，请恢复记录后重新验证。${problem ?? ""}`,
+          checked_at: at,
+        },
+        trx,
+      );
+      // The customer's notice; once per verification (a new one has a new verified_at).
+      await recordEvent(
+        trx,
+        "domain.verification_lost",
+        { uid: row.uid, domain_id: row.id, domain: row.domain, reason },
+        { key: `domain.verification_lost:${row.id}:${row.verified_at}`, now },
+      );
+      return lapsed;
     });
     return { row: r, ok: false };
   }
@@ -230,10 +248,15 @@ async function applyCheck(ctx: AppContext, row: DomainRow, now: Date): Promise<{
   return { row: r, ok: false };
 }
 
-async function update(ctx: AppContext, row: DomainRow, set: Partial<DomainRow>): Promise<DomainRow> {
+async function update(
+  ctx: AppContext,
+  row: DomainRow,
+  set: Partial<DomainRow>,
+  db: Tx = direct(ctx),
+): Promise<DomainRow> {
   let r: DomainRow;
   try {
-    r = await ctx.db
+    r = await db
       .updateTable("domains")
       .set({ ...set, updated_at: nowIso() })
       .where("id", "=", row.id)
@@ -248,7 +271,7 @@ async function update(ctx: AppContext, row: DomainRow, set: Partial<DomainRow>):
     throw err;
   }
   if (r.status !== row.status || r.verified_domain !== row.verified_domain)
-    ctx.events.emit("domain.changed", { uid: row.uid });
+    db.changes.emit("domain.changed", { uid: row.uid });
   return r;
 }
 

@@ -37,7 +37,7 @@ export async function recordHealth(
   const { node_id: _id, ...update } = values;
   await transact(ctx, async (trx) => {
     await holdNode(trx, node.node_id);
-    if (node.status !== status) await setNodeHealth(trx, node.node_id, status);
+    if (node.status !== status) await setNodeHealth(trx, node.node_id, status, error);
     await trx
       .insertInto("node_runtime")
       .values(values)

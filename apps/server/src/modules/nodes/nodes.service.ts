@@ -17,6 +17,7 @@ import type { DB } from "../../db/schema";
 import type { Operator } from "../../shared/actor";
 import { invalid, localDuplicated, notFound, refused } from "../../shared/errors";
 import { randomToken } from "../../shared/ids";
+import { recordEvent } from "../../shared/outbox";
 import { countSelected, pageOf } from "../../shared/paging";
 import { extend } from "../../shared/rows";
 import { nowIso } from "../../shared/time";
@@ -255,9 +256,16 @@ export async function updateNode(ctx: AppContext, op: Operator, body: UpdateNode
 
 /**
  * The node's health as the frp poller saw it (1 online, 2 offline, 3 exception), announced to the
- * frp decision caches. An operator's taking the node off the shelf wins over the poller.
+ * frp decision caches. An operator's taking the node off the shelf wins over the poller. Going
+ * from online to offline or exception records "node.down" (with `reason`, the poll's error), and
+ * back to online "node.up": the operators' notices.
  */
-export async function setNodeHealth(tx: Tx, nodeId: number, status: number): Promise<void> {
+export async function setNodeHealth(tx: Tx, nodeId: number, status: number, reason?: string | null): Promise<void> {
+  const before = await tx
+    .selectFrom("nodes")
+    .select(["status", "name"])
+    .where("node_id", "=", nodeId)
+    .executeTakeFirst();
   await tx
     .updateTable("nodes")
     .set({ status })
@@ -265,6 +273,13 @@ export async function setNodeHealth(tx: Tx, nodeId: number, status: number): Pro
     .where("status", "<>", NodeStatus.OffShelf)
     .execute();
   tx.changes.emit("node.changed", { node_id: nodeId });
+  if (!before || before.status === NodeStatus.OffShelf || before.status === status) return;
+  const at = new Date().toISOString();
+  const down = status === NodeStatus.Offline || status === NodeStatus.Exception;
+  if (before.status === NodeStatus.Online && down)
+    await recordEvent(tx, "node.down", { node_id: nodeId, name: before.name, at, reason: reason || "无法连接" });
+  else if (status === NodeStatus.Online && before.status !== NodeStatus.Online)
+    await recordEvent(tx, "node.up", { node_id: nodeId, name: before.name, at });
 }
 
 /** Deletes a node that no live tunnel uses, with its poller state (the node-deleted hooks). */

@@ -9,7 +9,7 @@ import { messageOf } from "./messages";
 import { channelsOf, verifiedEmailOf } from "./notices.repository";
 import type { NoticeDeliveryTable } from "./notices.table";
 
-/** Tunnel status notices wait this long: an offline that comes back within it sends nothing. */
+/** Status notices (tunnels, nodes) wait this long: a "down" that comes back within it sends nothing. */
 export const NOTICE_DEBOUNCE_MS = 2 * 60_000;
 /** A claimed delivery is another sender's for this long (a sender that dies leaves it to the next). */
 const CLAIM_MS = 5 * 60_000;
@@ -22,7 +22,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Every notice event (the contract's catalogue) becomes one delivery row per recipient and channel,
- * then the due ones are sent at once; the debounced ones (tunnel status) are left to the sender job.
+ * then the due ones are sent at once; the debounced ones (tunnel and node status) are left to the sender job.
  * At least once: the rows are unique per (event, person, channel), so a second run adds nothing,
  * and a row is marked sent only after its send.
  */
@@ -135,33 +135,44 @@ async function sendOne(ctx: AppContext, d: Delivery, now: Date): Promise<boolean
   }
 }
 
+/** Status pairs debounced per subject and person: the "down" type and its "up" (docs/notices.md). */
+const DEBOUNCED: Record<string, { up: string } | { down: string }> = {
+  "tunnel.offline": { up: "tunnel.online" },
+  "tunnel.online": { down: "tunnel.offline" },
+  "node.down": { up: "node.up" },
+  "node.up": { down: "node.down" },
+};
+
 /**
- * Tunnel status, debounced per tunnel and person: an offline is cancelled when the same tunnel
- * came online within the debounce window after it; an online is sent only when the offline before
- * it was sent (the customer was told it went down), cancelled when that offline was debounced.
+ * Tunnel and node status, debounced per subject and person: a "down" is cancelled when the same
+ * subject came back up within the debounce window after it; an "up" is sent only when the "down"
+ * before it was sent (the person was told it went down), cancelled when that one was debounced.
+ * Events are ordered by their outbox id (two in the same millisecond keep their order).
  */
 async function debounced(ctx: AppContext, d: Delivery): Promise<"send" | "cancel" | "wait"> {
+  const pair = DEBOUNCED[d.type];
+  if (!pair) return "send";
   const same = ctx.db
     .selectFrom("notice_deliveries")
     .select(["status", "event_at"])
     .where("subject", "=", d.subject)
     .where("uid", "=", d.uid)
     .where("id", "!=", d.id);
-  if (d.type === "tunnel.offline") {
+  if ("up" in pair) {
     const until = iso(new Date(d.event_at).getTime() + NOTICE_DEBOUNCE_MS);
     const back = await same
-      .where("type", "=", "tunnel.online")
+      .where("type", "=", pair.up)
       .where("channel", "=", "site")
-      .where("event_at", ">", d.event_at)
+      .where("event_id", ">", d.event_id)
       .where("event_at", "<=", until)
       .executeTakeFirst();
     return back ? "cancel" : "send";
   }
   const before = await same
-    .where("type", "=", "tunnel.offline")
+    .where("type", "=", pair.down)
     .where("channel", "=", d.channel)
-    .where("event_at", "<", d.event_at)
-    .orderBy("event_at", "desc")
+    .where("event_id", "<", d.event_id)
+    .orderBy("event_id", "desc")
     .executeTakeFirst();
   if (!before) return "cancel";
   if (before.status === "pending" || before.status === "sending") return "wait";

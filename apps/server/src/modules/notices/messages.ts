@@ -127,8 +127,9 @@ export function messageOf(event: DomainEventOf<NoticeEventType>): NoticeMessage 
       const p = event.payload;
       return m(
         `节点离线：${p.name}`,
-        `节点「${p.name}」（#${p.node_id}）于 ${minute(p.at)}（北京时间）无法连接：${p.reason}`,
+        `节点「${p.name}」（#${p.node_id}）于 ${minute(p.at)}（北京时间）无法连接，超过 2 分钟仍未恢复：${p.reason}`,
         "/admin/node",
+        `node:${p.node_id}`,
       );
     }
     case "node.up": {
@@ -137,6 +138,7 @@ export function messageOf(event: DomainEventOf<NoticeEventType>): NoticeMessage 
         `节点恢复：${p.name}`,
         `节点「${p.name}」（#${p.node_id}）于 ${minute(p.at)}（北京时间）恢复。`,
         "/admin/node",
+        `node:${p.node_id}`,
       );
     }
     case "payment.failing": {

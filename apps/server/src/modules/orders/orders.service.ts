@@ -439,6 +439,13 @@ export async function refundOrder(
       },
       ip: operator.ip,
     });
+    // The customer's notice (and webhooks) after the commit; one refund per order, the key says so.
+    await recordEvent(
+      trx,
+      "order.refunded",
+      { order_id: order.id, trade_id: order.trade_id, uid: order.uid, name: order.name, amount: refund },
+      { key: `order.refunded:${order.trade_id}`, now },
+    );
     return { trade_id: order.trade_id, refunded: refund, override, balance };
   });
   return result;

@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context";
 import { recordOnlinePayment } from "../orders/orders.service";
 import { checkNotify } from "./epay";
+import { noteRefusedPayment } from "./failing";
 
 /**
  * Handles the gateway's asynchronous notify. Refuses (and logs, changing nothing) any key beyond
@@ -13,6 +14,7 @@ export async function handleEpayNotify(ctx: AppContext, raw: Record<string, stri
   if (!raw) {
     ctx.metrics.payment("refused");
     ctx.log.warn("payment notify refused: a parameter is repeated");
+    await noteRefusedPayment(ctx, "参数重复");
     return false;
   }
   const log = ctx.log.child({ out_trade_no: raw.out_trade_no, trade_no: raw.trade_no });
@@ -20,6 +22,7 @@ export async function handleEpayNotify(ctx: AppContext, raw: Record<string, stri
   if (!checked.ok) {
     ctx.metrics.payment("refused");
     log.warn(`payment notify refused: ${checked.reason}`);
+    await noteRefusedPayment(ctx, checked.reason);
     return false;
   }
   const { params, amount } = checked;
@@ -39,5 +42,7 @@ export async function handleEpayNotify(ctx: AppContext, raw: Record<string, stri
   else if (outcome === "mismatch")
     log.warn({ money: params.money }, "payment notify refused: amount differs from the order");
   else log.info({ outcome }, "payment notify recorded");
+  if (outcome === "unknown") await noteRefusedPayment(ctx, "订单不存在");
+  else if (outcome === "mismatch") await noteRefusedPayment(ctx, "金额与订单不符");
   return outcome === "paid" || outcome === "duplicate";
 }

@@ -158,7 +158,7 @@ async function finalize(r: Run, client: acme.Client): Promise<Next> {
   const notice = row.renewal
     ? `已于 ${fmtDay(new Date().toISOString())} 自动续期，新证书到期时间 ${fmtDay(checked.notAfter)}；请重新下载证书，替换 frpc 使用的文件`
     : null;
-  const cert = await storeCertificate(ctx, row.uid, row.domain, "acme", checked, notice, new Date());
+  const cert = await storeCertificate(ctx, row.uid, row.domain, "acme", checked, notice, new Date(), !!row.renewal);
   await r.save(
     { cert_id: cert.id, message: `证书已签发，到期时间 ${fmtDay(checked.notAfter)}`, next_check_at: null },
     "issued",

@@ -1,5 +1,7 @@
 import type { SslCertView, SslUploadBody } from "@burrow/contract";
 import type { AppContext } from "../../context";
+import { recordEvent } from "../../shared/outbox";
+import { transact } from "../../shared/tx";
 import { checkUpload } from "./pem";
 import { certPurpose, requireSecret, sealKey } from "./secret";
 import { certView } from "./ssl.presenter";
@@ -18,6 +20,8 @@ export async function storeCertificate(
   checked: ReturnType<typeof checkUpload>,
   notice: string | null,
   now: Date,
+  /** an automatic renewal: records "cert.renewed" with the new certificate (the customer's notice) */
+  renewed = false,
 ): Promise<SslCertificateRow> {
   const at = now.toISOString();
   const values = {
@@ -34,17 +38,27 @@ export async function storeCertificate(
     notice_at: notice ? at : null,
     updated_at: at,
   };
-  await ctx.db
-    .insertInto("ssl_certificates")
-    .values({ uid, domain, ...values, created_at: at })
-    .onConflict((oc) => oc.columns(["uid", "domain"]).doUpdateSet(values))
-    .execute();
-  return ctx.db
-    .selectFrom("ssl_certificates")
-    .selectAll()
-    .where("uid", "=", uid)
-    .where("domain", "=", domain)
-    .executeTakeFirstOrThrow();
+  return transact(ctx, async (trx) => {
+    await trx
+      .insertInto("ssl_certificates")
+      .values({ uid, domain, ...values, created_at: at })
+      .onConflict((oc) => oc.columns(["uid", "domain"]).doUpdateSet(values))
+      .execute();
+    const cert = await trx
+      .selectFrom("ssl_certificates")
+      .selectAll()
+      .where("uid", "=", uid)
+      .where("domain", "=", domain)
+      .executeTakeFirstOrThrow();
+    if (renewed)
+      await recordEvent(
+        trx,
+        "cert.renewed",
+        { uid, cert_id: cert.id, domain, expires_at: cert.not_after },
+        { key: `cert.renewed:${cert.id}:${cert.not_after}`, now },
+      );
+    return cert;
+  });
 }
 
 export async function upload(

@@ -115,12 +115,18 @@ export async function chargeTraffic(trx: Tx, uid: number, bytes: number): Promis
 
 /** The share of the quota (plan and packs together) past which the customer hears of it once. */
 export const QUOTA_WARN_RATIO = 0.8;
+/** Every share the customer hears of, each once per period: 80 %, 95 % and used up. */
+const QUOTA_LINES = [
+  ["quota.80", QUOTA_WARN_RATIO],
+  ["quota.95", 0.95],
+  ["quota.100", 1],
+] as const;
 
 /**
- * Records "quota.80" when this charge takes the customer's usage across 80 % of their quota, in
- * the charging transaction: only the crossing charge does (not every poll after it), and the key
- * (the plan subscription and its end, which a renewal moves) keeps it to once per period even if
- * a quota grown meanwhile lets usage cross again.
+ * Records "quota.80" (and "quota.95", "quota.100") when this charge takes the customer's usage
+ * across that share of their quota, in the charging transaction: only the crossing charge does
+ * (not every poll after it), and the key (the plan subscription and its end, which a renewal
+ * moves) keeps it to once per period even if a quota grown meanwhile lets usage cross again.
  */
 async function warnAtThreshold(
   trx: Tx,
@@ -131,12 +137,15 @@ async function warnAtThreshold(
 ): Promise<void> {
   const quota = counted.reduce((n, s) => n + Number(s.traffic_quota), 0);
   const before = counted.reduce((n, s) => n + Number(s.traffic_used), 0);
-  const line = quota * QUOTA_WARN_RATIO;
-  if (quota <= 0 || before >= line || before + bytes < line) return;
-  await recordEvent(
-    trx,
-    "quota.80",
-    { uid, subscription_id: plan.id, period_end: plan.end_at, used: before + bytes, quota },
-    { key: `quota.80:${plan.id}:${plan.end_at ?? "open"}` },
-  );
+  if (quota <= 0) return;
+  for (const [type, ratio] of QUOTA_LINES) {
+    const line = quota * ratio;
+    if (before >= line || before + bytes < line) continue;
+    await recordEvent(
+      trx,
+      type,
+      { uid, subscription_id: plan.id, period_end: plan.end_at, used: before + bytes, quota },
+      { key: `${type}:${plan.id}:${plan.end_at ?? "open"}` },
+    );
+  }
 }

@@ -7,6 +7,7 @@ import { lockUser } from "../../shared/locks";
 import { type Tx, transact } from "../../shared/tx";
 import { findPlanWithLevel, type PlanWithLevel } from "../plans/plans.repository";
 import { GB, grantDefaultPlan } from "./default-plan";
+import { recordPlansExpired } from "./expiry-events";
 import { addMonths } from "./periods";
 import { carriedQuota } from "./replaced";
 import { findSubscription, livePlanSubscriptions } from "./subscriptions.repository";
@@ -355,6 +356,7 @@ export async function expireSubscriptions(ctx: AppContext, now = new Date()): Pr
   for (const { uid } of due) {
     expired += await transact(ctx, async (trx) => {
       await lockUser(trx, uid);
+      await recordPlansExpired(trx, uid, now);
       const r = await trx
         .updateTable("subscriptions")
         .set({ status: SubscriptionStatus.Expired })

@@ -12,9 +12,11 @@ import {
 import type { AppContext } from "../../context";
 import type { Operator } from "../../shared/actor";
 import { notFound, refused } from "../../shared/errors";
+import { recordEvent } from "../../shared/outbox";
 import { countRows, DEEP_OFFSET, pageOf } from "../../shared/paging";
 import { extend } from "../../shared/rows";
 import { nowIso } from "../../shared/time";
+import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { listOrders } from "../orders/orders.service";
 import { listMySubscriptions } from "../subscriptions/lists";
@@ -120,10 +122,11 @@ export async function staffReply(
   id: number,
   body: { content: string; attachments?: number[]; status?: 1 | 2 | 3 },
 ): Promise<AdminTicketDetail> {
-  if (!(await findTicket(ctx.db, id))) throw notFound("工单");
+  const ticket = await findTicket(ctx.db, id);
+  if (!ticket) throw notFound("工单");
   const status = body.status ?? TicketStatus.AwaitingUser;
   const now = nowIso();
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     const r = await trx
       .updateTable("tickets")
       .set((eb) => ({
@@ -138,7 +141,14 @@ export async function staffReply(
       .where("status", "<>", TicketStatus.Ended)
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw refused("工单已结束");
-    await addMessage(trx, id, { uid: op.uid, staff: true }, body.content, body.attachments ?? [], now);
+    const reply = await addMessage(trx, id, { uid: op.uid, staff: true }, body.content, body.attachments ?? [], now);
+    // The customer's notice, after the commit: one per staff reply.
+    await recordEvent(
+      trx,
+      "ticket.replied",
+      { uid: ticket.uid, ticket_id: id, reply_id: reply, title: ticket.title },
+      { key: `ticket.replied:${reply}` },
+    );
     await audit(trx, {
       operatorUid: op.uid,
       action: "ticket.reply",

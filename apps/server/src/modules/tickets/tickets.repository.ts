@@ -42,13 +42,13 @@ export async function addMessage(
   content: string,
   attachments: number[],
   at: string,
-): Promise<void> {
+): Promise<number> {
   const msg = await trx
     .insertInto("ticket_messages")
     .values({ ticket_id: ticketId, uid: author.uid, staff: author.staff ? 1 : 0, content, created_at: at })
     .returning("id")
     .executeTakeFirstOrThrow();
-  if (!attachments.length) return;
+  if (!attachments.length) return msg.id;
   const r = await trx
     .updateTable("ticket_attachments")
     .set({ ticket_id: ticketId, message_id: msg.id })
@@ -57,6 +57,7 @@ export async function addMessage(
     .where("ticket_id", "is", null)
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) !== attachments.length) throw invalid("attachments", "图片不存在或已使用，请重新上传");
+  return msg.id;
 }
 
 export const findTicket = (db: Kysely<DB>, id: number) =>

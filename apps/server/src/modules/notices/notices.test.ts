@@ -1,0 +1,341 @@
+import type { AddressInfo } from "node:net";
+import { NodeStatus, type NoticeSettings, type NoticeView, type Paged } from "@burrow/contract";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestNode } from "../../../test/frp-fixtures";
+import { createTestApp, type TestApp } from "../../../test/harness";
+import { giveBalance, makePlan } from "../../../test/store-fixtures";
+import { dispatchOutbox } from "../../shared/outbox-dispatch";
+import { direct, transact } from "../../shared/tx";
+import { setNodeHealth } from "../nodes/nodes.service";
+import { tunnelSeenOnline, tunnelsGone } from "../tunnels/sessions";
+import { NOTICE_DEBOUNCE_MS, sendDueNotices } from "./deliver";
+
+/** A real SMTP server in the test: every message it receives, raw. */
+interface Inbox {
+  url: string;
+  mails: { to: string[]; raw: string }[];
+  close(): Promise<void>;
+}
+
+async function startSmtp(): Promise<Inbox> {
+  const mails: Inbox["mails"] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, done) {
+      let raw = "";
+      stream.on("data", (c: Buffer) => {
+        raw += c.toString("utf8");
+      });
+      stream.on("end", () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+/** The decoded text of a received message (nodemailer writes UTF-8 bodies quoted-printable or base64). */
+function textOf(raw: string): string {
+  const [head, ...rest] = raw.split(/\r?\n\r?\n/);
+  const body = rest.join("\n\n");
+  if (/content-transfer-encoding:\s*base64/i.test(head))
+    return Buffer.from(body.replace(/\s+/g, ""), "base64").toString();
+  if (/content-transfer-encoding:\s*quoted-printable/i.test(head))
+    return Buffer.from(
+      body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(Number.parseInt(h, 16))),
+      "latin1",
+    ).toString("utf8");
+  return body;
+}
+const subjectOf = (raw: string) => {
+  const m = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)?.[1] ?? "";
+  return m.replace(/\r?\n[ \t]/g, "").replace(/=\?utf-8\?([BQ])\?([^?]*)\?=\s*/gi, (_, enc: string, s: string) =>
+    enc.toUpperCase() === "B"
+      ? Buffer.from(s, "base64").toString()
+      : Buffer.from(
+          s.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (__, h) => String.fromCharCode(Number.parseInt(h, 16))),
+          "latin1",
+        ).toString("utf8"),
+  );
+};
+
+let t: TestApp;
+let smtp: Inbox;
+beforeAll(async () => {
+  smtp = await startSmtp();
+  t = await createTestApp({ SMTP_URL: smtp.url, MAIL_FROM: "Burrow <noreply@burrow.test>" });
+});
+afterAll(async () => {
+  await t?.close();
+  await smtp?.close();
+});
+
+const notices = (token: string, query: Record<string, unknown> = {}) =>
+  t.api<Paged<NoticeView>>("GET", "/user/notice", { token, query });
+const unread = async (token: string) =>
+  (await t.api<{ count: number }>("GET", "/user/notice/unread", { token })).body.data.count;
+
+async function openTicket(token: string, title = "隧道连不上") {
+  const r = await t.api<{ ticket_id: number }>("POST", "/user/ticket", {
+    token,
+    body: { title, category: "other", content: "login to server failed" },
+  });
+  expect(r.body.code).toBe("SUCCESS");
+  return r.body.data.ticket_id;
+}
+async function staffReply(ticketId: number) {
+  const r = await t.api("POST", `/super/ticket/${ticketId}/reply`, {
+    token: await t.adminToken(),
+    body: { content: "请重启 frpc 再试" },
+  });
+  expect(r.body.code).toBe("SUCCESS");
+}
+
+describe("the notification centre", () => {
+  it("a staff reply to a ticket becomes one unread notice, shown once however often the event is handled; read one, read all", async () => {
+    const u = await t.register();
+    const ticket = await openTicket(u.token, "工单标题甲");
+    await staffReply(ticket);
+    expect(await unread(u.token)).toBe(0); // after the commit, through the outbox
+    await dispatchOutbox(t.ctx);
+    expect(await unread(u.token)).toBe(1);
+    const list = (await notices(u.token)).body.data;
+    expect(list.total).toBe(1);
+    expect(list.list[0]).toMatchObject({
+      type: "ticket.replied",
+      label: "工单有新回复",
+      title: "工单有新回复：工单标题甲",
+      link: `/help/ticket/${ticket}`,
+      read: false,
+    });
+
+    // At least once: the handler runs again (its delivery marked pending), nothing new appears.
+    await t.db.updateTable("outbox_deliveries").set({ status: "pending", attempts: 0 }).execute();
+    await t.db
+      .updateTable("outbox_deliveries")
+      .set({ next_at: new Date(0).toISOString() })
+      .execute();
+    await dispatchOutbox(t.ctx);
+    expect((await notices(u.token)).body.data.total).toBe(1);
+
+    // Another customer cannot read it; the owner can, once.
+    const other = await t.register();
+    const id = list.list[0].id;
+    expect((await t.api("POST", `/user/notice/${id}/read`, { token: other.token })).status).toBe(404);
+    const read = await t.api<NoticeView>("POST", `/user/notice/${id}/read`, { token: u.token });
+    expect(read.body.data.read).toBe(true);
+    expect(await unread(u.token)).toBe(0);
+
+    await staffReply(ticket);
+    await staffReply(ticket);
+    await dispatchOutbox(t.ctx);
+    expect(await unread(u.token)).toBe(2);
+    expect((await notices(u.token, { unread: 1 })).body.data.total).toBe(2);
+    const all = await t.api<{ count: number }>("POST", "/user/notice/readAll", { token: u.token });
+    expect(all.body.data.count).toBe(2);
+    expect(await unread(u.token)).toBe(0);
+    expect(await unread(other.token)).toBe(0);
+  });
+
+  it("an operator's refund tells the customer, with the amount", async () => {
+    const plan = await makePlan(t, { monthly_fee: 1500 });
+    const u = await t.register();
+    await giveBalance(t, u.uid, 2000);
+    const bought = await t.api<{ trade_id: string }>("POST", "/user/order", {
+      token: u.token,
+      body: { type: 2, plan_id: plan.id, period: "monthly", pay_method: 1 },
+    });
+    expect(bought.body.code).toBe("SUCCESS");
+    const refund = await t.api<{ refunded: number }>("POST", "/super/epay/order/refund", {
+      token: await t.adminToken(),
+      body: { trade_id: bought.body.data.trade_id },
+    });
+    expect(refund.body.code).toBe("SUCCESS");
+    await dispatchOutbox(t.ctx);
+    const refunded = (await notices(u.token)).body.data.list.find((n) => n.type === "order.refunded");
+    expect(refunded?.body).toContain(bought.body.data.trade_id);
+    expect(refunded?.body).toContain(`${(refund.body.data.refunded / 100).toFixed(2)} 元`);
+  });
+
+  it("a node going down tells every Manager (after the debounce), not customers; back up too", async () => {
+    const u = await t.register();
+    const admin = await t.adminToken();
+    const node = await createTestNode(t);
+    const mine = async () => (await notices(admin)).body.data.list.filter((n) => n.title.includes(node.name));
+    const later = (ms: number) => new Date(Date.now() + ms);
+    await setNodeHealth(direct(t.ctx), node.node_id, NodeStatus.Online);
+    await transact(t.ctx, (trx) => setNodeHealth(trx, node.node_id, NodeStatus.Offline, "connect ECONNREFUSED"));
+    await dispatchOutbox(t.ctx);
+    expect(await mine()).toEqual([]); // a new node's first "up" tells nobody; the "down" waits
+    await sendDueNotices(t.ctx, later(NOTICE_DEBOUNCE_MS + 1000));
+    const [down] = await mine();
+    expect(down).toMatchObject({ type: "node.down", link: "/admin/node" });
+    expect(down.body).toContain("connect ECONNREFUSED");
+    expect((await notices(u.token)).body.data.total).toBe(0);
+    // offline → exception is not another "down"
+    await transact(t.ctx, (trx) => setNodeHealth(trx, node.node_id, NodeStatus.Exception, "timeout"));
+    await transact(t.ctx, (trx) => setNodeHealth(trx, node.node_id, NodeStatus.Online));
+    await dispatchOutbox(t.ctx);
+    await sendDueNotices(t.ctx, later(2 * NOTICE_DEBOUNCE_MS + 2000));
+    expect((await mine()).map((n) => n.type)).toEqual(["node.up", "node.down"]);
+  });
+});
+
+describe("channels", () => {
+  it("refuses SMS for an event that is not urgent, naming the field, and changes nothing", async () => {
+    const u = await t.register();
+    const r = await t.api("PUT", "/user/notice/settings", {
+      token: u.token,
+      body: { type: "ticket.replied", channels: ["site", "sms"] },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe(10000);
+    expect(r.body.msg).toContain("channels");
+    const bad = await t.api("PUT", "/user/notice/settings", { token: u.token, body: { type: "nope", channels: [] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toContain("type");
+    // a customer cannot choose an operator event
+    const staffOnly = await t.api("PUT", "/user/notice/settings", {
+      token: u.token,
+      body: { type: "node.down", channels: ["site"] },
+    });
+    expect(staffOnly.status).toBe(400);
+    const s = (await t.api<NoticeSettings>("GET", "/user/notice/settings", { token: u.token })).body.data;
+    expect(s.events.find((e) => e.type === "ticket.replied")?.channels).toEqual(["site", "email"]);
+    expect(s.events.some((e) => e.type === "node.down")).toBe(false);
+    expect(s.events.find((e) => e.type === "quota.100")?.allowed).toEqual(["site", "email", "sms"]);
+  });
+
+  it("mails a verified notice address over SMTP: the code, then the notice (to, subject, body)", async () => {
+    const u = await t.register();
+    const address = `u${u.uid}@example.com`;
+    const set = await t.api<NoticeSettings>("POST", "/user/notice/email", { token: u.token, body: { email: address } });
+    expect(set.body.code).toBe("SUCCESS");
+    expect(set.body.data.email).toMatchObject({ address, verified: false, available: true });
+    const codeMail = smtp.mails.findLast((m) => m.to.includes(address))!;
+    expect(subjectOf(codeMail.raw)).toBe("【Burrow】通知邮箱验证码");
+    const code = /验证码是 (\d{6})/.exec(textOf(codeMail.raw))?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    const wrong = await t.api("POST", "/user/notice/email/verify", {
+      token: u.token,
+      body: { code: code === "000000" ? "111111" : "000000" },
+    });
+    expect(wrong.status).toBe(400);
+    const ok = await t.api<NoticeSettings>("POST", "/user/notice/email/verify", { token: u.token, body: { code } });
+    expect(ok.body.data.email).toMatchObject({ address, verified: true, reason: null });
+
+    const before = smtp.mails.length;
+    const ticket = await openTicket(u.token, "邮件工单");
+    await staffReply(ticket);
+    await dispatchOutbox(t.ctx);
+    const mail = smtp.mails.slice(before).find((m) => m.to.includes(address));
+    expect(mail).toBeDefined();
+    expect(subjectOf(mail!.raw)).toBe("【Burrow】工单有新回复：邮件工单");
+    expect(textOf(mail!.raw)).toContain(`客服回复了您的工单「邮件工单」（#${ticket}）`);
+    expect(mail!.raw).toMatch(/^From: Burrow <noreply@burrow\.test>/m);
+    // once per (event, channel): handled again, no second mail
+    await t.db
+      .updateTable("outbox_deliveries")
+      .set({ status: "pending", next_at: new Date(0).toISOString() })
+      .execute();
+    await dispatchOutbox(t.ctx);
+    expect(smtp.mails.slice(before).filter((m) => m.to.includes(address))).toHaveLength(1);
+
+    // e-mail off for ticket replies: the next reply is a notice only
+    await t.api("PUT", "/user/notice/settings", {
+      token: u.token,
+      body: { type: "ticket.replied", channels: ["site"] },
+    });
+    await staffReply(ticket);
+    await dispatchOutbox(t.ctx);
+    expect(smtp.mails.slice(before).filter((m) => m.to.includes(address))).toHaveLength(1);
+    expect(await unread(u.token)).toBe(2);
+  });
+
+  it("sends urgent notices by SMS when chosen", async () => {
+    const u = await t.register();
+    const r = await t.api("PUT", "/user/notice/settings", {
+      token: u.token,
+      body: { type: "tunnel.offline", channels: ["site", "sms"] },
+    });
+    expect(r.body.code).toBe("SUCCESS");
+    const node = await createTestNode(t);
+    const tun = await insertTunnel(u.uid, node.node_id);
+    await transact(t.ctx, (trx) => tunnelSeenOnline(trx, tun, null, new Date().toISOString()));
+    await transact(t.ctx, (trx) => tunnelsGone(trx, [tun]));
+    await dispatchOutbox(t.ctx);
+    await sendDueNotices(t.ctx, new Date(Date.now() + NOTICE_DEBOUNCE_MS + 1000));
+    const sms = t.sms.sent.filter((m) => m.phone === u.phone && m.scene === "notice");
+    expect(sms).toHaveLength(1);
+    expect(sms[0].code).toContain("已离线");
+  });
+});
+
+async function insertTunnel(uid: number, nodeId: number): Promise<number> {
+  const now = new Date().toISOString();
+  const r = await t.db
+    .insertInto("tunnels")
+    .values({
+      uid,
+      node_id: nodeId,
+      tun_name: `t${Math.random().toString(36).slice(2, 8)}`,
+      remote_port: 20000 + Math.floor(Math.random() * 100),
+      protocol: "tcp",
+      local_ip: "127.0.0.1",
+      local_port: 22,
+      custom_domains: "[]",
+      subdomain: null,
+      use_encryption: 0,
+      use_compression: 0,
+      bandwidth: 0,
+      enabled: 1,
+      status: 2,
+      created_at: now,
+      updated_at: now,
+    } as never)
+    .returning("tun_id")
+    .executeTakeFirstOrThrow();
+  return r.tun_id;
+}
+
+describe("tunnel status, debounced", () => {
+  it("an offline that comes back within 2 minutes sends nothing; one that stays away is told, then its return", async () => {
+    const u = await t.register();
+    const node = await createTestNode(t);
+    const tun = await insertTunnel(u.uid, node.node_id);
+    const online = () => transact(t.ctx, (trx) => tunnelSeenOnline(trx, tun, null, new Date().toISOString()));
+    const offline = () => transact(t.ctx, (trx) => tunnelsGone(trx, [tun]));
+    const later = (ms: number) => new Date(Date.now() + ms);
+
+    await online();
+    await offline();
+    await online(); // back within the window
+    await dispatchOutbox(t.ctx);
+    expect(await sendDueNotices(t.ctx, later(NOTICE_DEBOUNCE_MS + 5_000))).toBe(0);
+    expect((await notices(u.token)).body.data.total).toBe(0);
+
+    await offline(); // stays away
+    await dispatchOutbox(t.ctx);
+    expect(await sendDueNotices(t.ctx, later(30_000))).toBe(0); // not before the debounce
+    await sendDueNotices(t.ctx, later(NOTICE_DEBOUNCE_MS + 5_000));
+    let list = (await notices(u.token)).body.data.list;
+    expect(list.map((n) => n.type)).toEqual(["tunnel.offline"]);
+    expect(list[0].title).toContain("已离线");
+
+    await online();
+    await dispatchOutbox(t.ctx);
+    await sendDueNotices(t.ctx, later(2 * NOTICE_DEBOUNCE_MS + 10_000));
+    list = (await notices(u.token)).body.data.list;
+    expect(list.map((n) => n.type)).toEqual(["tunnel.online", "tunnel.offline"]);
+  });
+});
