@@ -58,6 +58,7 @@ import { usermgrModule } from "./modules/usermgr/usermgr.module";
 import { UserInfoCache } from "./modules/users/user-cache";
 import { usersModule } from "./modules/users/users.module";
 import { verifyModule } from "./modules/verify/verify.module";
+import { webhooksModule } from "./modules/webhooks/webhooks.module";
 import { seedFreshInstall } from "./seed";
 import { Authenticator } from "./shared/auth";
 import { createEventBus } from "./shared/events";
@@ -113,6 +114,7 @@ export const MODULES: readonly ModuleManifest[] = [
   invoicesModule,
   sslModule,
   outboxModule,
+  webhooksModule,
   noticesModule,
   apidocsModule,
 ];

@@ -220,6 +220,17 @@ export const ConfigSchema = z
      * once and kept in settings outside production, refused in production (two-factor cannot be enabled)
      */
     MFA_SECRET_KEY: z.preprocess(blankToUndef, z.string().min(32, "must be at least 32 characters").optional()),
+    /**
+     * key that encrypts customer webhooks' signing secrets in the database (AES-256-GCM); unset:
+     * generated once and kept in settings outside production, refused in production (no endpoint
+     * can be added)
+     */
+    WEBHOOK_SECRET_KEY: z.preprocess(blankToUndef, z.string().min(32, "must be at least 32 characters").optional()),
+    /**
+     * lets webhook endpoints be http:// on the loopback (127.0.0.0/8, ::1): for tests and local
+     * development only, refused in production (docs/webhooks.md)
+     */
+    WEBHOOK_ALLOW_LOOPBACK: z.preprocess(blankToUndef, bool.default(false)),
     /** Managers and support staff must sign in with a second factor (those without one enrol first) */
     STAFF_MFA_REQUIRED: z.preprocess(blankToUndef, bool.default(false)),
     /** default of the operator setting "creating a tunnel requires identity verification" */
@@ -298,6 +309,8 @@ export const ConfigSchema = z
         if (!c[key]) ctx.addIssue({ code: "custom", path: [key], message: "required for the epay gateway" });
       }
     }
+    if (c.WEBHOOK_ALLOW_LOOPBACK && c.NODE_ENV === "production")
+      ctx.addIssue({ code: "custom", path: ["WEBHOOK_ALLOW_LOOPBACK"], message: "refused in production" });
     if (c.AI_BASE_URL && !c.AI_MODEL)
       ctx.addIssue({ code: "custom", path: ["AI_MODEL"], message: "required with AI_BASE_URL" });
     const verify =

@@ -35,3 +35,4 @@ export * from "./traffic";
 export * from "./tunnels";
 export * from "./users";
 export * from "./verify";
+export * from "./webhooks";

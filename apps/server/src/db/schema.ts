@@ -23,6 +23,7 @@ import type { TicketTables } from "../modules/tickets/tickets.table";
 import type { TunnelTables } from "../modules/tunnels/tunnels.table";
 import type { UserTables } from "../modules/users/users.table";
 import type { VerifyTables } from "../modules/verify/verify.table";
+import type { WebhooksTables } from "../modules/webhooks/webhooks.table";
 
 /** Settings key/value store (JWT secret, default plan id, …). */
 export interface SettingsTable {
@@ -93,6 +94,7 @@ export interface DB
     SslTables,
     AgentTables,
     ApitokensTables,
+    WebhooksTables,
     NoticesTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;

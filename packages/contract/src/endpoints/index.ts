@@ -32,6 +32,7 @@ import { TunnelsApi } from "./tunnels";
 import { UsermgrApi } from "./usermgr";
 import { UsersApi } from "./users";
 import { VerifyApi } from "./verify";
+import { WebhooksApi } from "./webhooks";
 
 export { AffiliateApi } from "./affiliate";
 export { AgentsApi } from "./agents";
@@ -67,6 +68,7 @@ export { TunnelsApi } from "./tunnels";
 export { UsermgrApi } from "./usermgr";
 export { UsersApi } from "./users";
 export { VerifyApi } from "./verify";
+export { WebhooksApi } from "./webhooks";
 
 /** Every endpoint of the API, by domain: the server registers from it, the OpenAPI document and the route-table test read it. */
 export const Endpoints = {
@@ -104,4 +106,5 @@ export const Endpoints = {
   usermgr: UsermgrApi,
   users: UsersApi,
   verify: VerifyApi,
+  webhooks: WebhooksApi,
 } as const;

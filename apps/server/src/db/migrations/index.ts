@@ -38,6 +38,7 @@ import * as apiTokens from "./2026-11-28T06-00_api_tokens";
 import * as mfa from "./2026-11-28T06-10_mfa";
 import * as tunnelEvents from "./2026-11-28T06-20_tunnel_events";
 import * as nodeAgent from "./2026-11-28T06-30_node_agent";
+import * as webhooks from "./2026-11-28T09-20_webhooks";
 import * as notices from "./2026-11-28T09-10_notices";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
@@ -81,5 +82,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T06-00_api_tokens": apiTokens,
   "2026-11-28T06-10_mfa": mfa,
   "2026-11-28T06-20_tunnel_events": tunnelEvents,
+  "2026-11-28T09-20_webhooks": webhooks,
   "2026-11-28T09-10_notices": notices,
 };
