@@ -33,6 +33,7 @@ import { downloadsModule } from "./modules/downloads/downloads.module";
 import { frpModule } from "./modules/frp/frp.module";
 import { homeModule } from "./modules/home/home.module";
 import { invoicesModule } from "./modules/invoices/invoices.module";
+import { leavingModule } from "./modules/leaving/leaving.module";
 import { marketingModule } from "./modules/marketing/marketing.module";
 import { menuModule } from "./modules/menu/menu.module";
 import { nodesModule } from "./modules/nodes/nodes.module";
@@ -116,6 +117,7 @@ export const MODULES: readonly ModuleManifest[] = [
   outboxModule,
   webhooksModule,
   noticesModule,
+  leavingModule,
   apidocsModule,
 ];
 

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { NodeStatus, UserStatus } from "@burrow/contract";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { eraseAuthData } from "../src/modules/auth/account-data";
 import { revokeSessions } from "../src/modules/auth/sessions";
 import { setNodeHealth } from "../src/modules/nodes/nodes.service";
 import { findPlanWithLevel } from "../src/modules/plans/plans.repository";
@@ -14,6 +15,7 @@ import {
   grantBonusTraffic,
   revokePurchase,
 } from "../src/modules/subscriptions/subscriptions.service";
+import { restartAccountTunnels, stopAccountTunnels } from "../src/modules/tunnels/account-data";
 import {
   addTunnelTraffic,
   holdTunnel,
@@ -236,6 +238,20 @@ const CASES: Record<string, () => Promise<void>> = {
     const tun = await tunnelOf(u);
     await expectAnnounced("tunnel.changed", () => transact(t.ctx, (trx) => lockTunnel(trx, tun.tun_id, "test", 1)));
   },
+  // An account's deletion request stops its tunnels; its cancel starts them again (docs/leaving.md).
+  stopAccountTunnels: async () => {
+    const u = await customer();
+    await tunnelOf(u);
+    await expectAnnounced("tunnel.changed", () => transact(t.ctx, (trx) => stopAccountTunnels(trx, u.uid)));
+  },
+  restartAccountTunnels: async () => {
+    const u = await customer();
+    const tun = await tunnelOf(u);
+    await transact(t.ctx, (trx) => stopAccountTunnels(trx, u.uid));
+    await expectAnnounced("tunnel.changed", () =>
+      transact(t.ctx, (trx) => restartAccountTunnels(trx, u.uid, [tun.tun_id])),
+    );
+  },
   adminUpdateTunnel: async () => {
     const u = await customer();
     const tun = await tunnelOf(u);
@@ -269,6 +285,11 @@ const CASES: Record<string, () => Promise<void>> = {
     await expectAnnounced("tunnel.changed", () =>
       transact(t.ctx, (trx) => releaseTunnelHold(trx, { tun_id: tun.tun_id, uid: u.uid })),
     );
+  },
+  // An account's erasure revokes every session (announced) before deleting the rows.
+  eraseAuthData: async () => {
+    const u = await t.register();
+    await expectAnnounced("session.revoked", () => transact(t.ctx, (trx) => eraseAuthData(trx, u.uid)));
   },
   revokeSessions: async () => {
     const u = await t.register();

@@ -61,5 +61,6 @@ export const TicketStatusUserLabel: Record<number, string> = { 1: "已结束", 2
 export const ProcessStatus = { None: 0, Done: 1, Processing: 2, Rejected: 3 } as const;
 export const ProcessStatusLabel: Record<number, string> = { 0: "未提交", 1: "已完成", 2: "处理中", 3: "已驳回" };
 
-export const UserStatus = { Active: 1, Banned: -1 } as const;
-export const UserStatusLabel: Record<number, string> = { 1: "正常", [-1]: "已封禁" };
+/** Erased: the account was deleted at its owner's request (docs/leaving.md); it never signs in again. */
+export const UserStatus = { Active: 1, Banned: -1, Erased: -2 } as const;
+export const UserStatusLabel: Record<number, string> = { 1: "正常", [-1]: "已封禁", [-2]: "已注销" };

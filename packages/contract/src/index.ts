@@ -15,6 +15,7 @@ export * from "./enums";
 export * from "./frp";
 export * from "./home";
 export * from "./invoices";
+export * from "./leaving";
 export * from "./marketing";
 export * from "./menu";
 export * from "./mfa";

@@ -78,17 +78,18 @@ export const AdminPlanQuery = PageQuery.extend({
 });
 export type AdminPlanQuery = z.infer<typeof AdminPlanQuery>;
 
-/** One plan as operators see it: every SPEC §3 field. */
-export interface AdminPlan {
-  id: number;
+/** A plan's settings (SPEC §3) as stored and as shown: the plans table's columns and the operator's view share them. */
+export interface PlanFields {
   name: string;
   tag: string;
   simple_desc: string;
+  /** traffic in GB per period */
   traffic: number;
+  /** order type it is sold as: 2 plan subscription, 3 traffic pack */
   type: number;
   level_id: number;
-  level_name: string | null;
   sort: number;
+  /** Mbps */
   bandwidth: number;
   tunnel_limit: number;
   tunnel_peer_port_limit: number;
@@ -100,6 +101,12 @@ export interface AdminPlan {
   semiannual_fee_discount: number;
   annual_fee: number | null;
   annual_fee_discount: number;
+}
+
+/** One plan as operators see it: every SPEC §3 field. */
+export interface AdminPlan extends PlanFields {
+  id: number;
+  level_name: string | null;
   on_sale: boolean;
   is_default: boolean;
   /** subscriptions in use or over quota */

@@ -11,6 +11,7 @@ import type { DownloadTables } from "../modules/downloads/downloads.table";
 import type { FrpTables } from "../modules/frp/frp.table";
 import type { HomeTables } from "../modules/home/home.table";
 import type { InvoiceTables } from "../modules/invoices/invoices.table";
+import type { LeavingTables } from "../modules/leaving/leaving.table";
 import type { MarketingTables } from "../modules/marketing/marketing.table";
 import type { NodeTables } from "../modules/nodes/nodes.table";
 import type { NoticesTables } from "../modules/notices/notices.table";
@@ -94,6 +95,7 @@ export interface DB
     SslTables,
     AgentTables,
     ApitokensTables,
+    LeavingTables,
     WebhooksTables,
     NoticesTables {
   settings: SettingsTable;

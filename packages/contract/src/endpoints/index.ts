@@ -11,6 +11,7 @@ import { DownloadsApi } from "./downloads";
 import { FrpApi } from "./frp";
 import { HomeApi } from "./home";
 import { InvoicesApi } from "./invoices";
+import { LeavingApi } from "./leaving";
 import { MarketingApi } from "./marketing";
 import { MenuApi } from "./menu";
 import { NodesApi } from "./nodes";
@@ -47,6 +48,7 @@ export { DownloadsApi } from "./downloads";
 export { FrpApi } from "./frp";
 export { HomeApi } from "./home";
 export { InvoicesApi } from "./invoices";
+export { LeavingApi } from "./leaving";
 export { MarketingApi } from "./marketing";
 export { MenuApi } from "./menu";
 export { NodesApi } from "./nodes";
@@ -85,6 +87,7 @@ export const Endpoints = {
   frp: FrpApi,
   home: HomeApi,
   invoices: InvoicesApi,
+  leaving: LeavingApi,
   marketing: MarketingApi,
   menu: MenuApi,
   nodes: NodesApi,

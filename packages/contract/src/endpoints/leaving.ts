@@ -1,0 +1,55 @@
+import type { Paged } from "../codes";
+import { endpoint } from "../endpoint";
+import {
+  AdminDeletionQuery,
+  type AdminDeletionRow,
+  type DeletionPrecheck,
+  type DeletionView,
+  RequestDeletionBody,
+} from "../leaving";
+
+/**
+ * Leaving (docs/leaving.md): the data export and the account's deletion. Console sessions only (no
+ * token scope): a token can neither download the whole account nor delete it.
+ */
+export const LeavingApi = {
+  getUserLeavingExport: endpoint<null>()({
+    method: "GET",
+    url: "/user/leaving/export",
+    access: "user",
+    summary: "downloads the customer's data as JSON (needs a sign-in of the last 15 minutes; 3 an hour)",
+    raw: "file",
+  }),
+  getUserLeaving: endpoint<DeletionView | null>()({
+    method: "GET",
+    url: "/user/leaving",
+    access: "user",
+    summary: "the customer's pending deletion (the banner), or null",
+  }),
+  getUserLeavingPrecheck: endpoint<DeletionPrecheck>()({
+    method: "GET",
+    url: "/user/leaving/precheck",
+    access: "user",
+    summary: "what the deletion form must ask: money left to forfeit, whether a second factor is needed",
+  }),
+  postUserLeaving: endpoint<DeletionView>()({
+    method: "POST",
+    url: "/user/leaving",
+    access: "user",
+    summary: "asks for the account's deletion (password, second factor, confirmation): tunnels stop, erasure in 7 days",
+    body: RequestDeletionBody,
+  }),
+  deleteUserLeaving: endpoint<null>()({
+    method: "DELETE",
+    url: "/user/leaving",
+    access: "user",
+    summary: "cancels the pending deletion: the tunnels it stopped run again",
+  }),
+  getSuperLeaving: endpoint<Paged<AdminDeletionRow>>()({
+    method: "GET",
+    url: "/super/leaving",
+    access: "staff",
+    summary: "account deletions, pending and done (uid, asked at, executes at)",
+    query: AdminDeletionQuery,
+  }),
+} as const;
