@@ -300,8 +300,19 @@ export interface NodeRuntime {
   agent_grace_at: string | null;
 }
 
+/** Where a node's frps listens and the ports it hands out: stored, shown and written into its set-up alike. */
+export interface NodeListen {
+  host: string;
+  bind_port: number;
+  vhost_http_port: number | null;
+  vhost_https_port: number | null;
+  subdomain_host: string | null;
+  port_min: number;
+  port_max: number;
+}
+
 /** Fields both consoles show. */
-export interface NodeSummary {
+export interface NodeSummary extends NodeListen {
   node_id: number;
   name: string;
   area_id: number;
@@ -313,13 +324,6 @@ export interface NodeSummary {
   level_id: number;
   level_name: string;
   level: number;
-  host: string;
-  bind_port: number;
-  vhost_http_port: number | null;
-  vhost_https_port: number | null;
-  subdomain_host: string | null;
-  port_min: number;
-  port_max: number;
   bandwidth: number;
   /** 1 online, 2 offline, 3 exception, −1 off shelf */
   status: number;

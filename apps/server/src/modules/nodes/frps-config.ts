@@ -1,4 +1,4 @@
-import { FRP_PLUGIN_OPS, NetworkType, type NodeSetup } from "@burrow/contract";
+import { FRP_PLUGIN_OPS, NetworkType, type NodeListen, type NodeSetup } from "@burrow/contract";
 import { tomlLine, tomlStringArray } from "../../shared/toml";
 
 /** The frp release the generated install commands use (frp-protocol.md was written against it). */
@@ -14,17 +14,10 @@ export const FRP_VERSION = "0.70.1";
 export const FRPS_HEARTBEAT_TIMEOUT = 60;
 
 /** The node fields the generated frps set-up needs. */
-export interface SetupNode {
+export interface SetupNode extends NodeListen {
   node_id: number;
   name: string;
   net_type_id: number;
-  host: string;
-  bind_port: number;
-  vhost_http_port: number | null;
-  vhost_https_port: number | null;
-  subdomain_host: string | null;
-  port_min: number;
-  port_max: number;
   api_addr: string;
   api_user: string;
   api_password: string;

@@ -1,3 +1,4 @@
+import type { NodeListen } from "@burrow/contract";
 import type { Generated, Selectable } from "kysely";
 
 export interface AreaTable {
@@ -15,20 +16,13 @@ export interface NetTypeTable {
   created_at: string;
 }
 
-export interface NodeTable {
+export interface NodeTable extends NodeListen {
   node_id: Generated<number>;
   name: string;
   area_id: number;
   net_type_id: number;
   /** minimum store level (plan_levels.id) a customer's plan needs */
   level_id: number;
-  host: string;
-  bind_port: number;
-  vhost_http_port: number | null;
-  vhost_https_port: number | null;
-  subdomain_host: string | null;
-  port_min: number;
-  port_max: number;
   bandwidth: number;
   status: number;
   api_addr: string;
