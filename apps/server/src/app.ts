@@ -55,6 +55,7 @@ import { trafficModule } from "./modules/traffic/traffic.module";
 import { trafficSums } from "./modules/traffic/traffic.service";
 import { TrafficCache } from "./modules/traffic/traffic-cache";
 import { tunnelsModule } from "./modules/tunnels/tunnels.module";
+import { uptimeModule } from "./modules/uptime/uptime.module";
 import { usermgrModule } from "./modules/usermgr/usermgr.module";
 import { UserInfoCache } from "./modules/users/user-cache";
 import { usersModule } from "./modules/users/users.module";
@@ -118,6 +119,7 @@ export const MODULES: readonly ModuleManifest[] = [
   webhooksModule,
   noticesModule,
   leavingModule,
+  uptimeModule,
   apidocsModule,
 ];
 

@@ -26,6 +26,7 @@ const NO_QUEUE: Record<string, string> = {
   oidc: "binding a provider needs no operator; operators configure providers",
   orders: "orders are paid through the gateway; refunds are operators' own",
   tunnels: "tunnels need no approval; illegal-use rules and locks are operators' own",
+  uptime: "a customer's public status page takes effect at once; maintenance windows are operators' own",
 };
 
 type Ep = { method: string; access: string };

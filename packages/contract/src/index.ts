@@ -34,6 +34,7 @@ export * from "./subscriptions";
 export * from "./tickets";
 export * from "./traffic";
 export * from "./tunnels";
+export * from "./uptime";
 export * from "./users";
 export * from "./verify";
 export * from "./webhooks";

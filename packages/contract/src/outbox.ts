@@ -33,6 +33,7 @@ export const OutboxEventTypeLabel: Record<string, string> = {
   "node.up": "节点恢复",
   "payment.failing": "支付持续失败",
   "queue.waiting": "待办等待过久",
+  "node.maintenance": "节点维护通知",
 };
 
 export const OutboxDeliveryQuery = PageQuery.extend({

@@ -22,6 +22,7 @@ import type { SslTables } from "../modules/ssl/ssl.table";
 import type { SubscriptionTables } from "../modules/subscriptions/subscriptions.table";
 import type { TicketTables } from "../modules/tickets/tickets.table";
 import type { TunnelTables } from "../modules/tunnels/tunnels.table";
+import type { UptimeTables } from "../modules/uptime/uptime.table";
 import type { UserTables } from "../modules/users/users.table";
 import type { VerifyTables } from "../modules/verify/verify.table";
 import type { WebhooksTables } from "../modules/webhooks/webhooks.table";
@@ -97,7 +98,8 @@ export interface DB
     ApitokensTables,
     LeavingTables,
     WebhooksTables,
-    NoticesTables {
+    NoticesTables,
+    UptimeTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
   outbox_events: OutboxEventTable;

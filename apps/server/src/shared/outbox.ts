@@ -33,7 +33,14 @@ export interface DomainEvents {
     amount: number;
   };
   /** frps no longer holds a tunnel that was online (frp poller, with the status change) */
-  "tunnel.offline": { tun_id: number; uid: number; node_id: number; name: string };
+  "tunnel.offline": {
+    tun_id: number;
+    uid: number;
+    node_id: number;
+    name: string;
+    /** why, as far as the writer knows (UptimeCause: "client", "disabled", "locked"); absent on older rows */
+    cause?: string;
+  };
   /** a tunnel came online (frp plugin login or the poller seeing it held) */
   "tunnel.online": { tun_id: number; uid: number; node_id: number; name: string };
   /** a subscription's usage crossed 80 % of its quota (once per subscription and period) */
@@ -66,6 +73,19 @@ export interface DomainEvents {
   "payment.failing": { failures: number; since: string; last_reason: string };
   /** operators: a queue (the overview's waiting counters) has had work waiting too long */
   "queue.waiting": { key: string; label: string; path: string; count: number; oldest_at: string };
+  /**
+   * a maintenance window on nodes was announced, edited or cancelled (uptime, in the operator's
+   * transaction; `uids`: the customers with tunnels on those nodes then, to be told)
+   */
+  "node.maintenance": {
+    maintenance_id: number;
+    action: "announced" | "updated" | "cancelled";
+    title: string;
+    starts_at: string;
+    ends_at: string;
+    node_ids: number[];
+    uids: number[];
+  };
 }
 export type DomainEventType = keyof DomainEvents;
 

@@ -30,6 +30,7 @@ import { SubscriptionsApi } from "./subscriptions";
 import { TicketsApi } from "./tickets";
 import { TrafficApi } from "./traffic";
 import { TunnelsApi } from "./tunnels";
+import { UptimeApi } from "./uptime";
 import { UsermgrApi } from "./usermgr";
 import { UsersApi } from "./users";
 import { VerifyApi } from "./verify";
@@ -67,6 +68,7 @@ export { SubscriptionsApi } from "./subscriptions";
 export { TicketsApi } from "./tickets";
 export { TrafficApi } from "./traffic";
 export { TunnelsApi } from "./tunnels";
+export { UptimeApi } from "./uptime";
 export { UsermgrApi } from "./usermgr";
 export { UsersApi } from "./users";
 export { VerifyApi } from "./verify";
@@ -106,6 +108,7 @@ export const Endpoints = {
   traffic: TrafficApi,
   tickets: TicketsApi,
   tunnels: TunnelsApi,
+  uptime: UptimeApi,
   usermgr: UsermgrApi,
   users: UsersApi,
   verify: VerifyApi,

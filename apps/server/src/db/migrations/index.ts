@@ -41,6 +41,7 @@ import * as nodeAgent from "./2026-11-28T06-30_node_agent";
 import * as webhooks from "./2026-11-28T09-20_webhooks";
 import * as notices from "./2026-11-28T09-10_notices";
 
+import * as uptime from "./2026-11-28T09-30_uptime";
 import * as accountDeletion from "./2026-11-28T09-50_account_deletion";
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -86,4 +87,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T09-20_webhooks": webhooks,
   "2026-11-28T09-10_notices": notices,
   "2026-11-28T09-50_account_deletion": accountDeletion,
+  "2026-11-28T09-30_uptime": uptime,
 };

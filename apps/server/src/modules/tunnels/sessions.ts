@@ -14,8 +14,8 @@ import { releaseDeletedDomains } from "./tunnels.repository";
  * announced; a hold released or taken changes what every process decides, and is.
  */
 
-const STATUS_EVENT_COLUMNS = ["tun_id", "uid", "node_id", "tun_name"] as const;
-type StatusEventRow = { tun_id: number; uid: number; node_id: number; tun_name: string };
+const STATUS_EVENT_COLUMNS = ["tun_id", "uid", "node_id", "tun_name", "enabled"] as const;
+type StatusEventRow = { tun_id: number; uid: number; node_id: number; tun_name: string; enabled: number };
 
 /**
  * The tunnels of `ids` whose status the coming update changes (`when`), read under a row lock on
@@ -33,15 +33,33 @@ async function transitioning(
 /**
  * "tunnel.online" / "tunnel.offline" in the status change's transaction (handlers debounce;
  * shared/outbox.ts). No wake-up: these writes run on the frp hot path and stay quiet on the change
- * bus; the dispatch job delivers them within its interval.
+ * bus; the dispatch job delivers them within its interval. An offline one says why as far as the
+ * row tells (turned off, else the client went away; the uptime history refines it, docs/uptime.md).
  */
 async function recordStatusEvents(
   trx: Tx,
   type: "tunnel.online" | "tunnel.offline",
   rows: readonly StatusEventRow[],
+  cause?: "locked",
 ): Promise<void> {
-  const payloads = rows.map((r) => ({ tun_id: r.tun_id, uid: r.uid, node_id: r.node_id, name: r.tun_name }));
+  const payloads = rows.map((r) => ({
+    tun_id: r.tun_id,
+    uid: r.uid,
+    node_id: r.node_id,
+    name: r.tun_name,
+    ...(type === "tunnel.offline" && { cause: cause ?? (r.enabled === 1 ? "client" : "disabled") }),
+  }));
   await recordEvents(trx, type, payloads, { wake: false });
+}
+
+/**
+ * An operator's lock takes a connected tunnel offline without frps (its status becomes locked, so no
+ * CloseProxy records it): call before the lock's update, in its transaction; records
+ * "tunnel.offline" with cause "locked" when the tunnel was connected.
+ */
+export async function recordLockOffline(trx: Tx, tunId: number): Promise<void> {
+  const connected = await transitioning(trx, [tunId], (eb) => eb("status", "=", TunnelStatus.Connected));
+  await recordStatusEvents(trx, "tunnel.offline", connected, "locked");
 }
 
 /** Locked, deleted or turned off: frps holding such a tunnel's proxy is what gets its sessions refused. */

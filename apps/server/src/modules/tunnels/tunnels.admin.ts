@@ -5,6 +5,7 @@ import { invalid, localDuplicated, notFound, refused } from "../../shared/errors
 import { nowIso } from "../../shared/time";
 import { type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
+import { recordLockOffline } from "./sessions";
 import { cleanAddon, unmaskAddon } from "./tunnel-draft";
 import { recordTunnelEvents } from "./tunnel-events";
 import { findTunnel, markDeleted, nameTaken } from "./tunnels.repository";
@@ -19,6 +20,7 @@ import { getAdminTunnel } from "./tunnels.service";
  */
 export async function lockTunnel(trx: Tx, tunId: number, reason: string, operatorUid: number): Promise<void> {
   const now = nowIso();
+  await recordLockOffline(trx, tunId);
   const t = await trx
     .updateTable("tunnels")
     .set({ status: TunnelStatus.Locked, banned_reason: reason, updated_at: now })

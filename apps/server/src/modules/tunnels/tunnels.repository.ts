@@ -302,3 +302,17 @@ export async function pageTunnels<R>(
     () => countRows(filtered, memoTotal ? db : undefined),
   );
 }
+
+/** The customers with live tunnels on any of `nodeIds` (a maintenance announcement tells them). */
+export async function customersOnNodes(db: Kysely<DB>, nodeIds: readonly number[]): Promise<number[]> {
+  if (!nodeIds.length) return [];
+  const rows = await db
+    .selectFrom("tunnels")
+    .select("uid")
+    .distinct()
+    .where("node_id", "in", nodeIds)
+    .where("status", "<>", TunnelStatus.Deleted)
+    .orderBy("uid")
+    .execute();
+  return rows.map((r) => r.uid);
+}
