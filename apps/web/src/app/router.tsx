@@ -13,6 +13,7 @@ import { homeAdminRoutes } from "@/features/home/home.routes";
 import { invoicesAdminRoutes, invoicesCustomerRoutes } from "@/features/invoices/invoices.routes";
 import { marketingRoutes } from "@/features/marketing/marketing.routes";
 import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.routes";
+import { noticesRoutes } from "@/features/notices/notices.routes";
 import { oidcAdminRoutes, oidcCallbackRoute } from "@/features/oidc/oidc.routes";
 import { ordersCustomerRoutes, ordersRoutes, payResultRoute } from "@/features/orders/orders.routes";
 import { outboxAdminRoutes } from "@/features/outbox/outbox.routes";
@@ -25,8 +26,10 @@ import { subscriptionsRoutes } from "@/features/subscriptions/subscriptions.rout
 import { ticketsAdminRoutes, ticketsCustomerRoutes } from "@/features/tickets/tickets.routes";
 import { trafficAdminRoutes, trafficCustomerRoutes } from "@/features/traffic/traffic.routes";
 import { tunnelsAdminRoutes, tunnelsCustomerRoutes } from "@/features/tunnels/tunnels.routes";
+import { uptimeAdminRoutes, uptimePublicRoutes } from "@/features/uptime/uptime.routes";
 import { usermgrRoutes } from "@/features/usermgr/usermgr.routes";
 import { verifyAdminRoutes, verifyRoutes } from "@/features/verify/verify.routes";
+import { webhooksRoutes } from "@/features/webhooks/webhooks.routes";
 import { ADMIN_BASE } from "@/lib/access";
 import { lazyComponent, type RouteHandle } from "@/lib/route-types";
 import { RootRoute } from "./RootRoute";
@@ -36,6 +39,7 @@ import { RouteErrorPage } from "./RouteErrorPage";
 const customerRoutes: RouteObject[] = [
   ...dashboardRoutes,
   ...accountRoutes,
+  ...webhooksRoutes,
   ...verifyRoutes,
   ...tunnelsCustomerRoutes,
   ...nodesCustomerRoutes,
@@ -47,6 +51,7 @@ const customerRoutes: RouteObject[] = [
   ...subscriptionsRoutes,
   ...ordersCustomerRoutes,
   ...ticketsCustomerRoutes,
+  ...noticesRoutes,
   ...domainsCustomerRoutes,
   ...affiliateCustomerRoutes,
   ...invoicesCustomerRoutes,
@@ -75,6 +80,7 @@ const adminRoutes: RouteObject[] = [
   ...oidcAdminRoutes,
   ...invoicesAdminRoutes,
   ...outboxAdminRoutes,
+  ...uptimeAdminRoutes,
   { path: "dash", element: <Navigate to="/dashboard" replace /> },
 ];
 
@@ -96,6 +102,7 @@ export const routes: RouteObject[] = [
       },
       payResultRoute,
       oidcCallbackRoute,
+      ...uptimePublicRoutes,
       {
         path: "/403",
         handle: { title: "无权访问" } satisfies RouteHandle,

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Badge, Button, Drawer, Layout, Menu, type MenuProps } from "antd";
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
+import { NoticeBell } from "@/features/notices/components/NoticeBell";
 import { siteQuery } from "@/features/shell/shell.api";
 import { unreadTicketsQuery } from "@/features/tickets/tickets.api";
 import { useIsPhone } from "@/hooks/useIsPhone";
@@ -187,7 +188,10 @@ export function AppShell({ menu, base, user, children }: AppShellProps) {
             icon={open ? <RiMenuFoldLine size={20} /> : <RiMenuUnfoldLine size={20} />}
             onClick={() => (phone ? setDrawerOpen((o) => !o) : setCollapsed((c) => !c))}
           />
-          <UserMenu user={user} />
+          <div className="shell-header-end">
+            <NoticeBell />
+            <UserMenu user={user} />
+          </div>
         </Layout.Header>
         <Layout.Content ref={contentRef} className="shell-content">
           <div className="shell-content-inner">{children}</div>
