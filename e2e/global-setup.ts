@@ -91,6 +91,8 @@ export default async function globalSetup(): Promise<void> {
       FRP_POLL_INTERVAL: "5",
       // The dead-letter page retries a delivery and the spec waits for the handler (issue 31 §3).
       OUTBOX_DISPATCH: "1",
+      // webhooks.spec.ts posts to a receiver it starts on 127.0.0.1 (off by default, refused in production).
+      WEBHOOK_ALLOW_LOOPBACK: "1",
       // The tunnel specs create tunnels for unverified customers; verify.spec.ts turns it on itself.
       VERIFY_REQUIRED_FOR_TUNNELS: "0",
       // Domains and certificates talk to the loopback peers; only this server trusts pebble's HTTPS

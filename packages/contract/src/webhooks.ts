@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PageQuery } from "./common";
+import { NoticeEvents, type NoticeEventType, NoticeEventTypes } from "./notices";
 
 /**
  * Customer webhooks (docs/webhooks.md): HTTPS endpoints that receive the account's events as signed
@@ -7,15 +8,23 @@ import { PageQuery } from "./common";
  * future event elsewhere).
  */
 
-/** The events an endpoint may subscribe to, with their Chinese names (the customer-visible domain events). */
-export const WebhookEventLabel = {
-  "order.paid": "订单已支付",
-  "tunnel.offline": "隧道离线",
-  "tunnel.online": "隧道恢复上线",
-  "quota.80": "流量已用 80%",
-} as const satisfies Record<string, string>;
-export type WebhookEventType = keyof typeof WebhookEventLabel;
-export const WebhookEventTypes = Object.keys(WebhookEventLabel) as [WebhookEventType, ...WebhookEventType[]];
+type CustomerNotice = {
+  [K in NoticeEventType]: (typeof NoticeEvents)[K]["audience"] extends "customer" ? K : never;
+}[NoticeEventType];
+
+/**
+ * The events an endpoint may subscribe to: the customer-visible ones of the notice catalogue
+ * (notices.ts), with its Chinese names; operator events never leave the console.
+ */
+export type WebhookEventType = CustomerNotice;
+export const WebhookEventTypes = NoticeEventTypes.filter((t) => NoticeEvents[t].audience === "customer") as [
+  WebhookEventType,
+  ...WebhookEventType[],
+];
+export const WebhookEventLabel = Object.fromEntries(WebhookEventTypes.map((t) => [t, NoticeEvents[t].label])) as Record<
+  WebhookEventType,
+  string
+>;
 
 /** The type of the test send's payload (never a real event). */
 export const WEBHOOK_TEST_EVENT = "webhook.test";
