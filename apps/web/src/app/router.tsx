@@ -26,10 +26,8 @@ import { subscriptionsRoutes } from "@/features/subscriptions/subscriptions.rout
 import { ticketsAdminRoutes, ticketsCustomerRoutes } from "@/features/tickets/tickets.routes";
 import { trafficAdminRoutes, trafficCustomerRoutes } from "@/features/traffic/traffic.routes";
 import { tunnelsAdminRoutes, tunnelsCustomerRoutes } from "@/features/tunnels/tunnels.routes";
-import { uptimeAdminRoutes, uptimePublicRoutes } from "@/features/uptime/uptime.routes";
 import { usermgrRoutes } from "@/features/usermgr/usermgr.routes";
 import { verifyAdminRoutes, verifyRoutes } from "@/features/verify/verify.routes";
-import { webhooksRoutes } from "@/features/webhooks/webhooks.routes";
 import { ADMIN_BASE } from "@/lib/access";
 import { lazyComponent, type RouteHandle } from "@/lib/route-types";
 import { RootRoute } from "./RootRoute";
@@ -39,7 +37,6 @@ import { RouteErrorPage } from "./RouteErrorPage";
 const customerRoutes: RouteObject[] = [
   ...dashboardRoutes,
   ...accountRoutes,
-  ...webhooksRoutes,
   ...verifyRoutes,
   ...tunnelsCustomerRoutes,
   ...nodesCustomerRoutes,
@@ -80,7 +77,6 @@ const adminRoutes: RouteObject[] = [
   ...oidcAdminRoutes,
   ...invoicesAdminRoutes,
   ...outboxAdminRoutes,
-  ...uptimeAdminRoutes,
   { path: "dash", element: <Navigate to="/dashboard" replace /> },
 ];
 
@@ -102,7 +98,6 @@ export const routes: RouteObject[] = [
       },
       payResultRoute,
       oidcCallbackRoute,
-      ...uptimePublicRoutes,
       {
         path: "/403",
         handle: { title: "无权访问" } satisfies RouteHandle,

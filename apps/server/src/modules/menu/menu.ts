@@ -43,7 +43,6 @@ export const customerMenu: MenuDef[] = [
   { name: "实名认证", id: "verify", path: "/account/verify", icon: "verify", roles: ALL },
   { name: "发票", id: "invoice", path: "/invoice", icon: "invoice", roles: ALL },
   { name: "消息通知", id: "notices", path: "/notices", icon: "service", roles: ALL },
-  { name: "Webhook", id: "webhooks", path: "/account/webhooks", icon: "bardLine", roles: ALL },
   { name: "个人中心", id: "account", path: "/account/info", icon: "account", roles: ALL },
   { name: "管理后台", id: "adm", path: "/adm", icon: "setting", roles: STAFF },
 ];
@@ -69,7 +68,6 @@ export const adminMenu: MenuDef[] = [
     { name: "地区管理", id: "area", path: "/area", icon: "group", roles: MANAGER },
     { name: "网络类型", id: "type", path: "/type", icon: "setting", roles: MANAGER },
     { name: "商店等级", id: "level", path: "/level", icon: "store", roles: MANAGER },
-    { name: "维护计划", id: "maintenance", path: "/maintenance", icon: "setting", roles: MANAGER },
   ]),
   group("隧道", "tunnels", "list", MANAGER, [
     { name: "隧道管理", id: "tun", path: "/tun", icon: "list", roles: MANAGER },
