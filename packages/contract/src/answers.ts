@@ -133,6 +133,7 @@ export const OrderViewAnswer = z.strictObject({
   paid_at: time().nullable(),
   closed_at: time().nullable(),
   refunded_at: time().nullable(),
+  automatic: z.boolean().describe("bought by an automatic rule (auto-renewal, traffic top-up)"),
 });
 
 export const ConnRowAnswer = z.strictObject({

@@ -175,6 +175,8 @@ export interface OrderView {
   paid_at: string | null;
   closed_at: string | null;
   refunded_at: string | null;
+  /** bought by an automatic rule (auto-renewal, traffic top-up), not by the customer's hand */
+  automatic: boolean;
 }
 
 /** GET /user/order/{tradeID} → data (also the renewal page /epay/plan/{tradeID}). */

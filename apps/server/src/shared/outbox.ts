@@ -31,6 +31,8 @@ export interface DomainEvents {
     name: string;
     /** fen paid */
     amount: number;
+    /** bought by an automatic rule (auto-renewal, traffic top-up), not by the customer's hand; absent on older rows */
+    automatic?: boolean;
   };
   /** frps no longer holds a tunnel that was online (frp poller, with the status change) */
   "tunnel.offline": {
@@ -45,6 +47,37 @@ export interface DomainEvents {
   "tunnel.online": { tun_id: number; uid: number; node_id: number; name: string };
   /** a subscription's usage crossed 80 % of its quota (once per subscription and period) */
   "quota.80": QuotaCrossed;
+  /** a plan with auto-renewal on ends within three days: it will be renewed from the balance (autopay, once per period) */
+  "subscription.renewal_due": {
+    uid: number;
+    subscription_id: number;
+    plan_name: string;
+    /** the end the renewal extends (ISO) */
+    period_end: string;
+    /** fen the renewal will take from the balance, priced now */
+    amount: number;
+    /** the balance now, fen */
+    balance: number;
+  };
+  /** an automatic renewal could not be paid (autopay, at most once a Shanghai day; retried daily until the end) */
+  "subscription.renewal_failed": {
+    uid: number;
+    subscription_id: number;
+    plan_name: string;
+    period_end: string;
+    amount: number;
+    balance: number;
+    /** what the customer reads, e.g. "余额不足，自动续费失败" */
+    message: string;
+  };
+  /** an automatic traffic top-up was due but not bought (autopay: balance short, monthly cap reached, pack gone) */
+  "traffic.topup_failed": {
+    uid: number;
+    plan_id: number;
+    amount: number;
+    /** what the customer reads */
+    message: string;
+  };
   /** a sign-in from a device (user-agent family and network) the account had not signed in from (auth) */
   "auth.new_device": { uid: number; device: string; ip: string; at: string };
   /** usage crossed 95 % of the quota (as quota.80: once per subscription and period) */

@@ -32,6 +32,7 @@ export function presentOrder(o: OrderWithPlan): OrderView {
     paid_at: o.paid_at,
     closed_at: o.closed_at,
     refunded_at: o.refunded_at,
+    automatic: Number(o.automatic) === 1,
   };
 }
 

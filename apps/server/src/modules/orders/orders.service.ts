@@ -5,7 +5,6 @@ import {
   type BalanceLedgerRow,
   type CreateOrderBody,
   type CreateOrderResult,
-  ORDER_PAY_TIMEOUT_MINUTES,
   type OrderDetail,
   type OrderListQuery,
   type OrderQuote,
@@ -23,14 +22,12 @@ import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { invalid, notFound, refused } from "../../shared/errors";
-import { randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
 import { recordEvent } from "../../shared/outbox";
 import { extend } from "../../shared/rows";
-import { shanghaiWallClock } from "../../shared/time";
-import { type Tx, transact } from "../../shared/tx";
+import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
-import { releaseDiscountCode, reserveDiscountCode } from "../marketing/discount-codes";
+import { releaseDiscountCode } from "../marketing/discount-codes";
 import { findPlanWithLevel } from "../plans/plans.repository";
 import { presentStorePlanFor } from "../store/store.service";
 import { presentSubscription } from "../subscriptions/subscriptions.presenter";
@@ -44,24 +41,15 @@ import { presentLedger, presentOrder } from "./orders.presenter";
 import {
   findOrder,
   findOrderWithPlan,
-  insertOrder,
   ledgerOfOrder,
   ledgerPage,
   listAllOrders,
   listUserOrders,
 } from "./orders.repository";
 import type { OrderRow } from "./orders.table";
+import { placeOrder, runPaidHooks } from "./place";
 import { priceOrder } from "./pricing";
 import { shareValueOf, type ValueShare } from "./value-sources";
-
-/** Awaiting online orders one customer may have at a time. */
-export const MAX_AWAITING_ORDERS = 10;
-
-/** A trade id: Shanghai time to the second plus 6 random digits (20 digits, sortable, unguessable enough). */
-export function newTradeId(now = new Date()): string {
-  const stamp = shanghaiWallClock(now).toISOString().replace(/\D/g, "").slice(0, 14);
-  return `${stamp}${randomDigits(6)}`;
-}
 
 /** POST /user/order/preview: the price of an order for this customer now, nothing written. */
 export async function previewOrder(ctx: AppContext, uid: number, body: PreviewOrderBody): Promise<OrderQuote> {
@@ -69,9 +57,10 @@ export async function previewOrder(ctx: AppContext, uid: number, body: PreviewOr
 }
 
 /**
- * POST /user/order. In one transaction under the customer's lock: price it, take the promo code
- * use, write the order; with the balance (or nothing to pay) debit and deliver at once, else
- * answer the gateway link. Insufficient balance (20011) or any refusal rolls everything back.
+ * POST /user/order. In one transaction under the customer's lock (place.ts): price it, take the
+ * promo code use, write the order; with the balance (or nothing to pay) debit and deliver at
+ * once, else answer the gateway link. Insufficient balance (20011) or any refusal rolls
+ * everything back.
  */
 export async function createOrder(
   ctx: AppContext,
@@ -81,83 +70,10 @@ export async function createOrder(
 ): Promise<CreateOrderResult> {
   await requirePhone(ctx, uid);
   const now = new Date();
-  const out = await transact(ctx, async (trx) => {
+  return transact(ctx, async (trx) => {
     await lockUser(trx, uid);
-    // Each awaiting order holds a promo code use and a row for 15 minutes: cap them per customer,
-    // counted under the lock before anything else, so concurrent orders cannot pass it together.
-    const awaiting = await trx
-      .selectFrom("orders")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("uid", "=", uid)
-      .where("status", "=", PayStatus.Awaiting)
-      .executeTakeFirstOrThrow();
-    const priced = await priceOrder(trx, uid, body, now);
-    const q = priced.quote;
-    const willAwait = body.pay_method === PayMethod.Online && q.amount > 0;
-    if (willAwait && Number(awaiting.n) >= MAX_AWAITING_ORDERS) {
-      throw refused(`待支付订单过多（最多 ${MAX_AWAITING_ORDERS} 笔），请先完成支付或取消后再下单`);
-    }
-    if (priced.code) await reserveDiscountCode(trx, priced.code.id);
-    const order = await insertOrder(trx, {
-      trade_id: newTradeId(now),
-      uid,
-      type: body.type,
-      pay_method: body.pay_method,
-      pay_type: body.pay_method === PayMethod.Online ? body.pay_type : null,
-      status: PayStatus.Awaiting,
-      name: priced.name,
-      action: q.action,
-      plan_id: q.plan_id,
-      period: q.period,
-      months: q.months,
-      fee: q.fee,
-      price: q.price,
-      discount_code_id: priced.code?.id ?? null,
-      discount_code: priced.code?.code ?? null,
-      code_discount: q.code_discount,
-      upgrade_credit: q.upgrade_credit,
-      bonus: q.bonus,
-      amount: q.amount,
-      subscription_id: q.subscription_id,
-      replaces_subscription_id: q.replaces_subscription_id,
-      note: "",
-      client_ip: client.ip,
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + ORDER_PAY_TIMEOUT_MINUTES * 60_000).toISOString(),
-    });
-    if (!willAwait) {
-      if (q.amount > 0) {
-        await changeBalance(trx, { uid, change: -q.amount, reason: priced.name, orderId: order.trade_id });
-      }
-      const paid = { status: PayStatus.Paid, paid_at: now.toISOString() };
-      await trx.updateTable("orders").set(paid).where("id", "=", order.id).execute();
-      const changed = await fulfilOrder(trx, { ...order, ...paid }, { wasClosed: false, now, hooks: ctx.orderHooks });
-      await runPaidHooks(ctx, trx, order.trade_id, now);
-      return { result: { trade_id: order.trade_id, status: PayStatus.Paid, amount: q.amount, pay_url: null }, changed };
-    }
-    const payUrl = ctx.payments.payUrl(order);
-    await trx.updateTable("orders").set({ pay_url: payUrl }).where("id", "=", order.id).execute();
-    return {
-      result: { trade_id: order.trade_id, status: PayStatus.Awaiting, amount: q.amount, pay_url: payUrl },
-      changed: false,
-    };
+    return placeOrder(ctx, trx, { uid, body, now, clientIp: client.ip });
   });
-  return out.result;
-}
-
-/** Tells the order hooks (affiliate, invoices) about a paid order, as delivered, in its transaction. */
-async function runPaidHooks(ctx: AppContext, trx: Tx, tradeId: string, now: Date): Promise<void> {
-  const order = (await findOrder(trx, tradeId))!;
-  for (const hook of ctx.orderHooks) await hook.paid?.(trx, order, now);
-  // After-the-fact reactions (notices, webhooks) take the outbox: they run after the commit.
-  // Keyed by the order: a payment is recorded once (the conditional update above), the key says so.
-  const { id, trade_id, uid, type, name, amount } = order;
-  await recordEvent(
-    trx,
-    "order.paid",
-    { order_id: id, trade_id, uid, type, name, amount: Number(amount) },
-    { key: `order.paid:${trade_id}`, now },
-  );
 }
 
 /** What an online payment did to its order. */

@@ -55,6 +55,8 @@ export interface OrderTable {
   paid_at: string | null;
   closed_at: string | null;
   refunded_at: string | null;
+  /** 1: bought by an automatic rule (auto-renewal, traffic top-up; modules/autopay) */
+  automatic: Generated<number>;
 }
 export type OrderRow = Selectable<OrderTable>;
 export type NewOrderRow = Insertable<OrderTable>;
