@@ -73,6 +73,7 @@ export interface DownloadRow {
   arch: (typeof DownloadArches)[number];
   version: string;
   url: string;
+  /** SHA-256, lower-case hex */
   checksum: string;
   note: string;
   sort: number;

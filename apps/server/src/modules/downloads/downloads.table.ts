@@ -1,17 +1,11 @@
+import type { DownloadRow } from "@burrow/contract";
 import type { Generated } from "kysely";
 
-/** frpc builds operators publish for customers. */
-export interface ClientDownloadTable {
+/** frpc builds operators publish for customers: the contract's `DownloadRow`, os and arch stored as text. */
+export interface ClientDownloadTable extends Omit<DownloadRow, "id" | "os" | "arch"> {
   id: Generated<number>;
   os: string;
   arch: string;
-  version: string;
-  url: string;
-  /** SHA-256, lower-case hex */
-  checksum: string;
-  note: string;
-  sort: number;
-  created_at: string;
 }
 
 export interface DownloadTables {
