@@ -122,6 +122,7 @@ export interface WithdrawalRow {
   account: string | null;
   account_name: string | null;
   bank_name: string | null;
+  /** WithdrawalStatus: 1 done, 2 processing, 3 rejected */
   status: number;
   payout_ref: string | null;
   reason: string | null;

@@ -1,3 +1,4 @@
+import type { WithdrawalRow } from "@burrow/contract";
 import type { Generated, Selectable } from "kysely";
 
 /** One rebate: what an invitee's qualifying order earned its inviter (see the affiliate migration). */
@@ -34,22 +35,12 @@ export interface AffRebateTable {
 export type AffRebateRow = Selectable<AffRebateTable>;
 
 /** One withdrawal request. */
-export interface AffWithdrawalTable {
+export interface AffWithdrawalTable extends Omit<WithdrawalRow, "id" | "method"> {
   id: Generated<number>;
   uid: number;
-  amount: number;
-  /** balance, alipay, bank */
+  /** balance, alipay, bank (WithdrawMethod, stored as text); `account` is stored whole, masked when shown */
   method: string;
-  account: string | null;
-  account_name: string | null;
-  bank_name: string | null;
-  /** WithdrawalStatus: 1 done, 2 processing, 3 rejected */
-  status: number;
-  payout_ref: string | null;
-  reason: string | null;
   operator_uid: number | null;
-  created_at: string;
-  handled_at: string | null;
 }
 export type AffWithdrawalRow = Selectable<AffWithdrawalTable>;
 
