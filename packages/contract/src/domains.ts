@@ -61,23 +61,27 @@ export interface DomainRecord {
   value: string;
 }
 
-export interface DomainView {
-  id: number;
-  domain: string;
-  node_id: number;
-  node_name: string;
-  state: DomainState;
+/** A domain's check record: stored on its row, shown to the customer and to operators alike. */
+export interface DomainChecks {
   icp_no: string | null;
-  /** the records to create: the TXT proof and the CNAME to the node */
-  records: DomainRecord[];
   /** what the last check found missing or wrong, or why the domain was unbound */
   problem: string | null;
   verified_at: string | null;
   checked_at: string | null;
   flagged_at: string | null;
+  unbind_reason: string | null;
+}
+
+export interface DomainView extends DomainChecks {
+  id: number;
+  domain: string;
+  node_id: number;
+  node_name: string;
+  state: DomainState;
+  /** the records to create: the TXT proof and the CNAME to the node */
+  records: DomainRecord[];
   /** flagged: when its tunnels stop being accepted unless the TXT record is back */
   grace_until: string | null;
-  unbind_reason: string | null;
   /** the customer's tunnels that use it */
   tunnels: { tun_id: number; tun_name: string }[];
   created_at: string;
@@ -97,7 +101,7 @@ export const AdminDomainListQuery = PageQuery.extend({
 });
 export type AdminDomainListQuery = z.infer<typeof AdminDomainListQuery>;
 
-export interface AdminDomainRow {
+export interface AdminDomainRow extends DomainChecks {
   id: number;
   uid: number;
   nickname: string;
@@ -106,13 +110,7 @@ export interface AdminDomainRow {
   node_id: number;
   node_name: string;
   state: DomainState;
-  icp_no: string | null;
-  problem: string | null;
-  verified_at: string | null;
-  checked_at: string | null;
-  flagged_at: string | null;
   unbound_at: string | null;
-  unbind_reason: string | null;
   tunnels: { tun_id: number; tun_name: string }[];
   created_at: string;
 }

@@ -1,3 +1,4 @@
+import type { DomainChecks } from "@burrow/contract";
 import type { Generated, Selectable } from "kysely";
 
 /**
@@ -5,7 +6,7 @@ import type { Generated, Selectable } from "kysely";
  * lapsed), `verified`, `flagged` (a re-check found the TXT record gone; still usable until the
  * grace period ends), `unbound` (an operator took it away; never usable again by this row).
  */
-export interface DomainTable {
+export interface DomainTable extends DomainChecks {
   id: Generated<number>;
   uid: number;
   /** canonical form (normalizeDomain) */
@@ -17,14 +18,7 @@ export interface DomainTable {
   status: string;
   /** = domain while this row holds the name (verified or flagged), else NULL; unique */
   verified_domain: string | null;
-  icp_no: string | null;
-  /** what the last check found wrong, in words the customer can act on */
-  problem: string | null;
-  verified_at: string | null;
-  checked_at: string | null;
-  flagged_at: string | null;
   unbound_at: string | null;
-  unbind_reason: string | null;
   created_at: string;
   updated_at: string;
 }
