@@ -314,26 +314,31 @@ export const HandleIllegalBody = z
   .strict();
 export type HandleIllegalBody = z.infer<typeof HandleIllegalBody>;
 
-export interface IllegalFlagRow {
+/** One flag on a tunnel (a rule's match or a report), as stored and as operators see it. */
+export interface TunnelFlag {
   id: number;
   tun_id: number;
-  tun_name: string;
-  tun_status: number;
-  protocol: string;
-  addresses: string[];
   uid: number;
-  phone: string;
   node_id: number;
-  node_name: string;
   source: (typeof IllegalSources)[number];
   rule_id: number | null;
   reason: string;
   /** reporter's contact (reports only) */
   reporter: string;
+  /** 1 pending, 2 banned, 3 cleared */
   status: number;
   created_at: string;
   handled_at: string | null;
   handled_by: number | null;
+}
+
+export interface IllegalFlagRow extends TunnelFlag {
+  tun_name: string;
+  tun_status: number;
+  protocol: string;
+  addresses: string[];
+  phone: string;
+  node_name: string;
 }
 
 /** GET /super/tun/illegal/rule */

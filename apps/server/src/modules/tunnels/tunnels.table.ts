@@ -1,3 +1,4 @@
+import type { TunnelFlag } from "@burrow/contract";
 import type { ColumnType, Generated, Selectable } from "kysely";
 
 export interface TunnelTable {
@@ -87,21 +88,10 @@ export interface IllegalRuleTable {
 }
 
 /** A tunnel flagged as illegal, by a rule or a report, and what the operator decided. */
-export interface TunnelFlagTable {
+export interface TunnelFlagTable extends Omit<TunnelFlag, "id" | "source"> {
   id: Generated<number>;
-  tun_id: number;
-  uid: number;
-  node_id: number;
   /** rule | report */
   source: string;
-  rule_id: number | null;
-  reason: string;
-  reporter: string;
-  /** 1 pending, 2 banned, 3 cleared */
-  status: number;
-  created_at: string;
-  handled_at: string | null;
-  handled_by: number | null;
 }
 
 /** 连接诊断: one decision about a tunnel (tun_id 0: about its owner's sessions on the node), `count` times in `minute`. */
