@@ -26,6 +26,7 @@ import { subscriptionsRoutes } from "@/features/subscriptions/subscriptions.rout
 import { ticketsAdminRoutes, ticketsCustomerRoutes } from "@/features/tickets/tickets.routes";
 import { trafficAdminRoutes, trafficCustomerRoutes } from "@/features/traffic/traffic.routes";
 import { tunnelsAdminRoutes, tunnelsCustomerRoutes } from "@/features/tunnels/tunnels.routes";
+import { uptimeAdminRoutes, uptimePublicRoutes } from "@/features/uptime/uptime.routes";
 import { usermgrRoutes } from "@/features/usermgr/usermgr.routes";
 import { verifyAdminRoutes, verifyRoutes } from "@/features/verify/verify.routes";
 import { ADMIN_BASE } from "@/lib/access";
@@ -77,6 +78,7 @@ const adminRoutes: RouteObject[] = [
   ...oidcAdminRoutes,
   ...invoicesAdminRoutes,
   ...outboxAdminRoutes,
+  ...uptimeAdminRoutes,
   { path: "dash", element: <Navigate to="/dashboard" replace /> },
 ];
 
@@ -98,6 +100,7 @@ export const routes: RouteObject[] = [
       },
       payResultRoute,
       oidcCallbackRoute,
+      ...uptimePublicRoutes,
       {
         path: "/403",
         handle: { title: "无权访问" } satisfies RouteHandle,

@@ -68,6 +68,7 @@ export const adminMenu: MenuDef[] = [
     { name: "地区管理", id: "area", path: "/area", icon: "group", roles: MANAGER },
     { name: "网络类型", id: "type", path: "/type", icon: "setting", roles: MANAGER },
     { name: "商店等级", id: "level", path: "/level", icon: "store", roles: MANAGER },
+    { name: "维护计划", id: "maintenance", path: "/maintenance", icon: "setting", roles: MANAGER },
   ]),
   group("隧道", "tunnels", "list", MANAGER, [
     { name: "隧道管理", id: "tun", path: "/tun", icon: "list", roles: MANAGER },

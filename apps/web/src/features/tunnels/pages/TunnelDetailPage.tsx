@@ -8,6 +8,7 @@ import { FormModal } from "@/components/FormModal";
 import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
+import { TunnelUptimeCard } from "@/features/uptime/components/TunnelUptimeCard";
 import { feedback } from "@/lib/feedback";
 import { FrpcConfigCard } from "../components/FrpcConfigCard";
 import { TunnelConnsCard } from "../components/TunnelConnsCard";
@@ -125,6 +126,7 @@ export function TunnelDetailPage() {
         </div>
       )}
       <TunnelDoctorCard tunId={tunId} />
+      <TunnelUptimeCard tunId={tunId} />
       <TunnelTrafficCard tunId={tunId} />
       <TunnelConnsCard tunId={tunId} />
       <FormModal<TunnelFormValues>
