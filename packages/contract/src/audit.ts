@@ -64,6 +64,8 @@ export const AuditActionLabel = {
   "order.refund": "订单退款",
   "order.refund.override": "订单退款（人工定额）",
   "outbox.retry": "重试事件投递",
+  "passkey.register": "添加通行密钥",
+  "passkey.delete": "删除通行密钥",
   "plan.create": "新增套餐",
   "plan.update": "修改套餐",
   "plan.offSale": "下架套餐",

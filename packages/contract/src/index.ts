@@ -25,6 +25,7 @@ export * from "./notices";
 export * from "./oidc";
 export * from "./orders";
 export * from "./outbox";
+export * from "./passkeys";
 export * from "./plans";
 export * from "./settings";
 export * from "./site";

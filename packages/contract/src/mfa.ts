@@ -53,6 +53,10 @@ export interface MfaChallengeData {
   expires_at: string;
   /** true: the account must enrol a second factor first (the staff requirement) */
   setup: boolean;
+  /** the account has a passkey: POST /auth/mfa/passkey passes the step as well as a code */
+  passkey: boolean;
+  /** the account has TOTP: POST /auth/mfa takes a code (or a recovery code) */
+  totp: boolean;
 }
 
 /** GET /user/mfa */
@@ -64,6 +68,8 @@ export interface MfaStatus {
   recovery_codes_left: number;
   /** the operator requires a second factor for this account's role (STAFF_MFA_REQUIRED) */
   required: boolean;
+  /** registered passkeys (each passes the second step as well as TOTP does) */
+  passkeys: number;
 }
 
 /** POST /user/mfa/totp (and /auth/mfa/setup): a new secret to enter into an authenticator app. */

@@ -13,6 +13,16 @@ import {
   TotpDisableBody,
   type TotpEnrolment,
 } from "../mfa";
+import {
+  type PasskeyInfo,
+  PasskeyMfaBody,
+  PasskeyMfaOptionsBody,
+  type PasskeyOptions,
+  PasskeyParams,
+  PasskeyRegisterBody,
+  PasskeyRenameBody,
+  PasskeySignInBody,
+} from "../passkeys";
 import { ChangePasswordBody, ChangePhoneBody } from "../users";
 
 /** The auth endpoints (see endpoint.ts). */
@@ -141,5 +151,69 @@ export const AuthApi = {
     url: "/user/sessions/revoke-others",
     access: "user",
     summary: "signs out every other session of the account",
+  }),
+  // Passkeys (WebAuthn): the options are handed to the browser, its answer comes back with the body.
+  getUserPasskeys: endpoint<PasskeyInfo[]>()({
+    method: "GET",
+    url: "/user/passkeys",
+    access: "user",
+    summary: "the account's passkeys: name, transports, created, last used",
+  }),
+  postUserPasskeysOptions: endpoint<PasskeyOptions>()({
+    method: "POST",
+    url: "/user/passkeys/options",
+    access: "user",
+    summary: "registration options for a new passkey (challenge bound to this session, single use, 5 minutes)",
+  }),
+  postUserPasskeys: endpoint<PasskeyInfo>()({
+    method: "POST",
+    url: "/user/passkeys",
+    access: "user",
+    summary: "registers the passkey the browser created from the options, under a name (audited)",
+    body: PasskeyRegisterBody,
+  }),
+  patchUserPasskey: endpoint<null>()({
+    method: "PATCH",
+    url: "/user/passkeys/:id",
+    access: "user",
+    summary: "renames one of the account's passkeys",
+    params: PasskeyParams,
+    body: PasskeyRenameBody,
+  }),
+  postUserPasskeyDelete: endpoint<null>()({
+    method: "POST",
+    url: "/user/passkeys/:id/delete",
+    access: "user",
+    summary:
+      "deletes a passkey (needs the password or a current TOTP/recovery code; audited); refused for the last second factor the operator requires",
+    params: PasskeyParams,
+    body: TotpDisableBody,
+  }),
+  postAuthPasskeyOptions: endpoint<PasskeyOptions>()({
+    method: "POST",
+    url: "/auth/passkey/options",
+    access: "public",
+    summary: "options for signing in with a passkey (no phone: the browser offers the passkeys it holds)",
+  }),
+  postAuthPasskey: endpoint<TokenResult>()({
+    method: "POST",
+    url: "/auth/passkey",
+    access: "public",
+    summary: "signs in with a passkey (the browser's answer to /auth/passkey/options); answers a session token",
+    body: PasskeySignInBody,
+  }),
+  postAuthMfaPasskeyOptions: endpoint<PasskeyOptions>()({
+    method: "POST",
+    url: "/auth/mfa/passkey/options",
+    access: "public",
+    summary: "the second step with a passkey: options for the account the challenge (30006) names",
+    body: PasskeyMfaOptionsBody,
+  }),
+  postAuthMfaPasskey: endpoint<TokenResult>()({
+    method: "POST",
+    url: "/auth/mfa/passkey",
+    access: "public",
+    summary: "the second step with a passkey instead of a code; answers a session token",
+    body: PasskeyMfaBody,
   }),
 } as const;

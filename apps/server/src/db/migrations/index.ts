@@ -43,6 +43,7 @@ import * as notices from "./2026-11-28T09-10_notices";
 
 import * as uptime from "./2026-11-28T09-30_uptime";
 import * as accountDeletion from "./2026-11-28T09-50_account_deletion";
+import * as passkeys from "./2026-11-28T09-00_passkeys";
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
   "2026-11-21T00-00_foundation": foundation,
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T09-10_notices": notices,
   "2026-11-28T09-50_account_deletion": accountDeletion,
   "2026-11-28T09-30_uptime": uptime,
+  "2026-11-28T09-00_passkeys": passkeys,
 };

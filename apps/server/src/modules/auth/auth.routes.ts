@@ -8,6 +8,8 @@ import { confirmSetup, startSetup, verifySignIn } from "./challenge";
 import { changePassword, changePhone } from "./credentials";
 import { listSessions, revokeOtherSessions, revokeOwnSession } from "./devices";
 import { confirmTotp, disableTotp, mfaStatus, regenerateRecoveryCodes, startTotp } from "./mfa";
+import { passkeyMfa, passkeyMfaOptions, passkeySignIn, passkeySignInOptions } from "./passkey-signin";
+import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, renamePasskey } from "./passkeys";
 import { revokeSessions, SESSION_KIND } from "./sessions";
 
 export const clientMeta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: String(req.headers["user-agent"] ?? "") });
@@ -56,4 +58,27 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     await revokeOtherSessions(ctx, user);
     return null;
   });
+
+  // Passkeys: managed from 个人中心; a sign-in of their own, or the second step instead of a code.
+  defineRoute(app, ctx, AuthApi.getUserPasskeys, ({ user }) => listPasskeys(ctx, user.uid));
+  defineRoute(app, ctx, AuthApi.postUserPasskeysOptions, ({ user, req }) =>
+    passkeyRegistrationOptions(ctx, user, req.ip),
+  );
+  defineRoute(app, ctx, AuthApi.postUserPasskeys, ({ user, body, operator }) =>
+    registerPasskey(ctx, user, body, operator),
+  );
+  defineRoute(app, ctx, AuthApi.patchUserPasskey, async ({ user, params, body }) => {
+    await renamePasskey(ctx, user.uid, params.id, body.name);
+    return null;
+  });
+  defineRoute(app, ctx, AuthApi.postUserPasskeyDelete, async ({ user, params, body, operator }) => {
+    await deletePasskey(ctx, user.uid, params.id, body, operator);
+    return null;
+  });
+  defineRoute(app, ctx, AuthApi.postAuthPasskeyOptions, ({ req }) => passkeySignInOptions(ctx, clientMeta(req)));
+  defineRoute(app, ctx, AuthApi.postAuthPasskey, ({ body, req }) => passkeySignIn(ctx, body, clientMeta(req)));
+  defineRoute(app, ctx, AuthApi.postAuthMfaPasskeyOptions, ({ body, req }) =>
+    passkeyMfaOptions(ctx, body.challenge, clientMeta(req)),
+  );
+  defineRoute(app, ctx, AuthApi.postAuthMfaPasskey, ({ body, req }) => passkeyMfa(ctx, body, clientMeta(req)));
 }

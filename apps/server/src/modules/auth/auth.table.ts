@@ -55,6 +55,32 @@ export interface SmsCodeTable {
   used_at: string | null;
 }
 
+/** A WebAuthn credential (passkeys.ts). */
+export interface PasskeyTable {
+  id: Generated<number>;
+  uid: number;
+  /** base64url; unique across accounts */
+  credential_id: string;
+  /** base64url COSE public key */
+  public_key: string;
+  /** the last signature counter accepted: a lower or equal one (when not both 0) is refused */
+  counter: number;
+  /** JSON array of transport hints */
+  transports: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A WebAuthn challenge handed out: deleted when answered (single use) or expired. */
+export interface PasskeyChallengeTable {
+  challenge: string;
+  purpose: string;
+  uid: number;
+  bound_to: string;
+  expires_at: string;
+}
+
 /** Owned by the auth module: sessions, SMS codes, second factors and known devices. */
 export interface AuthTables {
   sessions: SessionTable;
@@ -62,4 +88,6 @@ export interface AuthTables {
   totp_factors: TotpFactorTable;
   recovery_codes: RecoveryCodeTable;
   known_devices: KnownDeviceTable;
+  passkeys: PasskeyTable;
+  passkey_challenges: PasskeyChallengeTable;
 }

@@ -19,8 +19,17 @@ import { transact } from "../../shared/tx";
 import { findUserByUid, type LoginMethod, recordLogin } from "../users/users.repository";
 import type { ClientMeta } from "./auth.service";
 import { noteSignInDevice } from "./devices";
-import { checkSecondFactor, confirmTotp, mfaRequiredFor, secondFactorError, startTotp, totpEnabled } from "./mfa";
+import {
+  checkSecondFactor,
+  confirmTotp,
+  hasSecondFactor,
+  mfaRequiredFor,
+  secondFactorError,
+  startTotp,
+  totpEnabled,
+} from "./mfa";
 import { issueSession } from "./sessions";
+import { hasPasskey } from "./webauthn";
 
 /*
  * The second step of a sign-in (docs/security.md "Two-factor sign-in"). A right password on an
@@ -47,6 +56,8 @@ async function challengeError(ctx: AppContext, uid: number, purpose: Purpose): P
     challenge,
     expires_at: new Date(exp * 1000).toISOString(),
     setup: purpose === "setup",
+    passkey: purpose === "mfa" && (await hasPasskey(ctx.db, uid)),
+    totp: purpose === "mfa" && (await totpEnabled(ctx.db, uid)),
   };
   const msg = purpose === "setup" ? "站点要求管理人员启用两步验证，请先完成设置" : "请输入两步验证码";
   return new AppError(ErrorCode.SecondFactorRequired, 401, msg, undefined, data);
@@ -92,7 +103,7 @@ export function openSession(ctx: AppContext, uid: number, meta: ClientMeta, how?
 }
 
 /**
- * After the password: a session, or — with TOTP on, or the staff requirement unmet — a 30006
+ * After the password: a session, or — with TOTP or a passkey, or the staff requirement unmet — a 30006
  * challenge for the second step.
  */
 export async function finishSignIn(
@@ -100,7 +111,7 @@ export async function finishSignIn(
   user: { uid: number; role: number },
   meta: ClientMeta,
 ): Promise<TokenResult> {
-  if (await totpEnabled(ctx.db, user.uid)) throw await challengeError(ctx, user.uid, "mfa");
+  if (await hasSecondFactor(ctx.db, user.uid)) throw await challengeError(ctx, user.uid, "mfa");
   if (mfaRequiredFor(ctx, user.role)) throw await challengeError(ctx, user.uid, "setup");
   return openSession(ctx, user.uid, meta);
 }
@@ -116,18 +127,39 @@ export async function refuseWithoutSecondFactor(
   db: Kysely<DB> = ctx.db,
 ): Promise<void> {
   // `db`: the caller's transaction when it has one (SQLite has one connection: another would wait on it).
-  if ((await totpEnabled(db, user.uid)) || mfaRequiredFor(ctx, user.role))
+  if ((await hasSecondFactor(db, user.uid)) || mfaRequiredFor(ctx, user.role))
     throw refused("此账号已启用两步验证，请使用手机号、密码和验证码登录");
 }
 
-/** POST /auth/mfa: the challenge and a TOTP or recovery code → the session. */
-export async function verifySignIn(ctx: AppContext, body: MfaVerifyBody, meta: ClientMeta): Promise<TokenResult> {
-  const { uid, cid } = await readChallenge(ctx, body.challenge, "mfa");
-  await assertUnspent(ctx, cid);
-  const r = await checkSecondFactor(ctx, uid, meta.ip, body.code, { recovery: true });
-  if (r !== "ok") throw secondFactorError(r);
+/** The account and id of an unexpired, unspent second-step challenge (passkey options are bound to it). */
+export async function secondStepOf(ctx: AppContext, challenge: string): Promise<{ uid: number; cid: string }> {
+  const c = await readChallenge(ctx, challenge, "mfa");
+  await assertUnspent(ctx, c.cid);
+  return c;
+}
+
+/**
+ * The second step, whichever factor proves it (`prove` throws unless the account's holder
+ * answered): the challenge is spent, then the session opened.
+ */
+export async function finishSecondStep(
+  ctx: AppContext,
+  challenge: string,
+  meta: ClientMeta,
+  prove: (uid: number, cid: string) => Promise<void>,
+): Promise<TokenResult> {
+  const { uid, cid } = await secondStepOf(ctx, challenge);
+  await prove(uid, cid);
   await spend(ctx, cid);
   return openSession(ctx, uid, meta);
+}
+
+/** POST /auth/mfa: the challenge and a TOTP or recovery code → the session. */
+export function verifySignIn(ctx: AppContext, body: MfaVerifyBody, meta: ClientMeta): Promise<TokenResult> {
+  return finishSecondStep(ctx, body.challenge, meta, async (uid) => {
+    const r = await checkSecondFactor(ctx, uid, meta.ip, body.code, { recovery: true });
+    if (r !== "ok") throw secondFactorError(r);
+  });
 }
 
 /** POST /auth/mfa/setup: the staff enrolment's secret (the setup challenge stands for the session). */

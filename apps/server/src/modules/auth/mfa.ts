@@ -11,6 +11,7 @@ import { findUserByUid } from "../users/users.repository";
 import { countedAttempt, FAILS_PER_ACCOUNT, FAILS_PER_IP, ipFailKey } from "./attempts";
 import { checkPasswordLimited } from "./auth.service";
 import { matchTotp, newTotpSecret, otpauthUri } from "./totp";
+import { hasPasskey, passkeysOf } from "./webauthn";
 
 /*
  * An account's TOTP factor and recovery codes (issue 34 §1; docs/security.md "Two-factor sign-in").
@@ -46,8 +47,13 @@ export async function totpEnabled(db: Kysely<DB>, uid: number): Promise<boolean>
   return Boolean((await factorOf(db, uid))?.enabled_at);
 }
 
+/** Whether the account has a second factor: TOTP or a passkey (either passes the second step). */
+export async function hasSecondFactor(db: Kysely<DB>, uid: number): Promise<boolean> {
+  return (await totpEnabled(db, uid)) || (await hasPasskey(db, uid));
+}
+
 export async function mfaStatus(ctx: AppContext, uid: number, role: number): Promise<MfaStatus> {
-  const [factor, left] = await Promise.all([
+  const [factor, left, passkeys] = await Promise.all([
     factorOf(ctx.db, uid),
     ctx.db
       .selectFrom("recovery_codes")
@@ -55,6 +61,7 @@ export async function mfaStatus(ctx: AppContext, uid: number, role: number): Pro
       .where("uid", "=", uid)
       .where("used_at", "is", null)
       .executeTakeFirst(),
+    passkeysOf(ctx.db, uid),
   ]);
   const enabled = Boolean(factor?.enabled_at);
   return {
@@ -62,6 +69,7 @@ export async function mfaStatus(ctx: AppContext, uid: number, role: number): Pro
     enabled_at: factor?.enabled_at ?? null,
     recovery_codes_left: enabled ? Number(left?.n ?? 0) : 0,
     required: mfaRequiredFor(ctx, role),
+    passkeys: passkeys.length,
   };
 }
 
@@ -134,7 +142,9 @@ export async function disableTotp(ctx: AppContext, uid: number, body: TotpDisabl
   const user = await findUserByUid(ctx.db, uid);
   if (!user) throw notFound("用户");
   if (!(await totpEnabled(ctx.db, uid))) throw refused("未启用两步验证");
-  if (mfaRequiredFor(ctx, user.role)) throw refused("站点要求管理人员必须使用两步验证，不能停用");
+  // A passkey meets the requirement too: TOTP may go while one stays.
+  if (mfaRequiredFor(ctx, user.role) && !(await hasPasskey(ctx.db, uid)))
+    throw refused("站点要求管理人员必须使用两步验证，不能停用");
   if (body.code !== undefined) {
     const r = await checkSecondFactor(ctx, uid, ip, body.code, { recovery: true });
     if (r !== "ok") throw secondFactorError(r);
@@ -152,10 +162,13 @@ export type SecondFactorResult = "ok" | "wrong" | "replayed";
 export const secondFactorError = (r: Exclude<SecondFactorResult, "ok">) =>
   r === "replayed" ? invalid("code", "该验证码已使用过，请等待验证器显示下一个验证码") : invalid("code", "验证码错误");
 
+/** The limiter key of an account's second-factor failures (TOTP, recovery codes and passkeys share it). */
+export const mfaFailKey = (uid: number): string => `mfa:fail:uid:${uid}`;
+
 const budgets = (uid: number, ip: string) =>
   [
     { key: ipFailKey(ip), limit: FAILS_PER_IP, onSuccess: "undo" },
-    { key: `mfa:fail:uid:${uid}`, limit: FAILS_PER_ACCOUNT, onSuccess: "reset" },
+    { key: mfaFailKey(uid), limit: FAILS_PER_ACCOUNT, onSuccess: "reset" },
   ] as const;
 
 /**

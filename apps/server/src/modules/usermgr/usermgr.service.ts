@@ -16,7 +16,7 @@ import { addDays, shanghaiDayStart } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { revokeAllApiTokens } from "../apitokens/api-tokens.service";
 import { audit, changeDetail } from "../audit/audit";
-import { mfaRequiredFor, totpEnabled } from "../auth/mfa";
+import { hasSecondFactor, mfaRequiredFor } from "../auth/mfa";
 import { hashPassword } from "../auth/passwords";
 import { revokeSessions } from "../auth/sessions";
 import { changeBalance, listLedger } from "../users/balance";
@@ -110,7 +110,7 @@ export async function updateUser(
       body.role !== undefined &&
       body.role !== target.role &&
       mfaRequiredFor(ctx, body.role) &&
-      !(await totpEnabled(trx, body.uid));
+      !(await hasSecondFactor(trx, body.uid));
     if (body.status === UserStatus.Banned || passwordHash || owesSecondFactor)
       await revokeSessions(trx, { uid: body.uid });
     if (passwordHash) await revokeAllApiTokens(trx, body.uid);

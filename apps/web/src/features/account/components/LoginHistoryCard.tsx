@@ -9,6 +9,7 @@ const METHOD_LABEL: Record<string, string> = {
   register: "注册",
   sms: "短信验证（绑定第三方）",
   oidc: "第三方",
+  passkey: "通行密钥",
 };
 
 /** How the session was opened: 密码, or the provider's name for a third-party sign-in. */
