@@ -11,6 +11,7 @@ import { domainsAdminRoutes, domainsCustomerRoutes } from "@/features/domains/do
 import { downloadsAdminRoutes, downloadsCustomerRoutes } from "@/features/downloads/downloads.routes";
 import { homeAdminRoutes } from "@/features/home/home.routes";
 import { invoicesAdminRoutes, invoicesCustomerRoutes } from "@/features/invoices/invoices.routes";
+import { leavingAdminRoutes, leavingCustomerRoutes } from "@/features/leaving/leaving.routes";
 import { marketingRoutes } from "@/features/marketing/marketing.routes";
 import { nodesAdminRoutes, nodesCustomerRoutes } from "@/features/nodes/nodes.routes";
 import { noticesRoutes } from "@/features/notices/notices.routes";
@@ -38,6 +39,7 @@ import { RouteErrorPage } from "./RouteErrorPage";
 const customerRoutes: RouteObject[] = [
   ...dashboardRoutes,
   ...accountRoutes,
+  ...leavingCustomerRoutes,
   ...verifyRoutes,
   ...tunnelsCustomerRoutes,
   ...nodesCustomerRoutes,
@@ -78,6 +80,7 @@ const adminRoutes: RouteObject[] = [
   ...oidcAdminRoutes,
   ...invoicesAdminRoutes,
   ...outboxAdminRoutes,
+  ...leavingAdminRoutes,
   ...uptimeAdminRoutes,
   { path: "dash", element: <Navigate to="/dashboard" replace /> },
 ];

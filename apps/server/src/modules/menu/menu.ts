@@ -44,6 +44,7 @@ export const customerMenu: MenuDef[] = [
   { name: "发票", id: "invoice", path: "/invoice", icon: "invoice", roles: ALL },
   { name: "消息通知", id: "notices", path: "/notices", icon: "service", roles: ALL },
   { name: "个人中心", id: "account", path: "/account/info", icon: "account", roles: ALL },
+  { name: "数据导出与注销", id: "leaving", path: "/account/leaving", icon: "account", roles: ALL },
   { name: "管理后台", id: "adm", path: "/adm", icon: "setting", roles: STAFF },
 ];
 
@@ -85,6 +86,7 @@ export const adminMenu: MenuDef[] = [
   { name: "站点设置", id: "setting", path: "/setting", icon: "setting", roles: MANAGER },
   { name: "审计日志", id: "audit", path: "/audit", icon: "article", roles: MANAGER },
   { name: "事件投递", id: "outbox", path: "/outbox", icon: "shield", roles: MANAGER },
+  { name: "账号注销", id: "leaving", path: "/leaving", icon: "user", roles: STAFF },
   { name: "返回用户端", id: "dash", path: "/dash", icon: "gobackLine", roles: STAFF },
 ];
 

@@ -4,6 +4,7 @@ import { Navigate, Outlet, useLocation, useMatches } from "react-router";
 import { ApiError } from "@/api/client";
 import { FullPageSpin } from "@/components/FullPageSpin";
 import { userInfoQuery } from "@/features/account/account.api";
+import { DeletionBanner } from "@/features/leaving/components/DeletionBanner";
 import { type MenuArea, menuQuery } from "@/features/shell/shell.api";
 import { ADMIN_BASE, canAccessPath } from "@/lib/access";
 import { readBan } from "@/lib/ban";
@@ -70,6 +71,8 @@ export function AreaLayout({ area }: AreaLayoutProps) {
 
   return (
     <AppShell menu={menu.data} base={base} user={user.data}>
+      {/* a pending account deletion shows on every console page, with its cancel */}
+      {area === "console" ? <DeletionBanner /> : null}
       <Outlet />
     </AppShell>
   );
