@@ -11,6 +11,7 @@ import {
 } from "@burrow/contract";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
+import { giveBalance, makePlan } from "../../../test/store-fixtures";
 import { recordEvent } from "../../shared/outbox";
 import { dispatchOutbox } from "../../shared/outbox-dispatch";
 import { direct } from "../../shared/tx";
@@ -269,6 +270,67 @@ describe("delivery", () => {
     expect(r.body.data).toMatchObject({ status: "active", paused_reason: null, failure_streak: 0 });
     expect(await deliverWebhooks(t.ctx)).toEqual({ sent: WEBHOOK_LIMITS.pauseAfterFailures + 3, failed: 0 });
     expect(await hookOf(u.token, hook.id)).toMatchObject({ pending: 0, failure_streak: 0 });
+  });
+
+  it("pauses after failures in a row spanning a day, even under 20", async () => {
+    const u = await t.register();
+    const hook = await addHook(u.token, {});
+    answer = (_req, res) => {
+      res.statusCode = 500;
+      res.end();
+    };
+    await paid(u.uid, 200);
+    await dispatchOutbox(t.ctx);
+    const t0 = Date.now();
+    await deliverWebhooks(t.ctx, { now: () => new Date(t0) });
+    expect(await hookOf(u.token, hook.id)).toMatchObject({ status: "active", failure_streak: 1 });
+    // Its retry, a day later (as if the endpoint had failed all day): the second failure pauses it.
+    await deliverWebhooks(t.ctx, { now: () => new Date(t0 + WEBHOOK_LIMITS.pauseAfterMs) });
+    expect(await hookOf(u.token, hook.id)).toMatchObject({
+      status: "paused",
+      paused_reason: "failures",
+      failure_streak: 2,
+    });
+  });
+
+  it("bounds the queue per endpoint: past it a new event is logged as not sent", async () => {
+    const u = await t.register();
+    const hook = await addHook(u.token, {});
+    await t.api("PATCH", `/user/webhook/${hook.id}`, { token: u.token, body: { enabled: false } });
+    const bound = WEBHOOK_LIMITS.maxPending;
+    WEBHOOK_LIMITS.maxPending = 2;
+    try {
+      for (let i = 0; i < 3; i++) await paid(u.uid, 500 + i);
+      await dispatchOutbox(t.ctx);
+    } finally {
+      WEBHOOK_LIMITS.maxPending = bound;
+    }
+    const log = await deliveries(u.token, hook.id);
+    expect(log.map((d) => d.status)).toEqual(["dropped", "pending", "pending"]);
+    expect(log[0].error).toContain("队列已满");
+    expect(await hookOf(u.token, hook.id)).toMatchObject({ pending: 2 });
+  });
+
+  it("queues the owner's real event: a plan bought with the balance posts order.paid", async () => {
+    const u = await t.register();
+    const hook = await addHook(u.token, {});
+    const plan = await makePlan(t);
+    await giveBalance(t, u.uid, 100_000);
+    const order = await t.api<{ trade_id: string }>("POST", "/user/order", {
+      token: u.token,
+      body: { type: 2, plan_id: plan.id, period: "monthly", pay_method: 1 },
+    });
+    expect(order.body.code).toBe("SUCCESS");
+    await dispatchOutbox(t.ctx);
+    await deliverWebhooks(t.ctx);
+    const bodies = received.map((r) => JSON.parse(r.body));
+    expect(bodies).toEqual([
+      expect.objectContaining({
+        type: "order.paid",
+        data: expect.objectContaining({ trade_id: order.body.data.trade_id }),
+      }),
+    ]);
+    expect((await deliveries(u.token, hook.id))[0]).toMatchObject({ status: "success" });
   });
 
   it("a customer's pause holds deliveries too", async () => {
