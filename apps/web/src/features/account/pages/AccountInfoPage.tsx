@@ -8,6 +8,7 @@ import { ChangePasswordCard } from "../components/ChangePasswordCard";
 import { ChangePhoneCard } from "../components/ChangePhoneCard";
 import { FrpTokenCard } from "../components/FrpTokenCard";
 import { LoginHistoryCard } from "../components/LoginHistoryCard";
+import { PasskeysCard } from "../components/PasskeysCard";
 import { ProfileCard } from "../components/ProfileCard";
 import { SessionsCard } from "../components/SessionsCard";
 import { TwoFactorCard } from "../components/TwoFactorCard";
@@ -36,6 +37,9 @@ export function AccountInfoPage() {
         </Col>
         <Col xs={24} xl={12}>
           <TwoFactorCard />
+        </Col>
+        <Col span={24}>
+          <PasskeysCard />
         </Col>
         <Col span={24}>
           <SessionsCard />

@@ -12,6 +12,7 @@ import { AuthCard } from "../components/AuthCard";
 import { AuthLink } from "../components/AuthLink";
 import { SecondFactorForm } from "../components/SecondFactorForm";
 import { signIn } from "../login.requests";
+import { signInWithPasskey } from "../passkey.requests";
 
 export interface LoginPageProps {
   /** starts the session and opens the dashboard */
@@ -38,15 +39,18 @@ export function LoginPage({ onSignedIn, go, notice }: LoginPageProps) {
   /** the second step after a right password (30006): a code, or the staff enrolment */
   const [mfa, setMfa] = useState<MfaChallengeData>();
   const restart = useCallback(() => setMfa(undefined), []);
-  const submit = async (values: LoginBody) => {
-    setPending(true);
+  const [passkeyPending, setPasskeyPending] = useState(false);
+  /** Signs in with the phone and password, or (`values` absent) with a passkey the browser holds. */
+  const submit = async (values?: LoginBody) => {
+    const setBusy = values ? setPending : setPasskeyPending;
+    setBusy(true);
     setBanned(undefined);
     try {
-      const { token } = await signIn(values);
+      const { token } = values ? await signIn(values) : await signInWithPasskey();
       clearBan();
       onSignedIn(token);
     } catch (error) {
-      setPending(false);
+      setBusy(false);
       if (error instanceof ApiError && error.code === ErrorCode.SecondFactorRequired) {
         setMfa(error.data as MfaChallengeData);
       } else if (error instanceof ApiError && error.code === ErrorCode.AccountBanned) {
@@ -68,7 +72,13 @@ export function LoginPage({ onSignedIn, go, notice }: LoginPageProps) {
   if (mfa)
     return (
       <AuthCard title="两步验证" subtitle="此账号已启用两步验证">
-        <SecondFactorForm challenge={mfa.challenge} onSignedIn={onSignedIn} onRestart={restart} />
+        <SecondFactorForm
+          challenge={mfa.challenge}
+          totp={mfa.totp}
+          passkey={mfa.passkey}
+          onSignedIn={onSignedIn}
+          onRestart={restart}
+        />
       </AuthCard>
     );
   return (
@@ -100,6 +110,9 @@ export function LoginPage({ onSignedIn, go, notice }: LoginPageProps) {
           登录
         </Button>
       </Form>
+      <Button block size="large" loading={passkeyPending} onClick={() => void submit()} style={{ marginTop: 12 }}>
+        使用通行密钥登录
+      </Button>
       <OidcLoginButtons />
       <div className="auth-links">
         <AuthLink to="/reg" go={go}>
