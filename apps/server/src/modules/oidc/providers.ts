@@ -115,7 +115,7 @@ export async function updateProvider(ctx: AppContext, op: Operator, body: Update
     });
     return r;
   });
-  discoveries.delete(id);
+  discoveries(ctx).delete(id);
   return present(row);
 }
 
@@ -134,11 +134,22 @@ export async function deleteProvider(ctx: AppContext, op: Operator, id: number):
     await trx.deleteFrom("oidc_providers").where("id", "=", id).execute();
     await audit(trx, { operatorUid: op.uid, action: "oidc.delete", target: `oidc:${id}`, ip: op.ip });
   });
-  discoveries.delete(id);
+  discoveries(ctx).delete(id);
 }
 
-/** Discovered provider configurations, per provider, kept for ten minutes (or until the provider changes). */
-const discoveries = new Map<number, { version: string; at: number; config: client.Configuration }>();
+type Discovery = { version: string; at: number; config: client.Configuration };
+/**
+ * Discovered provider configurations, per app and provider, kept for ten minutes (or until the
+ * provider changes). Per app: two apps in one process (the tests) never share a provider id's entry.
+ */
+const discoveryCache = new WeakMap<AppContext, Map<number, Discovery>>();
+const discoveries = (ctx: AppContext): Map<number, Discovery> => {
+  const hit = discoveryCache.get(ctx);
+  if (hit) return hit;
+  const made = new Map<number, Discovery>();
+  discoveryCache.set(ctx, made);
+  return made;
+};
 const DISCOVERY_TTL_MS = 10 * 60 * 1000;
 
 /**
@@ -148,7 +159,7 @@ const DISCOVERY_TTL_MS = 10 * 60 * 1000;
  */
 export async function providerConfig(ctx: AppContext, p: ProviderRecord): Promise<client.Configuration> {
   const version = `${p.updated_at}|${p.issuer}|${p.client_id}`;
-  const hit = discoveries.get(p.id);
+  const hit = discoveries(ctx).get(p.id);
   if (hit && hit.version === version && Date.now() - hit.at < DISCOVERY_TTL_MS) return hit.config;
   let secret: string;
   try {
@@ -178,6 +189,6 @@ export async function providerConfig(ctx: AppContext, p: ProviderRecord): Promis
     ctx.log.warn({ err, provider: p.id, issuer: p.issuer }, "oidc: discovery failed");
     throw refused("无法连接第三方登录服务，请稍后再试");
   }
-  discoveries.set(p.id, { version, at: Date.now(), config });
+  discoveries(ctx).set(p.id, { version, at: Date.now(), config });
   return config;
 }
