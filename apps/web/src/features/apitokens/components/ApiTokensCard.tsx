@@ -8,12 +8,12 @@ import {
 } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, Checkbox, Form, Input, Modal, Popconfirm, Select, Space, Tag, Typography } from "antd";
+import { Button, Card, Checkbox, Form, Input, Popconfirm, Select, Space, Tag, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
-import { CopyButton } from "@/components/CopyButton";
 import { FormModal } from "@/components/FormModal";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import { ShownOnceModal } from "@/components/ShownOnceModal";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
 import { schemaRule } from "@/lib/rules";
@@ -197,31 +197,14 @@ export function ApiTokensCard() {
           <Select options={EXPIRY_OPTIONS} />
         </Form.Item>
       </FormModal>
-      <Modal
-        open={created !== null}
+      <ShownOnceModal
+        value={created?.token ?? null}
         title="令牌已创建"
-        onCancel={() => setCreated(null)}
-        footer={
-          <Button type="primary" onClick={() => setCreated(null)}>
-            我已保存
-          </Button>
-        }
-      >
-        <Alert
-          type="warning"
-          showIcon
-          message="令牌只显示这一次"
-          description="关闭后无法再次查看，请立即复制并妥善保存；遗失后请撤销并重新创建。"
-        />
-        <Typography.Paragraph className="api-token-value">
-          <Typography.Text code data-testid="api-token-value">
-            {created?.token}
-          </Typography.Text>
-        </Typography.Paragraph>
-        <CopyButton text={created?.token ?? ""} done="令牌已复制">
-          复制令牌
-        </CopyButton>
-      </Modal>
+        what="令牌"
+        lost="遗失后请撤销并重新创建。"
+        testId="api-token-value"
+        onClose={() => setCreated(null)}
+      />
     </Card>
   );
 }

@@ -8,12 +8,12 @@ import {
 } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, Checkbox, Form, Input, Modal, Popconfirm, Space, Tag, Typography } from "antd";
+import { Alert, Button, Card, Checkbox, Form, Input, Popconfirm, Space, Tag, Typography } from "antd";
 import { useState } from "react";
-import { CopyButton } from "@/components/CopyButton";
 import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import { ShownOnceModal } from "@/components/ShownOnceModal";
 import { feedback } from "@/lib/feedback";
 import { schemaRule } from "@/lib/rules";
 import { DeliveryLogCard } from "../components/DeliveryLogCard";
@@ -56,17 +56,12 @@ export function WebhooksPage() {
       return refresh();
     },
   });
-  const toggle = useMutation({
-    mutationFn: (h: WebhookView) => updateWebhook(h.id, { enabled: h.status === "paused" }),
-    onSuccess: (h) => {
-      feedback.success(h.status === "active" ? "已恢复投递" : "已暂停投递");
-      return refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: deleteWebhook,
-    onSuccess: () => {
-      feedback.success("已删除");
+  // 暂停 / 恢复 / 删除: one mutation, its toast by the action.
+  const act = useMutation({
+    mutationFn: ({ h, op }: { h: WebhookView; op: "pause" | "resume" | "delete" }) =>
+      op === "delete" ? deleteWebhook(h.id) : updateWebhook(h.id, { enabled: op === "resume" }),
+    onSuccess: (_, { op }) => {
+      feedback.success({ pause: "已暂停投递", resume: "已恢复投递", delete: "已删除" }[op]);
       return refresh();
     },
   });
@@ -124,7 +119,7 @@ export function WebhooksPage() {
           <Button size="small" loading={test.isPending && test.variables === h.id} onClick={() => test.mutate(h.id)}>
             测试发送
           </Button>
-          <Button size="small" onClick={() => toggle.mutate(h)}>
+          <Button size="small" onClick={() => act.mutate({ h, op: h.status === "paused" ? "resume" : "pause" })}>
             {h.status === "paused" ? "恢复" : "暂停"}
           </Button>
           <Popconfirm
@@ -133,7 +128,7 @@ export function WebhooksPage() {
             okText="删除"
             cancelText="取消"
             okButtonProps={{ danger: true }}
-            onConfirm={() => remove.mutateAsync(h.id)}
+            onConfirm={() => act.mutateAsync({ h, op: "delete" })}
           >
             <Button size="small" danger>
               删除
@@ -226,31 +221,14 @@ export function WebhooksPage() {
           </Checkbox.Group>
         </Form.Item>
       </FormModal>
-      <Modal
-        open={created !== null}
+      <ShownOnceModal
+        value={created?.secret ?? null}
         title="Webhook 已添加"
-        onCancel={() => setCreated(null)}
-        footer={
-          <Button type="primary" onClick={() => setCreated(null)}>
-            我已保存
-          </Button>
-        }
-      >
-        <Alert
-          type="warning"
-          showIcon
-          message="签名密钥只显示这一次"
-          description="关闭后无法再次查看，请立即复制并保存到接收端；遗失后请删除此地址并重新添加。"
-        />
-        <Typography.Paragraph>
-          <Typography.Text code data-testid="webhook-secret">
-            {created?.secret}
-          </Typography.Text>
-        </Typography.Paragraph>
-        <CopyButton text={created?.secret ?? ""} done="密钥已复制">
-          复制密钥
-        </CopyButton>
-      </Modal>
+        what="签名密钥"
+        lost="遗失后请删除此地址并重新添加。"
+        testId="webhook-secret"
+        onClose={() => setCreated(null)}
+      />
     </PageContainer>
   );
 }
