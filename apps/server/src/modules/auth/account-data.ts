@@ -6,9 +6,9 @@ import { revokeSessions } from "./sessions";
 
 /* The auth module's part of a customer's data export and of an account's erasure (docs/leaving.md). */
 
-/** Sessions (device, address, times) and whether two-step sign-in is on, for the export: no secrets. */
+/** Sessions (device, address, times), two-step sign-in and passkeys' names and dates, for the export: no secrets or keys. */
 export async function authDataOf(db: Kysely<DB>, uid: number) {
-  const [sessions, totp] = await Promise.all([
+  const [sessions, totp, passkeys] = await Promise.all([
     db
       .selectFrom("sessions")
       .select(["ip", "user_agent", "created_at", "last_seen_at", "expires_at", "revoked_at"])
@@ -16,10 +16,17 @@ export async function authDataOf(db: Kysely<DB>, uid: number) {
       .orderBy("created_at")
       .execute(),
     db.selectFrom("totp_factors").select("enabled_at").where("uid", "=", uid).executeTakeFirst(),
+    db
+      .selectFrom("passkeys")
+      .select(["name", "created_at", "last_used_at"])
+      .where("uid", "=", uid)
+      .orderBy("id")
+      .execute(),
   ]);
   return {
     sessions: sessions.map((s) => ({ ...s, device: deviceName(s.user_agent) })),
     totp_enabled_at: totp?.enabled_at ?? null,
+    passkeys,
   };
 }
 
@@ -32,12 +39,14 @@ export async function sessionSignedInAt(db: Kysely<DB>, sid: string): Promise<st
 /**
  * Erases the account's sign-in data (in the erasure's transaction): every session is revoked
  * (announced, so no cache keeps one) and then deleted with its address and user agent; the TOTP
- * factor, recovery codes and remembered devices go.
+ * factor, recovery codes, passkeys (and their open challenges) and remembered devices go.
  */
 export async function eraseAuthData(trx: Tx, uid: number): Promise<void> {
   await revokeSessions(trx, { uid });
   await trx.deleteFrom("sessions").where("uid", "=", uid).execute();
   await trx.deleteFrom("totp_factors").where("uid", "=", uid).execute();
   await trx.deleteFrom("recovery_codes").where("uid", "=", uid).execute();
+  await trx.deleteFrom("passkeys").where("uid", "=", uid).execute();
+  await trx.deleteFrom("passkey_challenges").where("uid", "=", uid).execute();
   await trx.deleteFrom("known_devices").where("uid", "=", uid).execute();
 }

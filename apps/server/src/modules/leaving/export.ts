@@ -63,6 +63,7 @@ export async function exportData(ctx: AppContext, caller: Principal, now = new D
     sign_ins: user.logins,
     sessions: auth.sessions,
     two_factor_enabled_at: auth.totp_enabled_at,
+    passkeys: auth.passkeys,
     api_tokens: apiTokens,
     third_party_sign_in: bindings,
     tunnels,

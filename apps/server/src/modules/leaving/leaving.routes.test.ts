@@ -182,6 +182,24 @@ describe("account deletion", () => {
         updated_at: at,
       })
       .execute();
+    await t.db
+      .insertInto("passkeys")
+      .values({
+        uid: u.uid,
+        credential_id: `cred-${u.uid}`,
+        public_key: "pk",
+        counter: 0,
+        transports: "[]",
+        name: "手机",
+        created_at: at,
+        last_used_at: null,
+      })
+      .execute();
+    const tokenMade = await t.api("POST", "/user/apiToken", {
+      token: u.token,
+      body: { name: "ci", scopes: ["tunnels:read"] },
+    });
+    expect(tokenMade.body.code).toBe("SUCCESS");
     const r = await t.api("POST", "/user/leaving", {
       token: u.token,
       body: deletionBody(u.password, { forfeit: true }),
@@ -212,9 +230,17 @@ describe("account deletion", () => {
     });
     expect(user.nickname).toBe(`已注销用户${u.uid}`);
     const count = async (
-      table: "sessions" | "known_devices" | "login_logs" | "domains" | "verifications" | "api_tokens",
+      table: "sessions" | "known_devices" | "login_logs" | "domains" | "verifications" | "api_tokens" | "passkeys",
     ) => (await t.db.selectFrom(table).select("uid").where("uid", "=", u.uid).execute()).length;
-    for (const table of ["sessions", "known_devices", "login_logs", "domains", "verifications", "api_tokens"] as const)
+    for (const table of [
+      "sessions",
+      "known_devices",
+      "login_logs",
+      "domains",
+      "verifications",
+      "api_tokens",
+      "passkeys",
+    ] as const)
       expect([table, await count(table)]).toEqual([table, 0]);
     const ticket = await t.db
       .selectFrom("tickets")

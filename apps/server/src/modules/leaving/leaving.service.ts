@@ -16,7 +16,7 @@ import type { Principal } from "../../shared/auth";
 import { invalid, notFound, refused } from "../../shared/errors";
 import { parseJson } from "../../shared/json";
 import { lockUser } from "../../shared/locks";
-import { countRows, pageOf } from "../../shared/paging";
+import { pageOfQuery } from "../../shared/paging";
 import { DAY_MS } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { affiliateMoneyOf } from "../affiliate/account-data";
@@ -152,20 +152,15 @@ export async function listDeletions(ctx: AppContext, q: AdminDeletionQuery): Pro
     erased_at: r.erased_at,
     forfeit_fen: Number(r.forfeit_fen),
   });
-  return pageOf(
-    q.page,
-    q.size,
-    async (limit, offset) =>
-      (
-        await base
-          .selectAll()
-          .orderBy((eb) => eb.case().when("status", "=", DeletionStatus.Pending).then(0).else(1).end())
-          .orderBy("executes_at", "desc")
-          .orderBy("id", "desc")
-          .limit(limit)
-          .offset(offset)
-          .execute()
-      ).map(present),
-    () => countRows(base),
+  return pageOfQuery(
+    q,
+    base,
+    (s) =>
+      s
+        .selectAll()
+        .orderBy((eb) => eb.case().when("status", "=", DeletionStatus.Pending).then(0).else(1).end())
+        .orderBy("executes_at", "desc")
+        .orderBy("id", "desc"),
+    present,
   );
 }
