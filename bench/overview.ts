@@ -4,13 +4,9 @@
 // finished days once, and p50/p95/p99 of the answers after it, plus the query plans on SQLite.
 // SQLite by default; DATABASE_URL=postgres://… (an empty database) for PostgreSQL.
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { type Kysely, sql } from "kysely";
-import pino from "pino";
-import { buildApp } from "../apps/server/src/app";
-import { loadConfig } from "../apps/server/src/config";
 import { issueSession } from "../apps/server/src/modules/auth/sessions";
+import { benchConsole } from "./console";
 import { report } from "./lib";
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
@@ -20,19 +16,8 @@ const TRAFFIC_TUNNELS = Math.min(TUNNELS, Number(process.env.BENCH_TRAFFIC_TUNNE
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const DAY = 86_400_000;
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-bench-overview-"));
-const config = loadConfig({
-  DATA_DIR: dir,
-  DATABASE_URL: process.env.DATABASE_URL ?? "",
-  LOG_LEVEL: "silent",
-  ADMIN_PASSWORD: "bench-pass-123",
-  NODE_ENV: "test",
-});
+const { dir, config, app, ctx } = await benchConsole("overview");
 const pg = Boolean(config.DATABASE_URL);
-const out = process.stdout.write.bind(process.stdout);
-process.stdout.write = (() => true) as typeof process.stdout.write;
-const { app, ctx } = await buildApp(config, { logger: pino({ level: "silent" }) });
-process.stdout.write = out;
 const db = ctx.db;
 
 /** Inserts rows in multi-row statements of `batch`, `per` statements per transaction. */

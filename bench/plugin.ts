@@ -8,11 +8,10 @@ import path from "node:path";
 import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import type autocannon from "autocannon";
 import Fastify from "fastify";
-import pino from "pino";
-import { buildApp } from "../apps/server/src/app";
-import { loadConfig } from "../apps/server/src/config";
 import { frpRuntime } from "../apps/server/src/modules/frp/frp.routes";
 import { GB } from "../apps/server/src/modules/subscriptions/default-plan";
+import { benchConsole } from "./console";
+import { type FrpsOp, frpsBodies } from "./frps-ops";
 import { inChild, type LoadResult, loadFromChild, report, WRK } from "./lib";
 import type { PacedRequest, PacedResult } from "./paced";
 import { benchSubscription, benchTunnel, benchUser } from "./seed-rows";
@@ -21,18 +20,7 @@ const USERS = Number(process.env.BENCH_PLUGIN_USERS ?? 1_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-bench-plugin-"));
-const config = loadConfig({
-  DATA_DIR: dir,
-  DATABASE_URL: process.env.DATABASE_URL ?? "",
-  LOG_LEVEL: "silent",
-  ADMIN_PASSWORD: "bench-pass-123",
-  NODE_ENV: "test",
-});
-const out = process.stdout.write.bind(process.stdout);
-process.stdout.write = (() => true) as typeof process.stdout.write;
-const { app, ctx } = await buildApp(config, { logger: pino({ level: "silent" }) });
-process.stdout.write = out;
+const { dir, config, app, ctx } = await benchConsole("plugin");
 
 // One node (the seeded one), USERS customers on the free plan, one tcp tunnel each.
 const node = await ctx.db.selectFrom("nodes").selectAll().orderBy("node_id").executeTakeFirstOrThrow();
@@ -81,37 +69,9 @@ bare.post("/plugin", async () => ({ reject: false, unchange: true }));
 await bare.listen({ host: "127.0.0.1", port: 0 });
 const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
 
-const RUN_ID = "8e2f0c4b9a1d7e35";
 const headers = { "content-type": "application/json", "user-agent": "Go-http-client/1.1" };
-const userInfo = (u: (typeof users)[number]) => ({ user: `u_${u.uid}`, metas: { token: u.token }, run_id: RUN_ID });
-const bodies = {
-  Login: (u: (typeof users)[number]) => ({
-    version: "0.70.1",
-    hostname: "nas",
-    os: "linux",
-    arch: "amd64",
-    user: `u_${u.uid}`,
-    privilege_key: "0123456789abcdef0123456789abcdef",
-    timestamp: 1753279200,
-    metas: { token: u.token },
-    client_spec: {},
-    pool_count: 1,
-    client_address: "203.0.113.7:51234",
-  }),
-  NewProxy: (u: (typeof users)[number]) => ({
-    user: userInfo(u),
-    proxy_name: `u_${u.uid}.t_${u.tun_id}`,
-    proxy_type: "tcp",
-    remote_port: u.port,
-  }),
-  NewUserConn: (u: (typeof users)[number]) => ({
-    user: userInfo(u),
-    proxy_name: `u_${u.uid}.t_${u.tun_id}`,
-    proxy_type: "tcp",
-    remote_addr: "198.51.100.9:40112",
-  }),
-};
-type Op = keyof typeof bodies;
+const bodies = frpsBodies;
+type Op = FrpsOp;
 
 /** A request sequence over every user with ops in the given proportions. */
 function mix(weights: Partial<Record<Op, number>>): autocannon.Request[] {

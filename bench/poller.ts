@@ -6,12 +6,10 @@ import { fork } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pino from "pino";
-import { buildApp } from "../apps/server/src/app";
-import { loadConfig } from "../apps/server/src/config";
 import { pollAll } from "../apps/server/src/modules/frp/poller";
 import { GB } from "../apps/server/src/modules/subscriptions/default-plan";
 import { addDays, shanghaiDate, shanghaiDayStart } from "../apps/server/src/shared/time";
+import { benchConsole } from "./console";
 import { report } from "./lib";
 import { benchSubscription, benchTunnel, benchUser } from "./seed-rows";
 import type { FarmRequest } from "./sim-farm";
@@ -39,18 +37,7 @@ const PROXIES = Number(process.env.BENCH_PROXIES ?? 1_000);
 const USERS_PER_NODE = 10;
 const INTERVAL_S = 30;
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-bench-poller-"));
-const config = loadConfig({
-  DATA_DIR: dir,
-  DATABASE_URL: process.env.DATABASE_URL ?? "",
-  LOG_LEVEL: "silent",
-  ADMIN_PASSWORD: "bench-pass-123",
-  NODE_ENV: "test",
-});
-const out = process.stdout.write.bind(process.stdout);
-process.stdout.write = (() => true) as typeof process.stdout.write;
-const { app, ctx } = await buildApp(config, { logger: pino({ level: "silent" }) });
-process.stdout.write = out;
+const { dir, config, app, ctx } = await benchConsole("poller");
 const db = ctx.db;
 
 const setup0 = performance.now();
