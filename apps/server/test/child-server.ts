@@ -58,6 +58,8 @@ export async function startServer(opts: {
   dataDir: string;
   env?: Record<string, string>;
   port?: number;
+  /** how long to wait for /readyz (a loaded machine boots slower) */
+  readyMs?: number;
 }): Promise<ServerProcess> {
   const port = opts.port ?? (await freePort());
   let out = "";
@@ -97,7 +99,8 @@ export async function startServer(opts: {
     }),
   );
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const readyMs = opts.readyMs ?? 30_000;
+  const deadline = Date.now() + readyMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`the server exited before it was ready (${child.exitCode ?? child.signalCode}):\n${out}`);
@@ -106,7 +109,7 @@ export async function startServer(opts: {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`the server did not become ready within 30 s:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`the server did not become ready within ${readyMs / 1000} s:\n${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   const api: ServerProcess["api"] = async (method, p, o = {}) => {

@@ -50,6 +50,7 @@ import {
   vhostGet,
   waitUntil,
 } from "./frp-env";
+import { createLoopbackNode } from "./real-node";
 
 /** The free plan every new customer gets (seed.ts): 4 Mbps. */
 const PLAN_MBPS = 4;
@@ -58,7 +59,7 @@ const FRP_POLL_INTERVAL_S = 2;
 /** Burrow's frpc configs send a heartbeat every 30 s (frpc-config.ts); a lock cuts the session at the next one. */
 const HEARTBEAT_S = 30;
 
-interface DashProxy {
+export interface DashProxy {
   name: string;
   status: string;
   todayTrafficIn: number;
@@ -160,31 +161,7 @@ export function realFrpSuite(version: string) {
       admin = await signIn(s, ADMIN_PHONE, ADMIN_PASSWORD);
       // bindPort, vhost http, vhost https, dashboard, then nine remote ports
       base = await freePortRange(13);
-      const areas = await api<{ list: { area_id: number }[] }>("GET", "/super/area", { token: admin });
-      const levels = await api<{ list: { id: number; level: number }[] }>("GET", "/super/plan/level", {
-        token: admin,
-      });
-      node = await api<AdminNodeDetail>("POST", "/super/node", {
-        token: admin,
-        body: {
-          name: `real-${version}`,
-          area_id: areas.list[0].area_id,
-          net_type_id: 1,
-          level_id: [...levels.list].sort((a, b) => a.level - b.level)[0].id,
-          host: "127.0.0.1",
-          bind_port: base,
-          vhost_http_port: base + 1,
-          vhost_https_port: base + 2,
-          subdomain_host: "frp.test",
-          port_min: base + 4,
-          port_max: base + 12,
-          bandwidth: 0,
-          api_addr: `http://127.0.0.1:${base + 3}`,
-          api_user: "admin",
-          api_password: dashPassword,
-          description: "",
-        },
-      });
+      node = await createLoopbackNode(s, admin, { name: `real-${version}`, base, remotePorts: 9, dashPassword });
       const setup = await api<NodeSetup>("GET", `/super/node/setup?node_id=${node.node_id}`, { token: admin });
       files.frps = path.join(dir, "frps.toml");
       fs.writeFileSync(files.frps, setup.frps_toml);
