@@ -2,12 +2,16 @@ import type { AddressInfo } from "node:net";
 import { NodeStatus, type NoticeSettings, type NoticeView, type Paged } from "@burrow/contract";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestNode } from "../../../test/frp-fixtures";
+import { createTestNode, tunnelRow } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { giveBalance, makePlan } from "../../../test/store-fixtures";
 import { dispatchOutbox } from "../../shared/outbox-dispatch";
+import { DAY_MS } from "../../shared/time";
 import { direct, transact } from "../../shared/tx";
 import { setNodeHealth } from "../nodes/nodes.service";
+import { recordPlansExpiring } from "../subscriptions/expiry-events";
+import { chargeTraffic } from "../subscriptions/quota";
+import { expireSubscriptions } from "../subscriptions/subscriptions.service";
 import { tunnelSeenOnline, tunnelsGone } from "../tunnels/sessions";
 import { NOTICE_DEBOUNCE_MS, sendDueNotices } from "./deliver";
 
@@ -282,29 +286,9 @@ describe("channels", () => {
 });
 
 async function insertTunnel(uid: number, nodeId: number): Promise<number> {
-  const now = new Date().toISOString();
-  const r = await t.db
-    .insertInto("tunnels")
-    .values({
-      uid,
-      node_id: nodeId,
-      tun_name: `t${Math.random().toString(36).slice(2, 8)}`,
-      remote_port: 20000 + Math.floor(Math.random() * 100),
-      protocol: "tcp",
-      local_ip: "127.0.0.1",
-      local_port: 22,
-      custom_domains: "[]",
-      subdomain: null,
-      use_encryption: 0,
-      use_compression: 0,
-      bandwidth: 0,
-      enabled: 1,
-      status: 2,
-      created_at: now,
-      updated_at: now,
-    } as never)
-    .returning("tun_id")
-    .executeTakeFirstOrThrow();
+  const name = `t${Math.random().toString(36).slice(2, 8)}`;
+  const row = tunnelRow({ uid, node_id: nodeId, tun_name: name, remote_port: 20000 + Math.floor(Math.random() * 100) });
+  const r = await t.db.insertInto("tunnels").values(row).returning("tun_id").executeTakeFirstOrThrow();
   return r.tun_id;
 }
 
@@ -337,5 +321,81 @@ describe("tunnel status, debounced", () => {
     await sendDueNotices(t.ctx, later(2 * NOTICE_DEBOUNCE_MS + 10_000));
     list = (await notices(u.token)).body.data.list;
     expect(list.map((n) => n.type)).toEqual(["tunnel.online", "tunnel.offline"]);
+  });
+});
+
+describe("owners' events", () => {
+  it("a paid plan's end: reminders 3 and 1 days before (each once), then expired", async () => {
+    const plan = await makePlan(t, { monthly_fee: 1500 });
+    const u = await t.register();
+    await giveBalance(t, u.uid, 2000);
+    await t.api("POST", "/user/order", {
+      token: u.token,
+      body: { type: 2, plan_id: plan.id, period: "monthly", pay_method: 1 },
+    });
+    const sub = await t.db
+      .selectFrom("subscriptions")
+      .select("id")
+      .where("uid", "=", u.uid)
+      .where("plan_id", "=", plan.id)
+      .executeTakeFirstOrThrow();
+    const endIn = (ms: number) =>
+      t.db
+        .updateTable("subscriptions")
+        .set({ end_at: new Date(Date.now() + ms).toISOString() })
+        .where("id", "=", sub.id)
+        .execute();
+    const titles = async () =>
+      (await notices(u.token)).body.data.list.filter((n) => n.type.startsWith("plan.")).map((n) => n.title);
+    await endIn(2.5 * DAY_MS);
+    expect(await recordPlansExpiring(t.ctx)).toBe(1);
+    expect(await recordPlansExpiring(t.ctx)).toBe(0);
+    await dispatchOutbox(t.ctx);
+    expect(await titles()).toEqual([`套餐「${plan.name}」将在 3 天后到期`]);
+    // an hour later, inside a day of the same end
+    expect(await recordPlansExpiring(t.ctx, new Date(Date.now() + 1.6 * DAY_MS))).toBe(1);
+    await endIn(-60_000);
+    await expireSubscriptions(t.ctx);
+    await expireSubscriptions(t.ctx);
+    await dispatchOutbox(t.ctx);
+    expect(await titles()).toEqual([
+      `套餐「${plan.name}」已到期`,
+      `套餐「${plan.name}」将在 1 天后到期`,
+      `套餐「${plan.name}」将在 3 天后到期`,
+    ]);
+  });
+
+  it("traffic: 80 %, 95 % and used up, each once per period", async () => {
+    const u = await t.register();
+    const quota = await t.db
+      .selectFrom("subscriptions")
+      .select("traffic_quota")
+      .where("uid", "=", u.uid)
+      .executeTakeFirstOrThrow();
+    const charge = (bytes: number) => transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, bytes));
+    const q = Number(quota.traffic_quota);
+    await charge(Math.ceil(q * 0.96));
+    await charge(Math.ceil(q * 0.01));
+    await dispatchOutbox(t.ctx);
+    let types = (await notices(u.token)).body.data.list.map((n) => n.type).sort();
+    expect(types).toEqual(["quota.80", "quota.95"]);
+    await charge(Math.ceil(q * 0.05));
+    await charge(1000);
+    await dispatchOutbox(t.ctx);
+    types = (await notices(u.token)).body.data.list.map((n) => n.type).sort();
+    expect(types).toEqual(["quota.100", "quota.80", "quota.95"]);
+  });
+
+  it("refused payment notifications: the fifth in an hour tells the Managers, once", async () => {
+    const admin = await t.adminToken();
+    const failing = async () =>
+      (await notices(admin)).body.data.list.filter((n) => n.type === "payment.failing").length;
+    const before = await failing();
+    for (let i = 0; i < 6; i++) {
+      const r = await t.app.inject({ method: "GET", url: "/api/pay/epay/notify?out_trade_no=1&sign=bad" });
+      expect(r.body).not.toBe("success");
+    }
+    await dispatchOutbox(t.ctx);
+    expect((await failing()) - before).toBe(1);
   });
 });

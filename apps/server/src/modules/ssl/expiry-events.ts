@@ -1,7 +1,5 @@
 import type { AppContext } from "../../context";
-import { recordEvent } from "../../shared/outbox";
-import { DAY_MS } from "../../shared/time";
-import { transact } from "../../shared/tx";
+import { recordReminders, reminderHorizon } from "../../shared/reminders";
 
 /** A certificate still not renewed this many days before its end is announced, each once. */
 export const CERT_EXPIRY_WARN_DAYS = [1, 7] as const;
@@ -13,27 +11,19 @@ export const CERT_EXPIRY_WARN_DAYS = [1, 7] as const;
  * moves the end and stops the reminders.
  */
 export async function recordCertsExpiring(ctx: AppContext, now = new Date()): Promise<number> {
-  const horizon = new Date(now.getTime() + CERT_EXPIRY_WARN_DAYS[1] * DAY_MS).toISOString();
   const rows = await ctx.db
     .selectFrom("ssl_certificates")
-    .select(["id", "uid", "domain", "not_after"])
+    .select(["id", "uid", "domain", "not_after as end"])
     .where("not_after", ">", now.toISOString())
-    .where("not_after", "<=", horizon)
+    .where("not_after", "<=", reminderHorizon(CERT_EXPIRY_WARN_DAYS, now))
     .limit(5000)
     .execute();
-  let recorded = 0;
-  for (const c of rows) {
-    const left = new Date(c.not_after).getTime() - now.getTime();
-    const days = CERT_EXPIRY_WARN_DAYS.find((d) => left <= d * DAY_MS)!;
-    const id = await transact(ctx, (trx) =>
-      recordEvent(
-        trx,
-        "cert.expiring",
-        { uid: c.uid, cert_id: c.id, domain: c.domain, expires_at: c.not_after, days_left: days },
-        { key: `cert.expiring:${c.id}:${c.not_after}:${days}`, now },
-      ),
-    );
-    if (id !== null) recorded++;
-  }
-  return recorded;
+  return recordReminders(
+    ctx,
+    "cert.expiring",
+    rows,
+    CERT_EXPIRY_WARN_DAYS,
+    (c, days) => ({ uid: c.uid, cert_id: c.id, domain: c.domain, expires_at: c.end, days_left: days }),
+    now,
+  );
 }

@@ -1,8 +1,8 @@
 import { OrderType, SubscriptionStatus } from "@burrow/contract";
 import type { AppContext } from "../../context";
 import { recordEvent } from "../../shared/outbox";
-import { DAY_MS } from "../../shared/time";
-import { type Tx, transact } from "../../shared/tx";
+import { recordReminders, reminderHorizon } from "../../shared/reminders";
+import type { Tx } from "../../shared/tx";
 
 const LIVE = [SubscriptionStatus.InUse, SubscriptionStatus.OverQuota];
 /** A paid plan's customer hears of its end this many days before, each once (notices, webhooks). */
@@ -15,7 +15,6 @@ export const PLAN_EXPIRY_WARN_DAYS = [1, 3, 7] as const;
  * reminders start over for the new one.
  */
 export async function recordPlansExpiring(ctx: AppContext, now = new Date()): Promise<number> {
-  const horizon = new Date(now.getTime() + PLAN_EXPIRY_WARN_DAYS[2] * DAY_MS).toISOString();
   const rows = await ctx.db
     .selectFrom("subscriptions")
     .innerJoin("plans", "plans.id", "subscriptions.plan_id")
@@ -23,24 +22,17 @@ export async function recordPlansExpiring(ctx: AppContext, now = new Date()): Pr
     .where("subscriptions.kind", "=", OrderType.Plan)
     .where("subscriptions.status", "in", LIVE)
     .where("subscriptions.end_at", ">", now.toISOString())
-    .where("subscriptions.end_at", "<=", horizon)
+    .where("subscriptions.end_at", "<=", reminderHorizon(PLAN_EXPIRY_WARN_DAYS, now))
     .limit(5000)
     .execute();
-  let recorded = 0;
-  for (const r of rows) {
-    const left = new Date(r.end_at!).getTime() - now.getTime();
-    const days = PLAN_EXPIRY_WARN_DAYS.find((d) => left <= d * DAY_MS)!;
-    const id = await transact(ctx, (trx) =>
-      recordEvent(
-        trx,
-        "plan.expiring",
-        { uid: r.uid, subscription_id: r.id, plan_name: r.name, end_at: r.end_at!, days_left: days },
-        { key: `plan.expiring:${r.id}:${r.end_at}:${days}`, now },
-      ),
-    );
-    if (id !== null) recorded++;
-  }
-  return recorded;
+  return recordReminders(
+    ctx,
+    "plan.expiring",
+    rows.map((r) => ({ ...r, end: r.end_at! })),
+    PLAN_EXPIRY_WARN_DAYS,
+    (r, days) => ({ uid: r.uid, subscription_id: r.id, plan_name: r.name, end_at: r.end, days_left: days }),
+    now,
+  );
 }
 
 /**
