@@ -46,25 +46,20 @@ async function changeOf(ctx: AppContext, e: StatusEvent): Promise<ChangeInput> {
         cause: await offlineCause(ctx, e.payload.uid, e.payload.cause),
       };
     case "node.down":
+    case "node.up": {
+      // The node's own time of the health change (the poll's), in the event since it was recorded.
+      const up = e.type === "node.up";
+      const id = e.payload.node_id;
       return {
         ...base,
         at: e.payload.at,
         subject: "node",
-        subject_id: e.payload.node_id,
-        node_id: e.payload.node_id,
-        up: false,
-        cause: "node_down",
+        subject_id: id,
+        node_id: id,
+        up,
+        cause: up ? null : "node_down",
       };
-    case "node.up":
-      return {
-        ...base,
-        at: e.payload.at,
-        subject: "node",
-        subject_id: e.payload.node_id,
-        node_id: e.payload.node_id,
-        up: true,
-        cause: null,
-      };
+    }
   }
 }
 

@@ -17,7 +17,7 @@ export function uptimeRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, UptimeApi.getStatusTSlug, ({ params, operator }) =>
     publicTunnelStatus(ctx, params.slug, operator.ip),
   );
-  defineRoute(app, ctx, UptimeApi.getStatus, () => providerStatus(ctx));
+  defineRoute(app, ctx, UptimeApi.getStatus, ({ operator }) => providerStatus(ctx, operator.ip));
   defineRoute(app, ctx, UptimeApi.getSuperMaintenance, () => listMaintenance(ctx));
   defineRoute(app, ctx, UptimeApi.postSuperMaintenance, ({ body, operator }) => createMaintenance(ctx, operator, body));
   defineRoute(app, ctx, UptimeApi.patchSuperMaintenance, ({ body, operator }) =>

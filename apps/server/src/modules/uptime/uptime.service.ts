@@ -90,6 +90,12 @@ const PUBLIC_PER_MINUTE = 60;
 const PUBLIC_CACHE_MS = 30_000;
 const PUBLIC_CACHE_MAX = 10_000;
 
+/** The public pages (a tunnel's, its badge, the provider's) share one budget per client address. */
+async function limitPublic(ctx: AppContext, ip: string): Promise<void> {
+  const limit = await ctx.limiter.hit(`uptime:public:${clientKey(ip)}`, PUBLIC_PER_MINUTE, 60);
+  if (!limit.allowed) throw rateLimited(limit.retryAfterSec);
+}
+
 export const publicCache = new AppState(
   "uptime.public",
   () => new Map<string, { until: number; status: PublicTunnelStatus }>(),
@@ -102,8 +108,7 @@ export const publicCache = new AppState(
  * ports, token, node or owner.
  */
 export async function publicTunnelStatus(ctx: AppContext, slug: string, ip: string): Promise<PublicTunnelStatus> {
-  const limit = await ctx.limiter.hit(`uptime:public:${clientKey(ip)}`, PUBLIC_PER_MINUTE, 60);
-  if (!limit.allowed) throw rateLimited(limit.retryAfterSec);
+  await limitPublic(ctx, ip);
   const page = await ctx.db
     .selectFrom("uptime_pages")
     .select(["tun_id", "uid"])
@@ -129,7 +134,8 @@ export async function publicTunnelStatus(ctx: AppContext, slug: string, ip: stri
 }
 
 /** GET /status: the nodes on the shelf, their state and 90 days, and the maintenance announced. */
-export async function providerStatus(ctx: AppContext): Promise<ProviderStatus> {
+export async function providerStatus(ctx: AppContext, ip: string): Promise<ProviderStatus> {
+  await limitPublic(ctx, ip);
   const now = new Date();
   const { from, to } = uptimeWindow(now);
   const nodes = await selectNodes(ctx.db, { tunnelCount: false })

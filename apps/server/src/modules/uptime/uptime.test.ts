@@ -9,7 +9,6 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestNode, createTestTunnel, registerWithPlan, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
-import { recordEvent } from "../../shared/outbox";
 import { dispatchOutbox } from "../../shared/outbox-dispatch";
 import { addDays, DAY_MS, shanghaiDate, shanghaiDayStart } from "../../shared/time";
 import { transact } from "../../shared/tx";
@@ -40,16 +39,10 @@ const online = (id: number) => transact(t.ctx, (trx) => tunnelsOnline(trx, [id],
 const gone = (id: number) => transact(t.ctx, (trx) => tunnelsGone(trx, [id]));
 const closed = (id: number, uid: number) =>
   transact(t.ctx, (trx) => tunnelsOffline(trx, [id], "run-1", [{ tun_id: id, uid }]));
-const nodeHealth = (node: { node_id: number; name: string }, up: boolean) =>
+/** The poller's health write (nodes' setNodeHealth records node.down / node.up on a change). */
+const nodeHealth = (node: { node_id: number }, up: boolean) =>
   transact(t.ctx, (trx) =>
-    up
-      ? recordEvent(trx, "node.up", { node_id: node.node_id, name: node.name, at: new Date().toISOString() })
-      : recordEvent(trx, "node.down", {
-          node_id: node.node_id,
-          name: node.name,
-          at: new Date().toISOString(),
-          reason: "unreachable",
-        }),
+    setNodeHealth(trx, node.node_id, up ? NodeStatus.Online : NodeStatus.Offline, "unreachable"),
   );
 
 const uptimeOf = async (token: string, tunId: number) => {
@@ -66,6 +59,7 @@ describe("tunnel uptime", () => {
     const tStart = shanghaiDayStart(today).getTime();
     vi.useFakeTimers({ toFake: ["Date"] });
     at(yStart - 60 * MIN); // 23:00 the day before yesterday
+    await nodeHealth(node, true);
     await online(tun.tun_id);
     at(yStart - 10 * MIN); // across midnight: 10 minutes on each day, one incident
     await gone(tun.tun_id);
