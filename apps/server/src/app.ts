@@ -26,6 +26,7 @@ import { authModule } from "./modules/auth/auth.module";
 import { passwordWork } from "./modules/auth/passwords";
 import { SessionCache } from "./modules/auth/session-cache";
 import { createSmsDriver, type SmsDriver } from "./modules/auth/sms";
+import { autopayModule } from "./modules/autopay/autopay.module";
 import { dashboardModule } from "./modules/dashboard/dashboard.module";
 import { domainGate } from "./modules/domains/domain-gate";
 import { domainsModule } from "./modules/domains/domains.module";
@@ -105,6 +106,7 @@ export const MODULES: readonly ModuleManifest[] = [
   plansModule,
   storeModule,
   ordersModule,
+  autopayModule,
   subscriptionsModule,
   marketingModule,
   paymentsModule,
@@ -116,10 +118,10 @@ export const MODULES: readonly ModuleManifest[] = [
   invoicesModule,
   sslModule,
   outboxModule,
-  webhooksModule,
   noticesModule,
-  leavingModule,
+  webhooksModule,
   uptimeModule,
+  leavingModule,
   apidocsModule,
 ];
 

@@ -5,6 +5,7 @@ export * from "./apitokens";
 export * from "./assistant";
 export * from "./audit";
 export * from "./auth";
+export * from "./autopay";
 export * from "./common";
 export * from "./dashboard";
 export * from "./domains";

@@ -34,6 +34,9 @@ export const OutboxEventTypeLabel: Record<string, string> = {
   "payment.failing": "支付持续失败",
   "queue.waiting": "待办等待过久",
   "node.maintenance": "节点维护通知",
+  "subscription.renewal_due": "套餐即将自动续费",
+  "subscription.renewal_failed": "自动续费失败",
+  "traffic.topup_failed": "自动购买流量包失败",
 };
 
 export const OutboxDeliveryQuery = PageQuery.extend({

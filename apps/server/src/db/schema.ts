@@ -5,6 +5,7 @@ import type { ApitokensTables } from "../modules/apitokens/apitokens.table";
 import type { AssistantTables } from "../modules/assistant/assistant.table";
 import type { AuditTables } from "../modules/audit/audit.table";
 import type { AuthTables } from "../modules/auth/auth.table";
+import type { AutopayTables } from "../modules/autopay/autopay.table";
 import type { DashboardTables } from "../modules/dashboard/dashboard.table";
 import type { DomainTables } from "../modules/domains/domains.table";
 import type { DownloadTables } from "../modules/downloads/downloads.table";
@@ -75,6 +76,7 @@ export interface OutboxDeliveryTable {
 export interface DB
   extends UserTables,
     AuthTables,
+    AutopayTables,
     AuditTables,
     NodeTables,
     PlanTables,
@@ -98,8 +100,8 @@ export interface DB
     ApitokensTables,
     LeavingTables,
     WebhooksTables,
-    NoticesTables,
-    UptimeTables {
+    UptimeTables,
+    NoticesTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;
   outbox_events: OutboxEventTable;

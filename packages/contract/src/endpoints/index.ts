@@ -5,6 +5,7 @@ import { ApitokensApi } from "./apitokens";
 import { AssistantApi } from "./assistant";
 import { AuditApi } from "./audit";
 import { AuthApi } from "./auth";
+import { AutopayApi } from "./autopay";
 import { DashboardApi } from "./dashboard";
 import { DomainsApi } from "./domains";
 import { DownloadsApi } from "./downloads";
@@ -43,6 +44,7 @@ export { ApitokensApi } from "./apitokens";
 export { AssistantApi } from "./assistant";
 export { AuditApi } from "./audit";
 export { AuthApi } from "./auth";
+export { AutopayApi } from "./autopay";
 export { DashboardApi } from "./dashboard";
 export { DomainsApi } from "./domains";
 export { DownloadsApi } from "./downloads";
@@ -83,6 +85,7 @@ export const Endpoints = {
   assistant: AssistantApi,
   audit: AuditApi,
   auth: AuthApi,
+  autopay: AutopayApi,
   dashboard: DashboardApi,
   domains: DomainsApi,
   downloads: DownloadsApi,

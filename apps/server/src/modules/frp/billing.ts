@@ -3,6 +3,7 @@ import type { AppContext } from "../../context";
 import { chunks } from "../../shared/chunks";
 import { DAY_MS, shanghaiDate } from "../../shared/time";
 import { transact } from "../../shared/tx";
+import { evaluateTopups } from "../autopay/topup";
 import type { NodeRow } from "../nodes/nodes.table";
 import { chargeTraffic } from "../subscriptions/quota";
 import { addTunnelTraffic } from "../tunnels/sessions";
@@ -139,6 +140,7 @@ export async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect)
   if (plan.rotated)
     ctx.log.warn({ node_id: node.node_id }, "frp poll: frps rotated its day away from Asia/Shanghai midnight");
 
+  const charged = new Set<number>();
   await transact(ctx, async (trx) => {
     await holdNode(trx, node.node_id);
     await claimCounters(trx, node.node_id, runtime?.counters_version ?? null);
@@ -150,6 +152,7 @@ export async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect)
         .execute();
     for (const [uid, bytes] of await addTunnelTraffic(trx, node.node_id, plan.credits)) {
       result.charged += bytes;
+      charged.add(uid);
       await chargeTraffic(trx, uid, bytes);
     }
     for (const rows of chunks(plan.rows)) {
@@ -195,4 +198,11 @@ export async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect)
     await reconcileStatus(trx, x.mine, x.tunnels, now);
   });
   await reviewKicks(ctx, node, now, plan.open, x.tunnels);
+  // Automatic traffic top-ups of the customers just charged, after the commit (a purchase takes
+  // the customer's lock and must not hold the node's billing transaction); a failure here is
+  // logged, never a failed poll, and the next charge evaluates again.
+  if (charged.size)
+    await evaluateTopups(ctx, charged, now).catch((err) =>
+      ctx.log.error({ err, node_id: node.node_id }, "frp poll: automatic traffic top-up failed"),
+    );
 }
