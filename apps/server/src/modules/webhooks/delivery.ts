@@ -29,6 +29,8 @@ export const WEBHOOK_LIMITS = {
   /** deliveries claimed per round, and posts in flight at once */
   batch: 20,
   concurrency: 4,
+  /** rounds per pass, so one pass is bounded (the next tick does the rest) */
+  rounds: 50,
   /** a claimed delivery stays with its worker this long (well over the timeout) */
   leaseMs: 60_000,
   /** log rows (not pending) are deleted after this many days */
@@ -124,6 +126,18 @@ export const enqueueWebhooks = defineEventHandler({
 /** Posts a delivery's body to the endpoint, signed now. */
 async function post(ctx: AppContext, ep: EndpointRow, d: DeliveryRow, now: Date): Promise<PostOutcome> {
   const timestamp = Math.floor(now.getTime() / 1000);
+  let secret: string;
+  try {
+    secret = await endpointSecret(ctx, ep);
+  } catch (err) {
+    ctx.log.error({ err, endpoint: ep.id }, "webhook secret does not open");
+    return {
+      status: null,
+      excerpt: null,
+      error: "签名密钥无法解密（服务器密钥已更换），请删除此地址并重新添加",
+      durationMs: 0,
+    };
+  }
   return guardedPost(
     ep.url,
     {
@@ -132,7 +146,7 @@ async function post(ctx: AppContext, ep: EndpointRow, d: DeliveryRow, now: Date)
       "x-burrow-event": d.event_type,
       "x-burrow-delivery": String(d.id),
       "x-burrow-timestamp": String(timestamp),
-      "x-burrow-signature": signature(await endpointSecret(ctx, ep), timestamp, d.body),
+      "x-burrow-signature": signature(secret, timestamp, d.body),
     },
     d.body,
     {
@@ -150,26 +164,29 @@ async function recordAttempt(
   out: PostOutcome,
   now: Date,
   retries: boolean,
-): Promise<DeliveryRow> {
+): Promise<DeliveryRow | undefined> {
   const attempts = Number(d.attempts) + 1;
   const ok = out.error === null;
   const retry = !ok && retries && attempts < WEBHOOK_LIMITS.maxAttempts;
-  return ctx.db
-    .updateTable("webhook_deliveries")
-    .set({
-      attempts,
-      status: ok ? "success" : retry ? "pending" : "failed",
-      next_at: retry ? new Date(now.getTime() + retryDelayMs(attempts)).toISOString() : null,
-      lease_until: null,
-      response_code: out.status,
-      response_excerpt: out.excerpt,
-      error: out.error,
-      duration_ms: out.durationMs,
-      last_attempt_at: now.toISOString(),
-    })
-    .where("id", "=", d.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return (
+    ctx.db
+      .updateTable("webhook_deliveries")
+      .set({
+        attempts,
+        status: ok ? "success" : retry ? "pending" : "failed",
+        next_at: retry ? new Date(now.getTime() + retryDelayMs(attempts)).toISOString() : null,
+        lease_until: null,
+        response_code: out.status,
+        response_excerpt: out.excerpt,
+        error: out.error,
+        duration_ms: out.durationMs,
+        last_attempt_at: now.toISOString(),
+      })
+      .where("id", "=", d.id)
+      .returningAll()
+      // undefined: the endpoint was deleted meanwhile, with its log
+      .executeTakeFirst()
+  );
 }
 
 /**
@@ -255,7 +272,7 @@ export async function deliverWebhooks(
 ): Promise<{ sent: number; failed: number }> {
   const clock = opts.now ?? (() => new Date());
   const out = { sent: 0, failed: 0 };
-  for (;;) {
+  for (let round = 0; round < WEBHOOK_LIMITS.rounds; round++) {
     const claimed = await claim(ctx, clock());
     if (!claimed.length) break;
     const endpoints = new Map(
@@ -323,7 +340,9 @@ async function sendNow(
     .returningAll()
     .executeTakeFirstOrThrow();
   const res = await post(ctx, ep, row, now);
-  return presentDelivery(await recordAttempt(ctx, row, res, new Date(), false));
+  const done = await recordAttempt(ctx, row, res, new Date(), false);
+  if (!done) throw notFound("Webhook");
+  return presentDelivery(done);
 }
 
 /** POST /user/webhook/:id/test: a `webhook.test` event, sent now (paused endpoints too: that is how one checks a fix). */
