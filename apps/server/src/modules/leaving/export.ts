@@ -77,6 +77,8 @@ export async function exportData(ctx: AppContext, caller: Principal, now = new D
   return {
     body: JSON.stringify(data, null, 2),
     name: `burrow-export-${uid}-${shanghaiDate(now)}.json`,
-    type: "application/json; charset=utf-8",
+    // JSON under its own +json type: the console's client reads a plain application/json answer as
+    // the {code,msg,data} envelope, not as a file
+    type: "application/vnd.burrow.export+json; charset=utf-8",
   };
 }

@@ -70,6 +70,7 @@ describe("data export", () => {
     const b = await customerWithData("bravo");
     const r = await download(a.token);
     expect(r.status).toBe(200);
+    expect(r.headers["content-type"]).toBe("application/vnd.burrow.export+json; charset=utf-8");
     expect(r.headers["content-disposition"]).toMatch(
       new RegExp(`^attachment; filename="burrow-export-${a.uid}-.*\\.json"$`),
     );
@@ -263,13 +264,8 @@ describe("account deletion", () => {
       .executeTakeFirstOrThrow();
     expect(order).toMatchObject({ uid: u.uid, amount: 1000, client_ip: null, pay_url: null });
     // the balance forfeited once, by a ledger line, the top-up's line kept
-    const ledger = await t.db
-      .selectFrom("balance_ledger")
-      .select(["change", "reason"])
-      .where("uid", "=", u.uid)
-      .orderBy("id")
-      .execute();
-    expect(ledger.map((l) => Number(l.change))).toEqual([300, -300]);
+    const ledger = await t.db.selectFrom("balance_ledger").select("change").where("uid", "=", u.uid).execute();
+    expect(ledger.map((l) => Number(l.change)).sort((a, b) => a - b)).toEqual([-300, 300]);
     // the old credentials are dead; the phone registers a new account
     const login = await t.api("POST", "/auth/login", { body: { phone: u.phone, password: u.password } });
     expect(login.status).toBe(400);

@@ -10,32 +10,9 @@ import { markDeleted } from "./tunnels.repository";
 
 /** The customer's tunnels (deleted ones too), for the export: the HTTP password masked. */
 export async function tunnelsDataOf(db: Kysely<DB>, uid: number) {
-  const rows = await db
-    .selectFrom("tunnels")
-    .select([
-      "tun_id",
-      "tun_name",
-      "node_id",
-      "protocol",
-      "local_ip",
-      "local_port",
-      "remote_port",
-      "custom_domains",
-      "subdomain",
-      "bandwidth",
-      "enabled",
-      "status",
-      "addon",
-      "traffic_in",
-      "traffic_out",
-      "last_online_at",
-      "created_at",
-      "updated_at",
-    ])
-    .where("uid", "=", uid)
-    .orderBy("tun_id")
-    .execute();
-  return rows.map((r) => {
+  const rows = await db.selectFrom("tunnels").selectAll().where("uid", "=", uid).orderBy("tun_id").execute();
+  // run_id and stale_closes are frp's session bookkeeping, not the customer's data
+  return rows.map(({ run_id: _run, stale_closes: _stale, ...r }) => {
     const addon = tunnelAddon(r);
     return {
       ...r,
