@@ -25,6 +25,25 @@ export async function pageOf<T>(
 }
 
 /**
+ * pageOf over a filtered base query (`selectFrom(…).where(…)`, no select): `rows` adds the
+ * select and the order, the page's limit and offset are applied here, each row goes through
+ * `present`, and the count is countRows(base) — the filter built once for both, as pageOf wants.
+ */
+export function pageOfQuery<DB, TB extends keyof DB, O, TR extends keyof DB, R, T>(
+  q: { page: number; size: number },
+  base: SelectQueryBuilder<DB, TB, O>,
+  rows: (base: SelectQueryBuilder<DB, TB, O>) => SelectQueryBuilder<DB, TR, R>,
+  present: (row: R) => T,
+): Promise<Paged<T>> {
+  return pageOf(
+    q.page,
+    q.size,
+    async (limit, offset) => (await rows(base).limit(limit).offset(offset).execute()).map((r) => present(r as R)),
+    () => countRows(base),
+  );
+}
+
+/**
  * How many rows a filtered base query (`selectFrom(…).where(…)`) matches: pageOf's count. Given the
  * database `db`, a large total (a big table's list) may be a few seconds old: see large-memo.ts.
  */

@@ -13,7 +13,7 @@ import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { invalid, refused } from "../../shared/errors";
 import { lockUser } from "../../shared/locks";
-import { countRows, pageOf } from "../../shared/paging";
+import { pageOfQuery } from "../../shared/paging";
 import { transact } from "../../shared/tx";
 import { changeBalance } from "../users/balance";
 import { maskPhone } from "../users/users.presenter";
@@ -53,15 +53,7 @@ export async function listMyWithdrawals(
 ): Promise<Paged<WithdrawalRow>> {
   let base = ctx.db.selectFrom("aff_withdrawals").where("uid", "=", uid);
   if (q.status) base = base.where("status", "=", q.status);
-  return pageOf(
-    q.page,
-    q.size,
-    async (limit, offset) =>
-      (await base.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute()).map((w) =>
-        presentWithdrawal(w),
-      ),
-    () => countRows(base),
-  );
+  return pageOfQuery(q, base, (s) => s.selectAll().orderBy("id", "desc"), presentWithdrawal);
 }
 
 /**

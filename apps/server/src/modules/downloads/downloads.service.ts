@@ -2,7 +2,7 @@ import type { CreateDownloadBody, DownloadListQuery, DownloadRow, Paged, UpdateD
 import type { AppContext } from "../../context";
 import type { Operator } from "../../shared/actor";
 import { localDuplicated, notFound } from "../../shared/errors";
-import { countRows, pageOf } from "../../shared/paging";
+import { pageOfQuery } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 
@@ -19,15 +19,7 @@ export function listDownloads(ctx: AppContext, q: DownloadListQuery): Promise<Pa
   let sel = ctx.db.selectFrom("client_downloads");
   if (q.os) sel = sel.where("os", "=", q.os);
   if (q.version) sel = sel.where("version", "=", q.version);
-  return pageOf(
-    q.page,
-    q.size,
-    async (limit, offset) =>
-      (await sel.selectAll().orderBy("sort", "asc").orderBy("id", "desc").limit(limit).offset(offset).execute()).map(
-        present,
-      ),
-    () => countRows(sel),
-  );
+  return pageOfQuery(q, sel, (s) => s.selectAll().orderBy("sort", "asc").orderBy("id", "desc"), present);
 }
 
 /** Every build for customers, newest version first (a short list: no paging). */

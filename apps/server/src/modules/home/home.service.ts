@@ -11,7 +11,7 @@ import type { AppContext } from "../../context";
 import { containsText } from "../../db/dialect";
 import type { Operator } from "../../shared/actor";
 import { notFound } from "../../shared/errors";
-import { countRows, pageOf } from "../../shared/paging";
+import { pageOfQuery } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import type { HomeConfigTable } from "./home.table";
@@ -35,21 +35,11 @@ export function listHomeConfigs(ctx: AppContext, q: HomeConfigListQuery): Promis
   if (q.data_type) sel = sel.where("data_type", "=", q.data_type);
   if (q.title) sel = sel.where(containsText(ctx.db, "title", q.title));
   if (q.content) sel = sel.where(containsText(ctx.db, "content", q.content));
-  return pageOf(
-    q.page,
-    q.size,
-    async (limit, offset) =>
-      (
-        await sel
-          .selectAll()
-          .orderBy("data_type", "asc")
-          .orderBy("sort", "asc")
-          .orderBy("id", "asc")
-          .limit(limit)
-          .offset(offset)
-          .execute()
-      ).map(present),
-    () => countRows(sel),
+  return pageOfQuery(
+    q,
+    sel,
+    (s) => s.selectAll().orderBy("data_type", "asc").orderBy("sort", "asc").orderBy("id", "asc"),
+    present,
   );
 }
 

@@ -11,7 +11,7 @@ import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { invalid, localDuplicated, notFound } from "../../shared/errors";
 import { randomCode } from "../../shared/ids";
-import { countRows, pageOf } from "../../shared/paging";
+import { pageOfQuery } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import { planPeriods } from "../plans/pricing";
@@ -48,15 +48,7 @@ export function presentDiscountCode(row: DiscountCodeDbRow, now = new Date()): D
 export async function listDiscountCodes(ctx: AppContext, q: DiscountCodeQuery): Promise<Paged<DiscountCodeRow>> {
   let sel = ctx.db.selectFrom("discount_codes");
   if (q.code) sel = sel.where("code", "=", q.code.toUpperCase());
-  return pageOf(
-    q.page,
-    q.size,
-    async (limit, offset) =>
-      (await sel.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute()).map((r) =>
-        presentDiscountCode(r),
-      ),
-    () => countRows(sel),
-  );
+  return pageOfQuery(q, sel, (s) => s.selectAll().orderBy("id", "desc"), presentDiscountCode);
 }
 
 /** POST /super/discountCode: one code (random when none is given), audited. */

@@ -18,7 +18,7 @@ import type { DB } from "../../db/schema";
 import { invalid, notFound, refused } from "../../shared/errors";
 import { randomCode, randomDigits } from "../../shared/ids";
 import { lockUser } from "../../shared/locks";
-import { countRows, pageOf } from "../../shared/paging";
+import { pageOfQuery } from "../../shared/paging";
 import { nowIso, shanghaiWallClock } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
@@ -68,15 +68,7 @@ const withPlan = (sel: ReturnType<typeof filtered>) =>
 /** GET /super/giftCard */
 export async function listGiftCards(ctx: AppContext, q: GiftCardQuery): Promise<Paged<GiftCardRow>> {
   const sel = filtered(ctx.db, q);
-  return pageOf(
-    q.page,
-    q.size,
-    async (limit, offset) =>
-      (await withPlan(sel).orderBy("gift_cards.card_id", "desc").limit(limit).offset(offset).execute()).map(
-        presentGiftCard,
-      ),
-    () => countRows(sel),
-  );
+  return pageOfQuery(q, sel, (s) => withPlan(s).orderBy("gift_cards.card_id", "desc"), presentGiftCard);
 }
 
 async function checkPlan(db: Kysely<DB>, planId: number | undefined): Promise<void> {

@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { notFound } from "../../shared/errors";
-import { countRows, pageOf } from "../../shared/paging";
+import { pageOfQuery } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import type { RechargePromotionDbRow } from "./marketing.table";
@@ -28,15 +28,7 @@ export function presentRechargePromotion(row: RechargePromotionDbRow, now = new 
 /** GET /super/discountRecharge */
 export async function listRechargePromotions(ctx: AppContext, q: PageQuery): Promise<Paged<RechargePromotionRow>> {
   const sel = ctx.db.selectFrom("recharge_promotions");
-  return pageOf(
-    q.page,
-    q.size,
-    async (limit, offset) =>
-      (await sel.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute()).map((r) =>
-        presentRechargePromotion(r),
-      ),
-    () => countRows(sel),
-  );
+  return pageOfQuery(q, sel, (s) => s.selectAll().orderBy("id", "desc"), presentRechargePromotion);
 }
 
 /** GET /user/discountRecharge: the promotions running now, smallest threshold first. */

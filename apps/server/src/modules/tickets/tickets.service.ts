@@ -15,7 +15,7 @@ import type { Operator } from "../../shared/actor";
 import { notFound, refused } from "../../shared/errors";
 import type { Figure } from "../../shared/figures";
 import { lockUser } from "../../shared/locks";
-import { countRows, pageOf } from "../../shared/paging";
+import { pageOfQuery } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { adminUpdateTunnel } from "../tunnels/tunnels.admin";
 import { findOwnTunnel } from "../tunnels/tunnels.repository";
@@ -43,21 +43,7 @@ async function userDetail(ctx: AppContext, t: TicketRowDb): Promise<TicketDetail
 export function listMyTickets(ctx: AppContext, uid: number, q: TicketListQuery): Promise<Paged<TicketRow>> {
   let sel = ctx.db.selectFrom("tickets").where("uid", "=", uid);
   if (q.status) sel = sel.where("status", "=", q.status);
-  return pageOf(
-    q.page,
-    q.size,
-    async (limit, offset) =>
-      (
-        await sel
-          .selectAll()
-          .orderBy("last_reply_at", "desc")
-          .orderBy("id", "desc")
-          .limit(limit)
-          .offset(offset)
-          .execute()
-      ).map(presentRow),
-    () => countRows(sel),
-  );
+  return pageOfQuery(q, sel, (s) => s.selectAll().orderBy("last_reply_at", "desc").orderBy("id", "desc"), presentRow);
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 import type { AppContext } from "../../context";
 import type { Operator } from "../../shared/actor";
 import { invalid, localDuplicated, notFound, rateLimited, refused } from "../../shared/errors";
-import { countRows, pageOf } from "../../shared/paging";
+import { countRows, pageOf, pageOfQuery } from "../../shared/paging";
 import { clientKey } from "../../shared/rate-limit";
 import { nowIso } from "../../shared/time";
 import { transact } from "../../shared/tx";
@@ -132,26 +132,21 @@ export async function listRules(
 ): Promise<Paged<IllegalRuleRow>> {
   let sel = ctx.db.selectFrom("illegal_rules");
   if (q.kind) sel = sel.where("kind", "=", q.kind);
-  return pageOf(
-    q.page,
-    q.size,
-    async (limit, offset) =>
-      (
-        await sel
-          .selectAll("illegal_rules")
-          .select((eb) =>
-            eb
-              .selectFrom("tunnel_flags")
-              .select((e) => e.fn.countAll<number>().as("n"))
-              .whereRef("tunnel_flags.rule_id", "=", "illegal_rules.id")
-              .as("hits"),
-          )
-          .orderBy("id", "desc")
-          .limit(limit)
-          .offset(offset)
-          .execute()
-      ).map((r) => ({ ...r, kind: r.kind as IllegalRuleRow["kind"], hits: Number(r.hits ?? 0) })),
-    () => countRows(sel),
+  return pageOfQuery(
+    q,
+    sel,
+    (s) =>
+      s
+        .selectAll("illegal_rules")
+        .select((eb) =>
+          eb
+            .selectFrom("tunnel_flags")
+            .select((e) => e.fn.countAll<number>().as("n"))
+            .whereRef("tunnel_flags.rule_id", "=", "illegal_rules.id")
+            .as("hits"),
+        )
+        .orderBy("id", "desc"),
+    (r) => ({ ...r, kind: r.kind as IllegalRuleRow["kind"], hits: Number(r.hits ?? 0) }),
   );
 }
 
