@@ -1,4 +1,4 @@
-import { NetworkType, Role, UserStatus } from "@burrow/contract";
+import { MONTHLY_ONLY_FEES, NetworkType, Role, UserStatus } from "@burrow/contract";
 import { sql } from "kysely";
 import type { AppContext } from "./context";
 import { isPostgres } from "./db/dialect";
@@ -73,12 +73,7 @@ export async function seedFreshInstall(ctx: AppContext): Promise<string[] | unde
         tunnel_peer_port_limit: 1,
         monthly_fee: 0,
         monthly_fee_discount: 1,
-        quarterly_fee: null,
-        quarterly_fee_discount: 1,
-        semiannual_fee: null,
-        semiannual_fee_discount: 1,
-        annual_fee: null,
-        annual_fee_discount: 1,
+        ...MONTHLY_ONLY_FEES,
         on_sale: 0,
         is_default: 1,
         created_at: now,

@@ -1,4 +1,10 @@
-import { type AdminNodeDetail, type CreateTunnelBody, SubscriptionStatus, type TunnelView } from "@burrow/contract";
+import {
+  type AdminNodeDetail,
+  type CreateTunnelBody,
+  MONTHLY_ONLY_FEES,
+  SubscriptionStatus,
+  type TunnelView,
+} from "@burrow/contract";
 import { GB } from "../src/modules/subscriptions/default-plan";
 import { nowIso } from "../src/shared/time";
 import type { TestApp } from "./harness";
@@ -83,12 +89,7 @@ export async function setPlan(t: TestApp, uid: number, o: PlanOverrides = {}): P
       tunnel_peer_port_limit: o.tunnel_peer_port_limit ?? 5,
       monthly_fee: 100,
       monthly_fee_discount: 1,
-      quarterly_fee: null,
-      quarterly_fee_discount: 1,
-      semiannual_fee: null,
-      semiannual_fee_discount: 1,
-      annual_fee: null,
-      annual_fee_discount: 1,
+      ...MONTHLY_ONLY_FEES,
       on_sale: 1,
       is_default: 0,
       created_at: nowIso(),

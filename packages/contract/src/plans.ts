@@ -103,6 +103,16 @@ export interface PlanFields {
   annual_fee_discount: number;
 }
 
+/** The fees of a plan sold by the month only: the other periods unpriced, no discounts. */
+export const MONTHLY_ONLY_FEES = {
+  quarterly_fee: null,
+  quarterly_fee_discount: 1,
+  semiannual_fee: null,
+  semiannual_fee_discount: 1,
+  annual_fee: null,
+  annual_fee_discount: 1,
+} satisfies Partial<PlanFields>;
+
 /** One plan as operators see it: every SPEC §3 field. */
 export interface AdminPlan extends PlanFields {
   id: number;
