@@ -1,6 +1,6 @@
 import { fenToYuan, type OrderView, PayStatus, PayStatusLabel } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Empty, List, Popconfirm, Space, Typography } from "antd";
+import { Button, Card, Empty, List, Popconfirm, Space, Tag, Typography } from "antd";
 import { useState } from "react";
 import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
@@ -115,7 +115,18 @@ export function MyOrdersPage() {
       ),
     },
     { title: "状态", role: "status", key: "status", width: 110, render: (_: unknown, o) => <StatusCell order={o} /> },
-    { title: "类型", priority: 2, dataIndex: "type", width: 100, render: (t: number) => <OrderTypeTag type={t} /> },
+    {
+      title: "类型",
+      priority: 2,
+      dataIndex: "type",
+      width: 100,
+      render: (t: number, o) => (
+        <Space size={4} wrap>
+          <OrderTypeTag type={t} />
+          {o.automatic ? <Tag color="purple">自动</Tag> : null}
+        </Space>
+      ),
+    },
     {
       title: "金额（元）",
       priority: 2,

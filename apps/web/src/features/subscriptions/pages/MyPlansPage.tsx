@@ -5,6 +5,8 @@ import { Link, useNavigate } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { PLAN_KIND_OPTIONS, PlanName } from "@/components/StoreTags";
+import { AutoRenewSwitch } from "@/features/autopay/components/AutoRenewSwitch";
+import { TopupRuleCard } from "@/features/autopay/components/TopupRuleCard";
 import { bandwidthText } from "@/features/store/pricing";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime } from "@/lib/format";
@@ -52,6 +54,14 @@ const columns: ResponsiveColumns<SubscriptionView> = [
     dataIndex: "end_at",
     width: 180,
     render: (v: string | null) => (v ? formatTime(v) : "永久有效"),
+  },
+  {
+    title: "自动续费",
+    priority: 3,
+    key: "auto_renew",
+    width: 90,
+    // Paid plans bought by an order, while live: renewed from the balance a day before the end.
+    render: (_: unknown, row) => (row.renewable && row.trade_id ? <AutoRenewSwitch row={row} /> : "-"),
   },
   {
     title: "操作",
@@ -141,6 +151,7 @@ export function MyPlansPage() {
           pagination={pagination(data?.total)}
         />
       </Card>
+      <TopupRuleCard />
     </PageContainer>
   );
 }
