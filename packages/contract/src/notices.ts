@@ -38,6 +38,7 @@ export const NoticeEvents = {
   "order.paid": { label: "订单已支付", audience: "customer", urgent: false, defaults: ["site"] },
   "order.refunded": { label: "订单已退款", audience: "customer", urgent: false, defaults: ["site", "email"] },
   "ticket.replied": { label: "工单有新回复", audience: "customer", urgent: false, defaults: ["site", "email"] },
+  "auth.new_device": { label: "新设备登录", audience: "customer", urgent: false, defaults: ["site", "email"] },
   "cert.expiring": { label: "证书即将到期", audience: "customer", urgent: false, defaults: ["site", "email"] },
   "cert.renewed": { label: "证书已续期", audience: "customer", urgent: false, defaults: ["site"] },
   "domain.verification_lost": {

@@ -99,6 +99,14 @@ export function messageOf(event: DomainEventOf<NoticeEventType>): NoticeMessage 
         `/help/ticket/${p.ticket_id}`,
       );
     }
+    case "auth.new_device": {
+      const p = event.payload;
+      return m(
+        "登录提醒：新设备登录",
+        `您的账号于 ${minute(p.at)}（北京时间）在新设备上登录：${p.device}，IP ${p.ip}。如果不是您本人，请立即修改密码并退出其他设备。`,
+        "/account/info",
+      );
+    }
     case "cert.expiring": {
       const p = event.payload;
       return m(

@@ -226,7 +226,7 @@ describe("channels", () => {
     const set = await t.api<NoticeSettings>("POST", "/user/notice/email", { token: u.token, body: { email: address } });
     expect(set.body.code).toBe("SUCCESS");
     expect(set.body.data.email).toMatchObject({ address, verified: false, available: true });
-    const codeMail = smtp.mails.findLast((m) => m.to.includes(address))!;
+    const codeMail = [...smtp.mails].reverse().find((m) => m.to.includes(address))!;
     expect(subjectOf(codeMail.raw)).toBe("【Burrow】通知邮箱验证码");
     const code = /验证码是 (\d{6})/.exec(textOf(codeMail.raw))?.[1];
     expect(code).toMatch(/^\d{6}$/);

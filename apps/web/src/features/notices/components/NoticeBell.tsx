@@ -1,6 +1,6 @@
 import { RiNotification3Line } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Badge, Button } from "antd";
+import { Badge } from "antd";
 import { Link } from "react-router";
 import { unreadNoticesQuery } from "../notices.api";
 
@@ -11,7 +11,7 @@ export function NoticeBell() {
   return (
     <Link to="/notices" className="shell-notice-bell" aria-label={count ? `消息通知，${count} 条未读` : "消息通知"}>
       <Badge count={count} size="small" overflowCount={99}>
-        <Button type="text" tabIndex={-1} icon={<RiNotification3Line size={20} />} />
+        <RiNotification3Line size={20} aria-hidden />
       </Badge>
     </Link>
   );

@@ -26,7 +26,6 @@ export function NoticeList() {
   const item = (n: NoticeView) => (
     <List.Item
       key={n.id}
-      data-testid="notice-item"
       actions={[
         n.link ? (
           <Link key="open" to={n.link} onClick={() => !n.read && readOne.mutate(n.id)}>
