@@ -30,6 +30,7 @@ import { tunnelsAdminRoutes, tunnelsCustomerRoutes } from "@/features/tunnels/tu
 import { uptimeAdminRoutes, uptimePublicRoutes } from "@/features/uptime/uptime.routes";
 import { usermgrRoutes } from "@/features/usermgr/usermgr.routes";
 import { verifyAdminRoutes, verifyRoutes } from "@/features/verify/verify.routes";
+import { webhooksRoutes } from "@/features/webhooks/webhooks.routes";
 import { ADMIN_BASE } from "@/lib/access";
 import { lazyComponent, type RouteHandle } from "@/lib/route-types";
 import { RootRoute } from "./RootRoute";
@@ -39,6 +40,7 @@ import { RouteErrorPage } from "./RouteErrorPage";
 const customerRoutes: RouteObject[] = [
   ...dashboardRoutes,
   ...accountRoutes,
+  ...webhooksRoutes,
   ...leavingCustomerRoutes,
   ...verifyRoutes,
   ...tunnelsCustomerRoutes,

@@ -43,6 +43,7 @@ export const customerMenu: MenuDef[] = [
   { name: "实名认证", id: "verify", path: "/account/verify", icon: "verify", roles: ALL },
   { name: "发票", id: "invoice", path: "/invoice", icon: "invoice", roles: ALL },
   { name: "消息通知", id: "notices", path: "/notices", icon: "service", roles: ALL },
+  { name: "Webhook", id: "webhooks", path: "/account/webhooks", icon: "bardLine", roles: ALL },
   { name: "个人中心", id: "account", path: "/account/info", icon: "account", roles: ALL },
   { name: "数据导出与注销", id: "leaving", path: "/account/leaving", icon: "account", roles: ALL },
   { name: "管理后台", id: "adm", path: "/adm", icon: "setting", roles: STAFF },
