@@ -1,0 +1,3 @@
+import { agentSuite } from "./agent-suite";
+
+agentSuite("v0.52.3", { smoke: true });
