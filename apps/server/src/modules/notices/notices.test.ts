@@ -9,6 +9,7 @@ import { dispatchOutbox } from "../../shared/outbox-dispatch";
 import { DAY_MS } from "../../shared/time";
 import { direct, transact } from "../../shared/tx";
 import { setNodeHealth } from "../nodes/nodes.service";
+import { watchQueues } from "../overview/queue-watch";
 import { recordPlansExpiring } from "../subscriptions/expiry-events";
 import { chargeTraffic } from "../subscriptions/quota";
 import { expireSubscriptions } from "../subscriptions/subscriptions.service";
@@ -384,6 +385,24 @@ describe("owners' events", () => {
     await dispatchOutbox(t.ctx);
     types = (await notices(u.token)).body.data.list.map((n) => n.type).sort();
     expect(types).toEqual(["quota.100", "quota.80", "quota.95"]);
+  });
+
+  it("a queue left waiting a day tells the Managers, once per stretch", async () => {
+    const admin = await t.adminToken();
+    const u = await t.register();
+    await openTicket(u.token, "没人回复的工单");
+    const waiting = async () =>
+      (await notices(admin)).body.data.list.filter((n) => n.type === "queue.waiting" && n.title.includes("待回复工单"));
+    const before = (await waiting()).length;
+    const start = new Date();
+    await watchQueues(t.ctx, start);
+    expect(await watchQueues(t.ctx, new Date(start.getTime() + 3_600_000))).toBe(0);
+    await watchQueues(t.ctx, new Date(start.getTime() + 25 * 3_600_000));
+    expect(await watchQueues(t.ctx, new Date(start.getTime() + 26 * 3_600_000))).toBe(0);
+    await dispatchOutbox(t.ctx);
+    const told = await waiting();
+    expect(told.length - before).toBe(1);
+    expect(told[0].link).toBe("/admin/mgr/ticket");
   });
 
   it("refused payment notifications: the fifth in an hour tells the Managers, once", async () => {

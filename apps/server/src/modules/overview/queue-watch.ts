@@ -36,7 +36,8 @@ export async function watchQueues(ctx: AppContext, now = new Date()): Promise<nu
         trx,
         "queue.waiting",
         { key: c.key, label: c.label, path: c.path, count, oldest_at: since },
-        { key: `queue.waiting:${c.key}:${since}`, now },
+        // recorded at the real time: `now` only decides whether it has waited long enough
+        { key: `queue.waiting:${c.key}:${since}` },
       ),
     );
     if (id !== null) recorded++;
