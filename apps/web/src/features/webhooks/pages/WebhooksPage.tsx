@@ -32,6 +32,8 @@ interface CreateValues {
   events: CreateWebhookBody["events"];
 }
 
+const EVENT_OPTIONS = WebhookEventTypes.map((e) => ({ value: e, label: WebhookEventLabel[e] }));
+
 function statusTag(h: WebhookView) {
   if (h.status === "active") return <Tag color="success">正常</Tag>;
   return h.paused_reason === "failures" ? <Tag color="error">连续失败已暂停</Tag> : <Tag>已暂停</Tag>;
@@ -210,15 +212,7 @@ export function WebhooksPage() {
           label="事件"
           rules={[{ required: true, type: "array", min: 1, message: "请至少选择一个事件" }]}
         >
-          <Checkbox.Group>
-            <Space direction="vertical">
-              {WebhookEventTypes.map((e) => (
-                <Checkbox key={e} value={e}>
-                  {WebhookEventLabel[e]} <Typography.Text code>{e}</Typography.Text>
-                </Checkbox>
-              ))}
-            </Space>
-          </Checkbox.Group>
+          <Checkbox.Group options={EVENT_OPTIONS} />
         </Form.Item>
       </FormModal>
       <ShownOnceModal
