@@ -44,3 +44,9 @@ export function writeFilters(filters: Record<string, unknown>, defaultSize = 10)
   }
   return out;
 }
+
+/** A list query's filters as the pages hold them: everything optional but paging. */
+export type ListFilters<Q extends { page: number; size: number }> = Partial<Omit<Q, "page" | "size">> & {
+  page: number;
+  size: number;
+};

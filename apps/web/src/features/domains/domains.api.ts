@@ -2,13 +2,10 @@ import type { AddDomainBody, AdminDomainListQuery, AdminUnbindDomainBody, Domain
 import { DomainsApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import type { ListFilters } from "@/lib/url-filters";
 
-type Filters<Q extends { page: number; size: number }> = Partial<Omit<Q, "page" | "size">> & {
-  page: number;
-  size: number;
-};
-export type DomainFilters = Filters<DomainListQuery>;
-export type AdminDomainFilters = Filters<AdminDomainListQuery>;
+export type DomainFilters = ListFilters<DomainListQuery>;
+export type AdminDomainFilters = ListFilters<AdminDomainListQuery>;
 
 export const domainsKeys = {
   all: ["domains"] as const,

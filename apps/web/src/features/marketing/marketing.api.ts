@@ -11,13 +11,10 @@ import { MarketingApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
 import { api } from "@/api/client";
+import type { ListFilters } from "@/lib/url-filters";
 
-type Filters<Q extends { page: number; size: number }> = Partial<Omit<Q, "page" | "size">> & {
-  page: number;
-  size: number;
-};
-export type DiscountCodeFilters = Filters<DiscountCodeQuery>;
-export type GiftCardFilters = Filters<GiftCardQuery>;
+export type DiscountCodeFilters = ListFilters<DiscountCodeQuery>;
+export type GiftCardFilters = ListFilters<GiftCardQuery>;
 export type PageFilters = { page: number; size: number };
 
 export const marketingKeys = {

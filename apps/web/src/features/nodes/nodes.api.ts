@@ -15,16 +15,12 @@ import type {
 import { FrpApi, NodesApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import type { ListFilters } from "@/lib/url-filters";
 
-/** List filters as the pages hold them: everything optional but paging. */
-type Filters<Q extends { page: number; size: number }> = Partial<Omit<Q, "page" | "size">> & {
-  page: number;
-  size: number;
-};
-export type AreaFilters = Filters<AreaListQuery>;
-export type NetTypeFilters = Filters<NetTypeListQuery>;
-export type LevelFilters = Filters<LevelListQuery>;
-export type NodeFilters = Filters<NodeListQuery>;
+export type AreaFilters = ListFilters<AreaListQuery>;
+export type NetTypeFilters = ListFilters<NetTypeListQuery>;
+export type LevelFilters = ListFilters<LevelListQuery>;
+export type NodeFilters = ListFilters<NodeListQuery>;
 
 /** The largest page the server serves: option lists (areas, levels…) are short enough for one page. */
 export const ALL = { page: 1, size: 100 } as const;

@@ -2,14 +2,11 @@ import type { AdminOrderQuery, OrderListQuery, PlanRegQuery, RefundOrderBody } f
 import { OrdersApi, SubscriptionsApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import type { ListFilters } from "@/lib/url-filters";
 
-type Filters<Q extends { page: number; size: number }> = Partial<Omit<Q, "page" | "size">> & {
-  page: number;
-  size: number;
-};
-export type OrderFilters = Filters<AdminOrderQuery>;
-export type PlanRegFilters = Filters<PlanRegQuery>;
-export type MyOrderFilters = Filters<OrderListQuery>;
+export type OrderFilters = ListFilters<AdminOrderQuery>;
+export type PlanRegFilters = ListFilters<PlanRegQuery>;
+export type MyOrderFilters = ListFilters<OrderListQuery>;
 
 export const ordersKeys = {
   all: ["orders"] as const,

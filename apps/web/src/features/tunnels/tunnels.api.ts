@@ -12,14 +12,11 @@ import type {
 import { FrpApi, TrafficApi, TunnelsApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import type { ListFilters } from "@/lib/url-filters";
 
-type Filters<Q extends { page: number; size: number }> = Partial<Omit<Q, "page" | "size">> & {
-  page: number;
-  size: number;
-};
-export type TunnelFilters = Filters<TunnelListQuery>;
-export type AdminTunnelFilters = Filters<AdminTunnelListQuery>;
-export type IllegalFilters = Filters<IllegalListQuery>;
+export type TunnelFilters = ListFilters<TunnelListQuery>;
+export type AdminTunnelFilters = ListFilters<AdminTunnelListQuery>;
+export type IllegalFilters = ListFilters<IllegalListQuery>;
 export type IllegalRuleFilters = { page: number; size: number; kind?: IllegalRuleRow["kind"] };
 
 export const tunnelsKeys = {
