@@ -21,14 +21,15 @@ export interface AdminSuite {
 /**
  * The set-up most API suites share: one app per file (`env` on top of the test config) and the
  * operator's token, closed after the file. Call it at the top of a file (or a describe block):
- * `bind` receives both in its beforeAll, ahead of the file's own beforeAll hooks.
+ * `bind` receives both in its beforeAll (and may go on setting up: it is awaited), ahead of the
+ * file's own beforeAll hooks.
  * @example let t: TestApp; let admin: string; adminSuite((s) => ({ t, admin } = s));
  */
-export function adminSuite(bind: (s: AdminSuite) => void, env: Record<string, string> = {}): void {
+export function adminSuite(bind: (s: AdminSuite) => void | Promise<void>, env: Record<string, string> = {}): void {
   let t: TestApp | undefined;
   beforeAll(async () => {
     t = await createTestApp(env);
-    bind({ t, admin: await adminOf(t) });
+    await bind({ t, admin: await adminOf(t) });
   });
   afterAll(() => t?.close());
 }

@@ -2,6 +2,7 @@ import type { AdminNodeDetail, DomainVerifyResult, DomainView, Paged, TunnelView
 import { afterAll, beforeAll, expect } from "vitest";
 import type { DomainGate, UsableDomain } from "../src/context";
 import { domainNames } from "../src/modules/domains/domain-rules";
+import { type AdminSuite, adminSuite } from "./admin-fixtures";
 import { startDnsServer, type TestDnsServer } from "./dns-server";
 import { createTestNode, setPlan } from "./frp-fixtures";
 import { createTestApp, type TestApp } from "./harness";
@@ -34,6 +35,21 @@ export function openDomainGate(publicUrl: string | undefined): DomainGate {
 /** Replaces the app's domain gate with openDomainGate (the frp plugin reads ctx.domains per load). */
 export function openDomains(t: TestApp): void {
   t.ctx.domains = openDomainGate(t.ctx.config.PUBLIC_URL);
+}
+
+export interface TunnelSuite extends AdminSuite {
+  node: AdminNodeDetail;
+}
+
+/**
+ * The set-up of the tunnel suites: adminSuite with open domains (tunnel mechanics, not domain
+ * ownership: modules/domains tests that) and one node made with `nodeFields`.
+ */
+export function tunnelSuite(bind: (s: TunnelSuite) => void, nodeFields: Record<string, unknown> = {}): void {
+  adminSuite(async (s) => {
+    openDomains(s.t);
+    bind({ ...s, node: await createTestNode(s.t, nodeFields, s.admin) });
+  });
 }
 
 /** Marks `domain` verified for `uid` on `nodeId` directly (a suite that needs a held domain, not the DNS flow). */

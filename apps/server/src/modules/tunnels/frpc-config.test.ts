@@ -1,21 +1,14 @@
 import type { AdminNodeDetail, TunnelConfig } from "@burrow/contract";
 import { parseFrpcConfig, parseToml, type TomlTable } from "@burrow/frps-sim";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDomains } from "../../../test/domain-fixtures";
+import { describe, expect, it } from "vitest";
+import { tunnelSuite } from "../../../test/domain-fixtures";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import type { TestApp } from "../../../test/harness";
 
 let t: TestApp;
 let admin: string;
 let node: AdminNodeDetail;
-beforeAll(async () => {
-  t = await createTestApp();
-  // Tunnel mechanics, not domain ownership (modules/domains tests that).
-  openDomains(t);
-  admin = await t.adminToken();
-  node = await createTestNode(t, { bind_port: 7100 }, admin);
-});
-afterAll(() => t.close());
+tunnelSuite((ready) => ({ t, admin, node } = ready), { bind_port: 7100 });
 
 describe("frpc configuration (/user/tun/config)", () => {
   it("writes valid frpc TOML for all of a customer's tunnels on a node", async () => {

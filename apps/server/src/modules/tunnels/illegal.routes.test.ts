@@ -1,20 +1,13 @@
 import type { AdminNodeDetail, IllegalFlagRow, IllegalRuleRow, Paged, TunnelView } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDomains } from "../../../test/domain-fixtures";
+import { describe, expect, it } from "vitest";
+import { tunnelSuite } from "../../../test/domain-fixtures";
 import { createTestNode, createTestTunnel, registerWithPlan } from "../../../test/frp-fixtures";
-import { createTestApp, type TestApp } from "../../../test/harness";
+import type { TestApp } from "../../../test/harness";
 
 let t: TestApp;
 let admin: string;
 let node: AdminNodeDetail;
-beforeAll(async () => {
-  t = await createTestApp();
-  // Tunnel mechanics, not domain ownership (modules/domains tests that).
-  openDomains(t);
-  admin = await t.adminToken();
-  node = await createTestNode(t, { host: "203.0.113.50" }, admin);
-});
-afterAll(() => t.close());
+tunnelSuite((ready) => ({ t, admin, node } = ready), { host: "203.0.113.50" });
 
 const customer = () => registerWithPlan(t);
 

@@ -1,22 +1,15 @@
 import type { AdminNodeDetail, Paged, TunnelDetail, TunnelView, UserNodeRow } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDomains } from "../../../test/domain-fixtures";
+import { describe, expect, it } from "vitest";
+import { tunnelSuite } from "../../../test/domain-fixtures";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
-import { createTestApp, onlyOn, type TestApp } from "../../../test/harness";
+import { onlyOn, type TestApp } from "../../../test/harness";
 import { holding, whileHeld } from "../../../test/locks";
 import { lockUser } from "../../shared/locks";
 
 let t: TestApp;
 let admin: string;
 let node: AdminNodeDetail;
-beforeAll(async () => {
-  t = await createTestApp();
-  // Tunnel mechanics, not domain ownership (modules/domains tests that).
-  openDomains(t);
-  admin = await t.adminToken();
-  node = await createTestNode(t, {}, admin);
-});
-afterAll(() => t.close());
+tunnelSuite((ready) => ({ t, admin, node } = ready));
 
 async function customer(plan: Parameters<typeof setPlan>[2] = {}) {
   const u = await t.register();
