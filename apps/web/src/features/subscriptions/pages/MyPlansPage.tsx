@@ -56,22 +56,20 @@ const columns: ResponsiveColumns<SubscriptionView> = [
     render: (v: string | null) => (v ? formatTime(v) : "永久有效"),
   },
   {
-    title: "自动续费",
-    priority: 3,
-    key: "auto_renew",
-    width: 90,
-    // Paid plans bought by an order, while live: renewed from the balance a day before the end.
-    render: (_: unknown, row) => (row.renewable && row.trade_id ? <AutoRenewSwitch row={row} /> : "-"),
-  },
-  {
     title: "操作",
     key: "actions",
-    width: 90,
+    width: 170,
     render: (_: unknown, row) =>
       row.renewable && row.trade_id ? (
-        <Link to={`/epay/plan/${row.trade_id}`} aria-label={`续费 ${row.plan_name}`}>
-          续费
-        </Link>
+        <Space size={8} wrap>
+          <Link to={`/epay/plan/${row.trade_id}`} aria-label={`续费 ${row.plan_name}`}>
+            续费
+          </Link>
+          {/* Paid plans bought by an order, while live: renewed from the balance a day before the end. */}
+          <span>
+            自动续费 <AutoRenewSwitch row={row} />
+          </span>
+        </Space>
       ) : (
         "-"
       ),
