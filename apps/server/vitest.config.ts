@@ -10,6 +10,12 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: two test files at a time, each with its own database.
     maxWorkers: 2,
+    // Files share their worker's module cache: the app's import (most of a file's set-up) is paid
+    // once per worker, not once per file. Each file still builds its own app on its own database
+    // (createTestApp), and nothing in src keeps state at module level that a test depends on;
+    // test/setup-file.ts puts back what a file may leave behind.
+    isolate: false,
+    setupFiles: ["test/setup-file.ts"],
     reporters: process.env.VITEST_JSON ? ["default", ["json", { outputFile: process.env.VITEST_JSON }]] : ["default"],
   },
 });

@@ -152,9 +152,12 @@ export interface TestApp {
 
 let phoneSeq = 0;
 let ipSeq = 0;
-/** A phone number unique within this test process. */
+/**
+ * A phone number unique within this test process for its first 10,000 numbers; past them it wraps,
+ * staying 11 digits (the files of a worker share this module: isolate is off, vitest.config.ts).
+ */
 export const nextPhone = (): string =>
-  `139${String(process.pid % 10000).padStart(4, "0")}${String(++phoneSeq).padStart(4, "0")}`;
+  `139${String(process.pid % 10000).padStart(4, "0")}${String(++phoneSeq % 10000).padStart(4, "0")}`;
 
 /**
  * Turns an account into one without a phone, as a third-party sign-in creates it: its phone

@@ -1,5 +1,6 @@
 import type { ModuleManifest } from "../../shared/module";
 import { oidcRoutes } from "./oidc.routes";
+import { discoveryState } from "./providers";
 
 /** Sign-in through OpenID Connect providers. */
-export const oidcModule: ModuleManifest = { name: "oidc", routes: oidcRoutes };
+export const oidcModule: ModuleManifest = { name: "oidc", routes: oidcRoutes, state: [discoveryState] };

@@ -8,6 +8,7 @@ import * as client from "openid-client";
 import type { AppContext } from "../../context";
 import type { Operator } from "../../shared/actor";
 import { invalid, notFound, refused } from "../../shared/errors";
+import { AppState } from "../../shared/module";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
 import type { OidcProviderTable } from "./oidc.table";
@@ -139,17 +140,12 @@ export async function deleteProvider(ctx: AppContext, op: Operator, id: number):
 
 type Discovery = { version: string; at: number; config: client.Configuration };
 /**
- * Discovered provider configurations, per app and provider, kept for ten minutes (or until the
- * provider changes). Per app: two apps in one process (the tests) never share a provider id's entry.
+ * Discovered provider configurations, per provider, kept for ten minutes (or until the provider
+ * changes). The app's own (oidc.module.ts lists it): two apps in one process, as in the tests, never
+ * share a provider id's entry.
  */
-const discoveryCache = new WeakMap<AppContext, Map<number, Discovery>>();
-const discoveries = (ctx: AppContext): Map<number, Discovery> => {
-  const hit = discoveryCache.get(ctx);
-  if (hit) return hit;
-  const made = new Map<number, Discovery>();
-  discoveryCache.set(ctx, made);
-  return made;
-};
+export const discoveryState = new AppState<Map<number, Discovery>>("oidc.discoveries", () => new Map());
+const discoveries = (ctx: AppContext): Map<number, Discovery> => discoveryState.of(ctx);
 const DISCOVERY_TTL_MS = 10 * 60 * 1000;
 
 /**
