@@ -39,6 +39,25 @@ export const NoticeEvents = {
   "order.refunded": { label: "订单已退款", audience: "customer", urgent: false, defaults: ["site", "email"] },
   "ticket.replied": { label: "工单有新回复", audience: "customer", urgent: false, defaults: ["site", "email"] },
   "auth.new_device": { label: "新设备登录", audience: "customer", urgent: false, defaults: ["site", "email"] },
+  "subscription.renewal_due": {
+    label: "即将自动续费",
+    audience: "customer",
+    urgent: false,
+    defaults: ["site", "email"],
+  },
+  "subscription.renewal_failed": {
+    label: "自动续费失败",
+    audience: "customer",
+    urgent: true,
+    defaults: ["site", "email", "sms"],
+  },
+  "traffic.topup_failed": {
+    label: "自动购买流量包失败",
+    audience: "customer",
+    urgent: false,
+    defaults: ["site", "email"],
+  },
+  "node.maintenance": { label: "节点维护", audience: "customer", urgent: false, defaults: ["site", "email"] },
   "cert.expiring": { label: "证书即将到期", audience: "customer", urgent: false, defaults: ["site", "email"] },
   "cert.renewed": { label: "证书已续期", audience: "customer", urgent: false, defaults: ["site"] },
   "domain.verification_lost": {

@@ -38,7 +38,7 @@ export const noticesHandler = defineEventHandler({
 async function enqueueNotice(ctx: AppContext, event: DomainEventOf<NoticeEventType>): Promise<void> {
   const spec: NoticeEventSpec = NoticeEvents[event.type];
   const msg = messageOf(event);
-  const uids = spec.audience === "staff" ? await activeManagerUids(ctx.db) : event.uid === null ? [] : [event.uid];
+  const uids = spec.audience === "staff" ? await activeManagerUids(ctx.db) : customersOf(event);
   const channels = await channelsOf(ctx.db, uids, event.type);
   const at = new Date(event.created_at).getTime();
   const due = iso(msg.subject ? at + NOTICE_DEBOUNCE_MS : at);
@@ -64,6 +64,13 @@ async function enqueueNotice(ctx: AppContext, event: DomainEventOf<NoticeEventTy
     .values(rows)
     .onConflict((oc) => oc.columns(["event_id", "uid", "channel"]).doNothing())
     .execute();
+}
+
+/** The customers an event concerns: its uid, or the `uids` it lists (a maintenance window's). */
+function customersOf(event: DomainEventOf<NoticeEventType>): number[] {
+  if (event.uid !== null) return [event.uid];
+  const listed = (event.payload as { uids?: unknown }).uids;
+  return Array.isArray(listed) ? [...new Set(listed.filter((u): u is number => typeof u === "number"))] : [];
 }
 
 /**

@@ -107,6 +107,37 @@ export function messageOf(event: DomainEventOf<NoticeEventType>): NoticeMessage 
         "/account/info",
       );
     }
+    case "subscription.renewal_due": {
+      const p = event.payload;
+      return m(
+        `套餐「${p.plan_name}」即将自动续费`,
+        `您的套餐「${p.plan_name}」将于 ${day(p.period_end)} 到期，届时将从余额自动续费 ${yuan(p.amount)}（当前余额 ${yuan(p.balance)}）。`,
+        "/epay/plan",
+      );
+    }
+    case "subscription.renewal_failed": {
+      const p = event.payload;
+      return m(
+        `套餐「${p.plan_name}」自动续费失败`,
+        `${p.message}（需 ${yuan(p.amount)}，余额 ${yuan(p.balance)}）。`,
+        "/epay/recharge",
+      );
+    }
+    case "traffic.topup_failed": {
+      const p = event.payload;
+      return m("自动购买流量包失败", p.message, "/purchase/plan");
+    }
+    case "node.maintenance": {
+      const p = event.payload;
+      const what = { announced: "维护通知", updated: "维护时间变更", cancelled: "维护已取消" }[p.action];
+      return m(
+        `节点${what}：${p.title}`,
+        p.action === "cancelled"
+          ? `原定于 ${minute(p.starts_at)} 至 ${minute(p.ends_at)}（北京时间）的维护「${p.title}」已取消。`
+          : `您的隧道所在节点将于 ${minute(p.starts_at)} 至 ${minute(p.ends_at)}（北京时间）维护：${p.title}。期间隧道可能中断。`,
+        "/tun/list",
+      );
+    }
     case "cert.expiring": {
       const p = event.payload;
       return m(

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, tunnelRow } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { giveBalance, makePlan } from "../../../test/store-fixtures";
+import { recordEvent } from "../../shared/outbox";
 import { dispatchOutbox } from "../../shared/outbox-dispatch";
 import { DAY_MS } from "../../shared/time";
 import { direct, transact } from "../../shared/tx";
@@ -403,6 +404,40 @@ describe("owners' events", () => {
     const told = await waiting();
     expect(told.length - before).toBe(1);
     expect(told[0].link).toBe("/admin/mgr/ticket");
+  });
+
+  it("a maintenance window tells each customer it lists; a failed automatic renewal is urgent", async () => {
+    const [a, b] = [await t.register(), await t.register()];
+    const starts = new Date(Date.now() + DAY_MS).toISOString();
+    const ends = new Date(Date.now() + DAY_MS + 3_600_000).toISOString();
+    await transact(t.ctx, (trx) =>
+      recordEvent(trx, "node.maintenance", {
+        maintenance_id: 1,
+        action: "announced",
+        title: "机房升级",
+        starts_at: starts,
+        ends_at: ends,
+        node_ids: [1],
+        uids: [a.uid, b.uid, a.uid],
+      }),
+    );
+    await transact(t.ctx, (trx) =>
+      recordEvent(trx, "subscription.renewal_failed", {
+        uid: a.uid,
+        subscription_id: 1,
+        plan_name: "专业版",
+        period_end: ends,
+        amount: 1500,
+        balance: 100,
+        message: "余额不足，自动续费失败",
+      }),
+    );
+    await dispatchOutbox(t.ctx);
+    const titles = async (token: string) => (await notices(token)).body.data.list.map((n) => n.title);
+    expect(await titles(a.token)).toEqual(["套餐「专业版」自动续费失败", "节点维护通知：机房升级"]);
+    expect(await titles(b.token)).toEqual(["节点维护通知：机房升级"]);
+    const s = (await t.api<NoticeSettings>("GET", "/user/notice/settings", { token: a.token })).body.data;
+    expect(s.events.find((e) => e.type === "subscription.renewal_failed")?.allowed).toContain("sms");
   });
 
   it("refused payment notifications: the fifth in an hour tells the Managers, once", async () => {
