@@ -8,12 +8,14 @@ import { eraseAssistantOf } from "../assistant/account-data";
 import { eraseAuthData } from "../auth/account-data";
 import { eraseDomainsOf } from "../domains/account-data";
 import { pseudonymiseInvoicesOf } from "../invoices/account-data";
+import { eraseNoticesOf } from "../notices/account-data";
 import { eraseOidcIdentities } from "../oidc/account-data";
 import { pseudonymiseOrdersOf } from "../orders/account-data";
 import { eraseTicketsOf, removeTicketFiles } from "../tickets/account-data";
 import { eraseAccountTunnels } from "../tunnels/account-data";
 import { eraseUserData } from "../users/account-data";
 import { eraseVerificationOf, removeVerificationFiles } from "../verify/account-data";
+import { eraseWebhooksOf } from "../webhooks/account-data";
 
 /**
  * Erases one account whose cool-off ended, in one transaction: the request is claimed first
@@ -45,6 +47,8 @@ async function eraseOne(ctx: AppContext, id: number, uid: number, now: Date): Pr
     await pseudonymiseInvoicesOf(trx, uid);
     await eraseAffiliateOf(trx, uid);
     await eraseAssistantOf(trx, uid);
+    await eraseNoticesOf(trx, uid);
+    await eraseWebhooksOf(trx, uid);
     await eraseUserData(trx, uid);
     return { ticketFiles, photos };
   });

@@ -9,12 +9,14 @@ import { authDataOf, sessionSignedInAt } from "../auth/account-data";
 import { SESSION_KIND } from "../auth/sessions";
 import { domainsDataOf } from "../domains/account-data";
 import { invoicesDataOf } from "../invoices/account-data";
+import { noticesDataOf } from "../notices/account-data";
 import { listBindings } from "../oidc/oidc.service";
 import { ordersDataOf } from "../orders/account-data";
 import { ticketsDataOf } from "../tickets/account-data";
 import { tunnelsDataOf } from "../tunnels/account-data";
 import { userDataOf } from "../users/account-data";
 import { verificationDataOf } from "../verify/account-data";
+import { webhooksDataOf } from "../webhooks/account-data";
 import { myDeletion } from "./leaving.service";
 
 /** Bumped when the export's shape changes incompatibly (docs/leaving.md lists what it holds). */
@@ -41,20 +43,35 @@ export async function exportData(ctx: AppContext, caller: Principal, now = new D
   const uid = caller.uid;
   const hit = await ctx.limiter.hit(`leaving:export:${uid}`, EXPORTS_PER_HOUR, 3600);
   if (!hit.allowed) throw rateLimited(hit.retryAfterSec);
-  const [user, auth, apiTokens, bindings, tunnels, domains, orders, invoices, tickets, verification, deletion] =
-    await Promise.all([
-      userDataOf(ctx.db, uid),
-      authDataOf(ctx.db, uid),
-      listApiTokens(ctx.db, uid),
-      listBindings(ctx, uid),
-      tunnelsDataOf(ctx.db, uid),
-      domainsDataOf(ctx.db, uid),
-      ordersDataOf(ctx.db, uid),
-      invoicesDataOf(ctx.db, uid),
-      ticketsDataOf(ctx.db, uid),
-      verificationDataOf(ctx.db, uid),
-      myDeletion(ctx, uid),
-    ]);
+  const [
+    user,
+    auth,
+    apiTokens,
+    bindings,
+    tunnels,
+    domains,
+    orders,
+    invoices,
+    tickets,
+    verification,
+    deletion,
+    notices,
+    webhooks,
+  ] = await Promise.all([
+    userDataOf(ctx.db, uid),
+    authDataOf(ctx.db, uid),
+    listApiTokens(ctx.db, uid),
+    listBindings(ctx, uid),
+    tunnelsDataOf(ctx.db, uid),
+    domainsDataOf(ctx.db, uid),
+    ordersDataOf(ctx.db, uid),
+    invoicesDataOf(ctx.db, uid),
+    ticketsDataOf(ctx.db, uid),
+    verificationDataOf(ctx.db, uid),
+    myDeletion(ctx, uid),
+    noticesDataOf(ctx.db, uid),
+    webhooksDataOf(ctx.db, uid),
+  ]);
   const data = {
     format: EXPORT_FORMAT,
     exported_at: now.toISOString(),
@@ -72,6 +89,8 @@ export async function exportData(ctx: AppContext, caller: Principal, now = new D
     invoices,
     balance_ledger: user.ledger,
     tickets,
+    notices,
+    webhooks,
     deletion,
   };
   return {

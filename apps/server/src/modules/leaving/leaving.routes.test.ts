@@ -196,6 +196,34 @@ describe("account deletion", () => {
         last_used_at: null,
       })
       .execute();
+    await t.db
+      .insertInto("notice_emails")
+      .values({
+        uid: u.uid,
+        email: "echo@example.com",
+        verified_at: at,
+        code_hash: null,
+        code_expires_at: null,
+        updated_at: at,
+      })
+      .execute();
+    await t.db
+      .insertInto("webhook_endpoints")
+      .values({
+        uid: u.uid,
+        url: "https://hooks.example.com/echo",
+        description: "",
+        events: "[]",
+        secret: "sealed",
+        status: "active",
+        paused_reason: null,
+        paused_at: null,
+        failure_streak: 0,
+        first_failure_at: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
     const tokenMade = await t.api("POST", "/user/apiToken", {
       token: u.token,
       body: { name: "ci", scopes: ["tunnels:read"] },
@@ -231,7 +259,16 @@ describe("account deletion", () => {
     });
     expect(user.nickname).toBe(`已注销用户${u.uid}`);
     const count = async (
-      table: "sessions" | "known_devices" | "login_logs" | "domains" | "verifications" | "api_tokens" | "passkeys",
+      table:
+        | "sessions"
+        | "known_devices"
+        | "login_logs"
+        | "domains"
+        | "verifications"
+        | "api_tokens"
+        | "passkeys"
+        | "notice_emails"
+        | "webhook_endpoints",
     ) => (await t.db.selectFrom(table).select("uid").where("uid", "=", u.uid).execute()).length;
     for (const table of [
       "sessions",
@@ -241,6 +278,8 @@ describe("account deletion", () => {
       "verifications",
       "api_tokens",
       "passkeys",
+      "notice_emails",
+      "webhook_endpoints",
     ] as const)
       expect([table, await count(table)]).toEqual([table, 0]);
     const ticket = await t.db
