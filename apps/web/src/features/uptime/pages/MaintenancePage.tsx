@@ -88,7 +88,12 @@ export function MaintenancePage() {
                     <Button size="small" onClick={() => setEditing(m)}>
                       编辑
                     </Button>
-                    <Popconfirm title="取消该维护计划？用户会收到通知" onConfirm={() => cancel.mutateAsync(m.id)}>
+                    <Popconfirm
+                      title="取消该维护计划？用户会收到通知"
+                      okText="确认取消"
+                      cancelText="返回"
+                      onConfirm={() => cancel.mutateAsync(m.id)}
+                    >
                       <Button size="small" danger>
                         取消维护
                       </Button>
