@@ -184,9 +184,14 @@ export function agentSuite(version: string, opts: { smoke?: boolean } = {}) {
       unit = install.unit;
       // the installer's curl: the bundle the console serves
       const bundle = path.join(dir, "burrow-agent.mjs");
-      const res = await fetch(install.bundleUrl);
-      expect(res.status, `GET ${install.bundleUrl}`).toBe(200);
-      fs.writeFileSync(bundle, Buffer.from(await res.arrayBuffer()));
+      // Other suites rebuild the same dist file at the same time: a download caught mid-write does
+      // not parse, and is fetched again.
+      await waitUntil("a whole bundle from the console", async () => {
+        const res = await fetch(install.bundleUrl);
+        expect(res.status, `GET ${install.bundleUrl}`).toBe(200);
+        fs.writeFileSync(bundle, Buffer.from(await res.arrayBuffer()));
+        return spawnSync(process.execPath, ["--check", bundle]).status === 0;
+      });
       // The one departure from the node: this machine runs several suites at once, so the agent's
       // plugin port (7300 on a node) is a free one, in its env file and in frps.toml alike.
       const env = {
