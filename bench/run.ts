@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 const here = import.meta.dirname;
-const order = ["bundle-size.ts", "api.ts", "plugin.ts", "poller.ts", "scale.ts"];
+const order = ["bundle-size.ts", "api.ts", "plugin.ts", "agent.ts", "poller.ts", "scale.ts"];
 const only = process.argv.slice(2);
 let failed = 0;
 for (const file of order) {
