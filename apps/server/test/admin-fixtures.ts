@@ -25,7 +25,7 @@ export interface AdminSuite {
  * file's own beforeAll hooks.
  * @example let t: TestApp; let admin: string; adminSuite((s) => ({ t, admin } = s));
  */
-export function adminSuite(bind: (s: AdminSuite) => void | Promise<void>, env: Record<string, string> = {}): void {
+export function adminSuite(bind: (s: AdminSuite) => unknown, env: Record<string, string> = {}): void {
   let t: TestApp | undefined;
   beforeAll(async () => {
     t = await createTestApp(env);
