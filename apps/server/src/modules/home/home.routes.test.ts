@@ -1,3 +1,4 @@
+import type { HomeConfigRow, Paged, UserHome } from "@burrow/contract";
 import { describe, expect, it } from "vitest";
 import { adminSuite } from "../../../test/admin-fixtures";
 import type { TestApp } from "../../../test/harness";
@@ -6,21 +7,8 @@ let t: TestApp;
 let admin: string;
 adminSuite((ready) => ({ t, admin } = ready));
 
-type Row = {
-  id: number;
-  data_type: number;
-  title: string;
-  title_color: string;
-  content: string;
-  link: string;
-  sort: number;
-  addon: { published: boolean };
-};
-type Home = { carousel: Row[]; notices: Row[]; quote: Row | null };
-type Paged<T> = { list: T[]; total: number };
-
 const add = async (body: Record<string, unknown>) => {
-  const r = await t.api<Row>("POST", "/super/config/index", { token: admin, body });
+  const r = await t.api<HomeConfigRow>("POST", "/super/config/index", { token: admin, body });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.data;
 };
@@ -29,18 +17,18 @@ describe("home content config", () => {
   it("adds, lists filtered, patches only param's fields and deletes, audited", async () => {
     const n = await add({ data_type: 2, title: "维护公告", content: "今晚 **22:00** 维护", title_color: "#ff0000" });
     expect(n).toMatchObject({ data_type: 2, title: "维护公告", sort: 0, link: "", addon: { published: true } });
-    const list = await t.api<Paged<Row>>("GET", "/super/config/index", {
+    const list = await t.api<Paged<HomeConfigRow>>("GET", "/super/config/index", {
       token: admin,
       query: { page: 1, size: 10, data_type: 2, title: "维护" },
     });
     expect(list.body.data.list.map((r) => r.id)).toContain(n.id);
-    const byContent = await t.api<Paged<Row>>("GET", "/super/config/index", {
+    const byContent = await t.api<Paged<HomeConfigRow>>("GET", "/super/config/index", {
       token: admin,
       query: { content: "不存在的内容" },
     });
     expect(byContent.body.data.total).toBe(0);
 
-    const p = await t.api<Row>("PATCH", "/super/config/index", {
+    const p = await t.api<HomeConfigRow>("PATCH", "/super/config/index", {
       token: admin,
       body: { id: n.id, param: { sort: 5, link: "/doc/faq" } },
     });
@@ -68,7 +56,10 @@ describe("home content config", () => {
     const plain = await add({ data_type: 2, title: `${tag} 五折 500`, content: `${tag} axb` });
     const ids = async (query: Record<string, unknown>) =>
       (
-        await t.api<Paged<Row>>("GET", "/super/config/index", { token: admin, query: { size: 100, ...query } })
+        await t.api<Paged<HomeConfigRow>>("GET", "/super/config/index", {
+          token: admin,
+          query: { size: 100, ...query },
+        })
       ).body.data.list
         .map((r) => r.id)
         .sort((x, y) => x - y);
@@ -82,7 +73,10 @@ describe("home content config", () => {
   });
 
   it("refuses a bad colour, a script or protocol-relative link and an unknown kind, changing nothing", async () => {
-    const before = await t.api<Paged<Row>>("GET", "/super/config/index", { token: admin, query: { size: 100 } });
+    const before = await t.api<Paged<HomeConfigRow>>("GET", "/super/config/index", {
+      token: admin,
+      query: { size: 100 },
+    });
     const cases: [Record<string, unknown>, string][] = [
       [{ data_type: 2, title: "x", title_color: "red;background:url(x)" }, "title_color"],
       [{ data_type: 2, title: "x", title_color: "#12345" }, "title_color"],
@@ -107,7 +101,10 @@ describe("home content config", () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toContain("link");
-    const after = await t.api<Paged<Row>>("GET", "/super/config/index", { token: admin, query: { size: 100 } });
+    const after = await t.api<Paged<HomeConfigRow>>("GET", "/super/config/index", {
+      token: admin,
+      query: { size: 100 },
+    });
     expect(after.body.data.total).toBe(before.body.data.total + 1);
     expect(after.body.data.list.find((r) => r.id === ok.id)?.link).toBe("");
     await t.api("DELETE", "/super/config/index", { token: admin, body: { id: ok.id } });
@@ -121,7 +118,7 @@ describe("home content config", () => {
     const q = await add({ data_type: 3, title: "一句话", content: "稳定第一" });
     const q2 = await add({ data_type: 3, title: "第二句", sort: 9 });
     const u = await t.register();
-    const home = await t.api<Home>("GET", "/user/home", { token: u.token });
+    const home = await t.api<UserHome>("GET", "/user/home", { token: u.token });
     expect(home.body.data.carousel.map((r) => r.id)).toEqual([c1.id, c2.id]);
     expect(home.body.data.notices.map((r) => r.id)).toEqual([n1.id]);
     expect(home.body.data.quote?.id).toBe(q.id);
@@ -132,7 +129,7 @@ describe("home content config", () => {
       body: { id: hidden.id, param: { addon: { published: true } } },
     });
     await t.api("PATCH", "/super/config/index", { token: admin, body: { id: c2.id, param: { sort: 1 } } });
-    const next = await t.api<Home>("GET", "/user/home", { token: u.token });
+    const next = await t.api<UserHome>("GET", "/user/home", { token: u.token });
     expect(next.body.data.carousel.map((r) => r.id)).toEqual([hidden.id, c2.id, c1.id]);
 
     const forbidden = await t.api("POST", "/super/config/index", {
