@@ -14,7 +14,7 @@ import { addDays, DAY_MS, shanghaiDate, shanghaiDayStart } from "../../shared/ti
 import { transact } from "../../shared/tx";
 import { setNodeHealth } from "../nodes/nodes.service";
 import { tunnelsGone, tunnelsOffline, tunnelsOnline } from "../tunnels/sessions";
-import { pruneUptime } from "./uptime.module";
+import { pruneUptime } from "./prune";
 
 const MIN = 60_000;
 /** The controllable clock: Date only (timers stay real). */
@@ -256,7 +256,7 @@ describe("public status page and badge", () => {
         "local_ip",
         user.phone,
         user.frp_token,
-        node.token,
+        node.plugin_secret,
         node.host,
         String(tun.local_port),
         "uid",
