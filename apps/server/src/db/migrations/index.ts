@@ -38,12 +38,12 @@ import * as apiTokens from "./2026-11-28T06-00_api_tokens";
 import * as mfa from "./2026-11-28T06-10_mfa";
 import * as tunnelEvents from "./2026-11-28T06-20_tunnel_events";
 import * as nodeAgent from "./2026-11-28T06-30_node_agent";
-import * as webhooks from "./2026-11-28T09-20_webhooks";
-import * as uptime from "./2026-11-28T09-30_uptime";
-import * as accountDeletion from "./2026-11-28T09-50_account_deletion";
-import * as autoRenewal from "./2026-11-28T09-40_auto_renewal";
 import * as passkeys from "./2026-11-28T09-00_passkeys";
 import * as notices from "./2026-11-28T09-10_notices";
+import * as webhooks from "./2026-11-28T09-20_webhooks";
+import * as uptime from "./2026-11-28T09-30_uptime";
+import * as autoRenewal from "./2026-11-28T09-40_auto_renewal";
+import * as accountDeletion from "./2026-11-28T09-50_account_deletion";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -86,10 +86,10 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T06-00_api_tokens": apiTokens,
   "2026-11-28T06-10_mfa": mfa,
   "2026-11-28T06-20_tunnel_events": tunnelEvents,
-  "2026-11-28T09-20_webhooks": webhooks,
-  "2026-11-28T09-50_account_deletion": accountDeletion,
-  "2026-11-28T09-40_auto_renewal": autoRenewal,
-  "2026-11-28T09-30_uptime": uptime,
   "2026-11-28T09-00_passkeys": passkeys,
   "2026-11-28T09-10_notices": notices,
+  "2026-11-28T09-20_webhooks": webhooks,
+  "2026-11-28T09-30_uptime": uptime,
+  "2026-11-28T09-40_auto_renewal": autoRenewal,
+  "2026-11-28T09-50_account_deletion": accountDeletion,
 };
