@@ -116,9 +116,10 @@ export class Agent {
 
   /** What the plugin hands on, journaled: holds and releases durably before frps gets its answer. */
   private writer(): DecisionWriter {
+    // Holds and releases are durable and go at once; the rest is gathered (Link.deliver).
     const append = (e: AgentEventBody, durable: boolean) => {
       const seq = this.journal.append(e, durable);
-      this.link.deliver();
+      this.link.deliver(durable);
       return seq;
     };
     return {
@@ -176,7 +177,7 @@ export class Agent {
     const groups = this.decisions;
     this.decisions = new Map();
     for (const data of groups.values()) this.journal.append({ kind: "decision", data }, false);
-    this.link.deliver();
+    this.link.deliver(false);
   }
 
   private onLine(line: StreamLine): void {

@@ -33,6 +33,8 @@ interface Held {
 /** Kinds that may be dropped past the bound, in the order they go. */
 const DROPPABLE: readonly AgentEvent["kind"][] = ["counters", "conn", "decision", "login"];
 const COMPACT_BYTES = 4 * 1024 * 1024;
+/** Kinds delivered at once; the rest is gathered (Link.deliver). */
+const URGENT: ReadonlySet<AgentEvent["kind"]> = new Set(["hold", "release", "grace"]);
 
 export class Journal {
   readonly stream: string;
@@ -149,6 +151,11 @@ export class Journal {
       bytes += h.bytes;
     }
     return out;
+  }
+
+  /** Whether a hold, a release or a grace change waits to be acknowledged (they go at once). */
+  hasUrgent(): boolean {
+    return this.pending.some((h) => URGENT.has(h.event.kind));
   }
 
   get size(): number {

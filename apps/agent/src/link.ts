@@ -1,8 +1,10 @@
 /**
  * The agent's link to the console, always opened from the node: the NDJSON stream of the decision
- * state (reconnected with a jittered backoff of 1 s doubling to 30 s; 45 s without a line is a
- * dead link), lookups of customers the copy has not seen (bounded), and the delivery of the
- * journal (resent until acknowledged).
+ * state (reconnected with a jittered backoff of 1 s doubling to 5 s, so a lock made while the
+ * console was away reaches the node within seconds of its return; 45 s without a line is a dead
+ * link), lookups of customers the copy has not seen (bounded), and the delivery of the journal
+ * (resent until acknowledged; visitor records and the like gathered for up to 100 ms into one
+ * request, holds and releases at once).
  */
 import {
   AGENT_PATHS,
@@ -24,9 +26,12 @@ export interface LinkOptions {
   secret: string;
   lookupTimeoutMs: number;
   deadLinkMs?: number;
-  /** first reconnect delay; doubles up to maxBackoffMs */
+  /** first reconnect and resend delay; doubles up to the caps below */
   backoffMs?: number;
+  /** cap of the journal's resend delay (default 30 s; the stream's return resends at once) */
   maxBackoffMs?: number;
+  /** cap of the stream's reconnect delay (default 5 s) */
+  streamMaxBackoffMs?: number;
 }
 
 export interface LinkHandlers {
@@ -49,11 +54,18 @@ async function answer<T>(res: Response): Promise<T> {
   return body.data;
 }
 
+/** The stream's reconnect cap: a few agents knocking every 5 s cost the console nothing. */
+const STREAM_MAX_BACKOFF_MS = 5_000;
+/** How long a non-urgent event waits for others to share its request (and its fsync). */
+export const GATHER_MS = 100;
+
 export class Link {
   private stopped = false;
+  private gatherTimer: NodeJS.Timeout | null = null;
   private streamAbort: AbortController | null = null;
   private sending = false;
-  private sendAgain = false;
+  /** a deliver() came during a send: go again at once ("now") or after gathering */
+  private sendAgain: "now" | "gather" | null = null;
   private sendTimer: NodeJS.Timeout | null = null;
   private sendBackoff: number;
   private readonly auth: string;
@@ -79,6 +91,7 @@ export class Link {
     this.stopped = true;
     this.streamAbort?.abort();
     if (this.sendTimer) clearTimeout(this.sendTimer);
+    if (this.gatherTimer) clearTimeout(this.gatherTimer);
     while (this.sending) await new Promise((r) => setTimeout(r, 10));
   }
 
@@ -88,7 +101,7 @@ export class Link {
 
   private async streamLoop(): Promise<void> {
     const base = this.o.backoffMs ?? 1000;
-    const max = this.o.maxBackoffMs ?? 30_000;
+    const max = this.o.streamMaxBackoffMs ?? STREAM_MAX_BACKOFF_MS;
     let delay = base;
     while (!this.stopped) {
       const why = await this.streamOnce().catch((err: Error) => err.message);
@@ -140,7 +153,13 @@ export class Link {
             this.h.line(line);
             this.connected = true;
             this.h.up();
-            // What was journaled meanwhile goes now.
+            // What was journaled meanwhile goes now, not at the end of a resend backoff that
+            // grew while the console was away.
+            if (this.sendTimer) {
+              clearTimeout(this.sendTimer);
+              this.sendTimer = null;
+            }
+            this.sendBackoff = this.o.backoffMs ?? 1000;
             this.deliver();
           } else if (this.connected) this.h.line(line);
         }
@@ -174,21 +193,38 @@ export class Link {
     }
   }
 
-  /** Sends the journal's unacknowledged events (now, or once the current send ends). */
-  deliver(): void {
+  /**
+   * Sends the journal's unacknowledged events: `urgent` (holds, releases, grace) now, or once the
+   * current send ends; the rest within GATHER_MS, so a flood of visitors costs a request, a write
+   * and an fsync per 100 ms, not per visitor.
+   */
+  deliver(urgent = true): void {
     if (this.stopped) return;
     if (this.sending) {
-      this.sendAgain = true;
+      if (urgent) this.sendAgain = "now";
+      else this.sendAgain ??= "gather";
       return;
     }
     if (this.sendTimer) return;
+    if (!urgent) {
+      if (this.gatherTimer) return;
+      this.gatherTimer = setTimeout(() => {
+        this.gatherTimer = null;
+        this.deliver();
+      }, GATHER_MS);
+      this.gatherTimer.unref();
+      return;
+    }
+    if (this.gatherTimer) {
+      clearTimeout(this.gatherTimer);
+      this.gatherTimer = null;
+    }
     this.sending = true;
     void this.sendAll().finally(() => {
       this.sending = false;
-      if (this.sendAgain) {
-        this.sendAgain = false;
-        this.deliver();
-      }
+      const again = this.sendAgain;
+      this.sendAgain = null;
+      if (again) this.deliver(again === "now");
     });
   }
 
@@ -224,6 +260,11 @@ export class Link {
       this.sendBackoff = this.o.backoffMs ?? 1000;
       // The console skipped nothing new: do not spin on an answer that does not move the cursor.
       if (acked < events[0].seq) return this.retry(`events: the console acknowledged ${acked} < ${events[0].seq}`);
+      // What came meanwhile waits for the next gathering, unless it is urgent or a backlog.
+      if (this.journal.size > 0 && this.journal.size < max && !this.journal.hasUrgent()) {
+        this.sendAgain ??= "gather";
+        return;
+      }
     }
   }
 

@@ -85,6 +85,22 @@ describe("node agent: decisions from the streamed copy", () => {
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
   });
 
+  it("a flood of visitors reaches the console in a few gathered requests, not one per visitor; a hold goes at once", async () => {
+    const bob = customer(13, 42013);
+    const c = await withConsole([bob]);
+    const { agent, port } = await start(config(c.url));
+    await until(() => agent.link.connected, 5000, "stream");
+    expect((await plugin(port, "Login", login(bob))).body.reject).toBe(false);
+    expect((await plugin(port, "NewProxy", newProxy(bob))).body.reject).toBe(false);
+    await until(() => c.applied.some((e) => e.kind === "hold"), 1000, "the hold delivered at once");
+    const before = c.received.length;
+    const answers = await Promise.all(Array.from({ length: 200 }, () => plugin(port, "NewUserConn", visitor(bob))));
+    expect(answers.every((a) => a.body.reject === false)).toBe(true);
+    await until(() => c.applied.filter((e) => e.kind === "conn").length === 200, 5000, "every visitor delivered");
+    // one request per gathering window (100 ms) at most, however many visitors came meanwhile
+    expect(c.received.length - before).toBeLessThanOrEqual(10);
+  });
+
   it("a lock streamed from the console refuses the next heartbeat and visitor and closes the port's open connections", async () => {
     const alice = customer(12, 42012);
     const c = await withConsole([alice]);

@@ -49,10 +49,11 @@ const LOCK_TO_AGENT_MS = 1_000;
 const LOCK_TO_CLOSED_MS = 2_000;
 /**
  * A lock made while the console was down applies when the agent's next reconnect attempt gets a
- * snapshot: after a long outage the agent retries every 15–30 s (link.ts: 1 s doubling to 30 s,
- * jittered), so within 30 s of the console's return, plus a few for the snapshot.
+ * snapshot: after a long outage the agent retries every 2.5–5 s (link.ts: 1 s doubling to 5 s,
+ * jittered), so within 5 s of the console's return, plus a few for the snapshot and enforcement
+ * on a loaded machine.
  */
-const RETURN_TO_LOCK_MS = 35_000;
+const RETURN_TO_LOCK_MS = 12_000;
 
 interface Health {
   ready: boolean;
