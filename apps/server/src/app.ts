@@ -231,6 +231,7 @@ export async function buildApp(
     traffic: new TrafficCache((key) => trafficSums(db, key), events),
     orderHooks: MODULES.flatMap((m) => m.orderHooks ?? []),
     nodeDeletedHooks: MODULES.flatMap((m) => m.nodeDeletedHooks ?? []),
+    tunnelStartGuards: MODULES.flatMap((m) => m.tunnelStartGuards ?? []),
     eventHandlers: MODULES.flatMap((m) => m.eventHandlers ?? []),
     metrics: createMetrics(),
     domains: domainGate(config),

@@ -49,6 +49,13 @@ export interface OrderHook {
 /** What a module drops when a node is deleted, inside the deleting transaction. */
 export type NodeDeletedHook = (trx: Tx, nodeId: number) => Promise<void>;
 
+/**
+ * Whether a customer may start a tunnel now (create one, or write one enabled), asked under the
+ * customer's lock in the tunnel's transaction: the reason to refuse, or null. A module that can
+ * hold a customer's tunnels stopped (leaving's cool-off) answers without tunnels importing it.
+ */
+export type TunnelStartGuard = (trx: Tx, uid: number) => Promise<string | null>;
+
 /** A domain a customer may bind to http(s) tunnels now: on which node, and until when. */
 export type { UsableDomain };
 
@@ -108,6 +115,8 @@ export interface AppContext {
    * the deleting transaction; nodes calls them without importing their owners.
    */
   nodeDeletedHooks: NodeDeletedHook[];
+  /** what may refuse a customer's tunnel start (tunnels asks them in the write's transaction) */
+  tunnelStartGuards: TunnelStartGuard[];
   /** Prometheus counters of this process (/metrics) */
   metrics: Metrics;
   /** custom-domain ownership, for tunnels and the frp plugin */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { Config } from "../config";
-import type { AppContext, NodeDeletedHook, OrderHook } from "../context";
+import type { AppContext, NodeDeletedHook, OrderHook, TunnelStartGuard } from "../context";
 import type { DB } from "../db/schema";
 import type { Figure } from "./figures";
 import type { JobDef } from "./jobs";
@@ -34,6 +34,8 @@ export interface ModuleManifest {
   orderHooks?: readonly OrderHook[];
   /** what it drops when a node is deleted (ctx.nodeDeletedHooks), in the deleting transaction */
   nodeDeletedHooks?: readonly NodeDeletedHook[];
+  /** what may refuse a customer's tunnel start (ctx.tunnelStartGuards), in the tunnel's transaction */
+  tunnelStartGuards?: readonly TunnelStartGuard[];
   /** domain-event handlers (shared/outbox.ts), run after the commit, at least once */
   eventHandlers?: readonly AnyEventHandler[];
   /**

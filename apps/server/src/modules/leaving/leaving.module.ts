@@ -1,10 +1,12 @@
 import type { ModuleManifest } from "../../shared/module";
 import { eraseDueAccounts } from "./erasure";
 import { leavingRoutes } from "./leaving.routes";
+import { noTunnelStartWhileLeaving } from "./leaving.service";
 
 /** Leaving (docs/leaving.md): the customer's data export and the account's deletion after a cool-off. */
 export const leavingModule: ModuleManifest = {
   name: "leaving",
   routes: leavingRoutes,
+  tunnelStartGuards: [noTunnelStartWhileLeaving],
   jobs: () => [{ name: "leaving.erase", everyMs: 3_600_000, run: (ctx) => eraseDueAccounts(ctx) }],
 };

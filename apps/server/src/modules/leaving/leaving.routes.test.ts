@@ -157,6 +157,16 @@ describe("account deletion", () => {
     expect((await t.api("POST", "/user/leaving", { token: u.token, body: deletionBody(u.password) })).status).toBe(403);
     // the banner's data, after signing in again during the cool-off
     const again = await t.login(u.phone, u.password);
+    // no tunnel starts during the cool-off: neither switched back on by hand nor created
+    const on = await t.api("PATCH", "/user/tun", { token: again, body: { tun_id: u.tun.tun_id, enabled: true } });
+    expect(on.status).toBe(403);
+    expect(on.body.msg).toContain("注销");
+    expect((await tunnelRow(u.tun.tun_id)).enabled).toBe(0);
+    const made = await t.api("POST", "/user/tun", {
+      token: again,
+      body: { node_id: u.tun.node_id, tun_name: "during", protocol: "tcp", local_port: 22, remote_port: 0 },
+    });
+    expect(made.status).toBe(403);
     const banner = await t.api<{ executes_at: string }>("GET", "/user/leaving", { token: again });
     expect(banner.body.data.executes_at).toBe(r.body.data.executes_at);
     expect((await t.api("DELETE", "/user/leaving", { token: again })).body.code).toBe("SUCCESS");

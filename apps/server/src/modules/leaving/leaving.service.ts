@@ -9,7 +9,7 @@ import {
   type RequestDeletionBody,
 } from "@burrow/contract";
 import type { Kysely } from "kysely";
-import type { AppContext } from "../../context";
+import type { AppContext, TunnelStartGuard } from "../../context";
 import { isUniqueViolation } from "../../db/errors";
 import type { DB } from "../../db/schema";
 import type { Principal } from "../../shared/auth";
@@ -46,6 +46,13 @@ const pendingOf = (db: Kysely<DB>, uid: number) =>
     .where("uid", "=", uid)
     .where("status", "=", DeletionStatus.Pending)
     .executeTakeFirst();
+
+/**
+ * No tunnel starts during the cool-off (ctx.tunnelStartGuards, asked under the customer's lock,
+ * which requestDeletion takes too): the request stopped them, cancelling restarts them.
+ */
+export const noTunnelStartWhileLeaving: TunnelStartGuard = async (trx, uid) =>
+  (await pendingOf(trx, uid)) ? "账号注销冷静期内不能启用或新建隧道；如需继续使用，请先撤销注销申请" : null;
 
 /** The customer's pending deletion (the console's banner), or null. */
 export async function myDeletion(ctx: AppContext, uid: number): Promise<DeletionView | null> {

@@ -215,6 +215,11 @@ async function writeTunnel(ctx: AppContext, t: WriteTarget, draft: TunnelDraft):
         )
           throw refused(`已达到套餐隧道数量上限 ${limits.tunnel_limit} 条（tunnel_limit）`);
         await assertFree(trx, uid, locked, draft, t.tunId);
+        if (draft.enabled)
+          for (const guard of ctx.tunnelStartGuards) {
+            const why = await guard(trx, uid);
+            if (why) throw refused(why);
+          }
         const values = draftValues(draft);
         if (draft.remote_port === 0) values.remote_port = await pickFreePort(trx, locked, rules);
         const now = nowIso();
