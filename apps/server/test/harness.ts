@@ -16,6 +16,7 @@ import type { SmsDriver } from "../src/modules/auth/sms";
 import { NO_PHONE_PREFIX } from "../src/modules/users/users.presenter";
 import { updateUserRow } from "../src/modules/users/users.repository";
 import { direct } from "../src/shared/tx";
+import { checkAnswer } from "./answer-check";
 
 export const ADMIN_PHONE = "13800000000";
 export const ADMIN_PASSWORD = "admin-pass-123";
@@ -255,7 +256,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       query: opts.query as Record<string, string>,
       ...(opts.body !== undefined && { payload: opts.body as object }),
     });
-    return { status: res.statusCode, body: res.json() };
+    const body = res.json();
+    checkAnswer(method, url, body);
+    return { status: res.statusCode, body };
   };
 
   const login = async (phone: string, password: string) => {
