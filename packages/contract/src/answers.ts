@@ -9,8 +9,8 @@ import { TunnelAddon } from "./tunnels";
  * field the server adds without the schema fails there. The remaining answers follow.
  */
 
-const int = () => z.number().int();
-const time = () => z.string().describe("ISO-8601 UTC");
+export const int = () => z.number().int();
+export const time = () => z.string().describe("ISO-8601 UTC");
 
 /** A page of `item` (Paged<T>). */
 export const pagedAnswer = <T extends z.ZodType>(item: T) =>
