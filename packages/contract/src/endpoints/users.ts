@@ -1,4 +1,6 @@
-import { UserInfoAnswer } from "../answers";
+import { z } from "zod";
+import { pagedAnswer, UserInfoAnswer } from "../answers";
+import { FrpTokenAnswer, LoginLogAnswer } from "../answers/users";
 import type { Paged } from "../codes";
 import { PageQuery } from "../common";
 import { endpoint } from "../endpoint";
@@ -18,6 +20,7 @@ export const UsersApi = {
     method: "PATCH",
     url: "/user/info",
     access: "user",
+    answer: z.null(),
     summary: "changes the caller's nickname or avatar",
     body: UpdateInfoBody,
   }),
@@ -32,12 +35,14 @@ export const UsersApi = {
     method: "POST",
     url: "/user/frpToken",
     access: "user",
+    answer: FrpTokenAnswer,
     summary: "issues a new frp access token; frpc configs with the old one stop working",
   }),
   getUserLoginList: endpoint<Paged<LoginLog>>()({
     method: "GET",
     url: "/user/loginList",
     access: "user",
+    answer: pagedAnswer(LoginLogAnswer),
     summary: "the user's own sign-in history",
     query: PageQuery,
   }),
