@@ -1,3 +1,7 @@
+import { z } from "zod";
+import { pagedAnswer } from "../answers";
+import { AdminUserDetailAnswer, AdminUserRowAnswer } from "../answers/usermgr";
+import { LoginLogAnswer } from "../answers/users";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import {
@@ -16,6 +20,7 @@ export const UsermgrApi = {
     method: "GET",
     url: "/super/user/list",
     access: "staff",
+    answer: pagedAnswer(AdminUserRowAnswer),
     summary: "customers and staff, paged and filtered",
     query: AdminUserListQuery,
   }),
@@ -23,6 +28,7 @@ export const UsermgrApi = {
     method: "GET",
     url: "/super/user/detail",
     access: "staff",
+    answer: AdminUserDetailAnswer,
     summary: "a user's profile and balance ledger",
     query: UidQuery,
   }),
@@ -30,6 +36,7 @@ export const UsermgrApi = {
     method: "GET",
     url: "/super/user/loginList",
     access: "staff",
+    answer: pagedAnswer(LoginLogAnswer),
     summary: "a user's sign-in history",
     query: LoginListQuery,
   }),
@@ -37,6 +44,7 @@ export const UsermgrApi = {
     method: "PATCH",
     url: "/super/user/info",
     access: "manager",
+    answer: z.null(),
     summary: "one change per call from the UI (nickname, role, status, balance, password)",
     body: AdminUpdateUserBody,
   }),
