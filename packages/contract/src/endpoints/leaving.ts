@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { pagedAnswer } from "../answers";
+import { AdminDeletionRowAnswer, DeletionPrecheckAnswer, DeletionViewAnswer } from "../answers/leaving";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import {
@@ -24,18 +27,21 @@ export const LeavingApi = {
     method: "GET",
     url: "/user/leaving",
     access: "user",
+    answer: DeletionViewAnswer.nullable(),
     summary: "the customer's pending deletion (the banner), or null",
   }),
   getUserLeavingPrecheck: endpoint<DeletionPrecheck>()({
     method: "GET",
     url: "/user/leaving/precheck",
     access: "user",
+    answer: DeletionPrecheckAnswer,
     summary: "what the deletion form must ask: money left to forfeit, whether a second factor is needed",
   }),
   postUserLeaving: endpoint<DeletionView>()({
     method: "POST",
     url: "/user/leaving",
     access: "user",
+    answer: DeletionViewAnswer,
     summary: "asks for the account's deletion (password, second factor, confirmation): tunnels stop, erasure in 7 days",
     body: RequestDeletionBody,
   }),
@@ -43,12 +49,14 @@ export const LeavingApi = {
     method: "DELETE",
     url: "/user/leaving",
     access: "user",
+    answer: z.null(),
     summary: "cancels the pending deletion: the tunnels it stopped run again",
   }),
   getSuperLeaving: endpoint<Paged<AdminDeletionRow>>()({
     method: "GET",
     url: "/super/leaving",
     access: "staff",
+    answer: pagedAnswer(AdminDeletionRowAnswer),
     summary: "account deletions, pending and done (uid, asked at, executes at)",
     query: AdminDeletionQuery,
   }),
