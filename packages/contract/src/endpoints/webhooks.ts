@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { pagedAnswer } from "../answers";
+import { CreatedWebhookAnswer, WebhookDeliveryViewAnswer, WebhookViewAnswer } from "../answers/webhooks";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import {
@@ -21,12 +24,14 @@ export const WebhooksApi = {
     method: "GET",
     url: "/user/webhook",
     access: "user",
+    answer: z.array(WebhookViewAnswer),
     summary: "the customer's webhook endpoints (never the secret)",
   }),
   postUserWebhook: endpoint<CreatedWebhook>()({
     method: "POST",
     url: "/user/webhook",
     access: "user",
+    answer: CreatedWebhookAnswer,
     summary: "adds a webhook endpoint (https URL, events); the answer holds its signing secret, shown once",
     body: CreateWebhookBody,
   }),
@@ -34,6 +39,7 @@ export const WebhooksApi = {
     method: "PATCH",
     url: "/user/webhook/:id",
     access: "user",
+    answer: WebhookViewAnswer,
     summary: "changes an endpoint's URL, note or events, or pauses (enabled: false) / resumes (enabled: true) it",
     params: WebhookIdParams,
     body: UpdateWebhookBody,
@@ -42,6 +48,7 @@ export const WebhooksApi = {
     method: "DELETE",
     url: "/user/webhook/:id",
     access: "user",
+    answer: z.null(),
     summary: "deletes an endpoint with its queue and delivery log",
     params: WebhookIdParams,
   }),
@@ -49,6 +56,7 @@ export const WebhooksApi = {
     method: "GET",
     url: "/user/webhook/:id/deliveries",
     access: "user",
+    answer: pagedAnswer(WebhookDeliveryViewAnswer),
     summary: "an endpoint's delivery log, newest first",
     params: WebhookIdParams,
     query: WebhookDeliveriesQuery,
@@ -57,6 +65,7 @@ export const WebhooksApi = {
     method: "POST",
     url: "/user/webhook/:id/test",
     access: "user",
+    answer: WebhookDeliveryViewAnswer,
     summary: "sends a webhook.test event to the endpoint now and answers the logged delivery",
     params: WebhookIdParams,
   }),
@@ -64,6 +73,7 @@ export const WebhooksApi = {
     method: "POST",
     url: "/user/webhook/:id/deliveries/:did/redeliver",
     access: "user",
+    answer: WebhookDeliveryViewAnswer,
     summary: "sends a logged delivery's payload again now (a new log row, the same event id)",
     params: WebhookDeliveryParams,
   }),
