@@ -1,3 +1,4 @@
+import { SiteSettingsAnswer } from "../answers/settings";
 import { endpoint } from "../endpoint";
 import type { SiteSettings } from "../settings";
 
@@ -7,6 +8,7 @@ export const SettingsApi = {
     method: "GET",
     url: "/super/settings",
     access: "manager",
+    answer: SiteSettingsAnswer,
     summary:
       "every site-wide setting: verification requirement and channel, affiliate programme, assistant, defaults, gateways",
   }),
