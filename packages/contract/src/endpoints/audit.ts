@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { pagedAnswer } from "../answers";
+import { AuditOperatorAnswer, AuditRowAnswer } from "../answers/audit";
 import { type AuditOperator, AuditQuery, type AuditRow } from "../audit";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
@@ -8,6 +11,7 @@ export const AuditApi = {
     method: "GET",
     url: "/super/audit",
     access: "manager",
+    answer: pagedAnswer(AuditRowAnswer),
     summary:
       "every admin write, newest first, with its action named and its changes readable; filter by action and operator",
     query: AuditQuery,
@@ -16,6 +20,7 @@ export const AuditApi = {
     method: "GET",
     url: "/super/audit/operators",
     access: "manager",
+    answer: z.array(AuditOperatorAnswer),
     summary: "the operators who wrote audit rows (the log's operator filter)",
   }),
 } as const;
