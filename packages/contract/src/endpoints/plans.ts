@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { pagedAnswer } from "../answers";
+import { AdminPlanAnswer, DeletePlanResultAnswer } from "../answers/plans";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import { type AdminPlan, AdminPlanQuery, CreatePlanBody, type DeletePlanResult, UpdatePlanBody } from "../plans";
@@ -12,6 +14,7 @@ export const PlansApi = {
     method: "GET",
     url: "/super/plan",
     access: "manager",
+    answer: pagedAnswer(AdminPlanAnswer),
     summary: "plans and traffic packs, by type, sort and id",
     query: AdminPlanQuery,
   }),
@@ -19,6 +22,7 @@ export const PlansApi = {
     method: "POST",
     url: "/super/plan",
     access: "manager",
+    answer: AdminPlanAnswer,
     summary: "creates a plan or traffic pack",
     body: CreatePlanBody,
   }),
@@ -26,6 +30,7 @@ export const PlansApi = {
     method: "PATCH",
     url: "/super/plan",
     access: "manager",
+    answer: AdminPlanAnswer,
     summary: "changes a plan (id plus the fields to change)",
     body: UpdatePlanBody,
   }),
@@ -33,6 +38,7 @@ export const PlansApi = {
     method: "DELETE",
     url: "/super/plan",
     access: "manager",
+    answer: DeletePlanResultAnswer,
     summary: "a plan anything refers to is taken off sale instead of deleted",
     body: OptionalId,
     query: OptionalId,
