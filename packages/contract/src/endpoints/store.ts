@@ -1,3 +1,4 @@
+import { StoreCatalogAnswer, StorePlanAnswer } from "../answers/store";
 import { endpoint } from "../endpoint";
 import { PlanIdParams, type StoreCatalog, type StorePlan, StorePlanQuery } from "../plans";
 
@@ -7,6 +8,7 @@ export const StoreApi = {
     method: "GET",
     url: "/user/plan",
     access: "user",
+    answer: StoreCatalogAnswer,
     summary: "the plans on sale grouped by store level, and the customer's current plan",
     query: StorePlanQuery,
   }),
@@ -14,6 +16,7 @@ export const StoreApi = {
     method: "GET",
     url: "/user/plan/:planID",
     access: "user",
+    answer: StorePlanAnswer,
     summary: "one plan with its periods and what buying it would do",
     params: PlanIdParams,
   }),
