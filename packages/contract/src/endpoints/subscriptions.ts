@@ -1,3 +1,5 @@
+import { pagedAnswer } from "../answers";
+import { PlanRegRowAnswer, SubscriptionListAnswer } from "../answers/subscriptions";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import { PlanRegQuery, type PlanRegRow, type SubscriptionList, SubscriptionQuery } from "../subscriptions";
@@ -9,6 +11,7 @@ export const SubscriptionsApi = {
     url: "/user/subscription",
     access: "user",
     scope: "billing:read",
+    answer: SubscriptionListAnswer,
     summary: "plans and traffic packs, and what the customer may use now",
     query: SubscriptionQuery,
   }),
@@ -16,6 +19,7 @@ export const SubscriptionsApi = {
     method: "GET",
     url: "/super/plan/reg",
     access: "staff",
+    answer: pagedAnswer(PlanRegRowAnswer),
     summary: "plan registrations (subscriptions), newest first",
     query: PlanRegQuery,
   }),
