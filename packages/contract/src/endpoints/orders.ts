@@ -1,4 +1,13 @@
 import { BalanceLedgerRowAnswer, OrderViewAnswer, pagedAnswer } from "../answers";
+import {
+  AdminOrderDetailAnswer,
+  AdminOrderRowAnswer,
+  CreateOrderResultAnswer,
+  DiscountCodeCheckAnswer,
+  OrderDetailAnswer,
+  OrderQuoteAnswer,
+  RefundResultAnswer,
+} from "../answers/orders";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import { CheckDiscountCodeBody, type DiscountCodeCheck } from "../marketing";
@@ -27,6 +36,7 @@ export const OrdersApi = {
     method: "POST",
     url: "/user/order/preview",
     access: "user",
+    answer: OrderQuoteAnswer,
     summary: "the price of an order now, nothing written (a read, so a query)",
     body: PreviewOrderBody,
   }),
@@ -34,6 +44,7 @@ export const OrdersApi = {
     method: "POST",
     url: "/user/order",
     access: "user",
+    answer: CreateOrderResultAnswer,
     summary: "paid at once with the balance (pay_url null), or the gateway link to go to",
     body: CreateOrderBody,
   }),
@@ -51,6 +62,7 @@ export const OrdersApi = {
     url: "/user/order/:tradeID",
     access: "user",
     scope: "billing:read",
+    answer: OrderDetailAnswer,
     summary: "one of the customer's orders, its subscription and the plan's periods",
     params: TradeIdParams,
   }),
@@ -58,6 +70,7 @@ export const OrdersApi = {
     method: "POST",
     url: "/user/order/:tradeID/cancel",
     access: "user",
+    answer: OrderViewAnswer,
     summary: "gives up an order that awaits payment (it closes, −1)",
     params: TradeIdParams,
   }),
@@ -74,6 +87,7 @@ export const OrdersApi = {
     method: "GET",
     url: "/super/epay/order",
     access: "staff",
+    answer: pagedAnswer(AdminOrderRowAnswer),
     summary: "every order, newest first (SPEC §7 filters plus type and status)",
     query: AdminOrderQuery,
   }),
@@ -81,6 +95,7 @@ export const OrdersApi = {
     method: "GET",
     url: "/super/epay/order/detail",
     access: "staff",
+    answer: AdminOrderDetailAnswer,
     summary: "the order, its customer, subscription and ledger rows",
     query: TradeIdQuery,
   }),
@@ -88,6 +103,7 @@ export const OrdersApi = {
     method: "POST",
     url: "/super/epay/order/refund",
     access: "manager",
+    answer: RefundResultAnswer,
     summary: "what the purchase added goes back to the balance; the subscription is taken back",
     body: RefundOrderBody,
   }),
@@ -95,6 +111,7 @@ export const OrdersApi = {
     method: "POST",
     url: "/user/discountCode/check",
     access: "user",
+    answer: DiscountCodeCheckAnswer,
     summary: "400/10000 on `code` saying why it cannot be used",
     body: CheckDiscountCodeBody,
   }),
