@@ -1,3 +1,12 @@
+import { pagedAnswer } from "../answers";
+import {
+  AdminVerifyReviewAnswer,
+  AdminVerifyViewAnswer,
+  VerifyQueueRowAnswer,
+  VerifySettingAnswer,
+  VerifyStartResultAnswer,
+  VerifyStateAnswer,
+} from "../answers/verify";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import { UidQuery } from "../users";
@@ -20,12 +29,14 @@ export const VerifyApi = {
     method: "GET",
     url: "/user/verify",
     access: "user",
+    answer: VerifyStateAnswer,
     summary: "the caller's identity verification, masked",
   }),
   postUserVerify: endpoint<VerifyStartResult>()({
     method: "POST",
     url: "/user/verify",
     access: "user",
+    answer: VerifyStartResultAnswer,
     summary: "submit real name and resident ID number (checked locally, then by the provider)",
     body: VerifyBody,
   }),
@@ -33,6 +44,7 @@ export const VerifyApi = {
     method: "POST",
     url: "/user/verify/review",
     access: "user",
+    answer: VerifyStartResultAnswer,
     summary:
       'submit real name, ID number and photos for an operator review (multipart: real_name, id_number, files "id_front", "id_back", optional "id_hand"; png, jpg or webp, at most 5 MB each)',
     raw: "multipart",
@@ -41,6 +53,7 @@ export const VerifyApi = {
     method: "GET",
     url: "/user/verify/result",
     access: "user",
+    answer: VerifyStateAnswer,
     summary: "the verification's result after the provider's page (done, processing, rejected)",
   }),
   getVerifyReturn: endpoint<null>()({
@@ -61,6 +74,7 @@ export const VerifyApi = {
     method: "GET",
     url: "/super/user/verify",
     access: "staff",
+    answer: AdminVerifyViewAnswer,
     summary: "a user's identity verification, masked",
     query: UidQuery,
   }),
@@ -68,6 +82,7 @@ export const VerifyApi = {
     method: "GET",
     url: "/super/user/verify/review",
     access: "manager",
+    answer: AdminVerifyReviewAnswer,
     summary: "a manual review's full name, ID number, photo list and version, for the deciding Manager (audited)",
     query: UidQuery,
   }),
@@ -83,6 +98,7 @@ export const VerifyApi = {
     method: "GET",
     url: "/super/verify/queue",
     access: "staff",
+    answer: pagedAnswer(VerifyQueueRowAnswer),
     summary: "verifications waiting for a decision, oldest first, with the numbers other accounts claim too",
     query: VerifyQueueQuery,
   }),
@@ -90,6 +106,7 @@ export const VerifyApi = {
     method: "POST",
     url: "/super/user/verify",
     access: "manager",
+    answer: AdminVerifyViewAnswer,
     summary:
       "approve, reject (with a reason) or reset a user's verification; approving a manual review needs the review's version",
     body: AdminVerifyBody,
@@ -98,12 +115,14 @@ export const VerifyApi = {
     method: "GET",
     url: "/super/verify/setting",
     access: "staff",
+    answer: VerifySettingAnswer,
     summary: "whether creating a tunnel requires a done verification",
   }),
   patchSuperVerifySetting: endpoint<VerifySetting>()({
     method: "PATCH",
     url: "/super/verify/setting",
     access: "manager",
+    answer: VerifySettingAnswer,
     summary: "turn the verification requirement for tunnel creation on or off",
     body: VerifySetting,
   }),
