@@ -1,3 +1,11 @@
+import { z } from "zod";
+import { pagedAnswer } from "../answers";
+import {
+  AdminInvoiceRowAnswer,
+  InvoiceableOrderAnswer,
+  InvoiceListAnswer,
+  InvoiceRowAnswer,
+} from "../answers/invoices";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import {
@@ -19,6 +27,7 @@ export const InvoicesApi = {
     method: "GET",
     url: "/user/invoice",
     access: "user",
+    answer: InvoiceListAnswer,
     summary: "my invoice requests, newest first; clears the 'status changed' marks",
     query: InvoiceListQuery,
   }),
@@ -26,12 +35,14 @@ export const InvoicesApi = {
     method: "GET",
     url: "/user/invoice/orders",
     access: "user",
+    answer: z.array(InvoiceableOrderAnswer),
     summary: "my orders that may be invoiced now: paid online, minus refunds, not on a live invoice",
   }),
   postUserInvoice: endpoint<InvoiceRow>()({
     method: "POST",
     url: "/user/invoice",
     access: "user",
+    answer: InvoiceRowAnswer,
     summary: "requests an invoice (status 2) over some of my invoiceable orders",
     body: CreateInvoiceBody,
   }),
@@ -47,6 +58,7 @@ export const InvoicesApi = {
     method: "GET",
     url: "/super/invoiceList",
     access: "manager",
+    answer: pagedAnswer(AdminInvoiceRowAnswer),
     summary: "the invoice queue: awaiting first, oldest first; filters status, user, trade id, refund flag",
     query: AdminInvoiceListQuery,
   }),
@@ -54,6 +66,7 @@ export const InvoicesApi = {
     method: "PATCH",
     url: "/super/invoice",
     access: "manager",
+    answer: AdminInvoiceRowAnswer,
     summary: "issue (→ 1, number and/or uploaded PDF), return with a reason (→ 3) or cancel (→ −1) an invoice; audited",
     body: AdminInvoiceActionBody,
   }),
@@ -61,6 +74,7 @@ export const InvoicesApi = {
     method: "POST",
     url: "/super/invoice/file",
     access: "manager",
+    answer: AdminInvoiceRowAnswer,
     summary: 'uploads the PDF (multipart "file", at most 10 MB) of an awaiting invoice, replacing an earlier one',
     query: InvoiceFileQuery,
     raw: "multipart",
