@@ -11,6 +11,14 @@ import {
   type WithdrawalRow,
   WithdrawBody,
 } from "../affiliate";
+import { pagedAnswer } from "../answers";
+import {
+  AdminWithdrawalRowAnswer,
+  AffSettingAnswer,
+  AffSummaryAnswer,
+  RebateRowAnswer,
+  WithdrawalRowAnswer,
+} from "../answers/affiliate";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 
@@ -20,12 +28,14 @@ export const AffiliateApi = {
     method: "GET",
     url: "/user/aff",
     access: "user",
+    answer: AffSummaryAnswer,
     summary: "my invite code, invitees, rebate totals (pending, available, withdrawn) and a 30-day chart",
   }),
   getUserAffRebate: endpoint<Paged<RebateRow>>()({
     method: "GET",
     url: "/user/aff/rebate",
     access: "user",
+    answer: pagedAnswer(RebateRowAnswer),
     summary: "my rebates with their order and state, newest first",
     query: RebateQuery,
   }),
@@ -33,6 +43,7 @@ export const AffiliateApi = {
     method: "GET",
     url: "/user/aff/withdraw",
     access: "user",
+    answer: pagedAnswer(WithdrawalRowAnswer),
     summary: "my withdrawal requests, newest first",
     query: WithdrawalQuery,
   }),
@@ -40,6 +51,7 @@ export const AffiliateApi = {
     method: "POST",
     url: "/user/aff/withdraw",
     access: "user",
+    answer: WithdrawalRowAnswer,
     summary:
       "withdraw available rebate to the balance (at once) or to an Alipay account or bank card (paid by an operator)",
     body: WithdrawBody,
@@ -48,6 +60,7 @@ export const AffiliateApi = {
     method: "GET",
     url: "/super/aff/list",
     access: "manager",
+    answer: pagedAnswer(AdminWithdrawalRowAnswer),
     summary: "withdrawal requests with filters (status, uid, method, id, account), newest first",
     query: AdminWithdrawalQuery,
   }),
@@ -55,6 +68,7 @@ export const AffiliateApi = {
     method: "POST",
     url: "/super/aff/approve",
     access: "manager",
+    answer: AdminWithdrawalRowAnswer,
     summary:
       "approve a processing withdrawal (paid out by hand; the payout reference) or reject it with a reason (the amount returns to the available rebate)",
     body: AffApproveBody,
@@ -63,12 +77,14 @@ export const AffiliateApi = {
     method: "GET",
     url: "/super/aff/setting",
     access: "manager",
+    answer: AffSettingAnswer,
     summary: "the affiliate programme's rebate rate, holding period and minimum withdrawal",
   }),
   patchSuperAffSetting: endpoint<AffSetting>()({
     method: "PATCH",
     url: "/super/aff/setting",
     access: "manager",
+    answer: AffSettingAnswer,
     summary: "change the rebate rate, holding period or minimum withdrawal (audited; applies to later orders)",
     body: AffSettingBody,
   }),
