@@ -1,3 +1,4 @@
+import { AutopayStateAnswer } from "../answers/autopay";
 import { type AutopayState, AutoRenewBody, TopupRuleBody } from "../autopay";
 import { endpoint } from "../endpoint";
 
@@ -10,12 +11,14 @@ export const AutopayApi = {
     method: "GET",
     url: "/user/autopay",
     access: "user",
+    answer: AutopayStateAnswer,
     summary: "the customer's auto-renewal switches, top-up rule and what top-ups spent this month",
   }),
   putUserAutopayRenewal: endpoint<AutopayState>()({
     method: "PUT",
     url: "/user/autopay/renewal",
     access: "user",
+    answer: AutopayStateAnswer,
     summary: "turns auto-renewal of one of the customer's paid plans on or off",
     body: AutoRenewBody,
   }),
@@ -23,6 +26,7 @@ export const AutopayApi = {
     method: "PUT",
     url: "/user/autopay/topup",
     access: "user",
+    answer: AutopayStateAnswer,
     summary: "saves the automatic traffic top-up rule; when on and traffic is already low, it buys at once",
     body: TopupRuleBody,
   }),
