@@ -1,3 +1,10 @@
+import { z } from "zod";
+import {
+  AssistantConversationDetailAnswer,
+  AssistantConversationRowAnswer,
+  AssistantStatusAnswer,
+  LogExplanationAnswer,
+} from "../answers/assistant";
 import {
   AssistantChatBody,
   type AssistantConversationDetail,
@@ -15,18 +22,21 @@ export const AssistantApi = {
     method: "GET",
     url: "/user/assistant/status",
     access: "user",
+    answer: AssistantStatusAnswer,
     summary: "whether an AI endpoint is configured, and my questions today against the daily limit",
   }),
   getUserAssistantConversation: endpoint<AssistantConversationRow[]>()({
     method: "GET",
     url: "/user/assistant/conversation",
     access: "user",
+    answer: z.array(AssistantConversationRowAnswer),
     summary: "my conversations, the latest first (at most 100)",
   }),
   getUserAssistantConversationDetail: endpoint<AssistantConversationDetail>()({
     method: "GET",
     url: "/user/assistant/conversation/:id",
     access: "user",
+    answer: AssistantConversationDetailAnswer,
     summary: "one of my conversations with its messages",
     params: AssistantConversationParams,
   }),
@@ -34,6 +44,7 @@ export const AssistantApi = {
     method: "DELETE",
     url: "/user/assistant/conversation/:id",
     access: "user",
+    answer: z.null(),
     summary: "deletes one of my conversations and its messages",
     params: AssistantConversationParams,
   }),
@@ -41,6 +52,7 @@ export const AssistantApi = {
     method: "POST",
     url: "/user/assistant/explain",
     access: "user",
+    answer: z.array(LogExplanationAnswer),
     summary: "explains pasted frpc log lines from the offline rule table (works without an AI endpoint)",
     body: AssistantExplainBody,
   }),
