@@ -1,3 +1,5 @@
+import { pagedAnswer } from "../answers";
+import { OutboxDeliveryAnswer } from "../answers/outbox";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import { type OutboxDelivery, OutboxDeliveryParams, OutboxDeliveryQuery } from "../outbox";
@@ -8,6 +10,7 @@ export const OutboxApi = {
     method: "GET",
     url: "/super/outbox/deliveries",
     access: "manager",
+    answer: pagedAnswer(OutboxDeliveryAnswer),
     summary: "event deliveries by status (dead letters by default), newest first, with the last error and attempts",
     query: OutboxDeliveryQuery,
   }),
@@ -15,6 +18,7 @@ export const OutboxApi = {
     method: "POST",
     url: "/super/outbox/deliveries/:id/retry",
     access: "manager",
+    answer: OutboxDeliveryAnswer,
     summary: "runs a dead (or still pending) delivery again now, with a fresh set of attempts; audited",
     params: OutboxDeliveryParams,
   }),
