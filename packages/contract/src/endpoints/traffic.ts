@@ -5,6 +5,7 @@ import {
   UserTrafficAnswer,
   UserTrafficRowAnswer,
 } from "../answers";
+import { ConnOverviewAnswer, FlowAnswer } from "../answers/traffic";
 import type { Paged } from "../codes";
 import { PageQuery } from "../common";
 import { endpoint } from "../endpoint";
@@ -66,6 +67,7 @@ export const TrafficApi = {
     method: "GET",
     url: "/super/tun/conns",
     access: "manager",
+    answer: ConnOverviewAnswer,
     summary: "recent connections (paged) and what is open now",
     query: ConnListQuery,
   }),
@@ -73,6 +75,7 @@ export const TrafficApi = {
     method: "GET",
     url: "/super/flow",
     access: "manager",
+    answer: FlowAnswer,
     summary: "traffic by day, node and user (default: the last 7 days)",
     query: FlowQuery,
   }),
