@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { pagedAnswer } from "../answers";
+import { AdminDomainRowAnswer, DomainVerifyResultAnswer, DomainViewAnswer } from "../answers/domains";
 import type { Paged } from "../codes";
 import {
   AddDomainBody,
@@ -17,6 +20,7 @@ export const DomainsApi = {
     method: "GET",
     url: "/user/domain",
     access: "user",
+    answer: pagedAnswer(DomainViewAnswer),
     summary: "my domains with the DNS records to create, their state and the tunnels using them",
     query: DomainListQuery,
   }),
@@ -24,6 +28,7 @@ export const DomainsApi = {
     method: "POST",
     url: "/user/domain",
     access: "user",
+    answer: DomainViewAnswer,
     summary: "adds a domain (pending): answers the TXT record and the CNAME target to create",
     body: AddDomainBody,
   }),
@@ -31,6 +36,7 @@ export const DomainsApi = {
     method: "DELETE",
     url: "/user/domain",
     access: "user",
+    answer: z.null(),
     summary: "removes one of my domains that no tunnel uses",
     body: DomainIdBody,
   }),
@@ -38,6 +44,7 @@ export const DomainsApi = {
     method: "POST",
     url: "/user/domain/verify",
     access: "user",
+    answer: DomainVerifyResultAnswer,
     summary: "looks the TXT and CNAME records up (DNS_SERVERS) and marks the domain verified, or says what is wrong",
     body: DomainIdBody,
   }),
@@ -45,6 +52,7 @@ export const DomainsApi = {
     method: "GET",
     url: "/super/domain",
     access: "manager",
+    answer: pagedAnswer(AdminDomainRowAnswer),
     summary: "every customer domain with owner, state, tunnels using it and the last check",
     query: AdminDomainListQuery,
   }),
@@ -52,6 +60,7 @@ export const DomainsApi = {
     method: "POST",
     url: "/super/domain/unbind",
     access: "manager",
+    answer: AdminDomainRowAnswer,
     summary: "force-unbinds a domain (audited): its tunnels are refused from their next NewProxy",
     body: AdminUnbindDomainBody,
   }),
