@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { SslCertViewAnswer, SslOrderViewAnswer, SslOverviewAnswer } from "../answers/ssl";
 import { endpoint } from "../endpoint";
 import {
   type SslCertView,
@@ -15,6 +17,7 @@ export const SslApi = {
     method: "GET",
     url: "/user/ssl",
     access: "user",
+    answer: SslOverviewAnswer,
     summary:
       "my certificates, my ACME issues in progress (and those ended this week) and the domains a certificate may be for",
   }),
@@ -22,6 +25,7 @@ export const SslApi = {
     method: "POST",
     url: "/user/ssl",
     access: "user",
+    answer: SslCertViewAnswer,
     summary:
       "uploads a certificate for one of my verified domains: PEM chain (leaf first) + private key, checked (key matches, chain in order, dates, names); replaces the domain's certificate",
     body: SslUploadBody,
@@ -30,6 +34,7 @@ export const SslApi = {
     method: "DELETE",
     url: "/user/ssl/:id",
     access: "user",
+    answer: z.null(),
     summary: "deletes one of my certificates (its key is erased; renewals stop)",
     params: SslIdParams,
   }),
@@ -46,6 +51,7 @@ export const SslApi = {
     method: "POST",
     url: "/user/ssl/order",
     access: "user",
+    answer: SslOrderViewAnswer,
     summary:
       "starts an ACME issue for one of my verified domains with a dns-01 (TXT record) or http-01 (file) challenge; answers the record to create",
     body: SslIssueBody,
@@ -54,6 +60,7 @@ export const SslApi = {
     method: "GET",
     url: "/user/ssl/order/:id",
     access: "user",
+    answer: SslOrderViewAnswer,
     summary: "one of my ACME issues with its steps (the page polls it; a background job advances it)",
     params: SslIdParams,
   }),
@@ -61,6 +68,7 @@ export const SslApi = {
     method: "POST",
     url: "/user/ssl/order/:id/check",
     access: "user",
+    answer: SslOrderViewAnswer,
     summary: "checks my issue now instead of waiting for the job: looks the record up and moves on when it is in place",
     params: SslIdParams,
   }),
@@ -68,6 +76,7 @@ export const SslApi = {
     method: "POST",
     url: "/user/ssl/order/:id/cancel",
     access: "user",
+    answer: SslOrderViewAnswer,
     summary: "cancels my issue that has not ended",
     params: SslIdParams,
   }),
