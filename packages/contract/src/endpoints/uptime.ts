@@ -1,3 +1,10 @@
+import { z } from "zod";
+import {
+  MaintenanceViewAnswer,
+  ProviderStatusAnswer,
+  PublicTunnelStatusAnswer,
+  TunnelUptimeAnswer,
+} from "../answers/uptime";
 import { endpoint } from "../endpoint";
 import { TunIdParams } from "../tunnels";
 import {
@@ -19,6 +26,7 @@ export const UptimeApi = {
     url: "/user/tun/:tunid/uptime",
     access: "user",
     scope: "tunnels:read",
+    answer: TunnelUptimeAnswer,
     summary: "the tunnel's 90 daily uptime bars (Asia/Shanghai days), incidents over two minutes, its public page",
     params: TunIdParams,
   }),
@@ -27,6 +35,7 @@ export const UptimeApi = {
     url: "/user/tun/:tunid/uptime/public",
     access: "user",
     scope: "tunnels:write",
+    answer: TunnelUptimeAnswer,
     summary:
       "turns the tunnel's public status page on (an unguessable slug, made once) or off (its page and badge 404)",
     params: TunIdParams,
@@ -36,6 +45,7 @@ export const UptimeApi = {
     method: "GET",
     url: "/status/t/:slug",
     access: "public",
+    answer: PublicTunnelStatusAnswer,
     summary: "a tunnel's public status page: name, state, 90 days, incidents (404 unless its owner turned it on)",
     params: UptimeSlugParams,
   }),
@@ -43,18 +53,21 @@ export const UptimeApi = {
     method: "GET",
     url: "/status",
     access: "public",
+    answer: ProviderStatusAnswer,
     summary: "the provider status page: every node's state and 90-day uptime, maintenance announced",
   }),
   getSuperMaintenance: endpoint<MaintenanceView[]>()({
     method: "GET",
     url: "/super/maintenance",
     access: "manager",
+    answer: z.array(MaintenanceViewAnswer),
     summary: "maintenance windows, newest first (cancelled ones too)",
   }),
   postSuperMaintenance: endpoint<MaintenanceView>()({
     method: "POST",
     url: "/super/maintenance",
     access: "manager",
+    answer: MaintenanceViewAnswer,
     summary: "announces a maintenance window on nodes; their customers are told (node.maintenance)",
     body: CreateMaintenanceBody,
   }),
@@ -62,6 +75,7 @@ export const UptimeApi = {
     method: "PATCH",
     url: "/super/maintenance",
     access: "manager",
+    answer: MaintenanceViewAnswer,
     summary: "edits a maintenance window; the customers are told again",
     body: UpdateMaintenanceBody,
   }),
@@ -69,6 +83,7 @@ export const UptimeApi = {
     method: "DELETE",
     url: "/super/maintenance",
     access: "manager",
+    answer: MaintenanceViewAnswer,
     summary: "cancels a maintenance window; the customers are told",
     body: CancelMaintenanceBody,
   }),
