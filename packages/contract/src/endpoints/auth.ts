@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UserInfoAnswer } from "../answers";
 import {
   MfaSetupResultAnswer,
   MfaStatusAnswer,
@@ -34,7 +35,7 @@ import {
   PasskeyRenameBody,
   PasskeySignInBody,
 } from "../passkeys";
-import { ChangePasswordBody, ChangePhoneBody } from "../users";
+import { ChangePasswordBody, ChangePhoneBody, type UserInfo } from "../users";
 
 /** The auth endpoints (see endpoint.ts). */
 export const AuthApi = {
@@ -85,12 +86,13 @@ export const AuthApi = {
     summary: "changes the password; revokes every session, the current one too",
     body: ChangePasswordBody,
   }),
-  postUserPhone: endpoint<null>()({
+  postUserPhone: endpoint<UserInfo>()({
     method: "POST",
     url: "/user/phone",
     access: "user",
-    answer: z.null(),
-    summary: 'moves the account to a new phone (the code was sent to it with scene "phone")',
+    answer: UserInfoAnswer,
+    summary:
+      'moves the account to a new phone (the code was sent to it with scene "phone"); answers the updated account',
     body: ChangePhoneBody,
   }),
   postAuthMfa: endpoint<TokenResult>()({

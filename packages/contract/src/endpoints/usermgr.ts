@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { pagedAnswer } from "../answers";
 import { AdminUserDetailAnswer, AdminUserRowAnswer } from "../answers/usermgr";
 import { LoginLogAnswer } from "../answers/users";
@@ -40,12 +39,12 @@ export const UsermgrApi = {
     summary: "a user's sign-in history",
     query: LoginListQuery,
   }),
-  patchSuperUserInfo: endpoint<null>()({
+  patchSuperUserInfo: endpoint<AdminUserDetail>()({
     method: "PATCH",
     url: "/super/user/info",
     access: "manager",
-    answer: z.null(),
-    summary: "one change per call from the UI (nickname, role, status, balance, password)",
+    answer: AdminUserDetailAnswer,
+    summary: "one change per call from the UI (nickname, role, status, balance, password); answers the user's detail",
     body: AdminUpdateUserBody,
   }),
 } as const;

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { pagedAnswer, UserInfoAnswer } from "../answers";
 import { FrpTokenAnswer, LoginLogAnswer } from "../answers/users";
 import type { Paged } from "../codes";
@@ -16,12 +15,12 @@ export const UsersApi = {
     answer: UserInfoAnswer,
     summary: "the signed-in user; loaded by every shell",
   }),
-  patchUserInfo: endpoint<null>()({
+  patchUserInfo: endpoint<UserInfo>()({
     method: "PATCH",
     url: "/user/info",
     access: "user",
-    answer: z.null(),
-    summary: "changes the caller's nickname or avatar",
+    answer: UserInfoAnswer,
+    summary: "changes the caller's nickname or avatar; answers the updated account (as GET /user/userInfo)",
     body: UpdateInfoBody,
   }),
   postUserAvatar: endpoint<{ url: string }>()({
