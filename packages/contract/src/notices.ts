@@ -58,6 +58,7 @@ export const NoticeEvents = {
     defaults: ["site", "email"],
   },
   "node.maintenance": { label: "节点维护", audience: "customer", urgent: false, defaults: ["site", "email"] },
+  "webhook.paused": { label: "Webhook 已暂停", audience: "customer", urgent: false, defaults: ["site", "email"] },
   "cert.expiring": { label: "证书即将到期", audience: "customer", urgent: false, defaults: ["site", "email"] },
   "cert.renewed": { label: "证书已续期", audience: "customer", urgent: false, defaults: ["site"] },
   "domain.verification_lost": {

@@ -36,6 +36,7 @@ export const OutboxEventTypeLabel: Record<string, string> = {
   "node.maintenance": "节点维护通知",
   "subscription.renewal_due": "套餐即将自动续费",
   "subscription.renewal_failed": "自动续费失败",
+  "webhook.paused": "Webhook 已暂停",
   "traffic.topup_failed": "自动购买流量包失败",
 };
 

@@ -110,6 +110,14 @@ export interface DomainEvents {
    * a maintenance window on nodes was announced, edited or cancelled (uptime, in the operator's
    * transaction; `uids`: the customers with tunnels on those nodes then, to be told)
    */
+  /** a customer's webhook endpoint was paused after failing in a row (webhooks, in the pausing update's transaction) */
+  "webhook.paused": {
+    uid: number;
+    endpoint_id: number;
+    url: string;
+    /** failed attempts in a row when it was paused */
+    failures: number;
+  };
   "node.maintenance": {
     maintenance_id: number;
     action: "announced" | "updated" | "cancelled";

@@ -123,6 +123,14 @@ export function messageOf(event: DomainEventOf<NoticeEventType>): NoticeMessage 
         "/epay/recharge",
       );
     }
+    case "webhook.paused": {
+      const p = event.payload;
+      return m(
+        "Webhook 已暂停",
+        `${p.url} 连续 ${p.failures} 次投递失败，已自动暂停；修复接收端后在 Webhook 页面恢复，积压的事件会随即补发。`,
+        "/account/webhooks",
+      );
+    }
     case "traffic.topup_failed": {
       const p = event.payload;
       return m("自动购买流量包失败", p.message, "/purchase/plan");

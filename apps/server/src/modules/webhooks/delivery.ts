@@ -4,8 +4,9 @@ import type { ExpressionBuilder, Selectable } from "kysely";
 import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { notFound, rateLimited } from "../../shared/errors";
-import { defineEventHandler } from "../../shared/outbox";
+import { defineEventHandler, recordEvent } from "../../shared/outbox";
 import { pageOf } from "../../shared/paging";
+import { transact } from "../../shared/tx";
 import { guardedPost, type PostOutcome } from "./guarded-post";
 import { type EndpointRow, endpointSecret, eventsOf, ownEndpoint } from "./webhooks.service";
 import type { WebhookDeliveryTable } from "./webhooks.table";
@@ -218,12 +219,23 @@ async function recordHealth(ctx: AppContext, endpointId: number, ok: boolean, no
     Number(ep.failure_streak) >= WEBHOOK_LIMITS.pauseAfterFailures ||
     now.getTime() - since >= WEBHOOK_LIMITS.pauseAfterMs
   )
-    await ctx.db
-      .updateTable("webhook_endpoints")
-      .set({ status: "paused", paused_reason: "failures", paused_at: at, updated_at: at })
-      .where("id", "=", endpointId)
-      .where("status", "=", "active")
-      .execute();
+    // The customer is told (notices), once per pause: the event goes with the update that paused it.
+    await transact(ctx, async (trx) => {
+      const paused = await trx
+        .updateTable("webhook_endpoints")
+        .set({ status: "paused", paused_reason: "failures", paused_at: at, updated_at: at })
+        .where("id", "=", endpointId)
+        .where("status", "=", "active")
+        .returning(["uid", "url", "failure_streak"])
+        .executeTakeFirst();
+      if (paused)
+        await recordEvent(
+          trx,
+          "webhook.paused",
+          { uid: paused.uid, endpoint_id: endpointId, url: paused.url, failures: Number(paused.failure_streak) },
+          { key: `webhook.paused:${endpointId}:${at}` },
+        );
+    });
 }
 
 /**

@@ -254,6 +254,18 @@ describe("delivery", () => {
     const h = await hookOf(u.token, hook.id);
     expect(h).toMatchObject({ status: "paused", paused_reason: "failures", failure_streak: 20 });
     expect(h.pending).toBe(WEBHOOK_LIMITS.pauseAfterFailures + 3);
+    // the customer is told once, in the notice centre
+    await dispatchOutbox(t.ctx);
+    await dispatchOutbox(t.ctx);
+    const notices = await t.api<{ list: { type: string; title: string; body: string; link: string | null }[] }>(
+      "GET",
+      "/user/notice",
+      { token: u.token },
+    );
+    const told = notices.body.data.list.filter((n) => n.type === "webhook.paused");
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ title: "Webhook 已暂停", link: "/account/webhooks" });
+    expect(told[0].body).toContain("连续 20 次投递失败");
 
     received = [];
     expect(await deliverWebhooks(t.ctx, { now: () => new Date(Date.now() + 86_400_000) })).toEqual({
