@@ -1,4 +1,5 @@
 import { type AgentEventsAnswer, type AgentLookupAnswer, AgentLookupBody } from "../agents";
+import { AgentEventsAnswerSchema, AgentLookupAnswerSchema } from "../answers/agents";
 import { endpoint } from "../endpoint";
 
 /**
@@ -20,6 +21,7 @@ export const AgentsApi = {
     url: "/agent/lookup",
     access: "user",
     scope: "agent",
+    answer: AgentLookupAnswerSchema,
     summary: "one customer the agent's copy has never seen",
     body: AgentLookupBody,
   }),
@@ -28,6 +30,7 @@ export const AgentsApi = {
     url: "/agent/events",
     access: "user",
     scope: "agent",
+    answer: AgentEventsAnswerSchema,
     summary: "what the node learned (holds, releases, visitors, counters, grace), applied once each in seq order",
   }),
 } as const;
