@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { NodePollResultAnswer } from "../answers/nodes";
 import { endpoint } from "../endpoint";
 import { type NodePollResult, PollNodeBody } from "../nodes";
 import { TunIdParams } from "../tunnels";
@@ -8,6 +10,7 @@ export const FrpApi = {
     method: "POST",
     url: "/super/node/poll",
     access: "manager",
+    answer: NodePollResultAnswer,
     summary: "poll the node's dashboard now (立即检测)",
     body: PollNodeBody,
   }),
@@ -16,6 +19,7 @@ export const FrpApi = {
     url: "/user/tun/:tunid/free",
     access: "user",
     scope: "tunnels:write",
+    answer: z.null(),
     summary: "强制下线: the session holding the tunnel is refused at its next heartbeat (429 past 5 per 10 min)",
     params: TunIdParams,
   }),
