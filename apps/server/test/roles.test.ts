@@ -28,6 +28,8 @@ const SUPPORT_ALLOWED = [
   "GET /super/verify/setting",
   // the verification queue (masked); a manual review's full data and photos are the deciding Managers' only
   "GET /super/verify/queue",
+  // pending account deletions (users, read-only): support answers customers asking about theirs
+  "GET /super/leaving",
 ].sort();
 
 /** The only writes support staff may make: working tickets. */
@@ -163,6 +165,7 @@ describe("the /super route table by role", () => {
       "GET /super/user/verify": await get("/super/user/verify", { uid: buyer.uid }),
       "GET /super/verify/setting": await get("/super/verify/setting"),
       "GET /super/verify/queue": await get("/super/verify/queue"),
+      "GET /super/leaving": await get("/super/leaving"),
     };
     // A manual review's full name, number and photos are refused to support (only Managers decide).
     const review = await get("/super/user/verify/review", { uid: reviewed });
