@@ -190,7 +190,7 @@ describe("the /super route table by role", () => {
     // The admin menu support sees has only pages backed by these reads.
     const paths = (items: MenuItem[]): string[] => items.flatMap((i) => [i.path, ...paths(i.children ?? [])]);
     expect(paths(menu.body.data).filter(Boolean).sort()).toEqual(
-      ["/view", "/usermgr/list", "/mgr/ticket", "/verify/list", "/order", "/order/reg", "/dash"].sort(),
+      ["/view", "/usermgr/list", "/mgr/ticket", "/verify/list", "/order", "/order/reg", "/dash", "/leaving"].sort(),
     );
   });
 
