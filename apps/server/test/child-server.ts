@@ -99,7 +99,7 @@ export async function startServer(opts: {
     }),
   );
   const url = `http://127.0.0.1:${port}`;
-  const readyMs = opts.readyMs ?? 30_000;
+  const readyMs = opts.readyMs ?? 60_000;
   const deadline = Date.now() + readyMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null)

@@ -126,5 +126,5 @@ describe("backup and restore (SQLite; in the SQLite pass only)", SQLITE_FILE, ()
     const junk = npmRun("restore", [path.join(dataDir, "junk.sqlite")], env);
     expect(junk.code).toBe(1);
     expect(countUsers(path.join(dataDir, "burrow.sqlite"))).toBe(before);
-  }, 90_000);
+  }, 180_000);
 });

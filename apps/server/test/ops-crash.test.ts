@@ -222,5 +222,5 @@ describe(`crashes lose nothing (${TEST_DIALECT})`, () => {
     } finally {
       await db.destroy();
     }
-  }, 90_000);
+  }, 180_000);
 });

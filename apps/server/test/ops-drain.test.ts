@@ -113,5 +113,5 @@ describe(`SIGTERM drains (${TEST_DIALECT})`, () => {
     } finally {
       await db.destroy();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -111,5 +111,5 @@ describe("file modes in DATA_DIR (SQLite; in the SQLite pass only)", SQLITE_FILE
     } finally {
       process.umask(umask);
     }
-  }, 120_000);
+  }, 180_000);
 });
