@@ -31,6 +31,8 @@ const PHOTOGRAPHED = new Set([
   "/admin/plan",
   "/admin/tun",
   "/admin/usermgr/list",
+  // more to look at on a run: SHOTS_PATHS=/notices,/account/webhooks
+  ...(process.env.SHOTS_PATHS?.split(",").filter(Boolean) ?? []),
 ]);
 
 const photograph =
