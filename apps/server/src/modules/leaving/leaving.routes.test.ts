@@ -120,6 +120,13 @@ describe("data export", () => {
 });
 
 describe("account deletion", () => {
+  it("prechecks what the form must ask: the money left and whether a second-factor code is needed", async () => {
+    const u = await t.register();
+    await giveBalance(t, u.uid, 250);
+    const r = await t.api("GET", "/user/leaving/precheck", { token: u.token });
+    expect(r.body.data).toEqual({ balance: 250, affiliate_available: 0, totp: false });
+  });
+
   it("refuses bad input naming the field, changing nothing", async () => {
     const u = await customerWithData("charlie");
     await giveBalance(t, u.uid, 500);
