@@ -1,3 +1,4 @@
+import { SetupChecklistAnswer, ViewInfoAnswer } from "../answers/overview";
 import { endpoint } from "../endpoint";
 import { type SetupChecklist, SetupDismissBody, type ViewInfo } from "../users";
 
@@ -7,18 +8,21 @@ export const OverviewApi = {
     method: "GET",
     url: "/super/viewInfo",
     access: "staff",
+    answer: ViewInfoAnswer,
     summary: "the operator's overview: users, tunnels, nodes, traffic, revenue, waiting work, 30 days of figures",
   }),
   getSuperSetup: endpoint<SetupChecklist>()({
     method: "GET",
     url: "/super/setup",
     access: "manager",
+    answer: SetupChecklistAnswer,
     summary: "the set-up checklist of a fresh install, each line computed from the configuration and the database",
   }),
   postSuperSetup: endpoint<SetupChecklist>()({
     method: "POST",
     url: "/super/setup",
     access: "manager",
+    answer: SetupChecklistAnswer,
     summary: "hides (or shows again) the set-up checklist before it is done",
     body: SetupDismissBody,
   }),
