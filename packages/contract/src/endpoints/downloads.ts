@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { pagedAnswer } from "../answers";
+import { DownloadRowAnswer } from "../answers/downloads";
 import type { Paged } from "../codes";
 import {
   CreateDownloadBody,
@@ -14,12 +17,14 @@ export const DownloadsApi = {
     method: "GET",
     url: "/user/download",
     access: "user",
+    answer: z.array(DownloadRowAnswer),
     summary: "every build, newest version first",
   }),
   getSuperDownload: endpoint<Paged<DownloadRow>>()({
     method: "GET",
     url: "/super/download",
     access: "manager",
+    answer: pagedAnswer(DownloadRowAnswer),
     summary: "frpc builds, paged and filtered",
     query: DownloadListQuery,
   }),
@@ -27,6 +32,7 @@ export const DownloadsApi = {
     method: "POST",
     url: "/super/download",
     access: "manager",
+    answer: DownloadRowAnswer,
     summary: "one build per os, arch and version (40008 on version)",
     body: CreateDownloadBody,
   }),
@@ -34,6 +40,7 @@ export const DownloadsApi = {
     method: "PATCH",
     url: "/super/download",
     access: "manager",
+    answer: DownloadRowAnswer,
     summary: "changes a build",
     body: UpdateDownloadBody,
   }),
@@ -41,6 +48,7 @@ export const DownloadsApi = {
     method: "DELETE",
     url: "/super/download",
     access: "manager",
+    answer: z.null(),
     summary: "deletes a build",
     body: DeleteDownloadBody,
   }),
