@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { pagedAnswer } from "../answers";
+import { HomeConfigRowAnswer, UserHomeAnswer } from "../answers/home";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import {
@@ -15,12 +18,14 @@ export const HomeApi = {
     method: "GET",
     url: "/user/home",
     access: "user",
+    answer: UserHomeAnswer,
     summary: "the dashboard's carousel, notices and quote (published only, sorted)",
   }),
   getSuperConfigIndex: endpoint<Paged<HomeConfigRow>>()({
     method: "GET",
     url: "/super/config/index",
     access: "manager",
+    answer: pagedAnswer(HomeConfigRowAnswer),
     summary: "home content entries, paged and filtered",
     query: HomeConfigListQuery,
   }),
@@ -28,6 +33,7 @@ export const HomeApi = {
     method: "POST",
     url: "/super/config/index",
     access: "manager",
+    answer: HomeConfigRowAnswer,
     summary: "adds a carousel item, notice or quote",
     body: CreateHomeConfigBody,
   }),
@@ -35,6 +41,7 @@ export const HomeApi = {
     method: "PATCH",
     url: "/super/config/index",
     access: "manager",
+    answer: HomeConfigRowAnswer,
     summary: "changes the fields given in param",
     body: UpdateHomeConfigBody,
   }),
@@ -42,6 +49,7 @@ export const HomeApi = {
     method: "DELETE",
     url: "/super/config/index",
     access: "manager",
+    answer: z.null(),
     summary: "deletes an entry",
     body: DeleteHomeConfigBody,
   }),
