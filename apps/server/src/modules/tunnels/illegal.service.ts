@@ -205,7 +205,7 @@ function parseTarget(target: string): { host: string; port: number | null } {
  * node host with a remote port) and flags it for review. Limited per IP; one pending report
  * per tunnel is enough for operators to look at it.
  */
-export async function reportAbuse(ctx: AppContext, ip: string, body: AbuseReportBody): Promise<{ received: true }> {
+export async function reportAbuse(ctx: AppContext, ip: string, body: AbuseReportBody): Promise<null> {
   const hit = await ctx.limiter.hit(`abuse:${clientKey(ip)}`, 10, 3600);
   if (!hit.allowed) throw rateLimited(hit.retryAfterSec);
   const { host, port } = parseTarget(body.target);
@@ -254,5 +254,6 @@ export async function reportAbuse(ctx: AppContext, ip: string, body: AbuseReport
       })
       .execute();
   }
-  return { received: true };
+  // null as the contract says (POST /public/abuse answers no data)
+  return null;
 }
