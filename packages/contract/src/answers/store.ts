@@ -1,23 +1,25 @@
 import { z } from "zod";
 import { int, time } from "../answers";
-import { PlanPeriodPriceAnswer } from "./plans";
+import { AdminPlanAnswer, PlanPeriodPriceAnswer } from "./plans";
 
 /** Answers of the store endpoints (issue 34 §2; see answers.ts): the plans on sale as a customer sees them. */
 
-export const StorePlanAnswer = z.strictObject({
-  id: int(),
-  name: z.string(),
-  tag: z.string(),
-  simple_desc: z.string(),
-  traffic: int().describe("GB per month"),
-  type: int().describe("2 plan, 3 traffic pack"),
-  level_id: int(),
-  level_name: z.string().nullable(),
+/** A plan on sale: the operator's view of its settings (no prices: the periods say them), and what buying it would do. */
+export const StorePlanAnswer = AdminPlanAnswer.pick({
+  id: true,
+  name: true,
+  tag: true,
+  simple_desc: true,
+  traffic: true,
+  type: true,
+  level_id: true,
+  level_name: true,
+  sort: true,
+  bandwidth: true,
+  tunnel_limit: true,
+  tunnel_peer_port_limit: true,
+}).extend({
   level: int(),
-  sort: int(),
-  bandwidth: int().describe("Mbps"),
-  tunnel_limit: int(),
-  tunnel_peer_port_limit: int(),
   periods: z.array(PlanPeriodPriceAnswer).describe("the periods on sale, monthly → annual"),
   purchase: z.enum(["new", "extend", "upgrade", "refused"]),
   purchase_note: z.string(),
