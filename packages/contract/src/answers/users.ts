@@ -15,3 +15,7 @@ export const LoginLogAnswer = z.strictObject({
 });
 
 export const FrpTokenAnswer = z.strictObject({ frp_token: z.string().describe("the new frp secret") });
+
+export const AvatarAnswer = z.strictObject({
+  url: z.string().describe("/api/uploads/avatars/<uid>-<16 hex>.<ext>, already saved on the user"),
+});

@@ -1,5 +1,5 @@
 import { pagedAnswer, UserInfoAnswer } from "../answers";
-import { FrpTokenAnswer, LoginLogAnswer } from "../answers/users";
+import { AvatarAnswer, FrpTokenAnswer, LoginLogAnswer } from "../answers/users";
 import type { Paged } from "../codes";
 import { PageQuery } from "../common";
 import { endpoint } from "../endpoint";
@@ -28,6 +28,7 @@ export const UsersApi = {
     url: "/user/avatar",
     access: "user",
     summary: 'uploads an avatar (multipart "file"); answers its URL and saves it on the user',
+    answer: AvatarAnswer,
     raw: "multipart",
   }),
   postUserFrpToken: endpoint<{ frp_token: string }>()({
