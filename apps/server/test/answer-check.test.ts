@@ -1,4 +1,4 @@
-import { TunnelsApi, UsersApi } from "@burrow/contract";
+import { type Endpoint, Endpoints, TunnelsApi, UsersApi } from "@burrow/contract";
 import { describe, expect, it } from "vitest";
 import { checkAnswer, endpointOf } from "./answer-check";
 
@@ -15,5 +15,13 @@ describe("answers checked against the contract's schemas in every API test", () 
     expect(() => checkAnswer("GET", "/user/userInfo", { code: "SUCCESS", data: good })).toThrow(/nickname/);
     expect(() => checkAnswer("GET", "/user/userInfo", { code: 10000, msg: "x", data: null })).not.toThrow();
     expect(() => checkAnswer("GET", "/no/such/route", { code: "SUCCESS", data: 1 })).not.toThrow();
+  });
+
+  it("every endpoint that answers the envelope has an answer schema (the OpenAPI document describes each data)", () => {
+    const missing = Object.values(Endpoints)
+      .flatMap((domain) => Object.values(domain) as Endpoint[])
+      .filter((ep) => (!ep.raw || ep.raw === "multipart") && !ep.answer)
+      .map((ep) => `${ep.method} ${ep.url}`);
+    expect(missing).toEqual([]);
   });
 });
