@@ -36,6 +36,8 @@ const V4_REFUSED: [string, number][] = [
 const V6_REFUSED: [string, number][] = [
   ["::", 96],
   ["::ffff:0:0", 96],
+  // SIIT (IPv4-translated)
+  ["::ffff:0:0:0", 96],
   ["64:ff9b::", 96],
   ["64:ff9b:1::", 48],
   ["100::", 64],
@@ -48,9 +50,12 @@ const V6_REFUSED: [string, number][] = [
   ["ff00::", 8],
 ];
 
-const refusedList = new net.BlockList();
-for (const [a, p] of V4_REFUSED) refusedList.addSubnet(a, p, "ipv4");
-for (const [a, p] of V6_REFUSED) refusedList.addSubnet(a, p, "ipv6");
+// One list per family: in a single BlockList an IPv4 address also matches the IPv4-mapped /96
+// above, which would refuse every public IPv4 receiver.
+const v4Refused = new net.BlockList();
+for (const [a, p] of V4_REFUSED) v4Refused.addSubnet(a, p, "ipv4");
+const v6Refused = new net.BlockList();
+for (const [a, p] of V6_REFUSED) v6Refused.addSubnet(a, p, "ipv6");
 const v4Loopback = new net.BlockList();
 v4Loopback.addSubnet("127.0.0.0", 8, "ipv4");
 const v6Loopback = new net.BlockList();
@@ -63,11 +68,11 @@ v6Loopback.addAddress("::1", "ipv6");
 export function addressRefusal(ip: string, allowLoopback: boolean): string | null {
   const family = net.isIP(ip);
   if (!family) return `不是 IP 地址：${ip}`;
-  const type = family === 4 ? "ipv4" : "ipv6";
   // Plain IPv4 and plain ::1 only: BlockList would also match ::ffff:127.0.0.1 against the v4 rule.
   if (allowLoopback && (family === 4 ? v4Loopback.check(ip, "ipv4") : v6Loopback.check(ip, "ipv6"))) return null;
   if (family === 6 && v6Loopback.check(ip, "ipv6")) return `地址 ${ip} 是本机回环地址，已拒绝`;
-  if (refusedList.check(ip, type)) return `地址 ${ip} 属于内网、回环、链路本地或保留地址，已拒绝`;
+  if (family === 4 ? v4Refused.check(ip, "ipv4") : v6Refused.check(ip, "ipv6"))
+    return `地址 ${ip} 属于内网、回环、链路本地或保留地址，已拒绝`;
   return null;
 }
 
