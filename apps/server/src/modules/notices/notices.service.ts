@@ -176,20 +176,24 @@ export async function verifyNoticeEmail(ctx: AppContext, uid: number, code: stri
   const row = await ctx.db.selectFrom("notice_emails").selectAll().where("uid", "=", uid).executeTakeFirst();
   if (!row?.code_hash || !row.code_expires_at || row.code_expires_at < new Date().toISOString())
     throw invalid("code", "验证码已过期，请重新获取");
-  if (row.code_attempts >= CODE_ATTEMPTS) throw invalid("code", "验证码错误次数过多，请重新获取");
+  // Each guess takes an attempt first, in one conditional statement: concurrent guesses cannot
+  // all read the same count and get more than CODE_ATTEMPTS compared between them.
+  const taken = await ctx.db
+    .updateTable("notice_emails")
+    .set((eb) => ({ code_attempts: eb("code_attempts", "+", 1) }))
+    .where("uid", "=", uid)
+    .where("code_hash", "=", row.code_hash)
+    .where("code_attempts", "<", CODE_ATTEMPTS)
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) === 0) throw invalid("code", "验证码错误次数过多，请重新获取");
   const ok = timingSafeEqual(Buffer.from(row.code_hash, "hex"), Buffer.from(codeHash(uid, code), "hex"));
-  if (!ok) {
-    await ctx.db
-      .updateTable("notice_emails")
-      .set((eb) => ({ code_attempts: eb("code_attempts", "+", 1) }))
-      .where("uid", "=", uid)
-      .execute();
-    throw invalid("code", "验证码错误");
-  }
-  await ctx.db
+  if (!ok) throw invalid("code", "验证码错误");
+  const done = await ctx.db
     .updateTable("notice_emails")
     .set({ verified_at: new Date().toISOString(), code_hash: null, code_expires_at: null, code_attempts: 0 })
     .where("uid", "=", uid)
-    .execute();
+    .where("code_hash", "=", row.code_hash)
+    .executeTakeFirst();
+  if (Number(done.numUpdatedRows) === 0) throw invalid("code", "验证码已过期，请重新获取");
   return noticeSettings(ctx, uid);
 }

@@ -222,6 +222,29 @@ describe("channels", () => {
     expect(s.events.find((e) => e.type === "quota.100")?.allowed).toEqual(["site", "email", "sms"]);
   });
 
+  it("compares at most five guesses of an e-mail code, however many come at once; then the right code is refused too", async () => {
+    const u = await t.register();
+    const address = `g${u.uid}@example.com`;
+    expect((await t.api("POST", "/user/notice/email", { token: u.token, body: { email: address } })).body.code).toBe(
+      "SUCCESS",
+    );
+    const code = /验证码是 (\d{6})/.exec(
+      textOf([...smtp.mails].reverse().find((m) => m.to.includes(address))!.raw),
+    )?.[1];
+    const wrong = code === "000000" ? "111111" : "000000";
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        t.api<null>("POST", "/user/notice/email/verify", { token: u.token, body: { code: wrong } }),
+      ),
+    );
+    const msgs = answers.map((a) => a.body.msg);
+    expect(msgs.filter((m) => m.includes("验证码错误次数过多"))).toHaveLength(25);
+    expect(msgs.filter((m) => /验证码错误$/.test(m))).toHaveLength(5);
+    const late = await t.api("POST", "/user/notice/email/verify", { token: u.token, body: { code } });
+    expect(late.status).toBe(400);
+    expect(late.body.msg).toContain("次数过多");
+  });
+
   it("mails a verified notice address over SMTP: the code, then the notice (to, subject, body)", async () => {
     const u = await t.register();
     const address = `u${u.uid}@example.com`;
