@@ -13,6 +13,7 @@ import { eraseOidcIdentities } from "../oidc/account-data";
 import { pseudonymiseOrdersOf } from "../orders/account-data";
 import { eraseTicketsOf, removeTicketFiles } from "../tickets/account-data";
 import { eraseAccountTunnels } from "../tunnels/account-data";
+import { eraseUptimeOf } from "../uptime/account-data";
 import { eraseUserData } from "../users/account-data";
 import { eraseVerificationOf, removeVerificationFiles } from "../verify/account-data";
 import { eraseWebhooksOf } from "../webhooks/account-data";
@@ -49,6 +50,7 @@ async function eraseOne(ctx: AppContext, id: number, uid: number, now: Date): Pr
     await eraseAssistantOf(trx, uid);
     await eraseNoticesOf(trx, uid);
     await eraseWebhooksOf(trx, uid);
+    await eraseUptimeOf(trx, uid);
     await eraseUserData(trx, uid);
     return { ticketFiles, photos };
   });

@@ -187,6 +187,12 @@ describe("account deletion", () => {
   it("erases personal data after 7 days, keeps orders and the ledger, frees the phone; the job twice is once", async () => {
     const u = await customerWithData("echo");
     await giveBalance(t, u.uid, 300);
+    // a public status page of the tunnel: its slug goes with the account
+    const page = await t.api("PUT", `/user/tun/${u.tun.tun_id}/uptime/public`, {
+      token: u.token,
+      body: { enabled: true },
+    });
+    expect(page.body.code).toBe("SUCCESS");
     const at = new Date().toISOString();
     await t.db
       .insertInto("verifications")
@@ -263,6 +269,7 @@ describe("account deletion", () => {
     const runs = await Promise.all([eraseDueAccounts(t.ctx, later), eraseDueAccounts(t.ctx, later)]);
     expect(runs[0] + runs[1]).toBe(1);
     expect(await eraseDueAccounts(t.ctx, later)).toBe(0);
+    expect(await t.db.selectFrom("uptime_pages").selectAll().where("uid", "=", u.uid).execute()).toEqual([]);
 
     const user = await t.db.selectFrom("users").selectAll().where("uid", "=", u.uid).executeTakeFirstOrThrow();
     expect(user.phone).not.toContain(u.phone);
