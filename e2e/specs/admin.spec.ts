@@ -7,7 +7,7 @@ test("staff reach the admin overview from the console and come back", async ({ p
   await page.goto("/login");
   await page.getByLabel("手机号").fill(ADMIN.phone);
   await page.getByLabel("密码").fill(ADMIN.password);
-  await page.getByRole("button", { name: "登录" }).click();
+  await page.getByRole("button", { name: "登录", exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
   await sider(page).getByRole("menuitem", { name: "管理后台" }).click();

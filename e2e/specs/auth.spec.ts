@@ -52,12 +52,12 @@ test("a customer signs in; public pages then send them to the dashboard", async 
   await page.goto("/login");
   await page.getByLabel("手机号").fill(user.phone);
   await page.getByLabel("密码").fill("wrong-password");
-  await page.getByRole("button", { name: "登录" }).click();
+  await page.getByRole("button", { name: "登录", exact: true }).click();
   await expect(page.getByText("手机号或密码错误")).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 
   await page.getByLabel("密码").fill(user.password);
-  await page.getByRole("button", { name: "登录" }).click();
+  await page.getByRole("button", { name: "登录", exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText("账户余额（元）")).toBeVisible();
 

@@ -33,7 +33,7 @@ test("a customer enables TOTP in 个人中心, signs out, and signs in with the 
 
   await page.getByLabel("手机号").fill(user.phone);
   await page.getByLabel("密码").fill(user.password);
-  await page.getByRole("button", { name: "登录" }).click();
+  await page.getByRole("button", { name: "登录", exact: true }).click();
   await expect(page.getByRole("heading", { name: "两步验证" })).toBeVisible();
   expect(await storedToken(page)).toBeNull();
   // The code of the next step: the one confirmed above is spent, and ±1 step is accepted.
