@@ -5,6 +5,7 @@ import type { UserWire } from "@burrow/frp-decision";
 import { afterEach, describe, expect, it } from "vitest";
 import { Agent, GRACE_REFUSED, UNREACHABLE } from "../src/agent";
 import { type AgentConfig, ConfigError, loadConfig } from "../src/config";
+import { GATHER_MS } from "../src/link";
 import {
   agentConfig,
   customer,
@@ -94,11 +95,15 @@ describe("node agent: decisions from the streamed copy", () => {
     expect((await plugin(port, "NewProxy", newProxy(bob))).body.reject).toBe(false);
     await until(() => c.applied.some((e) => e.kind === "hold"), 1000, "the hold delivered at once");
     const before = c.received.length;
+    const started = Date.now();
     const answers = await Promise.all(Array.from({ length: 200 }, () => plugin(port, "NewUserConn", visitor(bob))));
     expect(answers.every((a) => a.body.reject === false)).toBe(true);
     await until(() => c.applied.filter((e) => e.kind === "conn").length === 200, 5000, "every visitor delivered");
-    // one request per gathering window (100 ms) at most, however many visitors came meanwhile
-    expect(c.received.length - before).toBeLessThanOrEqual(10);
+    // One request per gathering window at most, however many visitors came meanwhile. The windows
+    // are counted over the time the flood took here (a loaded machine answers 200 visitors slower),
+    // plus the one open as the last visitor came; one per visitor would be 200.
+    const windows = Math.ceil((Date.now() - started) / GATHER_MS) + 1;
+    expect(c.received.length - before).toBeLessThanOrEqual(windows);
   });
 
   it("a lock streamed from the console refuses the next heartbeat and visitor and closes the port's open connections", async () => {
