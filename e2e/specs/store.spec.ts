@@ -116,7 +116,7 @@ test("the store journey: plan and promo code by an operator, recharge online, bu
   const subRow = page.locator(".ant-table-row").filter({ hasText: planName }).filter({ hasText: "使用中" });
   await expect(subRow).toContainText("使用中");
   await expect(subRow).toContainText("季付");
-  const endBefore = (await subRow.locator("td").nth(5).textContent()) ?? "";
+  const endBefore = (await subRow.locator("td").nth(4).textContent()) ?? "";
   await subRow.getByRole("link", { name: `续费 ${planName}` }).click();
   await expect(page).toHaveURL(/\/epay\/plan\/\d+$/);
   await expect(page.getByRole("heading", { name: `续费 · ${planName}` })).toBeVisible();
@@ -126,8 +126,8 @@ test("the store journey: plan and promo code by an operator, recharge online, bu
   await page.getByRole("button", { name: "立即续费 ¥10.00" }).click();
   await expect(page.getByText("支付成功")).toBeVisible();
   await expect(page).toHaveURL(/\/epay\/plan$/);
-  await expect(subRow.locator("td").nth(5)).not.toHaveText(endBefore);
-  const endAfter = (await subRow.locator("td").nth(5).textContent()) ?? "";
+  await expect(subRow.locator("td").nth(4)).not.toHaveText(endBefore);
+  const endAfter = (await subRow.locator("td").nth(4).textContent()) ?? "";
   expect(endAfter > endBefore).toBe(true);
   expect((await userInfo(customer.token)).balance).toBe(3000 - 1944 - 1000);
 

@@ -58,12 +58,13 @@ export function PlanTypeTag({ type }: { type: number }) {
 
 /** The choices of what a plan row sells (filters and the plan form). */
 /** A plan's name in a list: the name, its kind, and 免费 for a free one. */
-export function PlanName({ name, kind, free }: { name: string; kind: number; free: boolean }) {
+export function PlanName({ name, kind, free, period }: { name: string; kind: number; free: boolean; period?: string }) {
   return (
     <Space size={4} wrap>
       <span>{name}</span>
       <PlanTypeTag type={kind} />
       {free ? <Tag>免费</Tag> : null}
+      {period ? <Tag>{period}</Tag> : null}
     </Space>
   );
 }

@@ -19,7 +19,15 @@ const columns: ResponsiveColumns<SubscriptionView> = [
     title: "套餐",
     role: "title",
     dataIndex: "plan_name",
-    render: (name: string, row) => <PlanName name={name} kind={row.kind} free={row.free} />,
+    // The period rides with the name: a column of its own was the first folded away at desktop widths.
+    render: (name: string, row) => (
+      <PlanName
+        name={name}
+        kind={row.kind}
+        free={row.free}
+        period={row.period ? PlanPeriodLabel[row.period] : undefined}
+      />
+    ),
   },
   {
     title: "状态",
@@ -39,13 +47,6 @@ const columns: ResponsiveColumns<SubscriptionView> = [
         <FreeTrafficNote row={row} />
       </div>
     ),
-  },
-  {
-    title: "周期",
-    priority: 3,
-    dataIndex: "period",
-    width: 90,
-    render: (p: SubscriptionView["period"]) => (p ? PlanPeriodLabel[p] : "-"),
   },
   { title: "开始时间", priority: 4, dataIndex: "start_at", width: 180, render: (v: string) => formatTime(v) },
   {
