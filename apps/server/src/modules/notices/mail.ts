@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import type { AppContext } from "../../context";
+import { type AppError, invalid, refused } from "../../shared/errors";
 import { AppState } from "../../shared/module";
 
 /**
@@ -21,4 +22,16 @@ export async function sendMail(ctx: AppContext, to: string, subject: string, tex
   const host = ctx.config.PUBLIC_URL ? new URL(ctx.config.PUBLIC_URL).hostname : "localhost";
   const from = ctx.config.MAIL_FROM ?? `Burrow <noreply@${host}>`;
   await transport.sendMail({ from, to, subject, text });
+}
+
+/**
+ * What the customer is told when the SMTP server did not take a message to their address: a
+ * permanent refusal of the recipient (5xx to RCPT TO) is the address's fault; anything else (the
+ * server down, busy, refusing us) is not theirs to fix but worth trying again later.
+ */
+export function mailRefusal(err: unknown): AppError {
+  const e = err as { command?: string; responseCode?: number } | null;
+  if (e?.command === "RCPT TO" && (e.responseCode ?? 0) >= 500)
+    return invalid("email", "邮件服务器拒收该地址，请检查邮箱地址是否填写正确");
+  return refused("验证码邮件发送失败（邮件服务器暂时不可用），请稍后再试");
 }

@@ -21,7 +21,7 @@ import { randomDigits } from "../../shared/ids";
 import { countRows, pageOf } from "../../shared/paging";
 import { hasPhone } from "../users/users.presenter";
 import { findUserAccess, findUserByUid } from "../users/users.repository";
-import { mailAvailable, NO_SMTP_REASON, sendMail } from "./mail";
+import { mailAvailable, mailRefusal, NO_SMTP_REASON, sendMail } from "./mail";
 import { channelsFrom } from "./notices.repository";
 import type { NoticeTable } from "./notices.table";
 
@@ -141,14 +141,31 @@ const codeHash = (uid: number, code: string) => createHash("sha256").update(`${u
 /** Sets the notice address (unverified) and mails it a code; one a minute, ten a day per person. */
 export async function setNoticeEmail(ctx: AppContext, uid: number, body: NoticeEmailBody): Promise<NoticeSettings> {
   if (!mailAvailable(ctx)) throw refused(NO_SMTP_REASON);
-  for (const [key, limit, window] of [
+  const limits = [
     [`notice-mail:1m:${uid}`, 1, 60],
     [`notice-mail:day:${uid}`, 10, 86_400],
-  ] as const) {
+  ] as const;
+  const taken: string[] = [];
+  for (const [key, limit, window] of limits) {
     const r = await ctx.limiter.hit(key, limit, window);
+    taken.push(key);
     if (!r.allowed) throw rateLimited(r.retryAfterSec);
   }
   const code = randomDigits(6);
+  // Sent before anything is stored: a send the SMTP server refuses leaves the address in force
+  // (a verified one stays verified) and gives back the allowance it took, since nothing was sent.
+  try {
+    await sendMail(
+      ctx,
+      body.email,
+      "【Burrow】通知邮箱验证码",
+      `您的验证码是 ${code}，10 分钟内有效。\n如果这不是您本人的操作，请忽略本邮件。`,
+    );
+  } catch (err) {
+    for (const key of taken) await ctx.limiter.undo(key);
+    ctx.log.warn({ err, uid }, "notices: the e-mail code was not sent");
+    throw mailRefusal(err);
+  }
   const now = new Date();
   const row = {
     email: body.email,
@@ -163,12 +180,6 @@ export async function setNoticeEmail(ctx: AppContext, uid: number, body: NoticeE
     .values({ uid, ...row })
     .onConflict((oc) => oc.column("uid").doUpdateSet(row))
     .execute();
-  await sendMail(
-    ctx,
-    body.email,
-    "【Burrow】通知邮箱验证码",
-    `您的验证码是 ${code}，10 分钟内有效。\n如果这不是您本人的操作，请忽略本邮件。`,
-  );
   return noticeSettings(ctx, uid);
 }
 

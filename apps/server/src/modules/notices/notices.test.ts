@@ -1,9 +1,8 @@
-import type { AddressInfo } from "node:net";
 import { NodeStatus, type NoticeSettings, type NoticeView, type Paged } from "@burrow/contract";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, tunnelRow } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
+import { type Inbox, startSmtp, subjectOf, textOf } from "../../../test/smtp-fixtures";
 import { giveBalance, makePlan } from "../../../test/store-fixtures";
 import { recordEvent } from "../../shared/outbox";
 import { dispatchOutbox } from "../../shared/outbox-dispatch";
@@ -16,64 +15,6 @@ import { chargeTraffic } from "../subscriptions/quota";
 import { expireSubscriptions } from "../subscriptions/subscriptions.service";
 import { tunnelSeenOnline, tunnelsGone } from "../tunnels/sessions";
 import { NOTICE_DEBOUNCE_MS, sendDueNotices } from "./deliver";
-
-/** A real SMTP server in the test: every message it receives, raw. */
-interface Inbox {
-  url: string;
-  mails: { to: string[]; raw: string }[];
-  close(): Promise<void>;
-}
-
-async function startSmtp(): Promise<Inbox> {
-  const mails: Inbox["mails"] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, done) {
-      let raw = "";
-      stream.on("data", (c: Buffer) => {
-        raw += c.toString("utf8");
-      });
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    mails,
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
-  };
-}
-
-/** The decoded text of a received message (nodemailer writes UTF-8 bodies quoted-printable or base64). */
-function textOf(raw: string): string {
-  const [head, ...rest] = raw.split(/\r?\n\r?\n/);
-  const body = rest.join("\n\n");
-  if (/content-transfer-encoding:\s*base64/i.test(head))
-    return Buffer.from(body.replace(/\s+/g, ""), "base64").toString();
-  if (/content-transfer-encoding:\s*quoted-printable/i.test(head))
-    return Buffer.from(
-      body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(Number.parseInt(h, 16))),
-      "latin1",
-    ).toString("utf8");
-  return body;
-}
-const subjectOf = (raw: string) => {
-  const m = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)?.[1] ?? "";
-  return m.replace(/\r?\n[ \t]/g, "").replace(/=\?utf-8\?([BQ])\?([^?]*)\?=\s*/gi, (_, enc: string, s: string) =>
-    enc.toUpperCase() === "B"
-      ? Buffer.from(s, "base64").toString()
-      : Buffer.from(
-          s.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (__, h) => String.fromCharCode(Number.parseInt(h, 16))),
-          "latin1",
-        ).toString("utf8"),
-  );
-};
 
 let t: TestApp;
 let smtp: Inbox;
@@ -243,6 +184,34 @@ describe("channels", () => {
     const late = await t.api("POST", "/user/notice/email/verify", { token: u.token, body: { code } });
     expect(late.status).toBe(400);
     expect(late.body.msg).toContain("次数过多");
+  });
+
+  it("a code the SMTP server refuses is a clear error, keeps the address in force and spends no send allowance", async () => {
+    const u = await t.register();
+    const kept = `k${u.uid}@example.com`;
+    const setEmail = (email: string) =>
+      t.api<NoticeSettings>("POST", "/user/notice/email", { token: u.token, body: { email } });
+    expect((await setEmail(kept)).body.code).toBe("SUCCESS");
+    const code = /验证码是 (\d{6})/.exec(textOf([...smtp.mails].reverse().find((m) => m.to.includes(kept))!.raw))?.[1];
+    await t.api("POST", "/user/notice/email/verify", { token: u.token, body: { code } });
+    // a limit of one send a minute: each refused send below would have spent it
+    await t.ctx.limiter.reset(`notice-mail:1m:${u.uid}`);
+
+    const bounced = await setEmail(`bounce${u.uid}@example.com`);
+    expect([bounced.status, bounced.body.code]).toEqual([400, 10000]);
+    expect(bounced.body.msg).toMatch(/^email: 邮件服务器拒收该地址/);
+    const busy = await setEmail(`busy${u.uid}@example.com`);
+    expect([busy.status, busy.body.code]).toEqual([403, 2001]);
+    expect(busy.body.msg).toContain("验证码邮件发送失败");
+    const settings = await t.api<NoticeSettings>("GET", "/user/notice/settings", { token: u.token });
+    expect(settings.body.data.email).toMatchObject({ address: kept, verified: true });
+
+    // the failed sends took nothing of the minute's one send
+    const next = `n${u.uid}@example.com`;
+    const ok = await setEmail(next);
+    expect(ok.body.code).toBe("SUCCESS");
+    expect(ok.body.data.email).toMatchObject({ address: next, verified: false });
+    expect(smtp.mails.some((m) => m.to.includes(next))).toBe(true);
   });
 
   it("mails a verified notice address over SMTP: the code, then the notice (to, subject, body)", async () => {
