@@ -408,6 +408,17 @@ export function agentSuite(version: string, opts: { smoke?: boolean } = {}) {
       const k = await customerWithFrpc(base + 8, undefined, false);
       const before = await health();
       expect(before.ready).toBe(true);
+      // K's tunnel reaches the agent's copy through the stream and its saved state.json a moment
+      // after the console answered the creation: only then is K a customer the copy holds
+      const stateFile = path.join(dir, "state", "state.json");
+      await waitUntil(
+        "K in the agent's saved copy",
+        async () => {
+          const saved = JSON.parse(fs.readFileSync(stateFile, "utf8")) as { users: { uid: number }[] };
+          return saved.users.some((u) => u.uid === k.uid);
+        },
+        10_000,
+      );
       // the console down as well: what the restarted agent decides comes from its saved copy
       await stopConsole();
       const starts = agent.starts();

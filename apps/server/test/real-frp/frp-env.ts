@@ -123,9 +123,25 @@ const bindable = (port: number, kind: "tcp" | "udp") =>
   });
 
 /** `n` consecutive ports free on loopback for tcp and udp (a node's ports and its remote range). */
+/**
+ * Below the kernel's ephemeral range (ip_local_port_range): a port found free there can be taken
+ * by any outgoing connection on the machine (frpc's, the database's, a test's fetch) before frps
+ * binds it, which frps reports as "port unavailable".
+ */
+function ephemeralStart(): number {
+  try {
+    const low = Number(fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    if (Number.isInteger(low) && low > 12_000) return low;
+  } catch {
+    // not Linux: the usual default
+  }
+  return 32_768;
+}
+
 export async function freePortRange(n: number): Promise<number> {
+  const top = ephemeralStart() - n;
   for (let attempt = 0; attempt < 200; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const base = 10_000 + Math.floor(Math.random() * (top - 10_000));
     let ok = true;
     for (let p = base; p < base + n && ok; p++) ok = (await bindable(p, "tcp")) && (await bindable(p, "udp"));
     if (ok) return base;
