@@ -237,6 +237,7 @@ export async function buildApp(
     domains: domainGate(config),
     modules: MODULES,
     state: new Map(),
+    publishGuards: MODULES.flatMap((m) => m.publishGuards ?? []),
   };
   for (const m of MODULES) for (const s of m.state ?? []) s.init(ctx);
   for (const m of MODULES) m.setup?.(ctx);

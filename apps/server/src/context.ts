@@ -117,6 +117,11 @@ export interface AppContext {
   nodeDeletedHooks: NodeDeletedHook[];
   /** what may refuse a customer's tunnel start (tunnels asks them in the write's transaction) */
   tunnelStartGuards: TunnelStartGuard[];
+  /**
+   * what may refuse a customer making something of theirs public (an uptime status page), asked
+   * under the customer's lock: the same shape as a tunnel start's guard (leaving's cool-off)
+   */
+  publishGuards: TunnelStartGuard[];
   /** Prometheus counters of this process (/metrics) */
   metrics: Metrics;
   /** custom-domain ownership, for tunnels and the frp plugin */

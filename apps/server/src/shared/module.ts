@@ -36,6 +36,8 @@ export interface ModuleManifest {
   nodeDeletedHooks?: readonly NodeDeletedHook[];
   /** what may refuse a customer's tunnel start (ctx.tunnelStartGuards), in the tunnel's transaction */
   tunnelStartGuards?: readonly TunnelStartGuard[];
+  /** what may refuse a customer turning a public page on (ctx.publishGuards), under the customer's lock */
+  publishGuards?: readonly TunnelStartGuard[];
   /** domain-event handlers (shared/outbox.ts), run after the commit, at least once */
   eventHandlers?: readonly AnyEventHandler[];
   /**

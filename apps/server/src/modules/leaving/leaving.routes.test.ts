@@ -1,3 +1,4 @@
+import type { TunnelUptime } from "@burrow/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import { adminSuite } from "../../../test/admin-fixtures";
 import { createTestNode, createTestTunnel, registerWithPlan } from "../../../test/frp-fixtures";
@@ -148,6 +149,9 @@ describe("account deletion", () => {
   it("stops the tunnels and signs out other sessions; cancelling restarts them and sign-in works", async () => {
     const u = await customerWithData("delta");
     const other = await t.login(u.phone, u.password);
+    const publicPage = (token: string, enabled: boolean) =>
+      t.api<TunnelUptime>("PUT", `/user/tun/${u.tun.tun_id}/uptime/public`, { token, body: { enabled } });
+    expect((await publicPage(u.token, true)).body.code).toBe("SUCCESS");
     const before = Date.now();
     const r = await t.api<{ executes_at: string; status: string }>("POST", "/user/leaving", {
       token: u.token,
@@ -174,10 +178,18 @@ describe("account deletion", () => {
       body: { node_id: u.tun.node_id, tun_name: "during", protocol: "tcp", local_port: 22, remote_port: 0 },
     });
     expect(made.status).toBe(403);
+    // nor is a public status page turned on (turning one off stays allowed)
+    expect((await publicPage(again, false)).body.data.public_page.enabled).toBe(false);
+    const published = await publicPage(again, true);
+    expect([published.status, published.body.code]).toEqual([403, 2001]);
+    expect(published.body.msg).toContain("注销冷静期");
+    const page = await t.db.selectFrom("uptime_pages").select("enabled").where("tun_id", "=", u.tun.tun_id).execute();
+    expect(page).toEqual([{ enabled: 0 }]);
     const banner = await t.api<{ executes_at: string }>("GET", "/user/leaving", { token: again });
     expect(banner.body.data.executes_at).toBe(r.body.data.executes_at);
     expect((await t.api("DELETE", "/user/leaving", { token: again })).body.code).toBe("SUCCESS");
     expect((await tunnelRow(u.tun.tun_id)).enabled).toBe(1);
+    expect((await publicPage(again, true)).body.data.public_page.enabled).toBe(true);
     expect((await t.api("GET", "/user/leaving", { token: again })).body.data).toBeNull();
     expect(await t.login(u.phone, u.password)).toBeTruthy();
     // nothing left to erase

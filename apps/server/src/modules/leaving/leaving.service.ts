@@ -54,6 +54,10 @@ const pendingOf = (db: Kysely<DB>, uid: number) =>
 export const noTunnelStartWhileLeaving: TunnelStartGuard = async (trx, uid) =>
   (await pendingOf(trx, uid)) ? "账号注销冷静期内不能启用或新建隧道；如需继续使用，请先撤销注销申请" : null;
 
+/** Nothing of the account is made public during the cool-off (ctx.publishGuards: an uptime status page turned on). */
+export const noPublishingWhileLeaving: TunnelStartGuard = async (trx, uid) =>
+  (await pendingOf(trx, uid)) ? "账号注销冷静期内不能开启公开状态页；如需继续使用，请先撤销注销申请" : null;
+
 /** The customer's pending deletion (the console's banner), or null. */
 export async function myDeletion(ctx: AppContext, uid: number): Promise<DeletionView | null> {
   const row = await pendingOf(ctx.db, uid);

@@ -9,10 +9,12 @@ import {
   type UptimeIncident,
 } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { notFound, rateLimited } from "../../shared/errors";
+import { notFound, rateLimited, refused } from "../../shared/errors";
 import { randomToken } from "../../shared/ids";
+import { lockUser } from "../../shared/locks";
 import { AppState } from "../../shared/module";
 import { clientKey } from "../../shared/rate-limit";
+import { transact } from "../../shared/tx";
 import { selectNodes } from "../nodes/nodes.repository";
 import { findOwnTunnel, findTunnel, type TunnelJoinedRow } from "../tunnels/tunnels.repository";
 import { activeMaintenance } from "./maintenance";
@@ -77,11 +79,21 @@ export async function setPublicPage(
 ): Promise<TunnelUptime> {
   if (!(await findOwnTunnel(ctx.db, uid, tunId))) throw notFound("隧道");
   const at = new Date().toISOString();
-  await ctx.db
-    .insertInto("uptime_pages")
-    .values({ tun_id: tunId, uid, slug: randomToken(18), enabled: enabled ? 1 : 0, updated_at: at })
-    .onConflict((oc) => oc.column("tun_id").doUpdateSet({ enabled: enabled ? 1 : 0, updated_at: at }))
-    .execute();
+  await transact(ctx, async (trx) => {
+    // Turning on is publishing: refused while a module holds the account back (leaving's
+    // cool-off), asked under the customer's lock as the deletion request takes it. Off always works.
+    await lockUser(trx, uid);
+    if (enabled)
+      for (const guard of ctx.publishGuards) {
+        const why = await guard(trx, uid);
+        if (why) throw refused(why);
+      }
+    await trx
+      .insertInto("uptime_pages")
+      .values({ tun_id: tunId, uid, slug: randomToken(18), enabled: enabled ? 1 : 0, updated_at: at })
+      .onConflict((oc) => oc.column("tun_id").doUpdateSet({ enabled: enabled ? 1 : 0, updated_at: at }))
+      .execute();
+  });
   return tunnelUptime(ctx, uid, tunId);
 }
 
