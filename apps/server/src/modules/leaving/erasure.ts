@@ -11,10 +11,12 @@ import { pseudonymiseInvoicesOf } from "../invoices/account-data";
 import { eraseNoticesOf } from "../notices/account-data";
 import { eraseOidcIdentities } from "../oidc/account-data";
 import { pseudonymiseOrdersOf } from "../orders/account-data";
+import { eraseSslOf } from "../ssl/account-data";
 import { eraseTicketsOf, removeTicketFiles } from "../tickets/account-data";
 import { eraseAccountTunnels } from "../tunnels/account-data";
 import { eraseUptimeOf } from "../uptime/account-data";
 import { eraseUserData } from "../users/account-data";
+import { removeAvatarFiles } from "../users/avatars";
 import { eraseVerificationOf, removeVerificationFiles } from "../verify/account-data";
 import { eraseWebhooksOf } from "../webhooks/account-data";
 
@@ -22,7 +24,8 @@ import { eraseWebhooksOf } from "../webhooks/account-data";
  * Erases one account whose cool-off ended, in one transaction: the request is claimed first
  * (pending → done, conditionally), so a second process running the job at the same time (or the
  * same one again) finds nothing to claim and changes nothing; a failure rolls everything back and
- * the next run tries again. Each owner erases its own tables. Files go after the commit.
+ * the next run tries again. Each owner erases its own tables. Files (attachments, ID photos,
+ * avatars) go after the commit.
  * @returns whether this call erased it
  */
 async function eraseOne(ctx: AppContext, id: number, uid: number, now: Date): Promise<boolean> {
@@ -39,6 +42,7 @@ async function eraseOne(ctx: AppContext, id: number, uid: number, now: Date): Pr
     // Tunnels before domains: deleting a tunnel releases the domains it holds.
     await eraseAccountTunnels(trx, uid);
     await eraseDomainsOf(trx, uid);
+    await eraseSslOf(trx, uid);
     await eraseAuthData(trx, uid);
     await eraseApiTokens(trx, uid);
     await eraseOidcIdentities(trx, uid);
@@ -57,6 +61,7 @@ async function eraseOne(ctx: AppContext, id: number, uid: number, now: Date): Pr
   if (!files) return false;
   await removeTicketFiles(ctx, files.ticketFiles);
   await removeVerificationFiles(ctx, files.photos);
+  await removeAvatarFiles(ctx, uid);
   ctx.log.info({ uid }, "leaving: account erased at the end of its cool-off");
   return true;
 }

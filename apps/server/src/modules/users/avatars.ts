@@ -41,9 +41,7 @@ export async function saveAvatar(ctx: AppContext, upload: UploadReader, uid: num
   const name = `${uid}-${randomBytes(8).toString("hex")}.${ext}`;
   await fs.mkdir(avatarDir(ctx), { recursive: true });
   await fs.writeFile(path.join(avatarDir(ctx), name), buf);
-  for (const old of await fs.readdir(avatarDir(ctx))) {
-    if (old !== name && old.startsWith(`${uid}-`)) await fs.rm(path.join(avatarDir(ctx), old), { force: true });
-  }
+  await removeAvatarFiles(ctx, uid, name);
   return `/api/uploads/avatars/${name}`;
 }
 
@@ -57,4 +55,15 @@ export async function readAvatar(ctx: AppContext, file: string): Promise<FileDow
   const type = MIME[file.split(".").pop() ?? ""] ?? "application/octet-stream";
   // The name changes with every upload, so the file may be cached for good.
   return { body: data, name: file, type, disposition: "inline", cache: "immutable" };
+}
+
+/**
+ * Removes the account's avatar files but `keep` (a new upload replacing the others; the erasure,
+ * after its commit, keeps none). Files are named `<uid>-<random>.<ext>`, so another account's
+ * never match.
+ */
+export async function removeAvatarFiles(ctx: AppContext, uid: number, keep?: string): Promise<void> {
+  const names = await fs.readdir(avatarDir(ctx)).catch(() => [] as string[]);
+  for (const name of names)
+    if (name !== keep && name.startsWith(`${uid}-`)) await fs.rm(path.join(avatarDir(ctx), name), { force: true });
 }
