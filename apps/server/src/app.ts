@@ -56,6 +56,7 @@ import { trafficModule } from "./modules/traffic/traffic.module";
 import { trafficSums } from "./modules/traffic/traffic.service";
 import { TrafficCache } from "./modules/traffic/traffic-cache";
 import { tunnelsModule } from "./modules/tunnels/tunnels.module";
+import { reachModule } from "./modules/reach/reach.module";
 import { uptimeModule } from "./modules/uptime/uptime.module";
 import { usermgrModule } from "./modules/usermgr/usermgr.module";
 import { UserInfoCache } from "./modules/users/user-cache";
@@ -121,6 +122,7 @@ export const MODULES: readonly ModuleManifest[] = [
   noticesModule,
   webhooksModule,
   uptimeModule,
+  reachModule,
   leavingModule,
   apidocsModule,
 ];

@@ -19,6 +19,7 @@ import type { NoticesTables } from "../modules/notices/notices.table";
 import type { OidcTables } from "../modules/oidc/oidc.table";
 import type { OrderTables } from "../modules/orders/orders.table";
 import type { PlanTables } from "../modules/plans/plans.table";
+import type { ReachTables } from "../modules/reach/reach.table";
 import type { SslTables } from "../modules/ssl/ssl.table";
 import type { SubscriptionTables } from "../modules/subscriptions/subscriptions.table";
 import type { TicketTables } from "../modules/tickets/tickets.table";
@@ -101,6 +102,7 @@ export interface DB
     LeavingTables,
     WebhooksTables,
     UptimeTables,
+    ReachTables,
     NoticesTables {
   settings: SettingsTable;
   job_leases: JobLeaseTable;

@@ -23,6 +23,7 @@ import { OutboxApi } from "./outbox";
 import { OverviewApi } from "./overview";
 import { PaymentsApi } from "./payments";
 import { PlansApi } from "./plans";
+import { ReachApi } from "./reach";
 import { SettingsApi } from "./settings";
 import { SiteApi } from "./site";
 import { SslApi } from "./ssl";
@@ -62,6 +63,7 @@ export { OutboxApi } from "./outbox";
 export { OverviewApi } from "./overview";
 export { PaymentsApi } from "./payments";
 export { PlansApi } from "./plans";
+export { ReachApi } from "./reach";
 export { SettingsApi } from "./settings";
 export { SiteApi } from "./site";
 export { SslApi } from "./ssl";
@@ -103,6 +105,7 @@ export const Endpoints = {
   overview: OverviewApi,
   payments: PaymentsApi,
   plans: PlansApi,
+  reach: ReachApi,
   settings: SettingsApi,
   site: SiteApi,
   ssl: SslApi,

@@ -44,8 +44,9 @@ export function makeResolver(servers: readonly string[] | undefined): Resolver {
   return r;
 }
 
-type Lookup<T> = { ok: true; value: T } | { ok: false; missing: boolean; code: string };
-async function lookup<T>(q: () => Promise<T>): Promise<Lookup<T>> {
+export type Lookup<T> = { ok: true; value: T } | { ok: false; missing: boolean; code: string };
+/** One query whose failure is data: `missing` when the record does not exist (NXDOMAIN, no data). */
+export async function lookup<T>(q: () => Promise<T>): Promise<Lookup<T>> {
   try {
     return { ok: true, value: await q() };
   } catch (err) {
