@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PlanPeriods, TunnelProtocols } from "./enums";
+import { PlanPeriods, ProxyProtocols, TunnelProtocols } from "./enums";
 import { TunnelAddon } from "./tunnels";
 
 /*
@@ -35,6 +35,7 @@ export const TunnelViewAnswer = z.strictObject({
   status: int().describe("−1 deleted, 1 connected, 2 offline, 3 locked"),
   banned_reason: z.string().nullable(),
   addon: TunnelAddon,
+  proxy_protocol: z.enum(ProxyProtocols).describe("PROXY protocol header for the local service, off: none"),
   proxy_name: z.string(),
   addresses: z.array(z.string()).describe("what to share: host:port, or URLs for http(s)"),
   traffic_in: int(),

@@ -17,6 +17,9 @@ export const NetworkTypeLabel: Record<number, string> = { 1: "host", 2: "IP-vlan
 
 export const TunnelProtocols = ["tcp", "udp", "http", "https"] as const;
 export type TunnelProtocol = (typeof TunnelProtocols)[number];
+/** PROXY protocol header frpc puts before a visitor's bytes (frpc `transport.proxyProtocolVersion`); tcp, http, https. */
+export const ProxyProtocols = ["off", "v1", "v2"] as const;
+export type ProxyProtocol = (typeof ProxyProtocols)[number];
 
 /** Roles: 1 customer, 2 support staff, 3 Manager (SPEC gives Manager = 3). */
 export const Role = { Customer: 1, Support: 2, Manager: 3 } as const;

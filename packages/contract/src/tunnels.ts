@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { optionalInt, optionalText, PageQuery } from "./common";
-import { TunnelProtocols } from "./enums";
+import { ProxyProtocols, TunnelProtocols } from "./enums";
 import { HOSTNAME_RE, Id, IPV4_RE, PortNumber } from "./nodes";
 
 /** Tunnel names: letters (any script), digits, "_" and "-"; the frp proxy name is derived from tun_id instead. */
@@ -120,6 +120,8 @@ const tunnelShape = {
   /** Mbps for this tunnel; 0 or absent = the plan's bandwidth */
   bandwidth: z.number().int().min(0).max(100_000).optional(),
   addon: TunnelAddon.optional(),
+  /** tcp/http/https: the PROXY protocol header for the local service (the visitor's address) */
+  proxy_protocol: z.enum(ProxyProtocols, { error: "PROXY 协议只能是 off、v1 或 v2" }).default("off"),
 };
 
 /** POST /user/tun */
@@ -136,6 +138,8 @@ export const CreateTunnelBody = z.object(tunnelShape).superRefine((b, ctx) => {
   }
   if (b.addon && b.protocol !== "http" && Object.keys(b.addon).length)
     ctx.addIssue({ code: "custom", path: ["addon"], message: "附加选项仅适用于 http 隧道" });
+  if (b.protocol === "udp" && b.proxy_protocol !== "off")
+    ctx.addIssue({ code: "custom", path: ["proxy_protocol"], message: "PROXY 协议仅适用于 tcp、http、https 隧道" });
 });
 export type CreateTunnelBody = z.infer<typeof CreateTunnelBody>;
 
@@ -154,6 +158,7 @@ export const UpdateTunnelBody = z.object({
   bandwidth: tunnelShape.bandwidth,
   addon: TunnelAddon.optional(),
   enabled: z.boolean().optional(),
+  proxy_protocol: z.enum(ProxyProtocols, { error: "PROXY 协议只能是 off、v1 或 v2" }).optional(),
 });
 export type UpdateTunnelBody = z.infer<typeof UpdateTunnelBody>;
 
@@ -239,6 +244,8 @@ export interface TunnelView {
   status: number;
   banned_reason: string | null;
   addon: TunnelAddon;
+  /** PROXY protocol header frpc sends the local service ("off" none) */
+  proxy_protocol: (typeof ProxyProtocols)[number];
   /** name of the proxy on frps ("u_<uid>.t_<tun_id>") */
   proxy_name: string;
   /** what to share: host:port for tcp/udp, URLs for http(s) */

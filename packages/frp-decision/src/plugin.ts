@@ -109,6 +109,9 @@ function domainBlock(user: UserEntry, t: TunnelEntry, now: number): string | nul
   return null;
 }
 
+/** heldAt's key of a tunnel's proxy on a node: one number, no string built on the visitor path. */
+const movedKey = (nodeId: number, tunId: number) => nodeId * 2 ** 32 + tunId;
+
 /** The user who passed Login's checks, or why not (no object per call: this runs for every visitor). */
 type Checked = UserEntry | string;
 
@@ -142,6 +145,12 @@ export class FrpPlugin {
    * heartbeat refusal. Entries go with CloseProxy; one per tunnel at most.
    */
   private readonly admitted = new Map<number, number>();
+  /**
+   * Proxies this process admitted as their tunnel's holder, by node (movedKey): a tunnel moved to
+   * another node (POST /user/tun/move) is still served by the old node's frps until that session
+   * drops it, so the old node's heartbeats are refused until its CloseProxy comes.
+   */
+  private readonly heldAt = new Set<number>();
 
   constructor(
     private readonly cache: DecisionState,
@@ -327,6 +336,7 @@ export class FrpPlugin {
     // come, and must then leave the hold (decision-cache.ts proxyOpened).
     if (!t.run_id || t.run_id === c.user.run_id) {
       this.admitted.set(t.tun_id, mbps);
+      this.heldAt.add(movedKey(node.node_id, t.tun_id));
       this.cache.proxyOpened(t, c.user.run_id);
       this.writer.online(t.tun_id, user.uid, c.user.run_id);
       this.writer.decision(t.tun_id, user.uid, node.node_id, "proxy_ok", `隧道 ${t.tun_name} 已连接`);
@@ -372,7 +382,12 @@ export class FrpPlugin {
   private heldBlock(node: NodeEntry, user: UserEntry): PluginResponse | null {
     const now = Date.now();
     for (const t of user.tunnels.values()) {
-      if (t.node_id !== node.node_id || t.run_id === null) continue;
+      if (t.node_id !== node.node_id) {
+        if (this.heldAt.size && this.heldAt.has(movedKey(node.node_id, t.tun_id)))
+          return reject(`隧道 ${t.tun_name} 已迁移到其他节点，请下载新的配置文件，连接已断开`);
+        continue;
+      }
+      if (t.run_id === null) continue;
       // A domain unbound by an operator or lapsed must stop the proxy frps already holds too,
       // else the name stays routed to this tunnel (and refused to its next owner) until frpc reconnects.
       const blocked = this.tunnelHeldBlock(user, t, now) ?? this.bandwidthBlock(node, user, t);
@@ -439,7 +454,10 @@ export class FrpPlugin {
     if (uid === null || !parsed || parsed.uid !== uid) return ALLOW;
     return then(this.cache.user(uid), (user) => {
       const t = user?.tunnels.get(parsed.tun_id);
-      if (!t || t.node_id !== node.node_id) return ALLOW;
+      if (!t) return ALLOW;
+      // A moved tunnel's old proxy closed: that node no longer serves it (its hold moved with it).
+      this.heldAt.delete(movedKey(node.node_id, t.tun_id));
+      if (t.node_id !== node.node_id) return ALLOW;
       if (this.cache.proxyClosed(t, c.user.run_id) === "released") this.admitted.delete(t.tun_id);
       this.writer.offline(t.tun_id, uid, c.user.run_id, tunnelBlock(t) !== null);
       return ALLOW;

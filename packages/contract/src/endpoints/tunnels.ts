@@ -16,6 +16,7 @@ import {
   CreateIllegalRuleBody,
   CreateTunnelBody,
   DeleteIllegalRuleBody,
+import { MoveTunnelBody, TunnelBatchBody, type TunnelBatchResult, TunnelBatchResultAnswer } from "../tunnel-batch";
   DeleteTunnelBody,
   HandleIllegalBody,
   type IllegalFlagRow,
@@ -99,6 +100,25 @@ export const TunnelsApi = {
     summary: "连接诊断: the console's decisions about one tunnel, newest first, last 7 days, paged",
     params: TunIdParams,
     query: TunnelEventQuery,
+  }),
+  postUserTunBatch: endpoint<TunnelBatchResult>()({
+    method: "POST",
+    url: "/user/tun/batch",
+    access: "user",
+    scope: "tunnels:write",
+    answer: TunnelBatchResultAnswer,
+    summary:
+      "enables, disables or deletes up to 50 of the customer's tunnels (each checked as alone; any id not the customer's: 404, nothing changed)",
+    body: TunnelBatchBody,
+  }),
+  postUserTunMove: endpoint<TunnelView>()({
+    method: "POST",
+    url: "/user/tun/move",
+    access: "user",
+    scope: "tunnels:write",
+    answer: TunnelViewAnswer,
+    summary: "moves a tunnel to another node (port and domains checked there as on creation; 40001 taken)",
+    body: MoveTunnelBody,
   }),
   postPublicAbuse: endpoint<null>()({
     method: "POST",

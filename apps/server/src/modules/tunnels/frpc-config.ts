@@ -57,6 +57,10 @@ function proxyLines(t: TunnelRow, certDomain?: string): string[] {
     ...(t.protocol === "http" ? tomlLine("hostHeaderRewrite", addon.host_header_rewrite) : []),
     ...(t.use_encryption ? tomlLine("transport.useEncryption", true) : []),
     ...(t.use_compression ? tomlLine("transport.useCompression", true) : []),
+    // frpc puts a PROXY protocol header with the visitor's address before the visitor's bytes.
+    ...(t.proxy_protocol === "v1" || t.proxy_protocol === "v2"
+      ? tomlLine("transport.proxyProtocolVersion", t.proxy_protocol)
+      : []),
     ...tomlLine("metadatas.tunnel_id", String(t.tun_id)),
     // A sub-table ends the proxy's own keys: it comes last.
     ...(t.protocol === "https" && certDomain ? httpsPluginLines(t, certDomain) : []),

@@ -23,6 +23,7 @@ export type TunnelDraft = Pick<
   | "bandwidth"
   | "addon"
   | "enabled"
+  | "proxy_protocol"
 >;
 
 export const isWeb = (p: string) => p === "http" || p === "https";
@@ -83,6 +84,9 @@ export function checkDraft(
   }
   if (Object.keys(draft.addon).length && draft.protocol !== "http")
     throw invalid("addon", "附加选项仅适用于 http 隧道");
+  // frpc writes the header on tcp-carried work connections (tcp, http, https); Burrow offers no udp one.
+  if (draft.proxy_protocol !== "off" && draft.protocol === "udp")
+    throw invalid("proxy_protocol", "PROXY 协议仅适用于 tcp、http、https 隧道");
   const entries = isWeb(draft.protocol) ? draft.custom_domains.length + (draft.subdomain ? 1 : 0) : 1;
   if (limits.tunnel_peer_port_limit > 0 && entries > limits.tunnel_peer_port_limit)
     throw refused(`超出套餐限制：每条隧道最多 ${limits.tunnel_peer_port_limit} 个端口或域名（tunnel_peer_port_limit）`);
@@ -106,5 +110,6 @@ export function draftValues(draft: TunnelDraft) {
     bandwidth: draft.bandwidth,
     addon: JSON.stringify(draft.addon),
     enabled: draft.enabled ? 1 : 0,
+    proxy_protocol: draft.proxy_protocol,
   };
 }

@@ -2,6 +2,7 @@ import {
   type AdminTunnelRow,
   frpProxyName,
   MASKED_PASSWORD,
+  type ProxyProtocol,
   type TunnelAddon,
   type TunnelDetail,
   type TunnelProtocol,
@@ -53,6 +54,7 @@ export function presentTunnel(r: TunnelJoinedRow): TunnelView {
     status: r.status,
     banned_reason: r.banned_reason,
     addon: tunnelAddon(r),
+    proxy_protocol: r.proxy_protocol as ProxyProtocol,
     proxy_name: frpProxyName(r.uid, r.tun_id),
     addresses: tunnelAddresses(
       { protocol: r.protocol, remote_port: r.remote_port, custom_domains, subdomain: r.subdomain },

@@ -4,6 +4,7 @@ import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { tunnelConfig } from "./frpc-config";
 import { createRule, deleteRule, handleFlag, listFlags, listRules, reportAbuse } from "./illegal.service";
+import { batchTunnels, moveTunnel } from "./tunnel-batch";
 import { listTunnelEvents } from "./tunnel-events";
 import { adminUpdateTunnel } from "./tunnels.admin";
 import {
@@ -23,6 +24,8 @@ export function tunnelsRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, TunnelsApi.postUserTun, ({ body, user }) => createTunnel(ctx, user.uid, body));
   defineRoute(app, ctx, TunnelsApi.patchUserTun, ({ body, user }) => updateTunnel(ctx, user.uid, body));
   defineRoute(app, ctx, TunnelsApi.deleteUserTun, ({ body, user }) => deleteTunnel(ctx, user.uid, body.tun_id));
+  defineRoute(app, ctx, TunnelsApi.postUserTunBatch, ({ body, user }) => batchTunnels(ctx, user.uid, body));
+  defineRoute(app, ctx, TunnelsApi.postUserTunMove, ({ body, user }) => moveTunnel(ctx, user.uid, body));
   defineRoute(app, ctx, TunnelsApi.getUserTunConfig, ({ query, user }) => tunnelConfig(ctx, user.uid, query));
   defineRoute(app, ctx, TunnelsApi.getUserTunTunid, ({ params, user }) => getUserTunnel(ctx, user.uid, params.tunid));
   defineRoute(app, ctx, TunnelsApi.getUserTunTunidEvents, ({ params, query, user }) =>

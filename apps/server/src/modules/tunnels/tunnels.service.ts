@@ -5,6 +5,7 @@ import {
   type CreateTunnelBody,
   IllegalStatus,
   type Paged,
+  type ProxyProtocol,
   type TunnelDetail,
   type TunnelListQuery,
   type TunnelProtocol,
@@ -56,13 +57,13 @@ import type { TunnelRow } from "./tunnels.table";
 
 /* Customers' tunnels: one write path for creating and editing, deletion, and the lists. */
 
-async function loadNode(db: Kysely<DB>, nodeId: number): Promise<{ node: NodeRow; level: number }> {
+export async function loadNode(db: Kysely<DB>, nodeId: number): Promise<{ node: NodeRow; level: number }> {
   const found = await nodeWithLevel(db, nodeId);
   if (!found) throw invalid("node_id", "节点不存在");
   return found;
 }
 
-async function requireLimits(db: Kysely<DB>, uid: number): Promise<PlanLimits> {
+export async function requireLimits(db: Kysely<DB>, uid: number): Promise<PlanLimits> {
   const limits = await getPlanLimits(db, uid);
   if (!limits) throw refused("没有生效中的套餐，请先购买套餐");
   return limits;
@@ -176,6 +177,8 @@ interface WriteTarget {
    * lock the customer out of turning a tunnel off, so neither plan nor node is checked again
    */
   check: boolean;
+  /** the edit moves the tunnel to `node` (tunnel-batch.ts moveTunnel): the old node's hold goes */
+  moving?: boolean;
 }
 
 /** Unchecked writes (an operator's) look at no names. */
@@ -188,7 +191,7 @@ const NO_NAMES: DomainNames = { hosts: [], refusal: () => null };
  * judged by the operators' rules. An edit writes only the live tunnel it read and has rules an
  * operator cleared judged again.
  */
-async function writeTunnel(ctx: AppContext, t: WriteTarget, draft: TunnelDraft): Promise<TunnelView> {
+export async function writeTunnel(ctx: AppContext, t: WriteTarget, draft: TunnelDraft): Promise<TunnelView> {
   const { uid, node } = t;
   const hosts = t.check ? await ctx.domains.names(ctx.db) : NO_NAMES;
   if (t.check) {
@@ -245,7 +248,14 @@ async function writeTunnel(ctx: AppContext, t: WriteTarget, draft: TunnelDraft):
           // Only the live tunnel it read: a tunnel deleted meanwhile must not get its domains back.
           const r = await trx
             .updateTable("tunnels")
-            .set({ ...values, updated_at: now })
+            .set({
+              ...values,
+              updated_at: now,
+              // A move: the old node's session no longer holds it (plugin.ts heldAt refuses that one).
+              ...(t.moving
+                ? { node_id: node.node_id, status: TunnelStatus.Offline, run_id: null, stale_closes: 0 }
+                : {}),
+            })
             .where("tun_id", "=", tunId)
             .where("status", "not in", [TunnelStatus.Deleted, TunnelStatus.Locked])
             .executeTakeFirst();
@@ -293,6 +303,7 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
       bandwidth: body.bandwidth ?? 0,
       addon: cleanAddon(body.addon),
       enabled: true,
+      proxy_protocol: body.proxy_protocol,
     },
   );
 }
@@ -312,24 +323,27 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
     throw invalid(body.subdomain ? "subdomain" : "custom_domains", "tcp/udp 隧道不使用域名");
   if (isWeb(protocol) && body.remote_port) throw invalid("remote_port", "http(s) 隧道不使用远程端口");
   const onlyToggle = Object.keys(body).every((k) => k === "tun_id" || k === "enabled");
-  return writeTunnel(
-    ctx,
-    { uid, node, level, limits, tunId: cur.tun_id, check: !onlyToggle },
-    {
-      tun_name: body.tun_name ?? cur.tun_name,
-      protocol,
-      local_ip: body.local_ip ?? cur.local_ip,
-      local_port: body.local_port ?? cur.local_port,
-      remote_port: isWeb(protocol) ? null : body.remote_port !== undefined ? body.remote_port : cur.remote_port,
-      custom_domains: body.custom_domains ?? tunnelCustomDomains(cur),
-      subdomain: body.subdomain !== undefined ? body.subdomain : cur.subdomain,
-      use_encryption: body.use_encryption ?? cur.use_encryption === 1,
-      use_compression: body.use_compression ?? cur.use_compression === 1,
-      bandwidth: body.bandwidth ?? cur.bandwidth,
-      addon: body.addon !== undefined ? cleanAddon(body.addon) : tunnelAddon(cur),
-      enabled: body.enabled ?? cur.enabled === 1,
-    },
-  );
+  return writeTunnel(ctx, { uid, node, level, limits, tunId: cur.tun_id, check: !onlyToggle }, editedDraft(cur, body));
+}
+
+/** The tunnel as an edit leaves it: the body's fields over the stored ones (node and protocol stay). */
+export function editedDraft(cur: TunnelRow, body: Omit<UpdateTunnelBody, "tun_id">): TunnelDraft {
+  const protocol = cur.protocol as TunnelProtocol;
+  return {
+    tun_name: body.tun_name ?? cur.tun_name,
+    protocol,
+    local_ip: body.local_ip ?? cur.local_ip,
+    local_port: body.local_port ?? cur.local_port,
+    remote_port: isWeb(protocol) ? null : body.remote_port !== undefined ? body.remote_port : cur.remote_port,
+    custom_domains: body.custom_domains ?? tunnelCustomDomains(cur),
+    subdomain: body.subdomain !== undefined ? body.subdomain : cur.subdomain,
+    use_encryption: body.use_encryption ?? cur.use_encryption === 1,
+    use_compression: body.use_compression ?? cur.use_compression === 1,
+    bandwidth: body.bandwidth ?? cur.bandwidth,
+    addon: body.addon !== undefined ? cleanAddon(body.addon) : tunnelAddon(cur),
+    enabled: body.enabled ?? cur.enabled === 1,
+    proxy_protocol: body.proxy_protocol ?? (cur.proxy_protocol as ProxyProtocol),
+  };
 }
 
 /**
@@ -345,7 +359,7 @@ async function changedMeanwhile(
   throw t?.status === TunnelStatus.Locked ? refused(lockedMsg(t.banned_reason)) : notFound("隧道");
 }
 
-const lockedEdit = (reason: string | null) => `隧道已被锁定：${reason ?? ""}`.trim();
+export const lockedEdit = (reason: string | null) => `隧道已被锁定：${reason ?? ""}`.trim();
 const lockedDelete = () => "隧道已被锁定，不能删除，如有疑问请联系客服";
 
 /** Deletes a customer's tunnel; a locked one stays for the operators to judge. */

@@ -26,6 +26,8 @@ export interface TunnelTable {
   banned_reason: string | null;
   /** JSON TunnelAddon */
   addon: string;
+  /** PROXY protocol header frpc sends the local service: off, v1, v2 (tcp/http/https) */
+  proxy_protocol: ColumnType<string, string | undefined, string>;
   traffic_in: Generated<number>;
   traffic_out: Generated<number>;
   /** frpc run id of the session that holds the proxy now (set by NewProxy, cleared by CloseProxy) */
