@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, test } from "@playwright/test";
 import { adminToken, registerUser, type SeededUser } from "../fixtures/api";
 import { createTunnelApi, localNode, uniqueName } from "../fixtures/catalog";
 import {
@@ -80,40 +80,43 @@ test.beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
 });
 
-/** Walks both consoles at a viewport, each in a page of its own; returns every problem found. */
+/**
+ * Walks both consoles at a viewport, each in a page of its own and both at once (the walk mostly
+ * waits on one renderer and the server: two walks side by side use the machine's second core);
+ * returns every problem found.
+ */
 async function walkBoth(
-  newPage: () => Promise<Page>,
+  browser: Browser,
   viewport: Viewport,
   checks: (area: Console) => PageCheck[],
 ): Promise<string[]> {
-  const found: string[] = [];
-  for (const area of ["customer", "operator"] as const) {
-    const page = await newPage();
+  const walks = (["customer", "operator"] as const).map(async (area) => {
+    // a context each: the two sessions' tokens live in each one's localStorage
+    const context = await browser.newContext();
     const token = area === "customer" ? customer.token : admin;
-    found.push(...(await walkPages(page, { token, pages: pages[area], viewport, checks: checks(area) })));
-    await page.close();
-  }
-  return found;
+    try {
+      return await walkPages(await context.newPage(), { token, pages: pages[area], viewport, checks: checks(area) });
+    } finally {
+      await context.close();
+    }
+  });
+  return (await Promise.all(walks)).flat();
 }
 
 test("at 1366×768 every page of both menus renders under the CSP, its lists show status and actions without scrolling sideways, and every column is reachable", async ({
-  context,
+  browser,
 }) => {
   test.setTimeout(900_000);
   const lists = counter(".responsive-table");
   const tables = counter(".ant-table-wrapper");
-  const found = await walkBoth(
-    () => context.newPage(),
-    { width: 1366, height: 768 },
-    (area) => [
-      lists.check(area),
-      tables.check(area),
-      // before the reach check, which scrolls the tables
-      desktopListProblems,
-      tablesReachable,
-      photograph(1366),
-    ],
-  );
+  const found = await walkBoth(browser, { width: 1366, height: 768 }, (area) => [
+    lists.check(area),
+    tables.check(area),
+    // before the reach check, which scrolls the tables
+    desktopListProblems,
+    tablesReachable,
+    photograph(1366),
+  ]);
   expect(found).toEqual([]);
   expect(lists.seen.customer).toBeGreaterThan(10);
   expect(lists.seen.operator).toBeGreaterThan(10);
@@ -121,29 +124,25 @@ test("at 1366×768 every page of both menus renders under the CSP, its lists sho
 });
 
 test("at 1920×1080 every page of both menus renders under the CSP and every column of its tables is reachable", async ({
-  context,
+  browser,
 }) => {
   test.setTimeout(900_000);
   const tables = counter(".ant-table-wrapper");
-  const found = await walkBoth(
-    () => context.newPage(),
-    { width: 1920, height: 1080 },
-    (area) => [tables.check(area), tablesReachable],
-  );
+  const found = await walkBoth(browser, { width: 1920, height: 1080 }, (area) => [tables.check(area), tablesReachable]);
   expect(found).toEqual([]);
   expect(tables.seen.customer + tables.seen.operator).toBeGreaterThan(15);
 });
 
 test("on a phone (390×844) every page of both menus renders under the CSP and every list is cards with the status first and the actions in sight", async ({
-  context,
+  browser,
 }) => {
   test.setTimeout(900_000);
   const cards = counter(".responsive-card");
-  const found = await walkBoth(
-    () => context.newPage(),
-    { width: 390, height: 844 },
-    (area) => [cards.check(area), phoneListProblems, photograph(390)],
-  );
+  const found = await walkBoth(browser, { width: 390, height: 844 }, (area) => [
+    cards.check(area),
+    phoneListProblems,
+    photograph(390),
+  ]);
   expect(found).toEqual([]);
   expect(cards.seen.customer).toBeGreaterThan(1);
   expect(cards.seen.operator).toBeGreaterThan(1);
