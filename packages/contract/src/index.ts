@@ -30,6 +30,7 @@ export * from "./passkeys";
 export * from "./plans";
 export * from "./reach";
 export * from "./settings";
+export * from "./shield";
 export * from "./site";
 export * from "./ssl";
 export * from "./store-fields";

@@ -4,6 +4,7 @@
  * node agent from the console's stream (wire.ts).
  */
 import { type PlanLimitsInfo, TunnelStatus } from "@burrow/contract";
+import type { TunnelShield } from "./shield";
 
 /**
  * Constant-time comparison of a presented secret with a stored one: every character is compared,
@@ -62,6 +63,8 @@ export interface TunnelEntry {
    * as this process knows; -1 for a hold the poller took from the dashboard (SEEN_HOLD)
    */
   stale_closes: number;
+  /** 访客防护: lists, ban rule and the console's bans (shield.ts); absent or null: none */
+  shield?: TunnelShield | null;
 }
 
 export interface UserEntry {

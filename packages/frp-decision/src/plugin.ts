@@ -17,6 +17,7 @@ import {
 } from "@burrow/contract";
 import { type NodeEntry, secretEquals, type TunnelEntry, tunnelBlock, type UserEntry, userBlock } from "./entries";
 import { contentProblem } from "./plugin-schema";
+import { VisitorShield } from "./shield";
 import type { DecisionLog, DecisionState, DecisionWriter, Maybe } from "./state";
 
 /** The canonical answers of frp-protocol.md §1.3. `unchange` is always explicit: absent means "replace". */
@@ -145,6 +146,8 @@ export class FrpPlugin {
    * heartbeat refusal. Entries go with CloseProxy; one per tunnel at most.
    */
   private readonly admitted = new Map<number, number>();
+  /** 访客防护's counters and the bans this process decided (per process: docs/shield.md). */
+  readonly shield = new VisitorShield();
   /**
    * Proxies this process admitted as their tunnel's holder, by node (movedKey): a tunnel moved to
    * another node (POST /user/tun/move) is still served by the old node's frps until that session
@@ -430,6 +433,13 @@ export class FrpPlugin {
     if (blocked) return this.refuseTunnel(node, t, "visitor_refused", blocked);
     const held = this.heldBlock(node, user);
     if (held) return this.refuseTunnel(node, t, "visitor_refused", held.reject_reason ?? "");
+    if (t.shield) {
+      const shielded = this.shield.check(t, String(c.remote_addr ?? ""), Date.now());
+      if (shielded) {
+        if (shielded.ban) this.writer.ban?.(shielded.ban);
+        return this.refuseTunnel(node, t, "visitor_refused", shielded.reason);
+      }
+    }
     this.writer.conn({
       tun_id: t.tun_id,
       uid: t.uid,

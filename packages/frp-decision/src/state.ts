@@ -5,6 +5,7 @@
  */
 import type { PluginDecisionKind } from "@burrow/contract";
 import type { CloseOutcome, NodeEntry, TunnelEntry, UserEntry } from "./entries";
+import type { ShieldBanDecision } from "./shield";
 
 /** A value, or a promise of one when it has to be loaded. */
 export type Maybe<T> = T | Promise<T>;
@@ -52,6 +53,8 @@ export interface DecisionWriter {
   conn(c: ConnRecord): void;
   /** a decision about a tunnel (tunId 0: about the user's sessions on the node) and the reason frpc was sent */
   decision(tunId: number, uid: number, nodeId: number, kind: PluginDecisionKind, reason: string): void;
+  /** 访客防护: the ban rule banned a visitor (recorded for the ban list and the other processes) */
+  ban?(b: ShieldBanDecision): void;
   /** an allowed Login, with the client's version and address */
   login(uid: number, nodeId: number, version: string | undefined, address: string | undefined): void;
 }

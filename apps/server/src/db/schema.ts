@@ -23,6 +23,7 @@ import type { ReachTables } from "../modules/reach/reach.table";
 import type { SslTables } from "../modules/ssl/ssl.table";
 import type { SubscriptionTables } from "../modules/subscriptions/subscriptions.table";
 import type { TicketTables } from "../modules/tickets/tickets.table";
+import type { ShieldTables } from "../modules/tunnels/shield.table";
 import type { TunnelTables } from "../modules/tunnels/tunnels.table";
 import type { UptimeTables } from "../modules/uptime/uptime.table";
 import type { UserTables } from "../modules/users/users.table";
@@ -87,6 +88,7 @@ export interface DB
     OidcTables,
     MarketingTables,
     TunnelTables,
+    ShieldTables,
     FrpTables,
     DownloadTables,
     TicketTables,

@@ -9,6 +9,14 @@ import {
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
 import {
+  ShieldBanParams,
+  type ShieldBanRow,
+  ShieldBanRowAnswer,
+  ShieldBody,
+  type ShieldView,
+  ShieldViewAnswer,
+} from "../shield";
+import {
   AbuseReportBody,
   AdminTunnelListQuery,
   type AdminTunnelRow,
@@ -191,5 +199,42 @@ export const TunnelsApi = {
     answer: z.null(),
     summary: "deletes an abuse keyword rule",
     body: DeleteIllegalRuleBody,
+  }),
+  getUserTunTunidShield: endpoint<ShieldView>()({
+    method: "GET",
+    url: "/user/tun/:tunid/shield",
+    access: "user",
+    scope: "tunnels:read",
+    answer: ShieldViewAnswer,
+    summary: "访客防护: the tunnel's allow and deny lists and ban rule (the port's defaults until saved)",
+    params: TunIdParams,
+  }),
+  putUserTunTunidShield: endpoint<ShieldView>()({
+    method: "PUT",
+    url: "/user/tun/:tunid/shield",
+    access: "user",
+    scope: "tunnels:write",
+    answer: ShieldViewAnswer,
+    summary: "访客防护: sets the allow and deny lists (IPs, CIDRs) and the ban rule",
+    params: TunIdParams,
+    body: ShieldBody,
+  }),
+  getUserTunTunidShieldBans: endpoint<ShieldBanRow[]>()({
+    method: "GET",
+    url: "/user/tun/:tunid/shield/bans",
+    access: "user",
+    scope: "tunnels:read",
+    answer: z.array(ShieldBanRowAnswer),
+    summary: "访客防护: the addresses banned now, with reason and expiry",
+    params: TunIdParams,
+  }),
+  deleteUserTunTunidShieldBansBanid: endpoint<null>()({
+    method: "DELETE",
+    url: "/user/tun/:tunid/shield/bans/:banid",
+    access: "user",
+    scope: "tunnels:write",
+    answer: z.null(),
+    summary: "访客防护: lifts a ban",
+    params: ShieldBanParams,
   }),
 } as const;

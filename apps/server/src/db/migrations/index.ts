@@ -44,6 +44,7 @@ import * as webhooks from "./2026-11-28T09-20_webhooks";
 import * as uptime from "./2026-11-28T09-30_uptime";
 import * as autoRenewal from "./2026-11-28T09-40_auto_renewal";
 import * as accountDeletion from "./2026-11-28T09-50_account_deletion";
+import * as visitorShield from "./2026-11-28T13-03_visitor_shield";
 import * as reachChecks from "./2026-11-28T13-06_reach_checks";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
@@ -93,5 +94,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T09-30_uptime": uptime,
   "2026-11-28T09-40_auto_renewal": autoRenewal,
   "2026-11-28T09-50_account_deletion": accountDeletion,
+  "2026-11-28T13-03_visitor_shield": visitorShield,
   "2026-11-28T13-06_reach_checks": reachChecks,
 };

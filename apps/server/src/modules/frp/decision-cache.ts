@@ -15,6 +15,7 @@ import type { EventBus } from "../../shared/events";
 import { parseJson } from "../../shared/json";
 import { EventedCache, type LoadingCache } from "../../shared/loading-cache";
 import { getPlanLimits } from "../subscriptions/quota";
+import { loadUserShields } from "../tunnels/shield";
 
 // The entries and rules live in @burrow/frp-decision (the node agent decides with the same code).
 export {
@@ -206,7 +207,7 @@ export class FrpDecisionCache implements DecisionState {
   }
 
   private async loadUser(uid: number): Promise<UserEntry | null> {
-    const [user, limits, tunnels, kicks, domains] = await Promise.all([
+    const [user, limits, tunnels, kicks, domains, shieldOf] = await Promise.all([
       this.db.selectFrom("users").select(["uid", "status", "frp_token"]).where("uid", "=", uid).executeTakeFirst(),
       getPlanLimits(this.db, uid),
       this.db
@@ -239,6 +240,7 @@ export class FrpDecisionCache implements DecisionState {
         .where("until", ">", new Date().toISOString())
         .execute(),
       this.loadDomains(this.db, uid),
+      loadUserShields(this.db, uid),
     ]);
     if (!user) return null;
     const map = new Map<number, TunnelEntry>();
@@ -248,6 +250,7 @@ export class FrpDecisionCache implements DecisionState {
         ...t,
         custom_domains: parseJson<string[]>(t.custom_domains, []),
         enabled: t.enabled === 1,
+        shield: shieldOf(t),
       };
       // A hold this process took moments ago may not be written yet: it stands until the row
       // shows a NewProxy written as late (then the database has it, and whatever came after).

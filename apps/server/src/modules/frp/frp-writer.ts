@@ -1,5 +1,5 @@
 import type { TunnelEventKind } from "@burrow/contract";
-import { type ConnRecord, type DecisionWriter, visitorIp } from "@burrow/frp-decision";
+import { type ConnRecord, type DecisionWriter, type ShieldBanDecision, visitorIp } from "@burrow/frp-decision";
 import { type Kysely, sql } from "kysely";
 import type { AppContext } from "../../context";
 import { isPostgres, sqliteWorker } from "../../db/dialect";
@@ -7,6 +7,7 @@ import type { DB } from "../../db/schema";
 import { nowIso } from "../../shared/time";
 import { transact } from "../../shared/tx";
 import { tunnelsOffline, tunnelsOnline } from "../tunnels/sessions";
+import { recordShieldBans } from "../tunnels/shield";
 import { loginReason, recordTunnelEvents, type TunnelEventInput } from "../tunnels/tunnel-events";
 
 /**
@@ -139,6 +140,8 @@ export class FrpWriter implements DecisionWriter {
   /** 连接诊断's allowed Logins of this minute per user and node, and those a newer one replaced */
   private readonly logins = new Map<number, LoginGroup>();
   private readonly loginRows: LoginGroup[] = [];
+  /** 访客防护's bans not written yet */
+  private bans: ShieldBanDecision[] = [];
   private statusTimer: NodeJS.Timeout | null = null;
   private connTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
@@ -254,6 +257,13 @@ export class FrpWriter implements DecisionWriter {
     });
   }
 
+  /** 访客防护: the ban rule banned a visitor; written with the connection window (the ban is in force in this process already). */
+  ban(b: ShieldBanDecision): void {
+    this.connTimer ??= this.later(this.windowMs);
+    if (this.bans.length >= this.maxBuffered) this.dropped++;
+    else this.bans.push(b);
+  }
+
   private takeDecisions(): TunnelEventInput[] {
     const rows: TunnelEventInput[] = [];
     for (const g of [...this.loginRows, ...this.logins.values()]) {
@@ -306,12 +316,15 @@ export class FrpWriter implements DecisionWriter {
     this.statusTimer = this.connTimer = null;
     // One flush at a time; a second caller waits for it and then writes what came meanwhile.
     while (this.flushing) await this.flushing;
-    if (!this.status.size && !this.conns.size && !this.decisions.size && !this.logins.size) return;
+    if (!this.status.size && !this.conns.size && !this.decisions.size && !this.logins.size && !this.bans.length)
+      return;
     const status = [...this.status];
+    const bans = this.bans;
+    this.bans = [];
     const conns = this.takeConns();
     const decisions = this.takeDecisions();
     this.status.clear();
-    this.flushing = this.write(status, conns, decisions).finally(() => {
+    this.flushing = this.write(status, conns, decisions, bans).finally(() => {
       this.flushing = null;
     });
     await this.flushing;
@@ -321,6 +334,7 @@ export class FrpWriter implements DecisionWriter {
     status: [number, SessionOp[]][],
     conns: ConnValues[],
     decisions: TunnelEventInput[],
+    bans: ShieldBanDecision[] = [],
   ): Promise<void> {
     try {
       if (status.length) await this.writeStatus(status);
@@ -338,6 +352,12 @@ export class FrpWriter implements DecisionWriter {
       await recordTunnelEvents(this.ctx.db, decisions);
     } catch (err) {
       this.ctx.log.error({ err, decisions: decisions.length }, "frp write-behind failed (tunnel events)");
+    }
+    // A ban stands in this process whether written or not; a failed write only keeps it from the list.
+    try {
+      await recordShieldBans(this.ctx, bans);
+    } catch (err) {
+      this.ctx.log.error({ err, bans: bans.length }, "frp write-behind failed (visitor bans)");
     }
   }
 

@@ -1,0 +1,210 @@
+/**
+ * 访客防护 (docs/shield.md): a tunnel's allow and deny lists and its automatic ban rule, decided at
+ * NewUserConn from memory. The lists and the console's bans travel in the tunnel entry (so the node
+ * agent has them); the rule's counters and the bans a process decides itself are that process's own.
+ */
+import { type IpNet, ipInNet, parseIpNet } from "@burrow/contract";
+import { visitorIp } from "./state";
+
+export interface ShieldRule {
+  /** more new connections than this from one address… */
+  conns: number;
+  /** …within this many seconds (a window opened by the address's first connection)… */
+  window_s: number;
+  /** …ban it for this many seconds */
+  ban_s: number;
+}
+
+/** A ban the console knows of (written by a process that decided it): applies in every process. */
+export interface ShieldBanWire {
+  ip: string;
+  until_ms: number;
+  reason: string;
+}
+
+/** A tunnel's shield as the decision state carries it (and the agent's stream sends it). */
+export interface TunnelShield {
+  allow: string[];
+  deny: string[];
+  rule: ShieldRule | null;
+  /**
+   * Bumped by every edit and unban: a process then forgets the bans and counts it holds for the
+   * tunnel, so a lifted ban is lifted everywhere (the bans still in force come back in `bans`)
+   */
+  version: number;
+  bans: ShieldBanWire[];
+}
+
+/** A ban this process just decided (the writer records it for the list and the other processes). */
+export interface ShieldBanDecision {
+  tun_id: number;
+  uid: number;
+  node_id: number;
+  ip: string;
+  reason: string;
+  /** epoch ms */
+  at: number;
+  until: number;
+}
+
+/** A refusal, with the ban it decided when the rule tripped. */
+export interface ShieldVerdict {
+  reason: string;
+  ban: ShieldBanDecision | null;
+}
+
+/** A list ready to match: IPv4 single addresses in a set, the rest compared one by one. */
+interface CompiledList {
+  size: number;
+  v4: Set<number>;
+  nets: IpNet[];
+}
+
+interface Compiled {
+  allow: CompiledList;
+  deny: CompiledList;
+}
+
+/** What one process remembers of one tunnel's visitors. */
+interface TunnelMemory {
+  version: number;
+  bans: Map<string, { until: number; reason: string }>;
+  counts: Map<string, { start: number; n: number }>;
+}
+
+/** Counters kept per tunnel before the expired ones are swept. */
+const SWEEP_AT = 10_000;
+
+function compileList(list: readonly string[]): CompiledList {
+  const out: CompiledList = { size: list.length, v4: new Set(), nets: [] };
+  for (const text of list) {
+    const net = parseIpNet(text);
+    if (!net) continue;
+    if (!net.v6 && net.bits === 32) out.v4.add(net.words[0]);
+    else out.nets.push(net);
+  }
+  return out;
+}
+
+/** IPv4 dotted quad to a number without allocating, or -1 (the common visitor; IPv6 takes parseIpNet). */
+function fastV4(s: string): number {
+  let n = 0;
+  let part = -1;
+  let dots = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) {
+      if (part < 0 || ++dots > 3) return -1;
+      n = n * 256 + part;
+      part = -1;
+    } else if (c >= 48 && c <= 57) {
+      part = part < 0 ? c - 48 : part * 10 + c - 48;
+      if (part > 255) return -1;
+    } else return -1;
+  }
+  return dots === 3 && part >= 0 ? n * 256 + part : -1;
+}
+
+function matches(list: CompiledList, v4: number, ip: IpNet | null): boolean {
+  if (v4 >= 0 && list.v4.has(v4)) return true;
+  if (list.nets.length === 0) return false;
+  const addr = ip ?? { v6: false, words: [v4], bits: 32 };
+  for (const net of list.nets) if (ipInNet(addr, net)) return true;
+  return false;
+}
+
+const shanghaiTime = (ms: number) =>
+  new Date(ms + 8 * 3_600_000).toISOString().slice(0, 16).replace("T", " ");
+
+/**
+ * The shield's decisions for one process: compiled lists (per shield object, so a reloaded entry
+ * compiles again), and per tunnel the rule's counters and the bans decided here.
+ */
+export class VisitorShield {
+  private readonly compiled = new WeakMap<TunnelShield, Compiled>();
+  private readonly memory = new Map<number, TunnelMemory>();
+
+  /**
+   * Why a visitor at `addr` ("ip:port" as frps sends it) may not reach the tunnel, or null; counts
+   * the connection against the ban rule when it is let through.
+   */
+  check(
+    t: { tun_id: number; uid: number; node_id: number; tun_name: string; shield?: TunnelShield | null },
+    addr: string,
+    now: number,
+  ): ShieldVerdict | null {
+    const shield = t.shield;
+    if (!shield) return null;
+    const ipText = visitorIp(addr);
+    const v4 = fastV4(ipText);
+    const ip = v4 >= 0 ? null : parseIpNet(ipText);
+    // An address frps could not give (a unix socket, an odd form) is not counted or matched.
+    if (v4 < 0 && !ip) return null;
+    let c = this.compiled.get(shield);
+    if (!c) {
+      c = { allow: compileList(shield.allow), deny: compileList(shield.deny) };
+      this.compiled.set(shield, c);
+    }
+    if (matches(c.deny, v4, ip)) return { reason: `访客 ${ipText} 在隧道 ${t.tun_name} 的拒绝列表中`, ban: null };
+    const allowed = c.allow.size > 0 && matches(c.allow, v4, ip);
+    if (c.allow.size > 0 && !allowed)
+      return { reason: `访客 ${ipText} 不在隧道 ${t.tun_name} 的允许列表中`, ban: null };
+    for (const b of shield.bans)
+      if (b.ip === ipText && b.until_ms > now) return { reason: this.bannedReason(ipText, b.until_ms, b.reason), ban: null };
+    const rule = shield.rule;
+    const mem = this.memoryOf(t.tun_id, shield.version, rule !== null);
+    if (!mem) return null;
+    const own = mem.bans.get(ipText);
+    if (own) {
+      if (own.until > now) return { reason: this.bannedReason(ipText, own.until, own.reason), ban: null };
+      mem.bans.delete(ipText);
+    }
+    // Addresses on the allow list are trusted: the rule never bans them.
+    if (!rule || allowed) return null;
+    let count = mem.counts.get(ipText);
+    if (!count || now - count.start >= rule.window_s * 1000) {
+      if (!count && mem.counts.size >= SWEEP_AT) this.sweep(mem, rule, now);
+      count = { start: now, n: 0 };
+      mem.counts.set(ipText, count);
+    }
+    if (++count.n <= rule.conns) return null;
+    mem.counts.delete(ipText);
+    const reason = `${rule.window_s} 秒内新建连接超过 ${rule.conns} 次`;
+    const until = now + rule.ban_s * 1000;
+    mem.bans.set(ipText, { until, reason });
+    return {
+      reason: this.bannedReason(ipText, until, reason),
+      ban: { tun_id: t.tun_id, uid: t.uid, node_id: t.node_id, ip: ipText, reason, at: now, until },
+    };
+  }
+
+  /** Bans decided by this process and still in force (tests, diagnostics). */
+  bansOf(tunId: number, now: number): string[] {
+    const mem = this.memory.get(tunId);
+    return mem ? [...mem.bans].filter(([, b]) => b.until > now).map(([ip]) => ip) : [];
+  }
+
+  private bannedReason(ip: string, until: number, why: string): string {
+    return `访客 ${ip} 已被自动封禁至 ${shanghaiTime(until)}（${why}）`;
+  }
+
+  /** The tunnel's memory at this version (a new version forgets the old); none needed without a rule or bans. */
+  private memoryOf(tunId: number, version: number, ruled: boolean): TunnelMemory | null {
+    let mem = this.memory.get(tunId);
+    if (mem && mem.version !== version) {
+      mem = undefined;
+      this.memory.delete(tunId);
+    }
+    if (!mem) {
+      if (!ruled) return null;
+      mem = { version, bans: new Map(), counts: new Map() };
+      this.memory.set(tunId, mem);
+    }
+    return mem;
+  }
+
+  private sweep(mem: TunnelMemory, rule: ShieldRule, now: number): void {
+    for (const [ip, c] of mem.counts) if (now - c.start >= rule.window_s * 1000) mem.counts.delete(ip);
+    for (const [ip, b] of mem.bans) if (b.until <= now) mem.bans.delete(ip);
+  }
+}
