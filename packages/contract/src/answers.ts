@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PlanPeriods, ProxyProtocols, TunnelProtocols } from "./enums";
+import { TunnelScheduleAnswer } from "./tunnel-schedule";
 import { TunnelAddon } from "./tunnels";
 
 /*
@@ -45,6 +46,8 @@ export const TunnelViewAnswer = z.strictObject({
   last_online_at: time().nullable(),
   created_at: time(),
   updated_at: time(),
+  schedule: TunnelScheduleAnswer.nullable().describe("定时开放, null: always open"),
+  schedule_note: z.string().nullable().describe("将于 18:00 关闭 / 将于 周一 09:00 开放"),
 });
 
 export const TunnelDetailAnswer = TunnelViewAnswer.extend({

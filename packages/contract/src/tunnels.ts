@@ -2,6 +2,7 @@ import { z } from "zod";
 import { optionalInt, optionalText, PageQuery } from "./common";
 import { ProxyProtocols, TunnelProtocols } from "./enums";
 import { HOSTNAME_RE, Id, IPV4_RE, PortNumber } from "./nodes";
+import type { TunnelSchedule } from "./tunnel-schedule";
 
 /** Tunnel names: letters (any script), digits, "_" and "-"; the frp proxy name is derived from tun_id instead. */
 export const TunnelName = z
@@ -258,6 +259,10 @@ export interface TunnelView {
   last_online_at: string | null;
   created_at: string;
   updated_at: string;
+  /** 定时开放, null: always open */
+  schedule: TunnelSchedule | null;
+  /** "将于 18:00 关闭" / "将于 周一 09:00 开放" / "定时开放已结束", null without a schedule */
+  schedule_note: string | null;
 }
 
 /** GET /user/tun/{tunid} */

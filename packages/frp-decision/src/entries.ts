@@ -3,7 +3,7 @@
  * domains. The console builds these from its database (apps/server frp/decision-cache.ts); the
  * node agent from the console's stream (wire.ts).
  */
-import { type PlanLimitsInfo, TunnelStatus } from "@burrow/contract";
+import { type PlanLimitsInfo, type TunnelSchedule, TunnelStatus } from "@burrow/contract";
 import type { TunnelShield } from "./shield";
 
 /**
@@ -65,6 +65,8 @@ export interface TunnelEntry {
   stale_closes: number;
   /** 访客防护: lists, ban rule and the console's bans (shield.ts); absent or null: none */
   shield?: TunnelShield | null;
+  /** 定时开放 (schedule.ts): outside it the tunnel is refused and its session cut; absent or null: always open */
+  schedule?: TunnelSchedule | null;
 }
 
 export interface UserEntry {

@@ -17,6 +17,7 @@ import {
 } from "@burrow/contract";
 import { type NodeEntry, secretEquals, type TunnelEntry, tunnelBlock, type UserEntry, userBlock } from "./entries";
 import { contentProblem } from "./plugin-schema";
+import { scheduleBlock } from "./schedule";
 import { VisitorShield } from "./shield";
 import type { DecisionLog, DecisionState, DecisionWriter, Maybe } from "./state";
 
@@ -311,7 +312,7 @@ export class FrpPlugin {
     if (typeof t === "string") return reject(t);
     const refuse = (reason: string) => this.refuseTunnel(node, t, "proxy_refused", reason);
     if (this.freed.refused(user.uid, c.user.run_id)) return refuse(FREED_SESSION);
-    const blocked = tunnelBlock(t) ?? planBlock(user, t);
+    const blocked = tunnelBlock(t) ?? scheduleBlock(t, Date.now()) ?? planBlock(user, t);
     if (blocked) return refuse(blocked);
     const type = c.proxy_type || "tcp";
     if (type !== t.protocol) return refuse(`隧道 ${t.tun_name} 的类型应为 ${t.protocol}，配置中是 ${type}`);
@@ -410,7 +411,12 @@ export class FrpPlugin {
    * it, and the node agent closes its open connections.
    */
   tunnelHeldBlock(user: UserEntry, t: TunnelEntry, now = Date.now()): string | null {
-    return tunnelBlock(t) ?? planBlock(user, t) ?? (t.custom_domains.length ? domainBlock(user, t, now) : null);
+    return (
+      tunnelBlock(t) ??
+      scheduleBlock(t, now) ??
+      planBlock(user, t) ??
+      (t.custom_domains.length ? domainBlock(user, t, now) : null)
+    );
   }
 
   /** A proxy running with a larger bandwidth than tunnel, plan and node now allow. */
@@ -429,7 +435,7 @@ export class FrpPlugin {
   private visitorOf(node: NodeEntry, user: UserEntry, c: NewUserConnContent): PluginResponse {
     const t = this.tunnelOf(node, user, c.proxy_name);
     if (typeof t === "string") return reject(t);
-    const blocked = tunnelBlock(t);
+    const blocked = tunnelBlock(t) ?? (t.schedule ? scheduleBlock(t, Date.now()) : null);
     if (blocked) return this.refuseTunnel(node, t, "visitor_refused", blocked);
     const held = this.heldBlock(node, user);
     if (held) return this.refuseTunnel(node, t, "visitor_refused", held.reject_reason ?? "");

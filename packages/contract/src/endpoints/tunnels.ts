@@ -25,6 +25,7 @@ import {
   CreateTunnelBody,
   DeleteIllegalRuleBody,
 import { MoveTunnelBody, TunnelBatchBody, type TunnelBatchResult, TunnelBatchResultAnswer } from "../tunnel-batch";
+import { TunnelScheduleBody } from "../tunnel-schedule";
   DeleteTunnelBody,
   HandleIllegalBody,
   type IllegalFlagRow,
@@ -108,6 +109,26 @@ export const TunnelsApi = {
     summary: "连接诊断: the console's decisions about one tunnel, newest first, last 7 days, paged",
     params: TunIdParams,
     query: TunnelEventQuery,
+  }),
+  putUserTunTunidSchedule: endpoint<TunnelView>()({
+    method: "PUT",
+    url: "/user/tun/:tunid/schedule",
+    access: "user",
+    scope: "tunnels:write",
+    answer: TunnelViewAnswer,
+    summary:
+      "定时开放: opens the tunnel for 15 min / 1 h / 4 h, until an instant (≤ 7 days) or in weekly windows (Asia/Shanghai)",
+    params: TunIdParams,
+    body: TunnelScheduleBody,
+  }),
+  deleteUserTunTunidSchedule: endpoint<TunnelView>()({
+    method: "DELETE",
+    url: "/user/tun/:tunid/schedule",
+    access: "user",
+    scope: "tunnels:write",
+    answer: TunnelViewAnswer,
+    summary: "removes the tunnel's schedule: open at all times again",
+    params: TunIdParams,
   }),
   postUserTunBatch: endpoint<TunnelBatchResult>()({
     method: "POST",

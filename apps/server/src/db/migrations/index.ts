@@ -45,6 +45,7 @@ import * as uptime from "./2026-11-28T09-30_uptime";
 import * as autoRenewal from "./2026-11-28T09-40_auto_renewal";
 import * as accountDeletion from "./2026-11-28T09-50_account_deletion";
 import * as visitorShield from "./2026-11-28T13-03_visitor_shield";
+import * as tunnelSchedule from "./2026-11-28T13-04_tunnel_schedule";
 import * as reachChecks from "./2026-11-28T13-06_reach_checks";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
@@ -95,5 +96,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T09-40_auto_renewal": autoRenewal,
   "2026-11-28T09-50_account_deletion": accountDeletion,
   "2026-11-28T13-03_visitor_shield": visitorShield,
+  "2026-11-28T13-04_tunnel_schedule": tunnelSchedule,
   "2026-11-28T13-06_reach_checks": reachChecks,
 };

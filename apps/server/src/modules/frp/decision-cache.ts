@@ -1,4 +1,4 @@
-import { TunnelStatus, UserStatus } from "@burrow/contract";
+import { type TunnelSchedule, TunnelStatus, UserStatus } from "@burrow/contract";
 import {
   type CloseOutcome,
   closeHold,
@@ -227,6 +227,7 @@ export class FrpDecisionCache implements DecisionState {
           "banned_reason",
           "run_id",
           "stale_closes",
+          "schedule",
           "last_online_at",
         ])
         .where("uid", "=", uid)
@@ -251,6 +252,7 @@ export class FrpDecisionCache implements DecisionState {
         custom_domains: parseJson<string[]>(t.custom_domains, []),
         enabled: t.enabled === 1,
         shield: shieldOf(t),
+        schedule: parseJson<TunnelSchedule | null>(t.schedule, null),
       };
       // A hold this process took moments ago may not be written yet: it stands until the row
       // shows a NewProxy written as late (then the database has it, and whatever came after).

@@ -11,6 +11,7 @@ import {
 import { parseJson } from "../../shared/json";
 import { extend } from "../../shared/rows";
 import { shownPhone } from "../users/users.presenter";
+import { presentSchedule } from "./schedule-view";
 import { type TunnelJoinedRow, tunnelDomains } from "./tunnels.repository";
 import type { TunnelRow } from "./tunnels.table";
 
@@ -72,6 +73,7 @@ export function presentTunnel(r: TunnelJoinedRow): TunnelView {
     last_online_at: r.last_online_at,
     created_at: r.created_at,
     updated_at: r.updated_at,
+    ...presentSchedule(r),
   };
 }
 

@@ -4,6 +4,7 @@ import type { AppContext } from "../../context";
 import { defineRoute } from "../../http/route";
 import { tunnelConfig } from "./frpc-config";
 import { createRule, deleteRule, handleFlag, listFlags, listRules, reportAbuse } from "./illegal.service";
+import { deleteTunnelSchedule, putTunnelSchedule } from "./schedule";
 import { batchTunnels, moveTunnel } from "./tunnel-batch";
 import { listTunnelEvents } from "./tunnel-events";
 import { adminUpdateTunnel } from "./tunnels.admin";
@@ -30,6 +31,13 @@ export function tunnelsRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, TunnelsApi.getUserTunTunid, ({ params, user }) => getUserTunnel(ctx, user.uid, params.tunid));
   defineRoute(app, ctx, TunnelsApi.getUserTunTunidEvents, ({ params, query, user }) =>
     listTunnelEvents(ctx, user.uid, params.tunid, query),
+  );
+
+  defineRoute(app, ctx, TunnelsApi.putUserTunTunidSchedule, ({ params, body, user }) =>
+    putTunnelSchedule(ctx, user.uid, params.tunid, body),
+  );
+  defineRoute(app, ctx, TunnelsApi.deleteUserTunTunidSchedule, ({ params, user }) =>
+    deleteTunnelSchedule(ctx, user.uid, params.tunid),
   );
 
   // ------------------------------------------------------------ anyone

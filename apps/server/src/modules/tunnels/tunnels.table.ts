@@ -39,6 +39,8 @@ export interface TunnelTable {
    * -1: a hold the poller took from the dashboard, no NewProxy of it counted yet.
    */
   stale_closes: Generated<number>;
+  /** 定时开放: JSON TunnelSchedule, null = always open */
+  schedule: string | null;
   last_online_at: string | null;
   created_at: string;
   updated_at: string;
