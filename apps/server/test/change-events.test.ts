@@ -16,6 +16,7 @@ import {
   revokePurchase,
 } from "../src/modules/subscriptions/subscriptions.service";
 import { restartAccountTunnels, stopAccountTunnels } from "../src/modules/tunnels/account-data";
+import { writeTunnelSchedule } from "../src/modules/tunnels/schedule";
 import {
   addTunnelTraffic,
   holdTunnel,
@@ -232,6 +233,16 @@ const CASES: Record<string, () => Promise<void>> = {
       const r = await t.api("DELETE", "/user/tun", { token: u.token, body: { tun_id: tun.tun_id } });
       expect(r.body.code).toBe("SUCCESS");
     });
+  },
+  // 定时开放: the decision reads the schedule, so every cache reloads the tunnel.
+  writeTunnelSchedule: async () => {
+    const u = await customer();
+    const tun = await tunnelOf(u);
+    await expectAnnounced("tunnel.changed", () =>
+      transact(t.ctx, (trx) =>
+        writeTunnelSchedule(trx, u.uid, tun.tun_id, { kind: "until", until: "2030-01-01T00:00:00.000Z" }),
+      ),
+    );
   },
   lockTunnel: async () => {
     const u = await customer();
