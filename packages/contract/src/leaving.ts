@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PageQuery } from "./common";
+import { WebAuthnCredentialJson } from "./passkeys";
 
 /*
  * Leaving (issue 34 §6, docs/leaving.md): the customer's data export and the deletion of the
@@ -25,8 +26,10 @@ export const DeletionStatusLabel: Record<DeletionStatus, string> = {
 
 export const RequestDeletionBody = z.object({
   password: z.string().min(1, "请输入登录密码").max(128),
-  /** the second factor's code, when the account has one */
+  /** the second factor's code, when the account has TOTP */
   code: z.string().trim().max(32).optional(),
+  /** or the browser's answer to POST /user/leaving/passkey/options, when the account has a passkey */
+  credential: WebAuthnCredentialJson.optional(),
   /** must equal DELETION_CONFIRM_TEXT */
   confirm: z
     .string()
@@ -51,7 +54,10 @@ export interface DeletionView {
 export interface DeletionPrecheck {
   balance: number;
   affiliate_available: number;
+  /** a TOTP (or recovery) code confirms the request */
   totp: boolean;
+  /** one of the account's passkeys confirms the request (instead of a code, or alone when it has no TOTP) */
+  passkey: boolean;
 }
 
 export const AdminDeletionQuery = PageQuery.extend({

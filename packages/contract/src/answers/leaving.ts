@@ -16,7 +16,8 @@ export const DeletionViewAnswer = z.strictObject({
 export const DeletionPrecheckAnswer = z.strictObject({
   balance: int().describe("fen"),
   affiliate_available: int().describe("fen"),
-  totp: z.boolean().describe("the request needs a TOTP code"),
+  totp: z.boolean().describe("the account has TOTP: a code (or recovery code) confirms the request"),
+  passkey: z.boolean().describe("the account has a passkey: an assertion confirms the request"),
 });
 
 export const AdminDeletionRowAnswer = z.strictObject({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pagedAnswer } from "../answers";
+import { PasskeyOptionsAnswer } from "../answers/auth";
 import { AdminDeletionRowAnswer, DeletionPrecheckAnswer, DeletionViewAnswer } from "../answers/leaving";
 import type { Paged } from "../codes";
 import { endpoint } from "../endpoint";
@@ -10,6 +11,7 @@ import {
   type DeletionView,
   RequestDeletionBody,
 } from "../leaving";
+import type { PasskeyOptions } from "../passkeys";
 
 /**
  * Leaving (docs/leaving.md): the data export and the account's deletion. Console sessions only (no
@@ -36,6 +38,13 @@ export const LeavingApi = {
     access: "user",
     answer: DeletionPrecheckAnswer,
     summary: "what the deletion form must ask: money left to forfeit, whether a second factor is needed",
+  }),
+  postUserLeavingPasskeyOptions: endpoint<PasskeyOptions>()({
+    method: "POST",
+    url: "/user/leaving/passkey/options",
+    access: "user",
+    answer: PasskeyOptionsAnswer,
+    summary: "a passkey challenge confirming the deletion (bound to this session; the account's passkeys allowed)",
   }),
   postUserLeaving: endpoint<DeletionView>()({
     method: "POST",

@@ -45,11 +45,11 @@ import {
  */
 
 /** What an assertion is checked against: the purpose and binding of its challenge, and whose passkey it must be. */
-interface AssertionTarget {
-  purpose: Extract<ChallengePurpose, "signin" | "mfa">;
+export interface AssertionTarget {
+  purpose: Extract<ChallengePurpose, "signin" | "mfa" | "confirm">;
   /** the account the passkey must belong to; 0: anyone's (the usernameless sign-in) */
   uid: number;
-  /** what the challenge was bound to (the 30006 challenge's id; "" for the sign-in) */
+  /** what the challenge was bound to (the 30006 challenge's id, the confirming session's id; "" for the sign-in) */
   to: string;
 }
 
@@ -61,7 +61,7 @@ type Checked = { ok: true; uid: number } | { ok: false; error: AppError };
  * counter does not increase is refused and said to be one. Counted under the same failure limits
  * as the password and TOTP (per address; per account once the passkey names one).
  */
-async function verifyAssertion(
+export async function verifyAssertion(
   ctx: AppContext,
   credential: WebAuthnCredentialJson,
   target: AssertionTarget,
@@ -121,7 +121,7 @@ async function verifyAssertion(
   return r.uid;
 }
 
-const requestOptions = async (
+export const requestOptions = async (
   ctx: AppContext,
   challenge: { challenge: string; expires_at: string },
   allow?: { credential_id: string; transports: string }[],

@@ -18,7 +18,8 @@ export const PASSKEY_CHALLENGE_TTL_SEC = 5 * 60;
 const OPTIONS_PER_IP = 60;
 const OPTIONS_WINDOW_SEC = 15 * 60;
 
-export type ChallengePurpose = "register" | "signin" | "mfa";
+/** register, sign in, the sign-in's second step, or confirming an act of a signed-in session (passkey-confirm.ts) */
+export type ChallengePurpose = "register" | "signin" | "mfa" | "confirm";
 
 export interface RelyingParty {
   /** the RP ID: PUBLIC_URL's host name */

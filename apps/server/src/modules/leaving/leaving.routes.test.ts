@@ -125,7 +125,7 @@ describe("account deletion", () => {
     const u = await t.register();
     await giveBalance(t, u.uid, 250);
     const r = await t.api("GET", "/user/leaving/precheck", { token: u.token });
-    expect(r.body.data).toEqual({ balance: 250, affiliate_available: 0, totp: false });
+    expect(r.body.data).toEqual({ balance: 250, affiliate_available: 0, totp: false, passkey: false });
   });
 
   it("refuses bad input naming the field, changing nothing", async () => {
@@ -219,19 +219,6 @@ describe("account deletion", () => {
       })
       .execute();
     await t.db
-      .insertInto("passkeys")
-      .values({
-        uid: u.uid,
-        credential_id: `cred-${u.uid}`,
-        public_key: "pk",
-        counter: 0,
-        transports: "[]",
-        name: "手机",
-        created_at: at,
-        last_used_at: null,
-      })
-      .execute();
-    await t.db
       .insertInto("notice_emails")
       .values({
         uid: u.uid,
@@ -269,6 +256,20 @@ describe("account deletion", () => {
       body: deletionBody(u.password, { forfeit: true }),
     });
     expect(r.body.code).toBe("SUCCESS");
+    // a passkey added during the cool-off (one before it would have been asked to confirm the request)
+    await t.db
+      .insertInto("passkeys")
+      .values({
+        uid: u.uid,
+        credential_id: `cred-${u.uid}`,
+        public_key: "pk",
+        counter: 0,
+        transports: "[]",
+        name: "手机",
+        created_at: at,
+        last_used_at: null,
+      })
+      .execute();
 
     // not before the cool-off ends
     expect(await eraseDueAccounts(t.ctx, new Date(Date.now() + 6 * DAY_MS))).toBe(0);

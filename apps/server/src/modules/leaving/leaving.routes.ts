@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { sendDownload } from "../../http/download";
 import { defineRoute } from "../../http/route";
+import { passkeyConfirmOptions } from "../auth/passkey-confirm";
 import { exportData } from "./export";
 import { cancelDeletion, deletionPrecheck, listDeletions, myDeletion, requestDeletion } from "./leaving.service";
 
@@ -13,6 +14,9 @@ export function leavingRoutes(app: FastifyInstance, ctx: AppContext): void {
   );
   defineRoute(app, ctx, LeavingApi.getUserLeaving, ({ user }) => myDeletion(ctx, user.uid));
   defineRoute(app, ctx, LeavingApi.getUserLeavingPrecheck, ({ user }) => deletionPrecheck(ctx, user.uid));
+  defineRoute(app, ctx, LeavingApi.postUserLeavingPasskeyOptions, ({ user, operator }) =>
+    passkeyConfirmOptions(ctx, user, operator.ip),
+  );
   defineRoute(app, ctx, LeavingApi.postUserLeaving, ({ user, body, operator }) =>
     requestDeletion(ctx, user, body, operator.ip),
   );

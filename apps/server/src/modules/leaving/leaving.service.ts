@@ -23,7 +23,9 @@ import { affiliateMoneyOf } from "../affiliate/account-data";
 import { revokeAllApiTokens } from "../apitokens/api-tokens.service";
 import { checkPasswordLimited } from "../auth/auth.service";
 import { checkSecondFactor, secondFactorError, totpEnabled } from "../auth/mfa";
+import { checkPasskeyConfirm } from "../auth/passkey-confirm";
 import { revokeSessions, SESSION_KIND } from "../auth/sessions";
+import { hasPasskey } from "../auth/webauthn";
 import { restartAccountTunnels, stopAccountTunnels } from "../tunnels/account-data";
 import { findUserByUid } from "../users/users.repository";
 import type { AccountDeletionRow } from "./leaving.table";
@@ -69,12 +71,28 @@ export async function deletionPrecheck(ctx: AppContext, uid: number): Promise<De
   const user = await findUserByUid(ctx.db, uid);
   if (!user) throw notFound("用户");
   const { available } = await affiliateMoneyOf(ctx.db, uid);
-  return { balance: Number(user.balance), affiliate_available: available, totp: await totpEnabled(ctx.db, uid) };
+  const [totp, passkey] = await Promise.all([totpEnabled(ctx.db, uid), hasPasskey(ctx.db, uid)]);
+  return { balance: Number(user.balance), affiliate_available: available, totp, passkey };
+}
+
+/**
+ * The deletion's second factor, wherever the account has one: a passkey (answering
+ * POST /user/leaving/passkey/options) or a TOTP or recovery code. An account with passkeys only
+ * confirms with password and passkey; each is checked under its own failure limits.
+ */
+async function checkDeletionFactor(ctx: AppContext, caller: Principal, body: RequestDeletionBody, ip: string) {
+  const [totp, passkey] = await Promise.all([totpEnabled(ctx.db, caller.uid), hasPasskey(ctx.db, caller.uid)]);
+  if (body.credential && passkey) return checkPasskeyConfirm(ctx, caller, body.credential, ip);
+  if (totp) {
+    if (!body.code) throw invalid("code", passkey ? "请输入两步验证码，或使用通行密钥验证" : "请输入两步验证码");
+    const r = await checkSecondFactor(ctx, caller.uid, ip, body.code, { recovery: true });
+    if (r !== "ok") throw secondFactorError(r);
+  } else if (passkey) throw invalid("credential", "请使用通行密钥验证身份");
 }
 
 /**
  * The customer asks for the account's deletion. Checked before anything changes: the password
- * (under sign-in's failure limits), the second factor when the account has one, the typed
+ * (under sign-in's failure limits), the second factor when the account has one (TOTP or passkey), the typed
  * confirmation (the body's schema), money left (refused while a withdrawal is being paid, and
  * while balance or affiliate earnings are positive unless the customer forfeits them). Then, under
  * the customer's lock in one transaction: the request (one pending per customer), every enabled
@@ -92,11 +110,7 @@ export async function requestDeletion(
   if (!user) throw notFound("用户");
   if (!(await checkPasswordLimited(ctx, user.phone, ip, user.password_hash, body.password)))
     throw invalid("password", "密码错误");
-  if (await totpEnabled(ctx.db, uid)) {
-    if (!body.code) throw invalid("code", "请输入两步验证码");
-    const r = await checkSecondFactor(ctx, uid, ip, body.code, { recovery: true });
-    if (r !== "ok") throw secondFactorError(r);
-  }
+  await checkDeletionFactor(ctx, caller, body, ip);
   try {
     return await transact(ctx, async (trx) => {
       await lockUser(trx, uid);
