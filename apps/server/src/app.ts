@@ -12,6 +12,7 @@ import type { AppContext } from "./context";
 import { createDb } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
 import type { DB } from "./db/schema";
+import { installAnswerCheck } from "./http/answers";
 import { registerErrorHandler, registerNotFound } from "./http/error-handler";
 import { opsRoutes } from "./http/ops";
 import { OneLineRequestLog } from "./http/request-log";
@@ -79,6 +80,8 @@ export interface BuildOptions {
   db?: Kysely<DB>;
   sms?: SmsDriver;
   logger?: Logger;
+  /** test only: parse every successful answer with its endpoint's answer schema (http/answers.ts) */
+  checkAnswers?: boolean;
 }
 
 /**
@@ -261,6 +264,7 @@ export async function buildApp(
   // First of the preClose hooks: no plugin call is taken after Fastify starts refusing (503).
   for (const m of MODULES) m.server?.(app, ctx);
   registerErrorHandler(app);
+  if (opts.checkAnswers) installAnswerCheck(app);
   registerSecurityHeaders(app, helmetOptions(config));
   opsRoutes(app, ctx);
   await app.register(

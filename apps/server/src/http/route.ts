@@ -5,6 +5,7 @@ import type { AppContext } from "../context";
 import type { Operator } from "../shared/actor";
 import { assertScope, type Principal } from "../shared/auth";
 import { forbidden } from "../shared/errors";
+import { sendAnswer } from "./answers";
 
 export type { Access };
 
@@ -54,8 +55,9 @@ export async function authorize(
 /**
  * Registers the contract's endpoint with its handler: authenticates, checks the role, validates
  * body, query and params with the endpoint's schemas (a bad field → 400/10000 naming it) and wraps
- * the result in `{code,msg,data}`. The handler's result is type-checked against the endpoint's
- * response type.
+ * the result in `{code,msg,data}`, serialised by the endpoint's answer schema (http/answers.ts: a
+ * field the contract does not declare is not sent). The handler's result is type-checked against
+ * the endpoint's response type.
  */
 export function defineRoute<
   R,
@@ -78,6 +80,8 @@ export function defineRoute<
   app.route({
     method: def.method,
     url: def.url,
+    // the endpoint itself, for what reads the route's contract entry (the test-time answer check)
+    config: { endpoint: def },
     handler: async (req, reply) => {
       const user = await authorize(ctx, req, def);
       // Parse after authorising so that anonymous callers learn nothing about the input rules.
@@ -97,7 +101,7 @@ export function defineRoute<
         ctx,
       } as RouteContext<Parsed<B>, Parsed<Q>, Parsed<P>>);
       if (reply.sent) return reply;
-      return reply.send({ code: "SUCCESS", msg: "ok", data: data ?? null });
+      return sendAnswer(reply, def, data);
     },
   });
 }
