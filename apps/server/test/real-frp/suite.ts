@@ -50,6 +50,7 @@ import {
   vhostGet,
   waitUntil,
 } from "./frp-env";
+import { proxyProtocolService, visit } from "./proxy-protocol";
 import { createLoopbackNode } from "./real-node";
 
 /** The free plan every new customer gets (seed.ts): 4 Mbps. */
@@ -159,9 +160,9 @@ export function realFrpSuite(version: string) {
         },
       });
       admin = await signIn(s, ADMIN_PHONE, ADMIN_PASSWORD);
-      // bindPort, vhost http, vhost https, dashboard, then nine remote ports
-      base = await freePortRange(13);
-      node = await createLoopbackNode(s, admin, { name: `real-${version}`, base, remotePorts: 9, dashPassword });
+      // bindPort, vhost http, vhost https, dashboard, then eleven remote ports
+      base = await freePortRange(15);
+      node = await createLoopbackNode(s, admin, { name: `real-${version}`, base, remotePorts: 11, dashPassword });
       const setup = await api<NodeSetup>("GET", `/super/node/setup?node_id=${node.node_id}`, { token: admin });
       files.frps = path.join(dir, "frps.toml");
       fs.writeFileSync(files.frps, setup.frps_toml);
@@ -770,6 +771,50 @@ export function realFrpSuite(version: string) {
       expect(a.log()).not.toMatch(/start proxy success[\s\S]*强制下线[\s\S]*start proxy success/);
       await a.stop();
       await b.stop();
+    });
+
+    it("PROXY protocol: the local service receives the visitor's address and source port in v1 and v2 (tcp and http), and no header without it", async () => {
+      const svc = await proxyProtocolService();
+      const { customer: c } = await customerOnPlan({ traffic: 10, bandwidth: 10, tunnel_limit: 4 });
+      const tag = randomBytes(3).toString("hex");
+      const create = (body: Record<string, unknown>) =>
+        api<TunnelView>("POST", "/user/tun", {
+          token: c.token,
+          body: { node_id: node.node_id, local_port: svc.port, ...body },
+        });
+      await create({ tun_name: "pp1", protocol: "tcp", remote_port: base + 13, proxy_protocol: "v1" });
+      await create({ tun_name: "pp2", protocol: "tcp", remote_port: base + 14, proxy_protocol: "v2" });
+      await create({ tun_name: "web2", protocol: "http", subdomain: `pp2${tag}`, proxy_protocol: "v2" });
+      await create({ tun_name: "web0", protocol: "http", subdomain: `pp0${tag}` });
+      const cfg = await api<TunnelConfig>("GET", `/user/tun/config?node_id=${node.node_id}`, { token: c.token });
+      const file = path.join(dir, `frpc-pp-${tag}.toml`);
+      fs.writeFileSync(file, cfg.toml);
+      expect(verify(bins.frpc, file).status).toBe(0);
+      const client = runFrp(bins.frpc, file);
+      try {
+        // The console admitted all four (NewProxy has no PROXY protocol field to compare).
+        await waitUntil(
+          "the four tunnels connected",
+          async () =>
+            (await api<Paged<TunnelView>>("GET", "/user/tun?page=1&page_size=50", { token: c.token })).list.every(
+              (t) => t.status === 1,
+            ),
+          15_000,
+        );
+        for (const [port, host, v] of [
+          [base + 13, "any", "v1"],
+          [base + 14, "any", "v2"],
+          [base + 1, `pp2${tag}.frp.test`, "v2"],
+        ] as const) {
+          const r = await waitUntil(`a visit through ${host}:${port}`, () => visit(port, host).catch(() => null));
+          expect(r.seen, `${v} through ${port}`).toEqual({ version: v, ip: "127.0.0.1", port: r.sourcePort });
+        }
+        const plain = await visit(base + 1, `pp0${tag}.frp.test`);
+        expect(plain.seen.version).toBe("none");
+      } finally {
+        await client.stop();
+        svc.close();
+      }
     });
 
     it("stopping frpc shows its tunnels offline in the console within seconds", async () => {
