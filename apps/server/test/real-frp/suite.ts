@@ -8,6 +8,7 @@ import type {
   NodePollResult,
   NodeSetup,
   Paged,
+  ReachReport,
   TunnelConfig,
   TunnelEventRow,
   TunnelView,
@@ -830,6 +831,40 @@ export function realFrpSuite(version: string) {
         },
         10_000,
       );
+    });
+
+    it("外网检测: frpc stopped → frpc not connected (tcp port closed, frps's 404 for the name); frpc up → the echo answers and the page's status through the real vhost", async () => {
+      const reach = (id: number) => api<ReachReport>("POST", `/user/tun/${id}/reach`, { token: customer.token });
+      // the lock case left the tcp tunnel locked: unlocked, it is the customer's again
+      if ((await tunnel(tunnels.tcp.tun_id)).status === 3)
+        await api("PATCH", "/super/tun", { token: admin, body: { tun_id: tunnels.tcp.tun_id, status: 2 } });
+      await frpc.stop("SIGTERM");
+      await waitUntil("the http tunnel offline", async () => (await tunnel(tunnels.http.tun_id)).status === 2, 10_000);
+      expect(await reach(tunnels.tcp.tun_id)).toMatchObject({
+        verdict: "frpc_offline",
+        connect: { ok: false, port: tunnels.tcp.remote_port },
+      });
+      const down = await reach(tunnels.http.tun_id);
+      expect(down).toMatchObject({ verdict: "frpc_offline", http: [{ status: 404, title: null }] });
+      expect(down.dns).toMatchObject([{ name: `${subdomain}.frp.test`, ok: true, addresses: ["127.0.0.1"] }]);
+
+      const again = runFrp(bins.frpc, files.frpc);
+      try {
+        await waitUntil(
+          "the tunnels connected again",
+          async () => (await myTunnels()).every((t) => t.status === 1),
+          15_000,
+        );
+        expect(await reach(tunnels.tcp.tun_id)).toMatchObject({ verdict: "ok", connect: { ok: true } });
+        const up = await reach(tunnels.http.tun_id);
+        expect(up).toMatchObject({
+          verdict: "ok",
+          http: [{ url: `http://${subdomain}.frp.test:${base + 1}/`, status: 200, title: null }],
+        });
+        expect(up.duration_ms).toBeLessThan(10_000);
+      } finally {
+        await again.stop();
+      }
     });
   });
 }

@@ -28,8 +28,12 @@ export const reachState = new AppState<{ resolver: ReachResolver }>("reach", (ct
 /** Time limits: all of it within 10 s (DNS, then the connect and the requests side by side). */
 const DNS_MS = 2500;
 const CONNECT_MS = 3000;
-/** how long a connected socket is watched for frps closing it (frpc could not reach the local service) */
-const HOLD_MS = 1500;
+/**
+ * How long a connected socket is watched for frps closing it without a byte (frpc could not reach
+ * the local service: frps learns it within a round trip to frpc). Short enough that a service
+ * which ends idle connections itself (after a second or more) is not mistaken for a refusal.
+ */
+const HOLD_MS = 600;
 const HTTP_MS = 5000;
 /** names requested through the vhost port, at most */
 const HTTP_NAMES = 5;

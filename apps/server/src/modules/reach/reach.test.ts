@@ -270,7 +270,7 @@ describe("外网检测's limits", () => {
   });
 
   it("10 an hour per customer, across tunnels; the hour over, again", async () => {
-    // ports that answer at once (an echo is watched for 1.5 s)
+    // ports that answer at once (an echo is watched for 0.6 s)
     const { c, tun, node } = await customerWith({ remote_port: closedPort });
     const second = await createTestTunnel(t, c.token, { node_id: node.node_id, remote_port: closerPort });
     for (let i = 0; i < REACH_LIMIT; i++) {
