@@ -456,6 +456,60 @@ export function realFrpSuite(version: string) {
       expect(sub.list.filter((x) => x.kind === 2 && x.status === 1).reduce((n, x) => n + x.traffic_used, 0)).toBe(all);
     });
 
+    // 定时开放: a tunnel whose weekly window ends about a minute after it connects (windows are whole
+    // minutes of Asia/Shanghai time). Started here and checked further down, so the minute passes
+    // while the cases between run instead of in a sleep.
+    const shanghai = (ms: number) => {
+      const d = new Date(ms + 8 * 3_600_000);
+      const hm = `${String(d.getUTCHours()).padStart(2, "0")}:${String(d.getUTCMinutes()).padStart(2, "0")}`;
+      return { day: d.getUTCDay() || 7, hm };
+    };
+    let scheduled: {
+      client: FrpProcess;
+      tunnel: TunnelView;
+      token: string;
+      host: string;
+      endsAt: number;
+      opens: string;
+    };
+
+    it("定时开放: a tunnel inside its weekly window connects and serves (its window's end is checked below)", async () => {
+      const { customer: g } = await customerOnPlan({ traffic: 10, bandwidth: 10, tunnel_limit: 1 });
+      const host = `s${randomBytes(3).toString("hex")}`;
+      const tunnel = await api<TunnelView>("POST", "/user/tun", {
+        token: g.token,
+        body: {
+          node_id: node.node_id,
+          tun_name: "sched",
+          protocol: "http",
+          local_port: local.httpPort,
+          subdomain: host,
+        },
+      });
+      // open from two minutes before the next whole minute at least 25 s away until it, and again 3 h later
+      const endsAt = Math.ceil((Date.now() + 25_000) / 60_000) * 60_000;
+      const from = shanghai(endsAt - 120_000);
+      const later = shanghai(endsAt + 3 * 3_600_000);
+      const set = await api<TunnelView>("PUT", `/user/tun/${tunnel.tun_id}/schedule`, {
+        token: g.token,
+        body: {
+          mode: "weekly",
+          windows: [
+            { day: from.day, start: from.hm, end: shanghai(endsAt).hm },
+            { day: later.day, start: later.hm, end: shanghai(endsAt + 4 * 3_600_000).hm },
+          ],
+        },
+      });
+      expect(set.schedule_note).toBe(`将于 ${shanghai(endsAt).hm} 关闭`);
+      const cfg = await api<TunnelConfig>("GET", `/user/tun/config?node_id=${node.node_id}`, { token: g.token });
+      const file = path.join(dir, "frpc-schedule.toml");
+      fs.writeFileSync(file, cfg.toml);
+      const client = runFrp(bins.frpc, file);
+      scheduled = { client, tunnel, token: g.token, host: `${host}.frp.test`, endsAt, opens: later.hm };
+      await client.waitForLog(/start proxy success/);
+      expect((await vhostGet(base + 1, scheduled.host, "/s")).status).toBe(200);
+    });
+
     it("a lock refuses new visitors at once and cuts the real session at the next heartbeat; frpc logs why", async () => {
       const reason = `real-frp 测试锁定 ${randomBytes(3).toString("hex")}`;
       expect(await tcpProbe(tunnels.tcp.remote_port as number)).toBe("echoed");
@@ -815,6 +869,24 @@ export function realFrpSuite(version: string) {
       } finally {
         await client.stop();
         svc.close();
+      }
+    });
+
+    it("定时开放: when the window ends the next heartbeat cuts the real session; frpc logs when it opens next", async () => {
+      const { client, tunnel, token, host, endsAt, opens } = scheduled;
+      try {
+        const bound = Math.max(0, endsAt - Date.now()) + (HEARTBEAT_S + 15) * 1000;
+        await client.waitForLog(new RegExp(`隧道 sched 不在开放时间，将于 (\\S+ )?${opens} 开放`), bound);
+        expect(Date.now() - endsAt).toBeLessThan((HEARTBEAT_S + 15) * 1000);
+        await waitUntil("the closed tunnel's proxy gone from frps", async () =>
+          (await vhostGet(base + 1, host, "/s")).status === 404 ? true : null,
+        );
+        const row = (await api<Paged<TunnelView>>("GET", "/user/tun?page=1&page_size=50", { token })).list.find(
+          (x) => x.tun_id === tunnel.tun_id,
+        );
+        expect(row?.schedule_note).toMatch(new RegExp(`^将于 (\\S+ )?${opens} 开放$`));
+      } finally {
+        await client.stop();
       }
     });
 
