@@ -1,6 +1,7 @@
 import { type AdminDeletionQuery, LeavingApi, type RequestDeletionBody } from "@burrow/contract";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { answerWithPasskey } from "@/features/auth/passkey.requests";
 import { saveBlob } from "@/lib/download";
 
 export const leavingKeys = {
@@ -25,6 +26,16 @@ export const deletionPrecheckQuery = () =>
 
 /** POST /user/leaving: asks for the deletion. */
 export const requestDeletion = (body: RequestDeletionBody) => api.call(LeavingApi.postUserLeaving, { body });
+
+/**
+ * POST /user/leaving confirmed by a passkey: a challenge bound to this session, the browser's
+ * answer (the device asks for the passkey), then the request carrying it.
+ */
+export async function requestDeletionWithPasskey(body: RequestDeletionBody) {
+  const { options } = await api.call(LeavingApi.postUserLeavingPasskeyOptions, {});
+  const credential = await answerWithPasskey(options);
+  return api.call(LeavingApi.postUserLeaving, { body: { ...body, code: undefined, credential: credential as never } });
+}
 
 /** DELETE /user/leaving: cancels it. */
 export const cancelDeletion = () => api.call(LeavingApi.deleteUserLeaving, {});

@@ -13,7 +13,13 @@ import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
 import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
-import { deletionPrecheckQuery, downloadMyData, myDeletionQuery, requestDeletion } from "../leaving.api";
+import {
+  deletionPrecheckQuery,
+  downloadMyData,
+  myDeletionQuery,
+  requestDeletion,
+  requestDeletionWithPasskey,
+} from "../leaving.api";
 
 /** 导出我的数据: one JSON file of everything the account holds about its owner. */
 function ExportCard() {
@@ -34,14 +40,15 @@ function ExportCard() {
 
 type DeletionForm = RequestDeletionBody;
 
-/** 注销账号: password, second factor when enabled, the typed confirmation, the forfeit of money left. */
+/** 注销账号: password, second factor when enabled (a code or a passkey), the typed confirmation, the forfeit of money left. */
 function DeletionCard() {
   const [form] = Form.useForm<DeletionForm>();
   const queryClient = useQueryClient();
   const { data: pending } = useQuery(myDeletionQuery());
   const { data: check } = useQuery(deletionPrecheckQuery());
   const submit = useMutation({
-    mutationFn: requestDeletion,
+    // With a passkey on the account and no code typed, the device confirms (passkey-only accounts always).
+    mutationFn: (v: DeletionForm) => (check?.passkey && !v.code ? requestDeletionWithPasskey(v) : requestDeletion(v)),
     meta: { silentError: true },
     onSuccess: async () => {
       form.resetFields();
@@ -72,9 +79,22 @@ function DeletionCard() {
           <Input.Password autoComplete="current-password" />
         </Form.Item>
         {check?.totp ? (
-          <Form.Item name="code" label="两步验证码" rules={fieldRules("两步验证码", { required: true })}>
+          <Form.Item
+            name="code"
+            label="两步验证码"
+            rules={fieldRules("两步验证码", { required: !check.passkey })}
+            extra={check.passkey ? "也可留空，提交时使用通行密钥验证" : undefined}
+          >
             <Input autoComplete="one-time-code" placeholder="验证器中的 6 位数字或恢复码" />
           </Form.Item>
+        ) : null}
+        {check?.passkey && !check.totp ? (
+          <Alert
+            type="info"
+            showIcon
+            style={{ marginBottom: 16 }}
+            message="提交时请在设备上验证通行密钥（指纹、面容或 PIN），作为第二重验证"
+          />
         ) : null}
         <Form.Item
           name="confirm"
