@@ -8,6 +8,7 @@ import { FormModal } from "@/components/FormModal";
 import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
+import { TunnelReachCard } from "@/features/reach/components/TunnelReachCard";
 import { TunnelUptimeCard } from "@/features/uptime/components/TunnelUptimeCard";
 import { feedback } from "@/lib/feedback";
 import { FrpcConfigCard } from "../components/FrpcConfigCard";
@@ -125,6 +126,7 @@ export function TunnelDetailPage() {
           <FrpcConfigCard tunId={tunId} protocol={tunnel.protocol} />
         </div>
       )}
+      <TunnelReachCard tunId={tunId} />
       <TunnelDoctorCard tunId={tunId} />
       <TunnelUptimeCard tunId={tunId} />
       <TunnelTrafficCard tunId={tunId} />
