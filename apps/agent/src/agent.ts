@@ -151,6 +151,11 @@ export class Agent {
           }
         } else this.decisions.set(key, { tun_id: tunId, uid, kind, reason, count: 1, first: now, last: now });
       },
+      ban: (b) =>
+        append(
+          { kind: "ban", data: { tun_id: b.tun_id, uid: b.uid, ip: b.ip, reason: b.reason, at: b.at, until: b.until } },
+          false,
+        ),
       login: (uid, _nodeId, version, address) =>
         append({ kind: "login", data: { uid, version: version ?? null, address: address ?? null } }, false),
       conn: (c: ConnRecord) =>

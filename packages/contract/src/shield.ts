@@ -80,7 +80,8 @@ export function parseIpNet(text: string): IpNet | null {
   const bits = bitsText === null ? 128 : Number(bitsText);
   if (bits > 128) return null;
   // ::ffff:a.b.c.d/n (n ≥ 96) is the IPv4 network a.b.c.d/(n-96)
-  if (v6[0] === 0 && v6[1] === 0 && v6[2] === 0xffff && bits >= 96) return { v6: false, words: [v6[3]], bits: bits - 96 };
+  if (v6[0] === 0 && v6[1] === 0 && v6[2] === 0xffff && bits >= 96)
+    return { v6: false, words: [v6[3]], bits: bits - 96 };
   return { v6: true, words: v6, bits };
 }
 
@@ -90,7 +91,7 @@ export function ipInNet(ip: IpNet, net: IpNet): boolean {
   let bits = net.bits;
   for (let i = 0; i < net.words.length && bits > 0; i++, bits -= 32) {
     const mask = bits >= 32 ? 0xffffffff : (0xffffffff << (32 - bits)) >>> 0;
-    if (((ip.words[i] & mask) >>> 0) !== ((net.words[i] & mask) >>> 0)) return false;
+    if ((ip.words[i] & mask) >>> 0 !== (net.words[i] & mask) >>> 0) return false;
   }
   return true;
 }
@@ -118,7 +119,12 @@ export const ShieldBody = z.object({
   rule_enabled: z.boolean().describe("the automatic ban rule"),
   conns: z.number().int().min(1).max(100_000).describe("more new connections than this from one address…"),
   window_s: z.number().int().min(1).max(86_400).describe("…within this many seconds…"),
-  ban_s: z.number().int().min(60).max(30 * 86_400).describe("…bans it for this many seconds"),
+  ban_s: z
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .describe("…bans it for this many seconds"),
 });
 export type ShieldBody = z.infer<typeof ShieldBody>;
 

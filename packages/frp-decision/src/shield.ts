@@ -113,8 +113,7 @@ function matches(list: CompiledList, v4: number, ip: IpNet | null): boolean {
   return false;
 }
 
-const shanghaiTime = (ms: number) =>
-  new Date(ms + 8 * 3_600_000).toISOString().slice(0, 16).replace("T", " ");
+const shanghaiTime = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 16).replace("T", " ");
 
 /**
  * The shield's decisions for one process: compiled lists (per shield object, so a reloaded entry
@@ -136,21 +135,31 @@ export class VisitorShield {
     const shield = t.shield;
     if (!shield) return null;
     const ipText = visitorIp(addr);
-    const v4 = fastV4(ipText);
-    const ip = v4 >= 0 ? null : parseIpNet(ipText);
-    // An address frps could not give (a unix socket, an odd form) is not counted or matched.
-    if (v4 < 0 && !ip) return null;
+    let v4 = fastV4(ipText);
+    let ip = v4 >= 0 ? null : parseIpNet(ipText);
+    // an IPv4-mapped IPv6 address is its IPv4 address
+    if (ip && !ip.v6) {
+      v4 = ip.words[0];
+      ip = null;
+    }
     let c = this.compiled.get(shield);
     if (!c) {
       c = { allow: compileList(shield.allow), deny: compileList(shield.deny) };
       this.compiled.set(shield, c);
     }
+    // An address that is not an IP (frps had none to give) matches no list and is not counted;
+    // with an allow list it is refused: only the addresses listed may come in.
+    if (v4 < 0 && !ip)
+      return c.allow.size > 0
+        ? { reason: `访客地址 ${ipText} 无法识别，不在隧道 ${t.tun_name} 的允许列表中`, ban: null }
+        : null;
     if (matches(c.deny, v4, ip)) return { reason: `访客 ${ipText} 在隧道 ${t.tun_name} 的拒绝列表中`, ban: null };
     const allowed = c.allow.size > 0 && matches(c.allow, v4, ip);
     if (c.allow.size > 0 && !allowed)
       return { reason: `访客 ${ipText} 不在隧道 ${t.tun_name} 的允许列表中`, ban: null };
     for (const b of shield.bans)
-      if (b.ip === ipText && b.until_ms > now) return { reason: this.bannedReason(ipText, b.until_ms, b.reason), ban: null };
+      if (b.ip === ipText && b.until_ms > now)
+        return { reason: this.bannedReason(ipText, b.until_ms, b.reason), ban: null };
     const rule = shield.rule;
     const mem = this.memoryOf(t.tun_id, shield.version, rule !== null);
     if (!mem) return null;

@@ -160,6 +160,8 @@ export type AgentEventBody =
     }
   /** an allowed Login (FrpWriter.login) */
   | { kind: "login"; data: { uid: number; version: string | null; address: string | null } }
+  /** 访客防护: the ban rule banned a visitor on the node (FrpWriter.ban): the console lists it and streams it to every process */
+  | { kind: "ban"; data: { tun_id: number; uid: number; ip: string; reason: string; at: number; until: number } }
   /** one read of the frps dashboard on the node (cumulative counters: billed like the poller's read) */
   | { kind: "counters"; data: { proxies: ProxyStat[]; server_info: ServerInfo | null } }
   /** the agent's grace while the console is unreachable */
@@ -252,6 +254,18 @@ const agentEvent = z.discriminatedUnion("kind", [
     ...head,
     kind: z.literal("login"),
     data: z.object({ uid: id, version: z.string().max(100).nullable(), address: z.string().max(100).nullable() }),
+  }),
+  z.object({
+    ...head,
+    kind: z.literal("ban"),
+    data: z.object({
+      tun_id: id,
+      uid: id,
+      ip: z.string().min(1).max(100),
+      reason: z.string().max(200),
+      at: count,
+      until: count,
+    }),
   }),
   z.object({
     ...head,

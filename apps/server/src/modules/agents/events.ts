@@ -94,6 +94,7 @@ function owns(ctx: AppContext, nodeId: number, e: AgentEvent): Promise<boolean> 
     case "hold":
     case "release":
     case "conn":
+    case "ban":
       return ownTunnel(ctx, nodeId, e.data.uid, e.data.tun_id);
     case "decision":
       return e.data.tun_id === 0
@@ -105,6 +106,9 @@ function owns(ctx: AppContext, nodeId: number, e: AgentEvent): Promise<boolean> 
       return false;
   }
 }
+
+/** The longest ban a node may report (the ban rule's ban_s at most). */
+const MAX_BAN_MS = 30 * 86_400_000;
 
 /** When an event happened, never later than now (the node's clock is not trusted to be ahead). */
 const eventTime = (at: number) => new Date(Math.min(at, Date.now()));
@@ -160,6 +164,15 @@ function recordInDoctor(ctx: AppContext, nodeId: number, e: AgentEvent, own: boo
     writer.decision(e.data.tun_id, e.data.uid, nodeId, e.data.kind, e.data.reason, e.data.count);
   else if (e.kind === "login" && own)
     writer.login(e.data.uid, nodeId, e.data.version ?? undefined, e.data.address ?? undefined);
+  else if (e.kind === "ban" && own)
+    // A node's clock is not trusted: the ban starts when it says, at most now, and lasts what the
+    // rule allows at most (shield's ban_s: 30 days).
+    writer.ban({
+      ...e.data,
+      node_id: nodeId,
+      at: eventTime(e.data.at).getTime(),
+      until: Math.min(e.data.until, Date.now() + MAX_BAN_MS),
+    });
 }
 
 /**

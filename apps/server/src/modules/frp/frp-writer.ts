@@ -316,8 +316,7 @@ export class FrpWriter implements DecisionWriter {
     this.statusTimer = this.connTimer = null;
     // One flush at a time; a second caller waits for it and then writes what came meanwhile.
     while (this.flushing) await this.flushing;
-    if (!this.status.size && !this.conns.size && !this.decisions.size && !this.logins.size && !this.bans.length)
-      return;
+    if (!this.status.size && !this.conns.size && !this.decisions.size && !this.logins.size && !this.bans.length) return;
     const status = [...this.status];
     const bans = this.bans;
     this.bans = [];

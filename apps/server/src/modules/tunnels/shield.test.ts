@@ -1,8 +1,8 @@
 import { ErrorCode, type ShieldBanRow, type ShieldBody, type ShieldView } from "@burrow/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../../test/harness";
-import { frpRuntime } from "../frp/frp.routes";
 import { ALLOW, type PluginCustomer, pluginSuite, userInfo } from "../../../test/plugin-fixtures";
+import { frpRuntime } from "../frp/frp.routes";
 
 /* 访客防护 over the API, enforced by the plugin at NewUserConn (the fast path, as frps calls it). */
 
@@ -122,9 +122,9 @@ describe("at NewUserConn", () => {
     expect(lift.body.code).toBe("SUCCESS");
     expect(await bans(c)).toEqual([]);
     expect((await visit(c, "198.51.100.20:6")).body).toEqual(ALLOW);
-    expect((await t.api("DELETE", `/user/tun/${c.tcp.tun_id}/shield/bans/${list[0].id}`, { token: c.token })).status).toBe(
-      404,
-    );
+    expect(
+      (await t.api("DELETE", `/user/tun/${c.tcp.tun_id}/shield/bans/${list[0].id}`, { token: c.token })).status,
+    ).toBe(404);
   });
 
   it("applies a ban another process recorded (the bans in force travel with the tunnel)", async () => {

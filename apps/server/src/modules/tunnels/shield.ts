@@ -15,8 +15,8 @@ import { notFound } from "../../shared/errors";
 import { parseJson } from "../../shared/json";
 import { nowIso } from "../../shared/time";
 import { direct, type Tx, transact } from "../../shared/tx";
-import { findOwnTunnel } from "./tunnels.repository";
 import type { TunnelShieldTable } from "./shield.table";
+import { findOwnTunnel } from "./tunnels.repository";
 
 /*
  * 访客防护 (docs/shield.md): the customer's lists and ban rule per tunnel, the bans the frp plugin
@@ -52,10 +52,7 @@ const applies = (t: TunnelKind) => SHIELD_PROTOCOLS.includes(t.protocol);
  * The shields of a user's tunnels for the decision cache: one query for the settings and one for
  * the bans in force, then `shieldOf(tunnel)` (null for a tunnel with nothing to check).
  */
-export async function loadUserShields(
-  db: Kysely<DB>,
-  uid: number,
-): Promise<(t: TunnelKind) => TunnelShield | null> {
+export async function loadUserShields(db: Kysely<DB>, uid: number): Promise<(t: TunnelKind) => TunnelShield | null> {
   const now = nowIso();
   const [rows, bans] = await Promise.all([
     db.selectFrom("tunnel_shields").selectAll().where("uid", "=", uid).execute(),
