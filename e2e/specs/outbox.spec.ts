@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { AssistantApi, OutboxApi } from "@burrow/contract";
+import { NoticesApi, OutboxApi } from "@burrow/contract";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
 import { confirmPopover } from "../fixtures/antd";
@@ -11,9 +11,9 @@ import { SERVER_STATE } from "../fixtures/env";
 const GB = 1024 ** 3;
 
 /**
- * Issue 31 §3: a delivery the handler gave up on (the assistant's traffic notice, dead after its
- * attempts) is listed on 事件投递 with its error and attempts; a Manager's 重试 runs the real
- * handler again, and the customer finds the notice in their assistant conversations.
+ * Issue 31 §3: a delivery the handler gave up on (the traffic notice, dead after its attempts) is
+ * listed on 事件投递 with its error and attempts; a Manager's 重试 runs the real handler again,
+ * and the customer finds the notice in their notification centre.
  */
 test("事件投递: a dead delivery is listed with its error and a retry delivers it", async ({ page }) => {
   // Two consoles, a retry and a handler run: more than the default on a loaded machine.
@@ -22,7 +22,7 @@ test("事件投递: a dead delivery is listed with its error and a retry deliver
   const { dataDir } = JSON.parse(readFileSync(SERVER_STATE, "utf8")) as { dataDir: string };
   // The state a failing handler leaves: the event recorded, its delivery dead after 6 attempts.
   const db = new Database(path.join(dataDir, "burrow.sqlite"));
-  const error = `e2e: assistant store unavailable ${Date.now()}`;
+  const error = `e2e: notice store unavailable ${Date.now()}`;
   let deliveryId: number;
   try {
     const now = new Date().toISOString();
@@ -34,7 +34,7 @@ test("事件投递: a dead delivery is listed with its error and a retry deliver
       .run(JSON.stringify(payload), customer.uid, now);
     const delivery = db
       .prepare(
-        "insert into outbox_deliveries (event_id, handler, status, attempts, next_at, holder, lease_until, last_error, updated_at) values (?, 'assistant.quota-notice', 'dead', 6, ?, null, null, ?, ?)",
+        "insert into outbox_deliveries (event_id, handler, status, attempts, next_at, holder, lease_until, last_error, updated_at) values (?, 'notices.deliver', 'dead', 6, ?, null, null, ?, ?)",
       )
       .run(event.lastInsertRowid, now, error, now);
     deliveryId = Number(delivery.lastInsertRowid);
@@ -51,7 +51,7 @@ test("事件投递: a dead delivery is listed with its error and a retry deliver
   // The page and its list load lazily; on a loaded machine that takes a while.
   await expect(row).toContainText(error, { timeout: 30_000 });
   await expect(row).toContainText("流量已用 80%");
-  await expect(row).toContainText("assistant.quota-notice");
+  await expect(row).toContainText("notices.deliver");
   await expect(row).toContainText("已放弃");
   await expect(row).toContainText("6");
 
@@ -62,7 +62,7 @@ test("事件投递: a dead delivery is listed with its error and a retry deliver
   await expect(row).toHaveCount(0);
   await expect
     .poll(async () =>
-      (await call(AssistantApi.getUserAssistantConversation, { token: customer.token })).map((c) => c.title),
+      (await call(NoticesApi.getUserNotice, { token: customer.token, query: {} })).list.map((n) => n.title),
     )
     .toContain("流量提醒：本期流量已用 80%");
 

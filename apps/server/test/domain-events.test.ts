@@ -1,6 +1,5 @@
-import { TunnelStatus } from "@burrow/contract";
+import { type NoticeView, type Paged, TunnelStatus } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { QUOTA_NOTICE_TITLE } from "../src/modules/assistant/notices";
 import { chargeTraffic } from "../src/modules/subscriptions/quota";
 import { tunnelSeenOnline, tunnelsGone, tunnelsOffline, tunnelsOnline } from "../src/modules/tunnels/sessions";
 import { dispatchOutbox } from "../src/shared/outbox-dispatch";
@@ -124,8 +123,8 @@ describe("quota.80", () => {
   });
 });
 
-describe("the assistant's traffic notice (handler of quota.80)", () => {
-  it("tells the customer in their assistant conversations once, even when its delivery runs again", async () => {
+describe("the traffic notice (quota.80, handled by notices.deliver)", () => {
+  it("tells the customer once in the notification centre, even when its delivery runs again; not in the assistant", async () => {
     const u = await t.register();
     await setPlan(t, u.uid);
     const sub = await t.db
@@ -135,23 +134,15 @@ describe("the assistant's traffic notice (handler of quota.80)", () => {
       .where("kind", "=", 2)
       .where("status", "=", 1)
       .executeTakeFirstOrThrow();
-    const list = async () =>
-      (await t.api<{ id: number; title: string }[]>("GET", "/user/assistant/conversation", { token: u.token })).body
-        .data;
-    expect(await list()).toEqual([]);
+    const list = async (token: string) =>
+      (await t.api<Paged<NoticeView>>("GET", "/user/notice", { token })).body.data.list.filter(
+        (n) => n.type === "quota.80",
+      );
     await transact(t.ctx, (trx) => chargeTraffic(trx, u.uid, Math.ceil(Number(sub.traffic_quota) * 0.85)));
     await dispatchOutbox(t.ctx);
-    const [notice, ...others] = await list();
+    const [notice, ...others] = await list(u.token);
     expect(others).toEqual([]);
-    expect(notice.title).toBe(QUOTA_NOTICE_TITLE);
-    const detail = await t.api<{ messages: { role: string; content: string }[] }>(
-      "GET",
-      `/user/assistant/conversation/${notice.id}`,
-      { token: u.token },
-    );
-    expect(detail.body.data.messages).toEqual([
-      expect.objectContaining({ role: "assistant", content: expect.stringContaining("您的流量已使用 85%") }),
-    ]);
+    expect(notice.title).toBe("流量提醒：本期流量已用 80%");
     // A process that died after writing it and before marking the delivery done: run again.
     const [event] = await t.db
       .selectFrom("outbox_events")
@@ -159,18 +150,19 @@ describe("the assistant's traffic notice (handler of quota.80)", () => {
       .where("type", "=", "quota.80")
       .where("uid", "=", u.uid)
       .execute();
-    await t.db
+    const handlers = await t.db
       .updateTable("outbox_deliveries")
       .set({ status: "pending", next_at: new Date(0).toISOString() })
       .where("event_id", "=", event.id)
-      .where("handler", "=", "assistant.quota-notice")
+      .returning("handler")
       .execute();
+    // the notice is the one channel: the assistant does not answer the event too
+    expect(handlers.map((h) => h.handler)).not.toContain("assistant.quota-notice");
     expect((await dispatchOutbox(t.ctx)).done).toBeGreaterThanOrEqual(1);
-    expect(await list()).toHaveLength(1);
+    expect(await list(u.token)).toHaveLength(1);
+    expect((await t.api<unknown[]>("GET", "/user/assistant/conversation", { token: u.token })).body.data).toEqual([]);
     // Another customer does not see it.
     const other = await t.register();
-    expect((await t.api<unknown[]>("GET", "/user/assistant/conversation", { token: other.token })).body.data).toEqual(
-      [],
-    );
+    expect(await list(other.token)).toEqual([]);
   });
 });

@@ -44,6 +44,7 @@ import * as webhooks from "./2026-11-28T09-20_webhooks";
 import * as uptime from "./2026-11-28T09-30_uptime";
 import * as autoRenewal from "./2026-11-28T09-40_auto_renewal";
 import * as accountDeletion from "./2026-11-28T09-50_account_deletion";
+import * as assistantNoticesRetired from "./2026-11-28T13-01_assistant_notices_retired";
 import * as visitorShield from "./2026-11-28T13-03_visitor_shield";
 import * as tunnelSchedule from "./2026-11-28T13-04_tunnel_schedule";
 import * as reachChecks from "./2026-11-28T13-06_reach_checks";
@@ -98,4 +99,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T13-03_visitor_shield": visitorShield,
   "2026-11-28T13-04_tunnel_schedule": tunnelSchedule,
   "2026-11-28T13-06_reach_checks": reachChecks,
+  "2026-11-28T13-01_assistant_notices_retired": assistantNoticesRetired,
 };

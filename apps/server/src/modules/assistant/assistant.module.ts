@@ -1,10 +1,12 @@
 import type { ModuleManifest } from "../../shared/module";
 import { assistantRoutes } from "./assistant.routes";
-import { assistantNewDeviceNotice, assistantQuotaNotice } from "./notices";
 
-/** The customers' assistant, which also tells a customer when 80 % of their traffic is used or a new device signed in. */
+/**
+ * The customers' assistant. It answers questions only: what the console tells a customer of itself
+ * (traffic at 80 %, a sign-in from a new device, …) reaches them through notices, the one channel
+ * of every event (docs/notices.md), never as an assistant conversation too.
+ */
 export const assistantModule: ModuleManifest = {
   name: "assistant",
   routes: assistantRoutes,
-  eventHandlers: [assistantQuotaNotice, assistantNewDeviceNotice],
 };

@@ -1,8 +1,7 @@
-import { ErrorCode, type SessionInfo } from "@burrow/contract";
+import { ErrorCode, type NoticeView, type Paged, type SessionInfo } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, nextPhone, type TestApp } from "../../../test/harness";
 import { dispatchOutbox } from "../../shared/outbox-dispatch";
-import { NEW_DEVICE_NOTICE_TITLE } from "../assistant/notices";
 
 // The account's sessions (issue 34 §1): the list, revoking one or all others, the new-device notice.
 
@@ -67,13 +66,11 @@ describe("the session list", () => {
 });
 
 describe("the new-device notice", () => {
-  const noticesOf = (uid: number) =>
-    t.db
-      .selectFrom("assistant_conversations")
-      .select("id")
-      .where("uid", "=", uid)
-      .where("title", "=", NEW_DEVICE_NOTICE_TITLE)
-      .execute();
+  // The notification centre is its one channel (docs/notices.md): no assistant conversation too.
+  const noticesOf = async (token: string) =>
+    (await t.api<Paged<NoticeView>>("GET", "/user/notice", { token })).body.data.list.filter(
+      (n) => n.type === "auth.new_device",
+    );
 
   it("tells the customer once about a sign-in from a device not seen before, not about a known one", async () => {
     const phone = nextPhone();
@@ -84,27 +81,25 @@ describe("the new-device notice", () => {
       headers: { "user-agent": FIREFOX_LINUX },
       ip: "203.0.113.9",
     });
-    const uid = (await t.db.selectFrom("users").select("uid").where("phone", "=", phone).executeTakeFirstOrThrow()).uid;
     expect(reg.body.code).toBe("SUCCESS");
+    const token = reg.body.data.token;
     // Same browser family on the same /24: the registration's device.
     await signIn(phone, "pass-word-123", FIREFOX_LINUX, "203.0.113.200");
     await dispatchOutbox(t.ctx);
-    expect(await noticesOf(uid)).toHaveLength(0);
+    expect(await noticesOf(token)).toHaveLength(0);
     // Another browser: a new device, told once, also when the same device signs in again.
     await signIn(phone, "pass-word-123", CHROME_WINDOWS, "198.51.100.30");
     await signIn(phone, "pass-word-123", CHROME_WINDOWS, "198.51.100.31");
     await dispatchOutbox(t.ctx);
-    expect(await noticesOf(uid)).toHaveLength(1);
-    const msg = await t.db
-      .selectFrom("assistant_messages")
-      .select("content")
-      .where("uid", "=", uid)
-      .orderBy("id", "desc")
-      .executeTakeFirstOrThrow();
-    expect(msg.content).toContain("Chrome · Windows，IP 198.51.100.30");
+    const [notice, ...more] = await noticesOf(token);
+    expect(more).toEqual([]);
+    expect(notice.title).toBe("登录提醒：新设备登录");
+    expect(notice.body).toContain("Chrome · Windows，IP 198.51.100.30");
     // Delivered again (at least once): still one notice.
     await t.db.updateTable("outbox_deliveries").set({ status: "pending" }).execute();
     await dispatchOutbox(t.ctx);
-    expect(await noticesOf(uid)).toHaveLength(1);
+    expect(await noticesOf(token)).toHaveLength(1);
+    const chats = await t.api<unknown[]>("GET", "/user/assistant/conversation", { token });
+    expect(chats.body.data).toEqual([]);
   });
 });
