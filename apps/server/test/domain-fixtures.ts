@@ -81,9 +81,10 @@ type Customer = DomainCustomer;
 /**
  * The set-up of the domains module's suites: a real DNS server on loopback (DNS_SERVERS), the app
  * with a grace period of GRACE_HOURS, two nodes, and customers who add, publish and verify domains
- * and start http tunnels on them. `get()` gives the app once the file's beforeAll ran.
+ * and start http tunnels on them. `get()` gives the app once the file's beforeAll ran. `env`: more
+ * settings of the app, read when it is built (after the file's earlier beforeAll hooks).
  */
-export function domainSuite() {
+export function domainSuite(env: () => Record<string, string> = () => ({})) {
   let t: TestApp;
   let dns: TestDnsServer;
   let admin: string;
@@ -91,7 +92,7 @@ export function domainSuite() {
   let other: AdminNodeDetail;
   beforeAll(async () => {
     dns = await startDnsServer();
-    t = await createTestApp({ DNS_SERVERS: dns.dnsServer, DOMAIN_GRACE_HOURS: String(GRACE_HOURS) });
+    t = await createTestApp({ ...env(), DNS_SERVERS: dns.dnsServer, DOMAIN_GRACE_HOURS: String(GRACE_HOURS) });
     admin = await t.adminToken();
     node = await createTestNode(t, { subdomain_host: "frp.example.net" }, admin);
     other = await createTestNode(t, { subdomain_host: "edge.example.net", host: "edge-node.example.net" }, admin);
