@@ -1,4 +1,11 @@
-import type { CreateTunnelBody, TunnelAddon, TunnelProtocol, TunnelView, UpdateTunnelBody } from "@burrow/contract";
+import type {
+  CreateTunnelBody,
+  ProxyProtocol,
+  TunnelAddon,
+  TunnelProtocol,
+  TunnelView,
+  UpdateTunnelBody,
+} from "@burrow/contract";
 
 /** The tunnel form's values: the addon's options are top-level fields (one error per field). */
 export interface TunnelFormValues {
@@ -20,6 +27,8 @@ export interface TunnelFormValues {
   http_user?: string;
   http_password?: string;
   locations?: string[];
+  /** tcp/http/https: the PROXY protocol header for the local service */
+  proxy_protocol?: ProxyProtocol;
 }
 
 /** Server field → form field, for errors the server reports on the addon's parts. */
@@ -40,6 +49,7 @@ export const NEW_TUNNEL: Partial<TunnelFormValues> = {
   use_compression: false,
   custom_domains: [],
   locations: [],
+  proxy_protocol: "off",
 };
 
 export const isWebProtocol = (p: string | undefined) => p === "http" || p === "https";
@@ -83,8 +93,13 @@ export function toCreateBody(v: TunnelFormValues): CreateTunnelBody {
     use_compression: !!v.use_compression,
     bandwidth: v.bandwidth ?? 0,
     ...(addon ? { addon } : {}),
+    proxy_protocol: proxyProtocolOf(v),
   };
 }
+
+/** udp carries no PROXY protocol header (the field is not shown there). */
+const proxyProtocolOf = (v: TunnelFormValues): ProxyProtocol =>
+  v.protocol === "udp" ? "off" : (v.proxy_protocol ?? "off");
 
 /** PATCH /user/tun from the edit form (node and protocol are fixed; a blank subdomain removes it). */
 export function toUpdateBody(tunId: number, v: TunnelFormValues): UpdateTunnelBody {
@@ -102,6 +117,7 @@ export function toUpdateBody(tunId: number, v: TunnelFormValues): UpdateTunnelBo
     use_compression: !!v.use_compression,
     bandwidth: v.bandwidth ?? 0,
     ...(addon ? { addon } : {}),
+    proxy_protocol: proxyProtocolOf(v),
   };
 }
 
@@ -124,5 +140,6 @@ export function tunnelToForm(t: TunnelView): TunnelFormValues {
     http_user: t.addon.http_user ?? "",
     http_password: t.addon.http_password ?? "",
     locations: t.addon.locations ?? [],
+    proxy_protocol: t.proxy_protocol,
   };
 }

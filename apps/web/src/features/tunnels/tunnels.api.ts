@@ -6,7 +6,10 @@ import type {
   HandleIllegalBody,
   IllegalListQuery,
   IllegalRuleRow,
+  MoveTunnelBody,
+  TunnelBatchBody,
   TunnelListQuery,
+  TunnelScheduleBody,
   UpdateTunnelBody,
 } from "@burrow/contract";
 import { FrpApi, TrafficApi, TunnelsApi } from "@burrow/contract";
@@ -84,6 +87,17 @@ export const createTunnel = (body: CreateTunnelBody) => api.call(TunnelsApi.post
 export const updateTunnel = (body: UpdateTunnelBody) => api.call(TunnelsApi.patchUserTun, { body });
 /** DELETE /user/tun */
 export const deleteTunnel = (tun_id: number) => api.call(TunnelsApi.deleteUserTun, { body: { tun_id } });
+/** POST /user/tun/batch: one action on several tunnels */
+export const batchTunnels = (body: TunnelBatchBody) => api.call(TunnelsApi.postUserTunBatch, { body });
+/** POST /user/tun/move: the tunnel to another node */
+export const moveTunnel = (body: MoveTunnelBody) => api.call(TunnelsApi.postUserTunMove, { body });
+
+/** PUT /user/tun/{tunid}/schedule: 定时开放 (open for a while, until a time, or weekly windows) */
+export const setTunnelSchedule = (tunId: number, body: TunnelScheduleBody) =>
+  api.call(TunnelsApi.putUserTunTunidSchedule, { params: { tunid: tunId }, body });
+/** DELETE /user/tun/{tunid}/schedule: open at all times again */
+export const clearTunnelSchedule = (tunId: number) =>
+  api.call(TunnelsApi.deleteUserTunTunidSchedule, { params: { tunid: tunId } });
 
 /** GET /user/tun/{tunid}/events: 连接诊断, newest first */
 export const tunnelEventsQuery = (tunId: number, page: number, size: number) =>

@@ -20,6 +20,12 @@ export const tunnelNameRules = [...fieldRules("隧道名称", { required: true }
 
 const half = { xs: 24, md: 12 };
 
+const PROXY_PROTOCOL_OPTIONS = [
+  { value: "off", label: "关闭" },
+  { value: "v1", label: "v1（文本）" },
+  { value: "v2", label: "v2（二进制）" },
+];
+
 export interface TunnelFieldsProps {
   /** the nodes the customer may use (create) */
   nodes: UserNodeRow[];
@@ -196,6 +202,17 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
             <InputNumber min={0} max={100_000} precision={0} style={{ width: "100%" }} />
           </Form.Item>
         </Col>
+        {protocol && protocol !== "udp" ? (
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="proxy_protocol"
+              label="PROXY 协议"
+              extra="开启后 frpc 在连接开头告知本地服务访客的真实地址；本地服务须支持该协议（如 nginx 的 proxy_protocol）"
+            >
+              <Select options={PROXY_PROTOCOL_OPTIONS} />
+            </Form.Item>
+          </Col>
+        ) : null}
       </Row>
       {protocol === "http" ? (
         <>

@@ -2,6 +2,7 @@ import { TunnelStatus, TunnelStatusLabel, type TunnelView } from "@burrow/contra
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Empty, Form, Popconfirm, Space, Switch, Typography } from "antd";
+import { useState } from "react";
 import { Link } from "react-router";
 import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
@@ -13,7 +14,10 @@ import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
 import { formatBytes } from "@/lib/format";
 import { AddressList } from "../components/AddressList";
+import { MoveTunnelModal } from "../components/MoveTunnelModal";
+import { TunnelBatchBar } from "../components/TunnelBatchBar";
 import { TunnelFilterFields } from "../components/TunnelFilterFields";
+import { ScheduleNote } from "../components/TunnelScheduleCard";
 import { TunnelStatusTag } from "../components/TunnelTags";
 import { deleteTunnel, tunnelListQuery, tunnelsKeys, updateTunnel } from "../tunnels.api";
 
@@ -38,6 +42,9 @@ export function TunnelListPage() {
   const nodes = useQuery(userNodeListQuery(ALL));
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: tunnelsKeys.all });
+  // 批量操作's selection (rows of the page shown) and 迁移节点's tunnel
+  const [selected, setSelected] = useState<TunnelView[]>([]);
+  const [moving, setMoving] = useState<TunnelView | null>(null);
   const toggle = useMutation({
     mutationFn: (v: { tun_id: number; enabled: boolean }) => updateTunnel(v),
     onSuccess: async (t) => {
@@ -59,7 +66,12 @@ export function TunnelListPage() {
       role: "status",
       dataIndex: "status",
       width: 120,
-      render: (s: number, row) => <TunnelStatusTag status={s} enabled={row.enabled} bannedReason={row.banned_reason} />,
+      render: (s: number, row) => (
+        <Space direction="vertical" size={0}>
+          <TunnelStatusTag status={s} enabled={row.enabled} bannedReason={row.banned_reason} />
+          <ScheduleNote tunnel={row} />
+        </Space>
+      ),
     },
     {
       title: "隧道名称",
@@ -120,12 +132,15 @@ export function TunnelListPage() {
     {
       title: "操作",
       key: "actions",
-      width: 110,
+      width: 150,
       render: (_: unknown, row) => (
         <Space size={0}>
           <LinkButton type="link" size="small" to={detailPath(row.tun_id)}>
             详情
           </LinkButton>
+          <Button type="link" size="small" disabled={row.status === TunnelStatus.Locked} onClick={() => setMoving(row)}>
+            迁移
+          </Button>
           <Popconfirm
             title={`删除隧道「${row.tun_name}」？`}
             description="删除后远程端口或域名会被释放。"
@@ -157,8 +172,20 @@ export function TunnelListPage() {
         <TunnelFilterFields nodes={nodes.data?.list} statusOptions={statusOptions} />
       </SearchCard>
       <Card>
+        <TunnelBatchBar
+          selected={selected}
+          onDone={() => {
+            setSelected([]);
+            return refresh();
+          }}
+        />
         <ResponsiveTable<TunnelView>
           rowKey="tun_id"
+          rowSelection={{
+            selectedRowKeys: selected.map((t) => t.tun_id),
+            onChange: (_keys, rows) => setSelected(rows),
+            getCheckboxProps: (row) => ({ "aria-label": `选择 ${row.tun_name}` }),
+          }}
           columns={columns}
           dataSource={data?.list}
           loading={isFetching}
@@ -174,6 +201,12 @@ export function TunnelListPage() {
           }}
         />
       </Card>
+      <MoveTunnelModal
+        tunnel={moving}
+        nodes={nodes.data?.list ?? []}
+        onClose={() => setMoving(null)}
+        onMoved={refresh}
+      />
     </PageContainer>
   );
 }
