@@ -1,5 +1,5 @@
 import { type Endpoint, Endpoints, MenuApi, OidcApi, OverviewApi, Role, UsermgrApi, UsersApi } from "@burrow/contract";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AppContext } from "../src/context";
@@ -149,7 +149,7 @@ describe("through a route (defineRoute on a bare server, a real endpoint, app.in
   });
 
   /** A server serving UsersApi.getUserUserInfo with `answer`, for any caller; with or without the test-time check. */
-  async function serve(answer: unknown, check: boolean) {
+  async function serve(answer: unknown, check: boolean, handler?: (c: { reply: FastifyReply }) => FastifyReply) {
     const app = Fastify();
     apps.push(app);
     registerErrorHandler(app);
@@ -159,7 +159,7 @@ describe("through a route (defineRoute on a bare server, a real endpoint, app.in
         authenticate: async () => ({ uid: 7, role: Role.Customer, kind: "test", credentialId: "1", scopes: "all" }),
       },
     } as unknown as AppContext;
-    defineRoute(app, ctx, UsersApi.getUserUserInfo, () => answer as typeof user);
+    defineRoute(app, ctx, UsersApi.getUserUserInfo, handler ?? (() => answer as typeof user));
     await app.ready();
     const res = await app.inject({ method: "GET", url: "/user/userInfo", headers: { authorization: "Bearer x" } });
     return { status: res.statusCode, body: res.json() };
@@ -187,5 +187,12 @@ describe("through a route (defineRoute on a bare server, a real endpoint, app.in
     // a number where the schema says string: the serialiser would coerce it, the check does not
     expect((await serve({ ...user, invite_code: 1234 }, true)).body.msg).toMatch(/invite_code/);
     expect(await serve(user, true)).toEqual({ status: 200, body: { code: "SUCCESS", msg: "ok", data: user } });
+  });
+
+  it("the test-time check also reads the bytes sent (a handler writing its own JSON passes no serialiser)", async () => {
+    const own = (data: unknown) => (c: { reply: FastifyReply }) =>
+      c.reply.type("application/json").send(JSON.stringify({ code: "SUCCESS", msg: "ok", data }));
+    expect((await serve(null, true, own({ uid: 7 }))).body.msg).toMatch(/the answer sent [\s\S]*nickname/);
+    expect((await serve(null, true, own(user))).status).toBe(200);
   });
 });
