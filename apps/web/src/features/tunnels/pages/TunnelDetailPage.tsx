@@ -16,6 +16,7 @@ import { TunnelConnsCard } from "../components/TunnelConnsCard";
 import { FRPC_CONFIG_ANCHOR, TunnelDoctorCard } from "../components/TunnelDoctorCard";
 import { TunnelFields } from "../components/TunnelFields";
 import { TunnelInfoCard } from "../components/TunnelInfoCard";
+import { TunnelScheduleCard } from "../components/TunnelScheduleCard";
 import { TunnelTrafficCard } from "../components/TunnelTrafficCard";
 import { TUNNEL_FIELD_MAP, type TunnelFormValues, toUpdateBody, tunnelToForm } from "../tunnel-form";
 import { deleteTunnel, tunnelDetailQuery, tunnelsKeys, updateTunnel } from "../tunnels.api";
@@ -121,6 +122,7 @@ export function TunnelDetailPage() {
         toggling={toggle.isPending}
         onToggle={(on) => toggle.mutate(on)}
       />
+      <TunnelScheduleCard tunnel={tunnel} disabled={locked} onChanged={refresh} />
       {locked ? null : (
         <div id={FRPC_CONFIG_ANCHOR}>
           <FrpcConfigCard tunId={tunId} protocol={tunnel.protocol} />
