@@ -1,13 +1,15 @@
 // API throughput and query timings on seeded data, as ratios against baselines measured in the
-// same run: an authenticated call vs a bare Fastify route, and filtered admin queries vs a
-// primary-key lookup on the same database.
+// same run: an authenticated call and a big page (100 rows) vs a bare Fastify route, and filtered
+// admin queries vs a primary-key lookup on the same database.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { UsermgrApi } from "@burrow/contract";
 import Fastify from "fastify";
 import pino from "pino";
 import { buildApp } from "../apps/server/src/app";
 import { loadConfig } from "../apps/server/src/config";
+import { answerSerialiser } from "../apps/server/src/http/answers";
 import { issueSession } from "../apps/server/src/modules/auth/sessions";
 import { listUsers } from "../apps/server/src/modules/usermgr/usermgr.service";
 import { loadFromChild, report, timeIt } from "./lib";
@@ -60,6 +62,28 @@ const userInfo = await loadFromChild({
   headers: { authorization: `Bearer ${token}` },
 });
 
+// A big page (100 customers): the answer written by its contract schema (http/answers.ts) vs the
+// bare route; and that page's envelope serialised alone, by the schema and by JSON.stringify.
+const userPage = await loadFromChild({
+  url: `${apiUrl}/api/super/user/list?page=1&size=100`,
+  headers: { authorization: `Bearer ${token}` },
+});
+const page = await listUsers(ctx, { page: 1, size: 100 } as Parameters<typeof listUsers>[1]);
+const envelope = { code: "SUCCESS" as const, msg: "ok", data: page };
+const pageAnswer = UsermgrApi.getSuperUserList.answer;
+if (!pageAnswer) throw new Error("GET /super/user/list has no answer schema");
+const bySchema = answerSerialiser(pageAnswer);
+const serialiseUs = (write: () => string) => {
+  for (let i = 0; i < 200; i++) write(); // warm-up (JIT, the schema's first compile)
+  const t0 = performance.now();
+  for (let i = 0; i < 2000; i++) write();
+  return Number((((performance.now() - t0) / 2000) * 1000).toFixed(1));
+};
+const pageSerialise = {
+  schema_us: serialiseUs(() => bySchema(envelope)),
+  json_stringify_us: serialiseUs(() => JSON.stringify(envelope)),
+};
+
 const pk = await timeIt(() => ctx.db.selectFrom("users").selectAll().where("uid", "=", 1234).execute());
 const q = (query: Record<string, unknown>) => () =>
   listUsers(ctx, { page: 1, size: 20, ...query } as Parameters<typeof listUsers>[1]);
@@ -76,6 +100,13 @@ report("api", {
   user_info: userInfo,
   user_info_ratio_to_bare: Number((userInfo.rps / baseline.rps).toFixed(3)),
   user_info_cpu_ratio_to_bare: Number((baseline.cpu_us_per_req / userInfo.cpu_us_per_req).toFixed(3)),
+  user_page_100: userPage,
+  user_page_100_ratio_to_bare: Number((userPage.rps / baseline.rps).toFixed(3)),
+  user_page_100_cpu_ratio_to_bare: Number((baseline.cpu_us_per_req / userPage.cpu_us_per_req).toFixed(3)),
+  user_page_100_serialise: {
+    ...pageSerialise,
+    json_stringify_over_schema: Number((pageSerialise.json_stringify_us / pageSerialise.schema_us).toFixed(2)),
+  },
   pk_lookup_ms: pk,
   user_list: timings,
   user_list_ratio_to_pk: Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Number((v / pk).toFixed(1))])),
