@@ -150,11 +150,13 @@ export class FrpPlugin {
   /** 访客防护's counters and the bans this process decided (per process: docs/shield.md). */
   readonly shield = new VisitorShield();
   /**
-   * Proxies this process admitted as their tunnel's holder, by node (movedKey): a tunnel moved to
-   * another node (POST /user/tun/move) is still served by the old node's frps until that session
-   * drops it, so the old node's heartbeats are refused until its CloseProxy comes.
+   * The session (run id) each proxy was admitted to as its tunnel's holder, by node (movedKey): a
+   * tunnel moved to another node (POST /user/tun/move) is still served by the old node's frps
+   * until that session drops it, so that session's heartbeats there are refused until its
+   * CloseProxy comes, or its next Login (a session that logs in again has lost its proxies: an
+   * entry frps never closed, after a crash, refuses one heartbeat at most).
    */
-  private readonly heldAt = new Set<number>();
+  private readonly heldAt = new Map<number, string>();
 
   constructor(
     private readonly cache: DecisionState,
@@ -283,6 +285,7 @@ export class FrpPlugin {
       if (typeof r === "string") return this.refusal(node, "login_refused", c.user, r);
       // A freed session logs in again under its run id at once: it must not take the proxy back.
       if (this.freed.refused(r.uid, c.run_id)) return this.refusal(node, "login_refused", c.user, FREED_SESSION);
+      if (c.run_id && this.heldAt.size) this.forgetSession(node, c.run_id);
       this.writer.login(r.uid, node.node_id, c.version, c.client_address);
       return ALLOW;
     });
@@ -340,7 +343,7 @@ export class FrpPlugin {
     // come, and must then leave the hold (decision-cache.ts proxyOpened).
     if (!t.run_id || t.run_id === c.user.run_id) {
       this.admitted.set(t.tun_id, mbps);
-      this.heldAt.add(movedKey(node.node_id, t.tun_id));
+      this.heldAt.set(movedKey(node.node_id, t.tun_id), c.user.run_id);
       this.cache.proxyOpened(t, c.user.run_id);
       this.writer.online(t.tun_id, user.uid, c.user.run_id);
       this.writer.decision(t.tun_id, user.uid, node.node_id, "proxy_ok", `隧道 ${t.tun_name} 已连接`);
@@ -366,7 +369,7 @@ export class FrpPlugin {
       // them when the session drops, and the customer reconnects if quota remains.
       if (user.kicks.has(node.node_id))
         return this.refusal(node, "ping_refused", c.user.user, "剩余流量不足以结算当前连接，连接将断开以结算流量");
-      const held = this.heldBlock(node, user);
+      const held = this.heldBlock(node, user, c.user.run_id);
       if (held) this.writer.decision(0, user.uid, node.node_id, "ping_refused", held.reject_reason ?? "");
       return held ?? ALLOW;
     });
@@ -374,7 +377,7 @@ export class FrpPlugin {
 
   /** NewWorkConn: Login's checks, and no blocked tunnel held on this node. */
   private userOnly(node: NodeEntry, c: { user: PluginUserInfo }): Maybe<PluginResponse> {
-    return this.withUser(node, c.user, (user) => this.heldBlock(node, user) ?? ALLOW);
+    return this.withUser(node, c.user, (user) => this.heldBlock(node, user, c.user.run_id) ?? ALLOW);
   }
 
   /**
@@ -383,11 +386,11 @@ export class FrpPlugin {
    * Which session holds it is not assumed: two frpc may run one config, and the one whose
    * NewProxy was allowed last is not necessarily the one frps registered.
    */
-  private heldBlock(node: NodeEntry, user: UserEntry): PluginResponse | null {
+  private heldBlock(node: NodeEntry, user: UserEntry, runId: string): PluginResponse | null {
     const now = Date.now();
     for (const t of user.tunnels.values()) {
       if (t.node_id !== node.node_id) {
-        if (this.heldAt.size && this.heldAt.has(movedKey(node.node_id, t.tun_id)))
+        if (this.heldAt.size && this.heldAt.get(movedKey(node.node_id, t.tun_id)) === runId)
           return reject(`隧道 ${t.tun_name} 已迁移到其他节点，请下载新的配置文件，连接已断开`);
         continue;
       }
@@ -398,6 +401,12 @@ export class FrpPlugin {
       if (blocked) return reject(`${blocked}，连接已断开`);
     }
     return null;
+  }
+
+  /** A session logged in again on the node: frps holds none of its earlier proxies any more. */
+  private forgetSession(node: NodeEntry, runId: string): void {
+    for (const [key, r] of this.heldAt)
+      if (r === runId && Math.floor(key / 2 ** 32) === node.node_id) this.heldAt.delete(key);
   }
 
   /** Why the node serves nothing now, or null (the node agent closes every open connection then). */
@@ -437,7 +446,7 @@ export class FrpPlugin {
     if (typeof t === "string") return reject(t);
     const blocked = tunnelBlock(t) ?? (t.schedule ? scheduleBlock(t, Date.now()) : null);
     if (blocked) return this.refuseTunnel(node, t, "visitor_refused", blocked);
-    const held = this.heldBlock(node, user);
+    const held = this.heldBlock(node, user, c.user.run_id);
     if (held) return this.refuseTunnel(node, t, "visitor_refused", held.reject_reason ?? "");
     if (t.shield) {
       const shielded = this.shield.check(t, String(c.remote_addr ?? ""), Date.now());

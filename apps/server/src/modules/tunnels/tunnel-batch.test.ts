@@ -2,7 +2,7 @@ import type { AdminNodeDetail, TunnelBatchResult, TunnelConfig, TunnelView } fro
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel } from "../../../test/frp-fixtures";
 import type { TestApp } from "../../../test/harness";
-import { ALLOW, pluginSuite, RUN_ID, tcpProxy, userInfo } from "../../../test/plugin-fixtures";
+import { ALLOW, httpProxy, loginContent, pluginSuite, RUN_ID, tcpProxy, userInfo } from "../../../test/plugin-fixtures";
 
 /* 我的隧道's batch actions, moving a tunnel to another node, and the PROXY protocol option. */
 
@@ -216,6 +216,8 @@ describe("moving a tunnel to another node", () => {
       remote_addr: "198.51.100.9:40000",
     });
     expect(visitor.body.reject).toBe(true);
+    // Another session of the customer on that node never held it: not cut.
+    expect((await plugin("Ping", { user: userInfo(c, "0123456789abcdef") })).body).toEqual(ALLOW);
     // frps closes the old proxy: the session is welcome again, but not with the moved tunnel.
     await plugin("CloseProxy", { user: userInfo(c), proxy_name: tcpProxy(c).proxy_name });
     expect((await plugin("Ping", { user: userInfo(c) })).body).toEqual(ALLOW);
@@ -232,6 +234,17 @@ describe("moving a tunnel to another node", () => {
     expect(there.body.reject).toBe(false);
     await flush();
     expect(await row(c.tcp.tun_id)).toMatchObject({ run_id: newRun, status: 1, node_id: other.node_id });
+  });
+
+  it("lets the old session back once it logs in again, when frps never sent the old proxy's close (a crash)", async () => {
+    const c = await customer();
+    expect((await plugin("NewProxy", httpProxy(c))).body.reject).toBe(false);
+    await flush();
+    expect((await move(c.token, { tun_id: c.http.tun_id, node_id: other.node_id })).body.code).toBe("SUCCESS");
+    expect((await plugin("Ping", { user: userInfo(c) })).body.reject).toBe(true);
+    // frpc logs in again under its run id: frps dropped that session's proxies with it.
+    expect((await plugin("Login", { ...loginContent(c), run_id: RUN_ID })).body).toEqual(ALLOW);
+    expect((await plugin("Ping", { user: userInfo(c) })).body).toEqual(ALLOW);
   });
 });
 
