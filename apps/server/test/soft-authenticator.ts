@@ -1,5 +1,7 @@
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from "node:crypto";
 import { isoCBOR } from "@simplewebauthn/server/helpers";
+import { afterAll, beforeAll } from "vitest";
+import { createTestApp, type TestApp } from "./harness";
 
 /*
  * A software WebAuthn authenticator for API tests (passkeys): an ES256 key from node:crypto,
@@ -128,4 +130,22 @@ export class SoftAuthenticator {
       clientExtensionResults: {},
     };
   }
+}
+
+/** The relying party's origin of the passkey suites (their PUBLIC_URL). */
+export const PASSKEY_ORIGIN = "https://console.example.com";
+
+/** One app per file whose PUBLIC_URL is PASSKEY_ORIGIN; `get()` gives it once the file's beforeAll ran. */
+export function passkeySuite(): { get: () => TestApp } {
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    t = await createTestApp({ PUBLIC_URL: `${PASSKEY_ORIGIN}/` });
+  });
+  afterAll(() => t?.close());
+  return {
+    get: () => {
+      if (!t) throw new Error("passkeySuite: the app is built in beforeAll");
+      return t;
+    },
+  };
 }

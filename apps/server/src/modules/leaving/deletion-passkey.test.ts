@@ -1,18 +1,18 @@
 import type { DeletionPrecheck, PasskeyInfo, PasskeyOptions, RecoveryCodes, TotpEnrolment } from "@burrow/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/harness";
-import { SoftAuthenticator } from "../../../test/soft-authenticator";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestApp } from "../../../test/harness";
+import { PASSKEY_ORIGIN, passkeySuite, SoftAuthenticator } from "../../../test/soft-authenticator";
 import { totpCode } from "../auth/totp";
 
 // A passkey is the deletion's second factor wherever TOTP is (docs/leaving.md), with a software
 // authenticator (test/soft-authenticator.ts) for the relying party PUBLIC_URL names.
 
-const ORIGIN = "https://console.example.com";
+const ORIGIN = PASSKEY_ORIGIN;
+const suite = passkeySuite();
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_URL: `${ORIGIN}/` });
+beforeAll(() => {
+  t = suite.get();
 });
-afterAll(() => t.close());
 
 type User = Awaited<ReturnType<TestApp["register"]>>;
 
