@@ -105,12 +105,13 @@ export const SHIELD_DEFAULT_RULE = Object.freeze({ conns: 20, window_s: 60, ban_
 /** Tunnel types whose visitors frps announces (NewUserConn): the shield applies only to these. */
 export const SHIELD_PROTOCOLS: readonly string[] = ["tcp", "https", "stcp"];
 
-const ipNetText = z
+/** One address or CIDR network, as the lists take it. */
+export const IpNetText = z
   .string()
   .trim()
   .max(50)
   .refine((s) => parseIpNet(s) !== null, "应为 IPv4/IPv6 地址或 CIDR 网段，如 203.0.113.7、10.0.0.0/8、2001:db8::/32");
-const ipList = z.array(ipNetText).max(SHIELD_LIST_MAX, `最多 ${SHIELD_LIST_MAX} 条`);
+const ipList = z.array(IpNetText).max(SHIELD_LIST_MAX, `最多 ${SHIELD_LIST_MAX} 条`);
 
 /** PUT /user/tun/{tunid}/shield */
 export const ShieldBody = z.object({

@@ -510,6 +510,30 @@ export function realFrpSuite(version: string) {
       expect((await vhostGet(base + 1, scheduled.host, "/s")).status).toBe(200);
     });
 
+    it("访客防护: real frps closes a denied visitor's connection at NewUserConn; an allowed one echoes", async () => {
+      const port = tunnels.tcp.remote_port as number;
+      const shield = (allow: string[], deny: string[]) =>
+        api("PUT", `/user/tun/${tunnels.tcp.tun_id}/shield`, {
+          token: customer.token,
+          body: { allow, deny, rule_enabled: false, conns: 20, window_s: 60, ban_s: 3600 },
+        });
+      const becomes = (want: "echoed" | "closed") =>
+        waitUntil(`a visitor ${want}`, async () => ((await tcpProbe(port, 2_000)) === want ? true : null), 30_000);
+      try {
+        // (run alone with -t, frpc may still be connecting)
+        await becomes("echoed");
+        // the visitors here come from loopback (frps may give it as ::ffff:127.0.0.1)
+        await shield([], ["127.0.0.0/8"]);
+        expect(await tcpProbe(port, 2_000)).toBe("closed");
+        await shield(["127.0.0.1", "2001:db8::/32"], []);
+        expect(await tcpProbe(port)).toBe("echoed");
+        await shield(["192.0.2.0/24"], []);
+        expect(await tcpProbe(port, 2_000)).toBe("closed");
+      } finally {
+        await shield([], []);
+      }
+    });
+
     it("a lock refuses new visitors at once and cuts the real session at the next heartbeat; frpc logs why", async () => {
       const reason = `real-frp 测试锁定 ${randomBytes(3).toString("hex")}`;
       expect(await tcpProbe(tunnels.tcp.remote_port as number)).toBe("echoed");

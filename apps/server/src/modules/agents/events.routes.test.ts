@@ -1,3 +1,4 @@
+import type { ShieldBanRow } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestNode, createTestTunnel, registerWithPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
@@ -159,5 +160,55 @@ describe("a batch's cost", () => {
     expect(
       await t.db.selectFrom("agent_cursors").select("stream").where("node_id", "=", a.node_id).execute(),
     ).not.toEqual([]);
+  });
+});
+
+describe("visitor bans (访客防护, docs/shield.md)", () => {
+  const ban = (seq: number, data: Record<string, unknown>) => ({
+    seq,
+    at: Date.now(),
+    kind: "ban",
+    data: {
+      ip: "203.0.113.50",
+      reason: "60 秒内新建连接超过 20 次",
+      at: Date.now(),
+      until: Date.now() + 3_600_000,
+      ...data,
+    },
+  });
+  const bansOf = async (token: string, tunId: number) =>
+    (await t.api<ShieldBanRow[]>("GET", `/user/tun/${tunId}/shield/bans`, { token })).body.data;
+
+  it("are listed and streamed for the node's own tunnel, skipped for another node's, and capped at 30 days", async () => {
+    const u = await registerWithPlan(t);
+    const mine = await createTestTunnel(t, u.token, { node_id: a.node_id });
+    const elsewhere = await createTestTunnel(t, u.token, { node_id: b.node_id });
+    const r = await send(a, {
+      stream: `ban-${Date.now()}`,
+      events: [
+        ban(1, { tun_id: mine.tun_id, uid: u.uid, until: Date.now() + 365 * 86_400_000 }),
+        ban(2, { tun_id: elsewhere.tun_id, uid: u.uid, ip: "203.0.113.51" }),
+      ],
+    });
+    expect(r.body.data.acked).toBe(2);
+    await frpRuntime(t.ctx).writer.flush();
+    const listed = await bansOf(u.token, mine.tun_id);
+    expect(listed.map((x) => x.ip)).toEqual(["203.0.113.50"]);
+    expect(Date.parse(listed[0].until)).toBeLessThanOrEqual(Date.now() + 30 * 86_400_000);
+    expect(await bansOf(u.token, elsewhere.tun_id)).toEqual([]);
+    // the decision state every process (and every agent's stream) reads carries it
+    const entry = await frpRuntime(t.ctx).cache.user(u.uid);
+    expect(entry?.tunnels.get(mine.tun_id)?.shield?.bans.map((x) => x.ip)).toEqual(["203.0.113.50"]);
+  });
+
+  it("are refused malformed, naming the field", async () => {
+    const u = await registerWithPlan(t);
+    const mine = await createTestTunnel(t, u.token, { node_id: a.node_id });
+    const r = await send(a, {
+      stream: `ban-bad-${Date.now()}`,
+      events: [ban(1, { tun_id: mine.tun_id, uid: u.uid, ip: "" })],
+    });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: 10000, data: { field: "events.0.data.ip" } });
   });
 });

@@ -17,6 +17,7 @@ import { FRPC_CONFIG_ANCHOR, TunnelDoctorCard } from "../components/TunnelDoctor
 import { TunnelFields } from "../components/TunnelFields";
 import { TunnelInfoCard } from "../components/TunnelInfoCard";
 import { TunnelScheduleCard } from "../components/TunnelScheduleCard";
+import { TunnelShieldCard } from "../components/TunnelShieldCard";
 import { TunnelTrafficCard } from "../components/TunnelTrafficCard";
 import { TUNNEL_FIELD_MAP, type TunnelFormValues, toUpdateBody, tunnelToForm } from "../tunnel-form";
 import { deleteTunnel, tunnelDetailQuery, tunnelsKeys, updateTunnel } from "../tunnels.api";
@@ -130,6 +131,7 @@ export function TunnelDetailPage() {
       )}
       <TunnelReachCard tunId={tunId} />
       <TunnelDoctorCard tunId={tunId} />
+      <TunnelShieldCard tunId={tunId} disabled={locked} />
       <TunnelUptimeCard tunId={tunId} />
       <TunnelTrafficCard tunId={tunId} />
       <TunnelConnsCard tunId={tunId} />

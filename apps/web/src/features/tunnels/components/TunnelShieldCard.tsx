@@ -1,0 +1,152 @@
+import { IpNetText, SHIELD_LIST_MAX, type ShieldBanRow, type ShieldBody } from "@burrow/contract";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Alert, Button, Card, Col, Form, InputNumber, Popconfirm, Row, Select, Switch, Typography } from "antd";
+import { useEffect } from "react";
+import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import { feedback } from "@/lib/feedback";
+import { formatTime } from "@/lib/format";
+import { eachRule } from "@/lib/rules";
+import { liftShieldBan, saveShield, shieldBansQuery, shieldKeys, shieldQuery } from "../shield.api";
+
+/** The form's values: the ban in minutes (the API takes seconds). */
+type ShieldValues = Omit<ShieldBody, "ban_s"> & { ban_min: number };
+
+const toValues = ({ ban_s, ...s }: ShieldBody): ShieldValues => ({ ...s, ban_min: Math.round(ban_s / 60) });
+const toBody = ({ ban_min, ...v }: ShieldValues): ShieldBody => ({ ...v, ban_s: ban_min * 60 });
+
+const listField = {
+  mode: "tags" as const,
+  open: false,
+  suffixIcon: null,
+  tokenSeparators: [",", " ", "\n"],
+};
+
+/**
+ * 访客防护 on the tunnel page: allow and deny lists (IPs and CIDRs, v4 and v6) and the automatic
+ * ban rule, enforced by frps's NewUserConn for tcp and https; the bans in force, each with its
+ * reason and expiry and a 解除 button. http and udp visitors are never announced by frps: the card
+ * says so instead of offering a setting that would do nothing.
+ */
+export function TunnelShieldCard({ tunId, disabled }: { tunId: number; disabled: boolean }) {
+  const qc = useQueryClient();
+  const [form] = Form.useForm<ShieldValues>();
+  const setting = useQuery(shieldQuery(tunId));
+  const bans = useQuery({ ...shieldBansQuery(tunId), enabled: setting.data?.applies === true });
+  const data = setting.data;
+  useEffect(() => {
+    if (data) form.setFieldsValue(toValues(data));
+  }, [data, form]);
+  const save = useMutation({
+    mutationFn: (v: ShieldValues) => saveShield(tunId, toBody(v)),
+    onSuccess: (view) => {
+      qc.setQueryData(shieldKeys.setting(tunId), view);
+      feedback.success("访客防护已保存");
+    },
+  });
+  const lift = useMutation({
+    mutationFn: (banId: number) => liftShieldBan(tunId, banId),
+    onSuccess: () => {
+      feedback.success("已解除封禁");
+      return qc.invalidateQueries({ queryKey: shieldKeys.all });
+    },
+  });
+  const ruleOn = Form.useWatch("rule_enabled", form);
+
+  const columns: ResponsiveColumns<ShieldBanRow> = [
+    { title: "访客 IP", role: "title", dataIndex: "ip", width: 200 },
+    { title: "原因", priority: 2, dataIndex: "reason" },
+    { title: "封禁至", priority: 2, dataIndex: "until", width: 190, render: (v: string) => formatTime(v) },
+    {
+      title: "操作",
+      role: "action",
+      width: 90,
+      render: (_: unknown, row) => (
+        <Popconfirm title={`解除对 ${row.ip} 的封禁？`} okText="解除" onConfirm={() => lift.mutateAsync(row.id)}>
+          <Button size="small" type="link" disabled={disabled}>
+            解除
+          </Button>
+        </Popconfirm>
+      ),
+    },
+  ];
+
+  return (
+    <Card title="访客防护" loading={setting.isPending} className="tunnel-shield-card">
+      {data && !data.applies ? (
+        <Alert
+          type="info"
+          showIcon
+          title="HTTP 与 UDP 隧道不支持访客防护"
+          description="frps 不会就 HTTP、UDP 隧道的每个访客询问控制台，允许/拒绝列表和自动封禁对它们不起作用。TCP、HTTPS 隧道可以使用访客防护。"
+        />
+      ) : (
+        <>
+          <Form<ShieldValues> form={form} layout="vertical" disabled={disabled} onFinish={(v) => save.mutate(v)}>
+            <Row gutter={16}>
+              <Col xs={24} md={12}>
+                <Form.Item
+                  name="allow"
+                  label="允许列表"
+                  extra={`填写后只有这些地址可以连接；IP 或 CIDR 网段，回车添加，最多 ${SHIELD_LIST_MAX} 条`}
+                  rules={[eachRule(IpNetText)]}
+                >
+                  <Select {...listField} placeholder="如：203.0.113.0/24" aria-label="允许列表" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item
+                  name="deny"
+                  label="拒绝列表"
+                  extra="这些地址的连接一律断开；支持 IPv4、IPv6 与 CIDR 网段"
+                  rules={[eachRule(IpNetText)]}
+                >
+                  <Select {...listField} placeholder="如：198.51.100.7、2001:db8::/32" aria-label="拒绝列表" />
+                </Form.Item>
+              </Col>
+            </Row>
+            <Form.Item
+              name="rule_enabled"
+              label="自动封禁"
+              valuePropName="checked"
+              extra="同一地址短时间内新建连接过多时自动封禁（22、3389、5900 端口默认开启）；允许列表中的地址不会被封禁"
+            >
+              <Switch aria-label="自动封禁" />
+            </Form.Item>
+            <Row gutter={16}>
+              <Col xs={24} sm={8}>
+                <Form.Item name="window_s" label="统计时长（秒）" rules={[{ required: true }]}>
+                  <InputNumber min={1} max={86_400} precision={0} disabled={!ruleOn} style={{ width: "100%" }} />
+                </Form.Item>
+              </Col>
+              <Col xs={24} sm={8}>
+                <Form.Item name="conns" label="新建连接超过（次）" rules={[{ required: true }]}>
+                  <InputNumber min={1} max={100_000} precision={0} disabled={!ruleOn} style={{ width: "100%" }} />
+                </Form.Item>
+              </Col>
+              <Col xs={24} sm={8}>
+                <Form.Item name="ban_min" label="封禁时长（分钟）" rules={[{ required: true }]}>
+                  <InputNumber min={1} max={43_200} precision={0} disabled={!ruleOn} style={{ width: "100%" }} />
+                </Form.Item>
+              </Col>
+            </Row>
+            <Button type="primary" htmlType="submit" loading={save.isPending}>
+              保存访客防护
+            </Button>
+          </Form>
+          <Typography.Title level={5} style={{ marginTop: 24 }}>
+            当前封禁
+          </Typography.Title>
+          <ResponsiveTable<ShieldBanRow>
+            rowKey="id"
+            size="small"
+            columns={columns}
+            dataSource={bans.data ?? []}
+            loading={bans.isPending}
+            pagination={false}
+            locale={{ emptyText: "没有被封禁的地址" }}
+          />
+        </>
+      )}
+    </Card>
+  );
+}
