@@ -62,8 +62,8 @@ function vitestSuite(name, workspace, env, args = []) {
 }
 
 /**
- * A suite that mostly waits (the real-frp suite sits out frpc's heartbeats) runs beside the others:
- * its output goes to a file, printed when it ends.
+ * A suite that mostly waits (the real-frp suite sits out frpc's heartbeats), or a short one beside
+ * a suite that mostly waits, runs beside the others: its output goes to a file, printed when it ends.
  */
 function vitestInBackground(name, workspace, args) {
   const out = path.join(tmp, `${name}.json`);
@@ -138,8 +138,11 @@ const realFrp = want("frp")
 const agent = want("agent") ? vitestInBackground("agent", "apps/agent", []) : Promise.resolve();
 if (want("sqlite")) vitestSuite("server-sqlite", "apps/server", { TEST_DB: "sqlite" });
 if (want("postgres")) vitestSuite("server-postgres", "apps/server", { TEST_DB: "postgres" });
-if (want("web")) vitestSuite("web-unit", "apps/web", {});
-if (want("sim")) vitestSuite("frps-sim", "tools/frps-sim", {});
+// The web app's unit tests and the simulator's are short: with one worker each they run beside
+// the browser suite, which mostly waits on one renderer and the server (the second core is idle).
+const beside = want("e2e") ? ["--maxWorkers=1"] : [];
+const webUnit = want("web") ? vitestInBackground("web-unit", "apps/web", beside) : Promise.resolve();
+const sim = want("sim") ? vitestInBackground("frps-sim", "tools/frps-sim", beside) : Promise.resolve();
 if (want("e2e")) {
   const build = run("npm", ["run", "build", "-w", "@burrow/web"]);
   const out = path.join(tmp, "e2e.json");
@@ -160,8 +163,7 @@ if (want("e2e")) {
   suites.push({ name: "e2e", ...c });
 }
 
-await realFrp;
-await agent;
+await Promise.all([realFrp, agent, webUnit, sim]);
 
 if (skips.length) {
   console.log(`\nSkipped (${skips.length}), and why`);
