@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import { nowIso } from "../../shared/time";
 import type { Tx } from "../../shared/tx";
+import { eraseAccountShields } from "./shield";
 import { tunnelAddon, tunnelCustomDomains } from "./tunnels.presenter";
 import { markDeleted } from "./tunnels.repository";
 
@@ -57,7 +58,7 @@ export async function restartAccountTunnels(trx: Tx, uid: number, tunIds: number
 
 /**
  * The erasure: every tunnel of the account is deleted (its traffic history stays, by tun_id and
- * the pseudonymous uid), and the visitor addresses recorded on its connections go.
+ * the pseudonymous uid), and the visitor addresses recorded on its connections and 访客防护 go.
  */
 export async function eraseAccountTunnels(trx: Tx, uid: number): Promise<void> {
   const live = await trx
@@ -69,4 +70,5 @@ export async function eraseAccountTunnels(trx: Tx, uid: number): Promise<void> {
     .execute();
   for (const t of live) await markDeleted(trx, t.tun_id);
   await trx.deleteFrom("tunnel_conns").where("uid", "=", uid).execute();
+  await eraseAccountShields(trx, uid);
 }

@@ -2,7 +2,9 @@ import { ErrorCode, type ShieldBanRow, type ShieldBody, type ShieldView } from "
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../../test/harness";
 import { ALLOW, type PluginCustomer, pluginSuite, userInfo } from "../../../test/plugin-fixtures";
+import { direct } from "../../shared/tx";
 import { frpRuntime } from "../frp/frp.routes";
+import { eraseAccountTunnels } from "./account-data";
 
 /* 访客防护 over the API, enforced by the plugin at NewUserConn (the fast path, as frps calls it). */
 
@@ -137,5 +139,23 @@ describe("at NewUserConn", () => {
     frpRuntime(t.ctx).cache.clear();
     const user = await frpRuntime(t.ctx).cache.user(c.uid);
     expect(user?.tunnels.get(c.tcp.tun_id)?.shield?.bans.map((b) => b.ip)).toEqual(["198.51.100.30"]);
+  });
+});
+
+describe("an account's erasure", () => {
+  it("takes its shield settings and the visitor addresses its bans recorded", async () => {
+    const c = await customer();
+    const keep = await customer();
+    for (const x of [c, keep]) {
+      await put(x, { ...RULE_OFF, deny: ["192.0.2.9"], rule_enabled: true, conns: 1 });
+      await visit(x, "198.51.100.60:1");
+      await visit(x, "198.51.100.60:2");
+    }
+    await flush();
+    await eraseAccountTunnels(direct(t.ctx), c.uid);
+    const left = (table: "tunnel_shields" | "shield_bans") =>
+      t.db.selectFrom(table).select("uid").where("uid", "in", [c.uid, keep.uid]).execute();
+    expect((await left("tunnel_shields")).map((r) => r.uid)).toEqual([keep.uid]);
+    expect((await left("shield_bans")).map((r) => r.uid)).toEqual([keep.uid]);
   });
 });

@@ -216,3 +216,9 @@ export async function recordShieldBans(ctx: AppContext, bans: readonly ShieldBan
       trx.changes.emit("tunnel.changed", { tun_id: b.tun_id, uid: b.uid });
     }
 }
+
+/** The erasure of an account (account-data.ts): its settings and the visitor addresses its bans recorded go. */
+export async function eraseAccountShields(trx: Tx, uid: number): Promise<void> {
+  await trx.deleteFrom("shield_bans").where("uid", "=", uid).execute();
+  await trx.deleteFrom("tunnel_shields").where("uid", "=", uid).execute();
+}
