@@ -158,7 +158,7 @@ export function TunnelScheduleCard({
             <>
               {fields.map((f, i) => (
                 <Space key={f.key} align="baseline" wrap>
-                  <Form.Item name={[f.name, "day"]} rules={fieldRules("星期", { required: true })}>
+                  <Form.Item name={[f.name, "day"]} rules={fieldRules("星期", { required: true, choice: true })}>
                     <Select aria-label={`第 ${i + 1} 个时段的星期`} options={dayOptions} style={{ width: 90 }} />
                   </Form.Item>
                   <Form.Item
