@@ -471,6 +471,9 @@ export function realFrpSuite(version: string) {
       host: string;
       endsAt: number;
       opens: string;
+      /** when frpc first logged the refusal (polled from its start: the check below may run minutes later) */
+      cut: () => number | null;
+      stopWatch: () => void;
     };
 
     it("定时开放: a tunnel inside its weekly window connects and serves (its window's end is checked below)", async () => {
@@ -500,12 +503,26 @@ export function realFrpSuite(version: string) {
           ],
         },
       });
-      expect(set.schedule_note).toBe(`将于 ${shanghai(endsAt).hm} 关闭`);
+      expect(set.schedule_note).toMatch(new RegExp(`^将于 (\\S+ )?${shanghai(endsAt).hm} 关闭$`));
       const cfg = await api<TunnelConfig>("GET", `/user/tun/config?node_id=${node.node_id}`, { token: g.token });
       const file = path.join(dir, "frpc-schedule.toml");
       fs.writeFileSync(file, cfg.toml);
       const client = runFrp(bins.frpc, file);
-      scheduled = { client, tunnel, token: g.token, host: `${host}.frp.test`, endsAt, opens: later.hm };
+      const refusal = new RegExp(`隧道 sched 不在开放时间，将于 (\\S+ )?${later.hm} 开放`);
+      let cutAt: number | null = null;
+      const watch = setInterval(() => {
+        if (cutAt === null && refusal.test(client.log())) cutAt = Date.now();
+      }, 100);
+      scheduled = {
+        client,
+        tunnel,
+        token: g.token,
+        host: `${host}.frp.test`,
+        endsAt,
+        opens: later.hm,
+        cut: () => cutAt,
+        stopWatch: () => clearInterval(watch),
+      };
       await client.waitForLog(/start proxy success/);
       expect((await vhostGet(base + 1, scheduled.host, "/s")).status).toBe(200);
     });
@@ -852,6 +869,26 @@ export function realFrpSuite(version: string) {
       await b.stop();
     });
 
+    it("定时开放: when the window ends the next heartbeat cuts the real session; frpc logs when it opens next", async () => {
+      const { client, tunnel, token, host, endsAt, opens, cut, stopWatch } = scheduled;
+      try {
+        const bound = Math.max(0, endsAt - Date.now()) + (HEARTBEAT_S + 15) * 1000;
+        const at = await waitUntil("frpc logging the closed window's refusal", async () => cut(), bound);
+        expect(at).toBeGreaterThanOrEqual(endsAt);
+        expect(at - endsAt).toBeLessThan((HEARTBEAT_S + 15) * 1000);
+        await waitUntil("the closed tunnel's proxy gone from frps", async () =>
+          (await vhostGet(base + 1, host, "/s")).status === 404 ? true : null,
+        );
+        const row = (await api<Paged<TunnelView>>("GET", "/user/tun?page=1&page_size=50", { token })).list.find(
+          (x) => x.tun_id === tunnel.tun_id,
+        );
+        expect(row?.schedule_note).toMatch(new RegExp(`^将于 (\\S+ )?${opens} 开放$`));
+      } finally {
+        stopWatch();
+        await client.stop();
+      }
+    });
+
     it("PROXY protocol: the local service receives the visitor's address and source port in v1 and v2 (tcp and http), and no header without it", async () => {
       const svc = await proxyProtocolService();
       const { customer: c } = await customerOnPlan({ traffic: 10, bandwidth: 10, tunnel_limit: 4 });
@@ -893,24 +930,6 @@ export function realFrpSuite(version: string) {
       } finally {
         await client.stop();
         svc.close();
-      }
-    });
-
-    it("定时开放: when the window ends the next heartbeat cuts the real session; frpc logs when it opens next", async () => {
-      const { client, tunnel, token, host, endsAt, opens } = scheduled;
-      try {
-        const bound = Math.max(0, endsAt - Date.now()) + (HEARTBEAT_S + 15) * 1000;
-        await client.waitForLog(new RegExp(`隧道 sched 不在开放时间，将于 (\\S+ )?${opens} 开放`), bound);
-        expect(Date.now() - endsAt).toBeLessThan((HEARTBEAT_S + 15) * 1000);
-        await waitUntil("the closed tunnel's proxy gone from frps", async () =>
-          (await vhostGet(base + 1, host, "/s")).status === 404 ? true : null,
-        );
-        const row = (await api<Paged<TunnelView>>("GET", "/user/tun?page=1&page_size=50", { token })).list.find(
-          (x) => x.tun_id === tunnel.tun_id,
-        );
-        expect(row?.schedule_note).toMatch(new RegExp(`^将于 (\\S+ )?${opens} 开放$`));
-      } finally {
-        await client.stop();
       }
     });
 
