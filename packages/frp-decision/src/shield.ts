@@ -70,10 +70,17 @@ interface TunnelMemory {
   version: number;
   bans: Map<string, { until: number; reason: string }>;
   counts: Map<string, { start: number; n: number }>;
+  /** sweep the expired counters when this many are held (doubles while they are all live) */
+  sweepAt: number;
 }
 
 /** Counters kept per tunnel before the expired ones are swept. */
 const SWEEP_AT = 10_000;
+/**
+ * Most addresses counted per tunnel at once: beyond (a flood from more addresses within one window)
+ * a new address is not counted until the window's counters expire; the lists still apply to it.
+ */
+const MAX_COUNTED = 200_000;
 
 function compileList(list: readonly string[]): CompiledList {
   const out: CompiledList = { size: list.length, v4: new Set(), nets: [] };
@@ -172,7 +179,12 @@ export class VisitorShield {
     if (!rule || allowed) return null;
     let count = mem.counts.get(ipText);
     if (!count || now - count.start >= rule.window_s * 1000) {
-      if (!count && mem.counts.size >= SWEEP_AT) this.sweep(mem, rule, now);
+      if (!count && mem.counts.size >= mem.sweepAt) {
+        // at most once per doubling: a flood of new addresses does not sweep on each one
+        this.sweep(mem, rule, now);
+        mem.sweepAt = Math.max(SWEEP_AT, mem.counts.size * 2);
+      }
+      if (!count && mem.counts.size >= MAX_COUNTED) return null;
       count = { start: now, n: 0 };
       mem.counts.set(ipText, count);
     }
@@ -206,7 +218,7 @@ export class VisitorShield {
     }
     if (!mem) {
       if (!ruled) return null;
-      mem = { version, bans: new Map(), counts: new Map() };
+      mem = { version, bans: new Map(), counts: new Map(), sweepAt: SWEEP_AT };
       this.memory.set(tunId, mem);
     }
     return mem;

@@ -116,6 +116,20 @@ describe("the ban rule", () => {
     for (let i = 0; i < 12; i++) expect(s.check(t, "[2001:db8::1]:1", T0 + i * 21_000)).toBeNull();
   });
 
+  it("keeps counting a flood of addresses within the window without sweeping on each new one", () => {
+    const s = new VisitorShield();
+    const t = tunnel(shieldOf({ rule: { conns: 1, window_s: 60, ban_s: 60 } }));
+    let let_in = 0;
+    const t0 = performance.now();
+    for (let i = 0; i < 60_000; i++)
+      if (s.check(t, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}:1`, T0) === null) let_in++;
+    // linear: well under a second; sweeping the live counters on each new address takes many
+    expect(performance.now() - t0).toBeLessThan(3_000);
+    expect(let_in).toBe(60_000);
+    // the first address is still counted: its second connection bans it
+    expect(s.check(t, "10.0.0.0:2", T0)?.ban?.ip).toBe("10.0.0.0");
+  });
+
   it("never bans an address on the allow list", () => {
     const s = new VisitorShield();
     const t = tunnel(shieldOf({ rule, allow: ["203.0.113.0/24"] }));
