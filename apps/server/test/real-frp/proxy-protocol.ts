@@ -38,7 +38,7 @@ function parseHeader(buf: Buffer): { seen: ProxyHeaderSeen; rest: Buffer } | nul
 
 export async function proxyProtocolService(): Promise<{ port: number; close: () => void }> {
   const server = net.createServer((sock) => {
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     let seen: ProxyHeaderSeen | null = null;
     sock.on("data", (chunk) => {
       buf = Buffer.concat([buf, chunk]);

@@ -68,6 +68,7 @@ export async function moveTunnel(ctx: AppContext, uid: number, body: MoveTunnelB
   if (isWeb(cur.protocol) && body.remote_port) throw invalid("remote_port", "http(s) 隧道不使用远程端口");
   const { node, level } = await loadNode(ctx.db, body.node_id);
   const limits = await requireLimits(ctx.db, uid);
-  const draft = editedDraft(cur, isWeb(cur.protocol) ? {} : { remote_port: body.remote_port ?? cur.remote_port });
+  // tcp/udp: the port asked for, else the same number (editedDraft keeps the stored one).
+  const draft = editedDraft(cur, body.remote_port === undefined ? {} : { remote_port: body.remote_port });
   return writeTunnel(ctx, { uid, node, level, limits, tunId: cur.tun_id, check: true, moving: true }, draft);
 }
