@@ -28,6 +28,7 @@ test("a customer creates a tunnel with PROXY protocol, then disables two at once
   await page.getByRole("button", { name: "创建隧道" }).click();
   await expect(page).toHaveURL(/\/tun\/list\/\d+$/);
   await expect(page.getByText('transport.proxyProtocolVersion = "v2"')).toBeVisible();
+  await expect(page.getByText("PROXY 协议 v2")).toBeVisible();
 
   // 批量停用: two rows selected, one call.
   await openSignedIn(page, user.token, "/tun/list");

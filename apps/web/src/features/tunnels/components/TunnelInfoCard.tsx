@@ -43,7 +43,8 @@ export function TunnelInfoCard({ tunnel, locked, toggling, onToggle }: TunnelInf
           <Space size={4}>
             {tunnel.use_encryption ? <Tag>加密</Tag> : null}
             {tunnel.use_compression ? <Tag>压缩</Tag> : null}
-            {!tunnel.use_encryption && !tunnel.use_compression ? "-" : null}
+            {tunnel.proxy_protocol !== "off" ? <Tag>PROXY 协议 {tunnel.proxy_protocol}</Tag> : null}
+            {!tunnel.use_encryption && !tunnel.use_compression && tunnel.proxy_protocol === "off" ? "-" : null}
           </Space>
         </Descriptions.Item>
         <Descriptions.Item label="带宽">
