@@ -57,7 +57,9 @@ export interface ShieldVerdict {
 interface CompiledList {
   size: number;
   v4: Set<number>;
-  nets: IpNet[];
+  /** IPv4 networks as [network, mask] pairs, compared as numbers */
+  nets4: number[];
+  nets6: IpNet[];
 }
 
 interface Compiled {
@@ -83,12 +85,16 @@ const SWEEP_AT = 10_000;
 const MAX_COUNTED = 200_000;
 
 function compileList(list: readonly string[]): CompiledList {
-  const out: CompiledList = { size: list.length, v4: new Set(), nets: [] };
+  const out: CompiledList = { size: list.length, v4: new Set(), nets4: [], nets6: [] };
   for (const text of list) {
     const net = parseIpNet(text);
     if (!net) continue;
-    if (!net.v6 && net.bits === 32) out.v4.add(net.words[0]);
-    else out.nets.push(net);
+    if (net.v6) out.nets6.push(net);
+    else if (net.bits === 32) out.v4.add(net.words[0]);
+    else {
+      const mask = net.bits === 0 ? 0 : (0xffffffff << (32 - net.bits)) >>> 0;
+      out.nets4.push((net.words[0] & mask) >>> 0, mask);
+    }
   }
   return out;
 }
@@ -113,10 +119,13 @@ function fastV4(s: string): number {
 }
 
 function matches(list: CompiledList, v4: number, ip: IpNet | null): boolean {
-  if (v4 >= 0 && list.v4.has(v4)) return true;
-  if (list.nets.length === 0) return false;
-  const addr = ip ?? { v6: false, words: [v4], bits: 32 };
-  for (const net of list.nets) if (ipInNet(addr, net)) return true;
+  if (v4 >= 0) {
+    if (list.v4.has(v4)) return true;
+    const nets = list.nets4;
+    for (let i = 0; i < nets.length; i += 2) if ((v4 & nets[i + 1]) >>> 0 === nets[i]) return true;
+    return false;
+  }
+  if (ip) for (const net of list.nets6) if (ipInNet(ip, net)) return true;
   return false;
 }
 
