@@ -164,6 +164,7 @@ describe("through a route (defineRoute on a bare server, a real endpoint, app.in
     defineRoute(app, ctx, UsersApi.getUserUserInfo, handler ?? (() => answer as typeof user));
     await app.ready();
     const res = await app.inject({ method: "GET", url: "/user/userInfo", headers: { authorization: "Bearer x" } });
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
     return { status: res.statusCode, body: res.json() };
   }
 

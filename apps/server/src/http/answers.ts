@@ -162,6 +162,8 @@ export function answerSerialiser(answer: ZodType): (e: SuccessEnvelope) => strin
   return fn;
 }
 
+const JSON_TYPE = "application/json; charset=utf-8";
+
 /** Sends `data` in the success envelope, written by the endpoint's answer schema where it has one. */
 export function sendAnswer(reply: FastifyReply, ep: Pick<Endpoint, "answer">, data: unknown): FastifyReply {
   const envelope: SuccessEnvelope = { code: "SUCCESS", msg: "ok", data: data ?? null };
@@ -169,7 +171,14 @@ export function sendAnswer(reply: FastifyReply, ep: Pick<Endpoint, "answer">, da
     const write = answerSerialiser(ep.answer);
     // The reply keeps its serialiser: an error answered instead (a failed check, a serialiser that
     // refused the value) is another object, written as it is.
-    reply.serializer((p: unknown) => (p === envelope ? write(envelope) : JSON.stringify(p)));
+    // Fastify names the type itself only for its own serialiser; an error answered instead of the
+    // envelope (a failed check, a value the serialiser refused) clears it and comes through here too.
+    reply.type(JSON_TYPE);
+    reply.serializer((p: unknown) => {
+      if (p === envelope) return write(envelope);
+      reply.type(JSON_TYPE);
+      return JSON.stringify(p);
+    });
   }
   return reply.send(envelope);
 }
