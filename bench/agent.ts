@@ -105,7 +105,9 @@ const until = async <T>(what: string, fn: () => Promise<T | null | undefined | f
 const built = spawnSync(process.execPath, ["build.mjs"], { cwd: AGENT_DIR, encoding: "utf8" });
 if (built.status !== 0) throw new Error(`building the agent failed: ${built.stderr}`);
 const agentPort = await freePort();
-const agentChild = spawn(process.execPath, [path.join(AGENT_DIR, "dist/burrow-agent.mjs")], {
+// BENCH_AGENT_PROF=<dir>: the agent writes a V8 CPU profile there as it exits (what its answers cost).
+const prof = process.env.BENCH_AGENT_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_AGENT_PROF] : [];
+const agentChild = spawn(process.execPath, [...prof, path.join(AGENT_DIR, "dist/burrow-agent.mjs")], {
   env: {
     PATH: process.env.PATH,
     CONSOLE_URL: consoleUrl,

@@ -8,6 +8,10 @@
  *   answer or a crash delivers each event exactly once;
  * - acknowledged events are dropped from memory at once and from the file when it is compacted
  *   (rewritten with the unacknowledged rest, write + fsync + rename);
+ * - the acknowledged seq reaches the meta file at most once a second (two fsyncs each: at every
+ *   acknowledgement they blocked the plugin's answers, bench/agent.ts), and always before a
+ *   compaction: a crash in between only resends events the console skips, and a seq it applied is
+ *   never handed out again (the file still holds every event after the saved seq);
  * - bounded: past `maxBytes` of unacknowledged events (a very long outage), older counter reads
  *   go first (each read is cumulative: the newest one carries the day's totals), then the oldest
  *   visitor records and 连接诊断 decisions and logins; holds, releases and grace changes are never dropped. What was
@@ -33,6 +37,8 @@ interface Held {
 /** Kinds that may be dropped past the bound, in the order they go. */
 const DROPPABLE: readonly AgentEvent["kind"][] = ["counters", "conn", "decision", "login"];
 const COMPACT_BYTES = 4 * 1024 * 1024;
+/** How often at most the acknowledged seq is saved to the meta file. */
+export const META_EVERY_MS = 1000;
 /** Kinds delivered at once; the rest is gathered (Link.deliver). */
 const URGENT: ReadonlySet<AgentEvent["kind"]> = new Set(["hold", "release", "grace"]);
 
@@ -49,6 +55,9 @@ export class Journal {
   private fileBytes: number;
   private fd: number;
   private flushTimer: NodeJS.Timeout | null = null;
+  private metaTimer: NodeJS.Timeout | null = null;
+  /** the acknowledged seq the meta file holds */
+  private savedAcked: number;
   dropped = 0;
   private readonly logFile: string;
   private readonly metaFile: string;
@@ -72,6 +81,7 @@ export class Journal {
     }
     this.stream = meta.stream;
     this.acked = meta.acked;
+    this.savedAcked = meta.acked;
     let maxSeq = meta.acked;
     let text = "";
     try {
@@ -176,8 +186,28 @@ export class Journal {
       n++;
     }
     this.pending.splice(0, n);
-    writeFileAtomic(this.metaFile, JSON.stringify({ stream: this.stream, acked: seq } satisfies Meta));
     if (this.fileBytes > COMPACT_BYTES && this.pendingBytes < this.fileBytes / 2) this.compact();
+    else if (!this.metaTimer) {
+      this.metaTimer = setTimeout(() => {
+        try {
+          this.saveMeta();
+        } catch (err) {
+          this.onError(err as Error);
+        }
+      }, META_EVERY_MS);
+      this.metaTimer.unref();
+    }
+  }
+
+  /** Saves the acknowledged seq (write, fsync, rename). */
+  private saveMeta(): void {
+    if (this.metaTimer) {
+      clearTimeout(this.metaTimer);
+      this.metaTimer = null;
+    }
+    if (this.savedAcked === this.acked) return;
+    writeFileAtomic(this.metaFile, JSON.stringify({ stream: this.stream, acked: this.acked } satisfies Meta));
+    this.savedAcked = this.acked;
   }
 
   /** Past the bound: drop the droppable kinds, oldest first, until back under it. */
@@ -212,6 +242,8 @@ export class Journal {
 
   /** Rewrites the file with the unacknowledged events only. */
   private compact(): void {
+    // the events it leaves out are below the saved seq first: a restart must not hand theirs out again
+    this.saveMeta();
     const data = this.pending.map((h) => h.line).join("");
     fs.closeSync(this.fd);
     writeFileAtomic(this.logFile, data);
@@ -223,6 +255,7 @@ export class Journal {
 
   close(): void {
     this.flush();
+    this.saveMeta();
     fs.closeSync(this.fd);
   }
 }

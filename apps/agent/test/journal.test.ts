@@ -3,8 +3,8 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Journal } from "../src/journal";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { Journal, META_EVERY_MS } from "../src/journal";
 import {
   customer,
   type FakeConsole,
@@ -70,6 +70,54 @@ describe("journal", () => {
     again.ack(last);
     again.close();
     expect(new Journal(dir, 4000).batch(1000, 1 << 20).map((e) => e.seq)).toEqual([last + 1]);
+  });
+});
+
+describe("the journal's acknowledged seq", () => {
+  const grace = { kind: "grace", data: { state: "left", policy: "keep" } } as const;
+  const savedAcked = (dir: string) =>
+    (JSON.parse(fs.readFileSync(path.join(dir, "journal.meta.json"), "utf8")) as { acked: number }).acked;
+
+  it("reaches the meta file once a second, not at every acknowledgement; a crash before that resends and never reuses a seq", () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const dir = tmp();
+      const j = new Journal(dir, 1 << 20);
+      const seqs = Array.from({ length: 5 }, () => j.append(grace, true));
+      j.ack(seqs[2]);
+      j.ack(seqs[4]);
+      expect(savedAcked(dir)).toBe(0);
+      // the process dies here: the events acknowledged since come again (the console skips them)
+      const crashed = new Journal(dir, 1 << 20);
+      expect(crashed.batch(100, 1 << 20).map((e) => e.seq)).toEqual(seqs);
+      expect(crashed.append(grace, true)).toBe(seqs[4] + 1);
+      vi.advanceTimersByTime(META_EVERY_MS);
+      expect(savedAcked(dir)).toBe(seqs[4]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("is saved before a compaction drops the acknowledged events: after a crash the next seq is past every applied one", () => {
+    const dir = tmp();
+    const j = new Journal(dir, 64 << 20);
+    const pad = "x".repeat(1000);
+    let last = 0;
+    for (let i = 0; i < 4500; i++)
+      last = j.append(
+        {
+          kind: "conn",
+          data: { tun_id: 1, uid: 1, proxy_type: "tcp", remote_addr: pad, ip: "1.2.3.4", at: i },
+        },
+        false,
+      );
+    j.flush();
+    j.ack(last); // over 4 MB, all acknowledged: compacted to nothing
+    expect(fs.statSync(path.join(dir, "journal.ndjson")).size).toBe(0);
+    expect(savedAcked(dir)).toBe(last);
+    const crashed = new Journal(dir, 64 << 20);
+    expect(crashed.batch(100, 1 << 20)).toEqual([]);
+    expect(crashed.append(grace, true)).toBe(last + 1);
   });
 });
 
