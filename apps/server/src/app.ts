@@ -237,12 +237,12 @@ export async function buildApp(
     orderHooks: MODULES.flatMap((m) => m.orderHooks ?? []),
     nodeDeletedHooks: MODULES.flatMap((m) => m.nodeDeletedHooks ?? []),
     tunnelStartGuards: MODULES.flatMap((m) => m.tunnelStartGuards ?? []),
+    publishGuards: MODULES.flatMap((m) => m.publishGuards ?? []),
     eventHandlers: MODULES.flatMap((m) => m.eventHandlers ?? []),
     metrics: createMetrics(),
     domains: domainGate(config),
     modules: MODULES,
     state: new Map(),
-    publishGuards: MODULES.flatMap((m) => m.publishGuards ?? []),
   };
   for (const m of MODULES) for (const s of m.state ?? []) s.init(ctx);
   for (const m of MODULES) m.setup?.(ctx);

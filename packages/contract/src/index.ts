@@ -37,6 +37,7 @@ export * from "./store-fields";
 export * from "./subscriptions";
 export * from "./tickets";
 export * from "./traffic";
+export * from "./tunnel-batch";
 export * from "./tunnel-schedule";
 export * from "./tunnels";
 export * from "./uptime";

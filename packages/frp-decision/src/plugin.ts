@@ -147,8 +147,6 @@ export class FrpPlugin {
    * heartbeat refusal. Entries go with CloseProxy; one per tunnel at most.
    */
   private readonly admitted = new Map<number, number>();
-  /** 访客防护's counters and the bans this process decided (per process: docs/shield.md). */
-  readonly shield = new VisitorShield();
   /**
    * The session (run id) each proxy was admitted to as its tunnel's holder, by node (movedKey): a
    * tunnel moved to another node (POST /user/tun/move) is still served by the old node's frps
@@ -157,6 +155,8 @@ export class FrpPlugin {
    * entry frps never closed, after a crash, refuses one heartbeat at most).
    */
   private readonly heldAt = new Map<number, string>();
+  /** 访客防护's counters and the bans this process decided (per process: docs/shield.md). */
+  readonly shield = new VisitorShield();
 
   constructor(
     private readonly cache: DecisionState,

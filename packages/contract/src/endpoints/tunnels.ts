@@ -16,6 +16,8 @@ import {
   type ShieldView,
   ShieldViewAnswer,
 } from "../shield";
+import { MoveTunnelBody, TunnelBatchBody, type TunnelBatchResult, TunnelBatchResultAnswer } from "../tunnel-batch";
+import { TunnelScheduleBody } from "../tunnel-schedule";
 import {
   AbuseReportBody,
   AdminTunnelListQuery,
@@ -24,8 +26,6 @@ import {
   CreateIllegalRuleBody,
   CreateTunnelBody,
   DeleteIllegalRuleBody,
-import { MoveTunnelBody, TunnelBatchBody, type TunnelBatchResult, TunnelBatchResultAnswer } from "../tunnel-batch";
-import { TunnelScheduleBody } from "../tunnel-schedule";
   DeleteTunnelBody,
   HandleIllegalBody,
   type IllegalFlagRow,

@@ -47,6 +47,7 @@ import * as accountDeletion from "./2026-11-28T09-50_account_deletion";
 import * as assistantNoticesRetired from "./2026-11-28T13-01_assistant_notices_retired";
 import * as visitorShield from "./2026-11-28T13-03_visitor_shield";
 import * as tunnelSchedule from "./2026-11-28T13-04_tunnel_schedule";
+import * as tunnelProxyProtocol from "./2026-11-28T13-05_tunnel_proxy_protocol";
 import * as reachChecks from "./2026-11-28T13-06_reach_checks";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
@@ -98,6 +99,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T09-50_account_deletion": accountDeletion,
   "2026-11-28T13-03_visitor_shield": visitorShield,
   "2026-11-28T13-04_tunnel_schedule": tunnelSchedule,
+  "2026-11-28T13-05_tunnel_proxy_protocol": tunnelProxyProtocol,
   "2026-11-28T13-06_reach_checks": reachChecks,
   "2026-11-28T13-01_assistant_notices_retired": assistantNoticesRetired,
 };
