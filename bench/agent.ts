@@ -202,7 +202,9 @@ async function measure(name: Load) {
   collect();
   const l = loads[name];
   const cpu0 = process.cpuUsage();
-  const agentCpu0 = childCpuUs(agentChild.pid);
+  // the process answering, when it is one of ours: the agent or the bare route
+  const server = l.url === agentUrl ? agentChild : l.url === bareUrl ? bareChild : null;
+  const serverCpu0 = childCpuUs(server?.pid);
   const t0 = performance.now();
   const r = await inChild<PacedResult>({
     paced: {
@@ -219,16 +221,14 @@ async function measure(name: Load) {
   const cpu = process.cpuUsage(cpu0);
   const wallMs = performance.now() - t0;
   const sent = Math.round(RATE * (SECONDS + WARMUP_SECONDS));
-  const agentCpu1 = childCpuUs(agentChild.pid);
-  // the agent's own CPU per request while it answers (its idle cost, a ping in 15 s, is noise)
-  const agentCpuPerReq =
-    l.url === agentUrl && agentCpu0 !== null && agentCpu1 !== null
-      ? Number(((agentCpu1 - agentCpu0) / sent).toFixed(1))
-      : null;
+  const serverCpu1 = childCpuUs(server?.pid);
+  // the answering process's own CPU per request (the agent's idle cost, a ping in 15 s, is noise)
+  const serverCpuPerReq =
+    server && serverCpu0 !== null && serverCpu1 !== null ? Number(((serverCpu1 - serverCpu0) / sent).toFixed(1)) : null;
   return {
     ...r,
     console_cpu_us: cpu.user + cpu.system,
-    agent_cpu_us_per_req: agentCpuPerReq,
+    server_cpu_us_per_req: serverCpuPerReq,
     wall_ms: Math.round(wallMs),
     sent,
   };
@@ -256,6 +256,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 const names = Object.keys(loads) as Load[];
+const ratio = (a: number, b: number) => Number((a / Math.max(b, 0.001)).toFixed(2));
 const p99 = Object.fromEntries(names.map((n) => [n, median(rounds.map((r) => r[n].p99))])) as Record<Load, number>;
 const cpuPerOp = (m: Measured) => Math.max(0, (m.console_cpu_us - idleUsPerMs * m.wall_ms) / m.sent);
 const consoleCpu = Object.fromEntries(
@@ -280,8 +281,18 @@ report("agent", {
   console_idle_cpu_us_per_s: Math.round(idleUsPerMs * 1000),
   console_cpu_us_per_op: consoleCpu,
   agent_cpu_us_per_op: {
-    new_user_conn: median(rounds.map((r) => r.agent_new_user_conn.agent_cpu_us_per_req ?? 0)),
-    mixed_1_1_8: median(rounds.map((r) => r.agent_mixed_1_1_8.agent_cpu_us_per_req ?? 0)),
+    new_user_conn: median(rounds.map((r) => r.agent_new_user_conn.server_cpu_us_per_req ?? 0)),
+    mixed_1_1_8: median(rounds.map((r) => r.agent_mixed_1_1_8.server_cpu_us_per_req ?? 0)),
+  },
+  bare_cpu_us_per_op: median(rounds.map((r) => r.bare.server_cpu_us_per_req ?? 0)),
+  // the ratios to the bare route in the same run: what a machine's speed and load cancel out of
+  agent_over_bare: {
+    p99_new_user_conn: ratio(p99.agent_new_user_conn, p99.bare),
+    p99_mixed_1_1_8: ratio(p99.agent_mixed_1_1_8, p99.bare),
+    cpu_new_user_conn: ratio(
+      median(rounds.map((r) => r.agent_new_user_conn.server_cpu_us_per_req ?? 0)),
+      median(rounds.map((r) => r.bare.server_cpu_us_per_req ?? 0)),
+    ),
   },
   console_cpu_direct_over_agent: Number(
     (consoleCpu.direct_mixed_1_1_8 / Math.max(0.1, consoleCpu.agent_mixed_1_1_8)).toFixed(1),
@@ -297,7 +308,8 @@ report("agent", {
 });
 console.log(
   `\nagent: p99 at ${RATE} req/s — bare route ${p99.bare} ms, agent ${p99.agent_new_user_conn} ms (NewUserConn) / ${p99.agent_mixed_1_1_8} ms (mix 1:1:8), direct mode ${p99.direct_mixed_1_1_8} ms (target ≤ ${P99_MAX_MS}); ` +
-    `console CPU per op ${consoleCpu.direct_mixed_1_1_8} µs direct vs ${consoleCpu.agent_mixed_1_1_8} µs agent (mix 1:1:8); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`,
+    `console CPU per op ${consoleCpu.direct_mixed_1_1_8} µs direct vs ${consoleCpu.agent_mixed_1_1_8} µs agent (mix 1:1:8); ` +
+    `CPU per answer: agent ${median(rounds.map((r) => r.agent_new_user_conn.server_cpu_us_per_req ?? 0))} µs, bare route ${median(rounds.map((r) => r.bare.server_cpu_us_per_req ?? 0))} µs (NewUserConn); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`,
 );
 
 for (const c of children) c.kill("SIGTERM");
