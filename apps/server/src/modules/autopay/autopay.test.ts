@@ -96,7 +96,17 @@ describe("auto-renewal", () => {
   });
 
   it("with too little balance places no order, says so once a day, and renews once the balance allows", async () => {
-    const { u, sub, end } = await customerOnPlan(300);
+    const { u, sub } = await customerOnPlan(300);
+    // The plan ends at noon Shanghai (04:00 UTC) ten days from now: 20 h and 8 h before the end then
+    // fall on two Shanghai days whatever the hour the test runs at (an end near midnight has its
+    // whole last day on one date).
+    const today = new Date();
+    const end = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + 10, 4);
+    await t.db
+      .updateTable("subscriptions")
+      .set({ end_at: new Date(end).toISOString() })
+      .where("id", "=", sub.id)
+      .execute();
     await setRenewal(u.token, { subscription_id: sub.id, enabled: true });
     const day1 = new Date(end - 20 * 3_600_000);
     expect((await runAutoRenewals(t.ctx, day1)).failed).toBe(1);
