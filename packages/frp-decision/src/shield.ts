@@ -17,6 +17,7 @@ export interface ShieldRule {
 
 /** A ban the console knows of (written by a process that decided it): applies in every process. */
 export interface ShieldBanWire {
+  /** the visitor key banned: an IPv4 address or an IPv6 /64 ("2001:db8:2:7::/64"; older rows: one address) */
   ip: string;
   until_ms: number;
   reason: string;
@@ -65,6 +66,8 @@ interface CompiledList {
 interface Compiled {
   allow: CompiledList;
   deny: CompiledList;
+  /** the console's bans by visitor key (the last one to expire wins) */
+  bans: Map<string, ShieldBanWire>;
 }
 
 /** What one process remembers of one tunnel's visitors. */
@@ -74,6 +77,8 @@ interface TunnelMemory {
   counts: Map<string, { start: number; n: number }>;
   /** sweep the expired counters when this many are held (doubles while they are all live) */
   sweepAt: number;
+  /** when the expired bans were last forgotten at the ban cap */
+  bansSweptAt: number;
 }
 
 /** Counters kept per tunnel before the expired ones are swept. */
@@ -83,14 +88,40 @@ const SWEEP_AT = 10_000;
  * a new address is not counted until the window's counters expire; the lists still apply to it.
  */
 const MAX_COUNTED = 200_000;
+/**
+ * Most bans in force per tunnel (the console's plus this process's): past it the rule bans no more
+ * (refusing still applies to those banned), so a botnet cannot grow the ban table, the entry every
+ * agent is streamed and the reload behind each ban without bound (review 5 F2). The console's
+ * writer holds the same cap across processes.
+ */
+export const SHIELD_BAN_CAP = 1000;
+
+/**
+ * The key a visitor is counted and banned by: an IPv4 address as it is, an IPv6 address by its /64
+ * (one subscriber's network: an attacker rotating addresses inside it is one visitor).
+ */
+export function visitorKey(ip: IpNet): string {
+  if (!ip.v6) return ipv4Text(ip.words[0]);
+  const [a, b] = ip.words;
+  return `${(a >>> 16).toString(16)}:${(a & 0xffff).toString(16)}:${(b >>> 16).toString(16)}:${(b & 0xffff).toString(16)}::/64`;
+}
+
+const ipv4Text = (n: number) => `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+
+/** The IPv4-mapped block ::ffff:0:0 (any address in ::ffff:0:0/96 stands for an IPv4 visitor). */
+const MAPPED: IpNet = { v6: true, words: [0, 0, 0xffff, 0], bits: 128 };
 
 function compileList(list: readonly string[]): CompiledList {
   const out: CompiledList = { size: list.length, v4: new Set(), nets4: [], nets6: [] };
   for (const text of list) {
     const net = parseIpNet(text);
     if (!net) continue;
-    if (net.v6) out.nets6.push(net);
-    else if (net.bits === 32) out.v4.add(net.words[0]);
+    if (net.v6) {
+      out.nets6.push(net);
+      // A network that holds all of ::ffff:0:0/96 (::/0, ::ffff:0:0/95, …) holds every IPv4 visitor
+      // in mapped form: it matches them too, as it says (review 5 F5; docs/shield.md).
+      if (net.bits <= 96 && ipInNet(MAPPED, net)) out.nets4.push(0, 0);
+    } else if (net.bits === 32) out.v4.add(net.words[0]);
     else {
       const mask = net.bits === 0 ? 0 : (0xffffffff << (32 - net.bits)) >>> 0;
       out.nets4.push((net.words[0] & mask) >>> 0, mask);
@@ -150,17 +181,25 @@ export class VisitorShield {
   ): ShieldVerdict | null {
     const shield = t.shield;
     if (!shield) return null;
-    const ipText = visitorIp(addr);
+    let ipText = visitorIp(addr);
+    // a zoned link-local address (fe80::1%eth0) is its address: the zone names only the interface
+    const zone = ipText.indexOf("%");
+    if (zone > 0) ipText = ipText.slice(0, zone);
     let v4 = fastV4(ipText);
     let ip = v4 >= 0 ? null : parseIpNet(ipText);
+    // the key it is counted and banned by (visitorKey); the common IPv4 visitor's is its text
+    let key = ipText;
     // an IPv4-mapped IPv6 address is its IPv4 address
     if (ip && !ip.v6) {
       v4 = ip.words[0];
       ip = null;
-    }
+      key = ipv4Text(v4);
+    } else if (ip) key = visitorKey(ip);
     let c = this.compiled.get(shield);
     if (!c) {
-      c = { allow: compileList(shield.allow), deny: compileList(shield.deny) };
+      const bans = new Map<string, ShieldBanWire>();
+      for (const b of shield.bans) if ((bans.get(b.ip)?.until_ms ?? 0) < b.until_ms) bans.set(b.ip, b);
+      c = { allow: compileList(shield.allow), deny: compileList(shield.deny), bans };
       this.compiled.set(shield, c);
     }
     // An address that is not an IP (frps had none to give) matches no list and is not counted;
@@ -173,20 +212,20 @@ export class VisitorShield {
     const allowed = c.allow.size > 0 && matches(c.allow, v4, ip);
     if (c.allow.size > 0 && !allowed)
       return { reason: `访客 ${ipText} 不在隧道 ${t.tun_name} 的允许列表中`, ban: null };
-    for (const b of shield.bans)
-      if (b.ip === ipText && b.until_ms > now)
-        return { reason: this.bannedReason(ipText, b.until_ms, b.reason), ban: null };
+    // a ban by key, or one of a single IPv6 address recorded before bans went by /64
+    const held = c.bans.get(key) ?? (ip ? c.bans.get(ipText) : undefined);
+    if (held && held.until_ms > now) return { reason: this.bannedReason(key, held.until_ms, held.reason), ban: null };
     const rule = shield.rule;
     const mem = this.memoryOf(t.tun_id, shield.version, rule !== null);
     if (!mem) return null;
-    const own = mem.bans.get(ipText);
+    const own = mem.bans.get(key);
     if (own) {
-      if (own.until > now) return { reason: this.bannedReason(ipText, own.until, own.reason), ban: null };
-      mem.bans.delete(ipText);
+      if (own.until > now) return { reason: this.bannedReason(key, own.until, own.reason), ban: null };
+      mem.bans.delete(key);
     }
     // Addresses on the allow list are trusted: the rule never bans them.
     if (!rule || allowed) return null;
-    let count = mem.counts.get(ipText);
+    let count = mem.counts.get(key);
     if (!count || now - count.start >= rule.window_s * 1000) {
       if (!count && mem.counts.size >= mem.sweepAt) {
         // at most once per doubling: a flood of new addresses does not sweep on each one
@@ -195,16 +234,25 @@ export class VisitorShield {
       }
       if (!count && mem.counts.size >= MAX_COUNTED) return null;
       count = { start: now, n: 0 };
-      mem.counts.set(ipText, count);
+      mem.counts.set(key, count);
     }
     if (++count.n <= rule.conns) return null;
-    mem.counts.delete(ipText);
+    // Past the cap the visitor is let through uncounted-for: the cap bounds the table, the lists still hold.
+    if (shield.bans.length + mem.bans.size >= SHIELD_BAN_CAP) {
+      // forget this process's expired bans, at most once a second (not on each visitor past the cap)
+      if (now - mem.bansSweptAt >= 1000) {
+        mem.bansSweptAt = now;
+        for (const [k, b] of mem.bans) if (b.until <= now) mem.bans.delete(k);
+      }
+      if (shield.bans.length + mem.bans.size >= SHIELD_BAN_CAP) return null;
+    }
+    mem.counts.delete(key);
     const reason = `${rule.window_s} 秒内新建连接超过 ${rule.conns} 次`;
     const until = now + rule.ban_s * 1000;
-    mem.bans.set(ipText, { until, reason });
+    mem.bans.set(key, { until, reason });
     return {
-      reason: this.bannedReason(ipText, until, reason),
-      ban: { tun_id: t.tun_id, uid: t.uid, node_id: t.node_id, ip: ipText, reason, at: now, until },
+      reason: this.bannedReason(key, until, reason),
+      ban: { tun_id: t.tun_id, uid: t.uid, node_id: t.node_id, ip: key, reason, at: now, until },
     };
   }
 
@@ -227,7 +275,7 @@ export class VisitorShield {
     }
     if (!mem) {
       if (!ruled) return null;
-      mem = { version, bans: new Map(), counts: new Map(), sweepAt: SWEEP_AT };
+      mem = { version, bans: new Map(), counts: new Map(), sweepAt: SWEEP_AT, bansSweptAt: 0 };
       this.memory.set(tunId, mem);
     }
     return mem;

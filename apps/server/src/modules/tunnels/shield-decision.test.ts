@@ -1,5 +1,5 @@
 import { ipInNet, parseIpNet } from "@burrow/contract";
-import { type TunnelShield, VisitorShield } from "@burrow/frp-decision";
+import { SHIELD_BAN_CAP, type TunnelShield, VisitorShield } from "@burrow/frp-decision";
 import { describe, expect, it } from "vitest";
 
 /* 访客防护's decision (packages/frp-decision/src/shield.ts) with a controllable clock: no app, no database. */
@@ -72,6 +72,30 @@ describe("the lists", () => {
     expect(s.check(t, "10.9.9.9:1", T0)?.reason).toContain("拒绝列表");
   });
 
+  it("matches a zoned IPv6 visitor by its address without the zone", () => {
+    const s = new VisitorShield();
+    const t = tunnel(shieldOf({ deny: ["fe80::/10"] }));
+    expect(s.check(t, "[fe80::1%eth0]:22", T0)?.reason).toBe("访客 fe80::1 在隧道 ssh 的拒绝列表中");
+    expect(s.check(t, "[fe80::1]:22", T0)).not.toBeNull();
+    const allow = tunnel(shieldOf({ allow: ["fe80::/10"] }));
+    expect(s.check(allow, "[fe80::1%25eth0]:22", T0)).toBeNull();
+  });
+
+  it("matches IPv4 visitors by IPv6 networks that hold them in mapped form (::/0, ::ffff:0:0/96 and shorter)", () => {
+    const s = new VisitorShield();
+    for (const net of ["::/0", "::ffff:0:0/96", "::ffff:0:0/95", "::/80"]) {
+      const t = tunnel(shieldOf({ deny: [net] }));
+      expect(s.check(t, "203.0.113.9:1", T0)?.reason, net).toContain("拒绝列表");
+      expect(s.check(t, "[::ffff:203.0.113.9]:1", T0)?.reason, net).toContain("拒绝列表");
+    }
+    // ::/0 is every address, IPv6 too; a network beside the mapped block holds no IPv4 visitor
+    expect(s.check(tunnel(shieldOf({ deny: ["::/0"] })), "[2001:db8::1]:1", T0)).not.toBeNull();
+    for (const net of ["2001:db8::/32", "::ffff:0:0/97", "::1:0:0/96", "64:ff9b::/96"])
+      expect(s.check(tunnel(shieldOf({ deny: [net] })), "203.0.113.9:1", T0), net).toBeNull();
+    // on an allow list, ::/0 lets IPv4 visitors in as well
+    expect(s.check(tunnel(shieldOf({ allow: ["::/0"] })), "203.0.113.9:1", T0)).toBeNull();
+  });
+
   it("checks a 100-entry list by the numbers, not the text", () => {
     const s = new VisitorShield();
     const deny = Array.from({ length: 100 }, (_, i) => (i % 2 ? `192.0.${i}.0/24` : `198.18.0.${i}`));
@@ -128,6 +152,58 @@ describe("the ban rule", () => {
     expect(let_in).toBe(60_000);
     // the first address is still counted: its second connection bans it
     expect(s.check(t, "10.0.0.0:2", T0)?.ban?.ip).toBe("10.0.0.0");
+  });
+
+  it("counts and bans IPv6 visitors by their /64: addresses rotated inside it are one visitor", () => {
+    const s = new VisitorShield();
+    const t = tunnel(shieldOf({ rule: { conns: 1, window_s: 86_400, ban_s: 3600 } }));
+    const bans: string[] = [];
+    let let_in = 0;
+    for (let i = 1; i <= 1000; i++) {
+      const v = s.check(t, `[2001:db8:2:7::${i.toString(16)}]:1`, T0);
+      if (v === null) let_in++;
+      else if (v.ban) bans.push(v.ban.ip);
+    }
+    expect(bans).toEqual(["2001:db8:2:7::/64"]);
+    expect(let_in).toBe(1);
+    expect(s.bansOf(7, T0)).toEqual(["2001:db8:2:7::/64"]);
+    // the next /64 is another visitor
+    expect(s.check(t, "[2001:db8:2:8::1]:1", T0)).toBeNull();
+    // the console's ban of a /64 holds every address in it (and one of a single address, as older rows are)
+    const held = tunnel(
+      shieldOf({
+        bans: [
+          { ip: "2001:db8:2:7::/64", until_ms: T0 + 1000, reason: "x" },
+          { ip: "2001:db8:9::5", until_ms: T0 + 1000, reason: "x" },
+        ],
+      }),
+    );
+    expect(s.check(held, "[2001:db8:2:7:ffff::1]:1", T0)?.reason).toContain("2001:db8:2:7::/64 已被自动封禁");
+    expect(s.check(held, "[2001:db8:9::5]:1", T0)).not.toBeNull();
+    expect(s.check(held, "[2001:db8:2:8::1]:1", T0)).toBeNull();
+  });
+
+  it("stops banning at the cap of bans in force per tunnel (the console's count too)", () => {
+    const s = new VisitorShield();
+    const consoleBans = Array.from({ length: 10 }, (_, i) => ({
+      ip: `198.51.100.${i}`,
+      until_ms: T0 + 9e6,
+      reason: "x",
+    }));
+    const t = tunnel(shieldOf({ rule: { conns: 1, window_s: 60, ban_s: 3600 }, bans: consoleBans }));
+    let banned = 0;
+    for (let i = 0; i < SHIELD_BAN_CAP + 500; i++) {
+      const addr = `10.0.${i >> 8}.${i & 255}:1`;
+      s.check(t, addr, T0);
+      if (s.check(t, addr, T0)?.ban) banned++;
+    }
+    expect(banned).toBe(SHIELD_BAN_CAP - 10);
+    expect(s.bansOf(7, T0)).toHaveLength(SHIELD_BAN_CAP - 10);
+    // the banned stay refused; once its bans expire the rule bans again
+    expect(s.check(t, "10.0.0.0:1", T0)).not.toBeNull();
+    const later = T0 + 3_600_000;
+    s.check(t, "10.9.0.1:1", later);
+    expect(s.check(t, "10.9.0.1:1", later)?.ban?.ip).toBe("10.9.0.1");
   });
 
   it("never bans an address on the allow list", () => {
