@@ -69,7 +69,7 @@ test("访客防护: a deny list and the ban rule set on the tunnel page refuse v
   // The ban is written behind the decision (about a second): the list shows it once there.
   const bans = () =>
     call(TunnelsApi.getUserTunTunidShieldBans, { token: user.token, params: { tunid: tunnel.tun_id } });
-  await expect.poll(async () => (await bans()).map((b) => b.ip), { timeout: 15_000 }).toEqual(["203.0.113.20"]);
+  await expect.poll(async () => (await bans()).list.map((b) => b.ip), { timeout: 15_000 }).toEqual(["203.0.113.20"]);
   await page.reload();
   await expect(card.getByRole("row").filter({ hasText: "203.0.113.20" })).toContainText("2 次", { timeout: 30_000 });
   await card.getByRole("row").filter({ hasText: "203.0.113.20" }).getByRole("button", { name: "解除" }).click();

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { int, time } from "./answers";
+import { PageQuery } from "./common";
 
 /*
  * 访客防护 (visitor shield): per-tunnel allow and deny lists and an automatic ban rule, enforced by
@@ -102,6 +103,11 @@ export const SHIELD_LIST_MAX = 200;
 export const SHIELD_DEFAULT_PORTS: readonly number[] = [22, 3389, 5900];
 /** The ban rule's defaults: more than 20 new connections from one address in 60 s → banned for an hour. */
 export const SHIELD_DEFAULT_RULE = Object.freeze({ conns: 20, window_s: 60, ban_s: 3600 });
+/**
+ * Most bans in force per tunnel: past it the rule bans no more until some expire or are lifted
+ * (the lists still apply). The plugin (frp-decision SHIELD_BAN_CAP) and the console's writer hold it.
+ */
+export const SHIELD_BAN_CAP = 1000;
 /** Tunnel types whose visitors frps announces (NewUserConn): the shield applies only to these. */
 export const SHIELD_PROTOCOLS: readonly string[] = ["tcp", "https", "stcp"];
 
@@ -134,15 +140,23 @@ export interface ShieldView extends ShieldBody {
   applies: boolean;
   /** no setting saved yet: the defaults for the tunnel's port are shown */
   defaults: boolean;
+  /** bans in force now */
+  bans: number;
+  /** SHIELD_BAN_CAP: at it the rule bans no more */
+  ban_cap: number;
 }
 
 export interface ShieldBanRow {
   id: number;
+  /** an IPv4 address, or the IPv6 /64 banned ("2001:db8:2:7::/64") */
   ip: string;
   reason: string;
   created_at: string;
   until: string;
 }
+
+/** GET /user/tun/{tunid}/shield/bans: a page of the bans in force */
+export const ShieldBansQuery = PageQuery;
 
 /** DELETE /user/tun/{tunid}/shield/bans/{banid} */
 export const ShieldBanParams = z.object({
@@ -159,6 +173,8 @@ export const ShieldViewAnswer = z.strictObject({
   ban_s: int(),
   applies: z.boolean().describe("frps asks about this tunnel's visitors (tcp, https, stcp)"),
   defaults: z.boolean().describe("nothing saved yet: the defaults for the tunnel's port"),
+  bans: int().describe("bans in force now"),
+  ban_cap: int().describe("most bans in force per tunnel: at it the ban rule bans no more"),
 });
 
 export const ShieldBanRowAnswer = z.strictObject({

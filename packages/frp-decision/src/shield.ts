@@ -3,7 +3,7 @@
  * NewUserConn from memory. The lists and the console's bans travel in the tunnel entry (so the node
  * agent has them); the rule's counters and the bans a process decides itself are that process's own.
  */
-import { type IpNet, ipInNet, parseIpNet } from "@burrow/contract";
+import { type IpNet, ipInNet, parseIpNet, SHIELD_BAN_CAP } from "@burrow/contract";
 import { visitorIp } from "./state";
 
 export interface ShieldRule {
@@ -88,13 +88,6 @@ const SWEEP_AT = 10_000;
  * a new address is not counted until the window's counters expire; the lists still apply to it.
  */
 const MAX_COUNTED = 200_000;
-/**
- * Most bans in force per tunnel (the console's plus this process's): past it the rule bans no more
- * (refusing still applies to those banned), so a botnet cannot grow the ban table, the entry every
- * agent is streamed and the reload behind each ban without bound (review 5 F2). The console's
- * writer holds the same cap across processes.
- */
-export const SHIELD_BAN_CAP = 1000;
 
 /**
  * The key a visitor is counted and banned by: an IPv4 address as it is, an IPv6 address by its /64
@@ -237,7 +230,9 @@ export class VisitorShield {
       mem.counts.set(key, count);
     }
     if (++count.n <= rule.conns) return null;
-    // Past the cap the visitor is let through uncounted-for: the cap bounds the table, the lists still hold.
+    // Past SHIELD_BAN_CAP (the console's bans and this process's) the rule bans no more, so a botnet
+    // cannot grow the ban table, the entry streamed to agents and the reload behind each ban without
+    // bound (review 5 F2); the lists and the bans in force still hold.
     if (shield.bans.length + mem.bans.size >= SHIELD_BAN_CAP) {
       // forget this process's expired bans, at most once a second (not on each visitor past the cap)
       if (now - mem.bansSweptAt >= 1000) {

@@ -12,6 +12,7 @@ import {
   ShieldBanParams,
   type ShieldBanRow,
   ShieldBanRowAnswer,
+  ShieldBansQuery,
   ShieldBody,
   type ShieldView,
   ShieldViewAnswer,
@@ -240,14 +241,15 @@ export const TunnelsApi = {
     params: TunIdParams,
     body: ShieldBody,
   }),
-  getUserTunTunidShieldBans: endpoint<ShieldBanRow[]>()({
+  getUserTunTunidShieldBans: endpoint<Paged<ShieldBanRow>>()({
     method: "GET",
     url: "/user/tun/:tunid/shield/bans",
     access: "user",
     scope: "tunnels:read",
-    answer: z.array(ShieldBanRowAnswer),
-    summary: "访客防护: the addresses banned now, with reason and expiry",
+    answer: pagedAnswer(ShieldBanRowAnswer),
+    summary: "访客防护: the addresses (IPv6: /64 networks) banned now, with reason and expiry, latest expiry first",
     params: TunIdParams,
+    query: ShieldBansQuery,
   }),
   deleteUserTunTunidShieldBansBanid: endpoint<null>()({
     method: "DELETE",

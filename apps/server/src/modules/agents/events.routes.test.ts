@@ -1,4 +1,4 @@
-import type { ShieldBanRow } from "@burrow/contract";
+import type { Paged, ShieldBanRow } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestNode, createTestTunnel, registerWithPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
@@ -177,7 +177,7 @@ describe("visitor bans (访客防护, docs/shield.md)", () => {
     },
   });
   const bansOf = async (token: string, tunId: number) =>
-    (await t.api<ShieldBanRow[]>("GET", `/user/tun/${tunId}/shield/bans`, { token })).body.data;
+    (await t.api<Paged<ShieldBanRow>>("GET", `/user/tun/${tunId}/shield/bans`, { token })).body.data.list;
 
   it("are listed and streamed for the node's own tunnel, skipped for another node's, and capped at 30 days", async () => {
     const u = await registerWithPlan(t);

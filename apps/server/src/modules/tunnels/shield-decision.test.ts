@@ -1,5 +1,5 @@
-import { ipInNet, parseIpNet } from "@burrow/contract";
-import { SHIELD_BAN_CAP, type TunnelShield, VisitorShield } from "@burrow/frp-decision";
+import { ipInNet, parseIpNet, SHIELD_BAN_CAP } from "@burrow/contract";
+import { type TunnelShield, VisitorShield } from "@burrow/frp-decision";
 import { describe, expect, it } from "vitest";
 
 /* 访客防护's decision (packages/frp-decision/src/shield.ts) with a controllable clock: no app, no database. */

@@ -10,8 +10,8 @@ export function shieldRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, TunnelsApi.putUserTunTunidShield, ({ params, body, user }) =>
     putShield(ctx, user.uid, params.tunid, body),
   );
-  defineRoute(app, ctx, TunnelsApi.getUserTunTunidShieldBans, ({ params, user }) =>
-    listBans(ctx, user.uid, params.tunid),
+  defineRoute(app, ctx, TunnelsApi.getUserTunTunidShieldBans, ({ params, query, user }) =>
+    listBans(ctx, user.uid, params.tunid, query),
   );
   defineRoute(app, ctx, TunnelsApi.deleteUserTunTunidShieldBansBanid, ({ params, user }) =>
     liftBan(ctx, user.uid, params.tunid, params.banid),

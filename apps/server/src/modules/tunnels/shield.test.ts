@@ -1,10 +1,18 @@
-import { ErrorCode, type ShieldBanRow, type ShieldBody, type ShieldView } from "@burrow/contract";
+import {
+  ErrorCode,
+  type Paged,
+  SHIELD_BAN_CAP,
+  type ShieldBanRow,
+  type ShieldBody,
+  type ShieldView,
+} from "@burrow/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../../test/harness";
 import { ALLOW, type PluginCustomer, pluginSuite, userInfo } from "../../../test/plugin-fixtures";
 import { direct } from "../../shared/tx";
 import { frpRuntime } from "../frp/frp.routes";
 import { eraseAccountTunnels } from "./account-data";
+import { recordShieldBans } from "./shield";
 
 /* 访客防护 over the API, enforced by the plugin at NewUserConn (the fast path, as frps calls it). */
 
@@ -26,14 +34,16 @@ const visit = (c: PluginCustomer, addr: string) =>
     proxy_type: "tcp",
     remote_addr: addr,
   });
-const bans = async (c: PluginCustomer) =>
-  (await t.api<ShieldBanRow[]>("GET", `/user/tun/${c.tcp.tun_id}/shield/bans`, { token: c.token })).body.data;
+const bansPage = async (c: PluginCustomer, query = "") =>
+  (await t.api<Paged<ShieldBanRow>>("GET", `/user/tun/${c.tcp.tun_id}/shield/bans${query}`, { token: c.token })).body
+    .data;
+const bans = async (c: PluginCustomer) => (await bansPage(c)).list;
 
 describe("the setting", () => {
   it("shows the port's defaults until saved, and says http does not apply", async () => {
     const c = await customer();
     const tcp = await t.api<ShieldView>("GET", `/user/tun/${c.tcp.tun_id}/shield`, { token: c.token });
-    expect(tcp.body.data).toEqual({ ...RULE_OFF, applies: true, defaults: true });
+    expect(tcp.body.data).toEqual({ ...RULE_OFF, applies: true, defaults: true, bans: 0, ban_cap: SHIELD_BAN_CAP });
     const http = await t.api<ShieldView>("GET", `/user/tun/${c.http.tun_id}/shield`, { token: c.token });
     expect(http.body.data.applies).toBe(false);
     const saved = await put(c, { ...RULE_OFF, deny: ["10.0.0.0/8", " 10.0.0.0/8", "2001:db8::/32"] });
@@ -95,6 +105,16 @@ describe("at NewUserConn", () => {
     expect((await visit(c, "[2001:db9::7]:443")).body).toEqual(ALLOW);
   });
 
+  it("refuses an IPv4 visitor on ::/0 (it holds every address, IPv4-mapped ones too)", async () => {
+    const c = await customer();
+    await put(c, { ...RULE_OFF, deny: ["::/0"] });
+    expect((await visit(c, "198.51.100.9:1")).body.reject).toBe(true);
+    expect((await visit(c, "[2001:db9::7]:443")).body.reject).toBe(true);
+    await put(c, { ...RULE_OFF, deny: ["fe80::/10"] });
+    expect((await visit(c, "[fe80::1%eth0]:22")).body.reject).toBe(true);
+    expect((await visit(c, "198.51.100.9:2")).body).toEqual(ALLOW);
+  });
+
   it("with an allow list, refuses every address not on it", async () => {
     const c = await customer();
     await put(c, { ...RULE_OFF, allow: ["192.0.2.0/28", "fd00::/8"] });
@@ -139,6 +159,67 @@ describe("at NewUserConn", () => {
     frpRuntime(t.ctx).cache.clear();
     const user = await frpRuntime(t.ctx).cache.user(c.uid);
     expect(user?.tunnels.get(c.tcp.tun_id)?.shield?.bans.map((b) => b.ip)).toEqual(["198.51.100.30"]);
+  });
+});
+
+describe("the bans' bounds", () => {
+  it("bans an IPv6 visitor's whole /64 once, however many addresses it rotates through", async () => {
+    const c = await customer();
+    await put(c, { ...RULE_OFF, rule_enabled: true, conns: 1, window_s: 86_400 });
+    let let_in = 0;
+    for (let i = 1; i <= 20; i++) if (!(await visit(c, `[2001:db8:2:7::${i}]:1`)).body.reject) let_in++;
+    expect(let_in).toBe(1);
+    await flush();
+    expect((await bans(c)).map((b) => b.ip)).toEqual(["2001:db8:2:7::/64"]);
+    expect((await visit(c, "[2001:db8:2:8::1]:1")).body).toEqual(ALLOW);
+  });
+
+  it("keeps the bans in force per tunnel at the cap, whoever decided them, and pages their list", async () => {
+    const c = await customer();
+    await put(c, { ...RULE_OFF, rule_enabled: true, conns: 1 });
+    const now = Date.now();
+    const decision = (i: number) => ({
+      tun_id: c.tcp.tun_id,
+      uid: c.uid,
+      node_id: c.tcp.node_id,
+      ip: `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`,
+      reason: "r",
+      at: now,
+      until: now + 3_600_000,
+    });
+    // several processes (or agents) decided more than the cap between them
+    await recordShieldBans(
+      t.ctx,
+      Array.from({ length: SHIELD_BAN_CAP - 5 }, (_, i) => decision(i)),
+    );
+    await recordShieldBans(
+      t.ctx,
+      Array.from({ length: 20 }, (_, i) => decision(100_000 + i)),
+    );
+    const count = async () =>
+      Number(
+        (
+          await t.db
+            .selectFrom("shield_bans")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("tun_id", "=", c.tcp.tun_id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await count()).toBe(SHIELD_BAN_CAP);
+    // at the cap this process bans no more: the visitor past the rule is let in, nothing is written
+    expect((await visit(c, "198.51.100.70:1")).body).toEqual(ALLOW);
+    expect((await visit(c, "198.51.100.70:2")).body).toEqual(ALLOW);
+    await flush();
+    expect(await count()).toBe(SHIELD_BAN_CAP);
+    expect((await visit(c, "10.0.0.3:1")).body.reject).toBe(true);
+    const page = await bansPage(c, "?page=3&size=7");
+    expect(page).toMatchObject({ total: SHIELD_BAN_CAP, page: 3, size: 7 });
+    expect(page.list).toHaveLength(7);
+    const view = await t.api<ShieldView>("GET", `/user/tun/${c.tcp.tun_id}/shield`, { token: c.token });
+    expect(view.body.data).toMatchObject({ bans: SHIELD_BAN_CAP, ban_cap: SHIELD_BAN_CAP });
+    const bad = await t.api("GET", `/user/tun/${c.tcp.tun_id}/shield/bans?size=101`, { token: c.token });
+    expect(bad.body).toMatchObject({ code: ErrorCode.InvalidParams, data: { field: "size" } });
   });
 });
 

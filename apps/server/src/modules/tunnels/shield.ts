@@ -1,5 +1,8 @@
 import {
+  type Paged,
+  type PageQuery,
   parseIpNet,
+  SHIELD_BAN_CAP,
   SHIELD_DEFAULT_PORTS,
   SHIELD_DEFAULT_RULE,
   SHIELD_PROTOCOLS,
@@ -13,8 +16,10 @@ import type { AppContext } from "../../context";
 import type { DB } from "../../db/schema";
 import { notFound } from "../../shared/errors";
 import { parseJson } from "../../shared/json";
+import { lockUser } from "../../shared/locks";
+import { countRows, pageOfQuery } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
-import { direct, type Tx, transact } from "../../shared/tx";
+import { type Tx, transact } from "../../shared/tx";
 import type { TunnelShieldTable } from "./shield.table";
 import { findOwnTunnel } from "./tunnels.repository";
 
@@ -87,9 +92,22 @@ async function ownTunnel(db: Kysely<DB>, uid: number, tunId: number): Promise<Tu
   return t;
 }
 
+/** A tunnel's bans in force (the list's and the cap's filter). */
+const bansInForce = (db: Kysely<DB>, tunId: number) =>
+  db.selectFrom("shield_bans").where("tun_id", "=", tunId).where("until", ">", nowIso()).where("lifted_at", "is", null);
+
 async function viewOf(db: Kysely<DB>, t: TunnelKind): Promise<ShieldView> {
-  const row = await db.selectFrom("tunnel_shields").selectAll().where("tun_id", "=", t.tun_id).executeTakeFirst();
-  return { ...(row ? settingsOf(row) : defaultsFor(t)), applies: applies(t), defaults: !row };
+  const [row, bans] = await Promise.all([
+    db.selectFrom("tunnel_shields").selectAll().where("tun_id", "=", t.tun_id).executeTakeFirst(),
+    countRows(bansInForce(db, t.tun_id)),
+  ]);
+  return {
+    ...(row ? settingsOf(row) : defaultsFor(t)),
+    applies: applies(t),
+    defaults: !row,
+    bans,
+    ban_cap: SHIELD_BAN_CAP,
+  };
 }
 
 /** GET /user/tun/{tunid}/shield */
@@ -141,19 +159,20 @@ export async function putShield(ctx: AppContext, uid: number, tunId: number, bod
   return viewOf(ctx.db, t);
 }
 
-/** GET /user/tun/{tunid}/shield/bans: the bans in force, latest expiry first. */
-export async function listBans(ctx: AppContext, uid: number, tunId: number): Promise<ShieldBanRow[]> {
+/** GET /user/tun/{tunid}/shield/bans: a page of the bans in force, latest expiry first. */
+export async function listBans(
+  ctx: AppContext,
+  uid: number,
+  tunId: number,
+  q: PageQuery,
+): Promise<Paged<ShieldBanRow>> {
   await ownTunnel(ctx.db, uid, tunId);
-  return ctx.db
-    .selectFrom("shield_bans")
-    .select(["id", "ip", "reason", "created_at", "until"])
-    .where("tun_id", "=", tunId)
-    .where("uid", "=", uid)
-    .where("until", ">", nowIso())
-    .where("lifted_at", "is", null)
-    .orderBy("until", "desc")
-    .orderBy("id", "desc")
-    .execute();
+  return pageOfQuery(
+    q,
+    bansInForce(ctx.db, tunId),
+    (b) => b.select(["id", "ip", "reason", "created_at", "until"]).orderBy("until", "desc").orderBy("id", "desc"),
+    (r) => r,
+  );
 }
 
 /**
@@ -189,32 +208,52 @@ export async function liftBan(ctx: AppContext, uid: number, tunId: number, banId
 
 /**
  * Records bans the plugin decided (this process's write-behind writer, or a node agent's journal)
- * and announces each tunnel's change, so the other processes and the agents apply them too.
+ * and announces each tunnel's change, so the other processes and the agents apply them too. Each
+ * process caps its own bans, but several (API processes, agents) write: the bans in force are
+ * counted under the user's lock and those past SHIELD_BAN_CAP per tunnel are dropped.
  */
 export async function recordShieldBans(ctx: AppContext, bans: readonly ShieldBanDecision[]): Promise<void> {
-  if (!bans.length) return;
-  const trx = direct(ctx);
-  await trx
-    .insertInto("shield_bans")
-    .values(
-      bans.map((b) => ({
-        tun_id: b.tun_id,
-        uid: b.uid,
-        node_id: b.node_id,
-        ip: b.ip.slice(0, 100),
-        reason: b.reason.slice(0, 200),
-        created_at: new Date(b.at).toISOString(),
-        until: new Date(b.until).toISOString(),
-        lifted_at: null,
-      })),
-    )
-    .execute();
-  const announced = new Set<number>();
-  for (const b of bans)
-    if (!announced.has(b.tun_id)) {
-      announced.add(b.tun_id);
-      trx.changes.emit("tunnel.changed", { tun_id: b.tun_id, uid: b.uid });
-    }
+  const byUser = new Map<number, ShieldBanDecision[]>();
+  for (const b of bans) byUser.set(b.uid, [...(byUser.get(b.uid) ?? []), b]);
+  for (const [uid, list] of byUser)
+    await transact(ctx, async (trx) => {
+      // an account erased since the ban was decided has nothing to ban for
+      if (!(await trx.selectFrom("users").select("uid").where("uid", "=", uid).executeTakeFirst())) return;
+      await lockUser(trx, uid);
+      const tunIds = [...new Set(list.map((b) => b.tun_id))];
+      const counted = await trx
+        .selectFrom("shield_bans")
+        .select(["tun_id", sql<number | string>`count(*)`.as("n")])
+        .where("tun_id", "in", tunIds)
+        .where("until", ">", nowIso())
+        .where("lifted_at", "is", null)
+        .groupBy("tun_id")
+        .execute();
+      const room = new Map(tunIds.map((id) => [id, SHIELD_BAN_CAP]));
+      for (const c of counted) room.set(c.tun_id, SHIELD_BAN_CAP - Number(c.n));
+      const kept = list.filter((b) => {
+        const left = room.get(b.tun_id) ?? 0;
+        room.set(b.tun_id, left - 1);
+        return left > 0;
+      });
+      if (!kept.length) return;
+      await trx
+        .insertInto("shield_bans")
+        .values(
+          kept.map((b) => ({
+            tun_id: b.tun_id,
+            uid: b.uid,
+            node_id: b.node_id,
+            ip: b.ip.slice(0, 100),
+            reason: b.reason.slice(0, 200),
+            created_at: new Date(b.at).toISOString(),
+            until: new Date(b.until).toISOString(),
+            lifted_at: null,
+          })),
+        )
+        .execute();
+      for (const id of new Set(kept.map((b) => b.tun_id))) trx.changes.emit("tunnel.changed", { tun_id: id, uid });
+    });
 }
 
 /** The erasure of an account (account-data.ts): its settings and the visitor addresses its bans recorded go. */

@@ -1,4 +1,4 @@
-import { type ShieldBody, TunnelsApi } from "@burrow/contract";
+import { type PageQuery, type ShieldBody, TunnelsApi } from "@burrow/contract";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 
@@ -15,10 +15,11 @@ export const shieldQuery = (tunId: number) =>
     queryFn: ({ signal }) => api.call(TunnelsApi.getUserTunTunidShield, { params: { tunid: tunId } }, { signal }),
   });
 
-export const shieldBansQuery = (tunId: number) =>
+export const shieldBansQuery = (tunId: number, page: PageQuery) =>
   queryOptions({
-    queryKey: shieldKeys.bans(tunId),
-    queryFn: ({ signal }) => api.call(TunnelsApi.getUserTunTunidShieldBans, { params: { tunid: tunId } }, { signal }),
+    queryKey: [...shieldKeys.bans(tunId), page],
+    queryFn: ({ signal }) =>
+      api.call(TunnelsApi.getUserTunTunidShieldBans, { params: { tunid: tunId }, query: page }, { signal }),
   });
 
 export const saveShield = (tunId: number, body: ShieldBody) =>

@@ -1,7 +1,7 @@
 import { IpNetText, SHIELD_LIST_MAX, type ShieldBanRow, type ShieldBody } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Card, Col, Form, InputNumber, Popconfirm, Row, Select, Switch, Typography } from "antd";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
@@ -31,7 +31,8 @@ export function TunnelShieldCard({ tunId, disabled }: { tunId: number; disabled:
   const qc = useQueryClient();
   const [form] = Form.useForm<ShieldValues>();
   const setting = useQuery(shieldQuery(tunId));
-  const bans = useQuery({ ...shieldBansQuery(tunId), enabled: setting.data?.applies === true });
+  const [page, setPage] = useState({ page: 1, size: 10 });
+  const bans = useQuery({ ...shieldBansQuery(tunId, page), enabled: setting.data?.applies === true });
   const data = setting.data;
   useEffect(() => {
     if (data) form.setFieldsValue(toValues(data));
@@ -136,13 +137,29 @@ export function TunnelShieldCard({ tunId, disabled }: { tunId: number; disabled:
           <Typography.Title level={5} style={{ marginTop: 24 }}>
             当前封禁
           </Typography.Title>
+          {data && data.bans >= data.ban_cap && (
+            <Alert
+              type="warning"
+              showIcon
+              style={{ marginBottom: 12 }}
+              title={`封禁已达上限 ${data.ban_cap} 条`}
+              description="自动封禁暂停新增，已有封禁到期或解除后恢复；允许/拒绝列表照常生效。来源较多时可考虑改用允许列表。"
+            />
+          )}
           <ResponsiveTable<ShieldBanRow>
             rowKey="id"
             size="small"
             columns={columns}
-            dataSource={bans.data ?? []}
+            dataSource={bans.data?.list ?? []}
             loading={bans.isPending}
-            pagination={false}
+            pagination={{
+              current: page.page,
+              pageSize: page.size,
+              total: bans.data?.total ?? 0,
+              hideOnSinglePage: true,
+              showTotal: (total) => `共 ${total} 条`,
+              onChange: (p, s) => setPage({ page: s === page.size ? p : 1, size: s }),
+            }}
             locale={{ emptyText: "没有被封禁的地址" }}
           />
         </>
