@@ -5,6 +5,7 @@
  * with live here; the frp decision over them is @burrow/frp-decision's schedule.ts.
  */
 import { z } from "zod";
+import { parseInstant } from "./instant";
 
 /** 1 = 周一 … 7 = 周日 (ISO weekdays, Asia/Shanghai). */
 export const WeekdayLabel: Record<number, string> = {
@@ -77,7 +78,7 @@ export const TunnelScheduleBody = z
     mode: z.enum(["for", "until", "weekly"], { message: "请选择开放方式" }),
     /** mode "for": 15, 60 or 240 */
     minutes: z.number().int().optional(),
-    /** mode "until": an ISO-8601 instant, within 7 days */
+    /** mode "until": an ISO-8601 instant with Z or ±hh:mm, a real calendar time, within 7 days */
     until: z.string().optional(),
     /** mode "weekly" */
     windows: z.array(ScheduleWindow).max(SCHEDULE_MAX_WINDOWS, `最多 ${SCHEDULE_MAX_WINDOWS} 个时段`).optional(),
@@ -86,9 +87,13 @@ export const TunnelScheduleBody = z
     if (b.mode === "for" && !ScheduleOpenFor.includes(b.minutes as (typeof ScheduleOpenFor)[number]))
       ctx.addIssue({ code: "custom", path: ["minutes"], message: "开放时长应为 15 分钟、1 小时或 4 小时" });
     if (b.mode === "until") {
-      const at = b.until ? Date.parse(b.until) : Number.NaN;
-      if (!b.until || !/^\d{4}-\d\d-\d\dT/.test(b.until) || Number.isNaN(at))
-        ctx.addIssue({ code: "custom", path: ["until"], message: "请选择结束时间" });
+      const at = b.until ? parseInstant(b.until) : null;
+      if (at === null)
+        ctx.addIssue({
+          code: "custom",
+          path: ["until"],
+          message: b.until ? "结束时间应为带时区的 ISO-8601 时间（如 2026-12-01T18:00:00+08:00）" : "请选择结束时间",
+        });
       else if (at <= Date.now()) ctx.addIssue({ code: "custom", path: ["until"], message: "结束时间应晚于现在" });
       else if (at > Date.now() + SCHEDULE_MAX_DAYS * 86_400_000)
         ctx.addIssue({ code: "custom", path: ["until"], message: `最多开放 ${SCHEDULE_MAX_DAYS} 天` });

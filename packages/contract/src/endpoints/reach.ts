@@ -9,7 +9,8 @@ export const ReachApi = {
     method: "POST",
     url: "/user/tun/:tunid/reach",
     access: "user",
-    scope: "tunnels:read",
+    // write, not read: a check spends the customer's hourly quota and makes outbound connections
+    scope: "tunnels:write",
     answer: ReachReportAnswer,
     summary:
       "外网检测: DNS of the tunnel's names, a TCP connect to its node port, HTTP status/title/certificate, a verdict (429 past 10 an hour)",

@@ -34,7 +34,12 @@ async function addressesOf(
   return { addresses, error: !addresses.length && failed && !failed.ok ? failed.code : null };
 }
 
-/** The node's addresses: its host itself when an IP, else what the host resolves to. */
+/**
+ * The node's addresses: its host itself when an IP (the operator chose it, loopback included), else
+ * the public addresses the host resolves to. A name's private, loopback, link-local or reserved
+ * answers are dropped and never contacted: split-horizon, dangling or hijacked DNS would otherwise
+ * let a customer probe the console's own network and read back status and title.
+ */
 export async function nodeAddresses(
   resolver: ReachResolver,
   host: string,
@@ -43,7 +48,10 @@ export async function nodeAddresses(
   if (!host) return { addresses: [], error: "节点不存在" };
   if (net.isIP(host)) return { addresses: [host], error: null };
   const r = await addressesOf(resolver, host, ms);
-  if (r.addresses.length) return r;
+  const usable = r.addresses.filter((a) => addressRefusal(a, false) === null);
+  if (usable.length) return { addresses: usable, error: null };
+  if (r.addresses.length)
+    return { addresses: [], error: `节点地址 ${host} 解析到内网、回环或保留地址（未对其发起连接）` };
   return { addresses: [], error: `节点地址 ${host} 无法解析${r.error ? `（${r.error}）` : ""}` };
 }
 

@@ -22,6 +22,8 @@ let nodeFields: Record<string, unknown>;
 const servers: net.Server[] = [];
 /** connections the 127.0.0.2 trap got */
 let trapped = 0;
+/** connections the echo service (the tcp tunnels' live remote port) got */
+let echoed = 0;
 /** Host headers the node's http vhost port got */
 const vhostHosts: string[] = [];
 /** name → A records; a name without an entry does not exist */
@@ -75,7 +77,10 @@ beforeAll(async () => {
     try {
       // a live service: echoes (and keeps the connection open)
       echoPort = await listen(
-        net.createServer((s) => s.pipe(s)),
+        net.createServer((s) => {
+          echoed++;
+          s.pipe(s);
+        }),
         "127.0.0.1",
         base,
       );
@@ -118,6 +123,8 @@ beforeAll(async () => {
   records.set("tls.example.com", ["127.0.0.1"]);
   records.set("inner.example.com", ["127.0.0.2"]);
   records.set("elsewhere.example.com", ["203.0.114.7"]);
+  // a node configured by name whose DNS answers loopback (split-horizon, dangling or hijacked)
+  records.set("node-inner.example.net", ["127.0.0.1"]);
 });
 
 afterAll(async () => {
@@ -171,6 +178,25 @@ describe("外网检测 of a tcp tunnel", () => {
     const r = await reach(c.token, tun.tun_id);
     expect(r.body.data).toMatchObject({ verdict: "frpc_offline", connect: { ok: false } });
     expect(r.body.data.connect?.detail).toContain("连接被拒绝");
+  });
+
+  it("a node named by a host that resolves to loopback: unreachable, the address never contacted", async () => {
+    const c = await registerWithPlan(t, { tunnel_limit: 10, tunnel_peer_port_limit: 10 });
+    const node = await createTestNode(t, { ...nodeFields, host: "node-inner.example.net" }, admin);
+    const tun = await createTestTunnel(t, c.token, { node_id: node.node_id, remote_port: echoPort });
+    await setStatus(tun.tun_id, TunnelStatus.Connected);
+    const before = echoed;
+    const r = await reach(c.token, tun.tun_id);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({
+      verdict: "unreachable",
+      node: { host: "node-inner.example.net", addresses: [] },
+      connect: null,
+    });
+    expect(r.body.data.summary).toBe(
+      "节点地址 node-inner.example.net 解析到内网、回环或保留地址（未对其发起连接），外网无法访问",
+    );
+    expect(echoed).toBe(before);
   });
 
   it("a tunnel turned off is said so, without a probe", async () => {
@@ -267,6 +293,19 @@ describe("外网检测's limits", () => {
     const r = await reach(other.token, tun.tun_id);
     expect(r.status).toBe(404);
     expect(await t.db.selectFrom("reach_checks").selectAll().where("uid", "=", other.uid).execute()).toEqual([]);
+  });
+
+  it("an API token needs tunnels:write (a check spends the hourly quota and connects out): 403 with tunnels:read", async () => {
+    const { c, tun } = await customerWith({ remote_port: closedPort }, TunnelStatus.Offline);
+    const mint = async (scopes: string[]) =>
+      (await t.api<{ token: string }>("POST", "/user/apiToken", { token: c.token, body: { name: "ci", scopes } })).body
+        .data.token;
+    const denied = await reach(await mint(["tunnels:read"]), tun.tun_id);
+    expect(denied.status).toBe(403);
+    expect(denied.body.msg).toContain("tunnels:write");
+    expect(await t.db.selectFrom("reach_checks").selectAll().where("uid", "=", c.uid).execute()).toEqual([]);
+    const allowed = await reach(await mint(["tunnels:write"]), tun.tun_id);
+    expect([allowed.status, allowed.body.data.verdict]).toEqual([200, "frpc_offline"]);
   });
 
   it("10 an hour per customer, across tunnels; the hour over, again", async () => {

@@ -87,6 +87,13 @@ describe("window arithmetic", () => {
     expect(issue({ mode: "until", until: new Date(sh("2026-12-07T12:01")).toISOString() })).toBe("until");
     expect(issue({ mode: "until", until: new Date(sh("2026-11-30T11:00")).toISOString() })).toBe("until");
     expect(issue({ mode: "until", until: "tomorrow" })).toBe("until");
+    // an explicit offset and a real calendar time: no roll-over, no server-zone guess
+    expect(issue({ mode: "until", until: "2026-12-01T18:00:00+08:00" })).toBeNull();
+    expect(issue({ mode: "until", until: "2026-12-01T10:00Z" })).toBeNull();
+    expect(issue({ mode: "until", until: "2026-11-31T01:00:00Z" })).toBe("until");
+    expect(issue({ mode: "until", until: "2026-12-01T24:00:00Z" })).toBe("until");
+    expect(issue({ mode: "until", until: "2026-12-01T14:00:00" })).toBe("until");
+    expect(issue({ mode: "until", until: "2026-12-01T14:00:00+0800" })).toBe("until");
     expect(issue({ mode: "weekly", windows: [] })).toBe("windows");
     expect(issue({ mode: "weekly", windows: [w(1, "09:00", "09:00")] })).toBe("windows.0.end");
     expect(issue({ mode: "weekly", windows: [w(1, "25:00", "26:00")] })).toBe("windows.0.start");
@@ -178,6 +185,9 @@ describe("PUT/DELETE /user/tun/:tunid/schedule", () => {
     expect((await t.api("DELETE", `/user/tun/${a.tcp.tun_id}/schedule`, { token: b.token })).status).toBe(404);
     const cases: [unknown, string][] = [
       [{ mode: "until", until: new Date(sh("2026-12-08T12:00")).toISOString() }, "until"],
+      // Date.parse would take both: rolled over to 12-01, and read in the server's zone
+      [{ mode: "until", until: "2026-11-31T01:00:00Z" }, "until"],
+      [{ mode: "until", until: "2026-12-01T14:00:00" }, "until"],
       [{ mode: "weekly", windows: [w(2, "10:00", "10:00")] }, "windows.0.end"],
       [{ mode: "weekly", windows: [w(2, "10:00", "12:00"), w(2, "11:59", "13:00")] }, "windows.1.start"],
       [{ mode: "weekly", windows: [w(2, "9:00", "12:00")] }, "windows.0.start"],
