@@ -196,16 +196,9 @@ describe("the bans' bounds", () => {
       t.ctx,
       Array.from({ length: 20 }, (_, i) => decision(100_000 + i)),
     );
+    // every row the tunnel has, lifted or not: the table itself stays at the cap
     const count = async () =>
-      Number(
-        (
-          await t.db
-            .selectFrom("shield_bans")
-            .select((eb) => eb.fn.countAll().as("n"))
-            .where("tun_id", "=", c.tcp.tun_id)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+      (await t.db.selectFrom("shield_bans").select("id").where("tun_id", "=", c.tcp.tun_id).execute()).length;
     expect(await count()).toBe(SHIELD_BAN_CAP);
     // at the cap this process bans no more: the visitor past the rule is let in, nothing is written
     expect((await visit(c, "198.51.100.70:1")).body).toEqual(ALLOW);
