@@ -150,7 +150,8 @@ test("a node added in the console carries a customer's tunnel until an operator 
     const connRow = admin.getByRole("row").filter({ hasText: "198.51.100.23" }).filter({ hasText: tunName });
     await expect(connRow).toBeVisible();
     await admin.goto(`/admin/flow?uid=${user.uid}`);
-    await expect(admin.getByRole("img", { name: "各节点流量" })).toBeVisible();
+    // a full load of the page and its chart's chunk (the largest): more than the usual 8 s under load
+    await expect(admin.getByRole("img", { name: "各节点流量" })).toBeVisible({ timeout: 20_000 });
     await expect(admin.getByRole("row", { name: new RegExp(nodeName) })).toContainText("2.00 MB");
     await expect(admin.getByRole("row", { name: new RegExp(user.phone) })).toContainText("300.00 KB");
 

@@ -7,6 +7,7 @@ import {
   planColumns,
   type ResponsiveColumn,
   type ResponsiveColumns,
+  SELECTION_COLUMN_WIDTH,
   widthOf,
 } from "./responsive-columns";
 
@@ -162,7 +163,9 @@ export function ResponsiveTable<T extends object>({
       </div>
     );
   }
-  const { shown, hidden } = planColumns(columns, width);
+  // a row-selection column takes its width from what the columns can have
+  const selection = rest.rowSelection ? SELECTION_COLUMN_WIDTH : 0;
+  const { shown, hidden } = planColumns(columns, width > 0 ? Math.max(1, width - selection) : 0);
   const detail =
     hidden.length > 0 || expandable?.expandedRowRender
       ? {

@@ -29,6 +29,8 @@ export interface PlannedColumn extends ResponsiveMeta {
 export const DEFAULT_COLUMN_WIDTH = 120;
 /** The width of antd's expand-icon column. */
 export const EXPAND_COLUMN_WIDTH = 48;
+/** The width of antd's row-selection column (its theme's selectionColumnWidth, 32 px, and its padding). */
+export const SELECTION_COLUMN_WIDTH = 48;
 /** On a phone card, columns up to this priority are shown; the rest fold under 更多. */
 export const CARD_PRIORITY = 2;
 const UNSET_PRIORITY = 3;

@@ -80,7 +80,8 @@ export function TunnelListPage() {
       width: 140,
       render: (name: string, row) => <Link to={detailPath(row.tun_id)}>{name}</Link>,
     },
-    { title: "节点", priority: 2, dataIndex: "node_name", width: 120 },
+    // the node is named in 访问地址 too: the first to fold into the row's detail
+    { title: "节点", priority: 3, dataIndex: "node_name", width: 120 },
     {
       title: "协议",
       priority: 2,
