@@ -18,12 +18,21 @@ test("a customer sees only the nodes their plan's level allows", async ({ page }
   await sider(page).getByRole("menuitem", { name: "节点列表" }).click();
   await expect(page).toHaveURL(/\/tun\/node$/);
   await expect(page.getByRole("heading", { name: "节点列表" })).toBeVisible();
+  await expect(page.getByRole("row", { name: /本地节点/ })).toBeVisible();
+  // found by name: the other journeys' nodes page the list past its first ten
+  const findNode = async (name: string) => {
+    await page.getByLabel("节点名称").fill(name);
+    await page.getByRole("button", { name: "查询" }).click();
+    await expect(page).toHaveURL(new RegExp(`name=${encodeURIComponent(name)}`));
+  };
+  await findNode(free);
   const row = page.getByRole("row", { name: new RegExp(free) });
   await expect(row).toContainText("默认地区");
   await expect(row).toContainText("30000-31000");
   await expect(row).toContainText("TCP");
-  await expect(page.getByRole("row", { name: /本地节点/ })).toBeVisible();
+  await findNode(pro);
   await expect(page.getByRole("row", { name: new RegExp(pro) })).toHaveCount(0);
+  await expect(page.getByText("暂无可用节点，请先购买或续费套餐")).toBeVisible();
 
   // The operator sees both.
   await openSignedIn(page, admin, `/admin/node?name=${encodeURIComponent(pro)}`);
