@@ -1,3 +1,5 @@
+import { afterAll } from "vitest";
+
 // What jsdom lacks and antd's components ask for (media queries, resize observers, scrolling).
 if (typeof window !== "undefined") {
   window.matchMedia ??= (query: string) =>
@@ -18,3 +20,11 @@ if (typeof window !== "undefined") {
   };
   window.scrollTo = () => undefined;
 }
+
+// The top progress bar removes itself on timers after NProgress.done: one still running when a
+// test file's jsdom is torn down throws "document is not defined" into the next file. A file that
+// showed the bar waits for it to go (about 0.5 s).
+afterAll(async () => {
+  for (let i = 0; i < 40 && typeof document !== "undefined" && document.getElementById("nprogress"); i++)
+    await new Promise((r) => setTimeout(r, 50));
+});
