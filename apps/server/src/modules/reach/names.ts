@@ -74,16 +74,16 @@ export async function checkName(
   const cnameTarget = cname.ok && cname.value.length ? cname.value[0].toLowerCase().replace(/\.$/, "") : null;
   const own = new Set(nodeAddrs);
   const wrong = found.addresses.filter((a) => !own.has(a));
-  const todo = fix ? `：请设置 ${fix.type} 记录 ${fix.host} → ${fix.value}` : "，请联系客服";
+  const remedy = fix ? `：请设置 ${fix.type} 记录 ${fix.host} → ${fix.value}` : "，请联系客服";
   let problem: string | null = null;
   if (found.error) problem = `查询 ${name} 的解析失败（${found.error}），请稍后重试`;
-  else if (!found.addresses.length) problem = `${name} 没有解析记录${todo}`;
+  else if (!found.addresses.length) problem = `${name} 没有解析记录${remedy}`;
   else if (wrong.length) {
     const inner = wrong.filter((a) => addressRefusal(a, false) !== null);
     const where = inner.length
       ? `内网、回环或保留地址 ${inner.join("、")}（外网访问不到，未对其发起连接）`
       : `${wrong.join("、")}，不是节点地址`;
-    problem = `${name} 解析到 ${where}${todo}`;
+    problem = `${name} 解析到 ${where}${remedy}`;
   }
   return {
     name,
