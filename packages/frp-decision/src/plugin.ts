@@ -444,7 +444,7 @@ export class FrpPlugin {
   private visitorOf(node: NodeEntry, user: UserEntry, c: NewUserConnContent): PluginResponse {
     const t = this.tunnelOf(node, user, c.proxy_name);
     if (typeof t === "string") return reject(t);
-    const blocked = tunnelBlock(t) ?? (t.schedule ? scheduleBlock(t, Date.now()) : null);
+    const blocked = tunnelBlock(t) ?? scheduleBlock(t, Date.now());
     if (blocked) return this.refuseTunnel(node, t, "visitor_refused", blocked);
     const held = this.heldBlock(node, user, c.user.run_id);
     if (held) return this.refuseTunnel(node, t, "visitor_refused", held.reject_reason ?? "");
