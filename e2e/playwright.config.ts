@@ -2,6 +2,22 @@ import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { BASE_URL, TMP_DIR } from "./fixtures/env";
 
+/** Journeys that change or count what every customer and operator sees: never beside another. */
+const SITE_WIDE = [
+  "affiliate",
+  "audit",
+  "catalog",
+  "home",
+  "oidc",
+  "oidc-secret",
+  "outbox",
+  "overview-queues",
+  "setup-checklist",
+  "site-settings",
+  "uptime",
+  "verify",
+].map((name) => `**/${name}.spec.ts`);
+
 /**
  * Browser tests against the real server (started by global-setup.ts) and the built web app, in
  * Debian's Chromium. Never run `playwright install`: the browser comes from the system.
@@ -13,8 +29,15 @@ export default defineConfig({
   // Under E2E_TMP_DIR like the server's files: a run empties its output directory as it starts,
   // which would take another run's screenshots and traces with it.
   outputDir: path.join(TMP_DIR, "test-results"),
+  // Two files at a time (tests within a file in order): every journey makes its own customer, node
+  // and names. The journeys that change what the whole site shows (settings, sign-in providers, the
+  // dashboard's notices, maintenance) or read site-wide lists and counts run afterwards, alone.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
+  projects: [
+    { name: "parallel", testIgnore: SITE_WIDE },
+    { name: "site-wide", testMatch: SITE_WIDE, workers: 1, dependencies: ["parallel"] },
+  ],
   retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,
   timeout: 45_000,

@@ -145,21 +145,27 @@ const webUnit = want("web") ? vitestInBackground("web-unit", "apps/web", beside)
 const sim = want("sim") ? vitestInBackground("frps-sim", "tools/frps-sim", beside) : Promise.resolve();
 if (want("e2e")) {
   const build = run("npm", ["run", "build", "-w", "@burrow/web"]);
-  const out = path.join(tmp, "e2e.json");
-  const status =
-    build === 0
-      ? run("npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"], {
-          env: {
-            NODE_OPTIONS: [process.env.NODE_OPTIONS, QUIET_OIDC_RUNTIME].filter(Boolean).join(" "),
-            PLAYWRIGHT_JSON_OUTPUT_NAME: out,
-            E2E_PORT: process.env.E2E_PORT ?? String(await freePort()),
-            E2E_TMP_DIR: process.env.E2E_TMP_DIR ?? path.join(tmp, "e2e"),
-          },
-        })
-      : 1;
-  const c = fs.existsSync(out) ? countPlaywright(out) : { passed: 0, failed: 1, skipped: 0 };
-  if (status !== 0 && c.failed === 0) c.failed = 1;
-  if (c.passed + c.failed === 0) c.failed = 1;
+  // Two runs, each with its own server: the journeys two at a time, then the site-wide ones alone
+  // (e2e/playwright.config.ts). Separate runs so that a failure in the first still runs the second.
+  const c = { passed: 0, failed: 0, skipped: 0 };
+  for (const project of ["parallel", "site-wide"]) {
+    const out = path.join(tmp, `e2e-${project}.json`);
+    const status =
+      build === 0
+        ? run("npx", ["playwright", "test", "-c", "e2e/playwright.config.ts", `--project=${project}`, "--no-deps"], {
+            env: {
+              NODE_OPTIONS: [process.env.NODE_OPTIONS, QUIET_OIDC_RUNTIME].filter(Boolean).join(" "),
+              PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+              E2E_PORT: process.env.E2E_PORT ?? String(await freePort()),
+              E2E_TMP_DIR: process.env.E2E_TMP_DIR ?? path.join(tmp, `e2e-${project}`),
+            },
+          })
+        : 1;
+    const r = fs.existsSync(out) ? countPlaywright(out) : { passed: 0, failed: 1, skipped: 0 };
+    if (status !== 0 && r.failed === 0) r.failed = 1;
+    if (r.passed + r.failed === 0) r.failed = 1;
+    for (const k of Object.keys(c)) c[k] += r[k];
+  }
   suites.push({ name: "e2e", ...c });
 }
 
