@@ -37,15 +37,7 @@ export function presentOrder(o: OrderWithPlan): OrderView {
 }
 
 /** A ledger row with numeric money (PostgreSQL bigint arrives as a number via the type parser). */
-export function presentLedger(l: {
-  id: number;
-  change: number;
-  balance_before: number;
-  balance_after: number;
-  reason: string;
-  order_id: string | null;
-  created_at: string;
-}): BalanceLedgerRow {
+export function presentLedger(l: BalanceLedgerRow): BalanceLedgerRow {
   return {
     ...l,
     change: Number(l.change),
