@@ -99,9 +99,8 @@ export type PreviewOrderBody = z.infer<typeof PreviewOrderBody>;
 /** What an order does to the customer's subscriptions. */
 export type OrderAction = "recharge" | "new" | "extend" | "upgrade" | "pack" | "renew";
 
-/** The price of an order, line by line (fen). amount = price − code_discount − credit used. */
-export interface OrderQuote {
-  type: number;
+/** The price lines a quote and the order made from it both carry (fen). */
+export interface OrderLines {
   action: OrderAction;
   plan_id: number | null;
   plan_name: string | null;
@@ -116,14 +115,19 @@ export interface OrderQuote {
   code_discount: number;
   /** pro-rata value of the unused days of the plan being upgraded from */
   upgrade_credit: number;
-  /** the part of upgrade_credit larger than the price: goes to the balance */
-  credit_to_balance: number;
   /** recharge bonus from a recharge promotion */
   bonus: number;
   /** what the customer pays */
   amount: number;
   /** the subscription extended or renewed */
   subscription_id: number | null;
+}
+
+/** The price of an order, line by line (fen). amount = price − code_discount − credit used. */
+export interface OrderQuote extends OrderLines {
+  type: number;
+  /** the part of upgrade_credit larger than the price: goes to the balance */
+  credit_to_balance: number;
   /** the plan subscription this purchase replaces (upgrade, or the free plan) */
   replaces_subscription_id: number | null;
   /** when the (new or extended) subscription will end */
@@ -139,7 +143,7 @@ export interface CreateOrderResult {
 }
 
 /** An order as its customer sees it. */
-export interface OrderView {
+export interface OrderView extends OrderLines {
   /** numeric order id (admin filter order_id) */
   id: number;
   /** our trade id (admin filter local_trade_id) */
@@ -150,19 +154,6 @@ export interface OrderView {
   /** -2 refunded, -1 closed, 1 paid, 2 awaiting payment */
   status: number;
   name: string;
-  action: OrderAction;
-  plan_id: number | null;
-  plan_name: string | null;
-  period: PlanPeriod | null;
-  months: number | null;
-  fee: number;
-  price: number;
-  code: string | null;
-  code_discount: number;
-  upgrade_credit: number;
-  bonus: number;
-  amount: number;
-  subscription_id: number | null;
   /** what happened, when it is not the obvious (e.g. paid after closing: credited to the balance) */
   note: string;
   /** the gateway's trade number */
