@@ -78,8 +78,8 @@ export const AdminPlanQuery = PageQuery.extend({
 });
 export type AdminPlanQuery = z.infer<typeof AdminPlanQuery>;
 
-/** A plan's settings (SPEC §3) as stored and as shown: the plans table's columns and the operator's view share them. */
-export interface PlanFields {
+/** What a plan gives (SPEC §3), shown alike to operators and in the store. */
+export interface PlanTerms {
   name: string;
   tag: string;
   simple_desc: string;
@@ -93,6 +93,10 @@ export interface PlanFields {
   bandwidth: number;
   tunnel_limit: number;
   tunnel_peer_port_limit: number;
+}
+
+/** A plan's settings (SPEC §3) as stored and as shown: the plans table's columns and the operator's view share them. */
+export interface PlanFields extends PlanTerms {
   monthly_fee: number | null;
   monthly_fee_discount: number;
   quarterly_fee: number | null;
@@ -148,22 +152,11 @@ export interface PlanPeriodPrice {
 /** What buying this plan now would do for this customer (type 2 plans only). */
 export type PurchaseKind = "new" | "extend" | "upgrade" | "refused";
 
-export interface StorePlan {
+/** A plan on sale: its terms, and its prices per period for this customer. */
+export interface StorePlan extends PlanTerms {
   id: number;
-  name: string;
-  tag: string;
-  simple_desc: string;
-  /** GB per month */
-  traffic: number;
-  /** 2 plan, 3 traffic pack */
-  type: number;
-  level_id: number;
   level_name: string | null;
   level: number;
-  sort: number;
-  bandwidth: number;
-  tunnel_limit: number;
-  tunnel_peer_port_limit: number;
   /** the periods on sale, monthly → annual */
   periods: PlanPeriodPrice[];
   /** for plans: new / extend (same plan) / upgrade (higher level) / refused (lower or same level) */
