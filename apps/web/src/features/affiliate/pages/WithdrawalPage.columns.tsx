@@ -1,9 +1,8 @@
 import { type AdminWithdrawalRow, fenToYuan, WithdrawalSignalLabel } from "@burrow/contract";
 import { Button, Space, Tag, Tooltip, Typography } from "antd";
-import { Link } from "react-router";
+import { amountColumn, customerColumn } from "@/components/ListColumns";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
-import { ADMIN_BASE } from "@/lib/access";
-import { formatTime, phoneText } from "@/lib/format";
+import { formatTime } from "@/lib/format";
 import type { WithdrawalDecision } from "../components/WithdrawalDecisionModal";
 import { WithdrawalStatusTag, withdrawTarget } from "../components/WithdrawalTags";
 
@@ -41,25 +40,8 @@ export function withdrawalColumns(
       width: 90,
       render: (s: number) => <WithdrawalStatusTag status={s} />,
     },
-    {
-      title: "用户",
-      role: "title",
-      key: "user",
-      width: 150,
-      render: (_: unknown, row) => (
-        <Link to={`${ADMIN_BASE}/usermgr/list/${row.uid}`}>
-          {phoneText(row.phone)}（{row.uid}）
-        </Link>
-      ),
-    },
-    {
-      title: "金额（元）",
-      priority: 2,
-      dataIndex: "amount",
-      width: 100,
-      align: "right",
-      render: (f: number) => fenToYuan(f),
-    },
+    customerColumn({ role: "title", width: 150 }),
+    amountColumn({ priority: 2, width: 100 }),
     {
       // What the operator checks before paying out, together: where to, the payee, the verified
       // name it must match, and what became of the request.

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Empty, List, Popconfirm, Space, Tag, Typography } from "antd";
 import { useState } from "react";
 import { LinkButton } from "@/components/LinkButton";
+import { amountColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
@@ -127,14 +128,7 @@ export function MyOrdersPage() {
         </Space>
       ),
     },
-    {
-      title: "金额（元）",
-      priority: 2,
-      dataIndex: "amount",
-      width: 110,
-      align: "right",
-      render: (fen: number) => fenToYuan(fen),
-    },
+    amountColumn({ priority: 2, width: 110 }),
     { title: "下单时间", priority: 3, dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
     { title: "操作", key: "actions", width: 190, render: (_: unknown, o) => actions(o) },
   ];

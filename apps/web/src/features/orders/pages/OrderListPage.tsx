@@ -1,7 +1,8 @@
-import { type AdminOrderRow, fenToYuan, OrderTypeLabel, PayMethodLabel, PayStatusLabel } from "@burrow/contract";
+import { type AdminOrderRow, OrderTypeLabel, PayMethodLabel, PayStatusLabel } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Button, Form } from "antd";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
+import { amountColumn, customerColumn } from "@/components/ListColumns";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
@@ -10,8 +11,7 @@ import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { OrderTypeTag, PayStatusTag, tradeIdColumn } from "@/components/StoreTags";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { ADMIN_BASE } from "@/lib/access";
-import { formatTime, phoneText } from "@/lib/format";
+import { formatTime } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { OrderDetailDrawer } from "../components/OrderDetailDrawer";
 import { orderListQuery } from "../orders.api";
@@ -53,27 +53,10 @@ export function OrderListPage() {
       width: 90,
       render: (s: number) => <PayStatusTag status={s} />,
     },
-    {
-      title: "用户",
-      priority: 2,
-      key: "user",
-      width: 170,
-      render: (_: unknown, row) => (
-        <Link to={`${ADMIN_BASE}/usermgr/list/${row.uid}`}>
-          {phoneText(row.phone)}（{row.uid}）
-        </Link>
-      ),
-    },
+    customerColumn({ priority: 2, width: 170 }),
     { title: "类型", priority: 3, dataIndex: "type", width: 100, render: (t: number) => <OrderTypeTag type={t} /> },
     { title: "商品", priority: 2, dataIndex: "name", ellipsis: true },
-    {
-      title: "金额（元）",
-      priority: 2,
-      dataIndex: "amount",
-      width: 110,
-      align: "right",
-      render: (fen: number) => fenToYuan(fen),
-    },
+    amountColumn({ priority: 2, width: 110 }),
     {
       title: "支付方式",
       priority: 4,

@@ -2,6 +2,7 @@ import { PlanPeriodLabel, type PlanRegRow, SubscriptionStatusLabel } from "@burr
 import { useQuery } from "@tanstack/react-query";
 import { Form, Typography } from "antd";
 import { Link } from "react-router";
+import { customerColumn } from "@/components/ListColumns";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
@@ -10,7 +11,7 @@ import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { PLAN_KIND_OPTIONS, PlanName, SubscriptionStatusTag } from "@/components/StoreTags";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { ADMIN_BASE } from "@/lib/access";
-import { formatBytes, formatTime, phoneText } from "@/lib/format";
+import { formatBytes, formatTime } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { planRegListQuery } from "../orders.api";
 
@@ -18,17 +19,7 @@ const filterSpec = { user_id: "int", local_trade_id: "text", kind: "int", status
 
 const columns: ResponsiveColumns<PlanRegRow> = [
   { title: "ID", priority: 6, dataIndex: "id", width: 80 },
-  {
-    title: "用户",
-    priority: 2,
-    key: "user",
-    width: 170,
-    render: (_: unknown, row) => (
-      <Link to={`${ADMIN_BASE}/usermgr/list/${row.uid}`}>
-        {phoneText(row.phone)}（{row.uid}）
-      </Link>
-    ),
-  },
+  customerColumn({ priority: 2, width: 170 }),
   {
     title: "套餐",
     role: "title",

@@ -1,0 +1,31 @@
+import { fenToYuan } from "@burrow/contract";
+import { Link } from "react-router";
+import { ADMIN_BASE } from "@/lib/access";
+import { phoneText } from "@/lib/format";
+import type { ResponsiveColumn, ResponsiveMeta } from "./responsive-columns";
+
+/** Where operators open a customer's page. */
+export const customerPath = (uid: number) => `${ADMIN_BASE}/usermgr/list/${uid}`;
+
+/** An admin list's 用户 column: the customer's phone and uid, linking to their page. */
+export function customerColumn<T extends { uid: number; phone: string }>(
+  meta: ResponsiveMeta & { width: number },
+): ResponsiveColumn<T> {
+  return {
+    title: "用户",
+    key: "user",
+    ...meta,
+    render: (_: unknown, row: T) => (
+      <Link to={customerPath(row.uid)}>
+        {phoneText(row.phone)}（{row.uid}）
+      </Link>
+    ),
+  };
+}
+
+/** A 金额（元） column: the row's `amount` in fen, shown in yuan, right-aligned. */
+export function amountColumn<T extends { amount: number }>(
+  meta: ResponsiveMeta & { width: number },
+): ResponsiveColumn<T> {
+  return { title: "金额（元）", dataIndex: "amount", align: "right", ...meta, render: (fen: number) => fenToYuan(fen) };
+}
