@@ -12,9 +12,12 @@ import {
   type FakeConsole,
   fakeConsole,
   login,
+  NODE_ID,
   newProxy,
   plugin,
+  RUN,
   until,
+  userInfo,
   visitor,
 } from "./fake-console";
 
@@ -205,6 +208,30 @@ describe("node agent: decisions from the streamed copy", () => {
     clock.now += 61_000;
     expect((await plugin(a.port, "NewUserConn", visitor(alice))).body.reject).toBe(false);
     expect(a.agent.grace.state).toBe("expired");
+  });
+});
+
+describe("node agent: a moved tunnel's old hold", () => {
+  it("refuses the session that served the tunnel here, from the streamed copy after a restart too, until the console drops it", async () => {
+    const base = customer(18, 42018);
+    const elsewhere = { ...base.tunnels[0], node_id: NODE_ID + 1 };
+    const moved = customer(18, 42018, { tunnels: [{ ...elsewhere, moved_node_id: NODE_ID, moved_run_id: RUN }] });
+    const c = await withConsole([moved]);
+    const cfg = config(c.url);
+    const first = await start(cfg);
+    await until(() => first.agent.link.connected, 5000, "stream");
+    const ping = (a: Started, run = RUN) => plugin(a.port, "Ping", { user: userInfo(moved, run) });
+    expect((await ping(first)).body.reject_reason).toBe("隧道 ssh18 已迁移到其他节点，请下载新的配置文件，连接已断开");
+    expect((await ping(first, "feedfacefeedface")).body.reject).toBe(false);
+    await first.agent.stop();
+    cleanups.pop();
+    // A new agent process never saw the NewProxy: the hold is the console's, streamed.
+    const second = await start(cfg);
+    await until(() => second.agent.link.connected, 5000, "stream");
+    expect((await plugin(second.port, "NewWorkConn", { user: userInfo(moved) })).body.reject).toBe(true);
+    // The old node's dashboard no longer shows the proxy: the console streams the customer without it.
+    c.push({ type: "user", uid: 18, user: customer(18, 42018, { tunnels: [elsewhere] }) });
+    await until(async () => !(await ping(second)).body.reject, 2000, "the hold dropped");
   });
 });
 

@@ -65,6 +65,15 @@ export interface TunnelEntry {
   stale_closes: number;
   /** 访客防护: lists, ban rule and the console's bans (shield.ts); absent or null: none */
   shield?: TunnelShield | null;
+  /**
+   * A move's old hold (POST /user/tun/move): the node the tunnel left while the session `moved_run_id`
+   * held its proxy there. frps there keeps serving it until that session drops it, so that
+   * session's heartbeats and work connections on that node are refused (plugin.ts heldBlock).
+   * Persisted and streamed: any process, after a restart, and the old node's agent refuse it.
+   * Absent or null: none.
+   */
+  moved_node_id?: number | null;
+  moved_run_id?: string | null;
   /** 定时开放 (schedule.ts): outside it the tunnel is refused and its session cut; absent or null: always open */
   schedule?: TunnelSchedule | null;
 }
@@ -98,6 +107,11 @@ export function tunnelBlock(t: TunnelEntry): string | null {
 export type CloseOutcome = "released" | "stale" | "other";
 
 /**
+/** Whether the tunnel concerns the node: on it, or its old session still held there after a move. */
+export function onNode(t: TunnelEntry, nodeId: number): boolean {
+  return t.node_id === nodeId || t.moved_node_id === nodeId;
+}
+
  * A NewProxy of `runId` was allowed while no session or this one held the tunnel: it holds it
  * now. Held by it already, one more CloseProxy of its earlier proxy is still to come (frps sends
  * CloseProxy from a goroutine, so after a reconnect the old proxy's close can follow this call);

@@ -121,6 +121,16 @@ const LEVEL_TOO_LOW = "套餐等级不足，无法使用该节点";
 
 /** 强制下线's refusal of the freed session (its heartbeat, Login and NewProxy). */
 export const FREED_SESSION = "该会话已在控制台被强制下线，请使用新启动的 frpc 连接";
+/** The session `runId` on the node still held the tunnel there when it was moved away (persisted). */
+const movedHere = (t: TunnelEntry, node: NodeEntry, runId: string) =>
+  t.moved_run_id === runId && t.moved_node_id === node.node_id && t.node_id !== node.node_id;
+
+/** That session dropped the proxy (this process's copy; the database's follows the dashboard). */
+const dropMovedHold = (t: TunnelEntry) => {
+  t.moved_node_id = null;
+  t.moved_run_id = null;
+};
+
 
 /** The sessions customers freed (强制下线, evictions.ts): asked only on Login, NewProxy and heartbeats. */
 export interface FreedSessions {
@@ -152,7 +162,9 @@ export class FrpPlugin {
    * tunnel moved to another node (POST /user/tun/move) is still served by the old node's frps
    * until that session drops it, so that session's heartbeats there are refused until its
    * CloseProxy comes, or its next Login (a session that logs in again has lost its proxies: an
-   * entry frps never closed, after a crash, refuses one heartbeat at most).
+   * entry frps never closed, after a crash, refuses one heartbeat at most). The move persists
+   * the hold the database knows (TunnelEntry.moved_run_id); this covers, in the process that
+   * admitted the proxy, a hold whose NewProxy the write-behind had not written when it moved.
    */
   private readonly heldAt = new Map<number, string>();
   /** 访客防护's counters and the bans this process decided (per process: docs/shield.md). */
@@ -285,7 +297,7 @@ export class FrpPlugin {
       if (typeof r === "string") return this.refusal(node, "login_refused", c.user, r);
       // A freed session logs in again under its run id at once: it must not take the proxy back.
       if (this.freed.refused(r.uid, c.run_id)) return this.refusal(node, "login_refused", c.user, FREED_SESSION);
-      if (c.run_id && this.heldAt.size) this.forgetSession(node, c.run_id);
+      if (c.run_id) this.forgetSession(node, r, c.run_id);
       this.writer.login(r.uid, node.node_id, c.version, c.client_address);
       return ALLOW;
     });
@@ -390,7 +402,10 @@ export class FrpPlugin {
     const now = Date.now();
     for (const t of user.tunnels.values()) {
       if (t.node_id !== node.node_id) {
-        if (this.heldAt.size && this.heldAt.get(movedKey(node.node_id, t.tun_id)) === runId)
+        if (
+          movedHere(t, node, runId) ||
+          (this.heldAt.size && this.heldAt.get(movedKey(node.node_id, t.tun_id)) === runId)
+        )
           return reject(`隧道 ${t.tun_name} 已迁移到其他节点，请下载新的配置文件，连接已断开`);
         continue;
       }
@@ -403,10 +418,17 @@ export class FrpPlugin {
     return null;
   }
 
-  /** A session logged in again on the node: frps holds none of its earlier proxies any more. */
-  private forgetSession(node: NodeEntry, runId: string): void {
-    for (const [key, r] of this.heldAt)
-      if (r === runId && Math.floor(key / 2 ** 32) === node.node_id) this.heldAt.delete(key);
+  /**
+   * A session logged in again on the node: frps holds none of its earlier proxies any more. The
+   * persisted moved hold is dropped from this process's entry only; the database's goes with the
+   * next read of the node's dashboard (poll-status.ts), before which a reload may refuse one more
+   * heartbeat of the session (more, never less).
+   */
+  private forgetSession(node: NodeEntry, user: UserEntry, runId: string): void {
+    if (this.heldAt.size)
+      for (const [key, r] of this.heldAt)
+        if (r === runId && Math.floor(key / 2 ** 32) === node.node_id) this.heldAt.delete(key);
+    for (const t of user.tunnels.values()) if (movedHere(t, node, runId)) dropMovedHold(t);
   }
 
   /** Why the node serves nothing now, or null (the node agent closes every open connection then). */
@@ -489,3 +511,4 @@ export class FrpPlugin {
     });
   }
 }
+      if (movedHere(t, node, c.user.run_id)) dropMovedHold(t);

@@ -29,3 +29,8 @@ export function amountColumn<T extends { amount: number }>(
 ): ResponsiveColumn<T> {
   return { title: "金额（元）", dataIndex: "amount", align: "right", ...meta, render: (fen: number) => fenToYuan(fen) };
 }
+
+/** A list's 操作 column holding one link (to the row's page). */
+export function linkActionColumn<T>(label: string, to: (row: T) => string, width = 80): ResponsiveColumn<T> {
+  return { title: "操作", key: "actions", width, render: (_: unknown, row: T) => <Link to={to(row)}>{label}</Link> };
+}

@@ -1,5 +1,13 @@
 import type { ServerResponse } from "node:http";
-import { type NodeWire, nodeToWire, PING_MS, type StreamLine, type UserEntry, userToWire } from "@burrow/frp-decision";
+import {
+  type NodeWire,
+  nodeToWire,
+  onNode,
+  PING_MS,
+  type StreamLine,
+  type UserEntry,
+  userToWire,
+} from "@burrow/frp-decision";
 import type { AppContext } from "../../context";
 import { noteAgentContact, usersOnNode } from "../frp/agent-feed";
 import { frpRuntime } from "../frp/frp.routes";
@@ -45,9 +53,9 @@ interface AgentStream {
   closed: boolean;
 }
 
-/** Whether a customer's entry concerns the node: a tunnel on it (not deleted, or still held). */
+/** Whether a customer's entry concerns the node: a tunnel on it (not deleted, or still held), or moved away from it while held. */
 export const touches = (u: UserEntry, nodeId: number): boolean => {
-  for (const t of u.tunnels.values()) if (t.node_id === nodeId) return true;
+  for (const t of u.tunnels.values()) if (onNode(t, nodeId)) return true;
   return false;
 };
 

@@ -12,16 +12,24 @@ import type { Tx } from "../../shared/tx";
 
 /**
  * The customers whose decisions a node's agent needs in its copy: those with a tunnel on the node
- * that is not deleted, or deleted and still held by a session (which is to be cut off) — the
- * tunnels FrpDecisionCache keeps in a user entry.
+ * that is not deleted, or deleted and still held by a session (which is to be cut off), and those
+ * with a tunnel moved away while a session there held it (a moved hold the agent refuses) — the
+ * tunnels FrpDecisionCache keeps in a user entry (onNode).
  */
 export async function usersOnNode(db: Kysely<DB>, nodeId: number): Promise<number[]> {
   const rows = await db
     .selectFrom("tunnels")
     .select("uid")
     .distinct()
-    .where("node_id", "=", nodeId)
-    .where((eb) => eb.or([eb("status", "<>", TunnelStatus.Deleted), eb("run_id", "is not", null)]))
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb("node_id", "=", nodeId),
+          eb.or([eb("status", "<>", TunnelStatus.Deleted), eb("run_id", "is not", null)]),
+        ]),
+        eb("moved_node_id", "=", nodeId),
+      ]),
+    )
     .orderBy("uid")
     .execute();
   return rows.map((r) => r.uid);

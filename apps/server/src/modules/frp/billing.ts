@@ -195,7 +195,7 @@ export async function collectTraffic(ctx: AppContext, node: NodeRow, x: Collect)
           .where("proxy_name", "in", names)
           .execute();
     }
-    await reconcileStatus(trx, x.mine, x.tunnels, now);
+    await reconcileStatus(trx, node.node_id, x.mine, x.tunnels, now);
   });
   await reviewKicks(ctx, node, now, plan.open, x.tunnels);
   // Automatic traffic top-ups of the customers just charged, after the commit (a purchase takes

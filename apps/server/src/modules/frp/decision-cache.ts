@@ -228,11 +228,19 @@ export class FrpDecisionCache implements DecisionState {
           "run_id",
           "stale_closes",
           "schedule",
+          "moved_node_id",
+          "moved_run_id",
           "last_online_at",
         ])
         .where("uid", "=", uid)
-        // Deleted tunnels still held by a session are kept: that session is to be cut off.
-        .where((eb) => eb.or([eb("status", "<>", TunnelStatus.Deleted), eb("run_id", "is not", null)]))
+        // Deleted tunnels still held by a session (here or on the node it left) are kept: that session is to be cut off.
+        .where((eb) =>
+          eb.or([
+            eb("status", "<>", TunnelStatus.Deleted),
+            eb("run_id", "is not", null),
+            eb("moved_run_id", "is not", null),
+          ]),
+        )
         .execute(),
       this.db
         .selectFrom("frp_kicks")

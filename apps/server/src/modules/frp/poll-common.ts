@@ -66,6 +66,11 @@ export type PolledTunnel = {
   remote_port: number | null;
   custom_domains: string;
   subdomain: string | null;
+  /**
+   * Moved to another node while a session here held it (tunnels.moved_node_id is this node): its
+   * proxy here is billed like the others until it is gone, and its status is the other node's.
+   */
+  moved: boolean;
 };
 
 /** The node's most bytes per second per proxy and direction: its bandwidth cap, or the line rate. */

@@ -27,8 +27,8 @@ import { resolveTails, TAIL_BATCH } from "./tails";
  * poller.ts schedules it for every node.
  */
 
-/** The proxy types Burrow's tunnels use (the dashboard lists proxies per type). */
-const PROXY_TYPES = ["tcp", "udp", "http", "https"] as const;
+/** The proxy types Burrow's tunnels use (the dashboard lists proxies per type; secret tunnels too, billed alike). */
+const PROXY_TYPES = ["tcp", "udp", "http", "https", "stcp", "xtcp", "sudp"] as const;
 /**
  * frps rotates its "today" counters at its local midnight and Burrow's clock may differ from the
  * node's by a little: traffic is not collected this close to midnight (the next poll gets it).
@@ -140,7 +140,8 @@ async function applyReading(
   } else {
     await transact(ctx, async (trx) => {
       await holdNode(trx, nodeId);
-      await reconcileStatus(trx, mine, tunnels, now);
+      // Moved holds stay: the poll that releases one bills the proxy's last bytes first.
+      await reconcileStatus(trx, nodeId, mine, tunnels, now, { releaseMoved: false });
     });
   }
   await recordHealth(ctx, node, result.status, now, tooOld, info);
@@ -149,7 +150,9 @@ async function applyReading(
     result.charged += r.charged;
     result.tails += r.resolved;
   }
-  await scanRules(ctx, opts.rules ?? (await loadRules(ctx.db)), nodeId, node.subdomain_host, mine, tunnels);
+  // A moved tunnel is judged where it is now (its domains point there).
+  const here = mine.filter((o) => !tunnels.get(o.ref.tun_id)?.moved);
+  await scanRules(ctx, opts.rules ?? (await loadRules(ctx.db)), nodeId, node.subdomain_host, here, tunnels);
   return result;
 }
 
@@ -213,7 +216,10 @@ export async function billAgentReading(
   }
 }
 
-/** The node's tunnels the poll concerns: those frps shows and those Burrow thinks connected. */
+/**
+ * The node's tunnels the poll concerns: those frps shows and those Burrow thinks connected, and
+ * those moved away while a session here held them (billed here until frps drops the proxy).
+ */
 async function loadTunnels(ctx: AppContext, nodeId: number, ours: Seen[]): Promise<Map<number, PolledTunnel>> {
   const rows = await ctx.db
     .selectFrom("tunnels")
@@ -228,23 +234,29 @@ async function loadTunnels(ctx: AppContext, nodeId: number, ours: Seen[]): Promi
       "custom_domains",
       "subdomain",
       "bandwidth",
+      "node_id",
     ])
-    .where("node_id", "=", nodeId)
     .where((eb) =>
       eb.or([
-        eb("status", "=", TunnelStatus.Connected),
-        eb("run_id", "is not", null),
-        ...(ours.length
-          ? [
-              eb(
-                "tun_id",
-                "in",
-                ours.map((o) => o.ref.tun_id),
-              ),
-            ]
-          : []),
+        eb.and([
+          eb("node_id", "=", nodeId),
+          eb.or([
+            eb("status", "=", TunnelStatus.Connected),
+            eb("run_id", "is not", null),
+            ...(ours.length
+              ? [
+                  eb(
+                    "tun_id",
+                    "in",
+                    ours.map((o) => o.ref.tun_id),
+                  ),
+                ]
+              : []),
+          ]),
+        ]),
+        eb("moved_node_id", "=", nodeId),
       ]),
     )
     .execute();
-  return new Map(rows.map((t) => [t.tun_id, t]));
+  return new Map(rows.map(({ node_id, ...t }) => [t.tun_id, { ...t, moved: node_id !== nodeId }]));
 }

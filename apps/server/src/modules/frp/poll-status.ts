@@ -3,7 +3,7 @@ import type { AppContext } from "../../context";
 import { type Tx, transact } from "../../shared/tx";
 import { setNodeHealth } from "../nodes/nodes.service";
 import type { NodeRow } from "../nodes/nodes.table";
-import { holdTunnel, releaseTunnelHold, tunnelSeenOnline, tunnelsGone } from "../tunnels/sessions";
+import { holdTunnel, releaseMovedHolds, releaseTunnelHold, tunnelSeenOnline, tunnelsGone } from "../tunnels/sessions";
 import type { ServerInfo } from "./dashboard-client";
 import type { PolledTunnel, Seen } from "./poll-common";
 import { holdNode } from "./poll-guards";
@@ -55,14 +55,20 @@ const DASHBOARD_HOLD = "dashboard";
  * has online → offline. A blocked tunnel still online without a recorded session gets the
  * dashboard's client id as its hold, so that every session of its user on the node is refused at
  * the next heartbeat; a hold on a proxy frps no longer has online is released (a deleted tunnel's
- * domains with it, which it kept reserved until then).
+ * domains with it, which it kept reserved until then). A moved tunnel's hold here (moved_node_id)
+ * ends once the proxy is no longer online here: the dashboard says whether the old frps still
+ * serves it, whichever process got (or missed) the CloseProxy, in direct and agent mode alike.
  */
 export async function reconcileStatus(
   trx: Tx,
+  nodeId: number,
   seen: Seen[],
-  tunnels: Map<number, PolledTunnel>,
+  all: Map<number, PolledTunnel>,
   now: Date,
+  opts: { releaseMoved: boolean } = { releaseMoved: true },
 ): Promise<void> {
+  // A moved tunnel's status is its new node's; here only its moved hold follows the dashboard.
+  const tunnels = new Map([...all].filter(([, t]) => !t.moved));
   const onlineIds = new Set<number>();
   for (const { s, ref } of seen) {
     // A status frps did not give validly changes nothing this round.
@@ -85,4 +91,10 @@ export async function reconcileStatus(
   );
   for (const t of gone.filter((t) => t.status !== TunnelStatus.Connected && t.run_id !== null))
     await releaseTunnelHold(trx, t);
+  if (opts.releaseMoved)
+    await releaseMovedHolds(
+      trx,
+      nodeId,
+      [...all.values()].filter((t) => t.moved && !onlineIds.has(t.tun_id)),
+    );
 }

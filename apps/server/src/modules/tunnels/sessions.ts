@@ -239,6 +239,45 @@ export async function releaseNodeHolds(trx: Tx, nodeId: number): Promise<void> {
 }
 
 /** Bytes of one tunnel on one Shanghai day, as the poller credits them. */
+/**
+ * The SET of a move to `toNode` for the moved hold (tunnels.moved_node_id / moved_run_id, read
+ * against the row before the update): the session holding the proxy on the node it leaves keeps
+ * serving it there until it drops it, so it is recorded for every process and the node's agent
+ * to refuse (plugin.ts heldBlock). Not held: an earlier move's hold stays, unless the tunnel
+ * moves back to that node (there its session is the tunnel's own again, as the poller sees it).
+ */
+export function movedHoldValues(toNode: number) {
+  const keep = (col: "moved_node_id" | "moved_run_id", held: "node_id" | "run_id") =>
+    sql<never>`case when run_id is not null then ${sql.ref(held)} when moved_node_id = ${toNode} then null else ${sql.ref(col)} end`;
+  return { moved_node_id: keep("moved_node_id", "node_id"), moved_run_id: keep("moved_run_id", "run_id") };
+}
+
+/**
+ * The old node's dashboard no longer shows these moved tunnels' proxies online: their moved holds
+ * there end (the sessions' heartbeats are no longer refused). Announced: every process and agent
+ * drops them.
+ */
+export async function releaseMovedHolds(
+  trx: Tx,
+  nodeId: number,
+  tunnels: { tun_id: number; uid: number }[],
+): Promise<void> {
+  for (const rows of chunks(tunnels)) {
+    const done = await trx
+      .updateTable("tunnels")
+      .set({ moved_node_id: null, moved_run_id: null })
+      .where(
+        "tun_id",
+        "in",
+        rows.map((t) => t.tun_id),
+      )
+      .where("moved_node_id", "=", nodeId)
+      .returning(["tun_id", "uid"])
+      .execute();
+    for (const t of done) trx.changes.emit("tunnel.changed", { tun_id: t.tun_id, uid: t.uid });
+  }
+}
+
 export interface TrafficCredit {
   tun_id: number;
   uid: number;

@@ -27,6 +27,7 @@ import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
 import { requirePhone } from "../users/users.service";
 import { requireVerifiedForTunnels } from "../verify/verify.service";
 import { type CompiledRule, flagByRules, loadRules } from "./illegal-rules";
+import { movedHoldValues } from "./sessions";
 import { checkDraft, cleanAddon, draftValues, isWeb, type TunnelDraft } from "./tunnel-draft";
 import {
   presentAdminTunnel,
@@ -251,9 +252,16 @@ export async function writeTunnel(ctx: AppContext, t: WriteTarget, draft: Tunnel
             .set({
               ...values,
               updated_at: now,
-              // A move: the old node's session no longer holds it (plugin.ts heldAt refuses that one).
+              // A move: the old node's session no longer holds it; it is recorded as the moved
+              // hold, refused there by every process and agent (sessions.ts movedHoldValues).
               ...(t.moving
-                ? { node_id: node.node_id, status: TunnelStatus.Offline, run_id: null, stale_closes: 0 }
+                ? {
+                    node_id: node.node_id,
+                    status: TunnelStatus.Offline,
+                    run_id: null,
+                    stale_closes: 0,
+                    ...movedHoldValues(node.node_id),
+                  }
                 : {}),
             })
             .where("tun_id", "=", tunId)

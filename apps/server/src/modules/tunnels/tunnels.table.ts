@@ -41,6 +41,13 @@ export interface TunnelTable {
   stale_closes: Generated<number>;
   /** 定时开放: JSON TunnelSchedule, null = always open */
   schedule: string | null;
+  /**
+   * A move's old hold (tunnel-batch.ts moveTunnel): the node the tunnel left while a session held
+   * its proxy there, and that session's run id; its heartbeats there are refused until the node's
+   * dashboard no longer shows the proxy online (poll-status.ts). Null when none.
+   */
+  moved_node_id: ColumnType<number | null, number | null | undefined, number | null>;
+  moved_run_id: ColumnType<string | null, string | null | undefined, string | null>;
   last_online_at: string | null;
   created_at: string;
   updated_at: string;

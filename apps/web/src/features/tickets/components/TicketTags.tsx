@@ -5,6 +5,7 @@ import {
   TicketStatusUserLabel,
 } from "@burrow/contract";
 import { Tag } from "antd";
+import type { ResponsiveColumn } from "@/components/responsive-columns";
 
 const COLOR: Record<number, string> = { 1: "default", 2: "processing", 3: "warning" };
 
@@ -16,4 +17,32 @@ export function TicketStatusTag({ status, staff = false }: { status: number; sta
 
 export function TicketCategoryTag({ category }: { category: TicketCategory }) {
   return <Tag color={category === "appeal" ? "red" : "blue"}>{TicketCategoryLabel[category] ?? category}</Tag>;
+}
+
+/** The ticket lists' 分类 column. */
+export function ticketCategoryColumn<T extends { category: TicketCategory }>(): ResponsiveColumn<T> {
+  return {
+    title: "分类",
+    priority: 3,
+    dataIndex: "category",
+    width: 110,
+    render: (c: TicketCategory) => <TicketCategoryTag category={c} />,
+  };
+}
+
+/** The ticket lists' 状态 column, in staff's words or the customer's. */
+export function ticketStatusColumn<T extends { status: number }>({
+  staff,
+  width,
+}: {
+  staff: boolean;
+  width: number;
+}): ResponsiveColumn<T> {
+  return {
+    title: "状态",
+    role: "status",
+    dataIndex: "status",
+    width,
+    render: (s: number) => <TicketStatusTag status={s} staff={staff} />,
+  };
 }

@@ -8,6 +8,7 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { Col, Form, InputNumber } from "antd";
 import { Link } from "react-router";
+import { linkActionColumn } from "@/components/ListColumns";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
@@ -18,7 +19,7 @@ import { ADMIN_BASE } from "@/lib/access";
 import { formatTime, phoneText } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";
-import { TicketCategoryTag, TicketStatusTag } from "../components/TicketTags";
+import { ticketCategoryColumn, ticketStatusColumn } from "../components/TicketTags";
 import { adminTicketsQuery } from "../tickets.api";
 
 const FILTERS = { status: "int", category: "text", uid: "int", phone: "text", min_age_hours: "int" } as const;
@@ -48,20 +49,8 @@ const columns: ResponsiveColumns<AdminTicketRow> = [
     width: 170,
     render: (phone: string, r) => `${phoneText(phone)}（${r.uid}）`,
   },
-  {
-    title: "分类",
-    priority: 3,
-    dataIndex: "category",
-    width: 110,
-    render: (c: TicketCategory) => <TicketCategoryTag category={c} />,
-  },
-  {
-    title: "状态",
-    role: "status",
-    dataIndex: "status",
-    width: 120,
-    render: (s: number) => <TicketStatusTag status={s} staff />,
-  },
+  ticketCategoryColumn(),
+  ticketStatusColumn({ staff: true, width: 120 }),
   {
     title: "最后回复",
     priority: 3,
@@ -76,12 +65,7 @@ const columns: ResponsiveColumns<AdminTicketRow> = [
     width: 190,
     render: (v: string) => `${formatTime(v)}（${waited(v)}）`,
   },
-  {
-    title: "操作",
-    key: "actions",
-    width: 80,
-    render: (_: unknown, r) => <Link to={detailPath(r.ticket_id)}>处理</Link>,
-  },
+  linkActionColumn("处理", (r) => detailPath(r.ticket_id)),
 ];
 
 /** /admin/mgr/ticket: the queue (awaiting staff first, longest waiting first), filters kept in the URL. */

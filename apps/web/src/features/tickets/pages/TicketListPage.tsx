@@ -1,4 +1,4 @@
-import { type TicketCategory, type TicketRow, TicketStatusUserLabel } from "@burrow/contract";
+import { type TicketRow, TicketStatusUserLabel } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import { Badge, Button, Card, Space, Typography } from "antd";
@@ -9,7 +9,7 @@ import { type ResponsiveColumns, ResponsiveTable } from "@/components/Responsive
 import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
 import { formatTime } from "@/lib/format";
 import { NewTicketModal } from "../components/NewTicketModal";
-import { TicketCategoryTag, TicketStatusTag } from "../components/TicketTags";
+import { ticketCategoryColumn, ticketStatusColumn } from "../components/TicketTags";
 import { myTicketsQuery } from "../tickets.api";
 
 const columns: ResponsiveColumns<TicketRow> = [
@@ -26,20 +26,8 @@ const columns: ResponsiveColumns<TicketRow> = [
       </Space>
     ),
   },
-  {
-    title: "分类",
-    priority: 3,
-    dataIndex: "category",
-    width: 110,
-    render: (c: TicketCategory) => <TicketCategoryTag category={c} />,
-  },
-  {
-    title: "状态",
-    role: "status",
-    dataIndex: "status",
-    width: 130,
-    render: (s: number) => <TicketStatusTag status={s} />,
-  },
+  ticketCategoryColumn(),
+  ticketStatusColumn({ staff: false, width: 130 }),
   {
     title: "最后回复",
     priority: 2,

@@ -5,10 +5,10 @@ import { Button, Card, Col, DatePicker, Form, InputNumber, Row, Space } from "an
 import type { Dayjs } from "dayjs";
 import { useEffect } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
+import { customerPath, linkActionColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
-import { ADMIN_BASE } from "@/lib/access";
 import { dayjs } from "@/lib/dayjs";
 import { formatTime } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
@@ -25,15 +25,13 @@ interface SearchForm {
   dates?: [Dayjs, Dayjs] | null;
 }
 
-const detailPath = (uid: number) => `${ADMIN_BASE}/usermgr/list/${uid}`;
-
 const columns: ResponsiveColumns<AdminUserRow> = [
   {
     title: "UID",
     priority: 3,
     dataIndex: "uid",
     width: 90,
-    render: (uid: number) => <Link to={detailPath(uid)}>{uid}</Link>,
+    render: (uid: number) => <Link to={customerPath(uid)}>{uid}</Link>,
   },
   { title: "手机号", role: "title", dataIndex: "phone", width: 140 },
   { title: "昵称", priority: 3, dataIndex: "nickname", ellipsis: true },
@@ -61,12 +59,7 @@ const columns: ResponsiveColumns<AdminUserRow> = [
     width: 180,
     render: (v: string | null) => formatTime(v),
   },
-  {
-    title: "操作",
-    key: "actions",
-    width: 80,
-    render: (_: unknown, row) => <Link to={detailPath(row.uid)}>详情</Link>,
-  },
+  linkActionColumn("详情", (row) => customerPath(row.uid)),
 ];
 
 /** /admin/usermgr/list: users with filters (kept in the URL) and server-side paging. */
@@ -159,7 +152,7 @@ export function UserListPage() {
             onClick: (e) => {
               // Let links and buttons inside the row do their own thing.
               if ((e.target as HTMLElement).closest("a,button")) return;
-              void navigate(detailPath(row.uid));
+              void navigate(customerPath(row.uid));
             },
             className: "clickable-row",
           })}

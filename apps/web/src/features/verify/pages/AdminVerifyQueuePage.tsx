@@ -2,6 +2,7 @@ import type { VerifyQueueRow } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Col, Form, Tag } from "antd";
 import { Link } from "react-router";
+import { linkActionColumn } from "@/components/ListColumns";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
@@ -49,12 +50,7 @@ const columns: ResponsiveColumns<VerifyQueueRow> = [
     render: (n: number) => (n > 0 ? <Tag color="red">另有 {n} 个账号提交</Tag> : "-"),
   },
   { title: "提交时间", priority: 3, dataIndex: "updated_at", width: 180, render: (v: string) => formatTime(v) },
-  {
-    title: "操作",
-    key: "actions",
-    width: 80,
-    render: (_: unknown, r) => <Link to={reviewPath(r.uid)}>审核</Link>,
-  },
+  linkActionColumn("审核", (r) => reviewPath(r.uid)),
 ];
 
 /**
