@@ -1,6 +1,6 @@
 import { type AdminVerifyReview, type AdminVerifyView, idCheckDigit, type VerifyStartResult } from "@burrow/contract";
 import { RESULT_FIELDS, verifySign } from "../src/modules/verify/provider";
-import type { TestApp } from "./harness";
+import { createTestApp, type TestApp } from "./harness";
 
 /** Verification through a redirect provider and through a manual review, as its tests drive them. */
 
@@ -57,6 +57,12 @@ export async function multipart(fields: Record<string, string>, files: Files) {
   for (const [k, data] of Object.entries(files)) fd.append(k, new Blob([new Uint8Array(data)]), `${k}.png`);
   const req = new Request("http://localhost/", { method: "POST", body: fd });
   return { payload: Buffer.from(await req.arrayBuffer()), contentType: req.headers.get("content-type") ?? "" };
+}
+
+/** An app whose verification is a manual review, and a Manager's token to decide it. */
+export async function manualReviewApp(): Promise<{ m: TestApp; admin: string }> {
+  const m = await createTestApp({ VERIFY_PROVIDER: "manual" });
+  return { m, admin: await m.adminToken() };
 }
 
 /** POST /user/verify/review: name and number with photos of the ID card, for an operator's review. */

@@ -14,6 +14,7 @@ import {
   idNumbers,
   idImage as image,
   IMAGE_MARK as MARK,
+  manualReviewApp,
   postReview as review,
 } from "../../../test/verify-fixtures";
 import { evidenceKey } from "./evidence";
@@ -50,10 +51,7 @@ const stored = (app: TestApp) => (fs.existsSync(dirOf(app)) ? fs.readdirSync(dir
 
 let m: TestApp;
 let admin: string;
-beforeAll(async () => {
-  m = await createTestApp({ VERIFY_PROVIDER: "manual" });
-  admin = await m.adminToken();
-});
+beforeAll(async () => ({ m, admin } = await manualReviewApp()));
 afterAll(() => m.close());
 
 const fullSet = () => ({ id_front: image("png"), id_back: image("jpg"), id_hand: image("webp") });

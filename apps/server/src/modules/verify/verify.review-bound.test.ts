@@ -11,7 +11,14 @@ import type {
 } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
-import { idImage, idNumbers, multipart, postReview, REDIRECT_ENV } from "../../../test/verify-fixtures";
+import {
+  idImage,
+  idNumbers,
+  manualReviewApp,
+  multipart,
+  postReview,
+  REDIRECT_ENV,
+} from "../../../test/verify-fixtures";
 
 /*
  * The review after issue 30 (an attacker's reading of the verify module):
@@ -35,10 +42,7 @@ const photo = (app: TestApp, token: string, query: Record<string, string>) =>
 describe("a manual review's decision is bound to the submission the Manager reviewed", () => {
   let m: TestApp;
   let admin: string;
-  beforeAll(async () => {
-    m = await createTestApp({ VERIFY_PROVIDER: "manual" });
-    admin = await m.adminToken();
-  });
+  beforeAll(async () => ({ m, admin } = await manualReviewApp()));
   afterAll(() => m.close());
 
   const review = (uid: number) =>

@@ -5,6 +5,7 @@ import {
   approveReview,
   idImage,
   idNumbers,
+  manualReviewApp,
   postReview,
   REDIRECT_ENV,
   redirectNotify,
@@ -129,10 +130,7 @@ describe("a redirect provider's unfinished request", () => {
 describe("a manual review's unfinished submission", () => {
   let m: TestApp;
   let admin: string;
-  beforeAll(async () => {
-    m = await createTestApp({ VERIFY_PROVIDER: "manual" });
-    admin = await m.adminToken();
-  });
+  beforeAll(async () => ({ m, admin } = await manualReviewApp()));
   afterAll(() => m.close());
 
   const submit = (token: string, id: string, real_name = "张三") =>
