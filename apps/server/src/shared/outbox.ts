@@ -11,6 +11,19 @@ export interface QuotaCrossed {
   quota: number;
 }
 
+/** An automatic renewal ahead (subscription.renewal_due) or unpaid (subscription.renewal_failed). */
+export interface RenewalNotice {
+  uid: number;
+  subscription_id: number;
+  plan_name: string;
+  /** the end the renewal extends (ISO) */
+  period_end: string;
+  /** fen the renewal will take from the balance, priced now */
+  amount: number;
+  /** the balance now, fen */
+  balance: number;
+}
+
 /**
  * Domain events: facts an owner records in the same transaction as the change ("order paid",
  * "tunnel went offline"), delivered after the commit to every handler that listens, at least once
@@ -48,25 +61,9 @@ export interface DomainEvents {
   /** a subscription's usage crossed 80 % of its quota (once per subscription and period) */
   "quota.80": QuotaCrossed;
   /** a plan with auto-renewal on ends within three days: it will be renewed from the balance (autopay, once per period) */
-  "subscription.renewal_due": {
-    uid: number;
-    subscription_id: number;
-    plan_name: string;
-    /** the end the renewal extends (ISO) */
-    period_end: string;
-    /** fen the renewal will take from the balance, priced now */
-    amount: number;
-    /** the balance now, fen */
-    balance: number;
-  };
+  "subscription.renewal_due": RenewalNotice;
   /** an automatic renewal could not be paid (autopay, at most once a Shanghai day; retried daily until the end) */
-  "subscription.renewal_failed": {
-    uid: number;
-    subscription_id: number;
-    plan_name: string;
-    period_end: string;
-    amount: number;
-    balance: number;
+  "subscription.renewal_failed": RenewalNotice & {
     /** what the customer reads, e.g. "余额不足，自动续费失败" */
     message: string;
   };
