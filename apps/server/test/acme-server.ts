@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import https from "node:https";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { makeCert } from "./certs";
+import { freePort } from "./free-port";
 
 /**
  * A real ACME server for tests: Debian's pebble (/usr/bin/pebble) on loopback, on free ports, with
@@ -26,17 +26,6 @@ export interface AcmeServer {
   /** an https agent that trusts pebble's HTTPS certificate */
   agent: https.Agent;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function get(url: string, agent: https.Agent): Promise<{ status: number; body: string }> {

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { fenToYuan } from "@burrow/contract";
 import { epaySign, SANDBOX_KEY, SANDBOX_PID } from "../src/modules/payments/epay";
+import { freePort } from "./free-port";
 import { TEST_NODE_FIELDS } from "./frp-fixtures";
 import { ADMIN_PASSWORD, ADMIN_PHONE, createPgDatabase } from "./harness";
 
@@ -17,17 +17,7 @@ export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 const started = new Set<ChildProcess>();
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export function tempDir(tag: string): string {
   return fs.mkdtempSync(`/tmp/wt-ops-${tag}-`);

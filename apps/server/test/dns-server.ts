@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { Resolver } from "node:dns/promises";
 import fs from "node:fs";
-import net from "node:net";
+import type net from "node:net";
+import { freePort } from "./free-port";
 
 /**
  * A real DNS server on loopback for the domain and certificate tests: Debian's
@@ -34,22 +35,15 @@ export interface TestDnsServer {
 }
 
 /** A port free on 127.0.0.1 for TCP and UDP at the moment of asking. */
-async function freePort(): Promise<number> {
-  const port = await new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
+async function freeTcpUdpPort(): Promise<number> {
+  const port = await freePort();
   const dgram = await import("node:dgram");
   const free = await new Promise<boolean>((resolve) => {
     const u = dgram.createSocket("udp4");
     u.once("error", () => resolve(false));
     u.bind(port, "127.0.0.1", () => u.close(() => resolve(true)));
   });
-  return free ? port : freePort();
+  return free ? port : freeTcpUdpPort();
 }
 
 /** A fully qualified name as the management API wants it (one trailing dot). */
@@ -76,8 +70,8 @@ export async function startDnsServer(): Promise<TestDnsServer> {
 }
 
 async function startOnce(): Promise<TestDnsServer> {
-  const dnsPort = await freePort();
-  const mgmtPort = await freePort();
+  const dnsPort = await freeTcpUdpPort();
+  const mgmtPort = await freeTcpUdpPort();
   const dnsServer = `127.0.0.1:${dnsPort}`;
   const managementUrl = `http://127.0.0.1:${mgmtPort}`;
   let output = "";
