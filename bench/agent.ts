@@ -9,15 +9,15 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { GB } from "../apps/server/src/modules/subscriptions/default-plan";
+import { freePort } from "../apps/server/test/free-port";
 import { benchConsole } from "./console";
 import { type FrpsOp, frpsBodies } from "./frps-ops";
 import { inChild, report } from "./lib";
 import type { PacedRequest, PacedResult } from "./paced";
-import { benchSubscription, benchTunnel, benchUser } from "./seed-rows";
+import { benchTunnel, seedBenchCustomers } from "./seed-rows";
 
 const USERS = Number(process.env.BENCH_AGENT_USERS ?? 300);
 /** A busy node's rate of plugin calls (visitors dominate): fixed, the same for every target. */
@@ -40,24 +40,12 @@ const agentNode = await ctx.db
   .values({ ...fields, name: `${direct.name}-agent`, agent_mode: 1, plugin_secret: randomBytes(16).toString("hex") })
   .returningAll()
   .executeTakeFirstOrThrow();
-const plan = await ctx.db
-  .selectFrom("plans")
-  .select(["id", "type"])
-  .where("is_default", "=", 1)
-  .executeTakeFirstOrThrow();
 const now = new Date().toISOString();
 type Seeded = { uid: number; token: string; tunnels: Record<"direct" | "agent", { tun_id: number; port: number }> };
 const users: Seeded[] = [];
 const portOf = (i: number) => direct.port_min + (i % (direct.port_max - direct.port_min + 1));
-for (let i = 0; i < USERS; i += 500) {
-  const batch = Array.from({ length: Math.min(500, USERS - i) }, (_, k) =>
-    benchUser({ phonePrefix: "152", name: "agentbench" }, i + k, now),
-  );
-  const rows = await ctx.db.insertInto("users").values(batch).returning(["uid", "frp_token"]).execute();
-  await ctx.db
-    .insertInto("subscriptions")
-    .values(rows.map((r) => benchSubscription(r.uid, plan, 10 * GB, now)))
-    .execute();
+const tag = { phonePrefix: "152", name: "agentbench" };
+await seedBenchCustomers(ctx.db, { tag, count: USERS, quota: 10 * GB, now }, async (rows, i) => {
   const tunnelsOn = (node_id: number) =>
     ctx.db
       .insertInto("tunnels")
@@ -78,18 +66,11 @@ for (let i = 0; i < USERS; i += 500) {
         agent: { tun_id: a[k].tun_id, port: a[k].remote_port ?? 0 },
       },
     });
-}
+});
 
 await app.listen({ host: "127.0.0.1", port: 0 });
 const consoleUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 const children: ChildProcess[] = [];
 const until = async <T>(what: string, fn: () => Promise<T | null | undefined | false>, ms = 20_000): Promise<T> => {
   const end = Date.now() + ms;

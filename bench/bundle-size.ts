@@ -14,13 +14,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { chromium } from "playwright-core";
 import { build } from "vite";
+import { freePort } from "../apps/server/test/free-port";
 
 /** Issue 15: /login may download at most this many times the baseline's JavaScript (gzip). */
 const TARGET_RATIO = 1.15;
@@ -30,17 +30,6 @@ const root = path.resolve(import.meta.dirname, "..");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "burrow-bundle-"));
 const appDist = path.join(tmp, "app");
 const baseDist = path.join(tmp, "baseline");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function buildBoth(): Promise<void> {
   process.env.NODE_ENV = "production";

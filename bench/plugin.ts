@@ -14,7 +14,7 @@ import { benchConsole } from "./console";
 import { type FrpsOp, frpsBodies } from "./frps-ops";
 import { inChild, type LoadResult, loadFromChild, report, WRK } from "./lib";
 import type { PacedRequest, PacedResult } from "./paced";
-import { benchSubscription, benchTunnel, benchUser } from "./seed-rows";
+import { benchTunnel, seedBenchCustomers } from "./seed-rows";
 
 const USERS = Number(process.env.BENCH_PLUGIN_USERS ?? 1_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -24,21 +24,10 @@ const { dir, config, app, ctx } = await benchConsole("plugin");
 
 // One node (the seeded one), USERS customers on the free plan, one tcp tunnel each.
 const node = await ctx.db.selectFrom("nodes").selectAll().orderBy("node_id").executeTakeFirstOrThrow();
-const plan = await ctx.db
-  .selectFrom("plans")
-  .select(["id", "type"])
-  .where("is_default", "=", 1)
-  .executeTakeFirstOrThrow();
 const now = new Date().toISOString();
-const TAG = { phonePrefix: "151", name: "bench" };
 const users: { uid: number; token: string; tun_id: number; port: number }[] = [];
-for (let i = 0; i < USERS; i += 500) {
-  const batch = Array.from({ length: Math.min(500, USERS - i) }, (_, k) => benchUser(TAG, i + k, now));
-  const rows = await ctx.db.insertInto("users").values(batch).returning(["uid", "frp_token"]).execute();
-  await ctx.db
-    .insertInto("subscriptions")
-    .values(rows.map((r) => benchSubscription(r.uid, plan, 10 * GB, now)))
-    .execute();
+const tag = { phonePrefix: "151", name: "bench" };
+await seedBenchCustomers(ctx.db, { tag, count: USERS, quota: 10 * GB, now }, async (rows, i) => {
   const tunnels = await ctx.db
     .insertInto("tunnels")
     .values(
@@ -58,7 +47,7 @@ for (let i = 0; i < USERS; i += 500) {
     .execute();
   for (const [k, t] of tunnels.entries())
     users.push({ uid: t.uid, token: rows[k].frp_token, tun_id: t.tun_id, port: t.remote_port ?? 0 });
-}
+});
 
 // BENCH_SHIELD_ENTRIES=<n>: every tunnel gets a 访客防护 deny list of n entries (half single
 // addresses, half CIDRs, IPv4 and IPv6, none matching the bench's visitor), so NewUserConn checks

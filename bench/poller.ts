@@ -7,11 +7,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pollAll } from "../apps/server/src/modules/frp/poller";
-import { GB } from "../apps/server/src/modules/subscriptions/default-plan";
+import { endlessSubscriptionRow, GB } from "../apps/server/src/modules/subscriptions/default-plan";
 import { addDays, shanghaiDate, shanghaiDayStart } from "../apps/server/src/shared/time";
 import { benchConsole } from "./console";
 import { report } from "./lib";
-import { benchSubscription, benchTunnel, benchUser } from "./seed-rows";
+import { benchTunnel, benchUser } from "./seed-rows";
 import type { FarmRequest } from "./sim-farm";
 
 // The simulated nodes live in a child process (their own CPU, like real frps machines).
@@ -75,7 +75,7 @@ for (let n = 0; n < NODES; n++) {
     .execute();
   await db
     .insertInto("subscriptions")
-    .values(users.map((u) => benchSubscription(u.uid, plan, 1024 * GB, now)))
+    .values(users.map((u) => endlessSubscriptionRow(u.uid, plan, 1024 * GB, now)))
     .execute();
   const proxies: { user: string; name: string; port: number }[] = [];
   for (let i = 0; i < PROXIES; i += 500) {

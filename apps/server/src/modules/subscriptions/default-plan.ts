@@ -10,25 +10,32 @@ export const GB = 1024 ** 3;
 export const findDefaultPlan = (db: Kysely<DB>) =>
   db.selectFrom("plans").selectAll().where("is_default", "=", 1).orderBy("id").executeTakeFirst();
 
+/** A subscription to `plan` in force from `now` and never ending (the free plan's), with `quota` bytes. */
+export const endlessSubscriptionRow = (
+  uid: number,
+  plan: { id: number; type: number },
+  quota: number,
+  now: string,
+) => ({
+  uid,
+  plan_id: plan.id,
+  kind: plan.type,
+  period: null,
+  start_at: now,
+  end_at: null,
+  traffic_quota: quota,
+  status: SubscriptionStatus.InUse,
+  trade_id: null,
+  created_at: now,
+});
+
 /** Gives a new customer the free default plan: a subscription that never expires. */
 export async function grantDefaultPlan(trx: Tx, uid: number): Promise<void> {
   const plan = await findDefaultPlan(trx);
   if (!plan) return;
-  const now = nowIso();
   await trx
     .insertInto("subscriptions")
-    .values({
-      uid,
-      plan_id: plan.id,
-      kind: plan.type,
-      period: null,
-      start_at: now,
-      end_at: null,
-      traffic_quota: plan.traffic * GB,
-      status: SubscriptionStatus.InUse,
-      trade_id: null,
-      created_at: now,
-    })
+    .values(endlessSubscriptionRow(uid, plan, plan.traffic * GB, nowIso()))
     .execute();
   trx.changes.emit("subscription.changed", { uid });
 }
