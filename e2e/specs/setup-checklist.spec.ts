@@ -1,72 +1,25 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { adminToken } from "../fixtures/api";
 import { openSignedIn } from "../fixtures/browser";
-import { ADMIN, REPO_ROOT, TMP_DIR, TOKEN_KEY } from "../fixtures/env";
+import { ADMIN, TMP_DIR, TOKEN_KEY } from "../fixtures/env";
+import { type OwnServer, startOwnServer } from "../fixtures/own-server";
 
 /**
  * Issue 35 §3, §4: a fresh install (its own server: the suite's has PUBLIC_URL set and is changed by
  * other specs) shows the operator a set-up checklist whose lines lead to where each is fixed, says
  * that PUBLIC_URL is missing where it matters, and gives customers useful empty pages.
  */
-let server: ChildProcess;
+let server: OwnServer;
 let base: string;
-let dataDir: string;
-let log: string;
 let token: string;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 test.beforeAll(async () => {
   test.setTimeout(90_000);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "burrow-e2e-setup-"));
-  log = path.join(TMP_DIR, "setup-server.log");
-  const out = openSync(log, "w");
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOST: "127.0.0.1",
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    WEB_DIST: process.env.E2E_WEB_DIST ?? path.join(REPO_ROOT, "apps/web/dist"),
-    ADMIN_PHONE: ADMIN.phone,
-    ADMIN_PASSWORD: ADMIN.password,
-    // A trial install as the README starts it: development drivers, no PUBLIC_URL.
-    NODE_ENV: "development",
-    FRP_POLLER: "0",
-    SSL_JOBS: "0",
-    LOG_LEVEL: "warn",
-  };
-  delete env.PUBLIC_URL;
-  server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
-    cwd: REPO_ROOT,
-    env,
-    stdio: ["ignore", out, out],
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/api/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline || server.exitCode !== null)
-      throw new Error(`fresh server did not start:\n${readFileSync(log, "utf8").slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  // A trial install as the README starts it: development drivers, no PUBLIC_URL.
+  server = await startOwnServer("setup", () => ({ NODE_ENV: "development", PUBLIC_URL: undefined }));
+  base = `http://127.0.0.1:${server.port}`;
   const res = await fetch(`${base}/api/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -75,10 +28,7 @@ test.beforeAll(async () => {
   token = ((await res.json()) as { data: { token: string } }).data.token;
 });
 
-test.afterAll(() => {
-  server?.kill("SIGTERM");
-  rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => server?.stop());
 
 async function open(page: Page, p: string): Promise<void> {
   await page.goto(`${base}/login`);
@@ -90,7 +40,7 @@ const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(TMP_DIR, "screens", `setup-${name}-${page.viewportSize()?.width}.png`) });
 
 test("the server warns at start that PUBLIC_URL is missing and names what breaks", () => {
-  const text = readFileSync(log, "utf8");
+  const text = readFileSync(server.log, "utf8");
   expect(text).toContain("PUBLIC_URL is not set");
   expect(text).toContain("plugin address");
   expect(text).toContain("OIDC");
