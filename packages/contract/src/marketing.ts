@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { optionalInt, optionalText, PageQuery } from "./common";
 import { PlanPeriods } from "./enums";
+import { parseInstant } from "./instant";
 import { MAX_FEN } from "./money";
 import { type OrderQuote, RECHARGE_MAX_FEN, TradeId } from "./orders";
 import type { SubscriptionView } from "./subscriptions";
@@ -20,16 +21,15 @@ export const DateTimeInput = (edge: "start" | "end") =>
     .string({ error: "请输入日期" })
     .trim()
     .transform((v, ctx) => {
-      let t: number;
+      // parseInstant refuses a day or time that does not exist (2026-11-31, 25:00), which
+      // Date.parse would roll over into the next month or day.
+      let t: number | null = null;
       if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
-        t = Date.parse(`${v}T00:00:00.000Z`) - SHANGHAI_OFFSET_MS + (edge === "end" ? DAY_MS - 1000 : 0);
-      } else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(v)) {
-        t = Date.parse(v);
-      } else {
-        t = Number.NaN;
-      }
-      if (Number.isNaN(t)) {
-        ctx.addIssue({ code: "custom", message: "日期格式应为 YYYY-MM-DD 或 ISO-8601 时间" });
+        const midnight = parseInstant(`${v}T00:00:00Z`);
+        if (midnight !== null) t = midnight - SHANGHAI_OFFSET_MS + (edge === "end" ? DAY_MS - 1000 : 0);
+      } else t = parseInstant(v);
+      if (t === null) {
+        ctx.addIssue({ code: "custom", message: "日期无效：应为存在的日期，格式 YYYY-MM-DD 或 ISO-8601 时间" });
         return z.NEVER;
       }
       return new Date(t).toISOString();
