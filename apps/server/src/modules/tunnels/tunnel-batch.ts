@@ -56,9 +56,10 @@ export async function batchTunnels(ctx: AppContext, uid: number, body: TunnelBat
  * Moves a tunnel to another node: the one write path of an edit (writeTunnel) against the new
  * node, so its port and domains are checked there under the customer's and the new node's locks
  * as on creation (level, range, 40001 when taken, the domains pointed at that node). The hold of
- * the old node's session is dropped with the move; that session's heartbeats are refused there
- * until frps closes the old proxy (plugin.ts heldAt), and its NewProxy and visitors are refused
- * (the tunnel is not on that node). The customer downloads the new frpc.toml.
+ * the old node's session moves to tunnels.moved_node_id / moved_run_id in the same update
+ * (sessions.ts movedHoldValues): that session's heartbeats are refused there by every process and
+ * the node's agent until the node's dashboard no longer shows the old proxy, and its NewProxy and
+ * visitors are refused (the tunnel is not on that node). The customer downloads the new frpc.toml.
  */
 export async function moveTunnel(ctx: AppContext, uid: number, body: MoveTunnelBody): Promise<TunnelView> {
   const cur = await findOwnTunnel(ctx.db, uid, body.tun_id);
