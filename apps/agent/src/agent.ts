@@ -202,7 +202,10 @@ export class Agent {
       for (const t of user.tunnels.values()) {
         if (t.node_id !== node.node_id || !t.remote_port || t.protocol === "udp") continue;
         const reason = ub ?? this.plugin.tunnelHeldBlock(user, t, now);
-        if (reason) blocked.set(t.remote_port, { reason, held: t.run_id !== null });
+        // Every port of a port range (one proxy each).
+        if (reason)
+          for (let p = t.remote_port; p <= (t.remote_port_end ?? t.remote_port); p++)
+            blocked.set(p, { reason, held: t.run_id !== null });
       }
     }
     await Promise.all(this.enforcer.apply(blocked));

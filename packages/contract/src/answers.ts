@@ -27,6 +27,7 @@ export const TunnelViewAnswer = z.strictObject({
   local_ip: z.string(),
   local_port: int(),
   remote_port: int().nullable(),
+  remote_port_end: int().nullable().describe("last port of a port range, null: one port"),
   custom_domains: z.array(z.string()),
   subdomain: z.string().nullable(),
   use_encryption: z.boolean(),

@@ -118,8 +118,15 @@ export function parseFrpUser(user: string | undefined): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** Maps a server-side proxy name back to its owner and tunnel, or null for a foreign name. */
-export function parseFrpProxyName(name: string | undefined): { uid: number; tun_id: number } | null {
-  const m = name ? /^u_([1-9]\d{0,14})\.t_([1-9]\d{0,14})$/.exec(name) : null;
-  return m ? { uid: Number(m[1]), tun_id: Number(m[2]) } : null;
+/**
+ * Maps a server-side proxy name back to its owner and tunnel, or null for a foreign name. One
+ * port's proxy of a port-range tunnel ("u_<uid>.t_<tun_id>_<port>", port-range.ts) also names
+ * its port; the plugin checks that port against the tunnel.
+ */
+export function parseFrpProxyName(name: string | undefined): { uid: number; tun_id: number; port?: number } | null {
+  const m = name ? /^u_([1-9]\d{0,14})\.t_([1-9]\d{0,14})(?:_([1-9]\d{0,4}))?$/.exec(name) : null;
+  if (!m) return null;
+  return m[3]
+    ? { uid: Number(m[1]), tun_id: Number(m[2]), port: Number(m[3]) }
+    : { uid: Number(m[1]), tun_id: Number(m[2]) };
 }

@@ -28,6 +28,7 @@ export * from "./orders";
 export * from "./outbox";
 export * from "./passkeys";
 export * from "./plans";
+export * from "./port-range";
 export * from "./reach";
 export * from "./settings";
 export * from "./shield";

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { optionalInt, optionalText, PageQuery } from "./common";
 import { ProxyProtocols, TunnelProtocols } from "./enums";
 import { HOSTNAME_RE, Id, IPV4_RE, PortNumber } from "./nodes";
+import { portRangeProblem, RemotePortEnd } from "./port-range";
 import type { TunnelSchedule } from "./tunnel-schedule";
 
 /** Tunnel names: letters (any script), digits, "_" and "-"; the frp proxy name is derived from tun_id instead. */
@@ -112,6 +113,8 @@ const tunnelShape = {
   local_port: PortNumber,
   /** tcp/udp: the public port; 0 or absent = a random free port in the node's range */
   remote_port: z.number().int().min(0).max(65535).optional(),
+  /** tcp/udp: the last port of a range starting at remote_port (port-range.ts); null/absent = one port */
+  remote_port_end: RemotePortEnd.nullable().optional(),
   /** http/https: customer-owned domains (CNAME/A to the node) */
   custom_domains: z.array(CustomDomain).max(20).optional(),
   /** http/https: label under the node's subdomain host */
@@ -139,6 +142,11 @@ export const CreateTunnelBody = z.object(tunnelShape).superRefine((b, ctx) => {
   }
   if (b.addon && b.protocol !== "http" && Object.keys(b.addon).length)
     ctx.addIssue({ code: "custom", path: ["addon"], message: "附加选项仅适用于 http 隧道" });
+  const rangeProblem =
+    b.remote_port_end != null && b.protocol !== "tcp" && b.protocol !== "udp"
+      ? "端口范围仅适用于 tcp、udp 隧道"
+      : portRangeProblem(b.remote_port, b.remote_port_end);
+  if (rangeProblem) ctx.addIssue({ code: "custom", path: ["remote_port_end"], message: rangeProblem });
   if (b.protocol === "udp" && b.proxy_protocol !== "off")
     ctx.addIssue({ code: "custom", path: ["proxy_protocol"], message: "PROXY 协议仅适用于 tcp、http、https 隧道" });
 });
@@ -151,6 +159,8 @@ export const UpdateTunnelBody = z.object({
   local_ip: LocalIp.optional(),
   local_port: PortNumber.optional(),
   remote_port: tunnelShape.remote_port,
+  /** null makes a range tunnel a single port again */
+  remote_port_end: tunnelShape.remote_port_end,
   custom_domains: tunnelShape.custom_domains,
   /** "" or null removes the subdomain */
   subdomain: z.preprocess((v) => (v === "" ? null : v), Subdomain.nullable().optional()),
@@ -233,6 +243,8 @@ export interface TunnelView {
   local_ip: string;
   local_port: number;
   remote_port: number | null;
+  /** the last port of a port range (remote_port..remote_port_end), null for a single port */
+  remote_port_end: number | null;
   custom_domains: string[];
   subdomain: string | null;
   use_encryption: boolean;

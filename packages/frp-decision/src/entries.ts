@@ -49,6 +49,8 @@ export interface TunnelEntry {
   tun_name: string;
   protocol: string;
   remote_port: number | null;
+  /** the last port of a port range (remote_port..remote_port_end, one proxy per port); absent or null: one port */
+  remote_port_end?: number | null;
   /** custom domains, lower-case */
   custom_domains: string[];
   subdomain: string | null;
@@ -103,15 +105,15 @@ export function tunnelBlock(t: TunnelEntry): string | null {
   return null;
 }
 
-/** What closing the holder's proxy did to a hold (CloseProxy), see DecisionState.proxyClosed. */
-export type CloseOutcome = "released" | "stale" | "other";
-
-/**
 /** Whether the tunnel concerns the node: on it, or its old session still held there after a move. */
 export function onNode(t: TunnelEntry, nodeId: number): boolean {
   return t.node_id === nodeId || t.moved_node_id === nodeId;
 }
 
+/** What closing the holder's proxy did to a hold (CloseProxy), see DecisionState.proxyClosed. */
+export type CloseOutcome = "released" | "stale" | "other";
+
+/**
  * A NewProxy of `runId` was allowed while no session or this one held the tunnel: it holds it
  * now. Held by it already, one more CloseProxy of its earlier proxy is still to come (frps sends
  * CloseProxy from a goroutine, so after a reconnect the old proxy's close can follow this call);

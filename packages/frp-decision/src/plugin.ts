@@ -14,9 +14,11 @@ import {
   type PluginUserInfo,
   parseFrpProxyName,
   parseFrpUser,
+  portCount,
 } from "@burrow/contract";
 import { type NodeEntry, secretEquals, type TunnelEntry, tunnelBlock, type UserEntry, userBlock } from "./entries";
 import { contentProblem } from "./plugin-schema";
+import { expectedPort } from "./port-range";
 import { scheduleBlock } from "./schedule";
 import { VisitorShield } from "./shield";
 import type { DecisionLog, DecisionState, DecisionWriter, Maybe } from "./state";
@@ -90,7 +92,10 @@ function planBlock(user: UserEntry, t: TunnelEntry): string | null {
     if (older >= limits.tunnel_limit)
       return `隧道 ${t.tun_name} 超出套餐隧道数量上限 ${limits.tunnel_limit} 条（tunnel_limit，较早创建的隧道优先）`;
   }
-  const entries = t.protocol === "http" || t.protocol === "https" ? t.custom_domains.length + (t.subdomain ? 1 : 0) : 1;
+  const entries =
+    t.protocol === "http" || t.protocol === "https"
+      ? t.custom_domains.length + (t.subdomain ? 1 : 0)
+      : portCount(t.remote_port, t.remote_port_end ?? null);
   if (limits.tunnel_peer_port_limit > 0 && entries > limits.tunnel_peer_port_limit)
     return `隧道 ${t.tun_name} 超出套餐限制：每条隧道最多 ${limits.tunnel_peer_port_limit} 个端口或域名（tunnel_peer_port_limit）`;
   return null;
@@ -333,11 +338,12 @@ export class FrpPlugin {
     if (type !== t.protocol) return refuse(`隧道 ${t.tun_name} 的类型应为 ${t.protocol}，配置中是 ${type}`);
     let remotePort = c.remote_port;
     if (t.protocol === "tcp" || t.protocol === "udp") {
-      if (!c.remote_port) remotePort = t.remote_port ?? undefined;
-      else if (c.remote_port !== t.remote_port)
-        return refuse(
-          `隧道 ${t.tun_name} 的远程端口应为 ${t.remote_port}（配置为 ${c.remote_port}），请重新下载配置文件`,
-        );
+      // A port range's proxy names its port; that port is the one it must listen on.
+      const want = expectedPort(t, parseFrpProxyName(c.proxy_name)?.port);
+      if (typeof want === "string") return refuse(want);
+      if (!c.remote_port) remotePort = want ?? undefined;
+      else if (c.remote_port !== want)
+        return refuse(`隧道 ${t.tun_name} 的远程端口应为 ${want}（配置为 ${c.remote_port}），请重新下载配置文件`);
     } else {
       if (!sameSet(c.custom_domains ?? [], t.custom_domains))
         return refuse(`隧道 ${t.tun_name} 的自定义域名与控制台不一致，请重新下载配置文件`);

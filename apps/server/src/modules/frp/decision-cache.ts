@@ -219,6 +219,7 @@ export class FrpDecisionCache implements DecisionState {
           "tun_name",
           "protocol",
           "remote_port",
+          "remote_port_end",
           "custom_domains",
           "subdomain",
           "bandwidth",

@@ -3,6 +3,7 @@ import type { AppContext } from "../../context";
 import { notFound, refused } from "../../shared/errors";
 import { tomlLine } from "../../shared/toml";
 import { certificateForDomains } from "../ssl/ssl.repository";
+import { portProxies, rangeProxyName } from "./port-range";
 import { tunnelAddon, tunnelCustomDomains } from "./tunnels.presenter";
 import type { TunnelRow } from "./tunnels.table";
 
@@ -44,7 +45,8 @@ function proxyLines(t: TunnelRow, certDomain?: string): string[] {
     "",
     `# 隧道 ${JSON.stringify(t.tun_name)}（#${t.tun_id}）`,
     "[[proxies]]",
-    ...tomlLine("name", frpProxyLocalName(t.tun_id)),
+    // One port of a range (portProxies): its own proxy name.
+    ...tomlLine("name", t.remote_port_end ? rangeProxyName(t) : frpProxyLocalName(t.tun_id)),
     ...tomlLine("type", t.protocol),
     ...tomlLine("localIP", t.local_ip),
     ...tomlLine("localPort", t.local_port),
@@ -87,7 +89,7 @@ export function buildFrpcToml(input: FrpcConfigInput): string {
     ...tomlLine("loginFailExit", false),
     ...tomlLine("transport.heartbeatInterval", FRPC_HEARTBEAT_INTERVAL),
     ...tomlLine("transport.heartbeatTimeout", FRPC_HEARTBEAT_TIMEOUT),
-    ...input.tunnels.flatMap((t) => proxyLines(t, input.certDomains?.get(t.tun_id))),
+    ...input.tunnels.flatMap((t) => portProxies(t).flatMap((p) => proxyLines(p, input.certDomains?.get(t.tun_id)))),
     "",
   ];
   return lines.join("\n");

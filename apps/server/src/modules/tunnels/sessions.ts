@@ -5,6 +5,7 @@ import type { DB } from "../../db/schema";
 import { chunks } from "../../shared/chunks";
 import { recordEvents } from "../../shared/outbox";
 import type { Tx } from "../../shared/tx";
+import { mergeCredits } from "./port-range";
 import { releaseDeletedDomains } from "./tunnels.repository";
 
 /*
@@ -305,7 +306,7 @@ export async function addTunnelTraffic(
     t.o += c.traffic_out;
     perTunnel.set(c.tun_id, t);
   }
-  for (const rows of chunks(credits)) {
+  for (const rows of chunks(mergeCredits(credits))) {
     await trx
       .insertInto("tunnel_traffic")
       .values(rows.map((r) => ({ ...r, node_id: nodeId })))

@@ -3,6 +3,7 @@ import type { DomainNames } from "../../context";
 import { invalid, refused } from "../../shared/errors";
 import type { NodeRow } from "../nodes/nodes.table";
 import type { PlanLimits } from "../subscriptions/quota";
+import { rangeProblemOn, remotePortCount } from "./port-range";
 import { tunnelAddon } from "./tunnels.presenter";
 import type { TunnelRow } from "./tunnels.table";
 
@@ -16,6 +17,7 @@ export type TunnelDraft = Pick<
   | "local_ip"
   | "local_port"
   | "remote_port"
+  | "remote_port_end"
   | "custom_domains"
   | "subdomain"
   | "use_encryption"
@@ -82,12 +84,20 @@ export function checkDraft(
   } else if (draft.remote_port && (draft.remote_port < node.port_min || draft.remote_port > node.port_max)) {
     throw invalid("remote_port", `远程端口须在 ${node.port_min}-${node.port_max} 之间`);
   }
+  if (draft.remote_port_end != null && !isWeb(draft.protocol)) {
+    // The schema checked the ends alone; an edit may move one end against the stored other.
+    const problem = rangeProblemOn(draft.remote_port, draft.remote_port_end, node);
+    if (problem) throw invalid("remote_port_end", problem);
+  }
   if (Object.keys(draft.addon).length && draft.protocol !== "http")
     throw invalid("addon", "附加选项仅适用于 http 隧道");
   // frpc writes the header on tcp-carried work connections (tcp, http, https); Burrow offers no udp one.
   if (draft.proxy_protocol !== "off" && draft.protocol === "udp")
     throw invalid("proxy_protocol", "PROXY 协议仅适用于 tcp、http、https 隧道");
-  const entries = isWeb(draft.protocol) ? draft.custom_domains.length + (draft.subdomain ? 1 : 0) : 1;
+  // A port range counts each of its ports (each is one frp proxy).
+  const entries = isWeb(draft.protocol)
+    ? draft.custom_domains.length + (draft.subdomain ? 1 : 0)
+    : remotePortCount(draft.remote_port, draft.remote_port_end);
   if (limits.tunnel_peer_port_limit > 0 && entries > limits.tunnel_peer_port_limit)
     throw refused(`超出套餐限制：每条隧道最多 ${limits.tunnel_peer_port_limit} 个端口或域名（tunnel_peer_port_limit）`);
   if (draft.bandwidth > 0 && limits.bandwidth > 0 && draft.bandwidth > limits.bandwidth)
@@ -103,6 +113,7 @@ export function draftValues(draft: TunnelDraft) {
     local_ip: draft.local_ip,
     local_port: draft.local_port,
     remote_port: isWeb(draft.protocol) ? null : draft.remote_port,
+    remote_port_end: draft.protocol === "tcp" || draft.protocol === "udp" ? draft.remote_port_end : null,
     custom_domains: JSON.stringify(isWeb(draft.protocol) ? draft.custom_domains : []),
     subdomain: isWeb(draft.protocol) ? draft.subdomain : null,
     use_encryption: draft.use_encryption ? 1 : 0,

@@ -1,5 +1,6 @@
 import {
   type AdminTunnelRow,
+  formatPorts,
   frpProxyName,
   MASKED_PASSWORD,
   type ProxyProtocol,
@@ -23,10 +24,17 @@ export const tunnelAddon = (t: Pick<TunnelRow, "addon">): TunnelAddon => parseJs
 
 /** What a customer shares: host:port for tcp/udp, URLs (with the vhost port when not the default) for http(s). */
 export function tunnelAddresses(
-  t: { protocol: string; remote_port: number | null; custom_domains: string[]; subdomain: string | null },
+  t: {
+    protocol: string;
+    remote_port: number | null;
+    remote_port_end?: number | null;
+    custom_domains: string[];
+    subdomain: string | null;
+  },
   node: { host: string; http_port: number | null; https_port: number | null; subdomain_host: string | null },
 ): string[] {
-  if (t.protocol === "tcp" || t.protocol === "udp") return t.remote_port ? [`${node.host}:${t.remote_port}`] : [];
+  if (t.protocol === "tcp" || t.protocol === "udp")
+    return t.remote_port ? [`${node.host}:${formatPorts(t.remote_port, t.remote_port_end ?? null)}`] : [];
   const https = t.protocol === "https";
   const port = https ? node.https_port : node.http_port;
   const suffix = port && port !== (https ? 443 : 80) ? `:${port}` : "";
@@ -46,6 +54,7 @@ export function presentTunnel(r: TunnelJoinedRow): TunnelView {
     local_ip: r.local_ip,
     local_port: r.local_port,
     remote_port: r.remote_port,
+    remote_port_end: r.remote_port_end,
     custom_domains,
     subdomain: r.subdomain,
     use_encryption: r.use_encryption === 1,
@@ -58,7 +67,13 @@ export function presentTunnel(r: TunnelJoinedRow): TunnelView {
     proxy_protocol: r.proxy_protocol as ProxyProtocol,
     proxy_name: frpProxyName(r.uid, r.tun_id),
     addresses: tunnelAddresses(
-      { protocol: r.protocol, remote_port: r.remote_port, custom_domains, subdomain: r.subdomain },
+      {
+        protocol: r.protocol,
+        remote_port: r.remote_port,
+        remote_port_end: r.remote_port_end,
+        custom_domains,
+        subdomain: r.subdomain,
+      },
       {
         host: r.node_host,
         http_port: r.node_http_port,

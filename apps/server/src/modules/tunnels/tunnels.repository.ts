@@ -17,14 +17,12 @@ import type { TunnelRow } from "./tunnels.table";
  * short page of a long list, whose total pageOf takes from the page.
  */
 export function selectTunnels(db: Kysely<DB>, today = shanghaiDate()) {
+  // cur_conns summed, not joined: a port-range tunnel has one counter row per port's proxy.
   return db
     .selectFrom("tunnels")
     .leftJoin("nodes", "nodes.node_id", "tunnels.node_id")
     .leftJoin("users", "users.uid", "tunnels.uid")
     .leftJoin("tunnel_traffic as tt", (join) => join.onRef("tt.tun_id", "=", "tunnels.tun_id").on("tt.day", "=", today))
-    .leftJoin("proxy_counters as pc", (join) =>
-      join.onRef("pc.tun_id", "=", "tunnels.tun_id").onRef("pc.node_id", "=", "tunnels.node_id"),
-    )
     .selectAll("tunnels")
     .select([
       sql<string>`coalesce(${sql.ref("nodes.name")}, '')`.as("node_name"),
@@ -38,8 +36,15 @@ export function selectTunnels(db: Kysely<DB>, today = shanghaiDate()) {
       "users.nickname as owner_nickname",
       "tt.traffic_in as today_in",
       "tt.traffic_out as today_out",
-      "pc.cur_conns as cur_conns",
-    ]);
+    ])
+    .select((eb) =>
+      eb
+        .selectFrom("proxy_counters as pc")
+        .select((e) => e.fn.sum<number>("pc.cur_conns").as("n"))
+        .whereRef("pc.tun_id", "=", "tunnels.tun_id")
+        .whereRef("pc.node_id", "=", "tunnels.node_id")
+        .as("cur_conns"),
+    );
 }
 
 export type TunnelJoinedRow = Awaited<ReturnType<ReturnType<typeof selectTunnels>["executeTakeFirstOrThrow"]>>;
@@ -155,16 +160,19 @@ export async function countHeldTunnels(db: Kysely<DB>, uid: number): Promise<num
   return Number(r.n);
 }
 
-/** The remote ports the node's tunnels hold. */
-export async function heldPorts(db: Kysely<DB>, nodeId: number): Promise<Set<number | null>> {
+/** The remote ports the node's tunnels hold, every port of a port range included. */
+export async function heldPorts(db: Kysely<DB>, nodeId: number): Promise<Set<number>> {
   const rows = await db
     .selectFrom("tunnels")
-    .select("remote_port")
+    .select(["remote_port", "remote_port_end"])
     .where("node_id", "=", nodeId)
     .where(liveOrHeld)
     .where("remote_port", "is not", null)
     .execute();
-  return new Set(rows.map((r) => r.remote_port));
+  const held = new Set<number>();
+  for (const r of rows)
+    for (let p = r.remote_port ?? 0; p <= (r.remote_port_end ?? r.remote_port ?? 0); p++) held.add(p);
+  return held;
 }
 
 /** Whether the customer has a live tunnel of that name (other than `exceptTunId`). */
@@ -184,21 +192,29 @@ export async function nameTaken(
   return !!(await name.executeTakeFirst());
 }
 
-/** Whether another tunnel (than `exceptTunId`) holds the remote port on the node. */
+/**
+ * The first port of `from`..`to` that another tunnel (than `exceptTunId`) holds on the node, its
+ * single port or a port of its range, or null when all are free.
+ */
 export async function portTaken(
   db: Kysely<DB>,
   nodeId: number,
-  port: number,
+  from: number,
+  to: number,
   exceptTunId: number | undefined,
-): Promise<boolean> {
+): Promise<number | null> {
   let q = db
     .selectFrom("tunnels")
-    .select("tun_id")
+    .select(["remote_port", "remote_port_end"])
     .where("node_id", "=", nodeId)
-    .where("remote_port", "=", port)
+    .where("remote_port", "<=", to)
+    .where((eb) => eb(eb.fn.coalesce("remote_port_end", "remote_port"), ">=", from))
     .where(liveOrHeld);
   if (exceptTunId) q = q.where("tun_id", "<>", exceptTunId);
-  return !!(await q.executeTakeFirst());
+  const hits = await q.execute();
+  if (!hits.length) return null;
+  // The lowest port of the asked range that any overlapping tunnel holds.
+  return Math.min(...hits.map((h) => Math.max(from, h.remote_port ?? from)));
 }
 
 /** One of `domains` that another tunnel (than `exceptTunId`) holds on the node, if any. */

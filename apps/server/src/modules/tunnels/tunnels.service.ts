@@ -91,7 +91,10 @@ async function underLocks(
   }: { hosts: DomainNames; limits: PlanLimits; check: boolean; domains: AppContext["domains"] },
 ): Promise<{ node: NodeRow; limits: PlanLimits }> {
   await lockUser(trx, uid);
-  const node = await lockNode(trx, nodeId, "key share");
+  // A port range's overlap with other tunnels' ports has no unique index: its write takes the node
+  // row for update, which waits for (and makes wait) every other tunnel write on the node (their
+  // key share), so the overlap check below sees them committed (port-range.ts).
+  const node = await lockNode(trx, nodeId, draft.remote_port_end ? "update" : "key share");
   if (!node) throw invalid("node_id", "节点不存在");
   if (!check) return { node, limits };
   const now = await requireLimits(trx, uid);
@@ -123,8 +126,10 @@ async function assertFree(
   exceptTunId?: number,
 ): Promise<void> {
   if (await nameTaken(trx, uid, draft.tun_name, exceptTunId)) throw localDuplicated("隧道名称已存在", "tun_name");
-  if (draft.remote_port && (await portTaken(trx, node.node_id, draft.remote_port, exceptTunId)))
-    throw remoteDuplicated(`端口 ${draft.remote_port} 已被占用`, "remote_port");
+  const taken = draft.remote_port
+    ? await portTaken(trx, node.node_id, draft.remote_port, draft.remote_port_end ?? draft.remote_port, exceptTunId)
+    : null;
+  if (taken) throw remoteDuplicated(`端口 ${taken} 已被占用`, "remote_port");
   const hit = await takenDomain(trx, node.node_id, tunnelDomains(draft, node.subdomain_host), exceptTunId);
   if (hit) {
     const field = draft.custom_domains.includes(hit) ? "custom_domains" : "subdomain";
@@ -304,6 +309,7 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
       local_ip: body.local_ip,
       local_port: body.local_port,
       remote_port: isWeb(body.protocol) ? null : (body.remote_port ?? 0),
+      remote_port_end: body.remote_port_end ?? null,
       custom_domains: body.custom_domains ?? [],
       subdomain: body.subdomain ?? null,
       use_encryption: body.use_encryption,
@@ -343,6 +349,7 @@ export function editedDraft(cur: TunnelRow, body: Omit<UpdateTunnelBody, "tun_id
     local_ip: body.local_ip ?? cur.local_ip,
     local_port: body.local_port ?? cur.local_port,
     remote_port: isWeb(protocol) ? null : body.remote_port !== undefined ? body.remote_port : cur.remote_port,
+    remote_port_end: body.remote_port_end !== undefined ? body.remote_port_end : cur.remote_port_end,
     custom_domains: body.custom_domains ?? tunnelCustomDomains(cur),
     subdomain: body.subdomain !== undefined ? body.subdomain : cur.subdomain,
     use_encryption: body.use_encryption ?? cur.use_encryption === 1,

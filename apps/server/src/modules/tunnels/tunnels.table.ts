@@ -12,6 +12,8 @@ export interface TunnelTable {
   local_port: number;
   /** tcp/udp only */
   remote_port: number | null;
+  /** tcp/udp port range: its last port (remote_port..remote_port_end, port-range.ts); null = one port */
+  remote_port_end: ColumnType<number | null, number | null | undefined, number | null>;
   /** JSON array of lower-case domains (http/https) */
   custom_domains: string;
   subdomain: string | null;

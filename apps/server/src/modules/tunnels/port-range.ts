@@ -1,0 +1,60 @@
+import { frpRangeProxyLocalName, portCount, portRangeProblem } from "@burrow/contract";
+import type { NodeRow } from "../nodes/nodes.table";
+import type { TunnelRow } from "./tunnels.table";
+
+/*
+ * Port-range tunnels in frpc.toml. frpc's Go-template range helpers (`parseNumberRangePair`,
+ * frp #4073) exist only since frpc v0.56.0; v0.52.x fails to parse such a file. So a range is
+ * written out as one [[proxies]] block per port, which every frpc ≥ 0.52 reads alike: the proxy
+ * names are the same ones the template would give ("t_<tun_id>_<port>", port-range.ts in the
+ * contract), and the plugin checks each against the tunnel's range.
+ */
+
+/** The tunnel as frpc's proxies: itself, or one copy per port of its range (remote_port set to that port). */
+export function portProxies(t: TunnelRow): TunnelRow[] {
+  if (!t.remote_port || !t.remote_port_end || t.remote_port_end <= t.remote_port) return [t];
+  const out: TunnelRow[] = [];
+  for (let p = t.remote_port; p <= t.remote_port_end; p++) out.push({ ...t, remote_port: p });
+  return out;
+}
+
+/**
+ * Credits summed per tunnel and day: a port-range tunnel's proxies each credit it, and one upsert
+ * statement may not touch a row twice (PostgreSQL refuses "ON CONFLICT DO UPDATE … a second time").
+ */
+export function mergeCredits<C extends { tun_id: number; day: string; traffic_in: number; traffic_out: number }>(
+  credits: C[],
+): C[] {
+  const byKey = new Map<string, C>();
+  for (const c of credits) {
+    const key = `${c.tun_id}/${c.day}`;
+    const had = byKey.get(key);
+    if (had)
+      byKey.set(key, {
+        ...had,
+        traffic_in: had.traffic_in + c.traffic_in,
+        traffic_out: had.traffic_out + c.traffic_out,
+      });
+    else byKey.set(key, c);
+  }
+  return [...byKey.values()];
+}
+
+/** The frpc-side proxy name of one port's copy of a range tunnel (portProxies). */
+export const rangeProxyName = (t: Pick<TunnelRow, "tun_id" | "remote_port">): string =>
+  frpRangeProxyLocalName(t.tun_id, t.remote_port ?? 0);
+
+/** Why a range does not fit together or on the node's allowed ports, or null. */
+export function rangeProblemOn(
+  start: number | null,
+  end: number,
+  node: Pick<NodeRow, "port_min" | "port_max">,
+): string | null {
+  const problem = portRangeProblem(start, end);
+  if (problem) return problem;
+  return end > node.port_max ? `远程端口须在 ${node.port_min}-${node.port_max} 之间` : null;
+}
+
+/** Ports a tcp/udp tunnel takes of the plan's tunnel_peer_port_limit: each port of a range. */
+export const remotePortCount = (start: number | null, end: number | null | undefined): number =>
+  portCount(start, end ?? null);
