@@ -244,6 +244,16 @@ const CASES: Record<string, () => Promise<void>> = {
       ),
     );
   },
+  // A secret tunnel's new secret: the plugin compares NewProxy's sk with it.
+  rotateSecret: async () => {
+    const u = await customer();
+    const node = await createTestNode(t);
+    const tun = await createTestTunnel(t, u.token, { node_id: node.node_id, protocol: "stcp" });
+    await expectAnnounced("tunnel.changed", async () => {
+      const r = await t.api("POST", `/user/tun/${tun.tun_id}/secret`, { token: u.token });
+      expect(r.body.code).toBe("SUCCESS");
+    });
+  },
   lockTunnel: async () => {
     const u = await customer();
     const tun = await tunnelOf(u);

@@ -54,6 +54,7 @@ export const TunnelViewAnswer = z.strictObject({
 export const TunnelDetailAnswer = TunnelViewAnswer.extend({
   node: z.strictObject({ host: z.string(), bind_port: int(), status: int() }),
   cur_conns: int(),
+  secret_key: z.string().nullable().describe("stcp/xtcp/sudp: frp's secretKey (owner only), null otherwise"),
 });
 
 export const UserInfoAnswer = z.strictObject({

@@ -15,8 +15,15 @@ export const PayMethodLabel: Record<number, string> = { 1: "余额支付", 2: "�
 export const NetworkType = { Host: 1, IpVlan: 2, MacVlan: 3 } as const;
 export const NetworkTypeLabel: Record<number, string> = { 1: "host", 2: "IP-vlan", 3: "mac-vlan" };
 
-export const TunnelProtocols = ["tcp", "udp", "http", "https"] as const;
+export const TunnelProtocols = ["tcp", "udp", "http", "https", "stcp", "xtcp", "sudp"] as const;
 export type TunnelProtocol = (typeof TunnelProtocols)[number];
+/**
+ * Secret tunnels (docs/secret-tunnels.md): no public port or domain; a visitor frpc that knows the
+ * tunnel's secret reaches it through the node (stcp, sudp) or peer to peer (xtcp).
+ */
+export const SecretProtocols = ["stcp", "xtcp", "sudp"] as const;
+export type SecretProtocol = (typeof SecretProtocols)[number];
+export const isSecretProtocol = (p: string): p is SecretProtocol => (SecretProtocols as readonly string[]).includes(p);
 /** PROXY protocol header frpc puts before a visitor's bytes (frpc `transport.proxyProtocolVersion`); tcp, http, https. */
 export const ProxyProtocols = ["off", "v1", "v2"] as const;
 export type ProxyProtocol = (typeof ProxyProtocols)[number];

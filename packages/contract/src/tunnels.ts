@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { optionalInt, optionalText, PageQuery } from "./common";
-import { ProxyProtocols, TunnelProtocols } from "./enums";
+import { isSecretProtocol, ProxyProtocols, TunnelProtocols } from "./enums";
 import { HOSTNAME_RE, Id, IPV4_RE, PortNumber } from "./nodes";
 import { portRangeProblem, RemotePortEnd } from "./port-range";
 import type { TunnelSchedule } from "./tunnel-schedule";
@@ -108,7 +108,7 @@ export const LocalIp = z
 const tunnelShape = {
   tun_name: TunnelName,
   node_id: Id,
-  protocol: z.enum(TunnelProtocols, { error: "协议只能是 tcp、udp、http、https" }),
+  protocol: z.enum(TunnelProtocols, { error: "协议只能是 tcp、udp、http、https、stcp、xtcp、sudp" }),
   local_ip: LocalIp.default("127.0.0.1"),
   local_port: PortNumber,
   /** tcp/udp: the public port; 0 or absent = a random free port in the node's range */
@@ -136,10 +136,14 @@ export const CreateTunnelBody = z.object(tunnelShape).superRefine((b, ctx) => {
     if (!b.custom_domains?.length && !b.subdomain)
       ctx.addIssue({ code: "custom", path: ["custom_domains"], message: "请填写自定义域名或子域名" });
   } else {
+    const kind = isSecretProtocol(b.protocol) ? "私密" : "tcp/udp";
     if (b.custom_domains?.length)
-      ctx.addIssue({ code: "custom", path: ["custom_domains"], message: "tcp/udp 隧道不使用域名" });
-    if (b.subdomain) ctx.addIssue({ code: "custom", path: ["subdomain"], message: "tcp/udp 隧道不使用域名" });
+      ctx.addIssue({ code: "custom", path: ["custom_domains"], message: `${kind} 隧道不使用域名` });
+    if (b.subdomain) ctx.addIssue({ code: "custom", path: ["subdomain"], message: `${kind} 隧道不使用域名` });
   }
+  // A secret tunnel has no public port: visitors come through a visitor frpc (docs/secret-tunnels.md).
+  if (isSecretProtocol(b.protocol) && b.remote_port)
+    ctx.addIssue({ code: "custom", path: ["remote_port"], message: "私密隧道（stcp/xtcp/sudp）不使用远程端口" });
   if (b.addon && b.protocol !== "http" && Object.keys(b.addon).length)
     ctx.addIssue({ code: "custom", path: ["addon"], message: "附加选项仅适用于 http 隧道" });
   const rangeProblem =
@@ -147,7 +151,7 @@ export const CreateTunnelBody = z.object(tunnelShape).superRefine((b, ctx) => {
       ? "端口范围仅适用于 tcp、udp 隧道"
       : portRangeProblem(b.remote_port, b.remote_port_end);
   if (rangeProblem) ctx.addIssue({ code: "custom", path: ["remote_port_end"], message: rangeProblem });
-  if (b.protocol === "udp" && b.proxy_protocol !== "off")
+  if ((b.protocol === "udp" || isSecretProtocol(b.protocol)) && b.proxy_protocol !== "off")
     ctx.addIssue({ code: "custom", path: ["proxy_protocol"], message: "PROXY 协议仅适用于 tcp、http、https 隧道" });
 });
 export type CreateTunnelBody = z.infer<typeof CreateTunnelBody>;
@@ -282,6 +286,8 @@ export interface TunnelDetail extends TunnelView {
   node: { host: string; bind_port: number; status: number };
   /** visitor connections open now (last poll) */
   cur_conns: number;
+  /** stcp/xtcp/sudp: frp's secretKey, shown to the owner only (null for the other types) */
+  secret_key: string | null;
 }
 
 /** GET /super/tun/list rows */

@@ -78,6 +78,8 @@ export interface TunnelEntry {
   moved_run_id?: string | null;
   /** 定时开放 (schedule.ts): outside it the tunnel is refused and its session cut; absent or null: always open */
   schedule?: TunnelSchedule | null;
+  /** stcp/xtcp/sudp: the secretKey a NewProxy must carry (secret.ts); absent or null for the other types */
+  secret_key?: string | null;
 }
 
 export interface UserEntry {

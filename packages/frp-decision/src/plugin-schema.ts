@@ -97,6 +97,8 @@ const newProxy = object({
   headers: nullish(metas),
   response_headers: nullish(metas),
   route_by_http_user: optional(str),
+  sk: optional(str),
+  allow_users: nullish(strings),
 });
 
 const withUser = object({ user: userInfo });

@@ -5,6 +5,7 @@
  */
 import {
   type CloseProxyContent,
+  isSecretProtocol,
   type LoginContent,
   type NewProxyContent,
   type NewUserConnContent,
@@ -20,6 +21,7 @@ import { type NodeEntry, secretEquals, type TunnelEntry, tunnelBlock, type UserE
 import { contentProblem } from "./plugin-schema";
 import { expectedPort } from "./port-range";
 import { scheduleBlock } from "./schedule";
+import { secretProxyProblem } from "./secret";
 import { VisitorShield } from "./shield";
 import type { DecisionLog, DecisionState, DecisionWriter, Maybe } from "./state";
 
@@ -344,6 +346,9 @@ export class FrpPlugin {
       if (!c.remote_port) remotePort = want ?? undefined;
       else if (c.remote_port !== want)
         return refuse(`隧道 ${t.tun_name} 的远程端口应为 ${want}（配置为 ${c.remote_port}），请重新下载配置文件`);
+    } else if (isSecretProtocol(t.protocol)) {
+      const wrong = secretProxyProblem(t, c);
+      if (wrong) return refuse(wrong);
     } else {
       if (!sameSet(c.custom_domains ?? [], t.custom_domains))
         return refuse(`隧道 ${t.tun_name} 的自定义域名与控制台不一致，请重新下载配置文件`);

@@ -260,4 +260,22 @@ export const TunnelsApi = {
     summary: "访客防护: lifts a ban",
     params: ShieldBanParams,
   }),
+  getUserTunTunidVisitor: endpoint<TunnelConfig>()({
+    method: "GET",
+    url: "/user/tun/:tunid/visitor",
+    access: "user",
+    scope: "tunnels:read",
+    answer: TunnelConfigAnswer,
+    summary: "stcp/xtcp/sudp: the visitor side's frpc.toml for the other machine (xtcp: with an stcp fallback)",
+    params: TunIdParams,
+  }),
+  postUserTunTunidSecret: endpoint<TunnelDetail>()({
+    method: "POST",
+    url: "/user/tun/:tunid/secret",
+    access: "user",
+    scope: "tunnels:write",
+    answer: TunnelDetailAnswer,
+    summary: "stcp/xtcp/sudp: replaces the tunnel's secret (both frpc.toml files must be downloaded again)",
+    params: TunIdParams,
+  }),
 } as const;

@@ -49,6 +49,7 @@ import * as visitorShield from "./2026-11-28T13-03_visitor_shield";
 import * as tunnelSchedule from "./2026-11-28T13-04_tunnel_schedule";
 import * as tunnelProxyProtocol from "./2026-11-28T13-05_tunnel_proxy_protocol";
 import * as reachChecks from "./2026-11-28T13-06_reach_checks";
+import * as tunnelSecretKey from "./2026-11-28T16-20_tunnel_secret_key";
 import * as tunnelPortRange from "./2026-11-28T16-30_tunnel_port_range";
 import * as tunnelMovedHold from "./2026-11-28T16-10_tunnel_moved_hold";
 
@@ -104,6 +105,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T13-05_tunnel_proxy_protocol": tunnelProxyProtocol,
   "2026-11-28T13-06_reach_checks": reachChecks,
   "2026-11-28T13-01_assistant_notices_retired": assistantNoticesRetired,
+  "2026-11-28T16-20_tunnel_secret_key": tunnelSecretKey,
   "2026-11-28T16-30_tunnel_port_range": tunnelPortRange,
   "2026-11-28T16-10_tunnel_moved_hold": tunnelMovedHold,
 };

@@ -1,4 +1,6 @@
+import type { Selectable } from "kysely";
 import { DAY_MS } from "../../shared/time";
+import type { ProxyCounterTable } from "./frp.table";
 /**
  * The poller's billing arithmetic, free of I/O: what frps's "today" counters say now, against
  * the counters stored at the last look, becomes credits per day, the counter rows to store and
@@ -21,24 +23,8 @@ export interface ProxySample {
   lastCloseTime: string | null;
 }
 
-/** A stored `proxy_counters` row (numbers already converted from the driver). */
-export interface StoredCounter {
-  tun_id: number | null;
-  day: string;
-  last_in: number;
-  last_out: number;
-  cur_conns: number;
-  online: number;
-  start_time: string;
-  tail_day: string | null;
-  tail_until: string | null;
-  tail_in: number;
-  tail_out: number;
-  tail_fresh: number;
-  updated_at: string;
-  conns_since: string | null;
-  conns_credit: number;
-}
+/** A stored `proxy_counters` row (numbers already converted from the driver), without its key. */
+export type StoredCounter = Omit<Selectable<ProxyCounterTable>, "node_id" | "proxy_name">;
 
 /** A `proxy_counters` row to upsert (node_id added by the writer). */
 export interface CounterRow extends Omit<StoredCounter, "tun_id"> {

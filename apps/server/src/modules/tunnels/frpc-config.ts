@@ -53,6 +53,8 @@ function proxyLines(t: TunnelRow, certDomain?: string): string[] {
     ...tomlLine("remotePort", t.remote_port),
     ...(domains.length ? tomlLine("customDomains", domains) : []),
     ...tomlLine("subdomain", t.subdomain),
+    // stcp/xtcp/sudp: visitors must present it (secret-tunnels.ts writes their side).
+    ...tomlLine("secretKey", t.secret_key),
     ...(t.protocol === "http" && addon.locations?.length ? tomlLine("locations", addon.locations) : []),
     ...(t.protocol === "http" ? tomlLine("httpUser", addon.http_user) : []),
     ...(t.protocol === "http" ? tomlLine("httpPassword", addon.http_password) : []),

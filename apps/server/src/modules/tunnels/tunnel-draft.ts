@@ -1,4 +1,4 @@
-import { MASKED_PASSWORD, NodeStatus, type TunnelAddon, type TunnelView } from "@burrow/contract";
+import { isSecretProtocol, MASKED_PASSWORD, NodeStatus, type TunnelAddon, type TunnelView } from "@burrow/contract";
 import type { DomainNames } from "../../context";
 import { invalid, refused } from "../../shared/errors";
 import type { NodeRow } from "../nodes/nodes.table";
@@ -29,6 +29,8 @@ export type TunnelDraft = Pick<
 >;
 
 export const isWeb = (p: string) => p === "http" || p === "https";
+/** tcp and udp tunnels hold a public port on the node; web and secret tunnels none. */
+export const holdsPort = (p: string) => p === "tcp" || p === "udp";
 
 /** Drops empty addon fields so that stored addons stay minimal. */
 export function cleanAddon(a: TunnelAddon | undefined): TunnelAddon {
@@ -92,7 +94,7 @@ export function checkDraft(
   if (Object.keys(draft.addon).length && draft.protocol !== "http")
     throw invalid("addon", "附加选项仅适用于 http 隧道");
   // frpc writes the header on tcp-carried work connections (tcp, http, https); Burrow offers no udp one.
-  if (draft.proxy_protocol !== "off" && draft.protocol === "udp")
+  if (draft.proxy_protocol !== "off" && (draft.protocol === "udp" || isSecretProtocol(draft.protocol)))
     throw invalid("proxy_protocol", "PROXY 协议仅适用于 tcp、http、https 隧道");
   // A port range counts each of its ports (each is one frp proxy).
   const entries = isWeb(draft.protocol)
@@ -112,7 +114,7 @@ export function draftValues(draft: TunnelDraft) {
     protocol: draft.protocol,
     local_ip: draft.local_ip,
     local_port: draft.local_port,
-    remote_port: isWeb(draft.protocol) ? null : draft.remote_port,
+    remote_port: holdsPort(draft.protocol) ? draft.remote_port : null,
     remote_port_end: draft.protocol === "tcp" || draft.protocol === "udp" ? draft.remote_port_end : null,
     custom_domains: JSON.stringify(isWeb(draft.protocol) ? draft.custom_domains : []),
     subdomain: isWeb(draft.protocol) ? draft.subdomain : null,

@@ -1,5 +1,6 @@
 import type { ModuleManifest } from "../../shared/module";
 import { releaseNodeHolds } from "./sessions";
+import { secretRoutes } from "./secret.routes";
 import { shieldRoutes } from "./shield.routes";
 import { pruneTunnelEvents } from "./tunnel-events";
 import { tunnelsRoutes } from "./tunnels.routes";
@@ -10,6 +11,7 @@ export const tunnelsModule: ModuleManifest = {
   routes: (app, ctx) => {
     tunnelsRoutes(app, ctx);
     shieldRoutes(app, ctx);
+    secretRoutes(app, ctx);
   },
   nodeDeletedHooks: [releaseNodeHolds],
   // 连接诊断's rows: 7 days, bounded per tunnel

@@ -2,6 +2,7 @@ import {
   type AdminTunnelRow,
   formatPorts,
   frpProxyName,
+  isSecretProtocol,
   MASKED_PASSWORD,
   type ProxyProtocol,
   type TunnelAddon,
@@ -35,6 +36,8 @@ export function tunnelAddresses(
 ): string[] {
   if (t.protocol === "tcp" || t.protocol === "udp")
     return t.remote_port ? [`${node.host}:${formatPorts(t.remote_port, t.remote_port_end ?? null)}`] : [];
+  // A secret tunnel has no public address: it is reached through a visitor frpc.
+  if (isSecretProtocol(t.protocol)) return [];
   const https = t.protocol === "https";
   const port = https ? node.https_port : node.http_port;
   const suffix = port && port !== (https ? 443 : 80) ? `:${port}` : "";
@@ -98,6 +101,8 @@ export function presentTunnelDetail(r: TunnelJoinedRow): TunnelDetail {
     ...presentTunnel(r),
     node: { host: r.node_host, bind_port: r.node_bind_port, status: r.node_status },
     cur_conns: Number(r.cur_conns ?? 0),
+    // Only here, on the owner's own detail: lists and the operators' rows never carry it.
+    secret_key: r.secret_key ?? null,
   };
 }
 

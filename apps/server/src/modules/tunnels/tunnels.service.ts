@@ -27,8 +27,9 @@ import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
 import { requirePhone } from "../users/users.service";
 import { requireVerifiedForTunnels } from "../verify/verify.service";
 import { type CompiledRule, flagByRules, loadRules } from "./illegal-rules";
+import { checkSecretEdit, newSecretKey } from "./secret-tunnels";
 import { movedHoldValues } from "./sessions";
-import { checkDraft, cleanAddon, draftValues, isWeb, type TunnelDraft } from "./tunnel-draft";
+import { checkDraft, cleanAddon, draftValues, holdsPort, isWeb, type TunnelDraft } from "./tunnel-draft";
 import {
   presentAdminTunnel,
   presentTunnel,
@@ -239,6 +240,7 @@ export async function writeTunnel(ctx: AppContext, t: WriteTarget, draft: Tunnel
             .values({
               ...values,
               uid,
+              secret_key: newSecretKey(draft.protocol),
               node_id: node.node_id,
               status: TunnelStatus.Offline,
               banned_reason: null,
@@ -308,7 +310,7 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
       protocol: body.protocol,
       local_ip: body.local_ip,
       local_port: body.local_port,
-      remote_port: isWeb(body.protocol) ? null : (body.remote_port ?? 0),
+      remote_port: holdsPort(body.protocol) ? (body.remote_port ?? 0) : null,
       remote_port_end: body.remote_port_end ?? null,
       custom_domains: body.custom_domains ?? [],
       subdomain: body.subdomain ?? null,
@@ -333,6 +335,7 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
   const { node, level } = await loadNode(ctx.db, cur.node_id);
   const limits = await requireLimits(ctx.db, uid);
   const protocol = cur.protocol as TunnelProtocol;
+  checkSecretEdit(protocol, body);
   if (!isWeb(protocol) && (body.custom_domains?.length || body.subdomain))
     throw invalid(body.subdomain ? "subdomain" : "custom_domains", "tcp/udp 隧道不使用域名");
   if (isWeb(protocol) && body.remote_port) throw invalid("remote_port", "http(s) 隧道不使用远程端口");
@@ -348,7 +351,7 @@ export function editedDraft(cur: TunnelRow, body: Omit<UpdateTunnelBody, "tun_id
     protocol,
     local_ip: body.local_ip ?? cur.local_ip,
     local_port: body.local_port ?? cur.local_port,
-    remote_port: isWeb(protocol) ? null : body.remote_port !== undefined ? body.remote_port : cur.remote_port,
+    remote_port: !holdsPort(protocol) ? null : body.remote_port !== undefined ? body.remote_port : cur.remote_port,
     remote_port_end: body.remote_port_end !== undefined ? body.remote_port_end : cur.remote_port_end,
     custom_domains: body.custom_domains ?? tunnelCustomDomains(cur),
     subdomain: body.subdomain !== undefined ? body.subdomain : cur.subdomain,

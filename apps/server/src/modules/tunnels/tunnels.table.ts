@@ -43,6 +43,8 @@ export interface TunnelTable {
   stale_closes: Generated<number>;
   /** 定时开放: JSON TunnelSchedule, null = always open */
   schedule: string | null;
+  /** stcp/xtcp/sudp: frp's secretKey (secret-tunnels.ts), null for the other types */
+  secret_key: ColumnType<string | null, string | null | undefined, string | null>;
   /**
    * A move's old hold (tunnel-batch.ts moveTunnel): the node the tunnel left while a session held
    * its proxy there, and that session's run id; its heartbeats there are refused until the node's
