@@ -228,9 +228,10 @@ export class FrpDecisionCache implements DecisionState {
           "banned_reason",
           "run_id",
           "stale_closes",
-          "schedule",
           "moved_node_id",
           "moved_run_id",
+          "schedule",
+          "secret_key",
           "last_online_at",
         ])
         .where("uid", "=", uid)
