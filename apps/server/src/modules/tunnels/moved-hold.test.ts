@@ -1,8 +1,7 @@
-import type { AdminNodeDetail, TunnelView } from "@burrow/contract";
+import type { TunnelView } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestApp } from "../../../test/harness";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   ALLOW,
   httpProxy,
@@ -20,16 +19,9 @@ import type { DB } from "../../db/schema";
  * still refuses the session that served the tunnel there, and an operator's lock reaches it.
  */
 
-const suite = pluginSuite();
-const { customer, plugin, flush } = suite;
-let t: TestApp;
-let admin: string;
-let node: AdminNodeDetail;
-let other: AdminNodeDetail;
+const { customer, plugin, flush, get } = pluginSuite();
+/** Apps built by restart(), closed after the suite's own. */
 const restarted: { close(): Promise<unknown> }[] = [];
-beforeAll(() => {
-  ({ t, admin, node, other } = suite.get());
-});
 afterAll(async () => {
   for (const app of restarted) await app.close();
 });
@@ -39,6 +31,7 @@ afterAll(async () => {
  * and nothing else. The suite's app owns the connection, so this one's close leaves it open.
  */
 async function restart() {
+  const { t, node } = get();
   const db = t.db;
   const shared = new Proxy(db, {
     get: (o, k) => {
@@ -67,6 +60,7 @@ async function restart() {
 
 /** The customer's http tunnel, held on the suite's node by RUN_ID, moved to the other node. */
 async function movedWhileHeld(c: PluginCustomer): Promise<void> {
+  const { t, node, other } = get();
   expect((await plugin("NewProxy", httpProxy(c))).body.reject).toBe(false);
   await flush();
   const r = await t.api<TunnelView>("POST", "/user/tun/move", {
@@ -102,7 +96,7 @@ describe("a moved tunnel's old hold after a restart", () => {
     const c = await customer();
     await movedWhileHeld(c);
     const p = await restart();
-    const locked = await p.api("PATCH", "/super/tun", admin, {
+    const locked = await p.api("PATCH", "/super/tun", get().admin, {
       tun_id: c.http.tun_id,
       status: 3,
       banned_reason: "phishing",
