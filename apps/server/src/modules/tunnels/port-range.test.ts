@@ -40,7 +40,7 @@ const liveCount = async (nodeId: number) =>
   );
 
 describe("creating a port-range tunnel", () => {
-  it("holds every port of the range, shows 6000–6010 and writes one proxy per port into frpc.toml", async () => {
+  it("holds every port of the range, shows 6000–6010 and writes one proxy per port pair into frpc.toml", async () => {
     const u = await customer();
     const node = await ownNode();
     const r = await create(u.token, {
@@ -61,9 +61,11 @@ describe("creating a port-range tunnel", () => {
 
     const cfg = await t.api<TunnelConfig>("GET", "/user/tun/config", { token: u.token, query: { tun_id: id } });
     const toml = cfg.body.data.toml;
-    for (const p of [20010, 20011, 20012]) {
-      expect(toml).toContain(`name = "t_${id}_${p}"`);
-      expect(toml).toContain(`remotePort = ${p}`);
+    // Remote port 20010 + i forwards to local port 22 + i, as frp's own range mapping pairs them.
+    for (const [i, p] of [20010, 20011, 20012].entries()) {
+      expect(toml).toContain(
+        `name = "t_${id}_${p}"\ntype = "udp"\nlocalIP = "127.0.0.1"\nlocalPort = ${22 + i}\nremotePort = ${p}\n`,
+      );
     }
     expect(toml).not.toContain(`name = "t_${id}"\n`);
     expect(toml.match(/\[\[proxies\]\]/g)).toHaveLength(3);
@@ -79,6 +81,7 @@ describe("creating a port-range tunnel", () => {
       [{ remote_port_end: 20010 }, "起始端口"],
       [{ remote_port: 20040, remote_port_end: 20060 }, "20000-20050"],
       [{ protocol: "http", subdomain: `s${u.uid}`, remote_port_end: 20010 }, "仅适用于 tcp、udp"],
+      [{ local_port: 65535, remote_port: 20010, remote_port_end: 20011 }, "超出 65535"],
     ];
     for (const [body, msg] of bad) {
       const r = await create(u.token, { node_id: node.node_id, ...body });

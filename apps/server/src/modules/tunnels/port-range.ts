@@ -10,11 +10,16 @@ import type { TunnelRow } from "./tunnels.table";
  * contract), and the plugin checks each against the tunnel's range.
  */
 
-/** The tunnel as frpc's proxies: itself, or one copy per port of its range (remote_port set to that port). */
+/**
+ * The tunnel as frpc's proxies: itself, or one copy per port of its range. As frp's own range
+ * mapping pairs a local range with a remote one, remote port remote_port + i forwards to local
+ * port local_port + i (6000–6010 → 127.0.0.1:8000–8010).
+ */
 export function portProxies(t: TunnelRow): TunnelRow[] {
   if (!t.remote_port || !t.remote_port_end || t.remote_port_end <= t.remote_port) return [t];
   const out: TunnelRow[] = [];
-  for (let p = t.remote_port; p <= t.remote_port_end; p++) out.push({ ...t, remote_port: p });
+  for (let i = 0; i <= t.remote_port_end - t.remote_port; i++)
+    out.push({ ...t, remote_port: t.remote_port + i, local_port: t.local_port + i });
   return out;
 }
 
@@ -44,15 +49,19 @@ export function mergeCredits<C extends { tun_id: number; day: string; traffic_in
 export const rangeProxyName = (t: Pick<TunnelRow, "tun_id" | "remote_port">): string =>
   frpRangeProxyLocalName(t.tun_id, t.remote_port ?? 0);
 
-/** Why a range does not fit together or on the node's allowed ports, or null. */
+/**
+ * Why a range does not fit together, on the node's allowed ports or (its local ports, one per
+ * remote port from local_port on) under 65535, or null.
+ */
 export function rangeProblemOn(
-  start: number | null,
-  end: number,
+  t: { remote_port: number | null; remote_port_end: number; local_port: number },
   node: Pick<NodeRow, "port_min" | "port_max">,
 ): string | null {
-  const problem = portRangeProblem(start, end);
+  const problem = portRangeProblem(t.remote_port, t.remote_port_end);
   if (problem) return problem;
-  return end > node.port_max ? `远程端口须在 ${node.port_min}-${node.port_max} 之间` : null;
+  if (t.remote_port_end > node.port_max) return `远程端口须在 ${node.port_min}-${node.port_max} 之间`;
+  const localEnd = t.local_port + (t.remote_port_end - (t.remote_port ?? 0));
+  return localEnd > 65535 ? `本地端口 ${t.local_port} 起的 ${localEnd - t.local_port + 1} 个端口超出 65535` : null;
 }
 
 /** Ports a tcp/udp tunnel takes of the plan's tunnel_peer_port_limit: each port of a range. */

@@ -88,7 +88,7 @@ export function checkDraft(
   }
   if (draft.remote_port_end != null && !isWeb(draft.protocol)) {
     // The schema checked the ends alone; an edit may move one end against the stored other.
-    const problem = rangeProblemOn(draft.remote_port, draft.remote_port_end, node);
+    const problem = rangeProblemOn({ ...draft, remote_port_end: draft.remote_port_end }, node);
     if (problem) throw invalid("remote_port_end", problem);
   }
   if (Object.keys(draft.addon).length && draft.protocol !== "http")
