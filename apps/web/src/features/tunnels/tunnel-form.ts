@@ -6,6 +6,7 @@ import type {
   TunnelView,
   UpdateTunnelBody,
 } from "@burrow/contract";
+import { isSecretProtocol } from "@burrow/contract";
 
 /** The tunnel form's values: the addon's options are top-level fields (one error per field). */
 export interface TunnelFormValues {
@@ -53,6 +54,8 @@ export const NEW_TUNNEL: Partial<TunnelFormValues> = {
 };
 
 export const isWebProtocol = (p: string | undefined) => p === "http" || p === "https";
+/** stcp/xtcp/sudp: no remote port, no domain (docs/secret-tunnels.md) */
+export const isSecretForm = (p: string | undefined) => !!p && isSecretProtocol(p);
 
 const cleanList = (list: string[] | undefined) => [
   ...new Set((list ?? []).map((s) => s.trim().toLowerCase()).filter(Boolean)),
@@ -88,7 +91,8 @@ export function toCreateBody(v: TunnelFormValues): CreateTunnelBody {
     protocol: v.protocol,
     local_ip: v.local_ip.trim(),
     local_port: v.local_port,
-    ...endpointOf(v),
+    // secret tunnels have neither a remote port nor a domain
+    ...(isSecretForm(v.protocol) ? {} : endpointOf(v)),
     use_encryption: !!v.use_encryption,
     use_compression: !!v.use_compression,
     bandwidth: v.bandwidth ?? 0,
@@ -99,7 +103,7 @@ export function toCreateBody(v: TunnelFormValues): CreateTunnelBody {
 
 /** udp carries no PROXY protocol header (the field is not shown there). */
 const proxyProtocolOf = (v: TunnelFormValues): ProxyProtocol =>
-  v.protocol === "udp" ? "off" : (v.proxy_protocol ?? "off");
+  v.protocol === "udp" || isSecretForm(v.protocol) ? "off" : (v.proxy_protocol ?? "off");
 
 /** PATCH /user/tun from the edit form (node and protocol are fixed; a blank subdomain removes it). */
 export function toUpdateBody(tunId: number, v: TunnelFormValues): UpdateTunnelBody {
@@ -110,9 +114,11 @@ export function toUpdateBody(tunId: number, v: TunnelFormValues): UpdateTunnelBo
     tun_name: v.tun_name.trim(),
     local_ip: v.local_ip.trim(),
     local_port: v.local_port,
-    ...(isWebProtocol(v.protocol)
-      ? { custom_domains: endpoint.custom_domains, subdomain: endpoint.subdomain ?? null }
-      : { remote_port: endpoint.remote_port }),
+    ...(isSecretForm(v.protocol)
+      ? {}
+      : isWebProtocol(v.protocol)
+        ? { custom_domains: endpoint.custom_domains, subdomain: endpoint.subdomain ?? null }
+        : { remote_port: endpoint.remote_port }),
     use_encryption: !!v.use_encryption,
     use_compression: !!v.use_compression,
     bandwidth: v.bandwidth ?? 0,

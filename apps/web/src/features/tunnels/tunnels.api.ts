@@ -28,6 +28,7 @@ export const tunnelsKeys = {
   list: (f: TunnelFilters) => [...tunnelsKeys.lists(), f] as const,
   detail: (tunId: number) => [...tunnelsKeys.all, "detail", tunId] as const,
   config: (tunId: number) => [...tunnelsKeys.detail(tunId), "config"] as const,
+  visitor: (tunId: number) => [...tunnelsKeys.detail(tunId), "visitor"] as const,
   traffic: (tunId: number, days: number) => [...tunnelsKeys.detail(tunId), "traffic", days] as const,
   conns: (tunId: number, page: number, size: number) =>
     [...tunnelsKeys.detail(tunId), "conns", { page, size }] as const,
@@ -62,6 +63,17 @@ export const tunnelConfigQuery = (tunId: number) =>
     queryKey: tunnelsKeys.config(tunId),
     queryFn: ({ signal }) => api.call(TunnelsApi.getUserTunConfig, { query: { tun_id: tunId } }, { signal }),
   });
+
+/** GET /user/tun/{tunid}/visitor: a secret tunnel's visitor-side frpc.toml */
+export const tunnelVisitorQuery = (tunId: number) =>
+  queryOptions({
+    queryKey: tunnelsKeys.visitor(tunId),
+    queryFn: ({ signal }) => api.call(TunnelsApi.getUserTunTunidVisitor, { params: { tunid: tunId } }, { signal }),
+  });
+
+/** POST /user/tun/{tunid}/secret: a secret tunnel's new secret */
+export const rotateTunnelSecret = (tunId: number) =>
+  api.call(TunnelsApi.postUserTunTunidSecret, { params: { tunid: tunId } });
 
 /** GET /user/tun/{tunid}/traffic?days */
 export const tunnelTrafficQuery = (tunId: number, days: number) =>

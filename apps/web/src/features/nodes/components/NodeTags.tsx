@@ -13,7 +13,16 @@ export function NodeStatusTag({ status }: { status: number }) {
   return <Tag color={statusColor[status] ?? "default"}>{NodeStatusLabel[status] ?? `状态 ${status}`}</Tag>;
 }
 
-const protocolColor: Record<TunnelProtocol, string> = { tcp: "blue", udp: "cyan", http: "green", https: "purple" };
+const protocolColor: Record<TunnelProtocol, string> = {
+  tcp: "blue",
+  udp: "cyan",
+  http: "green",
+  https: "purple",
+  // secret tunnels (no public port or domain)
+  stcp: "gold",
+  xtcp: "orange",
+  sudp: "magenta",
+};
 
 /** A tunnel protocol as a tag. */
 export function ProtocolTag({ protocol }: { protocol: string }) {

@@ -13,7 +13,7 @@ import {
 import { Checkbox, Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Typography } from "antd";
 import { NodeStatusTag } from "@/features/nodes/components/NodeTags";
 import { eachRule, fieldRules, schemaRule } from "@/lib/rules";
-import { isWebProtocol } from "../tunnel-form";
+import { isSecretForm, isWebProtocol } from "../tunnel-form";
 
 /** The tunnel name's rules, the contract's own (also the operator's rename). */
 export const tunnelNameRules = [...fieldRules("隧道名称", { required: true }), schemaRule(TunnelName)];
@@ -45,6 +45,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
   const randomPort = Form.useWatch<boolean | undefined>("random_port", form);
   const node = nodes.find((n) => n.node_id === nodeId);
   const web = isWebProtocol(protocol);
+  const secret = isSecretForm(protocol);
   const offered = node?.protocols ?? TunnelProtocols;
 
   return (
@@ -80,7 +81,8 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
               }))}
               onChange={(id: number) => {
                 const next = nodes.find((n) => n.node_id === id);
-                if (next && protocol && !next.protocols.includes(protocol)) form.setFieldValue("protocol", "tcp");
+                if (next && protocol && !next.protocols.includes(protocol) && !isSecretForm(protocol))
+                  form.setFieldValue("protocol", "tcp");
               }}
             />
           </Form.Item>
@@ -94,7 +96,8 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
               options={TunnelProtocols.map((p) => ({
                 value: p,
                 label: p.toUpperCase(),
-                disabled: !offered.includes(p),
+                // every frps serves secret tunnels (no vhost port or port range of the node's needed)
+                disabled: !offered.includes(p) && !isSecretForm(p),
               }))}
             />
           </Form.Item>
@@ -118,7 +121,15 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
             <InputNumber min={1} max={65535} precision={0} style={{ width: "100%" }} placeholder="如：22" />
           </Form.Item>
         </Col>
-        {web ? (
+        {secret ? (
+          <Col span={24}>
+            <Typography.Paragraph type="secondary" className="tunnel-secret-note">
+              私密隧道（{protocol?.toUpperCase()}）不占用公网端口、不使用域名：创建后在隧道详情页获取密钥和访问端 frpc
+              配置，在另一台电脑上运行即可访问。
+              {protocol === "xtcp" ? "XTCP 为点对点直连，双方网络都无法打洞时连接不上，可改用 STCP。" : null}
+            </Typography.Paragraph>
+          </Col>
+        ) : web ? (
           <>
             <Col {...half}>
               <Form.Item
@@ -202,7 +213,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
             <InputNumber min={0} max={100_000} precision={0} style={{ width: "100%" }} />
           </Form.Item>
         </Col>
-        {protocol && protocol !== "udp" ? (
+        {protocol && protocol !== "udp" && !secret ? (
           <Col xs={24} md={12}>
             <Form.Item
               name="proxy_protocol"

@@ -1,4 +1,4 @@
-import { TunnelStatus } from "@burrow/contract";
+import { isSecretProtocol, TunnelStatus } from "@burrow/contract";
 import { RiArrowLeftLine, RiDeleteBinLine, RiEditLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Card, Popconfirm, Result, Space } from "antd";
@@ -12,6 +12,7 @@ import { TunnelReachCard } from "@/features/reach/components/TunnelReachCard";
 import { TunnelUptimeCard } from "@/features/uptime/components/TunnelUptimeCard";
 import { feedback } from "@/lib/feedback";
 import { FrpcConfigCard } from "../components/FrpcConfigCard";
+import { SecretTunnelCard } from "../components/SecretTunnelCard";
 import { TunnelConnsCard } from "../components/TunnelConnsCard";
 import { FRPC_CONFIG_ANCHOR, TunnelDoctorCard } from "../components/TunnelDoctorCard";
 import { TunnelFields } from "../components/TunnelFields";
@@ -129,6 +130,7 @@ export function TunnelDetailPage() {
           <FrpcConfigCard tunId={tunId} protocol={tunnel.protocol} />
         </div>
       )}
+      {isSecretProtocol(tunnel.protocol) && !locked ? <SecretTunnelCard tunnel={tunnel} /> : null}
       <TunnelReachCard tunId={tunId} />
       <TunnelDoctorCard tunId={tunId} />
       <TunnelShieldCard tunId={tunId} disabled={locked} />
