@@ -51,6 +51,7 @@ import {
   vhostGet,
   waitUntil,
 } from "./frp-env";
+import { namedServices, tcpGreeting } from "./port-range";
 import { proxyProtocolService, visit } from "./proxy-protocol";
 import { createLoopbackNode } from "./real-node";
 
@@ -118,7 +119,12 @@ export function realFrpSuite(version: string) {
     const randomPhone = () =>
       `13${5 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
     /** a new customer who bought, with balance the operator gave, a plan of their own on the node's level */
-    const customerOnPlan = async (limits: { traffic: number; bandwidth: number; tunnel_limit: number }) => {
+    const customerOnPlan = async (limits: {
+      traffic: number;
+      bandwidth: number;
+      tunnel_limit: number;
+      tunnel_peer_port_limit?: number;
+    }) => {
       const levels = await api<{ list: { id: number; level: number }[] }>("GET", "/super/plan/level", {
         token: admin,
       });
@@ -161,9 +167,9 @@ export function realFrpSuite(version: string) {
         },
       });
       admin = await signIn(s, ADMIN_PHONE, ADMIN_PASSWORD);
-      // bindPort, vhost http, vhost https, dashboard, then eleven remote ports
-      base = await freePortRange(15);
-      node = await createLoopbackNode(s, admin, { name: `real-${version}`, base, remotePorts: 11, dashPassword });
+      // bindPort, vhost http, vhost https, dashboard, then fourteen remote ports (+15..+17: 端口范围)
+      base = await freePortRange(18);
+      node = await createLoopbackNode(s, admin, { name: `real-${version}`, base, remotePorts: 14, dashPassword });
       const setup = await api<NodeSetup>("GET", `/super/node/setup?node_id=${node.node_id}`, { token: admin });
       files.frps = path.join(dir, "frps.toml");
       fs.writeFileSync(files.frps, setup.frps_toml);
@@ -929,6 +935,46 @@ export function realFrpSuite(version: string) {
         expect(plain.seen.version).toBe("none");
       } finally {
         await client.stop();
+        svc.close();
+      }
+    });
+
+    it("端口范围: two ports of a range tunnel each reach their own local service (remote +i → local +i)", async () => {
+      const { customer: c } = await customerOnPlan({
+        traffic: 10,
+        bandwidth: 10,
+        tunnel_limit: 1,
+        tunnel_peer_port_limit: 3,
+      });
+      const svc = await namedServices(3);
+      try {
+        const t = await api<TunnelView>("POST", "/user/tun", {
+          token: c.token,
+          body: {
+            node_id: node.node_id,
+            tun_name: "range",
+            protocol: "tcp",
+            local_port: svc.base,
+            remote_port: base + 15,
+            remote_port_end: base + 17,
+          },
+        });
+        const cfg = await api<TunnelConfig>("GET", `/user/tun/config?tun_id=${t.tun_id}`, { token: c.token });
+        const file = path.join(dir, `frpc-range-${t.tun_id}.toml`);
+        fs.writeFileSync(file, cfg.toml);
+        expect(verify(bins.frpc, file).status).toBe(0);
+        const client = runFrp(bins.frpc, file);
+        try {
+          for (const i of [0, 2]) {
+            const got = await waitUntil(`port ${base + 15 + i}`, () => tcpGreeting(base + 15 + i).catch(() => null));
+            expect(got).toBe(`svc ${svc.base + i}`);
+          }
+          const row = (await api<Paged<TunnelView>>("GET", "/user/tun?page=1&page_size=5", { token: c.token })).list[0];
+          expect(row).toMatchObject({ status: 1, addresses: [`127.0.0.1:${base + 15}–${base + 17}`] });
+        } finally {
+          await client.stop();
+        }
+      } finally {
         svc.close();
       }
     });
