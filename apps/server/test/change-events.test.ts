@@ -20,6 +20,7 @@ import { writeTunnelSchedule } from "../src/modules/tunnels/schedule";
 import {
   addTunnelTraffic,
   holdTunnel,
+  releaseMovedHolds,
   releaseTunnelHold,
   tunnelSeenOnline,
   tunnelsGone,
@@ -305,6 +306,19 @@ const CASES: Record<string, () => Promise<void>> = {
     const tun = await tunnelOf(u);
     await expectAnnounced("tunnel.changed", () =>
       transact(t.ctx, (trx) => releaseTunnelHold(trx, { tun_id: tun.tun_id, uid: u.uid })),
+    );
+  },
+  releaseMovedHolds: async () => {
+    const u = await customer();
+    const tun = await tunnelOf(u);
+    // A move recorded the old node's session as the moved hold (sessions.ts movedHoldValues).
+    await t.db
+      .updateTable("tunnels")
+      .set({ moved_node_id: tun.node_id + 1000, moved_run_id: "run-3" })
+      .where("tun_id", "=", tun.tun_id)
+      .execute();
+    await expectAnnounced("tunnel.changed", () =>
+      transact(t.ctx, (trx) => releaseMovedHolds(trx, tun.node_id + 1000, [tun])),
     );
   },
   // An account's erasure revokes every session (announced) before deleting the rows.
