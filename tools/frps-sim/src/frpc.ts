@@ -1,5 +1,6 @@
 import { type FrpsSim, type HeldConn, type ProxyConfig, SIM_FRP_VERSION, type SimSession } from "./frps";
 import { checkClientConfig } from "./strict-config";
+import { renderFrpcTemplate } from "./template";
 import { parseToml, type TomlTable, type TomlValue } from "./toml";
 
 /** The parts of an frpc.toml (v1 format) the simulator acts on. */
@@ -35,7 +36,8 @@ const stringMap = (v: TomlValue | undefined): Record<string, string> =>
  * sub-tables included) refused with frpc's own message (FrpConfigError, strict-config.ts).
  */
 export function parseFrpcConfig(text: string, version = SIM_FRP_VERSION): FrpcConfig {
-  const t = parseToml(text);
+  // frpc renders the file as a Go template first (port ranges: template.ts).
+  const t = parseToml(renderFrpcTemplate(text, version));
   checkClientConfig(t, version);
   const auth = table(t.auth);
   const transport = table(t.transport);

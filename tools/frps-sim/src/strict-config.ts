@@ -42,7 +42,7 @@ export class FrpConfigError extends Error {
 }
 
 const parts = (v: string) => v.split(".").map((x) => Number.parseInt(x, 10) || 0);
-const atLeast = (a: string, b: string): boolean => {
+export const atLeast = (a: string, b: string): boolean => {
   const [x, y] = [parts(a), parts(b)];
   for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) > (y[i] ?? 0);
   return true;
