@@ -64,6 +64,8 @@ export type PolledTunnel = {
   run_id: string | null;
   tun_name: string;
   remote_port: number | null;
+  /** a port range's last port, absent or null: one port */
+  remote_port_end?: number | null;
   custom_domains: string;
   subdomain: string | null;
   /**

@@ -231,6 +231,7 @@ async function loadTunnels(ctx: AppContext, nodeId: number, ours: Seen[]): Promi
       "run_id",
       "tun_name",
       "remote_port",
+      "remote_port_end",
       "custom_domains",
       "subdomain",
       "bandwidth",

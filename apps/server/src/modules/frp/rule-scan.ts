@@ -29,6 +29,7 @@ export async function scanRules(
         subdomainHost,
       ),
       remote_port: t.remote_port,
+      remote_port_end: t.remote_port_end,
     });
   }
 }

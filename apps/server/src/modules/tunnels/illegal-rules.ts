@@ -25,6 +25,8 @@ export interface RuleSubject {
   /** full domain names */
   domains: string[];
   remote_port: number | null;
+  /** a port range's last port (port-range.ts); absent or null: one port */
+  remote_port_end?: number | null;
 }
 
 /** Loads every rule, ready for matching. */
@@ -44,14 +46,17 @@ export function matchRules(rules: CompiledRule[], t: RuleSubject): { rule: Compi
   const hits: { rule: CompiledRule; reason: string }[] = [];
   for (const rule of rules) {
     if (rule.kind === "port") {
+      // Any port of a range in the rule's ports: the first such port is named.
+      const last = t.remote_port_end ?? t.remote_port;
       if (
         t.remote_port &&
+        last &&
         rule.lo !== undefined &&
         rule.hi !== undefined &&
-        t.remote_port >= rule.lo &&
+        last >= rule.lo &&
         t.remote_port <= rule.hi
       )
-        hits.push({ rule, reason: `使用了禁止的端口 ${t.remote_port}（规则 ${rule.value}）` });
+        hits.push({ rule, reason: `使用了禁止的端口 ${Math.max(t.remote_port, rule.lo)}（规则 ${rule.value}）` });
       continue;
     }
     const kw = rule.keyword ?? "";

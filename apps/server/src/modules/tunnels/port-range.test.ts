@@ -161,6 +161,28 @@ describe("creating a port-range tunnel", () => {
     expect(single.body.data).toMatchObject({ remote_port: 20060, remote_port_end: null });
   });
 
+  it("is flagged by an operator's port rule that covers any port of the range, naming that port", async () => {
+    const u = await customer();
+    const node = await ownNode();
+    const rule = await t.api("POST", "/super/tun/illegal/rule", {
+      token: admin,
+      body: { kind: "port", value: "20077" },
+    });
+    expect(rule.body.code).toBe("SUCCESS");
+    try {
+      const r = await createTestTunnel(t, u.token, {
+        node_id: node.node_id,
+        remote_port: 20075,
+        remote_port_end: 20078,
+      });
+      const flags = await t.db.selectFrom("tunnel_flags").select("reason").where("tun_id", "=", r.tun_id).execute();
+      expect(flags.map((f) => f.reason)).toEqual([expect.stringContaining("禁止的端口 20077")]);
+    } finally {
+      const id = (rule.body.data as { id: number }).id;
+      await t.api("DELETE", "/super/tun/illegal/rule", { token: admin, body: { id } });
+    }
+  });
+
   it("lets no other customer see or edit a range tunnel (404)", async () => {
     const a = await customer();
     const b = await customer();

@@ -168,6 +168,7 @@ async function checkRules(ctx: AppContext, row: TunnelRow, subdomainHost: string
     tun_name: row.tun_name,
     domains: tunnelDomains({ custom_domains: tunnelCustomDomains(row), subdomain: row.subdomain }, subdomainHost),
     remote_port: row.remote_port,
+    remote_port_end: row.remote_port_end,
   });
 }
 
@@ -312,6 +313,7 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
       local_port: body.local_port,
       remote_port: holdsPort(body.protocol) ? (body.remote_port ?? 0) : null,
       remote_port_end: body.remote_port_end ?? null,
+      remote_port_end: body.remote_port_end ?? null,
       custom_domains: body.custom_domains ?? [],
       subdomain: body.subdomain ?? null,
       use_encryption: body.use_encryption,
@@ -352,6 +354,7 @@ export function editedDraft(cur: TunnelRow, body: Omit<UpdateTunnelBody, "tun_id
     local_ip: body.local_ip ?? cur.local_ip,
     local_port: body.local_port ?? cur.local_port,
     remote_port: !holdsPort(protocol) ? null : body.remote_port !== undefined ? body.remote_port : cur.remote_port,
+    remote_port_end: body.remote_port_end !== undefined ? body.remote_port_end : cur.remote_port_end,
     remote_port_end: body.remote_port_end !== undefined ? body.remote_port_end : cur.remote_port_end,
     custom_domains: body.custom_domains ?? tunnelCustomDomains(cur),
     subdomain: body.subdomain !== undefined ? body.subdomain : cur.subdomain,
