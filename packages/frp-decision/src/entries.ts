@@ -65,8 +65,6 @@ export interface TunnelEntry {
    * as this process knows; -1 for a hold the poller took from the dashboard (SEEN_HOLD)
    */
   stale_closes: number;
-  /** 访客防护: lists, ban rule and the console's bans (shield.ts); absent or null: none */
-  shield?: TunnelShield | null;
   /**
    * A move's old hold (POST /user/tun/move): the node the tunnel left while the session `moved_run_id`
    * held its proxy there. frps there keeps serving it until that session drops it, so that
@@ -76,6 +74,8 @@ export interface TunnelEntry {
    */
   moved_node_id?: number | null;
   moved_run_id?: string | null;
+  /** 访客防护: lists, ban rule and the console's bans (shield.ts); absent or null: none */
+  shield?: TunnelShield | null;
   /** 定时开放 (schedule.ts): outside it the tunnel is refused and its session cut; absent or null: always open */
   schedule?: TunnelSchedule | null;
   /** stcp/xtcp/sudp: the secretKey a NewProxy must carry (secret.ts); absent or null for the other types */

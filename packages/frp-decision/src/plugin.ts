@@ -121,13 +121,6 @@ function domainBlock(user: UserEntry, t: TunnelEntry, now: number): string | nul
 /** heldAt's key of a tunnel's proxy on a node: one number, no string built on the visitor path. */
 const movedKey = (nodeId: number, tunId: number) => nodeId * 2 ** 32 + tunId;
 
-/** The user who passed Login's checks, or why not (no object per call: this runs for every visitor). */
-type Checked = UserEntry | string;
-
-const LEVEL_TOO_LOW = "套餐等级不足，无法使用该节点";
-
-/** 强制下线's refusal of the freed session (its heartbeat, Login and NewProxy). */
-export const FREED_SESSION = "该会话已在控制台被强制下线，请使用新启动的 frpc 连接";
 /** The session `runId` on the node still held the tunnel there when it was moved away (persisted). */
 const movedHere = (t: TunnelEntry, node: NodeEntry, runId: string) =>
   t.moved_run_id === runId && t.moved_node_id === node.node_id && t.node_id !== node.node_id;
@@ -138,6 +131,13 @@ const dropMovedHold = (t: TunnelEntry) => {
   t.moved_run_id = null;
 };
 
+/** The user who passed Login's checks, or why not (no object per call: this runs for every visitor). */
+type Checked = UserEntry | string;
+
+const LEVEL_TOO_LOW = "套餐等级不足，无法使用该节点";
+
+/** 强制下线's refusal of the freed session (its heartbeat, Login and NewProxy). */
+export const FREED_SESSION = "该会话已在控制台被强制下线，请使用新启动的 frpc 连接";
 
 /** The sessions customers freed (强制下线, evictions.ts): asked only on Login, NewProxy and heartbeats. */
 export interface FreedSessions {
@@ -515,6 +515,7 @@ export class FrpPlugin {
       if (!t) return ALLOW;
       // A moved tunnel's old proxy closed: that node no longer serves it (its hold moved with it).
       this.heldAt.delete(movedKey(node.node_id, t.tun_id));
+      if (movedHere(t, node, c.user.run_id)) dropMovedHold(t);
       if (t.node_id !== node.node_id) return ALLOW;
       if (this.cache.proxyClosed(t, c.user.run_id) === "released") this.admitted.delete(t.tun_id);
       this.writer.offline(t.tun_id, uid, c.user.run_id, tunnelBlock(t) !== null);
@@ -522,4 +523,3 @@ export class FrpPlugin {
     });
   }
 }
-      if (movedHere(t, node, c.user.run_id)) dropMovedHold(t);

@@ -49,9 +49,9 @@ import * as visitorShield from "./2026-11-28T13-03_visitor_shield";
 import * as tunnelSchedule from "./2026-11-28T13-04_tunnel_schedule";
 import * as tunnelProxyProtocol from "./2026-11-28T13-05_tunnel_proxy_protocol";
 import * as reachChecks from "./2026-11-28T13-06_reach_checks";
+import * as tunnelMovedHold from "./2026-11-28T16-10_tunnel_moved_hold";
 import * as tunnelSecretKey from "./2026-11-28T16-20_tunnel_secret_key";
 import * as tunnelPortRange from "./2026-11-28T16-30_tunnel_port_range";
-import * as tunnelMovedHold from "./2026-11-28T16-10_tunnel_moved_hold";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {

@@ -239,7 +239,6 @@ export async function releaseNodeHolds(trx: Tx, nodeId: number): Promise<void> {
   for (const t of held) await releaseTunnelHold(trx, t);
 }
 
-/** Bytes of one tunnel on one Shanghai day, as the poller credits them. */
 /**
  * The SET of a move to `toNode` for the moved hold (tunnels.moved_node_id / moved_run_id, read
  * against the row before the update): the session holding the proxy on the node it leaves keeps
@@ -279,6 +278,7 @@ export async function releaseMovedHolds(
   }
 }
 
+/** Bytes of one tunnel on one Shanghai day, as the poller credits them. */
 export interface TrafficCredit {
   tun_id: number;
   uid: number;

@@ -41,10 +41,6 @@ export interface TunnelTable {
    * -1: a hold the poller took from the dashboard, no NewProxy of it counted yet.
    */
   stale_closes: Generated<number>;
-  /** 定时开放: JSON TunnelSchedule, null = always open */
-  schedule: string | null;
-  /** stcp/xtcp/sudp: frp's secretKey (secret-tunnels.ts), null for the other types */
-  secret_key: ColumnType<string | null, string | null | undefined, string | null>;
   /**
    * A move's old hold (tunnel-batch.ts moveTunnel): the node the tunnel left while a session held
    * its proxy there, and that session's run id; its heartbeats there are refused until the node's
@@ -52,6 +48,10 @@ export interface TunnelTable {
    */
   moved_node_id: ColumnType<number | null, number | null | undefined, number | null>;
   moved_run_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 定时开放: JSON TunnelSchedule, null = always open */
+  schedule: string | null;
+  /** stcp/xtcp/sudp: frp's secretKey (secret-tunnels.ts), null for the other types */
+  secret_key: ColumnType<string | null, string | null | undefined, string | null>;
   last_online_at: string | null;
   created_at: string;
   updated_at: string;
