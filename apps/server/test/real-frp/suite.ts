@@ -54,6 +54,7 @@ import {
 import { namedServices, tcpGreeting } from "./port-range";
 import { proxyProtocolService, visit } from "./proxy-protocol";
 import { createLoopbackNode } from "./real-node";
+import { secretTunnelsCase } from "./secret-tunnels";
 
 /** The free plan every new customer gets (seed.ts): 4 Mbps. */
 const PLAN_MBPS = 4;
@@ -978,6 +979,16 @@ export function realFrpSuite(version: string) {
         svc.close();
       }
     });
+
+    it("私密隧道: stcp and sudp carry bytes from a second, visitor frpc to the local service, billed from the dashboard", () =>
+      secretTunnelsCase({
+        frpc: bins.frpc,
+        dir,
+        nodeId: node.node_id,
+        api,
+        customer: async () => (await customerOnPlan({ traffic: 10, bandwidth: 10, tunnel_limit: 3 })).customer,
+        poll,
+      }));
 
     it("stopping frpc shows its tunnels offline in the console within seconds", async () => {
       await frpc.stop("SIGTERM");
