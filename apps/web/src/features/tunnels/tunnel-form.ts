@@ -18,6 +18,8 @@ export interface TunnelFormValues {
   /** tcp/udp: let the server pick a free port in the node's range */
   random_port?: boolean;
   remote_port?: number | null;
+  /** tcp/udp 端口范围: the range's last port, empty = one port */
+  remote_port_end?: number | null;
   custom_domains?: string[];
   subdomain?: string;
   use_encryption?: boolean;
@@ -79,7 +81,9 @@ function endpointOf(v: TunnelFormValues) {
   if (isWebProtocol(v.protocol)) {
     return { custom_domains: cleanList(v.custom_domains), subdomain: v.subdomain?.trim().toLowerCase() || undefined };
   }
-  return { remote_port: v.random_port ? 0 : (v.remote_port ?? 0) };
+  return v.random_port
+    ? { remote_port: 0, remote_port_end: null }
+    : { remote_port: v.remote_port ?? 0, remote_port_end: v.remote_port_end ?? null };
 }
 
 /** POST /user/tun from the form. */
@@ -118,7 +122,7 @@ export function toUpdateBody(tunId: number, v: TunnelFormValues): UpdateTunnelBo
       ? {}
       : isWebProtocol(v.protocol)
         ? { custom_domains: endpoint.custom_domains, subdomain: endpoint.subdomain ?? null }
-        : { remote_port: endpoint.remote_port }),
+        : { remote_port: endpoint.remote_port, remote_port_end: endpoint.remote_port_end }),
     use_encryption: !!v.use_encryption,
     use_compression: !!v.use_compression,
     bandwidth: v.bandwidth ?? 0,
@@ -137,6 +141,7 @@ export function tunnelToForm(t: TunnelView): TunnelFormValues {
     local_port: t.local_port,
     random_port: false,
     remote_port: t.remote_port,
+    remote_port_end: t.remote_port_end,
     custom_domains: t.custom_domains,
     subdomain: t.subdomain ?? "",
     use_encryption: t.use_encryption,

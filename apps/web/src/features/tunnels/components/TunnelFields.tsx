@@ -14,6 +14,7 @@ import { Checkbox, Col, Divider, Form, Input, InputNumber, Radio, Row, Select, S
 import { NodeStatusTag } from "@/features/nodes/components/NodeTags";
 import { eachRule, fieldRules, schemaRule } from "@/lib/rules";
 import { isSecretForm, isWebProtocol } from "../tunnel-form";
+import { PortRangeEndField } from "./PortRangeEndField";
 
 /** The tunnel name's rules, the contract's own (also the operator's rename). */
 export const tunnelNameRules = [...fieldRules("隧道名称", { required: true }), schemaRule(TunnelName)];
@@ -189,6 +190,11 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
             <Form.Item name="random_port" valuePropName="checked" className="tunnel-random-port">
               <Checkbox>{mode === "edit" ? "重新分配随机端口" : "随机端口"}</Checkbox>
             </Form.Item>
+          </Col>
+        )}
+        {web || secret ? null : (
+          <Col {...half}>
+            <PortRangeEndField disabled={!!randomPort} />
           </Col>
         )}
       </Row>
