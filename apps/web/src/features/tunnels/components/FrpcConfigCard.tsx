@@ -1,3 +1,4 @@
+import type { TunnelConfig } from "@burrow/contract";
 import { RiDownloadLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import { Button, Card, Skeleton, Space, Tabs, Typography } from "antd";
@@ -14,6 +15,25 @@ const OSES = [
 
 /** The documentation section on a tunnel type. */
 export const tunnelTypeDoc = (protocol: string) => `/doc/tunnels#${protocol}`;
+
+/** A generated frpc.toml with its copy and download buttons (the serving side's, or a visitor's). */
+export function TomlFile({ config, download }: { config: Pick<TunnelConfig, "toml" | "filename">; download: string }) {
+  return (
+    <CodeBlock
+      code={config.toml}
+      label={config.filename}
+      extra={
+        <Button
+          size="small"
+          icon={<RiDownloadLine size={14} />}
+          onClick={() => saveBlob(new Blob([config.toml], { type: "text/plain;charset=utf-8" }), config.filename)}
+        >
+          {download}
+        </Button>
+      }
+    />
+  );
+}
 
 /** The tunnel's frpc.toml (copy, download) and the one-line run commands per system. */
 export function FrpcConfigCard({ tunId, protocol }: { tunId: number; protocol?: string }) {
@@ -44,19 +64,7 @@ export function FrpcConfigCard({ tunId, protocol }: { tunId: number; protocol?: 
             {" · "}
             <Link to="/doc/errors">报错排查</Link>
           </Typography.Text>
-          <CodeBlock
-            code={config.toml}
-            label={config.filename}
-            extra={
-              <Button
-                size="small"
-                icon={<RiDownloadLine size={14} />}
-                onClick={() => saveBlob(new Blob([config.toml], { type: "text/plain;charset=utf-8" }), config.filename)}
-              >
-                下载配置
-              </Button>
-            }
-          />
+          <TomlFile config={config} download="下载配置" />
           <Tabs
             items={OSES.map((os) => ({
               key: os.key,

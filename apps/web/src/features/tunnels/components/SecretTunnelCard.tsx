@@ -1,11 +1,9 @@
 import type { TunnelDetail } from "@burrow/contract";
-import { RiDownloadLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Descriptions, Popconfirm, Skeleton, Space, Typography } from "antd";
-import { CodeBlock } from "@/components/CodeBlock";
-import { saveBlob } from "@/lib/download";
 import { feedback } from "@/lib/feedback";
 import { rotateTunnelSecret, tunnelsKeys, tunnelVisitorQuery } from "../tunnels.api";
+import { TomlFile } from "./FrpcConfigCard";
 
 const HOW: Record<string, string> = {
   stcp: "访问端的 frpc 经节点中转连接本隧道",
@@ -60,19 +58,7 @@ export function SecretTunnelCard({ tunnel, disabled }: { tunnel: TunnelDetail; d
         {isPending || !config ? (
           <Skeleton active paragraph={{ rows: 6 }} />
         ) : (
-          <CodeBlock
-            code={config.toml}
-            label={config.filename}
-            extra={
-              <Button
-                size="small"
-                icon={<RiDownloadLine size={14} />}
-                onClick={() => saveBlob(new Blob([config.toml], { type: "text/plain;charset=utf-8" }), config.filename)}
-              >
-                下载访问端配置
-              </Button>
-            }
-          />
+          <TomlFile config={config} download="下载访问端配置" />
         )}
       </Space>
     </Card>
