@@ -91,6 +91,14 @@ describe("creating a port-range tunnel", () => {
       expect(r.body.msg).toContain(msg);
     }
     expect(await liveCount(node.node_id)).toBe(0);
+    // Nor on an edit of a tunnel that takes no range.
+    const web = await createTestTunnel(t, u.token, { node_id: node.node_id, protocol: "http", subdomain: `w${u.uid}` });
+    const edit = await t.api("PATCH", "/user/tun", {
+      token: u.token,
+      body: { tun_id: web.tun_id, remote_port_end: 20010 },
+    });
+    expect(edit.status).toBe(400);
+    expect(edit.body.msg).toContain("remote_port_end");
   });
 
   it("refuses a range over a port another tunnel holds, and a port inside another's range (40001)", async () => {

@@ -1,4 +1,5 @@
 import { frpRangeProxyLocalName, portCount, portRangeProblem } from "@burrow/contract";
+import { invalid } from "../../shared/errors";
 import type { NodeRow } from "../nodes/nodes.table";
 import type { TunnelRow } from "./tunnels.table";
 
@@ -67,3 +68,9 @@ export function rangeProblemOn(
 /** Ports a tcp/udp tunnel takes of the plan's tunnel_peer_port_limit: each port of a range. */
 export const remotePortCount = (start: number | null, end: number | null | undefined): number =>
   portCount(start, end ?? null);
+
+/** An edit's range on a tunnel that takes none (http/https, secret types): 400 naming the field. */
+export function checkRangeEdit(protocol: string, body: { remote_port_end?: number | null }): void {
+  if (body.remote_port_end != null && protocol !== "tcp" && protocol !== "udp")
+    throw invalid("remote_port_end", "端口范围仅适用于 tcp、udp 隧道");
+}

@@ -27,6 +27,7 @@ import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
 import { requirePhone } from "../users/users.service";
 import { requireVerifiedForTunnels } from "../verify/verify.service";
 import { type CompiledRule, flagByRules, loadRules } from "./illegal-rules";
+import { checkRangeEdit } from "./port-range";
 import { checkSecretEdit, newSecretKey } from "./secret-tunnels";
 import { movedHoldValues } from "./sessions";
 import { checkDraft, cleanAddon, draftValues, holdsPort, isWeb, type TunnelDraft } from "./tunnel-draft";
@@ -313,6 +314,7 @@ export async function createTunnel(ctx: AppContext, uid: number, body: CreateTun
       local_port: body.local_port,
       remote_port: holdsPort(body.protocol) ? (body.remote_port ?? 0) : null,
       remote_port_end: body.remote_port_end ?? null,
+      remote_port_end: body.remote_port_end ?? null,
       custom_domains: body.custom_domains ?? [],
       subdomain: body.subdomain ?? null,
       use_encryption: body.use_encryption,
@@ -337,6 +339,7 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
   const limits = await requireLimits(ctx.db, uid);
   const protocol = cur.protocol as TunnelProtocol;
   checkSecretEdit(protocol, body);
+  checkRangeEdit(protocol, body);
   if (!isWeb(protocol) && (body.custom_domains?.length || body.subdomain))
     throw invalid(body.subdomain ? "subdomain" : "custom_domains", "tcp/udp 隧道不使用域名");
   if (isWeb(protocol) && body.remote_port) throw invalid("remote_port", "http(s) 隧道不使用远程端口");
@@ -353,6 +356,7 @@ export function editedDraft(cur: TunnelRow, body: Omit<UpdateTunnelBody, "tun_id
     local_ip: body.local_ip ?? cur.local_ip,
     local_port: body.local_port ?? cur.local_port,
     remote_port: !holdsPort(protocol) ? null : body.remote_port !== undefined ? body.remote_port : cur.remote_port,
+    remote_port_end: body.remote_port_end !== undefined ? body.remote_port_end : cur.remote_port_end,
     remote_port_end: body.remote_port_end !== undefined ? body.remote_port_end : cur.remote_port_end,
     custom_domains: body.custom_domains ?? tunnelCustomDomains(cur),
     subdomain: body.subdomain !== undefined ? body.subdomain : cur.subdomain,
