@@ -17,7 +17,10 @@ test("私密隧道: a customer creates an stcp tunnel, sees its secret and copie
   const name = uniqueName("secret-");
   await page.getByLabel("隧道名称").fill(name);
   await page.getByLabel("本地端口").fill("22");
-  await page.locator(".ant-radio-button-wrapper").filter({ hasText: /^STCP$/ }).click();
+  await page
+    .locator(".ant-radio-button-wrapper")
+    .filter({ hasText: /^STCP$/ })
+    .click();
   await expect(page.getByRole("radio", { name: "STCP", exact: true })).toBeChecked();
   // No public port or domain for a secret tunnel: the form says so instead.
   await expect(page.getByLabel("远程端口")).toHaveCount(0);
