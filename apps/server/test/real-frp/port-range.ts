@@ -16,7 +16,12 @@ export async function namedServices(n: number): Promise<{ base: number; close: (
     await new Promise<void>((r) => srv.listen(base + i, "127.0.0.1", r));
     servers.push(srv);
   }
-  return { base, close: () => servers.forEach((s) => s.close()) };
+  return {
+    base,
+    close: () => {
+      for (const s of servers) s.close();
+    },
+  };
 }
 
 /** The first line a tcp service at `port` sends a new visitor (rejects on a refusal or a silence of `ms`). */

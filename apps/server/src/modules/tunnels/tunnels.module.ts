@@ -1,6 +1,6 @@
 import type { ModuleManifest } from "../../shared/module";
-import { releaseNodeHolds } from "./sessions";
 import { secretRoutes } from "./secret.routes";
+import { releaseNodeHolds } from "./sessions";
 import { shieldRoutes } from "./shield.routes";
 import { pruneTunnelEvents } from "./tunnel-events";
 import { tunnelsRoutes } from "./tunnels.routes";
