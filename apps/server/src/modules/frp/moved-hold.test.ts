@@ -2,6 +2,7 @@ import type { TunnelView } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
+import { createTestNode, createTestTunnel } from "../../../test/frp-fixtures";
 import {
   ALLOW,
   httpProxy,
@@ -9,6 +10,7 @@ import {
   type PluginCustomer,
   pluginSuite,
   RUN_ID,
+  tcpProxy,
   userInfo,
 } from "../../../test/plugin-fixtures";
 import { buildApp } from "../../app";
@@ -20,6 +22,13 @@ import type { DB } from "../../db/schema";
  */
 
 const { customer, plugin, flush, get } = pluginSuite();
+
+const movedHold = (tunId: number) =>
+  get()
+    .t.db.selectFrom("tunnels")
+    .select(["node_id", "moved_node_id", "moved_run_id"])
+    .where("tun_id", "=", tunId)
+    .executeTakeFirstOrThrow();
 /** Apps built by restart(), closed after the suite's own. */
 const restarted: { close(): Promise<unknown> }[] = [];
 afterAll(async () => {
@@ -103,5 +112,58 @@ describe("a moved tunnel's old hold after a restart", () => {
     });
     expect(locked.code).toBe("SUCCESS");
     for (const op of ["Ping", "NewWorkConn"]) expect((await p.call(op, { user: userInfo(c) })).reject).toBe(true);
+  });
+});
+
+describe("a move while the last move's old session still serves (review 6 F1)", () => {
+  it("is refused (2001), back to the old node too, and the hold stays until that session is gone", async () => {
+    const c = await customer();
+    await movedWhileHeld(c);
+    const { t, node, other } = get();
+    const third = await createTestNode(t, {}, get().admin);
+    for (const to of [node, third]) {
+      const r = await t.api("POST", "/user/tun/move", {
+        token: c.token,
+        body: { tun_id: c.http.tun_id, node_id: to.node_id },
+      });
+      expect(r.body.code).toBe(2001);
+      expect(r.body.msg).toContain("原节点上的 frpc 连接尚未断开");
+    }
+    expect(await movedHold(c.http.tun_id)).toEqual({
+      node_id: other.node_id,
+      moved_node_id: node.node_id,
+      moved_run_id: RUN_ID,
+    });
+    // The old session dropped the proxy and its dashboard shows it gone: the hold ends, a move goes.
+    await t.db
+      .updateTable("tunnels")
+      .set({ moved_node_id: null, moved_run_id: null })
+      .where("tun_id", "=", c.http.tun_id)
+      .execute();
+    const again = await t.api("POST", "/user/tun/move", {
+      token: c.token,
+      body: { tun_id: c.http.tun_id, node_id: third.node_id },
+    });
+    expect(again.body.code).toBe("SUCCESS");
+  });
+
+  it("ends with the old node's deletion (no dashboard of it will end the hold)", async () => {
+    const c = await customer();
+    const { t, other, admin } = get();
+    const gone = await createTestNode(t, {}, admin);
+    const tcp = await createTestTunnel(t, c.token, { node_id: gone.node_id, protocol: "tcp", local_port: 22 });
+    const onGone = { ...c, tcp };
+    expect((await plugin("Login", { ...loginContent(c), run_id: RUN_ID }, gone)).body).toEqual(ALLOW);
+    expect((await plugin("NewProxy", tcpProxy(onGone), gone)).body.reject).toBe(false);
+    await flush();
+    const moved = await t.api("POST", "/user/tun/move", {
+      token: c.token,
+      body: { tun_id: tcp.tun_id, node_id: other.node_id },
+    });
+    expect(moved.body.code).toBe("SUCCESS");
+    expect((await movedHold(tcp.tun_id)).moved_node_id).toBe(gone.node_id);
+    const del = await t.api("DELETE", "/super/node", { token: admin, body: { node_id: gone.node_id } });
+    expect(del.body.code).toBe("SUCCESS");
+    expect(await movedHold(tcp.tun_id)).toEqual({ node_id: other.node_id, moved_node_id: null, moved_run_id: null });
   });
 });

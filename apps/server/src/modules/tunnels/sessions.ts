@@ -237,6 +237,19 @@ export async function releaseNodeHolds(trx: Tx, nodeId: number): Promise<void> {
     .where("run_id", "is not", null)
     .execute();
   for (const t of held) await releaseTunnelHold(trx, t);
+  // Tunnels moved away from it while held: no dashboard of it will end those holds now.
+  const moved = await trx.selectFrom("tunnels").select(["tun_id", "uid"]).where("moved_node_id", "=", nodeId).execute();
+  await releaseMovedHolds(trx, nodeId, moved);
+}
+
+/**
+ * The tunnel's last move still has its old session serving it on the node it left (moved hold).
+ * A move waits for that session to go: the hold is one (node, session) pair, and a second move
+ * would replace it (or, back to that node, end it) while that session still serves the old port.
+ */
+export async function movedHoldPending(trx: Tx, tunId: number): Promise<boolean> {
+  const r = await trx.selectFrom("tunnels").select("moved_node_id").where("tun_id", "=", tunId).executeTakeFirst();
+  return r?.moved_node_id != null;
 }
 
 /**

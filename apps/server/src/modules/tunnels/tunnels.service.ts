@@ -29,7 +29,7 @@ import { requireVerifiedForTunnels } from "../verify/verify.service";
 import { type CompiledRule, flagByRules, loadRules } from "./illegal-rules";
 import { checkRangeEdit } from "./port-range";
 import { checkSecretEdit, newSecretKey } from "./secret-tunnels";
-import { movedHoldValues } from "./sessions";
+import { movedHoldPending, movedHoldValues } from "./sessions";
 import { checkDraft, cleanAddon, draftValues, holdsPort, isWeb, type TunnelDraft } from "./tunnel-draft";
 import {
   presentAdminTunnel,
@@ -220,6 +220,8 @@ export async function writeTunnel(ctx: AppContext, t: WriteTarget, draft: Tunnel
           check: t.check,
           domains: ctx.domains,
         });
+        // Under the customer's lock: a move racing another move sees the hold the first one wrote.
+        if (t.moving && t.tunId !== undefined && (await movedHoldPending(trx, t.tunId))) throw refused(MOVE_WHILE_HELD);
         if (
           t.tunId === undefined &&
           limits.tunnel_limit > 0 &&
@@ -380,6 +382,7 @@ async function changedMeanwhile(
   throw t?.status === TunnelStatus.Locked ? refused(lockedMsg(t.banned_reason)) : notFound("隧道");
 }
 
+const MOVE_WHILE_HELD = "隧道上次迁移时原节点上的 frpc 连接尚未断开（通常一分钟内断开），请稍后再迁移";
 export const lockedEdit = (reason: string | null) => `隧道已被锁定：${reason ?? ""}`.trim();
 const lockedDelete = () => "隧道已被锁定，不能删除，如有疑问请联系客服";
 
