@@ -108,8 +108,11 @@ export const SHIELD_DEFAULT_RULE = Object.freeze({ conns: 20, window_s: 60, ban_
  * (the lists still apply). The plugin (frp-decision SHIELD_BAN_CAP) and the console's writer hold it.
  */
 export const SHIELD_BAN_CAP = 1000;
-/** Tunnel types whose visitors frps announces (NewUserConn): the shield applies only to these. */
-export const SHIELD_PROTOCOLS: readonly string[] = ["tcp", "https", "stcp"];
+/**
+ * Tunnel types whose visitors frps announces (NewUserConn): the shield applies only to these. stcp
+ * and sudp share frps's visitor listener (startVisitorListener), which asks per visitor frpc.
+ */
+export const SHIELD_PROTOCOLS: readonly string[] = ["tcp", "https", "stcp", "sudp"];
 
 /** One address or CIDR network, as the lists take it. */
 export const IpNetText = z

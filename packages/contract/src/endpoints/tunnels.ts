@@ -266,7 +266,7 @@ export const TunnelsApi = {
     access: "user",
     scope: "tunnels:read",
     answer: TunnelConfigAnswer,
-    summary: "stcp/xtcp/sudp: the visitor side's frpc.toml for the other machine (xtcp: with an stcp fallback)",
+    summary: "stcp/xtcp/sudp: the visitor side's frpc.toml for the other machine",
     params: TunIdParams,
   }),
   postUserTunTunidSecret: endpoint<TunnelDetail>()({

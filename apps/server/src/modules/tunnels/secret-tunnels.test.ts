@@ -196,3 +196,34 @@ describe("rotating the secret and the plugin's NewProxy", () => {
     expect(tcp.status).toBe(400);
   });
 });
+
+describe("访客防护 on secret tunnels", () => {
+  it("applies to stcp and sudp (frps asks NewUserConn per visitor frpc), not to xtcp", async () => {
+    const c = await customer();
+    const applies: Record<string, boolean> = {};
+    for (const protocol of ["stcp", "sudp", "xtcp"]) {
+      const tun = (await create(c, { protocol })).body.data;
+      const r = await t.api<{ applies: boolean }>("GET", `/user/tun/${tun.tun_id}/shield`, { token: c.token });
+      applies[protocol] = r.body.data.applies;
+      if (protocol !== "sudp") continue;
+      const put = await t.api("PUT", `/user/tun/${tun.tun_id}/shield`, {
+        token: c.token,
+        body: { allow: [], deny: ["198.51.100.0/24"], rule_enabled: false, conns: 20, window_s: 60, ban_s: 3600 },
+      });
+      expect(put.body.code).toBe("SUCCESS");
+      const visit = (addr: string) =>
+        plugin("NewUserConn", {
+          user: userInfo(c),
+          proxy_name: `${c.user}.t_${tun.tun_id}`,
+          proxy_type: "sudp",
+          remote_addr: addr,
+        });
+      expect((await visit("198.51.100.9:40000")).body).toEqual({
+        reject: true,
+        reject_reason: expect.stringContaining("拒绝列表"),
+      });
+      expect((await visit("203.0.113.9:40000")).body).toEqual(ALLOW);
+    }
+    expect(applies).toEqual({ stcp: true, sudp: true, xtcp: false });
+  });
+});

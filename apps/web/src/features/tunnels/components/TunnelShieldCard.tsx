@@ -77,8 +77,8 @@ export function TunnelShieldCard({ tunId, disabled }: { tunId: number; disabled:
         <Alert
           type="info"
           showIcon
-          title="HTTP 与 UDP 隧道不支持访客防护"
-          description="frps 不会就 HTTP、UDP 隧道的每个访客询问控制台，允许/拒绝列表和自动封禁对它们不起作用。TCP、HTTPS 隧道可以使用访客防护。"
+          title="HTTP、UDP 与 XTCP 隧道不支持访客防护"
+          description="frps 不会就 HTTP、UDP、XTCP 隧道的每个访客询问控制台，允许/拒绝列表和自动封禁对它们不起作用。TCP、HTTPS、STCP、SUDP 隧道可以使用访客防护。"
         />
       ) : (
         <>
