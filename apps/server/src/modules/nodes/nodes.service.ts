@@ -161,7 +161,14 @@ async function assertTunnelsFit(db: Kysely<DB>, nodeId: number, v: NodeValues, o
   const count = async (q: typeof live) => Number((await q.executeTakeFirstOrThrow()).n);
   if (v.port_min > old.port_min || v.port_max < old.port_max) {
     const n = await count(
-      live.where((eb) => eb.or([eb("remote_port", "<", v.port_min), eb("remote_port", ">", v.port_max)])),
+      // a port range's end too (remote_port_end; null for one port)
+      live.where((eb) =>
+        eb.or([
+          eb("remote_port", "<", v.port_min),
+          eb("remote_port", ">", v.port_max),
+          eb("remote_port_end", ">", v.port_max),
+        ]),
+      ),
     );
     if (n) throw refused(`有 ${n} 条隧道的远程端口不在新范围 ${v.port_min}-${v.port_max} 内，请先处理这些隧道`);
   }

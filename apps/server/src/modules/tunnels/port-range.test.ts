@@ -213,6 +213,41 @@ describe("creating a port-range tunnel", () => {
 
 // PostgreSQL only: SQLite runs one write transaction at a time.
 const RACES = onlyOn("postgres", "SQLite runs one write transaction at a time: two writes cannot race");
+describe("a port range and its node (review 6)", () => {
+  it("moves to another start on another node, keeping its width", async () => {
+    const u = await customer();
+    const from = await ownNode();
+    const to = await ownNode({ port_min: 30000, port_max: 30100 });
+    const r = await create(u.token, { node_id: from.node_id, remote_port: 20020, remote_port_end: 20022 });
+    expect(r.body.code).toBe("SUCCESS");
+    const moved = await t.api<TunnelView>("POST", "/user/tun/move", {
+      token: u.token,
+      body: { tun_id: r.body.data.tun_id, node_id: to.node_id, remote_port: 30050 },
+    });
+    expect(moved.body.code).toBe("SUCCESS");
+    expect(moved.body.data).toMatchObject({ node_id: to.node_id, remote_port: 30050, remote_port_end: 30052 });
+  });
+
+  it("keeps the node's port range from shrinking below a range's end (2001), changing nothing", async () => {
+    const u = await customer();
+    const node = await ownNode();
+    expect(
+      (await create(u.token, { node_id: node.node_id, remote_port: 20098, remote_port_end: 20100 })).body.code,
+    ).toBe("SUCCESS");
+    const narrowed = await t.api("PATCH", "/super/node", {
+      token: admin,
+      body: { node_id: node.node_id, port_max: 20099 },
+    });
+    expect(narrowed.body.code).toBe(2001);
+    const row = await t.db
+      .selectFrom("nodes")
+      .select("port_max")
+      .where("node_id", "=", node.node_id)
+      .executeTakeFirstOrThrow();
+    expect(row.port_max).toBe(20100);
+  });
+});
+
 describe("a range racing another tunnel write on the node", RACES, () => {
   it("waits for a write in flight on the node and then sees its port (40001)", async () => {
     const a = await customer();

@@ -69,7 +69,17 @@ export async function moveTunnel(ctx: AppContext, uid: number, body: MoveTunnelB
   if (isWeb(cur.protocol) && body.remote_port) throw invalid("remote_port", "http(s) 隧道不使用远程端口");
   const { node, level } = await loadNode(ctx.db, body.node_id);
   const limits = await requireLimits(ctx.db, uid);
-  // tcp/udp: the port asked for, else the same number (editedDraft keeps the stored one).
-  const draft = editedDraft(cur, body.remote_port === undefined ? {} : { remote_port: body.remote_port });
+  // tcp/udp: the port asked for, else the same number (editedDraft keeps the stored one); a port
+  // range keeps its width from the new start (a random start, 0, stays refused for a range).
+  const width = cur.remote_port_end !== null && cur.remote_port !== null ? cur.remote_port_end - cur.remote_port : null;
+  const draft = editedDraft(
+    cur,
+    body.remote_port === undefined
+      ? {}
+      : {
+          remote_port: body.remote_port,
+          ...(width !== null && body.remote_port ? { remote_port_end: body.remote_port + width } : {}),
+        },
+  );
   return writeTunnel(ctx, { uid, node, level, limits, tunId: cur.tun_id, check: true, moving: true }, draft);
 }
