@@ -357,6 +357,11 @@ export class FrpPlugin {
       if ((c.subdomain ?? "").toLowerCase() !== (t.subdomain ?? ""))
         return refuse(`隧道 ${t.tun_name} 的子域名与控制台不一致，请重新下载配置文件`);
     }
+    // One session serves a whole port range (the console writes every port into one frpc.toml):
+    // its ports have names of their own, so frps would let a second session take the others, which
+    // one hold per tunnel cannot follow (a lock or a move would miss that session — review 6 F2).
+    if (t.remote_port_end && t.run_id && t.run_id !== c.user.run_id)
+      return refuse(`隧道 ${t.tun_name} 的端口范围已由另一个 frpc 会话连接，同一范围的端口须由同一个 frpc 提供`);
     const mbps = effectiveBandwidth(t.bandwidth, user.limits?.bandwidth ?? 0, node.bandwidth);
     // Allowing is not holding: frps may still refuse ("already exists" while another session of
     // the same config holds the proxy). A proxy another session holds is not handed over on this

@@ -98,4 +98,22 @@ describe("a port-range tunnel on frps", () => {
     const suffixed = await plugin(base, node, "NewProxy", proxy(`t_${single.tun_id}_20050`, 20050));
     expect(suffixed).toMatchObject({ reject: true, reject_reason: expect.stringContaining("不是端口范围") });
   });
+
+  it("lets one session serve the range: another session's proxy for another of its ports is refused", async () => {
+    const { node } = await simNode();
+    const u = await rangeCustomer(node.node_id, 20060, 20062);
+    const info = await t.api<{ frp_token: string }>("GET", "/user/userInfo", { token: u.token });
+    const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    const proxy = (runId: string, port: number) => ({
+      user: { user: `u_${u.uid}`, metas: { token: info.body.data.frp_token }, run_id: runId },
+      proxy_name: `u_${u.uid}.t_${u.range.tun_id}_${port}`,
+      proxy_type: "tcp",
+      remote_port: port,
+    });
+    expect((await plugin(base, node, "NewProxy", proxy("aaaaaaaaaaaaaaaa", 20060))).reject).toBe(false);
+    await frpRuntime(t.ctx).writer.flush();
+    expect((await plugin(base, node, "NewProxy", proxy("aaaaaaaaaaaaaaaa", 20061))).reject).toBe(false);
+    const other = await plugin(base, node, "NewProxy", proxy("bbbbbbbbbbbbbbbb", 20062));
+    expect(other).toMatchObject({ reject: true, reject_reason: expect.stringContaining("另一个 frpc 会话") });
+  });
 });
