@@ -195,6 +195,22 @@ describe("rotating the secret and the plugin's NewProxy", () => {
     const tcp = await rotate(c, c.tcp.tun_id);
     expect(tcp.status).toBe(400);
   });
+
+  it("rotates blind for an API token that may write but not read the tunnel (review 6 F4)", async () => {
+    const c = await customer();
+    const s = (await create(c, { protocol: "stcp" })).body.data;
+    const mint = async (scopes: string[]) =>
+      (await t.api<{ token: string }>("POST", "/user/apiToken", { token: c.token, body: { name: "ci", scopes } })).body
+        .data.token;
+    const writeOnly = await rotate({ token: await mint(["tunnels:write"]) }, s.tun_id);
+    expect(writeOnly.body.code).toBe("SUCCESS");
+    expect(writeOnly.body.data.secret_key).toBeNull();
+    const stored = (await detail(c, s.tun_id)).body.data.secret_key;
+    expect(stored).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    const both = await rotate({ token: await mint(["tunnels:read", "tunnels:write"]) }, s.tun_id);
+    expect(both.body.data.secret_key).toBe((await detail(c, s.tun_id)).body.data.secret_key);
+    expect(both.body.data.secret_key).not.toBe(stored);
+  });
 });
 
 describe("访客防护 on secret tunnels", () => {
