@@ -169,6 +169,31 @@ describe("creating a port-range tunnel", () => {
     expect(single.body.data).toMatchObject({ remote_port: 20060, remote_port_end: null });
   });
 
+  it("refuses turning on a range wider than the plan allows now (2001), alone or in a batch", async () => {
+    const u = await customer({ tunnel_peer_port_limit: 5 });
+    const node = await ownNode();
+    const r = await create(u.token, {
+      node_id: node.node_id,
+      remote_port: 20070,
+      remote_port_end: 20073,
+    });
+    expect(r.body.code).toBe("SUCCESS");
+    const id = r.body.data.tun_id;
+    const disabled = await t.api("PATCH", "/user/tun", { token: u.token, body: { tun_id: id, enabled: false } });
+    expect(disabled.body.code).toBe("SUCCESS");
+    await setPlan(t, u.uid, { tunnel_peer_port_limit: 3 });
+    const on = await t.api("PATCH", "/user/tun", { token: u.token, body: { tun_id: id, enabled: true } });
+    expect(on.body.code).toBe(2001);
+    expect(on.body.msg).toContain("tunnel_peer_port_limit");
+    const batch = await t.api("POST", "/user/tun/batch", { token: u.token, body: { action: "enable", tun_ids: [id] } });
+    expect(JSON.stringify(batch.body)).toContain("tunnel_peer_port_limit");
+    const row = await t.db.selectFrom("tunnels").select("enabled").where("tun_id", "=", id).executeTakeFirstOrThrow();
+    expect(row.enabled).toBe(0);
+    // Turning it off stays possible whatever the plan.
+    const off = await t.api("PATCH", "/user/tun", { token: u.token, body: { tun_id: id, enabled: false } });
+    expect(off.body.code).toBe("SUCCESS");
+  });
+
   it("is flagged by an operator's port rule that covers any port of the range, naming that port", async () => {
     const u = await customer();
     const node = await ownNode();

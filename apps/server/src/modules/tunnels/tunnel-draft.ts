@@ -96,16 +96,24 @@ export function checkDraft(
   // frpc writes the header on tcp-carried work connections (tcp, http, https); Burrow offers no udp one.
   if (draft.proxy_protocol !== "off" && (draft.protocol === "udp" || isSecretProtocol(draft.protocol)))
     throw invalid("proxy_protocol", "PROXY 协议仅适用于 tcp、http、https 隧道");
-  // A port range counts each of its ports (each is one frp proxy).
+  checkPeerLimit(draft, limits);
+  if (draft.bandwidth > 0 && limits.bandwidth > 0 && draft.bandwidth > limits.bandwidth)
+    throw refused(`超出套餐带宽：最多 ${limits.bandwidth} Mbps（bandwidth）`);
+  if (draft.bandwidth > 0 && node.bandwidth > 0 && draft.bandwidth > node.bandwidth)
+    throw refused(`超出节点带宽：最多 ${node.bandwidth} Mbps（bandwidth）`);
+}
+
+/**
+ * The plan's tunnel_peer_port_limit: a web tunnel's domains, a tcp/udp tunnel's ports (each port
+ * of a range is one frp proxy). Also checked when a tunnel is only turned on: the plan may have
+ * shrunk since, and the plugin would refuse it at every NewProxy with nothing said here.
+ */
+export function checkPeerLimit(draft: TunnelDraft, limits: PlanLimits): void {
   const entries = isWeb(draft.protocol)
     ? draft.custom_domains.length + (draft.subdomain ? 1 : 0)
     : remotePortCount(draft.remote_port, draft.remote_port_end);
   if (limits.tunnel_peer_port_limit > 0 && entries > limits.tunnel_peer_port_limit)
     throw refused(`超出套餐限制：每条隧道最多 ${limits.tunnel_peer_port_limit} 个端口或域名（tunnel_peer_port_limit）`);
-  if (draft.bandwidth > 0 && limits.bandwidth > 0 && draft.bandwidth > limits.bandwidth)
-    throw refused(`超出套餐带宽：最多 ${limits.bandwidth} Mbps（bandwidth）`);
-  if (draft.bandwidth > 0 && node.bandwidth > 0 && draft.bandwidth > node.bandwidth)
-    throw refused(`超出节点带宽：最多 ${node.bandwidth} Mbps（bandwidth）`);
 }
 
 export function draftValues(draft: TunnelDraft) {

@@ -30,7 +30,15 @@ import { type CompiledRule, flagByRules, loadRules } from "./illegal-rules";
 import { checkRangeEdit } from "./port-range";
 import { checkSecretEdit, newSecretKey } from "./secret-tunnels";
 import { movedHoldPending, movedHoldValues } from "./sessions";
-import { checkDraft, cleanAddon, draftValues, holdsPort, isWeb, type TunnelDraft } from "./tunnel-draft";
+import {
+  checkDraft,
+  checkPeerLimit,
+  cleanAddon,
+  draftValues,
+  holdsPort,
+  isWeb,
+  type TunnelDraft,
+} from "./tunnel-draft";
 import {
   presentAdminTunnel,
   presentTunnel,
@@ -345,7 +353,9 @@ export async function updateTunnel(ctx: AppContext, uid: number, body: UpdateTun
     throw invalid(body.subdomain ? "subdomain" : "custom_domains", "tcp/udp 隧道不使用域名");
   if (isWeb(protocol) && body.remote_port) throw invalid("remote_port", "http(s) 隧道不使用远程端口");
   const onlyToggle = Object.keys(body).every((k) => k === "tun_id" || k === "enabled");
-  return writeTunnel(ctx, { uid, node, level, limits, tunId: cur.tun_id, check: !onlyToggle }, editedDraft(cur, body));
+  const draft = editedDraft(cur, body);
+  if (onlyToggle && body.enabled && cur.enabled !== 1) checkPeerLimit(draft, limits);
+  return writeTunnel(ctx, { uid, node, level, limits, tunId: cur.tun_id, check: !onlyToggle }, draft);
 }
 
 /** The tunnel as an edit leaves it: the body's fields over the stored ones (node and protocol stay). */
