@@ -136,13 +136,16 @@ const realFrp = want("frp")
   : Promise.resolve();
 // The node agent's tests mostly wait on sockets and a child process: beside the others too.
 const agent = want("agent") ? vitestInBackground("agent", "apps/agent", []) : Promise.resolve();
-if (want("sqlite")) vitestSuite("server-sqlite", "apps/server", { TEST_DB: "sqlite" });
-if (want("postgres")) vitestSuite("server-postgres", "apps/server", { TEST_DB: "postgres" });
-// The web app's unit tests and the simulator's are short: with one worker each they run beside
-// the browser suite, which mostly waits on one renderer and the server (the second core is idle).
-const beside = want("e2e") ? ["--maxWorkers=1"] : [];
+// The web app's unit tests and the simulator's are short: one worker each, beside the API suites,
+// whose 30 s test timeouts bear the shared cores. Not beside the browser suite: its two workers
+// use both cores, and a page starved of CPU misses its 8 s expectations.
+const beside = want("sqlite") || want("postgres") ? ["--maxWorkers=1"] : [];
 const webUnit = want("web") ? vitestInBackground("web-unit", "apps/web", beside) : Promise.resolve();
 const sim = want("sim") ? vitestInBackground("frps-sim", "tools/frps-sim", beside) : Promise.resolve();
+if (want("sqlite")) vitestSuite("server-sqlite", "apps/server", { TEST_DB: "sqlite" });
+if (want("postgres")) vitestSuite("server-postgres", "apps/server", { TEST_DB: "postgres" });
+// Finished before the browser suite starts (see above).
+await Promise.all([webUnit, sim]);
 if (want("e2e")) {
   const build = run("npm", ["run", "build", "-w", "@burrow/web"]);
   // Two runs, each with its own server: the journeys two at a time, then the site-wide ones alone
