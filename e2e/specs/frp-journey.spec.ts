@@ -76,7 +76,7 @@ test("a node added in the console carries a customer's tunnel until an operator 
     const tunName = uniqueName("ssh-");
     await customer.getByLabel("隧道名称").fill(tunName);
     await chooseOption(customer, customer.getByLabel("节点"), nodeName);
-    await expect(customer.getByRole("radio", { name: "TCP" })).toBeChecked();
+    await expect(customer.getByRole("radio", { name: "TCP", exact: true })).toBeChecked();
     await customer.getByLabel("本地端口").fill("22");
     await expect(customer.getByRole("checkbox", { name: "随机端口" })).toBeChecked();
     await customer.getByRole("button", { name: "创建隧道" }).click();
