@@ -324,7 +324,12 @@ describe("the API reference", () => {
     expect(data("/user/tun")).toMatchObject({
       properties: {
         list: {
-          items: { properties: { tun_id: { type: "integer" }, protocol: { enum: ["tcp", "udp", "http", "https"] } } },
+          items: {
+            properties: {
+              tun_id: { type: "integer" },
+              protocol: { enum: ["tcp", "udp", "http", "https", "stcp", "xtcp", "sudp"] },
+            },
+          },
         },
       },
     });
