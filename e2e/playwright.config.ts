@@ -29,11 +29,13 @@ export default defineConfig({
   // Under E2E_TMP_DIR like the server's files: a run empties its output directory as it starts,
   // which would take another run's screenshots and traces with it.
   outputDir: path.join(TMP_DIR, "test-results"),
-  // Two files at a time (tests within a file in order): every journey makes its own customer, node
-  // and names. The journeys that change what the whole site shows (settings, sign-in providers, the
-  // dashboard's notices, maintenance) or read site-wide lists and counts run afterwards, alone.
+  // Files may run side by side (tests within a file in order): every journey makes its own customer,
+  // node and names. The journeys that change what the whole site shows (settings, sign-in providers,
+  // the dashboard's notices, maintenance) or read site-wide lists and counts run afterwards, alone.
   fullyParallel: false,
-  workers: 2,
+  // One at a time by default: on two cores two workers were no faster (the renderers are CPU-bound)
+  // and missed expectations; a larger machine may set E2E_WORKERS.
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   projects: [
     { name: "parallel", testIgnore: SITE_WIDE },
     { name: "site-wide", testMatch: SITE_WIDE, workers: 1, dependencies: ["parallel"] },
@@ -54,6 +56,9 @@ export default defineConfig({
     locale: "zh-CN",
     timezoneId: "Asia/Shanghai",
     viewport: { width: 1400, height: 900 },
+    // The console turns its transitions and chart animations off for it (lib/motion.ts): clicks need
+    // not wait for a dialog to finish moving, and the renderer draws fewer frames.
+    reducedMotion: "reduce",
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {

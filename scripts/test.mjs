@@ -137,8 +137,8 @@ const realFrp = want("frp")
 // The node agent's tests mostly wait on sockets and a child process: beside the others too.
 const agent = want("agent") ? vitestInBackground("agent", "apps/agent", []) : Promise.resolve();
 // The web app's unit tests and the simulator's are short: one worker each, beside the API suites,
-// whose 30 s test timeouts bear the shared cores. Not beside the browser suite: its two workers
-// use both cores, and a page starved of CPU misses its 8 s expectations.
+// whose 30 s test timeouts bear the shared cores. Not beside the browser suite: its renderer is
+// CPU-bound, and a page starved of CPU misses its 8 s expectations.
 const beside = want("sqlite") || want("postgres") ? ["--maxWorkers=1"] : [];
 const webUnit = want("web") ? vitestInBackground("web-unit", "apps/web", beside) : Promise.resolve();
 const sim = want("sim") ? vitestInBackground("frps-sim", "tools/frps-sim", beside) : Promise.resolve();
@@ -148,8 +148,9 @@ if (want("postgres")) vitestSuite("server-postgres", "apps/server", { TEST_DB: "
 await Promise.all([webUnit, sim]);
 if (want("e2e")) {
   const build = run("npm", ["run", "build", "-w", "@burrow/web"]);
-  // Two runs, each with its own server: the journeys two at a time, then the site-wide ones alone
-  // (e2e/playwright.config.ts). Separate runs so that a failure in the first still runs the second.
+  // Two runs, each with its own server: the journeys (side by side with E2E_WORKERS), then the
+  // site-wide ones alone (e2e/playwright.config.ts). Separate runs so that a failure in the first
+  // still runs the second.
   const c = { passed: 0, failed: 0, skipped: 0 };
   for (const project of ["parallel", "site-wide"]) {
     const out = path.join(tmp, `e2e-${project}.json`);

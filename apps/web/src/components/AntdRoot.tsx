@@ -2,11 +2,14 @@ import { ConfigProvider, message } from "antd";
 import zhCN from "antd/locale/zh_CN";
 import { type ReactNode, useEffect } from "react";
 import { bindMessageApi } from "@/lib/feedback";
+import { reducedMotion } from "@/lib/motion";
 
 const theme = {
   token: {
     colorPrimary: "#1668dc",
     borderRadius: 6,
+    // no transitions for a visitor who asked for less motion (lib/motion.ts)
+    motion: !reducedMotion,
     fontFamily:
       '-apple-system, BlinkMacSystemFont, "Segoe UI", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif',
   },

@@ -4,6 +4,7 @@ import type { EChartsCoreOption } from "echarts/core";
 import * as echarts from "echarts/core";
 import { CanvasRenderer } from "echarts/renderers";
 import { useEffect, useRef } from "react";
+import { reducedMotion } from "@/lib/motion";
 
 // Only what the app's charts draw, so the chunk stays small (ECharts' modular API).
 echarts.use([LineChart, BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
@@ -36,7 +37,7 @@ export function EChart({ option, label, height = 300, className = "echart", test
   }, []);
 
   useEffect(() => {
-    chart.current?.setOption(option, { notMerge: true });
+    chart.current?.setOption(reducedMotion ? { ...option, animation: false } : option, { notMerge: true });
   }, [option]);
 
   return <div ref={el} className={className} style={{ height }} role="img" aria-label={label} data-testid={testId} />;
