@@ -31,7 +31,7 @@ export function SecretTunnelCard({ tunnel, disabled }: { tunnel: TunnelDetail; d
     <Card title="访问端配置（私密隧道）">
       <Space orientation="vertical" size={16} style={{ width: "100%" }}>
         <Typography.Text type="secondary">
-          私密隧道不开放公网端口：{HOW[tunnel.protocol] ?? "访问端的 frpc 连接本隧道"}。在要访问它的另一台电脑上 下载
+          私密隧道不开放公网端口：{HOW[tunnel.protocol] ?? "访问端的 frpc 连接本隧道"}。在要访问它的另一台电脑上下载
           frpc，把下面的配置保存后运行，再访问那台电脑上的本地地址即可。两端使用同一个账户，密钥请勿泄露。
         </Typography.Text>
         <Descriptions column={1} size="small">
