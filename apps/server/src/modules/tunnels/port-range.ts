@@ -1,4 +1,4 @@
-import { frpRangeProxyLocalName, portCount, portRangeProblem } from "@burrow/contract";
+import { frpRangeProxyLocalName, portRangeProblem } from "@burrow/contract";
 import { invalid } from "../../shared/errors";
 import type { NodeRow } from "../nodes/nodes.table";
 import type { TunnelRow } from "./tunnels.table";
@@ -64,10 +64,6 @@ export function rangeProblemOn(
   const localEnd = t.local_port + (t.remote_port_end - (t.remote_port ?? 0));
   return localEnd > 65535 ? `本地端口 ${t.local_port} 起的 ${localEnd - t.local_port + 1} 个端口超出 65535` : null;
 }
-
-/** Ports a tcp/udp tunnel takes of the plan's tunnel_peer_port_limit: each port of a range. */
-export const remotePortCount = (start: number | null, end: number | null | undefined): number =>
-  portCount(start, end ?? null);
 
 /** An edit's range on a tunnel that takes none (http/https, secret types): 400 naming the field. */
 export function checkRangeEdit(protocol: string, body: { remote_port_end?: number | null }): void {

@@ -1,9 +1,16 @@
-import { isSecretProtocol, MASKED_PASSWORD, NodeStatus, type TunnelAddon, type TunnelView } from "@burrow/contract";
+import {
+  isSecretProtocol,
+  MASKED_PASSWORD,
+  NodeStatus,
+  portCount,
+  type TunnelAddon,
+  type TunnelView,
+} from "@burrow/contract";
 import type { DomainNames } from "../../context";
 import { invalid, refused } from "../../shared/errors";
 import type { NodeRow } from "../nodes/nodes.table";
 import type { PlanLimits } from "../subscriptions/quota";
-import { rangeProblemOn, remotePortCount } from "./port-range";
+import { rangeProblemOn } from "./port-range";
 import { tunnelAddon } from "./tunnels.presenter";
 import type { TunnelRow } from "./tunnels.table";
 
@@ -111,7 +118,7 @@ export function checkDraft(
 export function checkPeerLimit(draft: TunnelDraft, limits: PlanLimits): void {
   const entries = isWeb(draft.protocol)
     ? draft.custom_domains.length + (draft.subdomain ? 1 : 0)
-    : remotePortCount(draft.remote_port, draft.remote_port_end);
+    : portCount(draft.remote_port, draft.remote_port_end ?? null);
   if (limits.tunnel_peer_port_limit > 0 && entries > limits.tunnel_peer_port_limit)
     throw refused(`超出套餐限制：每条隧道最多 ${limits.tunnel_peer_port_limit} 个端口或域名（tunnel_peer_port_limit）`);
 }
