@@ -31,6 +31,7 @@ export const AuditActionLabel = {
   "download.create": "新增客户端下载",
   "download.update": "修改客户端下载",
   "download.delete": "删除客户端下载",
+  "download.mirror": "镜像客户端构建（命令行）",
   "giftCard.create": "生成礼品卡",
   "giftCard.update": "修改礼品卡",
   "giftCard.delete": "删除礼品卡",

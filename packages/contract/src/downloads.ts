@@ -77,5 +77,36 @@ export interface DownloadRow {
   checksum: string;
   note: string;
   sort: number;
+  /** built and hosted by the console (`npm run admin -- frp-mirror`); url is then its own link */
+  mirrored: boolean;
+  /** the file's size in bytes when known (mirrored builds), else null */
+  size: number | null;
   created_at: string;
+}
+
+const OS_LABELS: Record<DownloadRow["os"], string> = {
+  windows: "Windows",
+  darwin: "macOS",
+  linux: "Linux",
+  freebsd: "FreeBSD",
+  android: "Android",
+};
+const ARCH_LABELS: Record<DownloadRow["arch"], string> = {
+  amd64: "x86-64",
+  "386": "x86 (32 位)",
+  arm64: "ARM64",
+  arm: "ARMv7",
+  mips: "MIPS",
+  mipsle: "MIPS (小端)",
+  mips64: "MIPS64",
+  mips64le: "MIPS64 (小端)",
+  riscv64: "RISC-V 64",
+  loong64: "LoongArch64",
+};
+
+/** A platform as customers name it: "Linux ARMv7", "macOS Apple 芯片" (the contract's "arm" is armv7). */
+export function downloadPlatformLabel(os: DownloadRow["os"], arch: DownloadRow["arch"]): string {
+  if (os === "darwin" && arch === "arm64") return "macOS Apple 芯片";
+  if (os === "darwin" && arch === "amd64") return "macOS Intel 芯片";
+  return `${OS_LABELS[os] ?? os} ${ARCH_LABELS[arch] ?? arch}`;
 }

@@ -13,5 +13,7 @@ export const DownloadRowAnswer = z.strictObject({
   checksum: z.string().describe("SHA-256, lower-case hex"),
   note: z.string(),
   sort: int(),
+  mirrored: z.boolean().describe("built and hosted by the console (npm run admin -- frp-mirror)"),
+  size: int().nullable().describe("bytes, when known"),
   created_at: time(),
 });

@@ -52,6 +52,8 @@ import * as reachChecks from "./2026-11-28T13-06_reach_checks";
 import * as tunnelMovedHold from "./2026-11-28T16-10_tunnel_moved_hold";
 import * as tunnelSecretKey from "./2026-11-28T16-20_tunnel_secret_key";
 import * as tunnelPortRange from "./2026-11-28T16-30_tunnel_port_range";
+import * as downloadMirror from "./2026-11-28T20-11_download_mirror";
+import * as launchTokens from "./2026-11-28T20-17_launch_tokens";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -108,4 +110,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T16-20_tunnel_secret_key": tunnelSecretKey,
   "2026-11-28T16-30_tunnel_port_range": tunnelPortRange,
   "2026-11-28T16-10_tunnel_moved_hold": tunnelMovedHold,
+  "2026-11-28T20-11_download_mirror": downloadMirror,
+  "2026-11-28T20-17_launch_tokens": launchTokens,
 };

@@ -1,12 +1,23 @@
 import type { CreateDownloadBody, DownloadListQuery, DownloadRow, Paged, UpdateDownloadBody } from "@burrow/contract";
+import type { Selectable } from "kysely";
 import type { AppContext } from "../../context";
 import type { Operator } from "../../shared/actor";
 import { localDuplicated, notFound } from "../../shared/errors";
 import { pageOfQuery } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
+import type { ClientDownloadTable } from "./downloads.table";
+import { mirrorUrl } from "./mirror-paths";
 
-const present = (r: Omit<DownloadRow, "os" | "arch"> & { os: string; arch: string }): DownloadRow => r as DownloadRow;
+type Stored = Selectable<ClientDownloadTable>;
+
+/** A stored row as the contract shows it; a mirrored row's link follows the current PUBLIC_URL. */
+function present(ctx: AppContext, r: Stored): DownloadRow {
+  const { mirror_file, ...row } = r;
+  const url =
+    mirror_file && ctx.config.PUBLIC_URL ? mirrorUrl(ctx.config.PUBLIC_URL, row.version, mirror_file) : row.url;
+  return { ...row, url, mirrored: mirror_file !== null, size: row.size ?? null } as DownloadRow;
+}
 
 /** Newest version first (numeric collation: 0.70.1 > 0.9.0), then sort, os and arch. */
 function byVersionDesc(a: DownloadRow, b: DownloadRow): number {
@@ -19,13 +30,34 @@ export function listDownloads(ctx: AppContext, q: DownloadListQuery): Promise<Pa
   let sel = ctx.db.selectFrom("client_downloads");
   if (q.os) sel = sel.where("os", "=", q.os);
   if (q.version) sel = sel.where("version", "=", q.version);
-  return pageOfQuery(q, sel, (s) => s.selectAll().orderBy("sort", "asc").orderBy("id", "desc"), present);
+  return pageOfQuery(
+    q,
+    sel,
+    (s) => s.selectAll().orderBy("sort", "asc").orderBy("id", "desc"),
+    (r) => present(ctx, r),
+  );
 }
 
 /** Every build for customers, newest version first (a short list: no paging). */
 export async function userDownloads(ctx: AppContext): Promise<DownloadRow[]> {
-  const rows = (await ctx.db.selectFrom("client_downloads").selectAll().execute()).map(present);
+  const rows = (await ctx.db.selectFrom("client_downloads").selectAll().execute()).map((r) => present(ctx, r));
   return rows.sort(byVersionDesc);
+}
+
+/** The newest mirrored frpc build for a platform (its link the console's own), or null (frps files are served, not rows). */
+export async function mirroredFrpc(
+  ctx: AppContext,
+  os: DownloadRow["os"],
+  arch: DownloadRow["arch"],
+): Promise<DownloadRow | null> {
+  const rows = await ctx.db
+    .selectFrom("client_downloads")
+    .selectAll()
+    .where("os", "=", os)
+    .where("arch", "=", arch)
+    .where("mirror_file", "is not", null)
+    .execute();
+  return rows.map((r) => present(ctx, r)).sort(byVersionDesc)[0] ?? null;
 }
 
 async function assertBuildFree(
@@ -59,7 +91,7 @@ export async function createDownload(ctx: AppContext, op: Operator, body: Create
       detail: body,
       ip: op.ip,
     });
-    return present(r);
+    return present(ctx, r);
   });
 }
 
@@ -92,7 +124,10 @@ export async function updateDownload(ctx: AppContext, op: Operator, body: Update
       detail: body,
       ip: op.ip,
     });
-    return present(await trx.selectFrom("client_downloads").selectAll().where("id", "=", id).executeTakeFirstOrThrow());
+    return present(
+      ctx,
+      await trx.selectFrom("client_downloads").selectAll().where("id", "=", id).executeTakeFirstOrThrow(),
+    );
   });
 }
 

@@ -11,6 +11,8 @@ const row = (id: number, os: DownloadRow["os"], arch: DownloadRow["arch"], versi
   checksum: "0".repeat(64),
   note: "",
   sort: 0,
+  mirrored: false,
+  size: null,
   created_at: "2026-01-01T00:00:00.000Z",
 });
 
