@@ -35,6 +35,7 @@ import { downloadsModule } from "./modules/downloads/downloads.module";
 import { frpModule } from "./modules/frp/frp.module";
 import { homeModule } from "./modules/home/home.module";
 import { invoicesModule } from "./modules/invoices/invoices.module";
+import { launchModule } from "./modules/launch/launch.module";
 import { leavingModule } from "./modules/leaving/leaving.module";
 import { marketingModule } from "./modules/marketing/marketing.module";
 import { menuModule } from "./modules/menu/menu.module";
@@ -104,6 +105,7 @@ export const MODULES: readonly ModuleManifest[] = [
   tunnelsModule,
   trafficModule,
   downloadsModule,
+  launchModule,
   homeModule,
   frpModule,
   agentsModule,

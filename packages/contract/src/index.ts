@@ -16,6 +16,7 @@ export * from "./enums";
 export * from "./frp";
 export * from "./home";
 export * from "./invoices";
+export * from "./launch";
 export * from "./leaving";
 export * from "./marketing";
 export * from "./menu";

@@ -12,6 +12,7 @@ import type { DownloadTables } from "../modules/downloads/downloads.table";
 import type { FrpTables } from "../modules/frp/frp.table";
 import type { HomeTables } from "../modules/home/home.table";
 import type { InvoiceTables } from "../modules/invoices/invoices.table";
+import type { LaunchTables } from "../modules/launch/launch.table";
 import type { LeavingTables } from "../modules/leaving/leaving.table";
 import type { MarketingTables } from "../modules/marketing/marketing.table";
 import type { NodeTables } from "../modules/nodes/nodes.table";
@@ -91,6 +92,7 @@ export interface DB
     ShieldTables,
     FrpTables,
     DownloadTables,
+    LaunchTables,
     TicketTables,
     HomeTables,
     VerifyTables,

@@ -3,7 +3,9 @@ import type { Logger } from "pino";
 
 /** The frps plugin's address carries the node's secret: logged as `/api/frp/plugin/<id>/***`. */
 const PLUGIN_SECRET = /^(\/api\/frp\/plugin\/[^/?]*\/)[^/?]*/;
-export const loggedUrl = (url: string): string => url.replace(PLUGIN_SECRET, "$1***");
+/** An installer's address carries the customer's launch token: logged with *** in its place. */
+const LAUNCH_TOKEN = /^(\/launch\/)[^/?]*/;
+export const loggedUrl = (url: string): string => url.replace(PLUGIN_SECRET, "$1***").replace(LAUNCH_TOKEN, "$1***");
 
 /**
  * One line per request, when it is answered (Fastify's default is two: received, completed):

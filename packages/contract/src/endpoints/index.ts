@@ -12,6 +12,7 @@ import { DownloadsApi } from "./downloads";
 import { FrpApi } from "./frp";
 import { HomeApi } from "./home";
 import { InvoicesApi } from "./invoices";
+import { LaunchApi } from "./launch";
 import { LeavingApi } from "./leaving";
 import { MarketingApi } from "./marketing";
 import { MenuApi } from "./menu";
@@ -52,6 +53,7 @@ export { DownloadsApi } from "./downloads";
 export { FrpApi } from "./frp";
 export { HomeApi } from "./home";
 export { InvoicesApi } from "./invoices";
+export { LaunchApi } from "./launch";
 export { LeavingApi } from "./leaving";
 export { MarketingApi } from "./marketing";
 export { MenuApi } from "./menu";
@@ -94,6 +96,7 @@ export const Endpoints = {
   frp: FrpApi,
   home: HomeApi,
   invoices: InvoicesApi,
+  launch: LaunchApi,
   leaving: LeavingApi,
   marketing: MarketingApi,
   menu: MenuApi,

@@ -1,4 +1,5 @@
 import { FRP_PLUGIN_OPS, NetworkType, type NodeListen, type NodeSetup } from "@burrow/contract";
+import { shq } from "../../shared/quote";
 import { tomlLine, tomlStringArray } from "../../shared/toml";
 
 /** The frp release the generated install commands use (frp-protocol.md was written against it). */
@@ -208,9 +209,6 @@ export function recommendedInstall(netTypeId: number): NodeSetup["recommended"] 
   if (netTypeId === NetworkType.MacVlan) return "macvlan";
   return "binary";
 }
-
-/** A value for a POSIX shell, single-quoted. */
-const shq = (v: string | number) => `'${String(v).replaceAll("'", `'\\''`)}'`;
 
 /**
  * The node agent's one-line installer: downloads the agent bundle from the console, writes
