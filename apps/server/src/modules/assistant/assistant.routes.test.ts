@@ -342,6 +342,21 @@ describe("what reaches the prompt", () => {
   });
 });
 
+describe("how tunnels read in the prompt", () => {
+  it("names every port of a port range, and a secret tunnel without a remote port", async () => {
+    const a = await t.register();
+    await setPlan(t, a.uid, { tunnel_peer_port_limit: 10 });
+    await createTestTunnel(t, a.token, { node_id: node.node_id, remote_port: 20031, remote_port_end: 20034 });
+    await createTestTunnel(t, a.token, { node_id: node.node_id, protocol: "stcp", tun_name: "alicestcp" });
+    const r = await ask(a.token, "我的隧道怎么访问？");
+    expect(r.events.at(-1)?.type).toBe("done");
+    const sent = fake.requests.at(-1)!.raw;
+    expect(sent).toContain("远程端口 20031–20034");
+    expect(sent).toContain("私密隧道（无远程端口");
+    expect(sent).not.toContain("远程端口 null");
+  });
+});
+
 describe("without an AI endpoint", () => {
   let bare: TestApp;
   beforeAll(async () => {

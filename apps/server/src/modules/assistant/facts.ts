@@ -1,4 +1,4 @@
-import { TunnelStatus } from "@burrow/contract";
+import { formatPorts, isSecretProtocol, TunnelStatus } from "@burrow/contract";
 import type { AppContext } from "../../context";
 import { listUserNodes } from "../nodes/nodes.service";
 import { getPlanLimits } from "../subscriptions/quota";
@@ -43,7 +43,11 @@ export async function customerFacts(ctx: AppContext, uid: number): Promise<Custo
   );
   for (const t of tunnels.list) {
     const target =
-      t.protocol === "http" || t.protocol === "https" ? t.addresses.join(" ") : `远程端口 ${t.remote_port}`;
+      t.protocol === "http" || t.protocol === "https"
+        ? t.addresses.join(" ")
+        : isSecretProtocol(t.protocol)
+          ? "私密隧道（无远程端口，访问方用访问者配置连接）"
+          : `远程端口 ${formatPorts(t.remote_port, t.remote_port_end)}`;
     lines.push(
       `- t_${t.tun_id}「${t.tun_name}」${t.protocol}，节点「${t.node_name}」，本地 ${t.local_ip}:${t.local_port}，${target}，${t.enabled ? "" : "已停用，"}${TUNNEL_STATUS[t.status] ?? "未知"}${t.banned_reason ? `（锁定原因：${t.banned_reason}）` : ""}，控制台 /tun/list/${t.tun_id}`,
     );

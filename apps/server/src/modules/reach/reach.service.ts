@@ -1,4 +1,6 @@
 import {
+  formatPorts,
+  isSecretProtocol,
   REACH_LIMIT,
   REACH_WINDOW_MS,
   type ReachConnect,
@@ -11,7 +13,7 @@ import {
 } from "@burrow/contract";
 import { sql } from "kysely";
 import type { AppContext } from "../../context";
-import { notFound, rateLimited } from "../../shared/errors";
+import { invalid, notFound, rateLimited } from "../../shared/errors";
 import { lockUser } from "../../shared/locks";
 import { AppState } from "../../shared/module";
 import { transact } from "../../shared/tx";
@@ -54,6 +56,9 @@ export async function checkReach(ctx: AppContext, uid: number, tunId: number): P
     await lockUser(trx, uid);
     const t = await findOwnTunnel(trx, uid, tunId);
     if (!t) throw notFound("隧道");
+    // stcp/xtcp/sudp open no port on the node: there is nothing outside to check (and nothing counted).
+    if (isSecretProtocol(t.protocol))
+      throw invalid("tunid", "私密隧道不在节点上开放端口，外网无法直接访问：请在访问端用访问者配置连接");
     const since = new Date(now - REACH_WINDOW_MS).toISOString();
     const rows = await trx
       .selectFrom("reach_checks")
@@ -126,7 +131,10 @@ async function probe(resolver: ReachResolver, t: TunnelJoinedRow): Promise<Found
     port,
     ok: tcp.connected,
     ms: tcp.ms,
-    detail: tcp.connected ? `已连接 ${t.node_host}:${port}（${tcp.ms} ms）` : `${t.node_host}:${port} ${tcp.error}`,
+    detail:
+      (tcp.connected ? `已连接 ${t.node_host}:${port}（${tcp.ms} ms）` : `${t.node_host}:${port} ${tcp.error}`) +
+      // a range's ports share one frpc session and local host: its first port stands for all of them
+      (t.remote_port_end ? `（端口范围 ${formatPorts(t.remote_port, t.remote_port_end)}，检测首个端口）` : ""),
   };
   const http = pages.map((p, i) => present(names[i], port, t.protocol === "https", p));
   const verdict = judge(t, tcp, pages, dns);

@@ -207,6 +207,25 @@ describe("外网检测 of a tcp tunnel", () => {
   });
 });
 
+describe("外网检测 of a port range and of a secret tunnel", () => {
+  it("a port range: its first port is connected to, and the detail says so", async () => {
+    const { c, tun } = await customerWith({ remote_port: echoPort, remote_port_end: closerPort });
+    const r = await reach(c.token, tun.tun_id);
+    expect(r.body.data).toMatchObject({ verdict: "ok", connect: { port: echoPort, ok: true } });
+    expect(r.body.data.connect?.detail).toContain(`端口范围 ${echoPort}–${closerPort}，检测首个端口`);
+  });
+
+  it("a secret tunnel opens no port: 400/10000 naming tunid, nothing counted", async () => {
+    const { c, tun } = await customerWith({ protocol: "stcp" });
+    const r = await reach(c.token, tun.tun_id);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: 10000 });
+    expect(r.body.msg).toContain("tunid");
+    const counted = await t.db.selectFrom("reach_checks").select("id").where("uid", "=", c.uid).execute();
+    expect(counted).toEqual([]);
+  });
+});
+
 describe("外网检测 of an http(s) tunnel", () => {
   it("DNS right and the page up: status and title, through the node's vhost port with the name as Host", async () => {
     const { c, tun } = await customerWith({

@@ -224,7 +224,9 @@ export async function reportAbuse(ctx: AppContext, ip: string, body: AbuseReport
           .innerJoin("nodes", "nodes.node_id", "tunnels.node_id")
           .select(["tunnels.tun_id", "tunnels.uid", "tunnels.node_id"])
           .where("nodes.host", "=", host)
-          .where("tunnels.remote_port", "=", port)
+          // a port-range tunnel holds every port from remote_port to remote_port_end
+          .where("tunnels.remote_port", "<=", port)
+          .where((eb) => eb(eb.fn.coalesce("tunnels.remote_port_end", "tunnels.remote_port"), ">=", port))
           .where("tunnels.status", "<>", TunnelStatus.Deleted)
           .executeTakeFirst()
       : undefined);

@@ -1,4 +1,4 @@
-import type { AdminNodeDetail, TunnelConfig, TunnelView } from "@burrow/contract";
+import type { AdminNodeDetail, ShieldView, TunnelConfig, TunnelView } from "@burrow/contract";
 import { describe, expect, it } from "vitest";
 import { tunnelSuite } from "../../../test/domain-fixtures";
 import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
@@ -214,6 +214,40 @@ describe("creating a port-range tunnel", () => {
       const id = (rule.body.data as { id: number }).id;
       await t.api("DELETE", "/super/tun/illegal/rule", { token: admin, body: { id } });
     }
+  });
+
+  it("takes an abuse report naming any port of the range (the report finds the range's tunnel)", async () => {
+    const u = await customer();
+    // a host of its own: the report looks a tunnel up by the node's host and a port
+    const node = await ownNode({ host: `report-${Date.now().toString(36)}.example.net` });
+    const r = await createTestTunnel(t, u.token, { node_id: node.node_id, remote_port: 20050, remote_port_end: 20053 });
+    const report = await t.api("POST", "/public/abuse", {
+      body: { target: `${node.host}:20052`, reason: "扫描" },
+      ip: "192.0.2.151",
+    });
+    expect(report.body.code).toBe("SUCCESS");
+    const flags = await t.db.selectFrom("tunnel_flags").select("source").where("tun_id", "=", r.tun_id).execute();
+    expect(flags).toEqual([{ source: "report" }]);
+    const past = await t.api("POST", "/public/abuse", {
+      body: { target: `${node.host}:20054`, reason: "扫描" },
+      ip: "192.0.2.151",
+    });
+    expect(past.body.code).toBe(10000);
+  });
+
+  it("turns the visitor shield's ban rule on by default when the range holds port 22, 3389 or 5900", async () => {
+    const u = await customer();
+    const node = await ownNode({ port_min: 3380, port_max: 3400 });
+    const rdp = await createTestTunnel(t, u.token, { node_id: node.node_id, remote_port: 3388, remote_port_end: 3390 });
+    const beside = await createTestTunnel(t, u.token, {
+      node_id: node.node_id,
+      remote_port: 3391,
+      remote_port_end: 3393,
+    });
+    const shield = async (id: number) =>
+      (await t.api<ShieldView>("GET", `/user/tun/${id}/shield`, { token: u.token })).body.data;
+    expect(await shield(rdp.tun_id)).toMatchObject({ defaults: true, rule_enabled: true });
+    expect(await shield(beside.tun_id)).toMatchObject({ defaults: true, rule_enabled: false });
   });
 
   it("lets no other customer see or edit a range tunnel (404)", async () => {

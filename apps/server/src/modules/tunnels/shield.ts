@@ -28,14 +28,22 @@ import { findOwnTunnel } from "./tunnels.repository";
  * decided, and what the decision cache loads of them (once per user load, never per visitor).
  */
 
-type TunnelKind = { tun_id: number; protocol: string; remote_port: number | null };
+type TunnelKind = { tun_id: number; protocol: string; remote_port: number | null; remote_port_end?: number | null };
 
-/** What a tunnel without a saved setting gets: the ban rule on for SSH, RDP and VNC ports. */
+/** Whether a tunnel's port, or any port of its range, is one the ban rule is on for by default. */
+function coversDefaultPort(t: TunnelKind): boolean {
+  const first = t.remote_port;
+  if (first === null) return false;
+  const last = t.remote_port_end ?? first;
+  return SHIELD_DEFAULT_PORTS.some((p) => p >= first && p <= last);
+}
+
+/** What a tunnel without a saved setting gets: the ban rule on for SSH, RDP and VNC ports (a range holding one too). */
 function defaultsFor(t: TunnelKind): ShieldBody {
   return {
     allow: [],
     deny: [],
-    rule_enabled: t.remote_port !== null && SHIELD_DEFAULT_PORTS.includes(t.remote_port),
+    rule_enabled: coversDefaultPort(t),
     ...SHIELD_DEFAULT_RULE,
   };
 }

@@ -131,9 +131,9 @@ export function TunnelDetailPage() {
         </div>
       )}
       {isSecretProtocol(tunnel.protocol) && !locked ? <SecretTunnelCard tunnel={tunnel} /> : null}
-      <TunnelReachCard tunId={tunId} />
+      {isSecretProtocol(tunnel.protocol) ? null : <TunnelReachCard tunId={tunId} />}
       <TunnelDoctorCard tunId={tunId} />
-      <TunnelShieldCard tunId={tunId} disabled={locked} />
+      <TunnelShieldCard tunId={tunId} disabled={locked} protocol={tunnel.protocol} />
       <TunnelUptimeCard tunId={tunId} />
       <TunnelTrafficCard tunId={tunId} />
       <TunnelConnsCard tunId={tunId} />
