@@ -119,14 +119,24 @@ export function parseFrpUser(user: string | undefined): number | null {
 }
 
 /**
+ * The frpc-side name of an xtcp tunnel's relay fallback: a second, stcp proxy of the same tunnel
+ * and secret, which the visitor's xtcp visitor falls back to (`fallbackTo`) when hole punching
+ * fails. frps sees it as "u_<uid>.t_<tun_id>_stcp" (docs/secret-tunnels.md).
+ */
+export const frpFallbackProxyLocalName = (tunId: number): string => `t_${tunId}_stcp`;
+
+/**
  * Maps a server-side proxy name back to its owner and tunnel, or null for a foreign name. One
  * port's proxy of a port-range tunnel ("u_<uid>.t_<tun_id>_<port>", port-range.ts) also names
- * its port; the plugin checks that port against the tunnel.
+ * its port; the plugin checks that port against the tunnel. An xtcp tunnel's stcp fallback
+ * ("u_<uid>.t_<tun_id>_stcp", frpFallbackProxyLocalName) says `fallback`.
  */
-export function parseFrpProxyName(name: string | undefined): { uid: number; tun_id: number; port?: number } | null {
-  const m = name ? /^u_([1-9]\d{0,14})\.t_([1-9]\d{0,14})(?:_([1-9]\d{0,4}))?$/.exec(name) : null;
+export function parseFrpProxyName(
+  name: string | undefined,
+): { uid: number; tun_id: number; port?: number; fallback?: true } | null {
+  const m = name ? /^u_([1-9]\d{0,14})\.t_([1-9]\d{0,14})(?:_([1-9]\d{0,4})|_(stcp))?$/.exec(name) : null;
   if (!m) return null;
-  return m[3]
-    ? { uid: Number(m[1]), tun_id: Number(m[2]), port: Number(m[3]) }
-    : { uid: Number(m[1]), tun_id: Number(m[2]) };
+  if (m[3]) return { uid: Number(m[1]), tun_id: Number(m[2]), port: Number(m[3]) };
+  if (m[4]) return { uid: Number(m[1]), tun_id: Number(m[2]), fallback: true };
+  return { uid: Number(m[1]), tun_id: Number(m[2]) };
 }

@@ -110,9 +110,11 @@ export const SHIELD_DEFAULT_RULE = Object.freeze({ conns: 20, window_s: 60, ban_
 export const SHIELD_BAN_CAP = 1000;
 /**
  * Tunnel types whose visitors frps announces (NewUserConn): the shield applies only to these. stcp
- * and sudp share frps's visitor listener (startVisitorListener), which asks per visitor frpc.
+ * and sudp share frps's visitor listener (startVisitorListener), which asks per visitor frpc; so
+ * does an xtcp tunnel's stcp fallback (the connections relayed when hole punching fails; the
+ * punched ones never pass frps).
  */
-export const SHIELD_PROTOCOLS: readonly string[] = ["tcp", "https", "stcp", "sudp"];
+export const SHIELD_PROTOCOLS: readonly string[] = ["tcp", "https", "stcp", "sudp", "xtcp"];
 
 /** One address or CIDR network, as the lists take it. */
 export const IpNetText = z
@@ -174,7 +176,9 @@ export const ShieldViewAnswer = z.strictObject({
   conns: int(),
   window_s: int(),
   ban_s: int(),
-  applies: z.boolean().describe("frps asks about this tunnel's visitors (tcp, https, stcp)"),
+  applies: z
+    .boolean()
+    .describe("frps asks about this tunnel's visitors (tcp, https, stcp, sudp; xtcp: the relayed fallback)"),
   defaults: z.boolean().describe("nothing saved yet: the defaults for the tunnel's port"),
   bans: int().describe("bans in force now"),
   ban_cap: int().describe("most bans in force per tunnel: at it the ban rule bans no more"),

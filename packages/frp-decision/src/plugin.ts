@@ -21,7 +21,7 @@ import { type NodeEntry, secretEquals, type TunnelEntry, tunnelBlock, type UserE
 import { contentProblem } from "./plugin-schema";
 import { expectedPort } from "./port-range";
 import { scheduleBlock } from "./schedule";
-import { secretProxyProblem } from "./secret";
+import { namedProxyType, secretProxyProblem, severalProxies } from "./secret";
 import { VisitorShield } from "./shield";
 import type { DecisionLog, DecisionState, DecisionWriter, Maybe } from "./state";
 
@@ -337,7 +337,9 @@ export class FrpPlugin {
     const blocked = tunnelBlock(t) ?? scheduleBlock(t, Date.now()) ?? planBlock(user, t);
     if (blocked) return refuse(blocked);
     const type = c.proxy_type || "tcp";
-    if (type !== t.protocol) return refuse(`隧道 ${t.tun_name} 的类型应为 ${t.protocol}，配置中是 ${type}`);
+    const want = namedProxyType(t, c.proxy_name);
+    if (typeof want === "string") return refuse(want);
+    if (type !== want.type) return refuse(`隧道 ${t.tun_name} 的类型应为 ${want.type}，配置中是 ${type}`);
     let remotePort = c.remote_port;
     if (t.protocol === "tcp" || t.protocol === "udp") {
       // A port range's proxy names its port; that port is the one it must listen on.
@@ -357,11 +359,13 @@ export class FrpPlugin {
       if ((c.subdomain ?? "").toLowerCase() !== (t.subdomain ?? ""))
         return refuse(`隧道 ${t.tun_name} 的子域名与控制台不一致，请重新下载配置文件`);
     }
-    // One session serves a whole port range (the console writes every port into one frpc.toml):
-    // its ports have names of their own, so frps would let a second session take the others, which
-    // one hold per tunnel cannot follow (a lock or a move would miss that session — review 6 F2).
-    if (t.remote_port_end && t.run_id && t.run_id !== c.user.run_id)
-      return refuse(`隧道 ${t.tun_name} 的端口范围已由另一个 frpc 会话连接，同一范围的端口须由同一个 frpc 提供`);
+    // One session serves all of a tunnel's proxies (severalProxies; review 6 F2).
+    if (severalProxies(t) && t.run_id && t.run_id !== c.user.run_id)
+      return refuse(
+        t.remote_port_end
+          ? `隧道 ${t.tun_name} 的端口范围已由另一个 frpc 会话连接，同一范围的端口须由同一个 frpc 提供`
+          : `隧道 ${t.tun_name} 已由另一个 frpc 会话连接，它的 xtcp 代理与 stcp 备用代理须由同一个 frpc 提供`,
+      );
     const mbps = effectiveBandwidth(t.bandwidth, user.limits?.bandwidth ?? 0, node.bandwidth);
     // Allowing is not holding: frps may still refuse ("already exists" while another session of
     // the same config holds the proxy). A proxy another session holds is not handed over on this

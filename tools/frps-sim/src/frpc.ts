@@ -65,6 +65,8 @@ export function parseFrpcConfig(text: string, version = SIM_FRP_VERSION): FrpcCo
       bandwidthLimitMode: str(tr.bandwidthLimitMode) || undefined,
       metadatas: stringMap(p.metadatas),
       enabled: p.enabled !== false,
+      secretKey: str(p.secretKey) || undefined,
+      allowUsers: strings(p.allowUsers),
     } satisfies ProxyConfig;
   });
   const names = new Set<string>();

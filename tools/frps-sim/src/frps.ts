@@ -117,6 +117,9 @@ export interface ProxyConfig {
   bandwidthLimitMode?: string;
   metadatas?: Record<string, string>;
   enabled?: boolean;
+  /** stcp, sudp, xtcp: the secret visitors present, and who may visit */
+  secretKey?: string;
+  allowUsers?: string[];
 }
 
 /** NewProxy content as frps sends it (snake_case, empty fields omitted). */
@@ -933,6 +936,7 @@ export class SimSession {
 /** frpc's NewProxy message fields for a proxy config (frp-protocol.md §1.5 table order, omitempty). */
 export function proxyContent(proxyName: string, cfg: ProxyConfig): Record<string, unknown> {
   const web = cfg.type === "http" || cfg.type === "https";
+  const secret = cfg.type === "stcp" || cfg.type === "sudp" || cfg.type === "xtcp";
   return omitEmpty({
     proxy_name: proxyName,
     proxy_type: cfg.type,
@@ -949,5 +953,7 @@ export function proxyContent(proxyName: string, cfg: ProxyConfig): Record<string
     http_pwd: cfg.type === "http" ? cfg.httpPassword : undefined,
     host_header_rewrite: cfg.type === "http" ? cfg.hostHeaderRewrite : undefined,
     headers: cfg.type === "http" ? cfg.requestHeaders : undefined,
+    sk: secret ? cfg.secretKey : undefined,
+    allow_users: secret ? cfg.allowUsers : undefined,
   });
 }

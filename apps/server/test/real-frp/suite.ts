@@ -53,8 +53,9 @@ import {
 } from "./frp-env";
 import { namedServices, tcpGreeting } from "./port-range";
 import { proxyProtocolService, visit } from "./proxy-protocol";
+import { launchCase } from "./launch";
 import { createLoopbackNode } from "./real-node";
-import { secretTunnelsCase } from "./secret-tunnels";
+import { secretTunnelsCase, xtcpFallbackCase } from "./secret-tunnels";
 
 /** The free plan every new customer gets (seed.ts): 4 Mbps. */
 const PLAN_MBPS = 4;
@@ -168,9 +169,9 @@ export function realFrpSuite(version: string) {
         },
       });
       admin = await signIn(s, ADMIN_PHONE, ADMIN_PASSWORD);
-      // bindPort, vhost http, vhost https, dashboard, then fourteen remote ports (+15..+17: 端口范围)
-      base = await freePortRange(18);
-      node = await createLoopbackNode(s, admin, { name: `real-${version}`, base, remotePorts: 14, dashPassword });
+      // bindPort, vhost http, vhost https, dashboard, then sixteen remote ports (+15..+17: 端口范围, +18/+19: 一键启动)
+      base = await freePortRange(20);
+      node = await createLoopbackNode(s, admin, { name: `real-${version}`, base, remotePorts: 16, dashPassword });
       const setup = await api<NodeSetup>("GET", `/super/node/setup?node_id=${node.node_id}`, { token: admin });
       files.frps = path.join(dir, "frps.toml");
       fs.writeFileSync(files.frps, setup.frps_toml);
@@ -988,6 +989,27 @@ export function realFrpSuite(version: string) {
         api,
         customer: async () => (await customerOnPlan({ traffic: 10, bandwidth: 10, tunnel_limit: 3 })).customer,
         poll,
+      }));
+
+    it("私密隧道 xtcp: hole punching fails on loopback, the visitor falls back to the stcp proxy, billed once", () =>
+      xtcpFallbackCase({
+        frpc: bins.frpc,
+        dir,
+        nodeId: node.node_id,
+        api,
+        customer: async () => (await customerOnPlan({ traffic: 10, bandwidth: 10, tunnel_limit: 3 })).customer,
+        poll,
+      }));
+
+    it("一键启动: the Linux installer's wrapper downloads and verifies frpc, fetches the config by token, carries bytes; a new tunnel after a restart; a rotated token or a wrong checksum stops it", () =>
+      launchCase({
+        frpc: bins.frpc,
+        dir,
+        nodeId: node.node_id,
+        ports: [base + 18, base + 19],
+        admin,
+        api,
+        customer: async () => (await customerOnPlan({ traffic: 10, bandwidth: 10, tunnel_limit: 3 })).customer,
       }));
 
     it("stopping frpc shows its tunnels offline in the console within seconds", async () => {

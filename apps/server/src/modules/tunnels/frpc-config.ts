@@ -1,4 +1,10 @@
-import { frpProxyLocalName, frpUserName, type TunnelConfig, TunnelStatus } from "@burrow/contract";
+import {
+  frpFallbackProxyLocalName,
+  frpProxyLocalName,
+  frpUserName,
+  type TunnelConfig,
+  TunnelStatus,
+} from "@burrow/contract";
 import type { AppContext } from "../../context";
 import { notFound, refused } from "../../shared/errors";
 import { tomlLine } from "../../shared/toml";
@@ -38,15 +44,16 @@ function httpsPluginLines(t: TunnelRow, domain: string): string[] {
   ];
 }
 
-function proxyLines(t: TunnelRow, certDomain?: string): string[] {
+/** One `[[proxies]]` block; `name` given for a tunnel's second proxy (a range's port, xtcp's fallback). */
+function proxyLines(t: TunnelRow, certDomain?: string, name?: { name: string; note: string }): string[] {
   const addon = tunnelAddon(t);
   const domains = tunnelCustomDomains(t);
   return [
     "",
-    `# 隧道 ${JSON.stringify(t.tun_name)}（#${t.tun_id}）`,
+    `# 隧道 ${JSON.stringify(t.tun_name)}（#${t.tun_id}）${name?.note ?? ""}`,
     "[[proxies]]",
     // One port of a range (portProxies): its own proxy name.
-    ...tomlLine("name", t.remote_port_end ? rangeProxyName(t) : frpProxyLocalName(t.tun_id)),
+    ...tomlLine("name", name?.name ?? (t.remote_port_end ? rangeProxyName(t) : frpProxyLocalName(t.tun_id))),
     ...tomlLine("type", t.protocol),
     ...tomlLine("localIP", t.local_ip),
     ...tomlLine("localPort", t.local_port),
@@ -72,6 +79,23 @@ function proxyLines(t: TunnelRow, certDomain?: string): string[] {
 }
 
 /**
+ * A tunnel's proxies: one per port of a range (portProxies); an xtcp tunnel's own and its relay
+ * fallback, an stcp proxy with the same secret that the visitor's xtcp visitor falls back to when
+ * hole punching fails (secret-tunnels.ts writes that side; docs/secret-tunnels.md).
+ */
+function tunnelProxyLines(t: TunnelRow, certDomain?: string): string[] {
+  if (t.protocol === "xtcp")
+    return [
+      ...proxyLines(t),
+      ...proxyLines({ ...t, protocol: "stcp" }, undefined, {
+        name: frpFallbackProxyLocalName(t.tun_id),
+        note: "：打洞失败时经节点中转的 stcp 备用通道（流量计入本隧道）",
+      }),
+    ];
+  return portProxies(t).flatMap((p) => proxyLines(p, certDomain));
+}
+
+/**
  * A complete frpc.toml: the node's address, `user` and `metadatas.token` (the customer's frp
  * access token, which the plugin checks on every op), heartbeats on, and one `[[proxies]]` per
  * tunnel named "t_<tun_id>" — frpc sends it as "u_<uid>.t_<tun_id>", which maps back to the tunnel.
@@ -91,7 +115,7 @@ export function buildFrpcToml(input: FrpcConfigInput): string {
     ...tomlLine("loginFailExit", false),
     ...tomlLine("transport.heartbeatInterval", FRPC_HEARTBEAT_INTERVAL),
     ...tomlLine("transport.heartbeatTimeout", FRPC_HEARTBEAT_TIMEOUT),
-    ...input.tunnels.flatMap((t) => portProxies(t).flatMap((p) => proxyLines(p, input.certDomains?.get(t.tun_id)))),
+    ...input.tunnels.flatMap((t) => tunnelProxyLines(t, input.certDomains?.get(t.tun_id))),
     "",
   ];
   return lines.join("\n");

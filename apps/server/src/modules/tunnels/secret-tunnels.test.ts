@@ -1,4 +1,5 @@
 import type { AdminTunnelRow, Paged, TunnelConfig, TunnelDetail, TunnelView } from "@burrow/contract";
+import { parseFrpcConfig, parseToml } from "@burrow/frps-sim";
 import { beforeAll, describe, expect, it } from "vitest";
 import { setPlan } from "../../../test/frp-fixtures";
 import type { TestApp } from "../../../test/harness";
@@ -143,13 +144,60 @@ describe("the two frpc.toml files", () => {
     expect(toml).not.toContain("[[proxies]]");
   });
 
-  it("writes an xtcp visitor and a sudp visitor; a tcp tunnel has no visitor side", async () => {
+  it("writes an xtcp tunnel's stcp fallback on both sides; a sudp visitor; a tcp tunnel has no visitor side", async () => {
     const c = await customer();
-    const x = (await create(c, { protocol: "xtcp", local_port: 5000 })).body.data;
-    const xt = (await visitor(c, x.tun_id)).body.data.toml;
-    expect(xt).toContain('type = "xtcp"');
-    expect(xt).toContain("bindPort = 5000");
-    expect(xt).toContain("keepTunnelOpen = false");
+    const x = (await create(c, { protocol: "xtcp", local_port: 5000, use_encryption: true })).body.data;
+    const key = (await detail(c, x.tun_id)).body.data.secret_key!;
+    // Serving side: the xtcp proxy and its stcp fallback, the same secret and local service.
+    const serve = parseToml((await serving(c, x.tun_id)).body.data.toml);
+    const proxies = (serve.proxies as Record<string, unknown>[]).map((p) => ({
+      name: p.name,
+      type: p.type,
+      secretKey: p.secretKey,
+      localPort: p.localPort,
+      remotePort: p.remotePort,
+      transport: p.transport,
+    }));
+    const same = { secretKey: key, localPort: 5000, remotePort: undefined, transport: { useEncryption: true } };
+    expect(proxies).toEqual([
+      { name: `t_${x.tun_id}`, type: "xtcp", ...same },
+      { name: `t_${x.tun_id}_stcp`, type: "stcp", ...same },
+    ]);
+    // Visitor side: the xtcp visitor falls back to an stcp visitor of that proxy, which listens on nothing.
+    const vt = (await visitor(c, x.tun_id)).body.data.toml;
+    expect(parseToml(vt).visitors).toEqual([
+      {
+        name: `v_${x.tun_id}`,
+        type: "xtcp",
+        serverUser: c.user,
+        serverName: `t_${x.tun_id}`,
+        secretKey: key,
+        bindAddr: "127.0.0.1",
+        bindPort: 5000,
+        transport: { useEncryption: true },
+        keepTunnelOpen: false,
+        fallbackTo: `v_${x.tun_id}_stcp`,
+        fallbackTimeoutMs: 1000,
+      },
+      {
+        name: `v_${x.tun_id}_stcp`,
+        type: "stcp",
+        serverUser: c.user,
+        serverName: `t_${x.tun_id}_stcp`,
+        secretKey: key,
+        bindPort: -1,
+        transport: { useEncryption: true },
+      },
+    ]);
+    // Both files hold only keys frp knows, on the oldest and newest frpc Burrow supports.
+    for (const version of ["0.52.3", "0.70.1"]) {
+      expect(parseFrpcConfig(vt, version).proxies).toEqual([]);
+      expect(parseFrpcConfig((await serving(c, x.tun_id)).body.data.toml, version).proxies).toHaveLength(2);
+    }
+    // Other secret types have no fallback.
+    const s = (await create(c, { protocol: "stcp", local_port: 5001 })).body.data;
+    expect((await serving(c, s.tun_id)).body.data.toml).not.toContain("_stcp");
+    expect((await visitor(c, s.tun_id)).body.data.toml).not.toContain("fallbackTo");
     const u = (await create(c, { protocol: "sudp", local_port: 53 })).body.data;
     expect((await visitor(c, u.tun_id)).body.data.toml).toContain('type = "sudp"');
     const r = await visitor(c, c.tcp.tun_id);
@@ -214,7 +262,7 @@ describe("rotating the secret and the plugin's NewProxy", () => {
 });
 
 describe("访客防护 on secret tunnels", () => {
-  it("applies to stcp and sudp (frps asks NewUserConn per visitor frpc), not to xtcp", async () => {
+  it("applies to stcp, sudp and xtcp (frps asks NewUserConn per visitor frpc; xtcp: its relayed fallback)", async () => {
     const c = await customer();
     const applies: Record<string, boolean> = {};
     for (const protocol of ["stcp", "sudp", "xtcp"]) {
@@ -240,6 +288,6 @@ describe("访客防护 on secret tunnels", () => {
       });
       expect((await visit("203.0.113.9:40000")).body).toEqual(ALLOW);
     }
-    expect(applies).toEqual({ stcp: true, sudp: true, xtcp: false });
+    expect(applies).toEqual({ stcp: true, sudp: true, xtcp: true });
   });
 });

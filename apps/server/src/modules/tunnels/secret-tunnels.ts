@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  frpFallbackProxyLocalName,
   frpProxyLocalName,
   frpUserName,
   isSecretProtocol,
@@ -73,32 +74,66 @@ export const visitorBindPort = (localPort: number): number => (localPort >= 1024
 
 /** The visitor's local name, "v_<tun_id>" (frpc prefixes it with the user as it does proxies). */
 const visitorName = (tunId: number) => `v_${tunId}`;
+/** The local name of an xtcp visitor's stcp fallback visitor (its `fallbackTo`). */
+const fallbackVisitorName = (tunId: number) => `v_${tunId}_stcp`;
+/**
+ * How long an xtcp visitor's connection waits for a punched hole before it is handed to the stcp
+ * fallback (frp's default; the first connection triggers the punching, so it is usually relayed).
+ */
+export const XTCP_FALLBACK_TIMEOUT_MS = 1000;
 
-/** The `[[visitors]]` table of a secret tunnel, for the visitor machine's frpc.toml. */
-export function visitorLines(
-  t: Pick<
-    TunnelRow,
-    "tun_id" | "uid" | "tun_name" | "protocol" | "local_port" | "secret_key" | "use_encryption" | "use_compression"
-  >,
-): string[] {
-  const port = visitorBindPort(t.local_port);
+type VisitorTunnel = Pick<
+  TunnelRow,
+  "tun_id" | "uid" | "tun_name" | "protocol" | "local_port" | "secret_key" | "use_encryption" | "use_compression"
+>;
+
+/** One `[[visitors]]` table's keys every secret type shares. */
+function visitorBase(t: VisitorTunnel, name: string, type: string, serverName: string): string[] {
   return [
-    "",
-    `# 访问隧道 ${JSON.stringify(t.tun_name)}（#${t.tun_id}）：本机 127.0.0.1:${port} 即对端的本地服务`,
     "[[visitors]]",
-    ...tomlLine("name", visitorName(t.tun_id)),
-    ...tomlLine("type", t.protocol),
+    ...tomlLine("name", name),
+    ...tomlLine("type", type),
     // The serving frpc logs in as the same user; named explicitly so that frps looks up its proxy.
     ...tomlLine("serverUser", frpUserName(t.uid)),
-    ...tomlLine("serverName", frpProxyLocalName(t.tun_id)),
+    ...tomlLine("serverName", serverName),
     ...tomlLine("secretKey", t.secret_key),
+  ];
+}
+
+/** Both ends must agree on these (frp wraps the visitor's stream the same way). */
+const wrapLines = (t: VisitorTunnel): string[] => [
+  ...(t.use_encryption ? tomlLine("transport.useEncryption", true) : []),
+  ...(t.use_compression ? tomlLine("transport.useCompression", true) : []),
+];
+
+/**
+ * The `[[visitors]]` tables of a secret tunnel, for the visitor machine's frpc.toml. An xtcp
+ * visitor falls back (`fallbackTo`) to an stcp visitor of the tunnel's fallback proxy
+ * ("t_<id>_stcp", frpc-config.ts) when no hole is punched within XTCP_FALLBACK_TIMEOUT_MS; that
+ * visitor listens on nothing itself (bindPort -1, as frp requires of a fallback target).
+ */
+export function visitorLines(t: VisitorTunnel): string[] {
+  const port = visitorBindPort(t.local_port);
+  const lines = [
+    "",
+    `# 访问隧道 ${JSON.stringify(t.tun_name)}（#${t.tun_id}）：本机 127.0.0.1:${port} 即对端的本地服务`,
+    ...visitorBase(t, visitorName(t.tun_id), t.protocol, frpProxyLocalName(t.tun_id)),
     ...tomlLine("bindAddr", "127.0.0.1"),
     ...tomlLine("bindPort", port),
-    // Both ends must agree on these (frp wraps the visitor's stream the same way).
-    ...(t.use_encryption ? tomlLine("transport.useEncryption", true) : []),
-    ...(t.use_compression ? tomlLine("transport.useCompression", true) : []),
-    // xtcp: the hole is punched per connection and closed when idle, as frp's default.
-    ...(t.protocol === "xtcp" ? tomlLine("keepTunnelOpen", false) : []),
+    ...wrapLines(t),
+  ];
+  if (t.protocol !== "xtcp") return lines;
+  return [
+    ...lines,
+    // The hole is punched per connection and closed when idle, as frp's default.
+    ...tomlLine("keepTunnelOpen", false),
+    ...tomlLine("fallbackTo", fallbackVisitorName(t.tun_id)),
+    ...tomlLine("fallbackTimeoutMs", XTCP_FALLBACK_TIMEOUT_MS),
+    "",
+    "# 打洞失败时，连接改由节点中转（stcp，流量计入本隧道）；此访问端不单独监听端口",
+    ...visitorBase(t, fallbackVisitorName(t.tun_id), "stcp", frpFallbackProxyLocalName(t.tun_id)),
+    ...tomlLine("bindPort", -1),
+    ...wrapLines(t),
   ];
 }
 
