@@ -6,6 +6,7 @@ import { Redis } from "ioredis";
 import { createDb } from "../db/database";
 import { migrateToLatest, SchemaTooNewError } from "../db/migrate";
 import { createEventBus } from "../shared/events";
+import { FRP_MIRROR_USAGE, frpMirrorCommand } from "./frp-mirror";
 import { resetPassword, UnknownAccountError } from "./reset-password";
 
 const USAGE = `Usage: npm run admin -- <command>
@@ -13,11 +14,11 @@ const USAGE = `Usage: npm run admin -- <command>
   reset-password <phone>   sets a new random password for the account (printed once) and signs
                            out all of its sessions
   migrate                  brings the database schema up to date (npm start does it too)
-`;
+${FRP_MIRROR_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
-  if (command !== "reset-password" && command !== "migrate") {
+  if (command !== "reset-password" && command !== "migrate" && command !== "frp-mirror") {
     process.stderr.write(USAGE);
     return command === undefined || command === "help" || command === "--help" ? 0 : 2;
   }
@@ -49,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
       );
       return 0;
     }
+    if (command === "frp-mirror") return await frpMirrorCommand(db, args);
     const phone = args[0] as string;
     const { password } = await resetPassword({ db, events }, phone);
     process.stdout.write(

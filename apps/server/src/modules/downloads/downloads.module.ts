@@ -1,5 +1,5 @@
 import type { ModuleManifest } from "../../shared/module";
-import { downloadsRoutes, serveAgentBundle } from "./downloads.routes";
+import { downloadsRoutes, servePublicFiles } from "./downloads.routes";
 
 /** frpc builds for download, and the node agent's bundle. */
-export const downloadsModule: ModuleManifest = { name: "downloads", routes: downloadsRoutes, server: serveAgentBundle };
+export const downloadsModule: ModuleManifest = { name: "downloads", routes: downloadsRoutes, server: servePublicFiles };

@@ -2,7 +2,7 @@ import type { CreateDownloadBody, DownloadListQuery, DownloadRow, Paged, UpdateD
 import type { Selectable } from "kysely";
 import type { AppContext } from "../../context";
 import type { Operator } from "../../shared/actor";
-import { localDuplicated, notFound } from "../../shared/errors";
+import { invalid, localDuplicated, notFound } from "../../shared/errors";
 import { pageOfQuery } from "../../shared/paging";
 import { nowIso } from "../../shared/time";
 import { audit } from "../audit/audit";
@@ -100,6 +100,11 @@ export async function updateDownload(ctx: AppContext, op: Operator, body: Update
   const cur = await ctx.db.selectFrom("client_downloads").selectAll().where("id", "=", body.id).executeTakeFirst();
   if (!cur) throw notFound("客户端");
   const { id, ...changes } = body;
+  // A mirrored build's link and hash are the file's own (frp-mirror keeps them); only note and sort are the operator's.
+  if (cur.mirror_file)
+    for (const f of ["os", "arch", "version", "url", "checksum"] as const)
+      if (changes[f] !== undefined && changes[f] !== cur[f])
+        throw invalid(f, "控制台镜像的构建由 frp-mirror 命令维护，只能修改备注和排序");
   const next = { ...cur, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
   await assertBuildFree(ctx, next, id);
   return ctx.db.transaction().execute(async (trx) => {
