@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Col, Row } from "antd";
 import { PageContainer } from "@/components/PageContainer";
 import { ApiTokensCard } from "@/features/apitokens/components/ApiTokensCard";
+import { LaunchTokenCard } from "@/features/launch/components/LaunchTokenCard";
 import { OidcBindingsCard } from "@/features/oidc/components/OidcBindingsCard";
 import { userInfoQuery } from "../account.api";
 import { ChangePasswordCard } from "../components/ChangePasswordCard";
@@ -25,6 +26,9 @@ export function AccountInfoPage() {
         </Col>
         <Col xs={24} xl={12}>
           <FrpTokenCard token={user.frp_token} />
+        </Col>
+        <Col xs={24} xl={12}>
+          <LaunchTokenCard />
         </Col>
         <Col xs={24} xl={12}>
           <ChangePasswordCard />

@@ -5,6 +5,7 @@ import { Button, Card, Empty, Space, Tag, Typography } from "antd";
 import { Link } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import { LaunchPicker } from "@/features/launch/components/LaunchPicker";
 import { ARCH_LABEL, groupByOs, OS_LABEL } from "../download-groups";
 import { userDownloadsQuery } from "../downloads.api";
 
@@ -78,6 +79,7 @@ export function DownloadPage() {
         </>
       }
     >
+      <LaunchPicker />
       {isPending ? <Card loading /> : null}
       {!isPending && !groups.length ? (
         <Card>

@@ -7,6 +7,7 @@ import { useNavigate, useParams } from "react-router";
 import { FormModal } from "@/components/FormModal";
 import { LinkButton } from "@/components/LinkButton";
 import { PageContainer } from "@/components/PageContainer";
+import { LaunchCard } from "@/features/launch/components/LaunchCard";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
 import { TunnelReachCard } from "@/features/reach/components/TunnelReachCard";
 import { TunnelUptimeCard } from "@/features/uptime/components/TunnelUptimeCard";
@@ -130,6 +131,7 @@ export function TunnelDetailPage() {
           <FrpcConfigCard tunId={tunId} protocol={tunnel.protocol} />
         </div>
       )}
+      {locked ? null : <LaunchCard nodeId={tunnel.node_id} />}
       {isSecretProtocol(tunnel.protocol) && !locked ? <SecretTunnelCard tunnel={tunnel} /> : null}
       {isSecretProtocol(tunnel.protocol) ? null : <TunnelReachCard tunId={tunId} />}
       <TunnelDoctorCard tunId={tunId} />
