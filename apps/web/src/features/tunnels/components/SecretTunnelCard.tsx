@@ -8,7 +8,7 @@ import { TomlFile } from "./FrpcConfigCard";
 const HOW: Record<string, string> = {
   stcp: "访问端的 frpc 经节点中转连接本隧道",
   sudp: "访问端的 frpc 经节点中转 UDP 数据",
-  xtcp: "访问端与本机点对点直连（P2P），打洞失败时无法连接",
+  xtcp: "访问端与本机优先点对点直连（P2P），打洞失败时自动改由节点中转（中转的流量计入本隧道）",
 };
 
 /**

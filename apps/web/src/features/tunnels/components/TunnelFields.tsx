@@ -127,7 +127,9 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
             <Typography.Paragraph type="secondary" className="tunnel-secret-note">
               私密隧道（{protocol?.toUpperCase()}）不占用公网端口、不使用域名：创建后在隧道详情页获取密钥和访问端 frpc
               配置，在另一台电脑上运行即可访问。
-              {protocol === "xtcp" ? "XTCP 为点对点直连，双方网络都无法打洞时连接不上，可改用 STCP。" : null}
+              {protocol === "xtcp"
+                ? "XTCP 优先点对点直连；双方网络无法打洞时自动改由节点中转（同 STCP），中转的流量计入套餐流量。"
+                : null}
             </Typography.Paragraph>
           </Col>
         ) : web ? (

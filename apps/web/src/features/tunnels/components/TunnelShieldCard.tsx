@@ -23,11 +23,19 @@ const listField = {
 
 /**
  * 访客防护 on the tunnel page: allow and deny lists (IPs and CIDRs, v4 and v6) and the automatic
- * ban rule, enforced by frps's NewUserConn for tcp and https; the bans in force, each with its
- * reason and expiry and a 解除 button. http and udp visitors are never announced by frps: the card
- * says so instead of offering a setting that would do nothing.
+ * ban rule, enforced by frps's NewUserConn for tcp, https, stcp, sudp and xtcp's relayed fallback;
+ * the bans in force, each with its reason and expiry and a 解除 button. http and udp visitors are
+ * never announced by frps: the card says so instead of offering a setting that would do nothing.
  */
-export function TunnelShieldCard({ tunId, disabled }: { tunId: number; disabled: boolean }) {
+export function TunnelShieldCard({
+  tunId,
+  disabled,
+  protocol,
+}: {
+  tunId: number;
+  disabled: boolean;
+  protocol?: string;
+}) {
   const qc = useQueryClient();
   const [form] = Form.useForm<ShieldValues>();
   const setting = useQuery(shieldQuery(tunId));
@@ -77,11 +85,21 @@ export function TunnelShieldCard({ tunId, disabled }: { tunId: number; disabled:
         <Alert
           type="info"
           showIcon
-          title="HTTP、UDP 与 XTCP 隧道不支持访客防护"
-          description="frps 不会就 HTTP、UDP、XTCP 隧道的每个访客询问控制台，允许/拒绝列表和自动封禁对它们不起作用。TCP、HTTPS、STCP、SUDP 隧道可以使用访客防护。"
+          title="HTTP 与 UDP 隧道不支持访客防护"
+          description="frps 不会就 HTTP、UDP 隧道的每个访客询问控制台，允许/拒绝列表和自动封禁对它们不起作用。TCP、HTTPS、STCP、SUDP、XTCP 隧道可以使用访客防护。"
         />
       ) : (
         <>
+          {protocol === "xtcp" ? (
+            <Alert
+              className="tunnel-shield-xtcp"
+              type="info"
+              showIcon
+              style={{ marginBottom: 16 }}
+              title="XTCP 隧道的访客防护只作用于经节点中转的连接"
+              description="打洞成功的点对点连接不经过节点，frps 不会询问控制台；打洞失败改由节点中转（STCP 备用通道）的连接按下面的设置检查。"
+            />
+          ) : null}
           <Form<ShieldValues> form={form} layout="vertical" disabled={disabled} onFinish={(v) => save.mutate(v)}>
             <Row gutter={16}>
               <Col xs={24} md={12}>
