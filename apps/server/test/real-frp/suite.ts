@@ -51,9 +51,9 @@ import {
   vhostGet,
   waitUntil,
 } from "./frp-env";
+import { launchCase } from "./launch";
 import { namedServices, tcpGreeting } from "./port-range";
 import { proxyProtocolService, visit } from "./proxy-protocol";
-import { launchCase } from "./launch";
 import { createLoopbackNode } from "./real-node";
 import { secretTunnelsCase, xtcpFallbackCase } from "./secret-tunnels";
 
