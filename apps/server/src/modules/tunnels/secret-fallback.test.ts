@@ -102,7 +102,7 @@ describe("an xtcp tunnel's stcp fallback", () => {
     expect((await tunnel(id)).status).toBe(2);
   });
 
-  it("is checked like the tunnel's own proxy: secret, type, owner, a fallback only for xtcp, no port name", async () => {
+  it("is checked like the tunnel's own proxy: secret, type, allowUsers, owner, a fallback only for xtcp, no port name", async () => {
     const { node } = await simNode();
     const u = await xtcpCustomer(node.node_id);
     const other = await xtcpCustomer(node.node_id);
@@ -116,6 +116,8 @@ describe("an xtcp tunnel's stcp fallback", () => {
     // The xtcp tunnel's secret is not another tunnel's, even the same customer's.
     await refused(proxy(u, `t_${id}_stcp`, { sk: u.stcpKey }), "密钥");
     await refused(proxy(u, `t_${id}_stcp`, { type: "xtcp", sk: u.key }), "类型应为 stcp");
+    await refused({ ...proxy(u, `t_${id}_stcp`, { sk: u.key }), allow_users: ["*"] }, "allowUsers");
+    await refused({ ...proxy(u, `t_${id}_stcp`, { sk: u.key }), remote_port: 20070 }, "远程端口");
     await refused(proxy(u, `t_${u.stcp.tun_id}_stcp`, { sk: u.stcpKey }), "不是 xtcp");
     await refused(proxy(u, `t_${id}_2000`, { type: "xtcp", sk: u.key }), "不是端口范围");
     // Another customer: neither under the owner's name (its own token) nor as a name of its own.
