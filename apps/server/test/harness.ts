@@ -17,6 +17,7 @@ import type { SmsDriver } from "../src/modules/auth/sms";
 import { NO_PHONE_PREFIX } from "../src/modules/users/users.presenter";
 import { updateUserRow } from "../src/modules/users/users.repository";
 import { direct } from "../src/shared/tx";
+import { createMigratedPgDatabase, sqliteTemplate } from "./template-db";
 
 export const ADMIN_PHONE = "13800000000";
 export const ADMIN_PASSWORD = "admin-pass-123";
@@ -86,7 +87,7 @@ console.warn = (...args: unknown[]) => {
  * role scripts/ensure-test-deps.sh made (its URL, password included, kept in pg.url under
  * $BURROW_TEST_STATE, as scripts/test.mjs reads it). There is no passwordless `postgres` role here.
  */
-function pgAdminUrl(): string {
+export function pgAdminUrl(): string {
   if (process.env.TEST_PG_URL) return process.env.TEST_PG_URL;
   const state =
     process.env.BURROW_TEST_STATE ??
@@ -172,13 +173,21 @@ export async function dropPhone(t: TestApp, uid: number, tail?: string): Promise
   return placeholder;
 }
 
-export async function openTestDb(): Promise<{ db: Kysely<DB>; drop: () => Promise<void>; dataDir: string }> {
+/**
+ * A database of its own for a test: empty, or with `migrated` a copy of the migrated template
+ * (test/template-db.ts), which is what createTestApp uses; tests of the migrations start empty.
+ */
+export async function openTestDb(
+  opts: { migrated?: boolean } = {},
+): Promise<{ db: Kysely<DB>; drop: () => Promise<void>; dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-test-"));
   if (TEST_DIALECT === "sqlite") {
-    const db = createDb({ sqliteFile: path.join(dataDir, "test.sqlite") });
+    const file = path.join(dataDir, "test.sqlite");
+    if (opts.migrated) fs.copyFileSync(await sqliteTemplate(), file);
+    const db = createDb({ sqliteFile: file });
     return { db, dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const pgDb = await createPgDatabase("burrow_t");
+  const pgDb = await createPgDatabase("burrow_t", opts);
   const db = createDb({ databaseUrl: pgDb.url });
   return {
     db,
@@ -190,8 +199,14 @@ export async function openTestDb(): Promise<{ db: Kysely<DB>; drop: () => Promis
   };
 }
 
-/** A new, empty PostgreSQL database (`drop` removes it); fails saying so when PostgreSQL is down. */
-export async function createPgDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new PostgreSQL database (`drop` removes it), empty or with `migrated` a copy of the migrated
+ * template; fails saying so when PostgreSQL is down.
+ */
+export async function createPgDatabase(
+  prefix: string,
+  opts: { migrated?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString("hex")}`;
   const adminUrl = pgAdminUrl();
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -202,8 +217,12 @@ export async function createPgDatabase(prefix: string): Promise<{ url: string; d
       `PostgreSQL is not reachable at ${redacted(adminUrl)} (${(err as Error).message}). Start it (scripts/ensure-test-deps.sh) or set TEST_PG_URL.`,
     );
   }
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    if (opts.migrated) await createMigratedPgDatabase(admin, adminUrl, name);
+    else await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
@@ -219,7 +238,7 @@ export async function createPgDatabase(prefix: string): Promise<{ url: string; d
 
 /** A fresh, migrated, seeded server on its own database (SQLite file or a new PostgreSQL database). */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const { db, drop, dataDir } = await openTestDb();
+  const { db, drop, dataDir } = await openTestDb({ migrated: true });
   const config: Config = loadConfig({
     NODE_ENV: "test",
     DATA_DIR: dataDir,
