@@ -156,4 +156,16 @@ describe("an xtcp tunnel's stcp fallback", () => {
     // Free again: the other session may now serve it.
     expect((await plugin(node, "NewProxy", proxy(u, `t_${id}_stcp`, b))).reject).toBe(false);
   });
+
+  it("gives the tunnel to one of two sessions asking at once, one for each proxy", async () => {
+    const { node } = await simNode();
+    const u = await xtcpCustomer(node.node_id);
+    const id = u.xtcp.tun_id;
+    const answers = await Promise.all([
+      plugin(node, "NewProxy", proxy(u, `t_${id}`, { type: "xtcp", sk: u.key, runId: "cccccccccccccccc" })),
+      plugin(node, "NewProxy", proxy(u, `t_${id}_stcp`, { sk: u.key, runId: "dddddddddddddddd" })),
+    ]);
+    expect(answers.filter((a) => !a.reject)).toHaveLength(1);
+    expect(answers.find((a) => a.reject)?.reject_reason).toContain("另一个 frpc 会话");
+  });
 });
