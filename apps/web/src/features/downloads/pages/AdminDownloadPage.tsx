@@ -1,13 +1,27 @@
-import { CreateDownloadBody, DownloadArches, DownloadOses, type DownloadRow } from "@burrow/contract";
-import { Col, Form, Input, Row, Select, Typography } from "antd";
+import {
+  CreateDownloadBody,
+  DownloadArches,
+  DownloadOses,
+  type DownloadRow,
+  downloadPlatformLabel,
+} from "@burrow/contract";
+import { useQuery } from "@tanstack/react-query";
+import { Alert, Col, Form, Input, Row, Select, Tag, Typography } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { SortField } from "@/components/SortField";
-import { formatTime } from "@/lib/format";
+import { formatBytes, formatTime } from "@/lib/format";
 import { fieldRules, schemaRule } from "@/lib/rules";
 import { ARCH_LABEL, OS_LABEL } from "../download-groups";
-import { adminDownloadsQuery, createDownload, deleteDownload, downloadsKeys, updateDownload } from "../downloads.api";
+import {
+  adminDownloadsQuery,
+  createDownload,
+  deleteDownload,
+  downloadsKeys,
+  updateDownload,
+  userDownloadsQuery,
+} from "../downloads.api";
 
 const FILTERS = { os: "text", version: "text" } as const;
 
@@ -32,6 +46,20 @@ const columns: ResponsiveColumns<DownloadRow> = [
   { title: "系统", role: "title", dataIndex: "os", width: 100, render: (os: DownloadRow["os"]) => OS_LABEL[os] ?? os },
   { title: "架构", priority: 2, dataIndex: "arch", width: 160, render: (a: DownloadRow["arch"]) => ARCH_LABEL[a] ?? a },
   { title: "版本", priority: 2, dataIndex: "version", width: 110 },
+  {
+    title: "来源",
+    priority: 2,
+    dataIndex: "mirrored",
+    width: 110,
+    render: (m: boolean) => (m ? <Tag color="cyan">控制台镜像</Tag> : <Tag>手动填写</Tag>),
+  },
+  {
+    title: "大小",
+    priority: 5,
+    dataIndex: "size",
+    width: 100,
+    render: (n: number | null) => (n === null ? "—" : formatBytes(n)),
+  },
   {
     title: "下载地址",
     priority: 3,
@@ -66,15 +94,98 @@ const save = async (v: DownloadForm, row: DownloadRow | undefined) => {
     note: v.note?.trim() ?? "",
     sort: v.sort ?? 0,
   };
-  if (row) await updateDownload({ id: row.id, ...body });
+  // A mirrored build's platform, link and hash are the file's own (the server refuses changes): only note and sort.
+  if (row?.mirrored) await updateDownload({ id: row.id, note: body.note, sort: body.sort });
+  else if (row) await updateDownload({ id: row.id, ...body });
   else await createDownload(body);
 };
+
+/** How the console hosts the builds itself, shown while it hosts none. */
+function MirrorHint() {
+  const { data } = useQuery(userDownloadsQuery());
+  if (!data || data.some((r) => r.mirrored)) return null;
+  return (
+    <Alert
+      type="info"
+      showIcon
+      className="mirror-hint"
+      title="由控制台自行构建并托管客户端"
+      description={
+        <>
+          在控制台所在的服务器上运行 <Typography.Text code>npm run admin -- frp-mirror</Typography.Text>
+          （需安装 Go）：从 Go 模块代理构建常见平台的 frpc 与 frps，保存到数据目录，并在此列出带 SHA-256
+          的本站下载地址，客户无需访问境外下载站。详见 docs/downloads.md。
+        </>
+      }
+    />
+  );
+}
+
+/** The fields a mirrored build keeps (frp-mirror maintains them): shown, not editable. */
+function BuildFields() {
+  const mirrored = Form.useWatch("mirrored", { preserve: true }) === true;
+  return (
+    <>
+      {mirrored ? (
+        <Col span={24}>
+          <Alert
+            type="info"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title="控制台镜像的构建由 frp-mirror 命令维护，这里只能修改说明和排序"
+          />
+        </Col>
+      ) : null}
+      <Col {...half}>
+        <Form.Item name="os" label="系统" rules={fieldRules("系统", { required: true, choice: true })}>
+          <Select options={osOptions} disabled={mirrored} />
+        </Form.Item>
+      </Col>
+      <Col {...half}>
+        <Form.Item name="arch" label="架构" rules={fieldRules("架构", { required: true, choice: true })}>
+          <Select options={archOptions} disabled={mirrored} />
+        </Form.Item>
+      </Col>
+      <Col {...half}>
+        <Form.Item
+          name="version"
+          label="版本"
+          rules={[...fieldRules("版本", { required: true }), schemaRule(CreateDownloadBody.shape.version)]}
+        >
+          <Input placeholder="0.70.1" disabled={mirrored} />
+        </Form.Item>
+      </Col>
+      <Col {...half}>
+        <SortField />
+      </Col>
+      <Col span={24}>
+        <Form.Item
+          name="url"
+          label="下载地址"
+          rules={[...fieldRules("下载地址", { required: true }), schemaRule(CreateDownloadBody.shape.url)]}
+        >
+          <Input placeholder="https://…/frp_0.70.1_linux_amd64.tar.gz" disabled={mirrored} />
+        </Form.Item>
+      </Col>
+      <Col span={24}>
+        <Form.Item
+          name="checksum"
+          label="SHA-256 校验和"
+          rules={[...fieldRules("校验和", { required: true }), schemaRule(CreateDownloadBody.shape.checksum)]}
+        >
+          <Input maxLength={64} placeholder="64 位十六进制" disabled={mirrored} />
+        </Form.Item>
+      </Col>
+    </>
+  );
+}
 
 /** /admin/download: the frpc builds customers can download. */
 export function AdminDownloadPage() {
   return (
     <CrudListPage
       title="客户端管理"
+      description={<MirrorHint />}
       noun="客户端"
       filterSpec={FILTERS}
       searchFields={
@@ -88,53 +199,16 @@ export function AdminDownloadPage() {
       rowKey="id"
       columns={columns}
       actions={{ width: 130, compact: true }}
-      deleteTitle={(row) => `删除 ${OS_LABEL[row.os]} ${row.arch} ${row.version}？`}
+      deleteTitle={(row) =>
+        `删除 ${downloadPlatformLabel(row.os, row.arch)} ${row.version}？${row.mirrored ? "（文件保留，重新运行 frp-mirror 会再列出）" : ""}`
+      }
       onDelete={(row) => deleteDownload(row.id)}
       onSave={save}
       newValues={{ os: "linux", arch: "amd64", sort: 0 }}
       modalWidth={640}
       formFields={
         <Row gutter={16}>
-          <Col {...half}>
-            <Form.Item name="os" label="系统" rules={fieldRules("系统", { required: true, choice: true })}>
-              <Select options={osOptions} />
-            </Form.Item>
-          </Col>
-          <Col {...half}>
-            <Form.Item name="arch" label="架构" rules={fieldRules("架构", { required: true, choice: true })}>
-              <Select options={archOptions} />
-            </Form.Item>
-          </Col>
-          <Col {...half}>
-            <Form.Item
-              name="version"
-              label="版本"
-              rules={[...fieldRules("版本", { required: true }), schemaRule(CreateDownloadBody.shape.version)]}
-            >
-              <Input placeholder="0.70.1" />
-            </Form.Item>
-          </Col>
-          <Col {...half}>
-            <SortField />
-          </Col>
-          <Col span={24}>
-            <Form.Item
-              name="url"
-              label="下载地址"
-              rules={[...fieldRules("下载地址", { required: true }), schemaRule(CreateDownloadBody.shape.url)]}
-            >
-              <Input placeholder="https://…/frp_0.70.1_linux_amd64.tar.gz" />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item
-              name="checksum"
-              label="SHA-256 校验和"
-              rules={[...fieldRules("校验和", { required: true }), schemaRule(CreateDownloadBody.shape.checksum)]}
-            >
-              <Input maxLength={64} placeholder="64 位十六进制" />
-            </Form.Item>
-          </Col>
+          <BuildFields />
           <Col span={24}>
             <Form.Item name="note" label="说明" rules={fieldRules("说明", { length: { max: 200 } })}>
               <Input maxLength={200} />

@@ -1,4 +1,4 @@
-import type { DownloadRow } from "@burrow/contract";
+import { type DownloadRow, downloadPlatformLabel } from "@burrow/contract";
 import { RiDownloadLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import { Button, Card, Empty, Space, Tag, Typography } from "antd";
@@ -6,21 +6,56 @@ import { Link } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { LaunchPicker } from "@/features/launch/components/LaunchPicker";
-import { ARCH_LABEL, groupByOs, OS_LABEL } from "../download-groups";
+import { formatBytes } from "@/lib/format";
+import { groupByOs, guessPlatform, OS_LABEL, suggestedBuilds } from "../download-groups";
 import { userDownloadsQuery } from "../downloads.api";
 
-/** /download: frpc builds grouped by system, newest version first. */
+/** A build's download button: a mirrored file is the console's own attachment (no new tab). */
+function DownloadButton({ row, primary = true }: { row: DownloadRow; primary?: boolean }) {
+  return (
+    <Button
+      type={primary ? "primary" : "default"}
+      size="small"
+      icon={<RiDownloadLine size={14} />}
+      href={row.url}
+      {...(row.mirrored ? {} : { target: "_blank", rel: "noopener noreferrer" })}
+      aria-label={`下载 ${downloadPlatformLabel(row.os, row.arch)} ${row.version}`}
+    >
+      下载
+    </Button>
+  );
+}
+
+const Checksum = ({ value }: { value: string }) => (
+  <Typography.Text
+    code
+    copyable={{ text: value, tooltips: ["复制校验和", "已复制"] }}
+    style={{ wordBreak: "break-all", fontSize: 12 }}
+  >
+    {value}
+  </Typography.Text>
+);
+
+/** /download: frpc builds grouped by system (the visitor's first), newest version first. */
 export function DownloadPage() {
   const { data, isPending } = useQuery(userDownloadsQuery());
-  const groups = groupByOs(data ?? []);
+  const guess = guessPlatform(navigator.userAgent);
+  const groups = groupByOs(data ?? [], guess?.os);
+  const suggested = suggestedBuilds(data ?? [], guess);
+  const fits = new Set(suggested.map((r) => r.id));
 
   const columns = (latest: string): ResponsiveColumns<DownloadRow> => [
     {
-      title: "架构",
+      title: "平台",
       role: "title",
-      dataIndex: "arch",
-      width: 180,
-      render: (a: DownloadRow["arch"]) => ARCH_LABEL[a] ?? a,
+      key: "platform",
+      width: 200,
+      render: (_: unknown, row) => (
+        <Space size={4} wrap>
+          {downloadPlatformLabel(row.os, row.arch)}
+          {fits.has(row.id) ? <Tag color="blue">适合本机</Tag> : null}
+        </Space>
+      ),
     },
     {
       title: "版本",
@@ -35,35 +70,37 @@ export function DownloadPage() {
       ),
     },
     {
+      title: "大小",
+      priority: 3,
+      dataIndex: "size",
+      width: 100,
+      render: (n: number | null) => (n === null ? "—" : formatBytes(n)),
+    },
+    {
       title: "SHA-256",
       priority: 4,
       dataIndex: "checksum",
+      width: 300,
+      render: (c: string) => <Checksum value={c} />,
+    },
+    {
+      title: "说明",
+      priority: 3,
+      dataIndex: "note",
       ellipsis: true,
-      render: (c: string) => (
-        <Typography.Text code copyable={{ text: c, tooltips: ["复制校验和", "已复制"] }}>
-          {c.slice(0, 16)}…
-        </Typography.Text>
+      render: (note: string, row) => (
+        <Space size={4} wrap>
+          {row.mirrored ? <Tag color="cyan">本站提供</Tag> : null}
+          {note}
+        </Space>
       ),
     },
-    { title: "说明", priority: 3, dataIndex: "note", ellipsis: true },
     {
       title: "下载",
       role: "action",
       key: "download",
       width: 110,
-      render: (_: unknown, row) => (
-        <Button
-          type="primary"
-          size="small"
-          icon={<RiDownloadLine size={14} />}
-          href={row.url}
-          target="_blank"
-          rel="noopener noreferrer"
-          aria-label={`下载 ${OS_LABEL[row.os]} ${row.arch} ${row.version}`}
-        >
-          下载
-        </Button>
-      ),
+      render: (_: unknown, row) => <DownloadButton row={row} />,
     },
   ];
 
@@ -81,6 +118,24 @@ export function DownloadPage() {
     >
       <LaunchPicker />
       {isPending ? <Card loading /> : null}
+      {suggested.length ? (
+        <Card title="适合本机" className="download-suggested">
+          <Space orientation="vertical" size={12} style={{ width: "100%" }}>
+            {suggested.map((r) => (
+              <Space key={r.id} wrap size={[12, 4]}>
+                <Typography.Text strong>{downloadPlatformLabel(r.os, r.arch)}</Typography.Text>
+                <Typography.Text type="secondary">
+                  frpc {r.version}
+                  {r.size === null ? "" : ` · ${formatBytes(r.size)}`}
+                </Typography.Text>
+                <DownloadButton row={r} />
+                <Typography.Text type="secondary">SHA-256</Typography.Text>
+                <Checksum value={r.checksum} />
+              </Space>
+            ))}
+          </Space>
+        </Card>
+      ) : null}
       {!isPending && !groups.length ? (
         <Card>
           <Empty
