@@ -21,7 +21,7 @@ import { type NodeEntry, secretEquals, type TunnelEntry, tunnelBlock, type UserE
 import { contentProblem } from "./plugin-schema";
 import { expectedPort } from "./port-range";
 import { scheduleBlock } from "./schedule";
-import { namedProxyType, secretProxyProblem, severalProxies } from "./secret";
+import { namedProxyType, otherSessionProblem, secretProxyProblem } from "./secret";
 import { VisitorShield } from "./shield";
 import type { DecisionLog, DecisionState, DecisionWriter, Maybe } from "./state";
 
@@ -360,12 +360,8 @@ export class FrpPlugin {
         return refuse(`隧道 ${t.tun_name} 的子域名与控制台不一致，请重新下载配置文件`);
     }
     // One session serves all of a tunnel's proxies (severalProxies; review 6 F2).
-    if (severalProxies(t) && t.run_id && t.run_id !== c.user.run_id)
-      return refuse(
-        t.remote_port_end
-          ? `隧道 ${t.tun_name} 的端口范围已由另一个 frpc 会话连接，同一范围的端口须由同一个 frpc 提供`
-          : `隧道 ${t.tun_name} 已由另一个 frpc 会话连接，它的 xtcp 代理与 stcp 备用代理须由同一个 frpc 提供`,
-      );
+    const taken = otherSessionProblem(t, c.user.run_id);
+    if (taken) return refuse(taken);
     const mbps = effectiveBandwidth(t.bandwidth, user.limits?.bandwidth ?? 0, node.bandwidth);
     // Allowing is not holding: frps may still refuse ("already exists" while another session of
     // the same config holds the proxy). A proxy another session holds is not handed over on this

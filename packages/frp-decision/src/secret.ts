@@ -41,3 +41,11 @@ export function namedProxyType(t: TunnelEntry, proxyName: string | undefined): {
  * tunnel's one hold cannot follow (a lock or a move would miss that session).
  */
 export const severalProxies = (t: TunnelEntry): boolean => !!t.remote_port_end || t.protocol === "xtcp";
+
+/** Why session `runId` may not open a proxy of the tunnel another session holds (severalProxies), or null. */
+export function otherSessionProblem(t: TunnelEntry, runId: string): string | null {
+  if (!severalProxies(t) || !t.run_id || t.run_id === runId) return null;
+  return t.remote_port_end
+    ? `隧道 ${t.tun_name} 的端口范围已由另一个 frpc 会话连接，同一范围的端口须由同一个 frpc 提供`
+    : `隧道 ${t.tun_name} 已由另一个 frpc 会话连接，它的 xtcp 代理与 stcp 备用代理须由同一个 frpc 提供`;
+}
