@@ -325,7 +325,12 @@ export class Agent {
         throw err;
       }
     }
-    return this.plugin.handle(this.cfg.nodeId, this.cfg.nodeSecret, body);
+    const durable = this.journal.durableSeq;
+    const answer = await this.plugin.handle(this.cfg.nodeId, this.cfg.nodeSecret, body);
+    // A hold or release this call made is on disk before frps hears the answer (one fsync shared
+    // with whatever else was appended meanwhile; other calls go on being answered while it runs).
+    if (this.journal.durableSeq > durable) await this.journal.whenDurable(this.journal.durableSeq);
+    return answer;
   }
 
   /**

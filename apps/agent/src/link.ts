@@ -8,6 +8,7 @@
  */
 import {
   AGENT_PATHS,
+  type AgentEvent,
   agentAuthorization,
   DEAD_LINK_MS,
   type EventsAnswer,
@@ -231,7 +232,13 @@ export class Link {
   private async sendAll(): Promise<void> {
     let max = MAX_BATCH_EVENTS;
     while (!this.stopped && this.journal.size > 0) {
-      const events = this.journal.batch(max, MAX_BATCH_BYTES - 1024);
+      let events: AgentEvent[];
+      try {
+        events = await this.journal.batch(max, MAX_BATCH_BYTES - 1024);
+      } catch (err) {
+        return this.retry(`journal: ${(err as Error).message}`);
+      }
+      if (events.length === 0) return;
       let res: Response;
       try {
         res = await fetch(this.url(AGENT_PATHS.events), {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { UserWire } from "@burrow/frp-decision";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Agent, GRACE_REFUSED, UNREACHABLE } from "../src/agent";
 import { type AgentConfig, ConfigError, loadConfig } from "../src/config";
 import { GATHER_MS } from "../src/link";
@@ -59,6 +59,43 @@ async function withConsole(users: UserWire[]): Promise<FakeConsole> {
   cleanups.push(() => c.close());
   return c;
 }
+
+describe("node agent: a hold's fsync", () => {
+  it("NewProxy is answered once its hold is fsynced, and visitors are answered while that fsync runs", async () => {
+    const alice = customer(12, 42012);
+    const c = await withConsole([alice]);
+    const { agent, port } = await start(config(c.url));
+    await until(() => agent.link.connected, 5000, "stream");
+    expect((await plugin(port, "Login", login(alice))).body.reject).toBe(false);
+    const held: (() => void)[] = [];
+    const real = fs.fdatasync;
+    const spy = vi.spyOn(fs, "fdatasync").mockImplementation(((fd: number, cb: (err: Error | null) => void) => {
+      held.push(() => real(fd, cb));
+    }) as typeof fs.fdatasync);
+    try {
+      let answered = false;
+      const np = plugin(port, "NewProxy", newProxy(alice)).then((r) => {
+        answered = true;
+        return r;
+      });
+      await until(async () => held.length > 0 || null, 5000, "the hold's fsync started");
+      // the fsync runs in the pool: the event loop answers a visitor meanwhile, not the proxy
+      expect((await plugin(port, "NewUserConn", visitor(alice))).body.reject).toBe(false);
+      expect(answered).toBe(false);
+      expect(agent.journal.writtenSeq).toBeLessThan(agent.journal.durableSeq);
+      // (the fsync held first may be an earlier batch's, the Login's: release until the hold's is done)
+      while (!answered) {
+        held.shift()?.();
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect((await np).body.reject).toBe(false);
+      expect(agent.journal.writtenSeq).toBeGreaterThanOrEqual(agent.journal.durableSeq);
+    } finally {
+      spy.mockRestore();
+      for (const f of held) f();
+    }
+  });
+});
 
 describe("node agent: decisions from the streamed copy", () => {
   it("answers Login, NewProxy and visitors from the copy, journals the hold and the visitor, and delivers them once", async () => {
@@ -186,8 +223,7 @@ describe("node agent: decisions from the streamed copy", () => {
     expect(ping.body.reject).toBe(false);
     // the grace's changes are journaled for the console
     expect(
-      second.agent.journal
-        .batch(100, 1 << 20)
+      (await second.agent.journal.batch(100, 1 << 20))
         .filter((e) => e.kind === "grace")
         .map((e) => (e.data as { state: string }).state)
         .slice(-2),

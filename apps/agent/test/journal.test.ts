@@ -23,7 +23,7 @@ const BUNDLE = path.join(AGENT_DIR, "dist/burrow-agent.mjs");
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "burrow-journal-"));
 
 describe("journal", () => {
-  it("keeps holds and the newest counter read past its bound, drops older reads and visitors, and reopens with what is left", () => {
+  it("keeps holds and the newest counter read past its bound, drops older reads and visitors, and reopens with what is left", async () => {
     const dir = tmp();
     let dropped = 0;
     const j = new Journal(dir, 4000, Date.now, (n) => {
@@ -55,7 +55,7 @@ describe("journal", () => {
     j.close();
     expect(dropped).toBeGreaterThan(0);
     const reopened = new Journal(dir, 4000);
-    const events = reopened.batch(1000, 1 << 20);
+    const events = await reopened.batch(1000, 1 << 20);
     expect(events[0].seq).toBe(hold);
     expect(events.at(-1)?.seq).toBe(last);
     expect(events.filter((e) => e.kind === "counters").length).toBe(1);
@@ -64,12 +64,107 @@ describe("journal", () => {
     reopened.close();
     fs.appendFileSync(path.join(dir, "journal.ndjson"), '{"seq":99999,"at":1,"kind":"ho');
     const again = new Journal(dir, 4000);
-    expect(again.batch(1000, 1 << 20).length).toBe(events.length);
+    expect((await again.batch(1000, 1 << 20)).length).toBe(events.length);
     expect(again.append({ kind: "grace", data: { state: "left", policy: "keep" } }, true)).toBe(last + 1);
     // acknowledged events do not come back
     again.ack(last);
     again.close();
-    expect(new Journal(dir, 4000).batch(1000, 1 << 20).map((e) => e.seq)).toEqual([last + 1]);
+    expect((await new Journal(dir, 4000).batch(1000, 1 << 20)).map((e) => e.seq)).toEqual([last + 1]);
+  });
+});
+
+describe("the journal's fsync (group commit, off the event loop)", () => {
+  const hold = (tun: number) =>
+    ({ kind: "hold", data: { tun_id: tun, uid: 1, run_id: "r", stale_closes: 0 } }) as const;
+  /** fs.fdatasync held until released: what runs in the pool while the event loop goes on. */
+  function heldSyncs(fail?: () => Error | null) {
+    const calls: (() => void)[] = [];
+    const real = fs.fdatasync;
+    const spy = vi.spyOn(fs, "fdatasync").mockImplementation(((fd: number, cb: (err: Error | null) => void) => {
+      calls.push(() => {
+        const err = fail?.() ?? null;
+        if (err) cb(err);
+        else real(fd, cb);
+      });
+    }) as typeof fs.fdatasync);
+    return { calls, restore: () => spy.mockRestore() };
+  }
+  const settled = async (p: Promise<unknown>) => {
+    let done = false;
+    void p.then(
+      () => (done = true),
+      () => (done = true),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    return done;
+  };
+
+  it("a hold is durable only once its fsync is done; holds that come meanwhile share the next one", async () => {
+    const s = heldSyncs();
+    try {
+      const j = new Journal(tmp(), 1 << 20);
+      const first = j.append(hold(1), true);
+      const firstDurable = j.whenDurable(first);
+      expect(await settled(firstDurable)).toBe(false);
+      expect(j.writtenSeq).toBe(0);
+      // two more holds while the first fsync runs: written at once, waiting for one more fsync
+      const second = j.append(hold(2), true);
+      const third = j.append(hold(3), true);
+      const laterDurable = j.whenDurable(third);
+      expect(s.calls.length).toBe(1);
+      s.calls[0]();
+      await firstDurable;
+      expect(j.writtenSeq).toBe(first);
+      expect(await settled(laterDurable)).toBe(false);
+      await until(async () => s.calls.length === 2 || null, 1000, "second fsync");
+      s.calls[1]();
+      await laterDurable;
+      expect(j.writtenSeq).toBe(third);
+      expect(second).toBe(first + 1);
+      expect(s.calls.length).toBe(2);
+      j.close();
+    } finally {
+      s.restore();
+    }
+  });
+
+  it("sends the console only what is on disk: batch waits for the fsync", async () => {
+    const s = heldSyncs();
+    try {
+      const j = new Journal(tmp(), 1 << 20);
+      const seq = j.append(hold(1), true);
+      const batch = j.batch(100, 1 << 20);
+      expect(await settled(batch)).toBe(false);
+      s.calls[0]();
+      expect((await batch).map((e) => e.seq)).toEqual([seq]);
+      j.close();
+    } finally {
+      s.restore();
+    }
+  });
+
+  it("a failed fsync fails the holds it was for (their answers are errors), and the next hold tries again", async () => {
+    let failing = true;
+    const s = heldSyncs(() => (failing ? Object.assign(new Error("EIO: i/o error"), { code: "EIO" }) : null));
+    const errors: string[] = [];
+    try {
+      const j = new Journal(tmp(), 1 << 20, Date.now, undefined, (e) => errors.push(e.message));
+      const seq = j.append(hold(1), true);
+      const durable = j.whenDurable(seq);
+      s.calls[0]();
+      await expect(durable).rejects.toThrow("EIO");
+      expect(errors).toEqual(["EIO: i/o error"]);
+      expect(j.writtenSeq).toBe(0);
+      failing = false;
+      const next = j.append(hold(2), true);
+      const both = j.whenDurable(next);
+      s.calls[1]();
+      await both;
+      expect(j.writtenSeq).toBe(next);
+      j.close();
+    } finally {
+      s.restore();
+    }
   });
 });
 
@@ -78,7 +173,7 @@ describe("the journal's acknowledged seq", () => {
   const savedAcked = (dir: string) =>
     (JSON.parse(fs.readFileSync(path.join(dir, "journal.meta.json"), "utf8")) as { acked: number }).acked;
 
-  it("reaches the meta file once a second, not at every acknowledgement; a crash before that resends and never reuses a seq", () => {
+  it("reaches the meta file once a second, not at every acknowledgement; a crash before that resends and never reuses a seq", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     try {
       const dir = tmp();
@@ -89,7 +184,7 @@ describe("the journal's acknowledged seq", () => {
       expect(savedAcked(dir)).toBe(0);
       // the process dies here: the events acknowledged since come again (the console skips them)
       const crashed = new Journal(dir, 1 << 20);
-      expect(crashed.batch(100, 1 << 20).map((e) => e.seq)).toEqual(seqs);
+      expect((await crashed.batch(100, 1 << 20)).map((e) => e.seq)).toEqual(seqs);
       expect(crashed.append(grace, true)).toBe(seqs[4] + 1);
       vi.advanceTimersByTime(META_EVERY_MS);
       expect(savedAcked(dir)).toBe(seqs[4]);
@@ -98,7 +193,7 @@ describe("the journal's acknowledged seq", () => {
     }
   });
 
-  it("is saved before a compaction drops the acknowledged events: after a crash the next seq is past every applied one", () => {
+  it("is saved before a compaction drops the acknowledged events: after a crash the next seq is past every applied one", async () => {
     const dir = tmp();
     const j = new Journal(dir, 64 << 20);
     const pad = "x".repeat(1000);
@@ -116,7 +211,7 @@ describe("the journal's acknowledged seq", () => {
     expect(fs.statSync(path.join(dir, "journal.ndjson")).size).toBe(0);
     expect(savedAcked(dir)).toBe(last);
     const crashed = new Journal(dir, 64 << 20);
-    expect(crashed.batch(100, 1 << 20)).toEqual([]);
+    expect(await crashed.batch(100, 1 << 20)).toEqual([]);
     expect(crashed.append(grace, true)).toBe(last + 1);
   });
 });
