@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { optionalInt, optionalText, PageQuery } from "./common";
+import { domainApex, isWildcard } from "./custom-domain";
 import { Id } from "./nodes";
 import { CustomDomain } from "./tunnels";
+
+export * from "./custom-domain";
 
 /**
  * Customer domains (/domain, /tun/domain): a customer adds a domain, publishes the TXT record
@@ -9,8 +12,15 @@ import { CustomDomain } from "./tunnels";
  * verified domains serve as custom domains of http/https tunnels.
  */
 
-/** The name of the TXT record that proves control of `domain`. */
-export const challengeHost = (domain: string): string => `_burrow-challenge.${domain}`;
+/** The name of the TXT record that proves control of `domain` (of its apex for `*.<apex>`). */
+export const challengeHost = (domain: string): string => `_burrow-challenge.${domainApex(domain)}`;
+
+/**
+ * The name whose CNAME (or A) record is checked for a domain: the domain itself, or for a wildcard
+ * a fixed label under its apex, which the customer's `*.<apex>` record answers like any other.
+ */
+export const targetProbeHost = (domain: string): string =>
+  isWildcard(domain) ? `_burrow-probe.${domainApex(domain)}` : domain;
 
 /**
  * pending: added (or lapsed), not verified; verified; flagged: a daily re-check found the TXT

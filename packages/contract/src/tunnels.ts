@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { optionalInt, optionalText, PageQuery } from "./common";
+import { parseCustomDomain } from "./custom-domain";
 import { isSecretProtocol, ProxyProtocols, TunnelProtocols } from "./enums";
 import { HOSTNAME_RE, Id, IPV4_RE, PortNumber } from "./nodes";
 import { portRangeProblem, RemotePortEnd } from "./port-range";
@@ -13,41 +14,14 @@ export const TunnelName = z
   .max(32, "隧道名称最多 32 个字符")
   .regex(/^[\p{L}\p{N}_-]+$/u, "隧道名称只能包含文字、数字、下划线和短横线");
 
-/**
- * The one form in which a customer's domain is stored and compared (and sent to frps, which
- * matches the ASCII Host header browsers send): spaces trimmed, lower case, an internationalised
- * name in punycode (the URL parser's UTS #46 mapping, the same in Node and browsers, so full-width
- * letters and dots fold too), one trailing dot dropped. `null` for anything else: wildcards, IP
- * addresses, single labels, ports, paths, escapes.
- */
-export function normalizeDomain(raw: string): string | null {
-  const v = raw.trim();
-  // Only letters, marks, digits, hyphens and dots (ideographic ones too) reach the URL parser,
-  // so no port, path, user or percent-escape can ride along.
-  if (!v || v.length > 253 || !/^[\p{L}\p{M}\p{N}.\u3002\uFF0E\uFF61-]+$/u.test(v)) return null;
-  let host: string;
-  try {
-    host = new URL(`http://${v}/`).hostname;
-  } catch {
-    return null;
-  }
-  if (host.endsWith(".")) host = host.slice(0, -1);
-  if (host.length > 253 || !HOSTNAME_RE.test(host) || !host.includes(".") || IPV4_RE.test(host)) return null;
-  return host;
-}
-
-/** A customer's own domain for http(s) tunnels, in its canonical form (normalizeDomain). */
+/** A customer's own domain for http(s) tunnels, in its canonical form (parseCustomDomain: a plain name or `*.<name>`). */
 export const CustomDomain = z
   .string()
   .max(300, "域名过长")
   .transform((v, ctx) => {
-    const d = normalizeDomain(v);
-    if (d !== null) return d;
-    ctx.addIssue({
-      code: "custom",
-      input: v,
-      message: v.includes("*") ? "不支持泛域名（*），请逐个填写域名" : "域名格式不正确",
-    });
+    const d = parseCustomDomain(v);
+    if ("domain" in d) return d.domain;
+    ctx.addIssue({ code: "custom", input: v, message: d.problem });
     return z.NEVER;
   });
 

@@ -30,6 +30,8 @@ export interface UsableDomain {
   node_id: number;
   /** epoch ms after which tunnels may no longer use it (Infinity while verified; a flagged one's grace end) */
   untilMs: number;
+  /** another customer holds this exact name, under a wildcard of this one (domains.ts domainHolding) */
+  taken?: true;
 }
 
 export interface NodeEntry {

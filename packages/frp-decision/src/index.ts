@@ -1,4 +1,5 @@
 export * from "./dashboard";
+export * from "./domains";
 export * from "./entries";
 export * from "./plugin";
 export * from "./plugin-schema";

@@ -53,6 +53,8 @@ export interface DomainWire {
   node_id: number;
   /** epoch ms, null while verified (no end) */
   until_ms: number | null;
+  /** UsableDomain.taken */
+  taken?: true;
 }
 
 /** A customer as the stream and lookup send it. `endMs` is not sent: it is limits.end_at. */
@@ -93,6 +95,7 @@ export function userToWire(u: UserEntry): UserWire {
       name,
       node_id: d.node_id,
       until_ms: Number.isFinite(d.untilMs) ? d.untilMs : null,
+      ...(d.taken ? { taken: true as const } : {}),
     })),
   };
 }
@@ -107,7 +110,12 @@ export function userFromWire(w: UserWire): UserEntry {
     endMs: end ? Date.parse(end) : null,
     tunnels: new Map(w.tunnels.map((t) => [t.tun_id, { ...t, custom_domains: [...t.custom_domains] }])),
     kicks: new Set(w.kicks),
-    domains: new Map(w.domains.map((d) => [d.name, { node_id: d.node_id, untilMs: d.until_ms ?? Infinity }])),
+    domains: new Map(
+      w.domains.map((d) => [
+        d.name,
+        { node_id: d.node_id, untilMs: d.until_ms ?? Infinity, ...(d.taken ? { taken: true as const } : {}) },
+      ]),
+    ),
   };
 }
 

@@ -107,7 +107,11 @@ describe("schemaRule and eachRule: the contract's own schemas in a form", () => 
   it("checks every entry of a list", async () => {
     expect(await firstError([eachRule(HttpLocation)], ["/", "/api"])).toBeNull();
     expect(await firstError([eachRule(HttpLocation)], ["/", "api"])).toBe("路径须以 / 开头且不含空白");
-    expect(await firstError([eachRule(CustomDomain)], ["*.example.com"])).toBe("不支持泛域名（*），请逐个填写域名");
+    expect(await firstError([eachRule(CustomDomain)], ["*.example.com", "a.example.com"])).toBeNull();
+    expect(await firstError([eachRule(CustomDomain)], ["a.example.com", "*.*.example.com"])).toBe(
+      "泛域名只能在最左边使用一个 *，例如 *.example.com",
+    );
+    expect(await firstError([eachRule(CustomDomain)], ["*.com.cn"])).toBe("com.cn 是公共后缀，不能使用 *.com.cn");
     expect(await firstError([eachRule(CustomDomain)], undefined)).toBeNull();
   });
 });

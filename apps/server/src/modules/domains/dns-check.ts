@@ -1,6 +1,6 @@
 import { Resolver } from "node:dns/promises";
 import net from "node:net";
-import { challengeHost, type DomainRecord } from "@burrow/contract";
+import { challengeHost, type DomainRecord, isWildcard, targetProbeHost } from "@burrow/contract";
 
 /**
  * Looks a domain's proof records up through the configured resolvers (DNS_SERVERS, else the
@@ -63,9 +63,12 @@ export async function checkRecords(
 ): Promise<RecordCheck> {
   const txtName = challengeHost(domain);
   const target = targetRecord(domain, node);
+  // A wildcard's record is seen through a name under it (targetProbeHost), as any visitor's would be.
+  const probe = targetProbeHost(domain);
+  const via = isWildcard(domain) ? `${domain}（以 ${probe} 查询）` : domain;
   const [txt, dest] = await Promise.all([
     lookup(() => resolver.resolveTxt(txtName)),
-    target.type === "CNAME" ? lookup(() => resolver.resolveCname(domain)) : lookup(() => resolver.resolve4(domain)),
+    target.type === "CNAME" ? lookup(() => resolver.resolveCname(probe)) : lookup(() => resolver.resolve4(probe)),
   ]);
   const problems: string[] = [];
   let txtOk = false;
@@ -84,11 +87,11 @@ export async function checkRecords(
   if (dest.ok) {
     const values = dest.value.map(bare);
     targetOk = values.includes(target.value);
-    if (!targetOk) problems.push(`${target.type} 记录 ${domain} 指向 ${quoteList(values)}，应指向 “${target.value}”`);
+    if (!targetOk) problems.push(`${target.type} 记录 ${via} 指向 ${quoteList(values)}，应指向 “${target.value}”`);
   } else if (dest.missing) {
-    problems.push(`缺少 ${target.type} 记录：${domain} 应指向 “${target.value}”`);
+    problems.push(`缺少 ${target.type} 记录：${via} 应指向 “${target.value}”`);
   } else {
-    problems.push(`查询 ${target.type} 记录 ${domain} 失败（${dest.code}），请稍后重试`);
+    problems.push(`查询 ${target.type} 记录 ${via} 失败（${dest.code}），请稍后重试`);
   }
   return { txtOk, txtUnknown, targetOk, problems };
 }

@@ -1,4 +1,5 @@
 import { domainToUnicode } from "node:url";
+import { domainApex, isWildcard } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DomainNames } from "../../context";
 import type { DB } from "../../db/schema";
@@ -88,9 +89,14 @@ export async function domainNames(db: Kysely<DB>, publicUrl: string | undefined)
   return {
     hosts,
     refusal(domain) {
-      const host = underProviderHost(domain, hosts);
+      const apex = domainApex(domain);
+      const host = underProviderHost(apex, hosts);
       if (host) return `属于服务商的域名 ${host}，不能作为自定义域名`;
-      const homograph = homographReason(domain);
+      // frps routes a name nobody registered to the nearest wildcard above it: `*.example.net`
+      // would receive every unused subdomain of a node whose subdomain host is frp.example.net.
+      const covered = isWildcard(domain) ? hosts.find((h) => h.endsWith(`.${apex}`)) : undefined;
+      if (covered) return `包含服务商的域名 ${covered}，不能作为自定义域名`;
+      const homograph = homographReason(apex);
       return homograph ? `不能使用：${homograph}` : null;
     },
   };

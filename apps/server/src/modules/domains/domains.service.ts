@@ -3,6 +3,7 @@ import {
   type AdminDomainListQuery,
   type AdminDomainRow,
   type AdminUnbindDomainBody,
+  coveringWildcard,
   type DomainListQuery,
   type DomainState,
   type DomainVerifyResult,
@@ -171,7 +172,7 @@ export async function addDomain(ctx: AppContext, uid: number, body: AddDomainBod
  * their domains: a tunnel written meanwhile is either counted here or finds the domain gone.
  */
 export async function deleteDomain(ctx: AppContext, uid: number, id: number): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  const row = await ctx.db.transaction().execute(async (trx) => {
     await lockUser(trx, uid);
     const row = await ownRow(trx, uid, id);
     if (row.status === "unbound") throw refused(`域名 ${row.domain} 已被管理员解绑，如有疑问请提交工单`);
@@ -180,8 +181,9 @@ export async function deleteDomain(ctx: AppContext, uid: number, id: number): Pr
     if (uses.length)
       throw refused(`域名 ${row.domain} 正被隧道 ${uses.map((u) => u.tun_name).join("、")} 使用，请先修改这些隧道`);
     await trx.deleteFrom("domains").where("id", "=", row.id).where("uid", "=", uid).execute();
+    return row;
   });
-  ctx.events.emit("domain.changed", { uid });
+  await announce(direct(ctx), row);
 }
 
 /**
@@ -270,9 +272,19 @@ async function update(
     if ((err as Error).name === "NoResultError") throw refused(`域名 ${row.domain} 已被管理员解绑`);
     throw err;
   }
-  if (r.status !== row.status || r.verified_domain !== row.verified_domain)
-    db.changes.emit("domain.changed", { uid: row.uid });
+  if (r.status !== row.status || r.verified_domain !== row.verified_domain) await announce(db, row);
   return r;
+}
+
+/**
+ * A name changed hands: its owner's decision entry, and that of the customer holding the wildcard
+ * over it (whose tunnels it stops or starts covering, domain-gate.ts), are dropped.
+ */
+async function announce(db: Tx, row: Pick<DomainRow, "uid" | "domain">): Promise<void> {
+  db.changes.emit("domain.changed", { uid: row.uid });
+  const wildcard = coveringWildcard(row.domain);
+  const over = wildcard ? await domainHolder(db, wildcard) : undefined;
+  if (over && over.uid !== row.uid) db.changes.emit("domain.changed", { uid: over.uid });
 }
 
 /** POST /user/domain/verify */
@@ -394,6 +406,6 @@ export async function unbindDomain(
     });
     return r;
   });
-  ctx.events.emit("domain.changed", { uid: row.uid });
+  await announce(direct(ctx), row);
   return (await presentAdmin(ctx, [row]))[0];
 }

@@ -5,7 +5,7 @@ import { acme, acmeClient, acmeErrorText } from "./acme";
 import { lookupTxt } from "./dns";
 import { checkUpload } from "./pem";
 import { openKey, orderPurpose } from "./secret";
-import { fmtDay, recordOf } from "./ssl.presenter";
+import { acmeRecordName, fmtDay, recordOf } from "./ssl.presenter";
 import { ENDED } from "./ssl.repository";
 import { holds } from "./ssl.service";
 import type { SslOrderRow } from "./ssl.table";
@@ -77,7 +77,7 @@ async function whenRecordReady(r: Run, client: acme.Client): Promise<Next> {
     return false;
   }
   if (row.challenge === "dns-01") {
-    const name = `_acme-challenge.${row.domain}`;
+    const name = acmeRecordName(row.domain);
     const found = await lookupTxt(ctx, name);
     if (!found.values.includes(row.record_value)) {
       const seen =

@@ -1,6 +1,6 @@
-import type { SslChallenge, SslIssueBody, SslOrderView, SslStep } from "@burrow/contract";
+import { isWildcard, type SslChallenge, type SslIssueBody, type SslOrderView, type SslStep } from "@burrow/contract";
 import type { AppContext } from "../../context";
-import { localDuplicated, rateLimited, refused } from "../../shared/errors";
+import { invalid, localDuplicated, rateLimited, refused } from "../../shared/errors";
 import { lockUser } from "../../shared/locks";
 import { acme, acmeClient, acmeDirectory, acmeErrorText } from "./acme";
 import { advanceIssue, historyWith } from "./acme-steps";
@@ -100,6 +100,9 @@ export async function startIssue(
 ): Promise<SslOrderView> {
   requireSecret(ctx);
   await requireVerified(ctx, uid, body.domain);
+  // The CA validates a wildcard only through DNS (RFC 8555 §7.1.3): no file can stand for every name.
+  if (isWildcard(body.domain) && body.challenge !== "dns-01")
+    throw invalid("challenge", `泛域名 ${body.domain} 的证书只能通过 DNS 验证（dns-01）签发`);
   // Every order is made on the one shared ACME account, whose CA limits orders per account: a
   // customer may start only a few an hour, and never a second while one for the name is open
   // (checked again under the lock once the CA's order exists).

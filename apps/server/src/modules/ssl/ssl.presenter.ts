@@ -1,7 +1,10 @@
-import type { SslCertView, SslChallenge, SslOrderView, SslStep } from "@burrow/contract";
+import { domainApex, type SslCertView, type SslChallenge, type SslOrderView, type SslStep } from "@burrow/contract";
 import { DAY_MS } from "../../shared/time";
 import { ENDED } from "./ssl.repository";
 import type { SslCertificateRow, SslOrderRow } from "./ssl.table";
+
+/** The DNS-01 record of a name; a wildcard's is its apex's (RFC 8555 §8.4). */
+export const acmeRecordName = (domain: string): string => `_acme-challenge.${domainApex(domain)}`;
 
 /** A day of an ISO time, as the customer's notices name it. */
 export const fmtDay = (iso: string) => iso.slice(0, 10);
@@ -29,7 +32,7 @@ export function certView(r: SslCertificateRow, now: Date): SslCertView {
 export function recordOf(r: SslOrderRow): SslOrderView["record"] {
   if (!r.record_value) return null;
   return r.challenge === "dns-01"
-    ? { name: `_acme-challenge.${r.domain}`, value: r.record_value }
+    ? { name: acmeRecordName(r.domain), value: r.record_value }
     : { name: `http://${r.domain}/.well-known/acme-challenge/${r.token}`, value: r.record_value };
 }
 

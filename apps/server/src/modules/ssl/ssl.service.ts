@@ -19,7 +19,9 @@ import { ENDED, myCert } from "./ssl.repository";
  */
 async function heldDomains(ctx: AppContext, uid: number): Promise<string[]> {
   const now = Date.now();
-  return [...(await ctx.domains.usable(ctx.db, uid))].filter(([, d]) => d.untilMs > now).map(([name]) => name);
+  return [...(await ctx.domains.usable(ctx.db, uid))]
+    .filter(([, d]) => d.untilMs > now && !d.taken)
+    .map(([name]) => name);
 }
 
 export async function holds(ctx: AppContext, uid: number, domain: string): Promise<boolean> {
