@@ -18,6 +18,7 @@ import {
   portCount,
 } from "@burrow/contract";
 import { type NodeEntry, secretEquals, type TunnelEntry, tunnelBlock, type UserEntry, userBlock } from "./entries";
+import { domainHolding } from "./domains";
 import { contentProblem } from "./plugin-schema";
 import { expectedPort } from "./port-range";
 import { scheduleBlock } from "./schedule";
@@ -109,7 +110,8 @@ function planBlock(user: UserEntry, t: TunnelEntry): string | null {
  */
 function domainBlock(user: UserEntry, t: TunnelEntry, now: number): string | null {
   for (const d of t.custom_domains) {
-    const held = user.domains.get(d);
+    const held = domainHolding(user.domains, d);
+    if (held?.taken) return `隧道 ${t.tun_name} 的域名 ${d} 已被其他用户验证，泛域名不再覆盖它`;
     if (!held) return `隧道 ${t.tun_name} 的域名 ${d} 未验证或已被解绑，请在控制台「我的域名」中查看`;
     if (held.untilMs <= now)
       return `隧道 ${t.tun_name} 的域名 ${d} 的 TXT 验证记录已缺失超过宽限期，请恢复记录后重新验证`;
