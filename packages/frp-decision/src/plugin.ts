@@ -17,8 +17,8 @@ import {
   parseFrpUser,
   portCount,
 } from "@burrow/contract";
-import { type NodeEntry, secretEquals, type TunnelEntry, tunnelBlock, type UserEntry, userBlock } from "./entries";
 import { domainHolding } from "./domains";
+import { type NodeEntry, secretEquals, type TunnelEntry, tunnelBlock, type UserEntry, userBlock } from "./entries";
 import { contentProblem } from "./plugin-schema";
 import { expectedPort } from "./port-range";
 import { scheduleBlock } from "./schedule";
