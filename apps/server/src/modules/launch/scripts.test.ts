@@ -1,8 +1,10 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { shq } from "../../shared/quote";
 import { installScript, launchBase, startScript } from "./posix-scripts";
 import { launchCommands } from "./scripts";
 import { installPs1 } from "./windows-script";
@@ -19,6 +21,73 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "launch-scripts-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const dashOk = (script: string) => spawnSync("dash", ["-n"], { input: script }).status;
+
+/**
+ * The wrapper against a fake console: curl is a script answering from `answers` (URL → status and
+ * file), so the archive, caching and fallback paths run without a network.
+ */
+function fakeConsole(tag: string, answers: Record<string, [number, string]>) {
+  const home = path.join(dir, tag);
+  const bin = path.join(home, "bin");
+  fs.mkdirSync(bin, { recursive: true });
+  const table = Object.entries(answers)
+    .map(([url, [code, file]]) => `  ${shq(url)}) CODE=${code}; SRC=${shq(file)} ;;`)
+    .join("\n");
+  fs.writeFileSync(
+    path.join(bin, "curl"),
+    `#!/bin/sh\nOUT=; for a; do [ "$P" = -o ] && OUT="$a"; P="$a"; done; URL="$a"\nprintf '%s\\n' "$URL" >> ${shq(`${home}/asked`)}\ncase "$URL" in\n${table}\n  *) exit 7 ;;\nesac\ncp "$SRC" "$OUT"; printf %s "$CODE"\n`,
+    { mode: 0o755 },
+  );
+  const run = () =>
+    spawnSync("dash", [path.join(home, "start.sh")], {
+      env: { PATH: `${bin}:${process.env.PATH}`, BURROW_PREFIX: path.join(home, "root") },
+      encoding: "utf8",
+    });
+  const asked = () => fs.readFileSync(path.join(home, "asked"), "utf8").trim().split("\n");
+  return { home, run, asked };
+}
+
+describe("the start wrapper", () => {
+  it("unpacks a verified .tar.gz, keeps the binary while the checksum holds, falls back to the last config when the console is out of reach", () => {
+    const t = { base: "https://c.example", token: `bl${"B".repeat(32)}`, nodeId: 3 };
+    const api = launchBase(t);
+    const src = path.join(dir, "src");
+    fs.mkdirSync(path.join(src, "frp_9.9.9_linux"), { recursive: true });
+    fs.writeFileSync(path.join(src, "frp_9.9.9_linux/frpc"), '#!/bin/sh\necho "fake frpc $*"\n', { mode: 0o755 });
+    execFileSync("tar", ["-czf", path.join(src, "frp.tar.gz"), "-C", src, "frp_9.9.9_linux"]);
+    const sum = createHash("sha256")
+      .update(fs.readFileSync(path.join(src, "frp.tar.gz")))
+      .digest("hex");
+    fs.writeFileSync(path.join(src, "source"), `${sum} https://files.example/frp.tar.gz\n`);
+    fs.writeFileSync(path.join(src, "toml"), 'serverAddr = "n.example"\n');
+    const frpcUrl = `${api}/frpc?os=linux&arch=${arch()}`;
+    const c = fakeConsole("tgz", {
+      [frpcUrl]: [200, path.join(src, "source")],
+      "https://files.example/frp.tar.gz": [200, path.join(src, "frp.tar.gz")],
+      [`${api}/frpc.toml`]: [200, path.join(src, "toml")],
+    });
+    fs.writeFileSync(path.join(c.home, "start.sh"), startScript(t));
+    const first = c.run();
+    const state = path.join(c.home, "root/var/lib/burrow/node-3");
+    expect(first.stdout.trim()).toBe(`fake frpc -c ${state}/frpc.toml`);
+    expect(fs.readFileSync(path.join(state, "frpc.toml"), "utf8")).toBe('serverAddr = "n.example"\n');
+    expect(fs.statSync(path.join(state, "frpc.toml")).mode & 0o077).toBe(0);
+    expect(c.run().status).toBe(0);
+    // the archive was fetched once: the second start found the same checksum and an intact binary
+    expect(c.asked().filter((u) => u.endsWith(".tar.gz"))).toHaveLength(1);
+
+    // console out of reach (curl fails): the last frpc and config, said so
+    const away = fakeConsole("away", {});
+    fs.writeFileSync(path.join(away.home, "start.sh"), startScript(t));
+    fs.cpSync(path.join(c.home, "root"), path.join(away.home, "root"), { recursive: true });
+    const offline = away.run();
+    expect(offline.stdout).toContain("fake frpc -c");
+    expect(offline.stderr).toContain("沿用上次获取的配置");
+    // … and exit 2 (restarted) when it has nothing yet
+    fs.rmSync(path.join(away.home, "root"), { recursive: true });
+    expect(away.run().status).toBe(2);
+  });
+});
 
 describe("installer scripts with hostile values", () => {
   it("parse under dash, and the values arrive byte for byte: nothing runs", () => {
