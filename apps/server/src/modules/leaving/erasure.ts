@@ -8,6 +8,7 @@ import { eraseAssistantOf } from "../assistant/account-data";
 import { eraseAuthData } from "../auth/account-data";
 import { eraseDomainsOf } from "../domains/account-data";
 import { pseudonymiseInvoicesOf } from "../invoices/account-data";
+import { eraseLaunchToken } from "../launch/account-data";
 import { eraseNoticesOf } from "../notices/account-data";
 import { eraseOidcIdentities } from "../oidc/account-data";
 import { pseudonymiseOrdersOf } from "../orders/account-data";
@@ -45,6 +46,7 @@ async function eraseOne(ctx: AppContext, id: number, uid: number, now: Date): Pr
     await eraseSslOf(trx, uid);
     await eraseAuthData(trx, uid);
     await eraseApiTokens(trx, uid);
+    await eraseLaunchToken(trx, uid);
     await eraseOidcIdentities(trx, uid);
     const ticketFiles = await eraseTicketsOf(trx, uid);
     const photos = await eraseVerificationOf(trx, uid);

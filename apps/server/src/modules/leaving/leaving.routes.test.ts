@@ -251,6 +251,7 @@ describe("account deletion", () => {
       body: { name: "ci", scopes: ["tunnels:read"] },
     });
     expect(tokenMade.body.code).toBe("SUCCESS");
+    expect((await t.api("POST", "/user/launch", { token: u.token })).body.code).toBe("SUCCESS");
     const r = await t.api("POST", "/user/leaving", {
       token: u.token,
       body: deletionBody(u.password, { forfeit: true }),
@@ -303,6 +304,7 @@ describe("account deletion", () => {
         | "domains"
         | "verifications"
         | "api_tokens"
+        | "launch_tokens"
         | "passkeys"
         | "notice_emails"
         | "webhook_endpoints",
@@ -314,6 +316,7 @@ describe("account deletion", () => {
       "domains",
       "verifications",
       "api_tokens",
+      "launch_tokens",
       "passkeys",
       "notice_emails",
       "webhook_endpoints",
