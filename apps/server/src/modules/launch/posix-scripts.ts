@@ -46,9 +46,12 @@ case "$M" in
   loongarch64|loong64) ARCH=loong64 ;;
   *) say "不支持的架构：$M"; exit ${REFUSED_EXIT} ;;
 esac
-# uname -m says mips for both byte orders: od reads two bytes in the machine's own order.
+# uname -m says mips for both byte orders: OpenWrt names it, else od reads two bytes in the machine's order.
 case "$ARCH" in mips|mips64)
-  case "$M" in *le|*el) ARCH="\${ARCH}le" ;; *) [ "$(printf '\\001\\000' | od -An -tu2 | tr -d ' ')" = 1 ] && ARCH="\${ARCH}le" ;; esac ;;
+  case "$M" in *le|*el) ARCH="\${ARCH}le" ;;
+  *) if grep -qE "DISTRIB_ARCH='mips(64)?el" /etc/openwrt_release 2>/dev/null ||
+       [ "$(printf '\\001\\000' | od -An -tu2 2>/dev/null | tr -d ' ')" = 1 ]; then ARCH="\${ARCH}le"; fi ;;
+  esac ;;
 esac
 sha256() {
   if command -v sha256sum >/dev/null 2>&1; then sha256sum "$1" | cut -d' ' -f1
@@ -60,14 +63,15 @@ fetch() {
   if command -v curl >/dev/null 2>&1; then
     CODE=$(curl -sS -L --connect-timeout 15 --max-time 600 -o "$2" -w '%{http_code}' "$1") || CODE=000
   elif wget -q -T 60 -O "$2" "$1"; then CODE=200
-  else CODE=000; fi
+  else CODE=000; NOBODY=1; fi
 }
 # answer FILE: 0 on 200; a refusal prints the console's message and stops; anything else is 1.
 answer() {
   case "$CODE" in
     200) return 0 ;;
     401|403) say "$(head -c 1000 "$1" 2>/dev/null)"; rm -f "$1"; exit ${REFUSED_EXIT} ;;
-    000) say "无法连接控制台（网络未就绪？）" ;;
+    000) if [ -n "\${NOBODY:-}" ]; then say "无法从控制台获取（网络未就绪，或启动令牌已失效：请在控制台复制新的安装命令）"
+         else say "无法连接控制台（网络未就绪？）"; fi ;;
     *) say "控制台答复 HTTP $CODE：$(head -c 300 "$1" 2>/dev/null)" ;;
   esac
   rm -f "$1"

@@ -38,9 +38,9 @@ function fakeConsole(tag: string, answers: Record<string, [number, string]>) {
     `#!/bin/sh\nOUT=; for a; do [ "$P" = -o ] && OUT="$a"; P="$a"; done; URL="$a"\nprintf '%s\\n' "$URL" >> ${shq(`${home}/asked`)}\ncase "$URL" in\n${table}\n  *) exit 7 ;;\nesac\ncp "$SRC" "$OUT"; printf %s "$CODE"\n`,
     { mode: 0o755 },
   );
-  const run = () =>
+  const run = (extra: Record<string, string> = {}) =>
     spawnSync("dash", [path.join(home, "start.sh")], {
-      env: { PATH: `${bin}:${process.env.PATH}`, BURROW_PREFIX: path.join(home, "root") },
+      env: { PATH: `${bin}:${process.env.PATH}`, BURROW_PREFIX: path.join(home, "root"), ...extra },
       encoding: "utf8",
     });
   const asked = () => fs.readFileSync(path.join(home, "asked"), "utf8").trim().split("\n");
@@ -86,6 +86,31 @@ describe("the start wrapper", () => {
     // … and exit 2 (restarted) when it has nothing yet
     fs.rmSync(path.join(away.home, "root"), { recursive: true });
     expect(away.run().status).toBe(2);
+  });
+});
+
+describe("the wrapper's architecture names", () => {
+  it("maps uname -m to frp's names (mips by the machine's byte order), refuses an unknown one", () => {
+    const t = { base: "https://c.example", token: `bl${"C".repeat(32)}`, nodeId: 5 };
+    const c = fakeConsole("arch", {});
+    fs.writeFileSync(path.join(c.home, "start.sh"), startScript(t));
+    const le = os.endianness() === "LE" ? "le" : "";
+    const cases: [string, string][] = [
+      ["x86_64", "amd64"],
+      ["aarch64", "arm64"],
+      ["armv7l", "arm"],
+      ["i686", "386"],
+      ["mipsel", "mipsle"],
+      ["mips64el", "mips64le"],
+      ["mips", `mips${le}`],
+      ["riscv64", "riscv64"],
+      ["loongarch64", "loong64"],
+    ];
+    for (const [m] of cases) expect(c.run({ BURROW_ARCH: m }).status, m).toBe(2);
+    expect(c.asked().map((u) => /arch=(\w+)/.exec(u)?.[1])).toEqual(cases.map(([, a]) => a));
+    const sparc = c.run({ BURROW_ARCH: "sparc64" });
+    expect(sparc.status).toBe(1);
+    expect(sparc.stderr).toContain("不支持的架构：sparc64");
   });
 });
 
