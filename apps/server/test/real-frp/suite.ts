@@ -56,6 +56,7 @@ import { namedServices, tcpGreeting } from "./port-range";
 import { proxyProtocolService, visit } from "./proxy-protocol";
 import { createLoopbackNode } from "./real-node";
 import { secretTunnelsCase, xtcpFallbackCase } from "./secret-tunnels";
+import { wildcardCase } from "./wildcard";
 
 /** The free plan every new customer gets (seed.ts): 4 Mbps. */
 const PLAN_MBPS = 4;
@@ -980,6 +981,17 @@ export function realFrpSuite(version: string) {
         svc.close();
       }
     });
+
+    it("通配符域名: an http tunnel on a verified *.<apex> is accepted by the plugin and serves any name under it; another customer's exact name wins", () =>
+      wildcardCase({
+        frpc: bins.frpc,
+        dir,
+        nodeId: node.node_id,
+        vhostPort: base + 1,
+        dns,
+        api,
+        customer: () => registerCustomer(s, randomPhone()),
+      }));
 
     it("私密隧道: stcp and sudp carry bytes from a second, visitor frpc to the local service, billed from the dashboard", () =>
       secretTunnelsCase({
