@@ -7,6 +7,7 @@ import path from "node:path";
 import type { DownloadRow, LaunchCommands, LaunchTokenView, TunnelView } from "@burrow/contract";
 import { expect } from "vitest";
 import { TOKEN_GONE } from "../../src/modules/launch/launch.public";
+import { REFUSED_EXIT } from "../../src/modules/launch/posix-scripts";
 import { waitUntil } from "./frp-env";
 import { namedServices, tcpGreeting } from "./port-range";
 
@@ -126,12 +127,12 @@ export async function launchCase(env: LaunchCaseEnv): Promise<void> {
     expect(file.fetches()).toBe(1);
     await run.stop();
 
-    // the token rotated in the console: the next start prints why and exits 1 before frpc
+    // the token rotated in the console: the next start prints why and exits 3 (not restarted) before frpc
     const rotated = await env.api<LaunchTokenView>("POST", "/user/launch", { token: c.token });
     expect(rotated.token).toBeTruthy();
     run = runWrapper(wrapper, root);
     runs.push(run);
-    expect(await run.exited).toBe(1);
+    expect(await run.exited).toBe(REFUSED_EXIT);
     expect(run.log()).toContain(TOKEN_GONE);
     expect(run.log()).not.toContain("启动 frpc");
     await expect(tcpGreeting(env.ports[0], 1_000)).rejects.toThrow();
@@ -147,14 +148,14 @@ export async function launchCase(env: LaunchCaseEnv): Promise<void> {
     });
     run = runWrapper(path.join(root2, `usr/local/lib/burrow/frpc-start-${env.nodeId}`), root2);
     runs.push(run);
-    expect(await run.exited).toBe(1);
+    expect(await run.exited).toBe(REFUSED_EXIT);
     expect(run.log()).toContain("frpc 校验失败");
     expect(fs.existsSync(path.join(root2, `var/lib/burrow/node-${env.nodeId}/frpc`))).toBe(false);
     // and the old install, whose binary no longer matches the console's checksum, does not run it either
     fs.writeFileSync(wrapper, fs.readFileSync(path.join(root2, `usr/local/lib/burrow/frpc-start-${env.nodeId}`)));
     run = runWrapper(wrapper, root);
     runs.push(run);
-    expect(await run.exited).toBe(1);
+    expect(await run.exited).toBe(REFUSED_EXIT);
     expect(run.log()).toContain("frpc 校验失败");
   } finally {
     for (const r of runs) await r.stop();

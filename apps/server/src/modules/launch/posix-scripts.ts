@@ -13,14 +13,18 @@ export interface LaunchTarget {
 export const launchBase = (t: LaunchTarget): string =>
   `${new URL(t.base).href.replace(/\/+$/, "")}/launch/${t.token}/${t.nodeId}`;
 
-/** Exit status of a start the console refused (token rotated or revoked, account banned): not restarted. */
-export const REFUSED_EXIT = 1;
+/**
+ * Exit status of a start that must not be retried (token rotated or revoked, account banned, a
+ * checksum mismatch): not restarted. Not 1, which frpc itself exits with on any error (a restart
+ * is right then).
+ */
+export const REFUSED_EXIT = 3;
 
 /**
  * The start wrapper (POSIX sh: dash, busybox ash, macOS sh), run at every start of the service:
  * the console's current frpc for this machine (downloaded when missing or changed, its SHA-256
  * verified before it is ever run), the customer's current frpc.toml, then exec frpc. A refusal
- * (401/403) prints the console's message and exits 1, which the service managers are told not
+ * (401/403) prints the console's message and exits 3 (REFUSED_EXIT), which the service managers are told not
  * to restart; a console out of reach falls back to the last config fetched (exit 2 without one).
  * BURROW_PREFIX moves every file under another root (tests run it unprivileged).
  */

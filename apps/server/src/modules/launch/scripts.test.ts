@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { shq } from "../../shared/quote";
-import { installScript, launchBase, startScript } from "./posix-scripts";
+import { installScript, launchBase, REFUSED_EXIT, startScript } from "./posix-scripts";
 import { launchCommands } from "./scripts";
 import { installPs1 } from "./windows-script";
 
@@ -109,7 +109,7 @@ describe("the wrapper's architecture names", () => {
     for (const [m] of cases) expect(c.run({ BURROW_ARCH: m }).status, m).toBe(2);
     expect(c.asked().map((u) => /arch=(\w+)/.exec(u)?.[1])).toEqual(cases.map(([, a]) => a));
     const sparc = c.run({ BURROW_ARCH: "sparc64" });
-    expect(sparc.status).toBe(1);
+    expect(sparc.status).toBe(REFUSED_EXIT);
     expect(sparc.stderr).toContain("不支持的架构：sparc64");
   });
 });
@@ -133,11 +133,11 @@ describe("installer scripts with hostile values", () => {
     const wrapper = path.join(root, "usr/local/lib/burrow/frpc-start-7");
     expect(fs.statSync(wrapper).mode & 0o777).toBe(0o700);
     const unit = fs.readFileSync(path.join(root, "etc/systemd/system/burrow-frpc-7.service"), "utf8");
-    expect(unit).toContain("RestartPreventExitStatus=1");
+    expect(unit).toContain(`RestartPreventExitStatus=${REFUSED_EXIT}`);
     expect(unit.split("\n").filter((l) => l.startsWith("Description="))).toHaveLength(1);
     expect(unit).toContain("%%i");
     const run = spawnSync("dash", [wrapper], { env, cwd: dir, encoding: "utf8" });
-    expect(run.status).toBe(1);
+    expect(run.status).toBe(REFUSED_EXIT);
     expect(run.stderr).toContain("gone");
     const asked = fs.readFileSync(path.join(dir, "curl.log"), "utf8").split("\n");
     expect(asked).toContain(`${launchBase(hostile)}/frpc?os=linux&arch=${arch()}`);
