@@ -64,6 +64,14 @@ describe("the launch token", () => {
     expect(rotated.token).not.toBe(token);
     expect(tokenOf((await commands(u.token)).data)).toBe(rotated.token);
 
+    // another customer's rotation and revocation touch only their own row
+    const other = await registerWithPlan(t);
+    await t.api("POST", "/user/launch", { token: other.token });
+    await t.api("DELETE", "/user/launch", { token: other.token });
+    expect((await t.api<LaunchTokenView>("GET", "/user/launch", { token: u.token })).body.data.token).toBe(
+      rotated.token,
+    );
+
     const revoked = await t.api<LaunchTokenView>("DELETE", "/user/launch", { token: u.token });
     expect(revoked.body.data).toEqual({ token: null, created_at: null });
     expect(await t.db.selectFrom("launch_tokens").selectAll().where("uid", "=", u.uid).execute()).toEqual([]);
