@@ -8,6 +8,8 @@ import {
   type DomainState,
   type DomainVerifyResult,
   type DomainView,
+  domainApex,
+  isWildcard,
   NodeStatus,
   type Paged,
 } from "@burrow/contract";
@@ -26,7 +28,7 @@ import { nowIso } from "../../shared/time";
 import { direct, type Tx, transact } from "../../shared/tx";
 import { audit } from "../audit/audit";
 import { type DomainTargetNode, domainTargetNodes } from "../nodes/nodes.repository";
-import { tunnelsUsingDomains } from "../tunnels/tunnels.repository";
+import { tunnelsUsingDomains, tunnelsUsingDomainsUnder } from "../tunnels/tunnels.repository";
 import { userBriefs } from "../users/users.repository";
 import { checkRecords, domainRecords, makeResolver } from "./dns-check";
 import { domainNames } from "./domain-rules";
@@ -60,13 +62,24 @@ const MISSING_NODE = {
 };
 
 async function tunnelsByDomain(db: Kysely<DB>, rows: DomainRow[]) {
-  const uses = await tunnelsUsingDomains(
-    db,
-    rows.map((r) => r.domain),
-  );
-  /** only the row owner's tunnels count as using its domain */
-  return (r: DomainRow) =>
-    uses.filter((u) => u.domain === r.domain && u.uid === r.uid).map(({ tun_id, tun_name }) => ({ tun_id, tun_name }));
+  const apexes = rows.filter((r) => isWildcard(r.domain)).map((r) => domainApex(r.domain));
+  const [uses, under] = await Promise.all([
+    tunnelsUsingDomains(
+      db,
+      rows.map((r) => r.domain),
+    ),
+    tunnelsUsingDomainsUnder(db, apexes),
+  ]);
+  /** only the row owner's tunnels count as using its domain; a wildcard's, with the names it covers */
+  return (r: DomainRow) => {
+    const mine = [...uses, ...under].filter(
+      (u) => u.uid === r.uid && (u.domain === r.domain || coveringWildcard(u.domain) === r.domain),
+    );
+    const seen = new Set<number>();
+    return mine
+      .filter((u) => !seen.has(u.tun_id) && seen.add(u.tun_id))
+      .map(({ tun_id, tun_name }) => ({ tun_id, tun_name }));
+  };
 }
 
 async function present(ctx: AppContext, rows: DomainRow[]): Promise<DomainView[]> {

@@ -159,6 +159,11 @@ describe("tunnels on a wildcard", () => {
       body: { tun_id: tun.body.data.tun_id, custom_domains: [`z.${apex}`] },
     });
     expect(edit.body.code).toBe("SUCCESS");
+    // A tunnel on a covered name uses the wildcard: listed under it, and the wildcard cannot go.
+    const uses = (await list(a)).body.data.list.find((d) => d.domain === `*.${apex}`);
+    expect(uses?.tunnels.map((x) => x.tun_id)).toEqual([tun.body.data.tun_id]);
+    const del = await t.api("DELETE", "/user/domain", { token: a.token, body: { id: pending.id } });
+    expect([del.status, del.body.code]).toEqual([403, 2001]);
     const badEdit = await t.api("PATCH", "/user/tun", {
       token: a.token,
       body: { tun_id: tun.body.data.tun_id, custom_domains: [`z.q.${apex}`] },

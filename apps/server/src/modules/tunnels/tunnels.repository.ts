@@ -118,6 +118,22 @@ export async function tunnelsUsingDomains(
     .execute();
 }
 
+/** Live tunnels using a custom domain under one of `apexes` (`x.<apex>`, any depth), for a wildcard's uses. */
+export async function tunnelsUsingDomainsUnder(
+  db: Kysely<DB>,
+  apexes: string[],
+): Promise<{ tun_id: number; uid: number; node_id: number; tun_name: string; domain: string }[]> {
+  if (!apexes.length) return [];
+  return db
+    .selectFrom("tunnel_domains")
+    .innerJoin("tunnels", "tunnels.tun_id", "tunnel_domains.tun_id")
+    .select(["tunnels.tun_id", "tunnels.uid", "tunnels.node_id", "tunnels.tun_name", "tunnel_domains.domain"])
+    .where((eb) => eb.or(apexes.map((a) => eb("tunnel_domains.domain", "like", `%.${a}`))))
+    .where("tunnels.status", "<>", TunnelStatus.Deleted)
+    .orderBy("tunnels.tun_id")
+    .execute();
+}
+
 /** Tunnels that hold their slot, port and domains: not deleted, or deleted while frps still holds the proxy. */
 export const liveOrHeld = (eb: ExpressionBuilder<DB, "tunnels">) =>
   eb.or([eb("status", "<>", TunnelStatus.Deleted), eb("run_id", "is not", null)]);

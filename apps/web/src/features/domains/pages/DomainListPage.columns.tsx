@@ -1,4 +1,4 @@
-import type { DomainRecord, DomainView } from "@burrow/contract";
+import { type DomainRecord, type DomainView, domainApex, isWildcard } from "@burrow/contract";
 import { Space, Typography } from "antd";
 import { Link } from "react-router";
 import type { ResponsiveColumn, ResponsiveColumns } from "@/components/responsive-columns";
@@ -36,6 +36,9 @@ export function domainColumns(actions: ResponsiveColumn<DomainView>): Responsive
         <Space orientation="vertical" size={0}>
           <Typography.Text strong>{d}</Typography.Text>
           <Typography.Text type="secondary">节点：{row.node_name}</Typography.Text>
+          {isWildcard(d) ? (
+            <Typography.Text type="secondary">泛域名：可用于 {domainApex(d)} 下一级的任意子域名</Typography.Text>
+          ) : null}
           {row.icp_no ? <Typography.Text type="secondary">备案号：{row.icp_no}</Typography.Text> : null}
         </Space>
       ),

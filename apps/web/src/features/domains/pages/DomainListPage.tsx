@@ -1,3 +1,4 @@
+import { CustomDomain } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Form, Input, Popconfirm, Select, Space } from "antd";
@@ -10,7 +11,7 @@ import { statePaging } from "@/components/PagedTableCard";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
+import { fieldRules, schemaRule } from "@/lib/rules";
 import { addDomain, deleteDomain, domainsKeys, myDomainsQuery, verifyDomain } from "../domains.api";
 import { domainColumns } from "./DomainListPage.columns";
 
@@ -125,10 +126,13 @@ export function DomainListPage() {
             <Form.Item
               name="domain"
               label="域名"
-              extra="不支持泛域名；每个子域名需单独添加"
-              rules={fieldRules("域名", { required: true, length: { min: 1, max: 253 } })}
+              extra="可填写泛域名 *.example.com：以 example.com 的 TXT 记录验证，可用于其下一级的任意子域名"
+              rules={[
+                ...fieldRules("域名", { required: true, length: { min: 1, max: 253 } }),
+                schemaRule(CustomDomain),
+              ]}
             >
-              <Input placeholder="如：www.example.com" maxLength={253} />
+              <Input placeholder="如：www.example.com 或 *.example.com" maxLength={253} />
             </Form.Item>
             <Form.Item
               name="node_id"
