@@ -1,54 +1,14 @@
 import { DomainsApi, NodesApi, UsersApi } from "@burrow/contract";
-import { expect as baseExpect, type Locator, test } from "@playwright/test";
+import { expect as baseExpect, test } from "@playwright/test";
 import { chooseOption } from "../fixtures/antd";
 import { adminToken, call, registerUser } from "../fixtures/api";
 import { openSignedIn } from "../fixtures/browser";
 import { defaultArea, levelByName, uniqueName } from "../fixtures/catalog";
 import { setCname, setTxt } from "../fixtures/dns";
-import { BASE_URL } from "../fixtures/env";
-
-/**
- * A list row with its detail open (the columns a table folds into the expandable row when they do
- * not fit its width, issue 35 §5): the table's body (the page lists this one domain), to look for
- * text in.
- */
-async function openDetail(row: Locator): Promise<Locator> {
-  await row.waitFor();
-  const expand = row.getByRole("button", { name: /展开/ });
-  if (await expand.count()) await expand.click();
-  return row.locator("xpath=ancestor::tbody[1]");
-}
+import { newProxy, openDetail } from "../fixtures/domains";
 
 // Each full page load fetches every chunk again; on a busy machine that takes longer than the default wait.
 const expect = baseExpect.configure({ timeout: 30_000 });
-
-/** frps's NewProxy for an http tunnel, posted to the node's plugin URL exactly as frps does. */
-async function newProxy(
-  node: { node_id: number; plugin_secret: string },
-  uid: number,
-  frpToken: string,
-  tunId: number,
-  domains: string[],
-): Promise<{ reject: boolean; reject_reason?: string }> {
-  const res = await fetch(
-    `${BASE_URL}/api/frp/plugin/${node.node_id}/${node.plugin_secret}?op=NewProxy&version=0.1.0`,
-    {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        version: "0.1.0",
-        op: "NewProxy",
-        content: {
-          user: { user: `u_${uid}`, metas: { token: frpToken }, run_id: `e2e${tunId}` },
-          proxy_name: `u_${uid}.t_${tunId}`,
-          proxy_type: "http",
-          custom_domains: domains,
-        },
-      }),
-    },
-  );
-  return (await res.json()) as { reject: boolean; reject_reason?: string };
-}
 
 test("a customer verifies a domain against DNS and serves a tunnel on it until an operator unbinds it", async ({
   browser,
