@@ -10,9 +10,7 @@ import { newProxy, openDetail } from "../fixtures/domains";
 // Each full page load fetches every chunk again; on a busy machine that takes longer than the default wait.
 const expect = baseExpect.configure({ timeout: 30_000 });
 
-test("a customer adds *.<apex>, proves the apex by TXT, and serves a tunnel on it", async ({
-  browser,
-}) => {
+test("a customer adds *.<apex>, proves the apex by TXT, and serves a tunnel on it", async ({ browser }) => {
   test.setTimeout(240_000);
   const admin = await adminToken();
   const nodeName = uniqueName("e2e-wild-");
