@@ -62,27 +62,39 @@ function vitestSuite(name, workspace, env, args = []) {
 }
 
 /**
- * A suite that mostly waits (the real-frp suite sits out frpc's heartbeats), or a short one beside
- * a suite that mostly waits, runs beside the others: its output goes to a file, printed when it ends.
+ * A command run beside the others (see below for which and why): its output goes to a file,
+ * printed when it ends. Resolves to its exit status.
  */
-function vitestInBackground(name, workspace, args) {
-  const out = path.join(tmp, `${name}.json`);
+function inBackground(name, cmd, args, opts = {}) {
   const log = path.join(tmp, `${name}.log`);
-  console.log(`\n▶ (in the background, log ${log}) npx vitest run ${args.join(" ")}`);
+  console.log(`\n▶ (in the background, log ${log}) ${cmd} ${args.join(" ")}`);
   const fd = fs.openSync(log, "w");
-  const child = spawn("npx", ["vitest", "run", ...args], {
-    cwd: path.join(root, workspace),
+  const child = spawn(cmd, args, {
+    cwd: root,
     stdio: ["ignore", fd, fd],
-    env: { ...process.env, VITEST_JSON: out },
+    ...opts,
+    env: { ...process.env, ...opts.env },
   });
   return new Promise((resolve) =>
     child.on("close", (status) => {
       fs.closeSync(fd);
       console.log(`\n▶ ${name} (ran in the background):\n${fs.readFileSync(log, "utf8")}`);
-      countVitest(name, out, status);
-      resolve();
+      resolve(status);
     }),
   );
+}
+
+/**
+ * A suite that mostly waits (the real-frp suite sits out frpc's heartbeats), or one beside a suite
+ * that mostly waits, runs beside the others.
+ */
+async function vitestInBackground(name, workspace, args, env = {}) {
+  const out = path.join(tmp, `${name}.json`);
+  const status = await inBackground(name, "npx", ["vitest", "run", ...args], {
+    cwd: path.join(root, workspace),
+    env: { ...env, VITEST_JSON: out },
+  });
+  countVitest(name, out, status);
 }
 
 function countVitest(name, out, status) {
@@ -142,12 +154,21 @@ const agent = want("agent") ? vitestInBackground("agent", "apps/agent", []) : Pr
 const beside = want("sqlite") || want("postgres") ? ["--maxWorkers=1"] : [];
 const webUnit = want("web") ? vitestInBackground("web-unit", "apps/web", beside) : Promise.resolve();
 const sim = want("sim") ? vitestInBackground("frps-sim", "tools/frps-sim", beside) : Promise.resolve();
-if (want("sqlite")) vitestSuite("server-sqlite", "apps/server", { TEST_DB: "sqlite" });
+// The two API passes side by side: the PostgreSQL one waits on the database server much of its
+// time, which the SQLite one fills (docs/performance.md, "Test time": 20 files of each, 227 s one
+// after the other, 183 s side by side). The web app's build (about 25 s of CPU) runs beside them
+// too rather than between them and the browser suite.
+const sqlite = want("sqlite")
+  ? vitestInBackground("server-sqlite", "apps/server", [], { TEST_DB: "sqlite" })
+  : Promise.resolve();
+const webBuild = want("e2e")
+  ? inBackground("web-build", "npm", ["run", "build", "-w", "@burrow/web"])
+  : Promise.resolve(0);
 if (want("postgres")) vitestSuite("server-postgres", "apps/server", { TEST_DB: "postgres" });
 // Finished before the browser suite starts (see above).
-await Promise.all([webUnit, sim]);
+await Promise.all([sqlite, webUnit, sim]);
 if (want("e2e")) {
-  const build = run("npm", ["run", "build", "-w", "@burrow/web"]);
+  const build = await webBuild;
   // Two runs, each with its own server: the journeys (side by side with E2E_WORKERS), then the
   // site-wide ones alone (e2e/playwright.config.ts). Separate runs so that a failure in the first
   // still runs the second.
@@ -181,6 +202,9 @@ if (skips.length) {
 }
 
 console.log("\nSummary");
+// In a fixed order, whichever finished first.
+const ORDER = ["server-sqlite", "server-postgres", "real-frp", "agent", "web-unit", "frps-sim", "e2e"];
+suites.sort((a, b) => ORDER.indexOf(a.name) - ORDER.indexOf(b.name));
 for (const s of suites) {
   totals.passed += s.passed;
   totals.failed += s.failed;
