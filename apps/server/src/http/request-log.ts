@@ -3,9 +3,24 @@ import type { Logger } from "pino";
 
 /** The frps plugin's address carries the node's secret: logged as `/api/frp/plugin/<id>/***`. */
 const PLUGIN_SECRET = /^(\/api\/frp\/plugin\/[^/?]*\/)[^/?]*/;
-/** An installer's address carries the customer's launch token: logged with *** in its place. */
-const LAUNCH_TOKEN = /^(\/launch\/)[^/?]*/;
-export const loggedUrl = (url: string): string => url.replace(PLUGIN_SECRET, "$1***").replace(LAUNCH_TOKEN, "$1***");
+/**
+ * An installer's address carries the customer's launch token: logged with *** in its place, wherever
+ * `/launch/` stands in the path and however it is spelt (`//launch/`, `/./launch/`, `/%6caunch/`,
+ * absolute form, a proxy's path prefix: review R1 F5), so such a URL is logged decoded.
+ */
+const LAUNCH_TOKEN = /(\/launch\/)[^/?#]*/gi;
+function decoded(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
+}
+export const loggedUrl = (url: string): string => {
+  const plain = url.replace(PLUGIN_SECRET, "$1***");
+  const d = decoded(plain);
+  return /\/launch\//i.test(d) ? d.replace(LAUNCH_TOKEN, "$1***") : plain;
+};
 
 /**
  * One line per request, when it is answered (Fastify's default is two: received, completed):

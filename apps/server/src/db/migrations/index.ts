@@ -54,6 +54,7 @@ import * as tunnelSecretKey from "./2026-11-28T16-20_tunnel_secret_key";
 import * as tunnelPortRange from "./2026-11-28T16-30_tunnel_port_range";
 import * as downloadMirror from "./2026-11-28T20-11_download_mirror";
 import * as launchTokens from "./2026-11-28T20-17_launch_tokens";
+import * as launchTokenFrpBinding from "./2026-11-28T20-40_launch_token_frp_binding";
 
 /** Every migration, by sortable name. Add new ones here; never edit or reorder existing ones. */
 export const migrations: Record<string, Migration> = {
@@ -112,4 +113,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T16-10_tunnel_moved_hold": tunnelMovedHold,
   "2026-11-28T20-11_download_mirror": downloadMirror,
   "2026-11-28T20-17_launch_tokens": launchTokens,
+  "2026-11-28T20-40_launch_token_frp_binding": launchTokenFrpBinding,
 };

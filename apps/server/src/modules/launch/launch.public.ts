@@ -4,15 +4,16 @@ import type { FileDownload } from "../../shared/download";
 import { AppError, invalid, notFound, rateLimited } from "../../shared/errors";
 import { clientKey } from "../../shared/rate-limit";
 import { mirroredFrpc, userDownloads } from "../downloads/downloads.service";
-import { findNode } from "../nodes/nodes.repository";
 import { tunnelConfig } from "../tunnels/frpc-config";
 import { findUserAccess } from "../users/users.repository";
-import { launchTokenHash, launchTokenOwner, NO_PUBLIC_URL } from "./launch.service";
+import { launchBase, launchTokenHash, launchTokenOwner, usableNode } from "./launch.service";
 import { installScript, type LaunchTarget, startScript } from "./posix-scripts";
 import { installPs1 } from "./windows-script";
 
 /** The message a start wrapper prints and stops with once its token is gone. */
 export const TOKEN_GONE = "启动令牌已失效（已在控制台更换或撤销），请在控制台复制新的安装命令重新安装";
+/** …and once an frp token reset retired it (the answer to a leak reaches the installs too). */
+export const TOKEN_RETIRED = "访问密钥已在控制台重置，启动令牌随之失效：请在控制台复制新的安装命令重新安装";
 export const ACCOUNT_BANNED = "账户已被封禁，frpc 不再启动：请登录控制台查看原因或提交申诉";
 
 /** Per address: the installs behind one NAT; an unknown token counts here (guessing is slow). */
@@ -59,8 +60,10 @@ async function frpcSource(ctx: AppContext, query: Record<string, unknown>): Prom
 export async function launchFile(ctx: AppContext, f: LaunchFetch): Promise<FileDownload> {
   const ip = await ctx.limiter.hit(`launch:ip:${clientKey(f.ip)}`, LAUNCH_PER_IP, WINDOW_SEC);
   if (!ip.allowed) throw rateLimited(ip.retryAfterSec);
-  const uid = await launchTokenOwner(ctx, f.token);
-  if (uid === null) throw new AppError(ErrorCode.TokenExpired, 401, TOKEN_GONE);
+  const owner = await launchTokenOwner(ctx, f.token);
+  if (owner === null) throw new AppError(ErrorCode.TokenExpired, 401, TOKEN_GONE);
+  if (owner.retired) throw new AppError(ErrorCode.TokenExpired, 401, TOKEN_RETIRED);
+  const { uid } = owner;
   const hits = await ctx.limiter.hit(`launch:token:${launchTokenHash(f.token)}`, LAUNCH_PER_TOKEN, WINDOW_SEC);
   if (!hits.allowed) throw rateLimited(hits.retryAfterSec);
   if (!/^[1-9]\d{0,8}$/.test(f.nodeId)) throw invalid("node_id", "node_id 无效");
@@ -81,9 +84,8 @@ export async function launchFile(ctx: AppContext, f: LaunchFetch): Promise<FileD
   };
   const build = Object.hasOwn(scripts, f.file) ? scripts[f.file] : undefined;
   if (!build) throw notFound("文件");
-  const base = ctx.config.PUBLIC_URL;
-  if (!base) throw new AppError(ErrorCode.BusinessRefused, 503, NO_PUBLIC_URL);
-  const node = await findNode(ctx.db, nodeId);
-  if (!node) throw notFound("节点");
-  return text(build({ base, token: f.token, nodeId, nodeName: node.name }), f.file);
+  const at = launchBase(ctx);
+  if (at.base === null) throw new AppError(ErrorCode.BusinessRefused, 503, at.missing);
+  const node = await usableNode(ctx, uid, nodeId);
+  return text(build({ base: at.base, token: f.token, nodeId, nodeName: node.name }), f.file);
 }

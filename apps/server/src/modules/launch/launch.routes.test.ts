@@ -3,6 +3,7 @@ import {
   ErrorCode,
   type LaunchCommands,
   type LaunchTokenView,
+  NodeStatus,
   type TunnelConfig,
   UserStatus,
 } from "@burrow/contract";
@@ -11,8 +12,8 @@ import { openDomains } from "../../../test/domain-fixtures";
 import { createTestNode, createTestTunnel, registerWithPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { loggedUrl } from "../../http/request-log";
-import { ACCOUNT_BANNED, LAUNCH_PER_IP, LAUNCH_PER_TOKEN, TOKEN_GONE } from "./launch.public";
-import { launchTokenHash } from "./launch.service";
+import { ACCOUNT_BANNED, LAUNCH_PER_IP, LAUNCH_PER_TOKEN, TOKEN_GONE, TOKEN_RETIRED } from "./launch.public";
+import { launchTokenHash, PUBLIC_URL_NOT_HTTPS } from "./launch.service";
 
 const PUBLIC_URL = "https://console.example.com/burrow";
 let t: TestApp;
@@ -179,6 +180,51 @@ describe("/launch/<token>/<node>/…", () => {
     expect((await fetchFile(`/launch/${a.launch}/${node.node_id}/passwd`)).status).toBe(404);
   });
 
+  it("an frp token reset retires the launch token (review R1 F2): 401 saying why, and the next card issues a new one", async () => {
+    const c = await customerWithTunnel();
+    expect((await fetchFile(`/launch/${c.launch}/${node.node_id}/frpc.toml`)).status).toBe(200);
+    const reset = await t.api<{ frp_token: string }>("POST", "/user/frpToken", { token: c.token });
+    expect(reset.body.code).toBe("SUCCESS");
+    const old = await fetchFile(`/launch/${c.launch}/${node.node_id}/frpc.toml`);
+    expect(old).toMatchObject({ status: 401, text: `${TOKEN_RETIRED}\n` });
+    expect((await fetchFile(`/launch/${c.launch}/${node.node_id}/install.sh`)).status).toBe(401);
+    // the personal centre shows none until a card issues the next one, bound to the new frp token
+    const shown = await t.api<LaunchTokenView>("GET", "/user/launch", { token: c.token });
+    expect(shown.body.data).toEqual({ token: null, created_at: null });
+    const next = tokenOf((await commands(c.token)).data);
+    expect(next).not.toBe(c.launch);
+    const cfg = await fetchFile(`/launch/${next}/${node.node_id}/frpc.toml`);
+    expect(cfg.status).toBe(200);
+    expect(cfg.text).toContain(reset.body.data.frp_token);
+  });
+
+  it("a node the customer may not use (off the shelf, above the plan's level): 404 for the card and every script, its name never shown (R1 F6)", async () => {
+    const c = await customerWithTunnel();
+    const shelved = await createTestNode(t, { name: `下架节点-${Date.now()}` });
+    await t.db
+      .updateTable("nodes")
+      .set({ status: NodeStatus.OffShelf })
+      .where("node_id", "=", shelved.node_id)
+      .execute();
+    const top = await t.db
+      .selectFrom("plan_levels")
+      .select(["id", "level"])
+      .orderBy("level", "desc")
+      .executeTakeFirstOrThrow();
+    const high = await createTestNode(t, { name: `高级节点-${Date.now()}`, level_id: top.id });
+    // the seed's levels are 1-3; the customer's plan is level 1
+    expect(top.level).toBeGreaterThan(1);
+    for (const n of [shelved, high]) {
+      const card = await commands(c.token, n.node_id);
+      expect(card.code, n.name).toBe(ErrorCode.NotFound);
+      for (const file of ["install.sh", "start.sh", "install.ps1"]) {
+        const r = await fetchFile(`/launch/${c.launch}/${n.node_id}/${file}`);
+        expect(r.status, `${n.name} ${file}`).toBe(404);
+        expect(r.text).not.toContain(n.name);
+      }
+    }
+  });
+
   it("frpc: the newest build for the platform as '<sha256> <url>'; unknown platform 400, none 404", async () => {
     const c = await customerWithTunnel();
     const admin = await t.adminToken();
@@ -213,6 +259,17 @@ describe("/launch/<token>/<node>/…", () => {
     expect(guesses.filter((r) => r.status === 429)).toHaveLength(3);
     expect(loggedUrl(path)).toBe(`/launch/***/${node.node_id}/frpc.toml`);
     expect(loggedUrl(path)).not.toContain(c.launch);
+    // however the path is spelt, the token is not logged (R1 F5)
+    for (const spelt of [
+      `//launch/${c.launch}/1/install.sh`,
+      `/./launch/${c.launch}/1/install.sh`,
+      `/%6caunch/${c.launch}/1/install.sh`,
+      `/LAUNCH/${c.launch}/1/install.sh`,
+      `http://console.example.com/launch/${c.launch}/1/install.sh`,
+      `/burrow/launch/${c.launch}/1/install.sh`,
+      `/launch/${c.launch.slice(0, 10)}%${c.launch.slice(10)}/1/x`,
+    ])
+      expect(loggedUrl(spelt), spelt).not.toContain(c.launch.slice(0, 12));
   });
 });
 
@@ -235,6 +292,26 @@ describe("installers", () => {
       expect(s.body).toContain("PUBLIC_URL");
     } finally {
       await bare.close();
+    }
+  });
+
+  it("a plain-http PUBLIC_URL (not loopback): no command to pipe into a root shell, the scripts 503 saying why (R1 F4)", async () => {
+    const plain = await createTestApp({ PUBLIC_URL: "http://console.example.com" });
+    try {
+      openDomains(plain);
+      const n = await createTestNode(plain);
+      const u = await registerWithPlan(plain);
+      const r = await plain.api<LaunchCommands>("GET", "/user/launch/commands", {
+        token: u.token,
+        query: { node_id: n.node_id },
+      });
+      expect(r.body.data).toMatchObject({ commands: null, missing: PUBLIC_URL_NOT_HTTPS });
+      const tok = (await plain.api<LaunchTokenView>("POST", "/user/launch", { token: u.token })).body.data.token;
+      const s = await plain.app.inject({ method: "GET", url: `/launch/${tok}/${n.node_id}/install.sh` });
+      expect(s.statusCode).toBe(503);
+      expect(s.body).toContain("https");
+    } finally {
+      await plain.close();
     }
   });
 

@@ -5,6 +5,8 @@ export interface LaunchTokenTable {
   token: string;
   /** hex SHA-256 of `token`: the public routes find the row by it */
   token_hash: string;
+  /** hex SHA-256 of the frp token it was issued under: a reset frp token retires it (migration 2026-11-28T20-40) */
+  frp_token_hash: string;
   created_at: string;
 }
 

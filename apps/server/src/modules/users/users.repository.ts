@@ -34,6 +34,10 @@ export async function userFilter(
 export const findUserAccess = (db: Kysely<DB>, uid: number): Promise<{ role: number; status: number } | undefined> =>
   db.selectFrom("users").select(["role", "status"]).where("uid", "=", uid).executeTakeFirst();
 
+/** The customer's frp access token (the launch module binds its token to it), or undefined. */
+export const frpTokenOf = async (db: Kysely<DB>, uid: number): Promise<string | undefined> =>
+  (await db.selectFrom("users").select("frp_token").where("uid", "=", uid).executeTakeFirst())?.frp_token;
+
 /** The active Managers' uids: who receives operator notices (notices module). */
 export const activeManagerUids = async (db: Kysely<DB>): Promise<number[]> =>
   (

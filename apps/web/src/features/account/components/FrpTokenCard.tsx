@@ -3,6 +3,7 @@ import { RiEyeLine, RiEyeOffLine, RiFileCopyLine, RiRefreshLine } from "@remixic
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Popconfirm, Space, Typography } from "antd";
 import { useState } from "react";
+import { launchKeys } from "@/features/launch/launch.api";
 import { copyText } from "@/lib/clipboard";
 import { feedback } from "@/lib/feedback";
 import { maskSecret } from "@/lib/format";
@@ -16,6 +17,8 @@ export function FrpTokenCard({ token }: { token: string }) {
     mutationFn: resetFrpToken,
     onSuccess: ({ frp_token }) => {
       queryClient.setQueryData(accountKeys.info(), (old: UserInfo | undefined) => (old ? { ...old, frp_token } : old));
+      // the launch token was bound to the old frp token: the server retired it
+      void queryClient.invalidateQueries({ queryKey: launchKeys.all });
       setVisible(true);
       feedback.success("访问密钥已重置，请更新 frpc 配置");
     },
@@ -46,7 +49,7 @@ export function FrpTokenCard({ token }: { token: string }) {
         </Button>
         <Popconfirm
           title="重置访问密钥？"
-          description="重置后，使用旧密钥的 frpc 将无法连接。"
+          description="重置后，使用旧密钥的 frpc 将无法连接；一键启动的启动令牌随之失效，需重新复制安装命令。"
           okText="重置"
           cancelText="取消"
           okButtonProps={{ danger: true }}
