@@ -182,6 +182,23 @@ describe("frp mirror", () => {
     expect((await rowsOf("linux", "amd64"))[0]?.checksum).toBe(good);
   }, 600_000);
 
+  it("mirrors each pinned version (v0.52.3, v0.61.2: no noweb tag) into a frpc that says its version, listed newest first", async () => {
+    for (const v of ["0.52.3", "0.61.2"]) {
+      const done = await mirrorFrp(t.ctx, { version: v, platforms: ["linux/amd64"] });
+      const file = path.resolve(t.ctx.config.DATA_DIR, "mirror", "frp", v, `frpc_${v}_linux_amd64`);
+      expect(done[0]?.sha256).toBe(await sha256(file));
+      expect((await promisify(execFile)(file, ["-v"])).stdout.trim()).toBe(v);
+    }
+    const u = await t.register();
+    const listed = (await t.api<DownloadRow[]>("GET", "/user/download", { token: u.token })).body.data;
+    expect(listed.filter((d) => d.os === "linux" && d.arch === "amd64" && d.mirrored).map((d) => d.version)).toEqual([
+      V,
+      "0.61.2",
+      "0.52.3",
+    ]);
+    expect((await mirroredFrpc(t.ctx, "linux", "amd64"))?.version).toBe(V);
+  }, 600_000);
+
   it("names what it knows when asked for an unknown version or platform, and says when go is missing", async () => {
     const err = (p: Promise<unknown>) =>
       p.then(
