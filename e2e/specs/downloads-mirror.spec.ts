@@ -82,4 +82,10 @@ test("the operator mirrors frpc; the admin page marks it and a customer download
   expect(download.suggestedFilename()).toBe(FILE);
   const saved = await download.path();
   expect(sha256(readFileSync(saved))).toBe(onDisk);
+
+  // On a phone the card and its 64-character hash wrap instead of widening the page.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(suggested).toContainText(onDisk);
+  await shot(page, "customer-390");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
