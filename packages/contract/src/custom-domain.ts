@@ -64,6 +64,13 @@ export const WILDCARD_PREFIX = "*.";
 export const isWildcard = (domain: string): boolean => domain.startsWith(WILDCARD_PREFIX);
 /** The name a wildcard stands under (`*.a.com` → `a.com`); a plain name is its own apex. */
 export const domainApex = (domain: string): string => (isWildcard(domain) ? domain.slice(2) : domain);
+/**
+ * A domain as a file or directory name (frpc's certs/<name>/, a download's name): `*` is not
+ * allowed in Windows file names, so `*.a.com` is written `_wildcard.a.com` (no host name has "_").
+ */
+export const fileSafeDomain = (domain: string): string =>
+  isWildcard(domain) ? `_wildcard.${domainApex(domain)}` : domain;
+
 /** The wildcard that covers a plain name (`x.a.com` → `*.a.com`), null when its parent is a public suffix. */
 export function coveringWildcard(domain: string): string | null {
   if (isWildcard(domain)) return null;

@@ -1,4 +1,4 @@
-import { SslFileNames, type SslFilePart } from "@burrow/contract";
+import { fileSafeDomain, SslFileNames, type SslFilePart } from "@burrow/contract";
 import type { AppContext } from "../../context";
 import type { FileDownload } from "../../shared/download";
 import { refused } from "../../shared/errors";
@@ -25,7 +25,7 @@ export async function certificateDownload(
   if (part === "chain" && !row.chain_pem) throw refused("这张证书没有中间证书（证书链为空）");
   return {
     body: await certificateFile(ctx, row, part),
-    name: `${row.domain}-${SslFileNames[part]}`,
+    name: `${fileSafeDomain(row.domain)}-${SslFileNames[part]}`,
     type: "application/x-pem-file; charset=utf-8",
   };
 }

@@ -1,4 +1,4 @@
-import type { SslStep } from "@burrow/contract";
+import { coveringWildcard, type SslStep } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import { notFound } from "../../shared/errors";
@@ -47,13 +47,15 @@ export async function certificateForDomains(
   now = new Date(),
 ): Promise<{ domain: string; not_after: string } | undefined> {
   if (!domains.length) return undefined;
+  // A name one label under a wildcard is served by the wildcard's certificate when it has none of its own.
+  const wildcards = domains.map(coveringWildcard).filter((w): w is string => w !== null);
   const rows = await db
     .selectFrom("ssl_certificates")
     .select(["domain", "not_after"])
     .where("uid", "=", uid)
-    .where("domain", "in", domains)
+    .where("domain", "in", [...domains, ...wildcards])
     .where("not_after", ">", now.toISOString())
     .execute();
-  const found = domains.map((d) => rows.find((r) => r.domain === d)).find(Boolean);
-  return found;
+  const of = (name: string | null) => rows.find((r) => r.domain === name);
+  return domains.map((d) => of(d) ?? of(coveringWildcard(d))).find(Boolean);
 }

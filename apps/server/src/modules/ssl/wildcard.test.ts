@@ -1,7 +1,8 @@
-import type { DomainVerifyResult, DomainView, SslCertView, SslOrderView } from "@burrow/contract";
+import type { DomainVerifyResult, DomainView, SslCertView, SslOrderView, TunnelConfig } from "@burrow/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeChain } from "../../../test/certs";
 import type { TestDnsServer } from "../../../test/dns-server";
+import { createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import type { TestApp } from "../../../test/harness";
 import { sslSuite } from "../../../test/ssl-fixtures";
 import { advanceDueIssues } from "./acme-steps";
@@ -91,5 +92,30 @@ describe("wildcard certificates", () => {
     expect(done.step).toBe("issued");
     const cert = (await overview(u.token)).certificates[0];
     expect(cert).toMatchObject({ domain: u.domain, source: "acme", names: [u.domain] });
+  });
+
+  it("serves https tunnels on the wildcard and on a name under it with the wildcard's certificate, in a file-safe folder", async () => {
+    const u = await customerWithWildcard();
+    await setPlan(t, u.uid, { tunnel_peer_port_limit: 2 });
+    const chain = await makeChain([u.domain]);
+    await t.api("POST", "/user/ssl", {
+      token: u.token,
+      body: { domain: u.domain, certificate: chain.leaf.pem, private_key: chain.leaf.keyPem },
+    });
+    const tun = await createTestTunnel(t, u.token, {
+      node_id: suite.get().nodeId,
+      protocol: "https",
+      local_port: 8443,
+      custom_domains: [`www.${u.apex}`],
+    });
+    const toml = (
+      await t.api<TunnelConfig>("GET", "/user/tun/config", { token: u.token, query: { tun_id: tun.tun_id } })
+    ).body.data.toml;
+    // `*` cannot be in a Windows file name.
+    expect(toml).toContain(`crtPath = "./certs/_wildcard.${u.apex}/fullchain.pem"`);
+    expect(toml).toContain(`keyPath = "./certs/_wildcard.${u.apex}/privkey.pem"`);
+    const cert = (await overview(u.token)).certificates[0];
+    const file = await suite.download(u.token, cert.id, "fullchain");
+    expect(file.headers["content-disposition"]).toBe(`attachment; filename="_wildcard.${u.apex}-fullchain.pem"`);
   });
 });

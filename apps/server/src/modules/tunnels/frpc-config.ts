@@ -1,4 +1,5 @@
 import {
+  fileSafeDomain,
   frpFallbackProxyLocalName,
   frpProxyLocalName,
   frpUserName,
@@ -39,8 +40,8 @@ function httpsPluginLines(t: TunnelRow, domain: string): string[] {
     "[proxies.plugin]",
     ...tomlLine("type", "https2http"),
     ...tomlLine("localAddr", `${t.local_ip}:${t.local_port}`),
-    ...tomlLine("crtPath", `./certs/${domain}/fullchain.pem`),
-    ...tomlLine("keyPath", `./certs/${domain}/privkey.pem`),
+    ...tomlLine("crtPath", `./certs/${fileSafeDomain(domain)}/fullchain.pem`),
+    ...tomlLine("keyPath", `./certs/${fileSafeDomain(domain)}/privkey.pem`),
   ];
 }
 

@@ -40,8 +40,9 @@ export function FrpcCertHelp() {
       <Typography.Paragraph>
         配置中的证书路径是相对路径 <Typography.Text code>./certs/&lt;域名&gt;/fullchain.pem</Typography.Text> 和{" "}
         <Typography.Text code>./certs/&lt;域名&gt;/privkey.pem</Typography.Text>
-        ：下载“完整证书链”和“私钥”，按下面的位置放在 frpc 所在目录，并在该目录中启动
-        frpc。证书续期后请重新下载并替换这两个文件，再重启 frpc。私钥只能由你本人下载，请妥善保管。
+        ：下载“完整证书链”和“私钥”，按下面的位置放在 frpc 所在目录，并在该目录中启动 frpc。泛域名 *.example.com
+        的目录名为 _wildcard.example.com（Windows 的文件名不能含 *）。证书续期后请重新下载并替换这两个文件，再重启
+        frpc。私钥只能由你本人下载，请妥善保管。
       </Typography.Paragraph>
       <Tabs
         items={LAYOUTS.map((l) => ({
