@@ -35,6 +35,9 @@ test("私密隧道: a customer creates an stcp tunnel, sees its secret and copie
   const { secret_key } = await call(TunnelsApi.getUserTunTunid, { token: user.token, params: { tunid: tunId } });
   expect(secret_key).toBeTruthy();
   await expect(card).toContainText(secret_key!);
+  // 外网检测 has nothing to check on a tunnel that opens no port on the node: not offered
+  await expect(page.locator(".ant-card-head-title", { hasText: "连接诊断" })).toBeVisible();
+  await expect(page.locator(".ant-card-head-title", { hasText: "外网检测" })).toHaveCount(0);
   const file = `frpc_visitor_t${tunId}.toml`;
   await card.getByRole("button", { name: `复制 ${file}` }).click();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
