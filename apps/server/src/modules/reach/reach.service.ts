@@ -1,6 +1,8 @@
 import {
+  domainApex,
   formatPorts,
   isSecretProtocol,
+  isWildcard,
   REACH_LIMIT,
   REACH_WINDOW_MS,
   type ReachConnect,
@@ -92,6 +94,14 @@ export async function checkReach(ctx: AppContext, uid: number, tunId: number): P
 
 type Found = Pick<ReachReport, "verdict" | "summary" | "problems" | "node" | "dns" | "connect" | "http">;
 
+/**
+ * The label 外网检测 asks for under a wildcard tunnel's `*.<apex>` (no query or Host can be the
+ * literal `*`): the wildcard DNS record answers it and frps routes it to the wildcard's proxy, unless
+ * someone holds that exact name (docs/domains.md).
+ */
+export const WILDCARD_PROBE_LABEL = "burrow-check";
+const probeName = (name: string): string => (isWildcard(name) ? `${WILDCARD_PROBE_LABEL}.${domainApex(name)}` : name);
+
 async function probe(resolver: ReachResolver, t: TunnelJoinedRow): Promise<Found> {
   const node = { host: t.node_host, addresses: [] as string[] };
   const base = { node, dns: [], connect: null, http: [] };
@@ -109,16 +119,17 @@ async function probe(resolver: ReachResolver, t: TunnelJoinedRow): Promise<Found
     return { ...base, ...say("unreachable", `${why}，外网无法访问`) };
   }
 
-  const names = web
+  const held = web
     ? tunnelDomains({ custom_domains: JSON.parse(t.custom_domains), subdomain: t.subdomain }, t.node_subdomain_host)
     : [];
+  const names = held.map(probeName);
   const customs = new Set(JSON.parse(t.custom_domains) as string[]);
   const target = { host: t.node_host, subdomain_host: t.node_subdomain_host };
   const udp = t.protocol === "udp";
   const [dns, tcp, pages] = await Promise.all([
     Promise.all(
-      names.map((n) =>
-        checkName(resolver, n, resolved.addresses, customs.has(n) ? targetRecord(n, target) : null, DNS_MS),
+      held.map((n, i) =>
+        checkName(resolver, names[i], resolved.addresses, customs.has(n) ? targetRecord(n, target) : null, DNS_MS),
       ),
     ),
     // UDP has nothing to connect to: frps answers nothing a prober could tell from silence.

@@ -58,7 +58,7 @@ async function listen(server: net.Server, host = "127.0.0.1", port = 0): Promise
 const vhost = (req: http.IncomingMessage, res: http.ServerResponse) => {
   const host = String(req.headers.host).split(":")[0];
   vhostHosts.push(host);
-  if (["shop", "inner", "tls", "elsewhere"].some((n) => host === `${n}.example.com`)) {
+  if (["shop", "inner", "tls", "elsewhere", "burrow-check.wild"].some((n) => host === `${n}.example.com`)) {
     res.writeHead(200, { "content-type": "text/html" }).end("<title>店铺 &amp; 首页</title>");
   } else res.writeHead(404, { "content-type": "text/html" }).end(FRP_404);
 };
@@ -248,6 +248,32 @@ describe("外网检测 of an http(s) tunnel", () => {
       cert: null,
     });
     expect(d.summary).toContain("店铺 & 首页");
+  });
+
+  it("a wildcard tunnel: a concrete name under it is resolved and requested (never the literal *), the fix is the wildcard's record", async () => {
+    const { c, tun } = await customerWith({ protocol: "http", custom_domains: ["*.wild.example.com"] });
+    vhostHosts.length = 0;
+    records.delete("burrow-check.wild.example.com");
+    const missing = (await reach(c.token, tun.tun_id)).body.data;
+    expect(missing.verdict).toBe("dns_wrong");
+    expect(missing.dns[0]).toMatchObject({
+      name: "burrow-check.wild.example.com",
+      ok: false,
+      fix: { type: "CNAME", host: "*.wild.example.com", value: "frp.example.net" },
+    });
+    expect(missing.dns[0].problem).toContain("CNAME 记录 *.wild.example.com → frp.example.net");
+    // the wildcard record answers the probe name: up, through the node with that name as Host
+    records.set("burrow-check.wild.example.com", ["127.0.0.1"]);
+    const d = (await reach(c.token, tun.tun_id)).body.data;
+    expect(d.verdict).toBe("ok");
+    expect(d.dns.map((x) => [x.name, x.ok])).toEqual([["burrow-check.wild.example.com", true]]);
+    expect(d.http[0]).toMatchObject({
+      url: `http://burrow-check.wild.example.com:${nodeFields.vhost_http_port}/`,
+      status: 200,
+      title: "店铺 & 首页",
+    });
+    expect(vhostHosts).toEqual(["burrow-check.wild.example.com", "burrow-check.wild.example.com"]);
+    expect(vhostHosts.some((h) => h.includes("*"))).toBe(false);
   });
 
   it("a name resolving to a private address is reported with the record to fix, never contacted", async () => {
