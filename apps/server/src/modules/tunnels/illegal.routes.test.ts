@@ -161,4 +161,37 @@ describe("illegal tunnels (/super/tun/illegal)", () => {
     }
     expect(limited).toBeGreaterThan(0);
   });
+
+  it("a report naming a host under a wildcard tunnel finds the tunnel frps routes it to: the exact name first, then the closest wildcard up", async () => {
+    const [wild, exact, deep] = await Promise.all([customer(), customer(), customer()]);
+    const own = await createTestNode(t, {}, admin);
+    const web = (c: { token: string }, domain: string) =>
+      createTestTunnel(t, c.token, { node_id: own.node_id, protocol: "http", custom_domains: [domain] });
+    const wildTun = await web(wild, "*.abuse-wild.example.com");
+    const exactTun = await web(exact, "shop.abuse-wild.example.com");
+    const deepTun = await web(deep, "*.deep.abuse-wild.example.com");
+    const report = (target: string) =>
+      t.api("POST", "/public/abuse", { body: { target, reason: "钓鱼页面" }, ip: "192.0.2.78" });
+    const flagged = async (uid: number) =>
+      (
+        await t.api<Paged<IllegalFlagRow>>("GET", "/super/tun/illegal", {
+          token: admin,
+          query: { source: "report", uid },
+        })
+      ).body.data.list.map((f) => f.tun_id);
+    for (const target of [
+      "https://shop.abuse-wild.example.com/login", // the exact name: its owner
+      "https://other.abuse-wild.example.com/", // one label under: the wildcard
+      "a.b.abuse-wild.example.com", // deeper: frps walks up to the wildcard too
+      "x.deep.abuse-wild.example.com", // the closer wildcard wins
+    ])
+      expect((await report(target)).body.code).toBe("SUCCESS");
+    expect(await flagged(exact.uid)).toEqual([exactTun.tun_id]);
+    expect(await flagged(wild.uid)).toEqual([wildTun.tun_id]);
+    expect(await flagged(deep.uid)).toEqual([deepTun.tun_id]);
+    // the apex is no name under its wildcard
+    const apex = await report("abuse-wild.example.com");
+    expect(apex.body.code).toBe(10000);
+    expect(apex.body.msg).toContain("target");
+  });
 });

@@ -201,21 +201,35 @@ function parseTarget(target: string): { host: string; port: number | null } {
 }
 
 /**
- * A public abuse report: finds the live tunnel behind an address (a domain a tunnel holds, or a
- * node host with a remote port) and flags it for review. Limited per IP; one pending report
+ * The names frps's vhost router tries for a Host, in its order: the exact name, then the wildcard
+ * one label up, walking up (`a.b.x.com` → `*.b.x.com`, `*.x.com`). Burrow allows no `*.com` or `*`.
+ */
+export function vhostRoute(host: string): string[] {
+  const out = [host];
+  const labels = host.split(".");
+  for (let i = 1; i < labels.length - 1; i++) out.push(`*.${labels.slice(i).join(".")}`);
+  return out;
+}
+
+/**
+ * A public abuse report: finds the live tunnel behind an address (a domain a tunnel holds, or
+ * the wildcard frps routes it to: vhostRoute; or a node host with a remote port) and flags it for review. Limited per IP; one pending report
  * per tunnel is enough for operators to look at it.
  */
 export async function reportAbuse(ctx: AppContext, ip: string, body: AbuseReportBody): Promise<null> {
   const hit = await ctx.limiter.hit(`abuse:${clientKey(ip)}`, 10, 3600);
   if (!hit.allowed) throw rateLimited(hit.retryAfterSec);
   const { host, port } = parseTarget(body.target);
-  const byDomain = await ctx.db
-    .selectFrom("tunnel_domains")
-    .innerJoin("tunnels", "tunnels.tun_id", "tunnel_domains.tun_id")
-    .select(["tunnels.tun_id", "tunnels.uid", "tunnels.node_id"])
-    .where("tunnel_domains.domain", "=", host)
-    .where("tunnels.status", "<>", TunnelStatus.Deleted)
-    .executeTakeFirst();
+  const names = vhostRoute(host);
+  const byDomain = (
+    await ctx.db
+      .selectFrom("tunnel_domains")
+      .innerJoin("tunnels", "tunnels.tun_id", "tunnel_domains.tun_id")
+      .select(["tunnels.tun_id", "tunnels.uid", "tunnels.node_id", "tunnel_domains.domain"])
+      .where("tunnel_domains.domain", "in", names)
+      .where("tunnels.status", "<>", TunnelStatus.Deleted)
+      .execute()
+  ).sort((a, b) => names.indexOf(a.domain) - names.indexOf(b.domain))[0];
   const tunnel =
     byDomain ??
     (port
