@@ -1013,7 +1013,7 @@ export function realFrpSuite(version: string) {
         poll,
       }));
 
-    it("一键启动: the Linux installer's wrapper downloads and verifies frpc, fetches the config by token, carries bytes; a new tunnel after a restart; a rotated token or a wrong checksum stops it", () =>
+    it("一键启动: the Linux installer's wrapper downloads and verifies frpc, fetches the config by token, carries bytes; a new tunnel after a restart; a rotated token stops it; a wrong checksum never runs the download (the verified cached frpc runs, else exit 2)", () =>
       launchCase({
         frpc: bins.frpc,
         dir,

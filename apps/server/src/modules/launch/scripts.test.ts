@@ -24,51 +24,88 @@ const dashOk = (script: string) => spawnSync("dash", ["-n"], { input: script }).
 
 /**
  * The wrapper against a fake console: curl is a script answering from `answers` (URL → status and
- * file), so the archive, caching and fallback paths run without a network.
+ * file; "*" answers anything else), so the archive, caching and fallback paths run without a
+ * network. It reads the URL and output from the `-K` config file as curl does, and records its
+ * argv (`argv()`) and the config file's mode, to show the token never reaches a process list.
  */
 function fakeConsole(tag: string, answers: Record<string, [number, string]>) {
   const home = path.join(dir, tag);
   const bin = path.join(home, "bin");
   fs.mkdirSync(bin, { recursive: true });
   const table = Object.entries(answers)
-    .map(([url, [code, file]]) => `  ${shq(url)}) CODE=${code}; SRC=${shq(file)} ;;`)
+    .map(([url, [code, file]]) => `  ${url === "*" ? "*" : shq(url)}) CODE=${code}; SRC=${shq(file)} ;;`)
     .join("\n");
+  const log = (f: string) => shq(path.join(home, f));
   fs.writeFileSync(
     path.join(bin, "curl"),
-    `#!/bin/sh\nOUT=; for a; do [ "$P" = -o ] && OUT="$a"; P="$a"; done; URL="$a"\nprintf '%s\\n' "$URL" >> ${shq(`${home}/asked`)}\ncase "$URL" in\n${table}\n  *) exit 7 ;;\nesac\ncp "$SRC" "$OUT"; printf %s "$CODE"\n`,
+    `#!/bin/sh
+printf '%s\\n' "$*" >> ${log("argv")}
+OUT=; CFG=; P=; for a; do [ "$P" = -o ] && OUT="$a"; [ "$P" = -K ] && CFG="$a"; P="$a"; done; URL="$a"
+if [ -n "$CFG" ]; then
+  ls -ln "$CFG" | cut -c1-10 >> ${log("cfgmode")}
+  URL=$(sed -n 's/^url = "\\(.*\\)"$/\\1/p' "$CFG" | sed 's/\\\\\\(.\\)/\\1/g')
+  OUT=$(sed -n 's/^output = "\\(.*\\)"$/\\1/p' "$CFG" | sed 's/\\\\\\(.\\)/\\1/g')
+fi
+printf '%s\\n' "$URL" >> ${log("asked")}
+case "$URL" in
+${table}
+  *) exit 7 ;;
+esac
+cp "$SRC" "$OUT"; printf %s "$CODE"
+`,
     { mode: 0o755 },
   );
+  const script = path.join(home, "start.sh");
   const run = (extra: Record<string, string> = {}) =>
-    spawnSync("dash", [path.join(home, "start.sh")], {
+    spawnSync("dash", [script], {
       env: { PATH: `${bin}:${process.env.PATH}`, BURROW_PREFIX: path.join(home, "root"), ...extra },
       encoding: "utf8",
     });
-  const asked = () => fs.readFileSync(path.join(home, "asked"), "utf8").trim().split("\n");
-  return { home, run, asked };
+  const lines = (f: string) =>
+    fs.existsSync(path.join(home, f)) ? fs.readFileSync(path.join(home, f), "utf8").trim().split("\n") : [];
+  const asked = () => lines("asked");
+  const argv = () => lines("argv");
+  const cfgModes = () => lines("cfgmode");
+  const state = path.join(home, "root/var/lib/burrow");
+  return { home, bin, script, run, asked, argv, cfgModes, state };
+}
+
+/** A fake frpc (it prints its arguments) packed as frp's releases are: its .tar.gz and SHA-256. */
+function fakeRelease(tag: string, says = "fake frpc") {
+  const src = path.join(dir, `rel-${tag}`);
+  fs.mkdirSync(path.join(src, "frp_9.9.9_linux"), { recursive: true });
+  fs.writeFileSync(path.join(src, "frp_9.9.9_linux/frpc"), `#!/bin/sh\necho "${says} $*"\n`, { mode: 0o755 });
+  const tgz = path.join(src, "frp.tar.gz");
+  execFileSync("tar", ["-czf", tgz, "-C", src, "frp_9.9.9_linux"]);
+  const sum = createHash("sha256").update(fs.readFileSync(tgz)).digest("hex");
+  const file = (name: string, body: string) => {
+    fs.writeFileSync(path.join(src, name), body);
+    return path.join(src, name);
+  };
+  return { src, tgz, sum, file };
 }
 
 describe("the start wrapper", () => {
-  it("unpacks a verified .tar.gz, keeps the binary while the checksum holds, falls back to the last config when the console is out of reach", () => {
-    const t = { base: "https://c.example", token: `bl${"B".repeat(32)}`, nodeId: 3 };
-    const api = launchBase(t);
-    const src = path.join(dir, "src");
-    fs.mkdirSync(path.join(src, "frp_9.9.9_linux"), { recursive: true });
-    fs.writeFileSync(path.join(src, "frp_9.9.9_linux/frpc"), '#!/bin/sh\necho "fake frpc $*"\n', { mode: 0o755 });
-    execFileSync("tar", ["-czf", path.join(src, "frp.tar.gz"), "-C", src, "frp_9.9.9_linux"]);
-    const sum = createHash("sha256")
-      .update(fs.readFileSync(path.join(src, "frp.tar.gz")))
-      .digest("hex");
-    fs.writeFileSync(path.join(src, "source"), `${sum} https://files.example/frp.tar.gz\n`);
-    fs.writeFileSync(path.join(src, "toml"), 'serverAddr = "n.example"\n');
-    const frpcUrl = `${api}/frpc?os=linux&arch=${arch()}`;
-    const c = fakeConsole("tgz", {
-      [frpcUrl]: [200, path.join(src, "source")],
-      "https://files.example/frp.tar.gz": [200, path.join(src, "frp.tar.gz")],
-      [`${api}/frpc.toml`]: [200, path.join(src, "toml")],
+  const t = { base: "https://c.example", token: `bl${"B".repeat(32)}`, nodeId: 3 };
+  const api = launchBase(t);
+  const frpcUrl = () => `${api}/frpc?os=linux&arch=${arch()}`;
+  /** A console serving `rel` for the platform and a config; `over` replaces answers. */
+  const consoleOf = (tag: string, rel: ReturnType<typeof fakeRelease>, over: Record<string, [number, string]> = {}) => {
+    const c = fakeConsole(tag, {
+      [frpcUrl()]: [200, rel.file("source", `${rel.sum} https://files.example/frp.tar.gz\n`)],
+      "https://files.example/frp.tar.gz": [200, rel.tgz],
+      [`${api}/frpc.toml`]: [200, rel.file("toml", 'serverAddr = "n.example"\n')],
+      ...over,
     });
-    fs.writeFileSync(path.join(c.home, "start.sh"), startScript(t));
+    fs.writeFileSync(c.script, startScript(t));
+    return c;
+  };
+
+  it("unpacks a verified .tar.gz, keeps the binary while the checksum holds, falls back to the last config when the console is out of reach", () => {
+    const rel = fakeRelease("tgz");
+    const c = consoleOf("tgz", rel);
     const first = c.run();
-    const state = path.join(c.home, "root/var/lib/burrow/node-3");
+    const state = path.join(c.state, "node-3");
     expect(first.stdout.trim()).toBe(`fake frpc -c ${state}/frpc.toml`);
     expect(fs.readFileSync(path.join(state, "frpc.toml"), "utf8")).toBe('serverAddr = "n.example"\n');
     expect(fs.statSync(path.join(state, "frpc.toml")).mode & 0o077).toBe(0);
@@ -78,14 +115,126 @@ describe("the start wrapper", () => {
 
     // console out of reach (curl fails): the last frpc and config, said so
     const away = fakeConsole("away", {});
-    fs.writeFileSync(path.join(away.home, "start.sh"), startScript(t));
+    fs.writeFileSync(away.script, startScript(t));
     fs.cpSync(path.join(c.home, "root"), path.join(away.home, "root"), { recursive: true });
     const offline = away.run();
     expect(offline.stdout).toContain("fake frpc -c");
     expect(offline.stderr).toContain("沿用上次获取的配置");
+    // a cached binary someone changed is not run when the console is away
+    fs.appendFileSync(path.join(away.state, "node-3/frpc"), "echo changed\n");
+    const tampered = away.run();
+    expect(tampered.status).toBe(2);
+    expect(tampered.stdout).toBe("");
     // … and exit 2 (restarted) when it has nothing yet
     fs.rmSync(path.join(away.home, "root"), { recursive: true });
     expect(away.run().status).toBe(2);
+  });
+
+  it("the token never reaches curl's argv: the URLs go in a 0600 config file, removed after; https only on an https console", () => {
+    const rel = fakeRelease("argv");
+    const c = consoleOf("argv", rel);
+    expect(c.run().stdout).toContain("fake frpc -c");
+    expect(c.asked()).toEqual([frpcUrl(), "https://files.example/frp.tar.gz", `${api}/frpc.toml`]);
+    expect(c.argv()).toHaveLength(3);
+    for (const line of c.argv()) {
+      expect(line).not.toContain(t.token);
+      expect(line).toContain("--proto =https --proto-redir =https");
+    }
+    expect(c.cfgModes()).toEqual(["-rw-------", "-rw-------", "-rw-------"]);
+    expect(fs.readdirSync(path.join(c.state, "node-3")).filter((f) => f.includes("cfg"))).toEqual([]);
+    // a console on plain http (loopback): no https-only options
+    const plain = { ...t, base: "http://127.0.0.1:8080" };
+    const h = fakeConsole("plain", { "*": [500, rel.file("oops", "down")] });
+    fs.writeFileSync(h.script, startScript(plain));
+    expect(h.run().status).toBe(2);
+    expect(h.argv()[0]).not.toContain("--proto");
+    expect(h.asked()[0]).toBe(`${launchBase(plain)}/frpc?os=linux&arch=${arch()}`);
+  });
+
+  it("a download that fails or does not match its checksum runs the verified cached frpc with a warning; with nothing cached it exits 2, never 3", () => {
+    const good = fakeRelease("good");
+    const c = consoleOf("fallback", good);
+    expect(c.run().status).toBe(0);
+    // the console now names another build whose checksum is wrong (a stale copy, a mistyped row)
+    const bad = fakeRelease("bad", "bad frpc");
+    const wrong = bad.file("wrong", `${"0".repeat(64)} https://files.example/new.tar.gz\n`);
+    for (const [why, answers] of [
+      ["校验失败", { [frpcUrl()]: [200, wrong], "https://files.example/new.tar.gz": [200, bad.tgz] }],
+      ["下载 frpc 失败（HTTP 404）", { [frpcUrl()]: [200, wrong], "https://files.example/new.tar.gz": [404, wrong] }],
+      ["下载 frpc 失败（HTTP 403）", { [frpcUrl()]: [200, wrong], "https://files.example/new.tar.gz": [403, wrong] }],
+      ["下载 frpc 失败（HTTP 000）", { [frpcUrl()]: [200, wrong] }],
+    ] as [string, Record<string, [number, string]>][]) {
+      const d = consoleOf(`fallback-${why.length}-${Object.keys(answers).length}`, good, answers);
+      fs.cpSync(path.join(c.home, "root"), path.join(d.home, "root"), { recursive: true });
+      const r = d.run();
+      expect(r.status, why).toBe(0);
+      expect(r.stdout.trim(), why).toBe(`fake frpc -c ${path.join(d.state, "node-3")}/frpc.toml`);
+      expect(r.stderr, why).toContain(`警告：`);
+      expect(r.stderr, why).toContain(why);
+      expect(r.stderr, why).toContain("沿用此前校验通过的 frpc");
+      expect(fs.existsSync(path.join(d.state, "node-3/download")), why).toBe(false);
+      // without a cached frpc: exit 2 (retried), nothing run
+      fs.rmSync(path.join(d.home, "root"), { recursive: true });
+      const bare = d.run();
+      expect(bare.status, why).toBe(2);
+      expect(bare.stdout, why).toBe("");
+      expect(fs.existsSync(path.join(d.state, "node-3/frpc")), why).toBe(false);
+    }
+  });
+
+  it("exits 3 only on the console's 401/403, its text printed without control characters; any other answer is retried", () => {
+    const rel = fakeRelease("codes");
+    const body = rel.file("refusal", "启动令牌已失效\u001b[2J\u0007\r\nsecond line\u0000");
+    for (const code of [401, 403]) {
+      const c = consoleOf(`refused-${code}`, rel, { [frpcUrl()]: [code, body] });
+      const r = c.run();
+      expect(r.status, String(code)).toBe(REFUSED_EXIT);
+      expect(r.stderr).toContain("启动令牌已失效[2J\nsecond line");
+      const controls = [...r.stderr]
+        .map((ch) => ch.charCodeAt(0))
+        .filter((n) => (n < 32 && n !== 9 && n !== 10) || n === 127);
+      expect(controls).toEqual([]);
+    }
+    // … also on the config's fetch, after a cached frpc ran before
+    const cfg = consoleOf("refused-toml", rel);
+    expect(cfg.run().status).toBe(0);
+    fs.writeFileSync(cfg.script, startScript(t));
+    const later = fakeConsole("refused-toml2", {
+      [frpcUrl()]: [200, path.join(rel.src, "source")],
+      [`${api}/frpc.toml`]: [401, body],
+    });
+    fs.writeFileSync(later.script, startScript(t));
+    fs.cpSync(path.join(cfg.home, "root"), path.join(later.home, "root"), { recursive: true });
+    expect(later.run().status).toBe(REFUSED_EXIT);
+    for (const code of [400, 404, 429, 500, 503]) {
+      const c = consoleOf(`other-${code}`, rel, { [frpcUrl()]: [code, body] });
+      const r = c.run();
+      expect(r.status, String(code)).toBe(2);
+      expect(r.stderr).toContain(`控制台答复 HTTP ${code}`);
+    }
+  });
+
+  it("a state folder someone else could write is removed and made again before anything in it is run", () => {
+    const rel = fakeRelease("own");
+    const c = consoleOf("own", rel);
+    const node = path.join(c.state, "node-3");
+    fs.mkdirSync(node, { recursive: true });
+    fs.chmodSync(c.state, 0o777);
+    fs.writeFileSync(path.join(node, "planted"), "x");
+    const r = c.run();
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain("删除后重建");
+    expect(fs.existsSync(path.join(node, "planted"))).toBe(false);
+    expect(fs.statSync(c.state).mode & 0o777).toBe(0o755);
+    expect(fs.statSync(node).mode & 0o777).toBe(0o700);
+    // a symlink in its place is not followed
+    const elsewhere = path.join(c.home, "elsewhere");
+    fs.mkdirSync(elsewhere, { mode: 0o700 });
+    fs.rmSync(node, { recursive: true });
+    fs.symlinkSync(elsewhere, node);
+    expect(c.run().status).toBe(0);
+    expect(fs.lstatSync(node).isDirectory()).toBe(true);
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
   });
 });
 
@@ -119,17 +268,18 @@ describe("installer scripts with hostile values", () => {
     const install = installScript(hostile);
     expect(dashOk(install)).toBe(0);
     expect(dashOk(startScript(hostile))).toBe(0);
-    // install into a temp root with a fake curl that records what the wrapper asks for
-    const root = path.join(dir, "root");
-    const bin = path.join(dir, "bin");
-    fs.mkdirSync(bin, { recursive: true });
-    fs.writeFileSync(
-      path.join(bin, "curl"),
-      `#!/bin/sh\nprintf '%s\\n' "$@" >> "${dir}/curl.log"\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && printf 'gone' > "$2"; shift; done\nprintf 401\n`,
-      { mode: 0o755 },
-    );
-    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, BURROW_PREFIX: root, BURROW_SYSTEMCTL: "true" };
-    execFileSync("dash", ["-s"], { input: install, env, cwd: dir });
+    // install into a temp root with a fake curl that records what the wrapper asks for (401 to all)
+    const c = fakeConsole("hostile", { "*": [401, path.join(dir, "gone")] });
+    fs.writeFileSync(path.join(dir, "gone"), "gone");
+    const root = path.join(c.home, "root");
+    // a folder for the wrapper pre-created by someone else (writable by all, a file planted): made again
+    fs.mkdirSync(path.join(root, "usr/local/lib/burrow"), { recursive: true });
+    fs.chmodSync(path.join(root, "usr/local/lib/burrow"), 0o777);
+    fs.writeFileSync(path.join(root, "usr/local/lib/burrow/planted"), "x");
+    const env = { ...process.env, PATH: `${c.bin}:${process.env.PATH}`, BURROW_PREFIX: root, BURROW_SYSTEMCTL: "true" };
+    execFileSync("dash", ["-s"], { input: install, env, cwd: dir, stdio: ["pipe", "pipe", "ignore"] });
+    expect(fs.existsSync(path.join(root, "usr/local/lib/burrow/planted"))).toBe(false);
+    expect(fs.statSync(path.join(root, "usr/local/lib/burrow")).mode & 0o777).toBe(0o755);
     const wrapper = path.join(root, "usr/local/lib/burrow/frpc-start-7");
     expect(fs.statSync(wrapper).mode & 0o777).toBe(0o700);
     const unit = fs.readFileSync(path.join(root, "etc/systemd/system/burrow-frpc-7.service"), "utf8");
@@ -139,7 +289,7 @@ describe("installer scripts with hostile values", () => {
     const run = spawnSync("dash", [wrapper], { env, cwd: dir, encoding: "utf8" });
     expect(run.status).toBe(REFUSED_EXIT);
     expect(run.stderr).toContain("gone");
-    const asked = fs.readFileSync(path.join(dir, "curl.log"), "utf8").split("\n");
+    const asked = c.asked();
     expect(asked).toContain(`${launchBase(hostile)}/frpc?os=linux&arch=${arch()}`);
     expect(fs.existsSync(path.join(dir, "pwned"))).toBe(false);
     expect(fs.existsSync(path.join(dir, "pwned2"))).toBe(false);
@@ -152,6 +302,11 @@ describe("installer scripts with hostile values", () => {
     execFileSync("dash", ["-s"], { input: install, env: { ...env, BURROW_SYSTEM: "macos", BURROW_LAUNCHCTL: "true" } });
     const plist = fs.readFileSync(path.join(root, "Library/LaunchDaemons/com.burrow.frpc-7.plist"), "utf8");
     expect(plist).toContain("<key>KeepAlive</key><true/>");
+    // … running the wrapper from a root-owned folder, not Homebrew's /usr/local/lib
+    expect(plist).toContain("<string>/Library/Application Support/Burrow/frpc-start-7</string>");
+    const mac = path.join(root, "Library/Application Support/Burrow");
+    expect(fs.statSync(path.join(mac, "frpc-start-7")).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(mac).mode & 0o777).toBe(0o755);
     expect(fs.existsSync(path.join(dir, "pwned"))).toBe(false);
   });
 
@@ -160,12 +315,19 @@ describe("installer scripts with hostile values", () => {
     for (const sys of ["linux", "openwrt", "macos"] as const) {
       expect(dashOk(cmds[sys])).toBe(0);
       // the quoted URL, echoed by dash, is the address itself
-      const url = /'(?:[^']|'\\'')*'/.exec(cmds[sys])?.[0] ?? "";
+      expect(cmds[sys]).toContain(" -- '");
+      const url = /-- ('(?:[^']|'\\'')*')/.exec(cmds[sys])?.[1] ?? "";
       expect(execFileSync("dash", ["-c", `printf %s ${url}`], { encoding: "utf8" })).toBe(
         `${launchBase(hostile)}/install.sh`,
       );
     }
     expect(dashOk(cmds.docker)).toBe(0);
+    // Docker: the wrapper (the token) saved in a 0600 file the container mounts, not in docker run's arguments
+    const [fetchPart, runPart] = cmds.docker.split(" && docker run ");
+    expect(fetchPart).toMatch(/^\(umask 077 && .* -- '.+\/start\.sh'\)$/);
+    expect(runPart).not.toContain(hostile.token);
+    expect(runPart).toContain('-u 0 -v "$HOME/.burrow/burrow-frpc-7.sh:/burrow/start.sh:ro"');
+    expect(runPart).toMatch(/ sh \/burrow\/start\.sh$/);
     expect(cmds.windows).toBe(`irm '${launchBase(hostile).replaceAll("'", "''")}/install.ps1' | iex`);
   });
 

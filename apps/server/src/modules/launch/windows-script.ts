@@ -15,13 +15,15 @@ $Api = ${psq(launchBase(t))}
 $Dir = Split-Path -Parent $MyInvocation.MyCommand.Path
 $Log = Join-Path $Dir 'frpc-start.log'
 function Say($m) { Add-Content -Path $Log -Value ((Get-Date -Format s) + ' ' + $m) -Encoding UTF8; [Console]::Error.WriteLine('burrow: ' + $m) }
-# Fetch: $true on 200; a refusal (401/403) logs the console's message and exits ${REFUSED_EXIT}.
-function Fetch($Uri, $Out) {
+# Fetch: $true on 200; the console's refusal (401/403) logs its message and exits ${REFUSED_EXIT}
+# (-NotFinal: the frpc download, where a 401/403 is the file host's, not the console's).
+function Fetch($Uri, $Out, [switch]$NotFinal) {
   try { Invoke-WebRequest -UseBasicParsing -Uri $Uri -OutFile $Out -TimeoutSec 600; return $true }
   catch {
     $code = 0; if ($_.Exception.Response) { $code = [int]$_.Exception.Response.StatusCode }
     $msg = if ($_.ErrorDetails -and $_.ErrorDetails.Message) { $_.ErrorDetails.Message } else { $_.Exception.Message }
-    if ($code -eq 401 -or $code -eq 403) { Say $msg; exit ${REFUSED_EXIT} }
+    $msg = $msg -replace '[\\x00-\\x08\\x0B-\\x1F\\x7F]', ''
+    if (-not $NotFinal -and ($code -eq 401 -or $code -eq 403)) { Say $msg; exit ${REFUSED_EXIT} }
     Say ("控制台答复 HTTP " + $code + "：" + $msg); return $false
   }
 }
@@ -29,29 +31,42 @@ $Arch = switch ($env:PROCESSOR_ARCHITECTURE) { 'ARM64' { 'arm64' } 'x86' { '386'
 $Frpc = Join-Path $Dir 'frpc.exe'
 $SumFile = Join-Path $Dir 'frpc.sum'
 $Source = Join-Path $Dir 'frpc.source'
+$Download = Join-Path $Dir 'download'
+$Unpack = Join-Path $Dir 'unpack'
+# the frpc that passed its checksum when downloaded, still the same file
+$have = if (Test-Path $SumFile) { @((Get-Content -Raw $SumFile).Trim() -split '\\s+') + @('', '') } else { @('', '') }
+function Cached { (Test-Path $Frpc) -and $have[1] -and (Get-FileHash -Algorithm SHA256 $Frpc).Hash.ToLower() -eq $have[1] }
+# Keep: a download is unusable (not final: a stale copy, a checksum row being corrected): the cached
+# verified frpc runs, with a warning; without one, exit 2 (the task retries)
+function Keep($why) {
+  Remove-Item -Recurse -Force -ErrorAction SilentlyContinue $Download, $Unpack
+  if (Cached) { Say ("警告：" + $why + "。沿用此前校验通过的 frpc") } else { Say $why; exit 2 }
+}
 if (Fetch "$Api/frpc?os=windows&arch=$Arch" $Source) {
   $Sum, $Url = (Get-Content -Raw $Source).Trim() -split '\\s+', 2
-  $have = if (Test-Path $SumFile) { (Get-Content -Raw $SumFile).Trim() -split '\\s+' } else { @('', '') }
-  $bin = if (Test-Path $Frpc) { (Get-FileHash -Algorithm SHA256 $Frpc).Hash.ToLower() } else { '' }
-  if ($have[0] -ne $Sum -or $have[1] -ne $bin -or -not $bin) {
+  if ($have[0] -ne $Sum -or -not (Cached)) {
     Say ("下载 frpc（windows/" + $Arch + "）：" + $Url)
-    $Download = Join-Path $Dir 'download'
-    if (-not (Fetch $Url $Download)) { exit 2 }
-    $got = (Get-FileHash -Algorithm SHA256 $Download).Hash.ToLower()
-    if ($got -ne $Sum) { Remove-Item -Force $Download; Say ("frpc 校验失败：SHA-256 应为 " + $Sum + "，下载所得为 " + $got + "。已拒绝运行"); exit ${REFUSED_EXIT} }
-    $Unpack = Join-Path $Dir 'unpack'
-    Remove-Item -Recurse -Force -ErrorAction SilentlyContinue $Unpack
-    if (($Url -split '[?#]')[0] -like '*.zip') {
-      Expand-Archive -Force -Path $Download -DestinationPath $Unpack
-      $found = Get-ChildItem -Recurse -File -Filter 'frpc.exe' $Unpack | Select-Object -First 1
-      if (-not $found) { Say '下载的文件中没有 frpc.exe'; exit ${REFUSED_EXIT} }
-      Move-Item -Force $found.FullName $Frpc
-      Remove-Item -Force $Download
-    } else { Move-Item -Force $Download $Frpc }
-    Remove-Item -Recurse -Force -ErrorAction SilentlyContinue $Unpack
-    Set-Content -Path $SumFile -Value ($Sum + ' ' + (Get-FileHash -Algorithm SHA256 $Frpc).Hash.ToLower())
+    if (-not (Fetch $Url $Download -NotFinal)) { Keep '下载 frpc 失败' }
+    else {
+      $got = (Get-FileHash -Algorithm SHA256 $Download).Hash.ToLower()
+      if ($got -ne $Sum) { Keep ("frpc 校验失败：SHA-256 应为 " + $Sum + "，下载所得为 " + $got + "，下载的文件已删除、不会运行（请联系运营方）") }
+      else {
+        Remove-Item -Recurse -Force -ErrorAction SilentlyContinue $Unpack
+        $found = $Download
+        if (($Url -split '[?#]')[0] -like '*.zip') {
+          Expand-Archive -Force -Path $Download -DestinationPath $Unpack
+          $found = (Get-ChildItem -Recurse -File -Filter 'frpc.exe' $Unpack | Select-Object -First 1).FullName
+        }
+        if (-not $found) { Keep '下载的文件中没有 frpc.exe' }
+        else {
+          Move-Item -Force $found $Frpc
+          Remove-Item -Recurse -Force -ErrorAction SilentlyContinue $Download, $Unpack
+          Set-Content -Path $SumFile -Value ($Sum + ' ' + (Get-FileHash -Algorithm SHA256 $Frpc).Hash.ToLower())
+        }
+      }
+    }
   }
-} elseif (-not (Test-Path $Frpc)) { exit 2 } else { Say '沿用已下载的 frpc' }
+} elseif (Cached) { Say '沿用已下载的 frpc' } else { exit 2 }
 $Toml = Join-Path $Dir 'frpc.toml'
 if (Fetch "$Api/frpc.toml" "$Toml.new") { Move-Item -Force "$Toml.new" $Toml }
 elseif (-not (Test-Path $Toml)) { exit 2 } else { Say '沿用上次获取的配置' }
@@ -63,16 +78,35 @@ exit $LASTEXITCODE
 
 /**
  * install.ps1 (run as administrator: `irm …/install.ps1 | iex`): writes the start script to
- * %ProgramData%\\Burrow\\node-<id> (readable by SYSTEM and administrators only: it holds the
- * token) and registers it as a scheduled task at startup running as SYSTEM, restarted on failure.
+ * %ProgramFiles%\\Burrow\\node-<id> (owned by Administrators, readable by SYSTEM and administrators
+ * only: it holds the token; F1 of review R1) and registers it as a scheduled task at startup running as SYSTEM, restarted on failure.
  */
 export function installPs1(t: LaunchTarget): string {
   const name = serviceName(t);
   return `# Burrow 一键启动安装脚本 (docs/launch.md)
 $ErrorActionPreference = 'Stop'
-$Dir = Join-Path $env:ProgramData ${psq(`Burrow\\node-${t.nodeId}`)}
-New-Item -ItemType Directory -Force -Path $Dir | Out-Null
-icacls $Dir /inheritance:r /grant:r '*S-1-5-18:(OI)(CI)F' '*S-1-5-32-544:(OI)(CI)F' | Out-Null
+# Program Files: only administrators may create folders there (under ProgramData any user may, and
+# keep rights over what the SYSTEM task later runs). Whatever the folder: one that exists with
+# another owner is removed and made again, then owned by Administrators with only SYSTEM and
+# Administrators in its ACL (nothing inherited).
+$Root = Join-Path $env:ProgramFiles 'Burrow'
+$Dir = Join-Path $Root ${psq(`node-${t.nodeId}`)}
+$Admins = New-Object Security.Principal.SecurityIdentifier 'S-1-5-32-544'
+$System = New-Object Security.Principal.SecurityIdentifier 'S-1-5-18'
+function Owned($p) { $o = (Get-Acl -LiteralPath $p).GetOwner([Security.Principal.SecurityIdentifier]); $o -eq $Admins -or $o -eq $System }
+foreach ($d in @($Root, $Dir)) {
+  if ((Test-Path -LiteralPath $d) -and -not (Owned $d)) { Remove-Item -LiteralPath $d -Recurse -Force }
+  if (-not (Test-Path -LiteralPath $d)) { New-Item -ItemType Directory -Path $d | Out-Null }
+  $acl = New-Object Security.AccessControl.DirectorySecurity
+  $acl.SetOwner($Admins)
+  $acl.SetAccessRuleProtection($true, $false)
+  foreach ($sid in @($System, $Admins)) {
+    $acl.AddAccessRule((New-Object Security.AccessControl.FileSystemAccessRule($sid, 'FullControl', 'ContainerInherit,ObjectInherit', 'None', 'Allow')))
+  }
+  Set-Acl -LiteralPath $d -AclObject $acl
+}
+# files left by someone else inside (an older install's folder) go
+Get-ChildItem -LiteralPath $Dir -Force | Where-Object { -not (Owned $_.FullName) } | Remove-Item -Recurse -Force
 $Start = Join-Path $Dir 'frpc-start.ps1'
 Set-Content -Path $Start -Encoding UTF8 -Value @'
 ${startPs1(t)}'@
