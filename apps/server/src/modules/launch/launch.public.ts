@@ -22,6 +22,13 @@ export const LAUNCH_PER_IP = 120;
 export const LAUNCH_PER_TOKEN = 60;
 const WINDOW_SEC = 60;
 
+/** A 429 that carries its wait, for the Retry-After header of the plain-text answer (launch.routes.ts). */
+export class LaunchLimited extends AppError {
+  constructor(readonly retryAfterSec: number) {
+    super(ErrorCode.RateLimited, 429, rateLimited(retryAfterSec).message);
+  }
+}
+
 /** A fetch of an installer: the path's token and node, the file, the query, the caller's address. */
 export interface LaunchFetch {
   token: string;
@@ -59,13 +66,13 @@ async function frpcSource(ctx: AppContext, query: Record<string, unknown>): Prom
  */
 export async function launchFile(ctx: AppContext, f: LaunchFetch): Promise<FileDownload> {
   const ip = await ctx.limiter.hit(`launch:ip:${clientKey(f.ip)}`, LAUNCH_PER_IP, WINDOW_SEC);
-  if (!ip.allowed) throw rateLimited(ip.retryAfterSec);
+  if (!ip.allowed) throw new LaunchLimited(ip.retryAfterSec);
   const owner = await launchTokenOwner(ctx, f.token);
   if (owner === null) throw new AppError(ErrorCode.TokenExpired, 401, TOKEN_GONE);
   if (owner.retired) throw new AppError(ErrorCode.TokenExpired, 401, TOKEN_RETIRED);
   const { uid } = owner;
   const hits = await ctx.limiter.hit(`launch:token:${launchTokenHash(f.token)}`, LAUNCH_PER_TOKEN, WINDOW_SEC);
-  if (!hits.allowed) throw rateLimited(hits.retryAfterSec);
+  if (!hits.allowed) throw new LaunchLimited(hits.retryAfterSec);
   if (!/^[1-9]\d{0,8}$/.test(f.nodeId)) throw invalid("node_id", "node_id 无效");
   const nodeId = Number(f.nodeId);
   const user = await findUserAccess(ctx.db, uid);

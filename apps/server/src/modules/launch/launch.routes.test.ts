@@ -32,7 +32,12 @@ let nextPort = 20_000;
 /** A public fetch, each from its own address unless told (the per-address limit has its own test). */
 const fetchFile = async (path: string, ip = `203.0.${(++ipSeq >> 8) & 255}.${ipSeq & 255}`) => {
   const r = await t.app.inject({ method: "GET", url: path, remoteAddress: ip });
-  return { status: r.statusCode, text: r.body, type: String(r.headers["content-type"]) };
+  return {
+    status: r.statusCode,
+    text: r.body,
+    type: String(r.headers["content-type"]),
+    retryAfter: r.headers["retry-after"],
+  };
 };
 const commands = async (token: string, nodeId = node.node_id) =>
   (await t.api<LaunchCommands>("GET", "/user/launch/commands", { token, query: { node_id: nodeId } })).body;
@@ -250,6 +255,13 @@ describe("/launch/<token>/<node>/…", () => {
     const byToken = await Promise.all(Array.from({ length: LAUNCH_PER_TOKEN + 5 }, () => fetchFile(path)));
     expect(byToken.filter((r) => r.status === 200)).toHaveLength(LAUNCH_PER_TOKEN);
     expect(byToken.filter((r) => r.status === 429).length).toBe(5);
+    // a 429 says how long to wait (Retry-After, seconds within the minute's window), as its text does
+    for (const r of byToken.filter((x) => x.status === 429)) {
+      expect(Number(r.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(Number(r.retryAfter)).toBeLessThanOrEqual(60);
+      expect(r.text).toContain(`请 ${r.retryAfter} 秒后再试`);
+    }
+    expect(byToken.find((x) => x.status === 200)?.retryAfter).toBeUndefined();
     // one address guessing tokens is stopped as well
     const guesses = await Promise.all(
       Array.from({ length: LAUNCH_PER_IP + 3 }, (_, i) =>
@@ -257,6 +269,7 @@ describe("/launch/<token>/<node>/…", () => {
       ),
     );
     expect(guesses.filter((r) => r.status === 429)).toHaveLength(3);
+    for (const r of guesses.filter((x) => x.status === 429)) expect(Number(r.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(loggedUrl(path)).toBe(`/launch/***/${node.node_id}/frpc.toml`);
     expect(loggedUrl(path)).not.toContain(c.launch);
     // however the path is spelt, the token is not logged (R1 F5)

@@ -4,7 +4,7 @@ import type { AppContext } from "../../context";
 import { sendDownload } from "../../http/download";
 import { defineRoute } from "../../http/route";
 import { AppError } from "../../shared/errors";
-import { launchFile } from "./launch.public";
+import { LaunchLimited, launchFile } from "./launch.public";
 import { commandsFor, launchToken, revokeLaunchToken, rotateLaunchToken } from "./launch.service";
 
 /** The customer's launch token and installers (console, under /api). */
@@ -37,6 +37,7 @@ export function serveLaunchFiles(app: FastifyInstance, ctx: AppContext): void {
         return sendDownload(reply, file);
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
+        if (e instanceof LaunchLimited) reply.header("retry-after", String(e.retryAfterSec));
         return reply
           .code(e.status)
           .header("content-type", "text/plain; charset=utf-8")
