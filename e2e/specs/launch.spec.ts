@@ -19,9 +19,21 @@ test("一键启动: a customer copies the Linux command from the tunnel page, fe
   await expect(card.getByRole("tab", { name: "Docker" })).toBeVisible();
   await card.getByRole("button", { name: "复制 Linux 安装命令" }).click();
   const first = await page.evaluate(() => navigator.clipboard.readText());
-  expect(first).toMatch(/^curl -fsSL '.+\/launch\/bl[\w-]{32}\/\d+\/install\.sh' \| sudo sh$/);
+  expect(first).toMatch(
+    /^curl -fsSL (--proto '=https' --proto-redir '=https' )?-- '.+\/launch\/bl[\w-]{32}\/\d+\/install\.sh' \| sudo sh$/,
+  );
   // the address is the configured PUBLIC_URL: the config the installed wrapper fetches is the tunnel's
-  const base = /'(.+)\/install\.sh'/.exec(first)?.[1] ?? "";
+  const base = /-- '(.+)\/install\.sh'/.exec(first)?.[1] ?? "";
+  const token = /\/launch\/(bl[\w-]{32})\//.exec(first)?.[1] ?? "";
+  // Docker: the wrapper saved in a private file the container mounts; the token not in docker run's arguments
+  await card.getByRole("tab", { name: "Docker" }).click();
+  await expect(card).toContainText("仅本人可读");
+  await card.getByRole("button", { name: "复制 Docker 安装命令" }).click();
+  const docker = await page.evaluate(() => navigator.clipboard.readText());
+  const [fetchPart, runPart] = docker.split(" && docker run ");
+  expect(fetchPart).toContain(`/launch/${token}/`);
+  expect(runPart).toContain(":/burrow/start.sh:ro");
+  expect(runPart).not.toContain(token);
   const toml = await request.get(`${new URL(base).pathname}/frpc.toml`);
   expect(toml.status()).toBe(200);
   expect(await toml.text()).toContain(`t_${tunnel.tun_id}`);

@@ -11,8 +11,10 @@ const WHAT_IT_DOES: Record<LaunchSystem, string> = {
   linux: "以 root 运行：安装 systemd 服务 burrow-frpc-<节点>，开机自启；每次启动自动下载校验 frpc 并获取最新配置。",
   openwrt: "在路由器上以 root 运行：安装 procd 服务（/etc/init.d），开机自启；每次启动获取最新配置。",
   macos: "在终端运行（需要管理员密码）：安装 launchd 服务（/Library/LaunchDaemons），开机自启。",
-  windows: "在“以管理员身份运行”的 PowerShell 中执行：安装到 %ProgramData%\\Burrow，注册开机启动的计划任务（SYSTEM）。",
-  docker: "在装有 Docker 的主机上运行：容器 burrow-frpc-<节点> 随 Docker 重启，每次启动重新获取 frpc 与配置。",
+  windows:
+    "在“以管理员身份运行”的 PowerShell 中执行：安装到 %ProgramFiles%\\Burrow（仅 SYSTEM 与管理员可访问），注册开机启动的计划任务（SYSTEM）。",
+  docker:
+    "在装有 Docker 的主机上运行：启动脚本保存为 ~/.burrow/burrow-frpc-<节点>.sh（仅本人可读，请勿删除），容器 burrow-frpc-<节点> 挂载运行它，随 Docker 重启，每次启动重新获取 frpc 与配置。",
 };
 
 /**
