@@ -245,6 +245,8 @@ own "$LIB" 755
 ${writeFile(`$LIB/frpc-start-${t.nodeId}`, startScript(t), "700")}
 case "$SYSTEM" in
 macos)
+  # an earlier install's wrapper under Homebrew's /usr/local/lib (it holds the token) goes
+  rm -f "$P${start}"
   mkdir -p "$P/Library/LaunchDaemons"
   ${writeFile(`$P/Library/LaunchDaemons/${plistLabel}.plist`, plist, "644")}
   L="\${BURROW_LAUNCHCTL:-launchctl}"

@@ -298,7 +298,8 @@ describe("installer scripts with hostile values", () => {
     const procd = fs.readFileSync(path.join(root, "etc/init.d/burrow-frpc-7"), "utf8");
     expect(procd).toContain("procd_set_param command /usr/local/lib/burrow/frpc-start-7");
     expect(dashOk(procd.replace(/^#!.*\n/, ""))).toBe(0);
-    // macOS: a launchd plist, the launchctl command overridable
+    // macOS: a launchd plist, the launchctl command overridable; an earlier install's wrapper under /usr/local/lib goes
+    expect(fs.existsSync(wrapper)).toBe(true);
     execFileSync("dash", ["-s"], { input: install, env: { ...env, BURROW_SYSTEM: "macos", BURROW_LAUNCHCTL: "true" } });
     const plist = fs.readFileSync(path.join(root, "Library/LaunchDaemons/com.burrow.frpc-7.plist"), "utf8");
     expect(plist).toContain("<key>KeepAlive</key><true/>");
@@ -307,6 +308,7 @@ describe("installer scripts with hostile values", () => {
     const mac = path.join(root, "Library/Application Support/Burrow");
     expect(fs.statSync(path.join(mac, "frpc-start-7")).mode & 0o777).toBe(0o700);
     expect(fs.statSync(mac).mode & 0o777).toBe(0o755);
+    expect(fs.existsSync(wrapper)).toBe(false);
     expect(fs.existsSync(path.join(dir, "pwned"))).toBe(false);
   });
 
@@ -336,6 +338,19 @@ describe("installer scripts with hostile values", () => {
     const lines = ps.split("\n");
     expect(lines.filter((l) => l.startsWith("'@"))).toHaveLength(1);
     expect(ps).toContain(`$Api = '${launchBase(hostile).replaceAll("'", "''")}'`);
+    // installed under Program Files, owner and ACL set whole; ProgramData only as the old folder removed
+    expect(ps).toContain("$Root = Join-Path $env:ProgramFiles 'Burrow'");
+    expect(ps).toContain("$acl.SetAccessRuleProtection($true, $false)");
+    expect(ps).toContain("Set-Acl -LiteralPath $d -AclObject $acl");
+    expect(lines.filter((l) => l.includes("ProgramData") && !l.startsWith("#"))).toEqual([
+      "$Old = Join-Path $env:ProgramData 'Burrow\\node-7'",
+    ]);
+    // nothing outside the admin-only folder is removed recursively by Remove-Item (a planted junction)
+    expect(
+      lines.filter(
+        (l) => !l.trim().startsWith("#") && /Remove-Item.*-Recurse/.test(l) && !/\$Download|\$Unpack/.test(l),
+      ),
+    ).toEqual([]);
     // the node's name only in a comment and the task's description, made one line and quoted
     for (const l of lines.filter((x) => x.includes("touch pwned")))
       expect(l.startsWith("#") || l.startsWith("Register-ScheduledTask")).toBe(true);

@@ -93,9 +93,15 @@ $Root = Join-Path $env:ProgramFiles 'Burrow'
 $Dir = Join-Path $Root ${psq(`node-${t.nodeId}`)}
 $Admins = New-Object Security.Principal.SecurityIdentifier 'S-1-5-32-544'
 $System = New-Object Security.Principal.SecurityIdentifier 'S-1-5-18'
+# Drop: rmdir /s removes a junction or directory link without entering it (PowerShell 5.1's
+# Remove-Item -Recurse may delete what a planted link points at, as administrator)
+function Drop($p) {
+  if (Test-Path -LiteralPath $p -PathType Container) { cmd.exe /d /c rmdir /s /q "$p" } else { Remove-Item -LiteralPath $p -Force }
+  if (Test-Path -LiteralPath $p) { throw ('无法删除 ' + $p) }
+}
 function Owned($p) { $o = (Get-Acl -LiteralPath $p).GetOwner([Security.Principal.SecurityIdentifier]); $o -eq $Admins -or $o -eq $System }
 foreach ($d in @($Root, $Dir)) {
-  if ((Test-Path -LiteralPath $d) -and -not (Owned $d)) { Remove-Item -LiteralPath $d -Recurse -Force }
+  if ((Test-Path -LiteralPath $d) -and -not (Owned $d)) { Drop $d }
   if (-not (Test-Path -LiteralPath $d)) { New-Item -ItemType Directory -Path $d | Out-Null }
   $acl = New-Object Security.AccessControl.DirectorySecurity
   $acl.SetOwner($Admins)
@@ -106,7 +112,7 @@ foreach ($d in @($Root, $Dir)) {
   Set-Acl -LiteralPath $d -AclObject $acl
 }
 # files left by someone else inside (an older install's folder) go
-Get-ChildItem -LiteralPath $Dir -Force | Where-Object { -not (Owned $_.FullName) } | Remove-Item -Recurse -Force
+Get-ChildItem -LiteralPath $Dir -Force | Where-Object { -not (Owned $_.FullName) } | ForEach-Object { Drop $_.FullName }
 $Start = Join-Path $Dir 'frpc-start.ps1'
 Set-Content -Path $Start -Encoding UTF8 -Value @'
 ${startPs1(t)}'@
@@ -115,6 +121,10 @@ $Trigger = New-ScheduledTaskTrigger -AtStartup
 $Settings = New-ScheduledTaskSettingsSet -StartWhenAvailable -RestartCount 999 -RestartInterval (New-TimeSpan -Minutes 1) -ExecutionTimeLimit ([TimeSpan]::Zero)
 $Principal = New-ScheduledTaskPrincipal -UserId 'SYSTEM' -LogonType ServiceAccount -RunLevel Highest
 Register-ScheduledTask -Force -TaskName ${psq(name)} -Action $Action -Trigger $Trigger -Settings $Settings -Principal $Principal -Description ${psq(oneLine(`Burrow frpc（节点 ${t.nodeName ?? t.nodeId}）`))} | Out-Null
+# an earlier install's files under ProgramData holding the token go (the files by name: a folder
+# there may be anyone's): the task now runs the new folder
+$Old = Join-Path $env:ProgramData ${psq(`Burrow\\node-${t.nodeId}`)}
+foreach ($f in @('frpc-start.ps1', 'frpc.toml', 'frpc.toml.new')) { Remove-Item -LiteralPath (Join-Path $Old $f) -Force -ErrorAction SilentlyContinue }
 Stop-ScheduledTask -TaskName ${psq(name)} -ErrorAction SilentlyContinue
 Start-ScheduledTask -TaskName ${psq(name)}
 Write-Host ${psq(`已安装并启动计划任务 ${name}；日志：`)} (Join-Path $Dir 'frpc-start.log')
