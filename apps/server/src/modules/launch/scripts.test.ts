@@ -214,6 +214,47 @@ describe("the start wrapper", () => {
     }
   });
 
+  it("without curl: GNU wget reads the URL from a 0600 list file; busybox wget (no such option) gets it after --", () => {
+    // a PATH holding the system's tools but curl and wget, and a wget that records what it is given
+    const home = path.join(dir, "wget");
+    const bin = path.join(home, "bin");
+    fs.mkdirSync(bin, { recursive: true });
+    for (const d of ["/usr/local/bin", "/usr/bin", "/bin"])
+      for (const f of fs.existsSync(d) ? fs.readdirSync(d) : [])
+        if (!["curl", "wget"].includes(f) && !fs.existsSync(path.join(bin, f)))
+          fs.symlinkSync(path.join(d, f), path.join(bin, f));
+    const log = (f: string) => shq(path.join(home, f));
+    fs.writeFileSync(
+      path.join(bin, "wget"),
+      `#!/bin/sh
+if [ "$1" = --version ]; then [ -n "\${FAKE_GNU:-}" ] && echo "GNU Wget 1.21.4"; exit 1; fi
+printf '%s\\n' "$*" >> ${log("argv")}
+LIST=; P=; for a; do [ "$P" = -i ] && LIST="$a"; P="$a"; done
+if [ -n "$LIST" ]; then ls -ln "$LIST" | cut -c1-10 >> ${log("listmode")}; cat "$LIST" >> ${log("asked")}; fi
+exit 8
+`,
+      { mode: 0o755 },
+    );
+    const script = path.join(home, "start.sh");
+    fs.writeFileSync(script, startScript(t));
+    const read = (f: string) => fs.readFileSync(path.join(home, f), "utf8").trim().split("\n");
+    const run = (extra: Record<string, string>) =>
+      spawnSync("dash", [script], {
+        env: { PATH: bin, BURROW_PREFIX: path.join(home, "root"), ...extra },
+        encoding: "utf8",
+      });
+    const gnu = run({ FAKE_GNU: "1" });
+    expect(gnu.status).toBe(2);
+    expect(gnu.stderr).toContain("无法从控制台获取");
+    expect(read("asked")).toEqual([frpcUrl()]);
+    expect(read("listmode")).toEqual(["-rw-------"]);
+    expect(read("argv")[0]).not.toContain(t.token);
+    // busybox wget: the residual risk of docs/launch.md — the URL in argv, after --
+    fs.rmSync(path.join(home, "argv"));
+    expect(run({}).status).toBe(2);
+    expect(read("argv")[0]).toMatch(/ -- https:\/\/c\.example\/launch\//);
+  });
+
   it("a state folder someone else could write is removed and made again before anything in it is run", () => {
     const rel = fakeRelease("own");
     const c = consoleOf("own", rel);
