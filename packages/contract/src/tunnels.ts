@@ -411,6 +411,8 @@ export const TunnelEventKinds = [
   "locked",
   "unlocked",
   "session_freed",
+  /** a custom domain its owner held through a wildcard went to the customer who verified it exactly */
+  "domain_removed",
 ] as const;
 export type TunnelEventKind = (typeof TunnelEventKinds)[number];
 

@@ -26,6 +26,7 @@ import type { NodeRow } from "../nodes/nodes.table";
 import { getPlanLimits, type PlanLimits } from "../subscriptions/quota";
 import { requirePhone } from "../users/users.service";
 import { requireVerifiedForTunnels } from "../verify/verify.service";
+import { takeOverExactNames } from "./exact-owner";
 import { type CompiledRule, flagByRules, loadRules } from "./illegal-rules";
 import { checkRangeEdit } from "./port-range";
 import { checkSecretEdit, newSecretKey } from "./secret-tunnels";
@@ -236,6 +237,8 @@ export async function writeTunnel(ctx: AppContext, t: WriteTarget, draft: Tunnel
           (await countHeldTunnels(trx, uid)) >= limits.tunnel_limit
         )
           throw refused(`已达到套餐隧道数量上限 ${limits.tunnel_limit} 条（tunnel_limit）`);
+        // The exact owner wins: names it verified that another customer's tunnel here holds through a wildcard.
+        if (isWeb(draft.protocol)) await takeOverExactNames(trx, uid, locked.node_id, draft.custom_domains);
         await assertFree(trx, uid, locked, draft, t.tunId);
         if (draft.enabled)
           for (const guard of ctx.tunnelStartGuards) {

@@ -20,6 +20,7 @@ const KIND: Record<TunnelEventKind, { label: string; color?: string }> = {
   locked: { label: "锁定", color: "red" },
   unlocked: { label: "解锁", color: "blue" },
   session_freed: { label: "强制下线", color: "purple" },
+  domain_removed: { label: "域名移除", color: "orange" },
 };
 
 /** The element holding the frpc config (the "download again" fix scrolls to it). */
