@@ -23,7 +23,8 @@ export interface WildcardCaseEnv {
  * and serves an http tunnel with customDomains ["*.<apex>"], which the console's plugin accepts
  * at NewProxy; any Host one or more labels under the apex reaches A's local service. Customer B
  * holds `b.<apex>` exactly, and frps's router (exact Host first, docs/domains.md) sends that name
- * to B's service, not to A's wildcard.
+ * to B's service, not to A's wildcard — while B's proxy is registered: with B offline the name
+ * goes to A's wildcard again.
  */
 export async function wildcardCase(env: WildcardCaseEnv): Promise<void> {
   const apex = `wild-${randomBytes(3).toString("hex")}.example.com`;
@@ -79,6 +80,15 @@ export async function wildcardCase(env: WildcardCaseEnv): Promise<void> {
     expect((await vhostGet(env.vhostPort, `c.${apex}`, "/c")).body).toBe(`hello from wildcard-a c.${apex} /c`);
     // The apex itself is no name under the wildcard.
     expect((await vhostGet(env.vhostPort, apex)).status).toBe(404);
+    // B offline: frps routes among registered proxies only, so b.<apex> (and deeper names) fall
+    // to A's wildcard again (docs/domains.md 通配符域名, Holding).
+    await procs[1].stop();
+    const fallen = await waitUntil(`b.${apex} back to A's wildcard`, async () => {
+      const r = await vhostGet(env.vhostPort, `b.${apex}`, "/off");
+      return r.body.startsWith("hello from wildcard-a") ? r : null;
+    });
+    expect(fallen.body).toBe(`hello from wildcard-a b.${apex} /off`);
+    expect((await vhostGet(env.vhostPort, `x.b.${apex}`, "/d")).body).toBe(`hello from wildcard-a x.b.${apex} /d`);
   } finally {
     for (const p of procs) await p.stop();
     localA.close();
