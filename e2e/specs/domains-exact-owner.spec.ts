@@ -1,11 +1,11 @@
-import { DomainsApi, NodesApi, TunnelsApi, UsersApi } from "@burrow/contract";
+import { DomainsApi, TunnelsApi, UsersApi } from "@burrow/contract";
 import { expect as baseExpect, test } from "@playwright/test";
 import { chooseOption } from "../fixtures/antd";
 import { adminToken, call, registerUser } from "../fixtures/api";
 import { openSignedIn } from "../fixtures/browser";
-import { defaultArea, levelByName, uniqueName } from "../fixtures/catalog";
+import { uniqueName } from "../fixtures/catalog";
 import { setCname, setTxt } from "../fixtures/dns";
-import { newProxy } from "../fixtures/domains";
+import { newProxy, webNode } from "../fixtures/domains";
 
 // Each full page load fetches every chunk again; on a busy machine that takes longer than the default wait.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -25,21 +25,11 @@ test("the exact owner binds a name a wildcard tunnel used; the wildcard holder's
 }) => {
   test.setTimeout(240_000);
   const admin = await adminToken();
-  const nodeName = uniqueName("e2e-exact-");
-  const node = await call(NodesApi.postSuperNode, {
-    token: admin,
-    body: {
-      name: nodeName,
-      area_id: (await defaultArea(admin)).area_id,
-      net_type_id: 1,
-      level_id: (await levelByName(admin, "免费版")).id,
-      host: "203.0.113.22",
-      vhost_http_port: 80,
-      subdomain_host: "exact.burrow-e2e.example",
-      port_min: 31400,
-      port_max: 31500,
-      api_addr: "http://127.0.0.1:9",
-    },
+  const { name: nodeName, node } = await webNode(admin, {
+    prefix: "e2e-exact-",
+    host: "203.0.113.22",
+    subdomain_host: "exact.burrow-e2e.example",
+    port_min: 31400,
   });
   const apex = `${uniqueName("zone")}.example.com`;
   const shop = `shop.${apex}`;

@@ -1,11 +1,11 @@
-import { DomainsApi, NodesApi, UsersApi } from "@burrow/contract";
+import { DomainsApi, UsersApi } from "@burrow/contract";
 import { expect as baseExpect, test } from "@playwright/test";
 import { chooseOption } from "../fixtures/antd";
 import { adminToken, call, registerUser } from "../fixtures/api";
 import { openSignedIn } from "../fixtures/browser";
-import { defaultArea, levelByName, uniqueName } from "../fixtures/catalog";
+import { uniqueName } from "../fixtures/catalog";
 import { setCname, setTxt } from "../fixtures/dns";
-import { newProxy, openDetail } from "../fixtures/domains";
+import { newProxy, openDetail, webNode } from "../fixtures/domains";
 
 // Each full page load fetches every chunk again; on a busy machine that takes longer than the default wait.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -13,21 +13,11 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 test("a customer adds *.<apex>, proves the apex by TXT, and serves a tunnel on it", async ({ browser }) => {
   test.setTimeout(240_000);
   const admin = await adminToken();
-  const nodeName = uniqueName("e2e-wild-");
-  const node = await call(NodesApi.postSuperNode, {
-    token: admin,
-    body: {
-      name: nodeName,
-      area_id: (await defaultArea(admin)).area_id,
-      net_type_id: 1,
-      level_id: (await levelByName(admin, "免费版")).id,
-      host: "203.0.113.21",
-      vhost_http_port: 80,
-      subdomain_host: "wild.burrow-e2e.example",
-      port_min: 31200,
-      port_max: 31300,
-      api_addr: "http://127.0.0.1:9",
-    },
+  const { name: nodeName, node } = await webNode(admin, {
+    prefix: "e2e-wild-",
+    host: "203.0.113.21",
+    subdomain_host: "wild.burrow-e2e.example",
+    port_min: 31200,
   });
   const apex = `${uniqueName("zone")}.example.com`;
   const wildcard = `*.${apex}`;

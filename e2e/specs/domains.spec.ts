@@ -1,11 +1,11 @@
-import { DomainsApi, NodesApi, UsersApi } from "@burrow/contract";
+import { DomainsApi, UsersApi } from "@burrow/contract";
 import { expect as baseExpect, test } from "@playwright/test";
 import { chooseOption } from "../fixtures/antd";
 import { adminToken, call, registerUser } from "../fixtures/api";
 import { openSignedIn } from "../fixtures/browser";
-import { defaultArea, levelByName, uniqueName } from "../fixtures/catalog";
+import { uniqueName } from "../fixtures/catalog";
 import { setCname, setTxt } from "../fixtures/dns";
-import { newProxy, openDetail } from "../fixtures/domains";
+import { newProxy, openDetail, webNode } from "../fixtures/domains";
 
 // Each full page load fetches every chunk again; on a busy machine that takes longer than the default wait.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -15,21 +15,11 @@ test("a customer verifies a domain against DNS and serves a tunnel on it until a
 }) => {
   test.setTimeout(240_000);
   const admin = await adminToken();
-  const nodeName = uniqueName("e2e-web-");
-  const node = await call(NodesApi.postSuperNode, {
-    token: admin,
-    body: {
-      name: nodeName,
-      area_id: (await defaultArea(admin)).area_id,
-      net_type_id: 1,
-      level_id: (await levelByName(admin, "免费版")).id,
-      host: "203.0.113.20",
-      vhost_http_port: 80,
-      subdomain_host: "edge.burrow-e2e.example",
-      port_min: 31000,
-      port_max: 31100,
-      api_addr: "http://127.0.0.1:9",
-    },
+  const { name: nodeName, node } = await webNode(admin, {
+    prefix: "e2e-web-",
+    host: "203.0.113.20",
+    subdomain_host: "edge.burrow-e2e.example",
+    port_min: 31000,
   });
   const domain = `${uniqueName("shop")}.example.com`;
   const user = await registerUser();
