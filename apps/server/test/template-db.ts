@@ -6,6 +6,7 @@ import { sql } from "kysely";
 import type pg from "pg";
 import { createDb } from "../src/db/database";
 import { migrateToLatest } from "../src/db/migrate";
+import { migrations } from "../src/db/migrations";
 
 /**
  * Migrated databases for the API tests, copied from a template instead of migrated one by one:
@@ -34,9 +35,27 @@ export function schemaHash(dbDir = DB_DIR): string {
   return h.digest("hex").slice(0, 16);
 }
 
-// Once per process, as the migrations this process runs were loaded once (the worker's module cache).
+/**
+ * Hash of the migrations this process loaded (its module cache): the files may have changed on disk
+ * since the worker started, and a template named after the files but built from stale modules would
+ * lack the new migrations under the new name (seen once: a copy one migration short).
+ */
+function loadedMigrationsHash(): string {
+  const h = createHash("sha256");
+  for (const [name, m] of Object.entries(migrations).sort(([a], [b]) => a.localeCompare(b)))
+    h.update(name)
+      .update("\0")
+      .update(String(m.up))
+      .update("\0")
+      .update(String(m.down ?? ""))
+      .update("\0");
+  return h.digest("hex");
+}
+
+// Once per process: the files as they are and the migrations this process runs, both in the name.
 let hash: string | undefined;
-const currentHash = () => (hash ??= schemaHash());
+const currentHash = () =>
+  (hash ??= createHash("sha256").update(schemaHash()).update(loadedMigrationsHash()).digest("hex").slice(0, 16));
 
 // --- PostgreSQL -------------------------------------------------------------------------------
 

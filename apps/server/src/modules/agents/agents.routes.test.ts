@@ -128,12 +128,13 @@ describe("GET /api/agent/stream", () => {
     expect(snap.users.map((u) => u.uid)).toEqual([mine.uid]);
     expect(snap.users[0].tunnels.map((x) => x.tun_id)).toEqual([tun.tun_id]);
 
-    const started = Date.now();
     const lock = await t.api("PATCH", "/super/tun", {
       token: admin,
       body: { tun_id: tun.tun_id, status: 3, banned_reason: "abuse" },
     });
     expect(lock.body).toMatchObject({ code: "SUCCESS" });
+    // from the lock being made (its answer: committed), not from the request (the operator's own round trip)
+    const started = Date.now();
     const line = await s.next((l) => l.type === "user" && l.uid === mine.uid, 1000);
     if (line.type !== "user" || !line.user) throw new Error("no user entry");
     expect(line.user.tunnels.find((x) => x.tun_id === tun.tun_id)?.status).toBe(3);
