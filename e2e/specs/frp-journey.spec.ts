@@ -87,7 +87,8 @@ test("a node added in the console carries a customer's tunnel until an operator 
     const frpc = parseFrpcConfig(await readClipboard(customer));
     expect(frpc.user).toBe(`u_${user.uid}`);
     expect(frpc.proxies.map((p) => p.name)).toEqual([`t_${tunId}`]);
-    await customer.getByRole("tab", { name: "Linux" }).click();
+    // the frpc config card's tab (the 一键启动 card below has its own Linux tab)
+    await customer.locator("#frpc-config").getByRole("tab", { name: "Linux" }).click();
     await expect(customer.getByRole("region", { name: "Linux 启动命令" })).toContainText(
       `./frpc -c ./frpc_t${tunId}.toml`,
     );
