@@ -16,6 +16,7 @@ import {
   revokePurchase,
 } from "../src/modules/subscriptions/subscriptions.service";
 import { restartAccountTunnels, stopAccountTunnels } from "../src/modules/tunnels/account-data";
+import { takeOverExactNames } from "../src/modules/tunnels/exact-owner";
 import { writeTunnelSchedule } from "../src/modules/tunnels/schedule";
 import {
   addTunnelTraffic,
@@ -33,6 +34,7 @@ import { insertUser, recordLogin, updateUserRow } from "../src/modules/users/use
 import type { ChangeEventName } from "../src/shared/events";
 import { shanghaiDate } from "../src/shared/time";
 import { direct, transact } from "../src/shared/tx";
+import { holdDomain } from "./domain-fixtures";
 import { createTestNode, createTestTunnel, registerWithPlan, setPlan } from "./frp-fixtures";
 import { createTestApp, nextPhone, type TestApp } from "./harness";
 import { adminOf, makePlan } from "./store-fixtures";
@@ -234,6 +236,19 @@ const CASES: Record<string, () => Promise<void>> = {
       const r = await t.api("DELETE", "/user/tun", { token: u.token, body: { tun_id: tun.tun_id } });
       expect(r.body.code).toBe("SUCCESS");
     });
+  },
+  // The exact owner binding a name a wildcard holder's tunnel held on the node: that tunnel changed.
+  takeOverExactNames: async () => {
+    const a = await customer();
+    const b = await customer();
+    const node = await createTestNode(t);
+    const apex = `takeover-${process.pid}.example.com`;
+    await holdDomain(t, a.uid, node.node_id, `*.${apex}`);
+    await createTestTunnel(t, a.token, { node_id: node.node_id, protocol: "http", custom_domains: [`x.${apex}`] });
+    await holdDomain(t, b.uid, node.node_id, `x.${apex}`);
+    await expectAnnounced("tunnel.changed", () =>
+      transact(t.ctx, (trx) => takeOverExactNames(trx, b.uid, node.node_id, [`x.${apex}`])),
+    );
   },
   // 定时开放: the decision reads the schedule, so every cache reloads the tunnel.
   writeTunnelSchedule: async () => {
