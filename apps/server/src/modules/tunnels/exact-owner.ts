@@ -17,22 +17,14 @@ export const takenOverReason = (domain: string): string =>
   `域名 ${domain} 已由其他用户单独验证并绑定到隧道，已从本隧道移除（泛域名 ${coveringWildcard(domain) ?? ""} 不再覆盖它），请重新下载配置`;
 
 /**
- * Frees, for `uid`'s write on `nodeId`, the names of `domains` that `uid` holds exactly and other
- * customers' tunnels on the node hold: each such tunnel loses them from its custom_domains and
- * tunnel_domains, gets a `domain_removed` event, and tunnel.changed drops its owner's decision
- * entry. The losing tunnel's row is taken for update first (PostgreSQL; SQLite runs one write at
- * a time), so an edit of it running meanwhile is not overwritten with what was read before it.
+ * Frees, for `uid`'s write on `nodeId`, the names in `exact` (names `uid` holds exactly, as the
+ * domains module answers: the caller asks it) that other customers' tunnels on the node hold: each
+ * such tunnel loses them from its custom_domains and tunnel_domains, gets a `domain_removed` event,
+ * and tunnel.changed drops its owner's decision entry. The losing tunnel's row is taken for update
+ * first (PostgreSQL; SQLite runs one write at a time), so an edit of it running meanwhile is not
+ * overwritten with what was read before it.
  */
-export async function takeOverExactNames(trx: Tx, uid: number, nodeId: number, domains: readonly string[]) {
-  if (!domains.length) return;
-  const exact = (
-    await trx
-      .selectFrom("domains")
-      .select("verified_domain")
-      .where("uid", "=", uid)
-      .where("verified_domain", "in", [...new Set(domains)])
-      .execute()
-  ).map((r) => r.verified_domain as string);
+export async function takeOverExactNames(trx: Tx, uid: number, nodeId: number, exact: readonly string[]) {
   if (!exact.length) return;
   const held = await trx
     .selectFrom("tunnel_domains")

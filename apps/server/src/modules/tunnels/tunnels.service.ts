@@ -238,7 +238,13 @@ export async function writeTunnel(ctx: AppContext, t: WriteTarget, draft: Tunnel
         )
           throw refused(`已达到套餐隧道数量上限 ${limits.tunnel_limit} 条（tunnel_limit）`);
         // The exact owner wins: names it verified that another customer's tunnel here holds through a wildcard.
-        if (isWeb(draft.protocol)) await takeOverExactNames(trx, uid, locked.node_id, draft.custom_domains);
+        if (isWeb(draft.protocol)) {
+          // held exactly: its own verified name (the domains module answers; a wildcard is no exact hold)
+          const held = await ctx.domains.usable(trx, uid);
+          const now = Date.now();
+          const exact = draft.custom_domains.filter((d) => !d.startsWith("*.") && (held.get(d)?.untilMs ?? 0) > now);
+          await takeOverExactNames(trx, uid, locked.node_id, exact);
+        }
         await assertFree(trx, uid, locked, draft, t.tunId);
         if (draft.enabled)
           for (const guard of ctx.tunnelStartGuards) {
