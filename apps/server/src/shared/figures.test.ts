@@ -38,8 +38,14 @@ describe("memoFigures", () => {
     const value: { large: number; small: number; today?: number } = { large: 5_000, small: 3 };
     const built = { large: 0, small: 0 };
     const figures = {
-      large: () => (built.large++, sql`select ${sql.lit(value.large)}`),
-      small: () => (built.small++, sql`select ${sql.lit(value.small)}`),
+      large: () => {
+        built.large++;
+        return sql`select ${sql.lit(value.large)}`;
+      },
+      small: () => {
+        built.small++;
+        return sql`select ${sql.lit(value.small)}`;
+      },
     };
     const live = () => ({ today: sql`select ${sql.lit(value.today ?? 0)}` });
     value.today = 9_000_000;
