@@ -993,25 +993,21 @@ export function realFrpSuite(version: string) {
         customer: () => registerCustomer(s, randomPhone()),
       }));
 
+    /** What both secret-tunnel cases run with: a serving and a visitor frpc of one customer on this node. */
+    const secretEnv = () => ({
+      frpc: bins.frpc,
+      dir,
+      nodeId: node.node_id,
+      api,
+      customer: async () => (await customerOnPlan({ traffic: 10, bandwidth: 10, tunnel_limit: 3 })).customer,
+      poll,
+    });
+
     it("私密隧道: stcp and sudp carry bytes from a second, visitor frpc to the local service, billed from the dashboard", () =>
-      secretTunnelsCase({
-        frpc: bins.frpc,
-        dir,
-        nodeId: node.node_id,
-        api,
-        customer: async () => (await customerOnPlan({ traffic: 10, bandwidth: 10, tunnel_limit: 3 })).customer,
-        poll,
-      }));
+      secretTunnelsCase(secretEnv()));
 
     it("私密隧道 xtcp: hole punching fails on loopback, the visitor falls back to the stcp proxy, billed once", () =>
-      xtcpFallbackCase({
-        frpc: bins.frpc,
-        dir,
-        nodeId: node.node_id,
-        api,
-        customer: async () => (await customerOnPlan({ traffic: 10, bandwidth: 10, tunnel_limit: 3 })).customer,
-        poll,
-      }));
+      xtcpFallbackCase(secretEnv()));
 
     it("一键启动: the Linux installer's wrapper downloads and verifies frpc, fetches the config by token, carries bytes; a new tunnel after a restart; a rotated token stops it; a wrong checksum never runs the download (the verified cached frpc runs, else exit 2)", () =>
       launchCase({
