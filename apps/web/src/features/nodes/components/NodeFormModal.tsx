@@ -1,9 +1,11 @@
 import { type AdminNodeRow, DashboardAddr, HostName } from "@burrow/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Col, Divider, Form, Input, InputNumber, Radio, Row, Select } from "antd";
+import { Col, Divider, Form, Input, Radio, Row, Select } from "antd";
 import { FormModal } from "@/components/FormModal";
+import { NumberItem, PortItem } from "@/components/form/NumberItem";
+import { TextItem } from "@/components/form/TextItem";
 import { SortField } from "@/components/SortField";
-import { fieldRules, schemaRule } from "@/lib/rules";
+import { fieldRules } from "@/lib/rules";
 import { formToCreateBody, formToUpdateBody, NEW_NODE, type NodeFormValues, nodeToForm } from "../node-form";
 import { ALL, areaListQuery, createNode, levelListQuery, netTypeListQuery, nodesKeys, updateNode } from "../nodes.api";
 
@@ -12,9 +14,6 @@ export interface NodeFormModalProps {
   editing: { row?: AdminNodeRow } | null;
   onClose: () => void;
 }
-
-const portRules = (label: string, required = true) =>
-  fieldRules(label, { required, integer: true, range: { min: 1, max: 65535 } });
 
 const half = { xs: 24, sm: 12 };
 
@@ -48,13 +47,14 @@ export function NodeFormModal({ editing, onClose }: NodeFormModalProps) {
       </Divider>
       <Row gutter={16}>
         <Col {...half}>
-          <Form.Item
+          <TextItem
             name="name"
             label="节点名称"
-            rules={fieldRules("节点名称", { required: true, length: { min: 1, max: 50 } })}
-          >
-            <Input maxLength={50} placeholder="如：上海-电信-1" />
-          </Form.Item>
+            required
+            length={{ min: 1, max: 50 }}
+            maxLength={50}
+            placeholder="如：上海-电信-1"
+          />
         </Col>
         <Col {...half}>
           <Form.Item name="area_id" label="地区" rules={fieldRules("地区", { required: true, choice: true })}>
@@ -122,9 +122,7 @@ export function NodeFormModal({ editing, onClose }: NodeFormModalProps) {
           <SortField />
         </Col>
         <Col span={24}>
-          <Form.Item name="description" label="描述" rules={fieldRules("描述", { length: { max: 500 } })}>
-            <Input.TextArea rows={2} maxLength={500} showCount />
-          </Form.Item>
+          <TextItem name="description" label="描述" length={{ max: 500 }} rows={2} maxLength={500} showCount />
         </Col>
       </Row>
 
@@ -133,72 +131,65 @@ export function NodeFormModal({ editing, onClose }: NodeFormModalProps) {
       </Divider>
       <Row gutter={16}>
         <Col {...half}>
-          <Form.Item
+          <TextItem
             name="host"
             label="公网地址"
             extra="frpc 连接和访客访问使用的域名或 IP"
-            rules={[...fieldRules("公网地址", { required: true }), schemaRule(HostName)]}
-          >
-            <Input placeholder="如：sh1.example.com" />
-          </Form.Item>
+            required
+            schema={HostName}
+            placeholder="如：sh1.example.com"
+          />
         </Col>
         <Col {...half}>
-          <Form.Item name="bind_port" label="绑定端口（bindPort）" rules={portRules("绑定端口")}>
-            <InputNumber min={1} max={65535} precision={0} style={{ width: "100%" }} />
-          </Form.Item>
+          <PortItem name="bind_port" label="绑定端口（bindPort）" ruleLabel="绑定端口" required />
         </Col>
         <Col {...half}>
-          <Form.Item
+          <PortItem
             name="vhost_http_port"
             label="HTTP 端口（vhostHTTPPort）"
+            ruleLabel="HTTP 端口"
             extra="留空则不提供 http 隧道"
-            rules={portRules("HTTP 端口", false)}
-          >
-            <InputNumber min={1} max={65535} precision={0} style={{ width: "100%" }} />
-          </Form.Item>
+          />
         </Col>
         <Col {...half}>
-          <Form.Item
+          <PortItem
             name="vhost_https_port"
             label="HTTPS 端口（vhostHTTPSPort）"
+            ruleLabel="HTTPS 端口"
             extra="留空则不提供 https 隧道"
-            rules={portRules("HTTPS 端口", false)}
-          >
-            <InputNumber min={1} max={65535} precision={0} style={{ width: "100%" }} />
-          </Form.Item>
+          />
         </Col>
         <Col {...half}>
-          <Form.Item
+          <TextItem
             name="subdomain_host"
             label="子域名主机（subDomainHost）"
             extra="留空则只能使用自定义域名"
-            rules={[schemaRule(HostName)]}
-          >
-            <Input placeholder="如：frp.example.com" />
-          </Form.Item>
+            schema={HostName}
+            placeholder="如：frp.example.com"
+          />
         </Col>
         <Col {...half}>
-          <Form.Item
+          <NumberItem
             name="bandwidth"
             label="单隧道带宽上限（Mbps）"
+            ruleLabel="带宽"
             extra="0 表示不限制"
-            rules={fieldRules("带宽", { required: true, integer: true, range: { min: 0, max: 100_000 } })}
-          >
-            <InputNumber min={0} max={100_000} precision={0} style={{ width: "100%" }} />
-          </Form.Item>
+            required
+            min={0}
+            max={100_000}
+            precision={0}
+          />
         </Col>
         <Col {...half}>
-          <Form.Item name="port_min" label="远程端口下限" rules={portRules("远程端口下限")}>
-            <InputNumber min={1} max={65535} precision={0} style={{ width: "100%" }} />
-          </Form.Item>
+          <PortItem name="port_min" label="远程端口下限" required />
         </Col>
         <Col {...half}>
-          <Form.Item
+          <PortItem
             name="port_max"
             label="远程端口上限"
+            required
             dependencies={["port_min"]}
             rules={[
-              ...portRules("远程端口上限"),
               ({ getFieldValue }) => ({
                 validator: (_rule, value) =>
                   value == null || getFieldValue("port_min") == null || value >= getFieldValue("port_min")
@@ -206,9 +197,7 @@ export function NodeFormModal({ editing, onClose }: NodeFormModalProps) {
                     : Promise.reject(new Error("端口上限不能小于下限")),
               }),
             ]}
-          >
-            <InputNumber min={1} max={65535} precision={0} style={{ width: "100%" }} />
-          </Form.Item>
+          />
         </Col>
       </Row>
 
@@ -217,22 +206,24 @@ export function NodeFormModal({ editing, onClose }: NodeFormModalProps) {
       </Divider>
       <Row gutter={16}>
         <Col span={24}>
-          <Form.Item
+          <TextItem
             name="api_addr"
             label="面板地址（webServer）"
-            rules={[...fieldRules("面板地址", { required: true }), schemaRule(DashboardAddr)]}
-          >
-            <Input placeholder="http://10.0.0.5:7500" />
-          </Form.Item>
+            ruleLabel="面板地址"
+            required
+            schema={DashboardAddr}
+            placeholder="http://10.0.0.5:7500"
+          />
         </Col>
         <Col {...half}>
-          <Form.Item
+          <TextItem
             name="api_user"
             label="面板用户名"
-            rules={fieldRules("面板用户名", { required: true, length: { min: 1, max: 64 } })}
-          >
-            <Input maxLength={64} autoComplete="off" />
-          </Form.Item>
+            required
+            length={{ min: 1, max: 64 }}
+            maxLength={64}
+            autoComplete="off"
+          />
         </Col>
         <Col {...half}>
           <Form.Item

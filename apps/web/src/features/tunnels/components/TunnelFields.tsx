@@ -10,7 +10,10 @@ import {
   TunnelProtocols,
   type UserNodeRow,
 } from "@burrow/contract";
-import { Checkbox, Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Typography } from "antd";
+import { Checkbox, Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Space, Typography } from "antd";
+import { NumberItem, PortItem } from "@/components/form/NumberItem";
+import { SwitchItem } from "@/components/form/SwitchItem";
+import { TextItem } from "@/components/form/TextItem";
 import { NodeStatusTag } from "@/features/nodes/components/NodeTags";
 import { eachRule, fieldRules, schemaRule } from "@/lib/rules";
 import { isSecretForm, isWebProtocol } from "../tunnel-form";
@@ -104,23 +107,17 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
           </Form.Item>
         </Col>
         <Col {...half}>
-          <Form.Item
+          <TextItem
             name="local_ip"
             label="本地地址"
             extra="frpc 所在网络中服务的地址"
-            rules={[...fieldRules("本地地址", { required: true }), schemaRule(LocalIp)]}
-          >
-            <Input placeholder="127.0.0.1" />
-          </Form.Item>
+            required
+            schema={LocalIp}
+            placeholder="127.0.0.1"
+          />
         </Col>
         <Col {...half}>
-          <Form.Item
-            name="local_port"
-            label="本地端口"
-            rules={fieldRules("本地端口", { required: true, integer: true, range: { min: 1, max: 65535 } })}
-          >
-            <InputNumber min={1} max={65535} precision={0} style={{ width: "100%" }} placeholder="如：22" />
-          </Form.Item>
+          <PortItem name="local_port" label="本地端口" required placeholder="如：22" />
         </Col>
         {secret ? (
           <Col span={24}>
@@ -202,24 +199,21 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
       </Row>
       <Row gutter={16}>
         <Col xs={12} md={6}>
-          <Form.Item name="use_encryption" label="加密传输" valuePropName="checked">
-            <Switch />
-          </Form.Item>
+          <SwitchItem name="use_encryption" label="加密传输" />
         </Col>
         <Col xs={12} md={6}>
-          <Form.Item name="use_compression" label="压缩传输" valuePropName="checked">
-            <Switch />
-          </Form.Item>
+          <SwitchItem name="use_compression" label="压缩传输" />
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item
+          <NumberItem
             name="bandwidth"
             label="带宽限制（Mbps）"
+            ruleLabel="带宽限制"
             extra="留空或 0 表示使用套餐带宽"
-            rules={fieldRules("带宽限制", { integer: true, range: { min: 0, max: 100_000 } })}
-          >
-            <InputNumber min={0} max={100_000} precision={0} style={{ width: "100%" }} />
-          </Form.Item>
+            min={0}
+            max={100_000}
+            precision={0}
+          />
         </Col>
         {protocol && protocol !== "udp" && !secret ? (
           <Col xs={24} md={12}>
@@ -240,9 +234,12 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
           </Divider>
           <Row gutter={16}>
             <Col {...half}>
-              <Form.Item name="host_header_rewrite" label="Host 头重写" rules={[schemaRule(HostHeaderRewrite)]}>
-                <Input placeholder="如：127.0.0.1" />
-              </Form.Item>
+              <TextItem
+                name="host_header_rewrite"
+                label="Host 头重写"
+                schema={HostHeaderRewrite}
+                placeholder="如：127.0.0.1"
+              />
             </Col>
             <Col {...half}>
               <Form.Item
@@ -255,14 +252,14 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
               </Form.Item>
             </Col>
             <Col {...half}>
-              <Form.Item
+              <TextItem
                 name="http_user"
                 label="访问用户名"
                 extra="设置后访客需要输入用户名和密码"
-                rules={[schemaRule(HttpUser)]}
-              >
-                <Input autoComplete="off" maxLength={64} />
-              </Form.Item>
+                schema={HttpUser}
+                autoComplete="off"
+                maxLength={64}
+              />
             </Col>
             <Col {...half}>
               <Form.Item
