@@ -5,7 +5,6 @@
  */
 import {
   type CloseProxyContent,
-  isSecretProtocol,
   type LoginContent,
   type NewProxyContent,
   type NewUserConnContent,
@@ -15,123 +14,19 @@ import {
   type PluginUserInfo,
   parseFrpProxyName,
   parseFrpUser,
-  portCount,
 } from "@burrow/contract";
-import { domainHolding } from "./domains";
 import { type NodeEntry, secretEquals, type TunnelEntry, tunnelBlock, type UserEntry, userBlock } from "./entries";
+import { proxyPort, withLimits } from "./new-proxy";
+import { ALLOW, ALLOWED, chain, modify, type PluginAnswer, reject } from "./plugin-answer";
+import { domainBlock, dropMovedHold, effectiveBandwidth, movedHere, movedKey, planBlock } from "./plugin-rules";
 import { contentProblem } from "./plugin-schema";
-import { expectedPort } from "./port-range";
 import { scheduleBlock } from "./schedule";
-import { namedProxyType, otherSessionProblem, secretProxyProblem } from "./secret";
+import { otherSessionProblem } from "./secret";
 import { VisitorShield } from "./shield";
 import type { DecisionLog, DecisionState, DecisionWriter, Maybe } from "./state";
 
-/** The canonical answers of frp-protocol.md §1.3. `unchange` is always explicit: absent means "replace". */
-export const ALLOW: PluginResponse = Object.freeze({ reject: false, unchange: true });
-/** A refusal; frpc sees `reason` (detailedErrorsToClient is on in Burrow's frps.toml). */
-export const reject = (reason: string): PluginResponse => ({ reject: true, reject_reason: reason });
-const modify = <C>(content: C): PluginResponse<C> => ({ reject: false, unchange: false, content });
-
-/** An HTTP status and body for the plugin route. */
-export interface PluginAnswer {
-  status: number;
-  body: PluginResponse;
-}
-
-const ALLOWED: PluginAnswer = Object.freeze({ status: 200, body: ALLOW });
-
-/** Bytes per second of a Mbps rate, as frp's "<float>KB" quantity (KB = 1024 bytes, exact for any whole Mbps). */
-export function bandwidthQuantity(mbps: number): string {
-  return `${(mbps * 125_000) / 1024}KB`;
-}
-
-/** The smallest positive of the tunnel's, plan's and node's bandwidth (Mbps), 0 when none is set. */
-export function effectiveBandwidth(tunnel: number, plan: number, node: number): number {
-  let min = 0;
-  for (const m of [tunnel, plan, node]) if (m > 0 && (min === 0 || m < min)) min = m;
-  return min;
-}
-
-/**
- * The request's content, whole, with the remote port and the bandwidth limit set, or with no
- * limit (one the client sent must not linger). It is changed in place: the body was parsed for
- * this request alone, and a copy through object rest/spread costs several microseconds on every
- * NewProxy (V8 builds it in dictionary mode, which then also serialises slowly).
- */
-function withLimits(c: NewProxyContent, remotePort: number | undefined, mbps: number): NewProxyContent {
-  if (c.remote_port !== remotePort) c.remote_port = remotePort;
-  if (mbps > 0) {
-    c.bandwidth_limit = bandwidthQuantity(mbps);
-    c.bandwidth_limit_mode = "server";
-  } else if (c.bandwidth_limit !== undefined || c.bandwidth_limit_mode !== undefined) {
-    delete c.bandwidth_limit;
-    delete c.bandwidth_limit_mode;
-  }
-  return c;
-}
-
-const sameSet = (a: readonly string[], b: readonly string[]) => {
-  const x = [...new Set(a.map((s) => s.toLowerCase()))].sort();
-  const y = [...new Set(b.map((s) => s.toLowerCase()))].sort();
-  return x.length === y.length && x.every((v, i) => v === y[i]);
-};
-
-/** Could run now: not deleted, locked or turned off (what tunnel_limit counts at connect time). */
-const runnable = (t: TunnelEntry) => tunnelBlock(t) === null;
-
-/**
- * Why the plan in force no longer admits this tunnel, or null. Checked when it connects and at
- * each heartbeat while it is up, so a smaller plan (after an expiry or an operator's edit) takes
- * effect at the next connect, and within one heartbeat for sessions already up:
- * - tunnel_limit: the oldest runnable tunnels win (tun_id order, i.e. creation order);
- * - tunnel_peer_port_limit: ports or domains of this tunnel.
- */
-function planBlock(user: UserEntry, t: TunnelEntry): string | null {
-  const limits = user.limits;
-  if (!limits) return null;
-  if (limits.tunnel_limit > 0) {
-    let older = 0;
-    for (const o of user.tunnels.values()) if (o.tun_id < t.tun_id && runnable(o)) older++;
-    if (older >= limits.tunnel_limit)
-      return `隧道 ${t.tun_name} 超出套餐隧道数量上限 ${limits.tunnel_limit} 条（tunnel_limit，较早创建的隧道优先）`;
-  }
-  const entries =
-    t.protocol === "http" || t.protocol === "https"
-      ? t.custom_domains.length + (t.subdomain ? 1 : 0)
-      : portCount(t.remote_port, t.remote_port_end ?? null);
-  if (limits.tunnel_peer_port_limit > 0 && entries > limits.tunnel_peer_port_limit)
-    return `隧道 ${t.tun_name} 超出套餐限制：每条隧道最多 ${limits.tunnel_peer_port_limit} 个端口或域名（tunnel_peer_port_limit）`;
-  return null;
-}
-
-/**
- * A custom domain the user no longer holds (never verified, unbound by an operator, lapsed, or
- * flagged past its grace period) or that points at another node: the proxy is refused.
- */
-function domainBlock(user: UserEntry, t: TunnelEntry, now: number): string | null {
-  for (const d of t.custom_domains) {
-    const held = domainHolding(user.domains, d);
-    if (held?.taken) return `隧道 ${t.tun_name} 的域名 ${d} 已被其他用户验证，泛域名不再覆盖它`;
-    if (!held) return `隧道 ${t.tun_name} 的域名 ${d} 未验证或已被解绑，请在控制台「我的域名」中查看`;
-    if (held.untilMs <= now)
-      return `隧道 ${t.tun_name} 的域名 ${d} 的 TXT 验证记录已缺失超过宽限期，请恢复记录后重新验证`;
-    if (held.node_id !== t.node_id) return `隧道 ${t.tun_name} 的域名 ${d} 未指向此节点`;
-  }
-  return null;
-}
-
-/** heldAt's key of a tunnel's proxy on a node: one number, no string built on the visitor path. */
-const movedKey = (nodeId: number, tunId: number) => nodeId * 2 ** 32 + tunId;
-
-/** The session `runId` on the node still held the tunnel there when it was moved away (persisted). */
-const movedHere = (t: TunnelEntry, node: NodeEntry, runId: string) =>
-  t.moved_run_id === runId && t.moved_node_id === node.node_id && t.node_id !== node.node_id;
-
-/** That session dropped the proxy (this process's copy; the database's follows the dashboard). */
-const dropMovedHold = (t: TunnelEntry) => {
-  t.moved_node_id = null;
-  t.moved_run_id = null;
-};
+export { ALLOW, type PluginAnswer, reject } from "./plugin-answer";
+export { bandwidthQuantity, effectiveBandwidth } from "./plugin-rules";
 
 /** The user who passed Login's checks, or why not (no object per call: this runs for every visitor). */
 type Checked = UserEntry | string;
@@ -144,15 +39,6 @@ export const FREED_SESSION = "该会话已在控制台被强制下线，请使�
 /** The sessions customers freed (强制下线, evictions.ts): asked only on Login, NewProxy and heartbeats. */
 export interface FreedSessions {
   refused(uid: number, runId: string | undefined): boolean;
-}
-
-/**
- * `f(v)`, at once when `v` is a value. The plugin answers from memory: once the cache is warm a
- * decision runs synchronously, without a microtask and a promise per step (it runs for every
- * visitor connection); only a cache miss waits for the database.
- */
-function then<T, U>(v: Maybe<T>, f: (v: T) => Maybe<U>): Maybe<U> {
-  return v instanceof Promise ? v.then(f) : f(v);
 }
 
 /**
@@ -268,7 +154,7 @@ export class FrpPlugin {
     if (down) return down;
     const uid = parseFrpUser(user);
     if (uid === null) return "未知用户：请使用控制台生成的 frpc 配置（user 字段）";
-    return then(this.cache.user(uid), (entry) => this.checkEntry(node, entry, metas));
+    return chain(this.cache.user(uid), (entry) => this.checkEntry(node, entry, metas));
   }
 
   private checkEntry(
@@ -298,11 +184,11 @@ export class FrpPlugin {
     info: PluginUserInfo | undefined,
     f: (user: UserEntry) => PluginResponse,
   ): Maybe<PluginResponse> {
-    return then(this.checkUser(node, info?.user, info?.metas), (r) => (typeof r === "string" ? reject(r) : f(r)));
+    return chain(this.checkUser(node, info?.user, info?.metas), (r) => (typeof r === "string" ? reject(r) : f(r)));
   }
 
   private login(node: NodeEntry, c: LoginContent): Maybe<PluginResponse> {
-    return then(this.checkUser(node, c.user, c.metas), (r) => {
+    return chain(this.checkUser(node, c.user, c.metas), (r) => {
       if (typeof r === "string") return this.refusal(node, "login_refused", c.user, r);
       // A freed session logs in again under its run id at once: it must not take the proxy back.
       if (this.freed.refused(r.uid, c.run_id)) return this.refusal(node, "login_refused", c.user, FREED_SESSION);
@@ -338,29 +224,8 @@ export class FrpPlugin {
     if (this.freed.refused(user.uid, c.user.run_id)) return refuse(FREED_SESSION);
     const blocked = tunnelBlock(t) ?? scheduleBlock(t, Date.now()) ?? planBlock(user, t);
     if (blocked) return refuse(blocked);
-    const type = c.proxy_type || "tcp";
-    const want = namedProxyType(t, c.proxy_name);
-    if (typeof want === "string") return refuse(want);
-    if (type !== want.type) return refuse(`隧道 ${t.tun_name} 的类型应为 ${want.type}，配置中是 ${type}`);
-    let remotePort = c.remote_port;
-    if (t.protocol === "tcp" || t.protocol === "udp") {
-      // A port range's proxy names its port; that port is the one it must listen on.
-      const want = expectedPort(t, parseFrpProxyName(c.proxy_name)?.port);
-      if (typeof want === "string") return refuse(want);
-      if (!c.remote_port) remotePort = want ?? undefined;
-      else if (c.remote_port !== want)
-        return refuse(`隧道 ${t.tun_name} 的远程端口应为 ${want}（配置为 ${c.remote_port}），请重新下载配置文件`);
-    } else if (isSecretProtocol(t.protocol)) {
-      const wrong = secretProxyProblem(t, c);
-      if (wrong) return refuse(wrong);
-    } else {
-      if (!sameSet(c.custom_domains ?? [], t.custom_domains))
-        return refuse(`隧道 ${t.tun_name} 的自定义域名与控制台不一致，请重新下载配置文件`);
-      const domainBlocked = domainBlock(user, t, Date.now());
-      if (domainBlocked) return refuse(domainBlocked);
-      if ((c.subdomain ?? "").toLowerCase() !== (t.subdomain ?? ""))
-        return refuse(`隧道 ${t.tun_name} 的子域名与控制台不一致，请重新下载配置文件`);
-    }
+    const remotePort = proxyPort(user, t, c);
+    if (typeof remotePort === "string") return refuse(remotePort);
     // One session serves all of a tunnel's proxies (severalProxies; review 6 F2).
     const taken = otherSessionProblem(t, c.user.run_id);
     if (taken) return refuse(taken);
@@ -391,7 +256,7 @@ export class FrpPlugin {
    * the session and logs in again, and the blocked tunnel cannot open any more.
    */
   private ping(node: NodeEntry, c: { user: PluginUserInfo }): Maybe<PluginResponse> {
-    return then(this.checkUser(node, c.user?.user, c.user?.metas), (user) => {
+    return chain(this.checkUser(node, c.user?.user, c.user?.metas), (user) => {
       if (typeof user === "string") return this.refusal(node, "ping_refused", c.user.user, user);
       if (this.freed.refused(user.uid, c.user.run_id))
         return this.refusal(node, "ping_refused", c.user.user, FREED_SESSION);
@@ -517,7 +382,7 @@ export class FrpPlugin {
     const uid = parseFrpUser(c.user?.user);
     const parsed = parseFrpProxyName(c.proxy_name);
     if (uid === null || !parsed || parsed.uid !== uid) return ALLOW;
-    return then(this.cache.user(uid), (user) => {
+    return chain(this.cache.user(uid), (user) => {
       const t = user?.tunnels.get(parsed.tun_id);
       if (!t) return ALLOW;
       // A moved tunnel's old proxy closed: that node no longer serves it (its hold moved with it).
