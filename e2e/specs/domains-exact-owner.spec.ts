@@ -1,11 +1,10 @@
 import { DomainsApi, TunnelsApi, UsersApi } from "@burrow/contract";
 import { expect as baseExpect, test } from "@playwright/test";
-import { chooseOption } from "../fixtures/antd";
 import { adminToken, call, registerUser } from "../fixtures/api";
 import { openSignedIn } from "../fixtures/browser";
 import { uniqueName } from "../fixtures/catalog";
 import { setCname, setTxt } from "../fixtures/dns";
-import { newProxy, webNode } from "../fixtures/domains";
+import { createHttpTunnel, newProxy, webNode } from "../fixtures/domains";
 
 // Each full page load fetches every chunk again; on a busy machine that takes longer than the default wait.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -56,20 +55,8 @@ test("the exact owner binds a name a wildcard tunnel used; the wildcard holder's
   try {
     // b creates a tunnel on it in the form: no 已被占用
     const page = await bContext.newPage();
-    await openSignedIn(page, b.token, "/tun/list/add");
-    await expect(page.getByRole("heading", { name: "创建隧道" })).toBeVisible();
-    await page.getByLabel("隧道名称").fill(uniqueName("exact-"));
-    await chooseOption(page, page.getByLabel("节点"), nodeName);
-    await page
-      .locator("label.ant-radio-button-wrapper")
-      .filter({ hasText: /^HTTP$/ })
-      .click();
-    await page.getByLabel("本地端口").fill("8080");
-    await page.getByLabel("自定义域名").fill(shop);
-    await page.getByLabel("自定义域名").press("Enter");
-    await page.getByRole("button", { name: "创建隧道" }).click();
-    await expect(page).toHaveURL(/\/tun\/list\/\d+$/, { timeout: 30_000 });
-    const bTunId = Number(new URL(page.url()).pathname.split("/").pop());
+    await openSignedIn(page, b.token, "/tun/list");
+    const bTunId = await createHttpTunnel(page, { name: uniqueName("exact-"), nodeName, domain: shop });
     expect((await newProxy(node, b.uid, frp_token, bTunId, [shop])).reject).toBe(false);
 
     // a's tunnel lost the name; its 连接诊断 says why and offers the config again

@@ -2,10 +2,16 @@ import { DomainsApi, UsersApi } from "@burrow/contract";
 import { expect as baseExpect, test } from "@playwright/test";
 import { chooseOption } from "../fixtures/antd";
 import { adminToken, call, registerUser } from "../fixtures/api";
-import { openSignedIn } from "../fixtures/browser";
 import { uniqueName } from "../fixtures/catalog";
 import { setCname, setTxt } from "../fixtures/dns";
-import { newProxy, openDetail, webNode } from "../fixtures/domains";
+import {
+  addDomainDialog,
+  createHttpTunnel,
+  newProxy,
+  openDetail,
+  operatorSeesDomain,
+  webNode,
+} from "../fixtures/domains";
 
 // Each full page load fetches every chunk again; on a busy machine that takes longer than the default wait.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -27,10 +33,7 @@ test("a customer adds *.<apex>, proves the apex by TXT, and serves a tunnel on i
   const adminContext = await browser.newContext();
   try {
     const page = await customerContext.newPage();
-    await openSignedIn(page, user.token, "/domain");
-    await expect(page.getByRole("heading", { name: "我的域名" })).toBeVisible({ timeout: 30_000 });
-    await page.getByRole("button", { name: "添加域名" }).click();
-    const dialog = page.getByRole("dialog", { name: "添加域名" });
+    const dialog = await addDomainDialog(page, user.token);
     // A double wildcard is refused in the form with the contract's words, before any request.
     await dialog.getByLabel("域名").fill("*.*.example.com");
     await expect(dialog.getByText("泛域名只能在最左边使用一个 *，例如 *.example.com")).toBeVisible();
@@ -64,21 +67,8 @@ test("a customer adds *.<apex>, proves the apex by TXT, and serves a tunnel on i
     await expect(row).toContainText("已验证");
 
     // A tunnel on the wildcard (the free plan allows one domain per tunnel).
-    await page.goto("/tun/list/add");
-    await expect(page.getByRole("heading", { name: "创建隧道" })).toBeVisible();
     const tunName = uniqueName("wild-");
-    await page.getByLabel("隧道名称").fill(tunName);
-    await chooseOption(page, page.getByLabel("节点"), nodeName);
-    await page
-      .locator("label.ant-radio-button-wrapper")
-      .filter({ hasText: /^HTTP$/ })
-      .click();
-    await page.getByLabel("本地端口").fill("8080");
-    await page.getByLabel("自定义域名").fill(wildcard);
-    await page.getByLabel("自定义域名").press("Enter");
-    await page.getByRole("button", { name: "创建隧道" }).click();
-    await expect(page).toHaveURL(/\/tun\/list\/\d+$/, { timeout: 30_000 });
-    const tunId = Number(new URL(page.url()).pathname.split("/").pop());
+    const tunId = await createHttpTunnel(page, { name: tunName, nodeName, domain: wildcard });
 
     // The wildcard lists the tunnel; frps's NewProxy for it is allowed.
     await page.goto("/domain");
@@ -88,13 +78,7 @@ test("a customer adds *.<apex>, proves the apex by TXT, and serves a tunnel on i
 
     // The operator sees the wildcard, its owner and the tunnel.
     const op = await adminContext.newPage();
-    await openSignedIn(op, admin, `/admin/tun/domain?domain=${apex}`);
-    await expect(op.getByRole("heading", { name: "域名管理" })).toBeVisible({ timeout: 30_000 });
-    const opRow = op.locator("tr.ant-table-row", { hasText: wildcard });
-    await expect(opRow).toContainText("已验证");
-    const opDetail = await openDetail(opRow);
-    await expect(opDetail).toContainText(user.phone);
-    await expect(opDetail).toContainText(tunName);
+    await operatorSeesDomain(op, admin, { query: apex, domain: wildcard, phone: user.phone, tunName });
   } finally {
     await customerContext.close();
     await adminContext.close();

@@ -2,10 +2,16 @@ import { DomainsApi, UsersApi } from "@burrow/contract";
 import { expect as baseExpect, test } from "@playwright/test";
 import { chooseOption } from "../fixtures/antd";
 import { adminToken, call, registerUser } from "../fixtures/api";
-import { openSignedIn } from "../fixtures/browser";
 import { uniqueName } from "../fixtures/catalog";
 import { setCname, setTxt } from "../fixtures/dns";
-import { newProxy, openDetail, webNode } from "../fixtures/domains";
+import {
+  addDomainDialog,
+  createHttpTunnel,
+  newProxy,
+  openDetail,
+  operatorSeesDomain,
+  webNode,
+} from "../fixtures/domains";
 
 // Each full page load fetches every chunk again; on a busy machine that takes longer than the default wait.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -29,11 +35,7 @@ test("a customer verifies a domain against DNS and serves a tunnel on it until a
   try {
     // ---- The customer adds the domain on /domain and is shown the records to create.
     const page = await customerContext.newPage();
-    await openSignedIn(page, user.token, "/domain");
-    // The first page of a fresh browser context loads every chunk: give it time on a busy machine.
-    await expect(page.getByRole("heading", { name: "我的域名" })).toBeVisible({ timeout: 30_000 });
-    await page.getByRole("button", { name: "添加域名" }).click();
-    const dialog = page.getByRole("dialog", { name: "添加域名" });
+    const dialog = await addDomainDialog(page, user.token);
     await dialog.getByLabel("域名").fill(domain);
     await chooseOption(page, dialog.getByLabel("解析到的节点"), `${nodeName}（默认地区）`);
     await dialog.getByRole("button", { name: "添加" }).click();
@@ -66,22 +68,8 @@ test("a customer verifies a domain against DNS and serves a tunnel on it until a
     await expect(row).toContainText("记录正确");
 
     // ---- The customer binds it to an http tunnel on that node.
-    await page.goto("/tun/list/add");
-    await expect(page.getByRole("heading", { name: "创建隧道" })).toBeVisible();
     const tunName = uniqueName("web-");
-    await page.getByLabel("隧道名称").fill(tunName);
-    await chooseOption(page, page.getByLabel("节点"), nodeName);
-    await page
-      .locator("label.ant-radio-button-wrapper")
-      .filter({ hasText: /^HTTP$/ })
-      .click();
-    await expect(page.getByRole("radio", { name: "HTTP", exact: true })).toBeChecked();
-    await page.getByLabel("本地端口").fill("8080");
-    await page.getByLabel("自定义域名").fill(domain);
-    await page.getByLabel("自定义域名").press("Enter");
-    await page.getByRole("button", { name: "创建隧道" }).click();
-    await expect(page).toHaveURL(/\/tun\/list\/\d+$/, { timeout: 30_000 });
-    const tunId = Number(new URL(page.url()).pathname.split("/").pop());
+    const tunId = await createHttpTunnel(page, { name: tunName, nodeName, domain });
     await page.goto("/domain");
     await expect(await openDetail(row)).toContainText(tunName, { timeout: 30_000 });
 
@@ -90,13 +78,7 @@ test("a customer verifies a domain against DNS and serves a tunnel on it until a
 
     // ---- The operator finds it on /admin/tun/domain and force-unbinds it with a reason.
     const op = await adminContext.newPage();
-    await openSignedIn(op, admin, `/admin/tun/domain?domain=${domain}`);
-    await expect(op.getByRole("heading", { name: "域名管理" })).toBeVisible({ timeout: 30_000 });
-    const opRow = op.locator("tr.ant-table-row", { hasText: domain });
-    await expect(opRow).toContainText("已验证");
-    const opDetail = await openDetail(opRow);
-    await expect(opDetail).toContainText(user.phone);
-    await expect(opDetail).toContainText(tunName);
+    const opRow = await operatorSeesDomain(op, admin, { query: domain, domain, phone: user.phone, tunName });
     await opRow.getByRole("button", { name: "强制解绑" }).click();
     const unbind = op.getByRole("dialog", { name: "强制解绑域名" });
     await unbind.getByRole("button", { name: "解绑" }).click();
