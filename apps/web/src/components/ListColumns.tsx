@@ -1,7 +1,7 @@
 import { fenToYuan } from "@burrow/contract";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/lib/access";
-import { phoneText } from "@/lib/format";
+import { formatTime, phoneText } from "@/lib/format";
 import type { ResponsiveColumn, ResponsiveMeta } from "./responsive-columns";
 
 /** Where operators open a customer's page. */
@@ -33,4 +33,26 @@ export function amountColumn<T extends { amount: number }>(
 /** A list's 操作 column holding one link (to the row's page). */
 export function linkActionColumn<T>(label: string, to: (row: T) => string, width = 80): ResponsiveColumn<T> {
   return { title: "操作", key: "actions", width, render: (_: unknown, row: T) => <Link to={to(row)}>{label}</Link> };
+}
+
+/** A time column: the row's ISO time under `dataIndex`, shown as Shanghai wall-clock time ("-" when unset). */
+export function timeColumn<T>(
+  title: string,
+  dataIndex: NoInfer<keyof T & string>,
+  meta: ResponsiveMeta & { width?: number } = {},
+): ResponsiveColumn<T> {
+  return { title, dataIndex, ...meta, render: (v: string | null) => formatTime(v) };
+}
+
+/**
+ * A list's status column (role `status`: shown first on a phone card), its value drawn by `render`
+ * (a tag, with whatever the row adds to it).
+ */
+export function statusColumn<T>(
+  dataIndex: NoInfer<keyof T & string>,
+  width: number,
+  render: NonNullable<ResponsiveColumn<T>["render"]>,
+  title = "状态",
+): ResponsiveColumn<T> {
+  return { title, role: "status", dataIndex, width, render };
 }

@@ -2,6 +2,7 @@ import { type PasskeyInfo, PasskeyName } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Form, Input, Modal, Space, Typography } from "antd";
 import { useState } from "react";
+import { timeColumn } from "@/components/ListColumns";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
@@ -67,7 +68,7 @@ export function PasskeysCard() {
       key: "transports",
       render: (_, r) => r.transports.map((t) => TRANSPORT[t] ?? t).join("、") || "—",
     },
-    { title: "添加时间", priority: 2, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+    timeColumn("添加时间", "created_at", { priority: 2, width: 180 }),
     {
       title: "最近使用",
       priority: 2,

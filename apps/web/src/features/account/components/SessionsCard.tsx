@@ -1,9 +1,9 @@
 import type { SessionInfo } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Modal, Tag } from "antd";
+import { timeColumn } from "@/components/ListColumns";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { feedback } from "@/lib/feedback";
-import { formatTime } from "@/lib/format";
 import { revokeOtherSessions, revokeSession, securityKeys, sessionsQuery } from "../account.api";
 
 /** 登录设备: the account's sessions in force, each can be signed out; or all but this one. */
@@ -39,8 +39,8 @@ export function SessionsCard() {
       ),
     },
     { title: "IP", priority: 2, dataIndex: "ip", width: 160 },
-    { title: "登录时间", priority: 3, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
-    { title: "最近活动", priority: 2, dataIndex: "last_seen_at", width: 180, render: (v: string) => formatTime(v) },
+    timeColumn("登录时间", "created_at", { priority: 3, width: 180 }),
+    timeColumn("最近活动", "last_seen_at", { priority: 2, width: 180 }),
     {
       title: "操作",
       key: "actions",

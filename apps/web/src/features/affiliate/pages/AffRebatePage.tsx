@@ -4,6 +4,7 @@ import { RiHandCoinLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import { Button, Typography } from "antd";
 import { useState } from "react";
+import { statusColumn, timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { PagedTableCard } from "@/components/PagedTableCard";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
@@ -50,7 +51,7 @@ const rebateColumns: ResponsiveColumns<RebateRow> = [
         yuan(r.amount)
       ),
   },
-  { title: "下单时间", priority: 3, dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
+  timeColumn("下单时间", "created_at", { priority: 3, width: 175 }),
   {
     title: "结算时间",
     priority: 4,
@@ -65,21 +66,15 @@ const withdrawalColumns: ResponsiveColumns<WithdrawalRow> = [
   { title: "金额（元）", priority: 2, dataIndex: "amount", width: 110, align: "right", render: yuan },
   { title: "提现到", priority: 2, key: "target", width: 260, render: (_: unknown, w) => withdrawTarget(w) },
   { title: "收款人", priority: 4, dataIndex: "account_name", width: 100, render: (v: string | null) => v ?? "-" },
-  {
-    title: "状态",
-    role: "status",
-    dataIndex: "status",
-    width: 90,
-    render: (s: number) => <WithdrawalStatusTag status={s} />,
-  },
+  statusColumn("status", 90, (s: number) => <WithdrawalStatusTag status={s} />),
   {
     title: "说明",
     key: "note",
     render: (_: unknown, w) =>
       w.reason ? `驳回原因：${w.reason}` : w.payout_ref ? `付款流水号：${w.payout_ref}` : "-",
   },
-  { title: "申请时间", dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
-  { title: "处理时间", dataIndex: "handled_at", width: 175, render: (v: string | null) => formatTime(v) },
+  timeColumn("申请时间", "created_at", { width: 175 }),
+  timeColumn("处理时间", "handled_at", { width: 175 }),
 ];
 
 /** /aff/rebate: rebate rows with their order and state; withdrawal requests and their history. */

@@ -1,8 +1,7 @@
 import { type AdminWithdrawalRow, fenToYuan, WithdrawalSignalLabel } from "@burrow/contract";
 import { Button, Space, Tag, Tooltip, Typography } from "antd";
-import { amountColumn, customerColumn } from "@/components/ListColumns";
+import { amountColumn, customerColumn, statusColumn, timeColumn } from "@/components/ListColumns";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
-import { formatTime } from "@/lib/format";
 import type { WithdrawalDecision } from "../components/WithdrawalDecisionModal";
 import { WithdrawalStatusTag, withdrawTarget } from "../components/WithdrawalTags";
 
@@ -33,13 +32,7 @@ export function withdrawalColumns(
 ): ResponsiveColumns<AdminWithdrawalRow> {
   const columns: ResponsiveColumns<AdminWithdrawalRow> = [
     { title: "编号", priority: 5, dataIndex: "id", width: 80 },
-    {
-      title: "状态",
-      role: "status",
-      dataIndex: "status",
-      width: 90,
-      render: (s: number) => <WithdrawalStatusTag status={s} />,
-    },
+    statusColumn("status", 90, (s: number) => <WithdrawalStatusTag status={s} />),
     customerColumn({ role: "title", width: 150 }),
     amountColumn({ priority: 2, width: 100 }),
     {
@@ -87,14 +80,8 @@ export function withdrawalColumns(
       align: "right",
       render: (f: number) => <Typography.Text type={f < 0 ? "danger" : undefined}>{fenToYuan(f)}</Typography.Text>,
     },
-    { title: "申请时间", priority: 3, dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
-    {
-      title: "处理时间",
-      priority: 5,
-      dataIndex: "handled_at",
-      width: 175,
-      render: (v: string | null) => formatTime(v),
-    },
+    timeColumn("申请时间", "created_at", { priority: 3, width: 175 }),
+    timeColumn("处理时间", "handled_at", { priority: 5, width: 175 }),
     {
       title: "操作",
       key: "actions",

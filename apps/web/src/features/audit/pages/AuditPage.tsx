@@ -8,6 +8,7 @@ import {
 } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Card, Form, Grid, Select, Table, type TableColumnsType, Tag, Typography } from "antd";
+import { timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter } from "@/components/SearchFields";
@@ -55,7 +56,7 @@ const Changes = ({ row }: { row: AuditRow }) =>
   );
 
 const columns: TableColumnsType<AuditRow> = [
-  { title: "时间", dataIndex: "created_at", width: 160, render: (v: string) => formatTime(v) },
+  timeColumn("时间", "created_at", { width: 160 }),
   {
     title: "操作人",
     key: "operator",

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Form, Space, Typography } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
+import { statusColumn, timeColumn } from "@/components/ListColumns";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import { ReasonField } from "@/components/ReasonField";
@@ -11,7 +12,7 @@ import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { formatTime, phoneText } from "@/lib/format";
+import { phoneText } from "@/lib/format";
 import { DomainStateTag } from "../components/DomainStateTag";
 import { adminDomainsQuery, domainsKeys, unbindDomain } from "../domains.api";
 
@@ -52,13 +53,7 @@ export function AdminDomainPage() {
       ),
     },
     { title: "节点", priority: 4, dataIndex: "node_name", width: 140 },
-    {
-      title: "状态",
-      role: "status",
-      dataIndex: "state",
-      width: 100,
-      render: (s: DomainState) => <DomainStateTag state={s} />,
-    },
+    statusColumn("state", 100, (s: DomainState) => <DomainStateTag state={s} />),
     { title: "备案号", priority: 4, dataIndex: "icp_no", width: 170, render: (v: string | null) => v ?? "—" },
     {
       title: "使用的隧道",
@@ -84,21 +79,9 @@ export function AdminDomainPage() {
           (row.problem ?? <Typography.Text type="success">记录正确</Typography.Text>)
         ),
     },
-    {
-      title: "最近检查",
-      priority: 3,
-      dataIndex: "checked_at",
-      width: 170,
-      render: (v: string | null) => formatTime(v),
-    },
-    {
-      title: "验证时间",
-      priority: 5,
-      dataIndex: "verified_at",
-      width: 170,
-      render: (v: string | null) => formatTime(v),
-    },
-    { title: "添加时间", priority: 5, dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
+    timeColumn("最近检查", "checked_at", { priority: 3, width: 170 }),
+    timeColumn("验证时间", "verified_at", { priority: 5, width: 170 }),
+    timeColumn("添加时间", "created_at", { priority: 5, width: 170 }),
   ];
   if (canWrite) {
     columns.push({

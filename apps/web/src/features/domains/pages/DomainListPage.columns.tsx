@@ -1,8 +1,8 @@
 import { type DomainRecord, type DomainView, domainApex, isWildcard } from "@burrow/contract";
 import { Space, Typography } from "antd";
 import { Link } from "react-router";
+import { statusColumn, timeColumn } from "@/components/ListColumns";
 import type { ResponsiveColumn, ResponsiveColumns } from "@/components/responsive-columns";
-import { formatTime } from "@/lib/format";
 import { DomainStateTag } from "../components/DomainStateTag";
 
 /** One DNS record to create, each part copyable. */
@@ -43,13 +43,7 @@ export function domainColumns(actions: ResponsiveColumn<DomainView>): Responsive
         </Space>
       ),
     },
-    {
-      title: "状态",
-      role: "status",
-      dataIndex: "state",
-      width: 100,
-      render: (s: DomainView["state"]) => <DomainStateTag state={s} />,
-    },
+    statusColumn("state", 100, (s: DomainView["state"]) => <DomainStateTag state={s} />),
     {
       title: "需要添加的解析记录",
       priority: 4,
@@ -97,13 +91,7 @@ export function domainColumns(actions: ResponsiveColumn<DomainView>): Responsive
           <Typography.Text type="secondary">无</Typography.Text>
         ),
     },
-    {
-      title: "最近检查",
-      priority: 3,
-      dataIndex: "checked_at",
-      width: 170,
-      render: (v: string | null) => formatTime(v),
-    },
+    timeColumn("最近检查", "checked_at", { priority: 3, width: 170 }),
     actions,
   ];
 }

@@ -3,12 +3,13 @@ import { RiDownloadLine, RiErrorWarningLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import { Button, Card, Col, Form, Space, Tooltip, Typography } from "antd";
 import { useState } from "react";
+import { statusColumn, timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { GridSearchCard } from "@/components/SearchCard";
 import { CustomerFilterCols, IdFilter, SEARCH_COL, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { formatTime, phoneText } from "@/lib/format";
+import { phoneText } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { InvoiceActionModal } from "../components/InvoiceActionModal";
 import { InvoiceDetails, InvoiceStatusTag, yuan } from "../components/InvoiceParts";
@@ -33,24 +34,18 @@ export function AdminInvoiceListPage() {
 
   const columns: ResponsiveColumns<AdminInvoiceRow> = [
     { title: "编号", priority: 5, dataIndex: "invoice_id", width: 80 },
-    {
-      title: "状态",
-      role: "status",
-      dataIndex: "status",
-      width: 130,
-      render: (s: number, r) => (
-        <Space size={4}>
-          <InvoiceStatusTag status={s} />
-          {r.flagged ? (
-            <Tooltip title={`退款提醒：${r.flag_note}`}>
-              <Typography.Text type="danger">
-                <RiErrorWarningLine size={16} aria-label="退款提醒" />
-              </Typography.Text>
-            </Tooltip>
-          ) : null}
-        </Space>
-      ),
-    },
+    statusColumn("status", 130, (s: number, r) => (
+      <Space size={4}>
+        <InvoiceStatusTag status={s} />
+        {r.flagged ? (
+          <Tooltip title={`退款提醒：${r.flag_note}`}>
+            <Typography.Text type="danger">
+              <RiErrorWarningLine size={16} aria-label="退款提醒" />
+            </Typography.Text>
+          </Tooltip>
+        ) : null}
+      </Space>
+    )),
     {
       title: "用户",
       priority: 2,
@@ -71,14 +66,8 @@ export function AdminInvoiceListPage() {
       ),
     },
     { title: "金额", priority: 2, dataIndex: "amount", width: 110, align: "right", render: (v: number) => yuan(v) },
-    { title: "申请时间", priority: 3, dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
-    {
-      title: "处理时间",
-      priority: 4,
-      dataIndex: "handled_at",
-      width: 170,
-      render: (v: string | null) => formatTime(v),
-    },
+    timeColumn("申请时间", "created_at", { priority: 3, width: 170 }),
+    timeColumn("处理时间", "handled_at", { priority: 4, width: 170 }),
     {
       title: "操作",
       key: "actions",

@@ -3,10 +3,10 @@ import { RiAddLine, RiDownloadLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Badge, Button, Card, Space, Typography } from "antd";
 import { useEffect, useState } from "react";
+import { statusColumn, timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
-import { formatTime } from "@/lib/format";
 import { InvoiceDetails, InvoiceStatusTag, yuan } from "../components/InvoiceParts";
 import { RequestInvoiceModal } from "../components/RequestInvoiceModal";
 import { downloadInvoicePdf, myInvoicesQuery } from "../invoices.api";
@@ -24,22 +24,16 @@ const columns: ResponsiveColumns<InvoiceRow> = [
       </Space>
     ),
   },
-  {
-    title: "状态",
-    role: "status",
-    dataIndex: "status",
-    width: 200,
-    render: (s: number, r) => (
-      <Space direction="vertical" size={0}>
-        <InvoiceStatusTag status={s} />
-        {r.reason ? <Typography.Text type="secondary">原因：{r.reason}</Typography.Text> : null}
-      </Space>
-    ),
-  },
+  statusColumn("status", 200, (s: number, r) => (
+    <Space direction="vertical" size={0}>
+      <InvoiceStatusTag status={s} />
+      {r.reason ? <Typography.Text type="secondary">原因：{r.reason}</Typography.Text> : null}
+    </Space>
+  )),
   { title: "发票抬头", role: "title", dataIndex: "title", width: 240, ellipsis: true },
   { title: "金额", priority: 2, dataIndex: "amount", width: 120, align: "right", render: (v: number) => yuan(v) },
   { title: "订单数", priority: 3, key: "orders", width: 80, render: (_: unknown, r) => r.orders.length },
-  { title: "申请时间", priority: 3, dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
+  timeColumn("申请时间", "created_at", { priority: 3, width: 170 }),
   {
     title: "操作",
     key: "actions",

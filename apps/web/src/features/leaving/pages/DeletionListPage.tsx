@@ -1,6 +1,7 @@
 import { type AdminDeletionRow, DeletionStatus, DeletionStatusLabel, fenToYuan } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Form, Tag } from "antd";
+import { statusColumn, timeColumn } from "@/components/ListColumns";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
@@ -26,15 +27,9 @@ export function DeletionListPage() {
   const { data, isFetching } = useQuery(adminDeletionsQuery({ page: filters.page, size: filters.size, status }));
   const columns: ResponsiveColumns<AdminDeletionRow> = [
     { title: "UID", role: "title", dataIndex: "uid", width: 100 },
-    {
-      title: "状态",
-      role: "status",
-      dataIndex: "status",
-      width: 100,
-      render: (s: DeletionStatus) => <Tag color={STATUS_COLOR[s]}>{DeletionStatusLabel[s]}</Tag>,
-    },
-    { title: "申请时间", dataIndex: "requested_at", width: 170, render: (v: string) => formatTime(v) },
-    { title: "执行时间", dataIndex: "executes_at", width: 170, render: (v: string) => formatTime(v) },
+    statusColumn("status", 100, (s: DeletionStatus) => <Tag color={STATUS_COLOR[s]}>{DeletionStatusLabel[s]}</Tag>),
+    timeColumn("申请时间", "requested_at", { width: 170 }),
+    timeColumn("执行时间", "executes_at", { width: 170 }),
     {
       title: "撤销 / 删除于",
       priority: 2,

@@ -1,10 +1,10 @@
 import type { AreaRow } from "@burrow/contract";
 import { Form, Input, Switch, Tag } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import { timeColumn } from "@/components/ListColumns";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { TextFilter } from "@/components/SearchFields";
 import { SortField } from "@/components/SortField";
-import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { areaListQuery, createArea, deleteArea, nodesKeys, updateArea } from "../nodes.api";
 
@@ -29,7 +29,7 @@ const columns: ResponsiveColumns<AreaRow> = [
     render: (v: number) => (v ? <Tag color="orange">需 ICP 备案</Tag> : <Tag>不要求</Tag>),
   },
   { title: "节点数", priority: 2, dataIndex: "node_count", width: 90 },
-  { title: "创建时间", priority: 4, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+  timeColumn("创建时间", "created_at", { priority: 4, width: 180 }),
 ];
 
 const save = async (v: AreaForm, row: AreaRow | undefined) => {

@@ -1,9 +1,9 @@
 import type { PlanLevelRow } from "@burrow/contract";
 import { Form, Input, InputNumber } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import { timeColumn } from "@/components/ListColumns";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { TextFilter } from "@/components/SearchFields";
-import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { createLevel, deleteLevel, levelListQuery, nodesKeys, updateLevel } from "../nodes.api";
 
@@ -19,7 +19,7 @@ const columns: ResponsiveColumns<PlanLevelRow> = [
   { title: "等级名称", role: "title", dataIndex: "name" },
   { title: "等级", priority: 2, dataIndex: "level", width: 90 },
   { title: "套餐数", priority: 2, dataIndex: "plan_count", width: 90 },
-  { title: "创建时间", priority: 4, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+  timeColumn("创建时间", "created_at", { priority: 4, width: 180 }),
 ];
 
 const save = async (v: LevelForm, row: PlanLevelRow | undefined) => {

@@ -1,9 +1,9 @@
 import type { NetTypeRow } from "@burrow/contract";
 import { Form, Input, Space, Tag } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import { timeColumn } from "@/components/ListColumns";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { TextFilter } from "@/components/SearchFields";
-import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { createNetType, deleteNetType, netTypeListQuery, nodesKeys, updateNetType } from "../nodes.api";
 
@@ -27,7 +27,7 @@ const columns: ResponsiveColumns<NetTypeRow> = [
     ),
   },
   { title: "节点数", priority: 2, dataIndex: "node_count", width: 90 },
-  { title: "创建时间", priority: 4, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+  timeColumn("创建时间", "created_at", { priority: 4, width: 180 }),
 ];
 
 const save = async (v: NetTypeForm, row: NetTypeRow | undefined) => {

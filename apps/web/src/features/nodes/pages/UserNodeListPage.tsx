@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Card, Empty, Form, Space, Typography } from "antd";
 import { Link } from "react-router";
 import { LinkButton } from "@/components/LinkButton";
+import { statusColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
@@ -30,13 +31,7 @@ const columns: ResponsiveColumns<UserNodeRow> = [
   },
   { title: "地区", priority: 2, dataIndex: "area_name", width: 120 },
   { title: "网络类型", priority: 4, dataIndex: "net_type_name", width: 110 },
-  {
-    title: "状态",
-    role: "status",
-    dataIndex: "status",
-    width: 90,
-    render: (s: number) => <NodeStatusTag status={s} />,
-  },
+  statusColumn("status", 90, (s: number) => <NodeStatusTag status={s} />),
   {
     title: "负载",
     priority: 3,

@@ -3,28 +3,22 @@ import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Card, Popconfirm, Space, Tag, Typography } from "antd";
 import { useState } from "react";
+import { statusColumn, timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { siteQuery } from "@/features/shell/shell.api";
 import { feedback } from "@/lib/feedback";
-import { formatTime } from "@/lib/format";
 import { OidcProviderModal } from "../components/OidcProviderModal";
 import { adminOidcQuery, deleteOidcProvider, oidcKeys } from "../oidc.api";
 
 const columns: ResponsiveColumns<OidcProviderRow> = [
   { title: "ID", priority: 6, dataIndex: "id", width: 60 },
-  {
-    title: "状态",
-    role: "status",
-    dataIndex: "enabled",
-    width: 80,
-    render: (on: boolean) => (on ? <Tag color="green">启用</Tag> : <Tag>停用</Tag>),
-  },
+  statusColumn("enabled", 80, (on: boolean) => (on ? <Tag color="green">启用</Tag> : <Tag>停用</Tag>)),
   { title: "显示名称", role: "title", dataIndex: "name", width: 140 },
   { title: "签发者（Issuer）", priority: 3, dataIndex: "issuer", ellipsis: true },
   { title: "Client ID", priority: 3, dataIndex: "client_id", width: 180, ellipsis: true },
   { title: "范围", priority: 4, dataIndex: "scopes", width: 140 },
-  { title: "更新时间", priority: 4, dataIndex: "updated_at", width: 170, render: (v: string) => formatTime(v) },
+  timeColumn("更新时间", "updated_at", { priority: 4, width: 170 }),
 ];
 
 /** /admin/oidc: the OpenID Connect providers customers may sign in with (Manager only). */

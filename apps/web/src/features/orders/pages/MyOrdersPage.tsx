@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Empty, List, Popconfirm, Space, Tag, Typography } from "antd";
 import { useState } from "react";
 import { LinkButton } from "@/components/LinkButton";
-import { amountColumn } from "@/components/ListColumns";
+import { amountColumn, timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
@@ -129,7 +129,7 @@ export function MyOrdersPage() {
       ),
     },
     amountColumn({ priority: 2, width: 110 }),
-    { title: "下单时间", priority: 3, dataIndex: "created_at", width: 170, render: (v: string) => formatTime(v) },
+    timeColumn("下单时间", "created_at", { priority: 3, width: 170 }),
     { title: "操作", key: "actions", width: 190, render: (_: unknown, o) => actions(o) },
   ];
 

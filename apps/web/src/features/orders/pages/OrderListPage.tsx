@@ -2,7 +2,7 @@ import { type AdminOrderRow, OrderTypeLabel, PayMethodLabel, PayStatusLabel } fr
 import { useQuery } from "@tanstack/react-query";
 import { Button, Form } from "antd";
 import { useSearchParams } from "react-router";
-import { amountColumn, customerColumn } from "@/components/ListColumns";
+import { amountColumn, customerColumn, statusColumn, timeColumn } from "@/components/ListColumns";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
@@ -11,7 +11,6 @@ import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { OrderTypeTag, PayStatusTag, tradeIdColumn } from "@/components/StoreTags";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { formatTime } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { OrderDetailDrawer } from "../components/OrderDetailDrawer";
 import { orderListQuery } from "../orders.api";
@@ -46,13 +45,7 @@ export function OrderListPage() {
   const columns: ResponsiveColumns<AdminOrderRow> = [
     { title: "ID", priority: 6, dataIndex: "id", width: 80 },
     tradeIdColumn(),
-    {
-      title: "状态",
-      role: "status",
-      dataIndex: "status",
-      width: 90,
-      render: (s: number) => <PayStatusTag status={s} />,
-    },
+    statusColumn("status", 90, (s: number) => <PayStatusTag status={s} />),
     customerColumn({ priority: 2, width: 170 }),
     { title: "类型", priority: 3, dataIndex: "type", width: 100, render: (t: number) => <OrderTypeTag type={t} /> },
     { title: "商品", priority: 2, dataIndex: "name", ellipsis: true },
@@ -64,8 +57,8 @@ export function OrderListPage() {
       width: 100,
       render: (m: number) => PayMethodLabel[m] ?? m,
     },
-    { title: "创建时间", priority: 3, dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
-    { title: "支付时间", priority: 4, dataIndex: "paid_at", width: 175, render: (v: string | null) => formatTime(v) },
+    timeColumn("创建时间", "created_at", { priority: 3, width: 175 }),
+    timeColumn("支付时间", "paid_at", { priority: 4, width: 175 }),
     {
       title: "操作",
       key: "actions",

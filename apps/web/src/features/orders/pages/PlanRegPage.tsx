@@ -2,7 +2,7 @@ import { PlanPeriodLabel, type PlanRegRow, SubscriptionStatusLabel } from "@burr
 import { useQuery } from "@tanstack/react-query";
 import { Form, Typography } from "antd";
 import { Link } from "react-router";
-import { customerColumn } from "@/components/ListColumns";
+import { customerColumn, statusColumn, timeColumn } from "@/components/ListColumns";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
@@ -27,13 +27,7 @@ const columns: ResponsiveColumns<PlanRegRow> = [
     width: 200,
     render: (name: string, row) => <PlanName name={name} kind={row.kind} free={row.free} />,
   },
-  {
-    title: "状态",
-    role: "status",
-    dataIndex: "status",
-    width: 90,
-    render: (s: number) => <SubscriptionStatusTag status={s} />,
-  },
+  statusColumn("status", 90, (s: number) => <SubscriptionStatusTag status={s} />),
   {
     title: "周期",
     priority: 3,
@@ -48,7 +42,7 @@ const columns: ResponsiveColumns<PlanRegRow> = [
     width: 200,
     render: (_: unknown, row) => `${formatBytes(row.traffic_used)} / ${formatBytes(row.traffic_quota)}`,
   },
-  { title: "开始时间", priority: 4, dataIndex: "start_at", width: 175, render: (v: string) => formatTime(v) },
+  timeColumn("开始时间", "start_at", { priority: 4, width: 175 }),
   {
     title: "到期时间",
     priority: 3,

@@ -1,6 +1,7 @@
 import { type OutboxDelivery, OutboxDeliveryStatus, OutboxDeliveryStatusLabel } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Form, Popconfirm, Tag, Typography } from "antd";
+import { statusColumn, timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
@@ -52,13 +53,9 @@ export function OutboxPage() {
       ),
     },
     { title: "处理方", priority: 3, dataIndex: "handler", width: 190 },
-    {
-      title: "状态",
-      role: "status",
-      dataIndex: "status",
-      width: 100,
-      render: (s: OutboxDelivery["status"]) => <Tag color={STATUS_COLOR[s]}>{OutboxDeliveryStatusLabel[s]}</Tag>,
-    },
+    statusColumn("status", 100, (s: OutboxDelivery["status"]) => (
+      <Tag color={STATUS_COLOR[s]}>{OutboxDeliveryStatusLabel[s]}</Tag>
+    )),
     { title: "尝试次数", priority: 2, dataIndex: "attempts", width: 90, align: "right" },
     {
       title: "最后错误",
@@ -67,7 +64,7 @@ export function OutboxPage() {
       ellipsis: true,
       render: (e: string | null) => (e ? <Typography.Text type="danger">{e}</Typography.Text> : "—"),
     },
-    { title: "更新时间", priority: 4, dataIndex: "updated_at", width: 170, render: (v: string) => formatTime(v) },
+    timeColumn("更新时间", "updated_at", { priority: 4, width: 170 }),
     {
       title: "操作",
       key: "actions",

@@ -1,6 +1,7 @@
 import { type AdminPlan, applyMultiplier, fenToYuan, PlanPeriodLabel, PlanPeriods } from "@burrow/contract";
 import { Space, Tag, Typography } from "antd";
 import type { ReactNode } from "react";
+import { statusColumn } from "@/components/ListColumns";
 import type { ResponsiveColumns } from "@/components/responsive-columns";
 import { PlanTypeTag } from "@/components/StoreTags";
 import { bandwidthText, discountText } from "@/features/store/pricing";
@@ -67,13 +68,7 @@ export function planColumns(onSale: (on: boolean, row: AdminPlan) => ReactNode):
       render: (_: unknown, row) => `${row.tunnel_limit} / ${row.tunnel_peer_port_limit}`,
     },
     { title: "价格", priority: 2, key: "prices", width: 240, render: (_: unknown, row) => <PlanPrices plan={row} /> },
-    {
-      title: "在售",
-      role: "status",
-      dataIndex: "on_sale",
-      width: 80,
-      render: (on: boolean, row) => onSale(on, row),
-    },
+    statusColumn("on_sale", 80, (on: boolean, row) => onSale(on, row), "在售"),
     { title: "使用中", priority: 4, dataIndex: "live_subscriptions", width: 80, align: "right" },
     { title: "排序", priority: 5, dataIndex: "sort", width: 70, align: "right" },
   ];

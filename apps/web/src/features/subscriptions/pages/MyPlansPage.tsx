@@ -2,6 +2,7 @@ import { type PlanLimitsInfo, PlanPeriodLabel, type SubscriptionView } from "@bu
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Button, Card, Descriptions, Segmented, Space } from "antd";
 import { Link, useNavigate } from "react-router";
+import { statusColumn, timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { PLAN_KIND_OPTIONS, PlanName } from "@/components/StoreTags";
@@ -29,13 +30,7 @@ const columns: ResponsiveColumns<SubscriptionView> = [
       />
     ),
   },
-  {
-    title: "状态",
-    role: "status",
-    dataIndex: "status",
-    width: 100,
-    render: (_: number, row) => <SubscriptionState row={row} />,
-  },
+  statusColumn("status", 100, (_: number, row) => <SubscriptionState row={row} />),
   {
     title: "流量",
     priority: 2,
@@ -48,7 +43,7 @@ const columns: ResponsiveColumns<SubscriptionView> = [
       </div>
     ),
   },
-  { title: "开始时间", priority: 4, dataIndex: "start_at", width: 180, render: (v: string) => formatTime(v) },
+  timeColumn("开始时间", "start_at", { priority: 4, width: 180 }),
   {
     title: "到期时间",
     priority: 2,

@@ -4,10 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import { Badge, Button, Card, Space, Typography } from "antd";
 import { useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
+import { timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
-import { formatTime } from "@/lib/format";
 import { NewTicketModal } from "../components/NewTicketModal";
 import { ticketCategoryColumn, ticketStatusColumn } from "../components/TicketTags";
 import { myTicketsQuery } from "../tickets.api";
@@ -40,7 +40,7 @@ const columns: ResponsiveColumns<TicketRow> = [
       </Typography.Text>
     ),
   },
-  { title: "更新时间", priority: 3, dataIndex: "last_reply_at", width: 180, render: (v: string) => formatTime(v) },
+  timeColumn("更新时间", "last_reply_at", { priority: 3, width: 180 }),
 ];
 
 /** /help/ticket: my tickets and the new-ticket form (?appeal=<tun_id> opens it as an appeal). */

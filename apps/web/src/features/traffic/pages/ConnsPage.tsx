@@ -2,6 +2,7 @@ import type { ConnRow, LiveProxyRow } from "@burrow/contract";
 import { RiRefreshLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import { Badge, Button, Card, Form, Grid, Table, type TableColumnsType, Typography } from "antd";
+import { timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, TextFilter } from "@/components/SearchFields";
@@ -9,7 +10,7 @@ import { NodeFilterField } from "@/features/nodes/components/NodeFilterField";
 import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { DISPLAY_TZ, dayjs } from "@/lib/dayjs";
-import { formatBytes, formatTime } from "@/lib/format";
+import { formatBytes } from "@/lib/format";
 import { connOverviewQuery } from "../traffic.api";
 
 const FILTERS = { tun_id: "int", uid: "int", node_id: "int", remote_addr: "text" } as const;
@@ -38,7 +39,7 @@ const liveColumns: TableColumnsType<LiveProxyRow> = [
     width: 160,
     render: (_: unknown, row) => `${formatBytes(row.today_in)} / ${formatBytes(row.today_out)}`,
   },
-  { title: "更新时间", dataIndex: "updated_at", width: 170, render: (v: string) => formatTime(v) },
+  timeColumn("更新时间", "updated_at", { width: 170 }),
 ];
 
 /** A phone's row: status and tunnel, then node, connections and today's traffic. */
@@ -61,7 +62,7 @@ const narrowLiveColumns: TableColumnsType<LiveProxyRow> = [
 ];
 
 const connColumns: TableColumnsType<ConnRow> = [
-  { title: "最近连接", dataIndex: "last_at", width: 180, render: (v: string) => formatTime(v) },
+  timeColumn("最近连接", "last_at", { width: 180 }),
   { title: "访客 IP", dataIndex: "remote_addr", width: 170 },
   { title: "连接数", dataIndex: "conn_count", width: 90 },
   {

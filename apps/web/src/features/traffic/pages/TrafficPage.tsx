@@ -4,6 +4,7 @@ import { Alert, Card, Descriptions, Form, Progress, Select } from "antd";
 import type { Dayjs } from "dayjs";
 import { useEffect } from "react";
 import { Link } from "react-router";
+import { statusColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchActions } from "@/components/SearchActions";
@@ -92,13 +93,7 @@ export function TrafficPage() {
       dataIndex: "tun_name",
       render: (name: string, r) => (r.status === -1 ? name : <Link to={`/tun/list/${r.tun_id}`}>{name}</Link>),
     },
-    {
-      title: "状态",
-      role: "status",
-      dataIndex: "status",
-      width: 110,
-      render: (s: number) => <TunnelStatusTag status={s} />,
-    },
+    statusColumn("status", 110, (s: number) => <TunnelStatusTag status={s} />),
     ...inOutColumns<TunnelTotal>(170),
   ];
   const dayColumns: ResponsiveColumns<UserTrafficRow> = [

@@ -4,9 +4,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
+import { timeColumn } from "@/components/ListColumns";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { feedback } from "@/lib/feedback";
-import { formatTime } from "@/lib/format";
 import { fieldRules } from "@/lib/rules";
 import { createIllegalRule, deleteIllegalRule, illegalRuleListQuery, tunnelsKeys } from "../tunnels.api";
 
@@ -46,7 +46,7 @@ export function IllegalRuleList({ canWrite }: { canWrite: boolean }) {
     },
     { title: "备注", priority: 3, dataIndex: "note", ellipsis: true },
     { title: "命中次数", priority: 2, dataIndex: "hits", width: 100 },
-    { title: "创建时间", priority: 4, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+    timeColumn("创建时间", "created_at", { priority: 4, width: 180 }),
   ];
   if (canWrite) {
     columns.push({

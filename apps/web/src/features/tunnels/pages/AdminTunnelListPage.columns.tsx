@@ -1,10 +1,11 @@
 import type { AdminTunnelRow } from "@burrow/contract";
 import { Space, Typography } from "antd";
 import { Link } from "react-router";
+import { statusColumn, timeColumn } from "@/components/ListColumns";
 import type { ResponsiveColumns } from "@/components/responsive-columns";
 import { ProtocolTag } from "@/features/nodes/components/NodeTags";
 import { ADMIN_BASE } from "@/lib/access";
-import { formatBytes, formatTime } from "@/lib/format";
+import { formatBytes } from "@/lib/format";
 import { AddressList } from "../components/AddressList";
 import { TunnelStatusTag } from "../components/TunnelTags";
 
@@ -24,23 +25,17 @@ export const adminTunnelColumns: ResponsiveColumns<AdminTunnelRow> = [
       </Space>
     ),
   },
-  {
-    title: "状态",
-    role: "status",
-    dataIndex: "status",
-    width: 140,
-    // A lock's reason is part of the status: an operator sees why without opening the row.
-    render: (s: number, row) => (
-      <Space orientation="vertical" size={0}>
-        <TunnelStatusTag status={s} enabled={row.enabled} />
-        {row.banned_reason ? (
-          <Typography.Text type="secondary" ellipsis={{ tooltip: row.banned_reason }} style={{ maxWidth: 130 }}>
-            {row.banned_reason}
-          </Typography.Text>
-        ) : null}
-      </Space>
-    ),
-  },
+  // A lock's reason is part of the status: an operator sees why without opening the row.
+  statusColumn("status", 140, (s: number, row) => (
+    <Space orientation="vertical" size={0}>
+      <TunnelStatusTag status={s} enabled={row.enabled} />
+      {row.banned_reason ? (
+        <Typography.Text type="secondary" ellipsis={{ tooltip: row.banned_reason }} style={{ maxWidth: 130 }}>
+          {row.banned_reason}
+        </Typography.Text>
+      ) : null}
+    </Space>
+  )),
   { title: "节点", priority: 2, dataIndex: "node_name", width: 130 },
   {
     title: "协议",
@@ -71,12 +66,6 @@ export const adminTunnelColumns: ResponsiveColumns<AdminTunnelRow> = [
     width: 170,
     render: (_: unknown, row) => `${formatBytes(row.today_in)} / ${formatBytes(row.today_out)}`,
   },
-  {
-    title: "最后在线",
-    priority: 4,
-    dataIndex: "last_online_at",
-    width: 180,
-    render: (v: string | null) => formatTime(v),
-  },
-  { title: "创建时间", priority: 5, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
+  timeColumn("最后在线", "last_online_at", { priority: 4, width: 180 }),
+  timeColumn("创建时间", "created_at", { priority: 5, width: 180 }),
 ];

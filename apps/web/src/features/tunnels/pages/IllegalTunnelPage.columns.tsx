@@ -6,8 +6,9 @@ import {
   TunnelStatus,
 } from "@burrow/contract";
 import { Button, Popconfirm, Space, Tag, Typography } from "antd";
+import { statusColumn, timeColumn } from "@/components/ListColumns";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
-import { formatTime, phoneText } from "@/lib/format";
+import { phoneText } from "@/lib/format";
 import { AddressList } from "../components/AddressList";
 import { TunnelStatusTag } from "../components/TunnelTags";
 
@@ -72,21 +73,14 @@ export function illegalFlagColumns({
       ),
     },
     { title: "原因", priority: 2, dataIndex: "reason", width: 220, ellipsis: { showTitle: true } },
-    {
-      title: "处理状态",
-      role: "status",
-      dataIndex: "status",
-      width: 100,
-      render: (s: number) => <Tag color={flagColor[s] ?? "default"}>{IllegalStatusLabel[s] ?? s}</Tag>,
-    },
-    { title: "发现时间", priority: 3, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
-    {
-      title: "处理时间",
-      priority: 5,
-      dataIndex: "handled_at",
-      width: 180,
-      render: (v: string | null) => formatTime(v),
-    },
+    statusColumn(
+      "status",
+      100,
+      (s: number) => <Tag color={flagColor[s] ?? "default"}>{IllegalStatusLabel[s] ?? s}</Tag>,
+      "处理状态",
+    ),
+    timeColumn("发现时间", "created_at", { priority: 3, width: 180 }),
+    timeColumn("处理时间", "handled_at", { priority: 5, width: 180 }),
   ];
   if (canWrite) {
     columns.push({

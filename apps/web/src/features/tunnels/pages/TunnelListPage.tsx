@@ -5,6 +5,7 @@ import { Button, Card, Empty, Form, Popconfirm, Space, Switch, Typography } from
 import { useState } from "react";
 import { Link } from "react-router";
 import { LinkButton } from "@/components/LinkButton";
+import { statusColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
@@ -61,18 +62,12 @@ export function TunnelListPage() {
   });
 
   const columns: ResponsiveColumns<TunnelView> = [
-    {
-      title: "状态",
-      role: "status",
-      dataIndex: "status",
-      width: 120,
-      render: (s: number, row) => (
-        <Space direction="vertical" size={0}>
-          <TunnelStatusTag status={s} enabled={row.enabled} bannedReason={row.banned_reason} />
-          <ScheduleNote tunnel={row} />
-        </Space>
-      ),
-    },
+    statusColumn("status", 120, (s: number, row) => (
+      <Space direction="vertical" size={0}>
+        <TunnelStatusTag status={s} enabled={row.enabled} bannedReason={row.banned_reason} />
+        <ScheduleNote tunnel={row} />
+      </Space>
+    )),
     {
       title: "隧道名称",
       role: "title",

@@ -5,12 +5,11 @@ import { Button, Card, Col, DatePicker, Form, InputNumber, Row, Space } from "an
 import type { Dayjs } from "dayjs";
 import { useEffect } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { customerPath, linkActionColumn } from "@/components/ListColumns";
+import { customerPath, linkActionColumn, statusColumn, timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { dayjs } from "@/lib/dayjs";
-import { formatTime } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";
 import { RoleTag, UserStatusTag } from "../components/UserTags";
@@ -36,13 +35,7 @@ const columns: ResponsiveColumns<AdminUserRow> = [
   { title: "手机号", role: "title", dataIndex: "phone", width: 140 },
   { title: "昵称", priority: 3, dataIndex: "nickname", ellipsis: true },
   { title: "角色", priority: 2, dataIndex: "role", width: 100, render: (role: number) => <RoleTag role={role} /> },
-  {
-    title: "状态",
-    role: "status",
-    dataIndex: "status",
-    width: 100,
-    render: (status: number) => <UserStatusTag status={status} />,
-  },
+  statusColumn("status", 100, (status: number) => <UserStatusTag status={status} />),
   {
     title: "余额（元）",
     priority: 2,
@@ -51,14 +44,8 @@ const columns: ResponsiveColumns<AdminUserRow> = [
     align: "right",
     render: (fen: number) => fenToYuan(fen),
   },
-  { title: "注册时间", priority: 4, dataIndex: "created_at", width: 180, render: (v: string) => formatTime(v) },
-  {
-    title: "最后登录",
-    priority: 3,
-    dataIndex: "last_login_at",
-    width: 180,
-    render: (v: string | null) => formatTime(v),
-  },
+  timeColumn("注册时间", "created_at", { priority: 4, width: 180 }),
+  timeColumn("最后登录", "last_login_at", { priority: 3, width: 180 }),
   linkActionColumn("详情", (row) => customerPath(row.uid)),
 ];
 

@@ -2,14 +2,14 @@ import type { VerifyQueueRow } from "@burrow/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Col, Form, Tag } from "antd";
 import { Link } from "react-router";
-import { linkActionColumn } from "@/components/ListColumns";
+import { linkActionColumn, timeColumn } from "@/components/ListColumns";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { GridSearchCard } from "@/components/SearchCard";
 import { SEARCH_COL, SelectFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
-import { formatTime, phoneText } from "@/lib/format";
+import { phoneText } from "@/lib/format";
 import { PROVIDER_LABEL, reviewPath } from "../components/AdminVerifyCard";
 import { verifyQueueQuery } from "../verify.api";
 
@@ -49,7 +49,7 @@ const columns: ResponsiveColumns<VerifyQueueRow> = [
     width: 170,
     render: (n: number) => (n > 0 ? <Tag color="red">另有 {n} 个账号提交</Tag> : "-"),
   },
-  { title: "提交时间", priority: 3, dataIndex: "updated_at", width: 180, render: (v: string) => formatTime(v) },
+  timeColumn("提交时间", "updated_at", { priority: 3, width: 180 }),
   linkActionColumn("审核", (r) => reviewPath(r.uid)),
 ];
 
