@@ -1,5 +1,6 @@
 import { Card, type TablePaginationConfig } from "antd";
-import { type ResponsiveColumns, ResponsiveTable } from "./ResponsiveTable";
+import type { ResponsiveColumns } from "./ResponsiveTable";
+import { PagedTable } from "./table/PagedTable";
 
 interface ListTableCardProps<T> {
   columns: ResponsiveColumns<T>;
@@ -23,13 +24,12 @@ export function ListTableCard<T extends object>({
 }: ListTableCardProps<T>) {
   return (
     <Card>
-      <ResponsiveTable<T>
+      <PagedTable<T>
         rowKey={rowKey ?? ("id" as keyof T & string)}
         size={size}
         columns={columns}
-        dataSource={data?.list}
-        loading={loading}
-        pagination={pagination(data?.total)}
+        query={{ data, isFetching: loading }}
+        pagination={pagination}
       />
     </Card>
   );

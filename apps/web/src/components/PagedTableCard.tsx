@@ -3,7 +3,8 @@ import { type QueryKey, type UseQueryOptions, useQuery } from "@tanstack/react-q
 import { Card, type TablePaginationConfig } from "antd";
 import type { ReactNode } from "react";
 import { useState } from "react";
-import { type ResponsiveColumns, ResponsiveTable } from "./ResponsiveTable";
+import type { ResponsiveColumns } from "./ResponsiveTable";
+import { PagedTable } from "./table/PagedTable";
 
 export interface PagedTableCardProps<T, K extends QueryKey> {
   title: ReactNode;
@@ -50,16 +51,15 @@ export function PagedTableCard<T extends { id: number | string }, K extends Quer
 }: PagedTableCardProps<T, K>) {
   const [page, setPage] = useState(1);
   const [size, setSize] = useState(10);
-  const { data, isFetching } = useQuery(query(page, size));
+  const rows = useQuery(query(page, size));
   return (
     <Card title={title} extra={extra} className={className}>
-      <ResponsiveTable<T>
+      <PagedTable<T>
         rowKey="id"
         size="middle"
         columns={columns}
-        dataSource={data?.list}
-        loading={isFetching}
-        pagination={statePaging(page, size, data?.total ?? 0, setPage, setSize)}
+        query={rows}
+        pagination={(total) => statePaging(page, size, total ?? 0, setPage, setSize)}
       />
     </Card>
   );

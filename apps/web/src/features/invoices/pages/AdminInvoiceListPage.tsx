@@ -5,9 +5,10 @@ import { Button, Card, Col, Form, Space, Tooltip, Typography } from "antd";
 import { useState } from "react";
 import { statusColumn, timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { GridSearchCard } from "@/components/SearchCard";
 import { CustomerFilterCols, IdFilter, SEARCH_COL, SelectFilter, TextFilter } from "@/components/SearchFields";
+import { PagedTable } from "@/components/table/PagedTable";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { phoneText } from "@/lib/format";
 import { labelOptions } from "@/lib/options";
@@ -28,7 +29,7 @@ const FILTERS = {
 export function AdminInvoiceListPage() {
   const [form] = Form.useForm();
   const { filters, search, reset, pagination } = useUrlFilters(FILTERS, form);
-  const { data, isFetching } = useQuery(adminInvoicesQuery(filters));
+  const invoices = useQuery(adminInvoicesQuery(filters));
   const [acting, setActing] = useState<{ row: AdminInvoiceRow; action: InvoiceAction } | null>(null);
   const open = (row: AdminInvoiceRow, action: InvoiceAction) => setActing({ row, action });
 
@@ -122,14 +123,13 @@ export function AdminInvoiceListPage() {
         </Col>
       </GridSearchCard>
       <Card>
-        <ResponsiveTable<AdminInvoiceRow>
+        <PagedTable<AdminInvoiceRow>
           rowKey="invoice_id"
           size="middle"
           columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
+          query={invoices}
           expandable={{ expandedRowRender: (r) => <InvoiceDetails row={r} /> }}
-          pagination={pagination(data?.total ?? 0)}
+          pagination={pagination}
         />
       </Card>
       <InvoiceActionModal

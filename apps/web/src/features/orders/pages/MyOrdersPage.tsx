@@ -5,9 +5,10 @@ import { useState } from "react";
 import { LinkButton } from "@/components/LinkButton";
 import { amountColumn, timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
 import { OrderTypeTag, PayStatusTag } from "@/components/StoreTags";
+import { PagedTable } from "@/components/table/PagedTable";
 import { useIsPhone } from "@/hooks/useIsPhone";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
@@ -81,7 +82,8 @@ export function MyOrdersPage() {
   const qc = useQueryClient();
   const phone = useIsPhone();
   const { page, size, status, setStatus, pagination } = useStatusPaging();
-  const { data, isFetching } = useQuery(myOrdersQuery({ page, size, status }));
+  const orders = useQuery(myOrdersQuery({ page, size, status }));
+  const { data, isFetching } = orders;
   const [detail, setDetail] = useState<string | null>(null);
   const paging = pagination(data?.total);
 
@@ -185,14 +187,13 @@ export function MyOrdersPage() {
             )}
           />
         ) : (
-          <ResponsiveTable<OrderView>
+          <PagedTable<OrderView>
             rowKey="trade_id"
             size="middle"
             columns={columns}
-            dataSource={data?.list}
-            loading={isFetching}
+            query={orders}
             locale={{ emptyText: empty }}
-            pagination={paging}
+            pagination={pagination}
           />
         )}
       </Card>

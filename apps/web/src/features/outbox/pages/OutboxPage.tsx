@@ -3,9 +3,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Form, Popconfirm, Tag, Typography } from "antd";
 import { statusColumn, timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter } from "@/components/SearchFields";
+import { PagedTable } from "@/components/table/PagedTable";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
@@ -25,7 +26,7 @@ export function OutboxPage() {
   const { filters, search, reset, pagination } = useUrlFilters(FILTERS, form);
   // A status from the URL that is not one of the contract's is left out (the server's default).
   const status = OutboxDeliveryStatus.find((s) => s === filters.status);
-  const { data, isFetching } = useQuery(outboxDeliveriesQuery({ page: filters.page, size: filters.size, status }));
+  const deliveries = useQuery(outboxDeliveriesQuery({ page: filters.page, size: filters.size, status }));
   const queryClient = useQueryClient();
   const retry = useMutation({
     mutationFn: retryDelivery,
@@ -92,12 +93,11 @@ export function OutboxPage() {
         <SelectFilter name="status" label="状态" options={STATUS_OPTIONS} />
       </SearchCard>
       <Card>
-        <ResponsiveTable<OutboxDelivery>
+        <PagedTable<OutboxDelivery>
           rowKey="id"
           size="middle"
           columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
+          query={deliveries}
           expandable={{
             expandedRowRender: (r) => (
               <Typography.Paragraph style={{ marginBottom: 0 }}>
@@ -113,7 +113,7 @@ export function OutboxPage() {
               </Typography.Paragraph>
             ),
           }}
-          pagination={pagination(data?.total ?? 0)}
+          pagination={pagination}
         />
       </Card>
     </PageContainer>

@@ -6,8 +6,9 @@ import { useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
+import { PagedTable } from "@/components/table/PagedTable";
 import { NewTicketModal } from "../components/NewTicketModal";
 import { ticketCategoryColumn, ticketStatusColumn } from "../components/TicketTags";
 import { myTicketsQuery } from "../tickets.api";
@@ -50,7 +51,7 @@ export function TicketListPage() {
   const appeal = Number(params.get("appeal")) || undefined;
   const [creating, setCreating] = useState(false);
   const { page, size, status, setStatus, pagination } = useStatusPaging();
-  const { data, isFetching } = useQuery(myTicketsQuery({ page, size, status }));
+  const tickets = useQuery(myTicketsQuery({ page, size, status }));
   const close = () => {
     setCreating(false);
     if (appeal) setParams(new URLSearchParams(), { replace: true });
@@ -67,14 +68,13 @@ export function TicketListPage() {
     >
       <Card>
         <StatusFilter labels={TicketStatusUserLabel} value={status} onChange={setStatus} />
-        <ResponsiveTable<TicketRow>
+        <PagedTable<TicketRow>
           rowKey="ticket_id"
           size="middle"
           columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
+          query={tickets}
           locale={{ emptyText: "还没有工单" }}
-          pagination={pagination(data?.total)}
+          pagination={pagination}
         />
       </Card>
       <NewTicketModal

@@ -1,4 +1,4 @@
-import { DatePicker } from "antd";
+import { DatePicker, Form } from "antd";
 import type { Dayjs } from "dayjs";
 import { DISPLAY_TZ, dayjs } from "@/lib/dayjs";
 
@@ -28,6 +28,15 @@ export function DateRangeField(props: {
       allowClear
       disabledDate={(d) => d.isAfter(dayjs().tz(DISPLAY_TZ).endOf("day"))}
     />
+  );
+}
+
+/** A search form's 日期范围 item (field `dates`; rangeToDates turns it into the query's dates). */
+export function DateRangeItem() {
+  return (
+    <Form.Item name="dates" label="日期范围">
+      <DateRangeField />
+    </Form.Item>
   );
 }
 

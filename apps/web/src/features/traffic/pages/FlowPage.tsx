@@ -5,15 +5,16 @@ import type { Dayjs } from "dayjs";
 import { useEffect } from "react";
 import { Link } from "react-router";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
-import { SearchActions } from "@/components/SearchActions";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
+import { SearchCard } from "@/components/SearchCard";
 import { IdFilter } from "@/components/SearchFields";
+import { PagedTable } from "@/components/table/PagedTable";
 import { NodeFilterField } from "@/features/nodes/components/NodeFilterField";
 import { ALL, adminNodeListQuery } from "@/features/nodes/nodes.api";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { ADMIN_BASE } from "@/lib/access";
 import { formatBytes } from "@/lib/format";
-import { DateRangeField, datesToRange, rangeToDates } from "../components/DateRangeField";
+import { DateRangeItem, datesToRange, rangeToDates } from "../components/DateRangeField";
 import { inOutColumns, TrafficSummary } from "../components/TrafficSummary";
 import { flowQuery } from "../traffic.api";
 
@@ -71,25 +72,18 @@ export function FlowPage() {
 
   return (
     <PageContainer title="流量统计" description={data ? `${data.start_date} 至 ${data.end_date}` : undefined}>
-      <Card className="search-card">
-        <Form<SearchForm>
-          form={form}
-          layout="inline"
-          onFinish={(v) => search({ ...rangeToDates(v.dates), node_id: v.node_id, uid: v.uid ?? undefined })}
-        >
-          <Form.Item name="dates" label="日期范围">
-            <DateRangeField />
-          </Form.Item>
-          <NodeFilterField nodes={nodes.data?.list} />
-          <IdFilter name="uid" label="UID" width={110} />
-          <SearchActions
-            onReset={() => {
-              form.resetFields();
-              reset();
-            }}
-          />
-        </Form>
-      </Card>
+      <SearchCard<SearchForm>
+        form={form}
+        onFinish={(v) => search({ ...rangeToDates(v.dates), node_id: v.node_id, uid: v.uid ?? undefined })}
+        onReset={() => {
+          form.resetFields();
+          reset();
+        }}
+      >
+        <DateRangeItem />
+        <NodeFilterField nodes={nodes.data?.list} />
+        <IdFilter name="uid" label="UID" width={110} />
+      </SearchCard>
       <TrafficSummary
         totals={data && { in: data.total_in, out: data.total_out }}
         days={data?.days ?? []}
@@ -104,12 +98,11 @@ export function FlowPage() {
         }}
       />
       <Card title="用户流量排行">
-        <ResponsiveTable<FlowUserRow>
+        <PagedTable<FlowUserRow>
           rowKey="uid"
           columns={userColumns}
-          dataSource={data?.users.list}
-          loading={isFetching}
-          pagination={pagination(data?.users.total)}
+          query={{ data: data?.users, isFetching }}
+          pagination={pagination}
         />
       </Card>
     </PageContainer>

@@ -6,13 +6,14 @@ import { useEffect } from "react";
 import { Link } from "react-router";
 import { statusColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
-import { SearchActions } from "@/components/SearchActions";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
+import { SearchCard } from "@/components/SearchCard";
+import { PagedTable } from "@/components/table/PagedTable";
 import { TunnelStatusTag } from "@/features/tunnels/components/TunnelTags";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatBytes, formatTime } from "@/lib/format";
 import { quotaPercent, sumTraffic } from "../chart-options";
-import { DateRangeField, datesToRange, rangeToDates } from "../components/DateRangeField";
+import { DateRangeItem, datesToRange, rangeToDates } from "../components/DateRangeField";
 import { inOutColumns, TrafficSummary } from "../components/TrafficSummary";
 import { userTrafficQuery, userTrafficRowsQuery } from "../traffic.api";
 
@@ -113,31 +114,24 @@ export function TrafficPage() {
       description={data ? `${data.start_date} 至 ${data.end_date}（按北京时间自然日）` : undefined}
     >
       <QuotaCard quota={data?.quota} />
-      <Card className="search-card">
-        <Form<SearchForm>
-          form={form}
-          layout="inline"
-          onFinish={(v) => search({ ...rangeToDates(v.dates), tun_id: v.tun_id })}
-        >
-          <Form.Item name="dates" label="日期范围">
-            <DateRangeField />
-          </Form.Item>
-          <Form.Item name="tun_id" label="隧道">
-            <Select
-              allowClear
-              placeholder="全部隧道"
-              style={{ width: 180 }}
-              options={tunnels.map((t) => ({ value: t.tun_id, label: t.tun_name }))}
-            />
-          </Form.Item>
-          <SearchActions
-            onReset={() => {
-              form.resetFields();
-              reset();
-            }}
+      <SearchCard<SearchForm>
+        form={form}
+        onFinish={(v) => search({ ...rangeToDates(v.dates), tun_id: v.tun_id })}
+        onReset={() => {
+          form.resetFields();
+          reset();
+        }}
+      >
+        <DateRangeItem />
+        <Form.Item name="tun_id" label="隧道">
+          <Select
+            allowClear
+            placeholder="全部隧道"
+            style={{ width: 180 }}
+            options={tunnels.map((t) => ({ value: t.tun_id, label: t.tun_name }))}
           />
-        </Form>
-      </Card>
+        </Form.Item>
+      </SearchCard>
       <TrafficSummary
         totals={data && sumTraffic(data.days)}
         days={data?.days ?? []}
@@ -152,13 +146,12 @@ export function TrafficPage() {
         }}
       />
       <Card title="每日明细">
-        <ResponsiveTable<UserTrafficRow>
+        <PagedTable<UserTrafficRow>
           rowKey={(r) => `${r.date}:${r.tun_id}`}
           size="middle"
           columns={dayColumns}
-          dataSource={rows.data?.list}
-          loading={rows.isFetching}
-          pagination={pagination(rows.data?.total)}
+          query={rows}
+          pagination={pagination}
         />
       </Card>
     </PageContainer>
