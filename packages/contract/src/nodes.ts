@@ -311,6 +311,17 @@ export interface NodeListen {
   port_max: number;
 }
 
+/** The NodeListen fields of a larger node object (a stored row, an answer row), in their order. */
+export const nodeListen = (n: NodeListen): NodeListen => ({
+  host: n.host,
+  bind_port: n.bind_port,
+  vhost_http_port: n.vhost_http_port,
+  vhost_https_port: n.vhost_https_port,
+  subdomain_host: n.subdomain_host,
+  port_min: n.port_min,
+  port_max: n.port_max,
+});
+
 /** Fields both consoles show. */
 export interface NodeSummary extends NodeListen {
   node_id: number;

@@ -156,16 +156,18 @@ export interface ViewInfo {
   daily: { date: string; revenue: number; recharge: number; traffic: number; signups: number }[];
 }
 
-/** What one line of the operator's set-up checklist checks (GET /super/setup). */
-export type SetupItemKey =
-  | "public_url"
-  | "node_online"
-  | "plan_on_sale"
-  | "downloads"
-  | "payment"
-  | "sms"
-  | "verify"
-  | "oidc";
+/** What the lines of the operator's set-up checklist check (GET /super/setup), in the order it shows them. */
+export const SetupItemKeys = [
+  "public_url",
+  "node_online",
+  "plan_on_sale",
+  "downloads",
+  "payment",
+  "sms",
+  "verify",
+  "oidc",
+] as const;
+export type SetupItemKey = (typeof SetupItemKeys)[number];
 
 /** One line of the set-up checklist: computed from the configuration and the database. */
 export interface SetupItem {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { int } from "../answers";
+import { SetupItemKeys } from "../users";
 
 /* Answers of the operator overview's endpoints. */
 
@@ -24,17 +25,6 @@ export const ViewInfoAnswer = z.strictObject({
     .array(z.strictObject({ date: z.string(), revenue: int(), recharge: int(), traffic: int(), signups: int() }))
     .describe("last 30 days, oldest first: revenue and recharge in fen, traffic in bytes"),
 });
-
-const SetupItemKeys = [
-  "public_url",
-  "node_online",
-  "plan_on_sale",
-  "downloads",
-  "payment",
-  "sms",
-  "verify",
-  "oidc",
-] as const;
 
 export const SetupChecklistAnswer = z.strictObject({
   items: z.array(

@@ -1,4 +1,10 @@
-import type { AdminNodeDetail, AdminNodeRow, NodeSummary, TunnelProtocol } from "@burrow/contract";
+import {
+  type AdminNodeDetail,
+  type AdminNodeRow,
+  type NodeSummary,
+  nodeListen,
+  type TunnelProtocol,
+} from "@burrow/contract";
 import { extend } from "../../shared/rows";
 import type { NodeJoinedRow } from "./nodes.repository";
 
@@ -36,13 +42,7 @@ export function presentNodeSummary(n: NodeJoinedRow): NodeSummary {
     level_id: n.level_id,
     level_name: n.level_name ?? "",
     level: n.level ?? 0,
-    host: n.host,
-    bind_port: n.bind_port,
-    vhost_http_port: n.vhost_http_port,
-    vhost_https_port: n.vhost_https_port,
-    subdomain_host: n.subdomain_host,
-    port_min: n.port_min,
-    port_max: n.port_max,
+    ...nodeListen(n),
     bandwidth: n.bandwidth,
     status: n.status,
     protocols: nodeProtocols(n),

@@ -1,4 +1,11 @@
-import { NodeStatus, type SetupChecklist, type SetupItemKey, type SiteInfo, type UserNodeRow } from "@burrow/contract";
+import {
+  NodeStatus,
+  type SetupChecklist,
+  type SetupItemKey,
+  SetupItemKeys,
+  type SiteInfo,
+  type UserNodeRow,
+} from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { makePlan } from "../../../test/store-fixtures";
@@ -86,16 +93,7 @@ describe("set-up checklist on a fresh install (no PUBLIC_URL, sandbox payment an
 
   it("lists every line as not done, each linking to its page or naming its environment variables", async () => {
     const c = await checklist(t, admin);
-    expect(c.items.map((i) => i.key)).toEqual([
-      "public_url",
-      "node_online",
-      "plan_on_sale",
-      "downloads",
-      "payment",
-      "sms",
-      "verify",
-      "oidc",
-    ]);
+    expect(c.items.map((i) => i.key)).toEqual(SetupItemKeys);
     expect(c).toMatchObject({ done: false, dismissed: false, show: true });
     expect(doneKeys(c)).toEqual([]);
     const fix = Object.fromEntries(c.items.map((i) => [i.key, i.fix]));

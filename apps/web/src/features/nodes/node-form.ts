@@ -1,4 +1,4 @@
-import type { AdminNodeRow, CreateNodeBody, UpdateNodeBody } from "@burrow/contract";
+import { type AdminNodeRow, type CreateNodeBody, nodeListen, type UpdateNodeBody } from "@burrow/contract";
 
 /** The node form's values (ports left empty are `null`). */
 export interface NodeFormValues {
@@ -47,13 +47,7 @@ export function nodeToForm(n: AdminNodeRow): NodeFormValues {
     area_id: n.area_id,
     net_type_id: n.net_type_id,
     level_id: n.level_id,
-    host: n.host,
-    bind_port: n.bind_port,
-    vhost_http_port: n.vhost_http_port,
-    vhost_https_port: n.vhost_https_port,
-    subdomain_host: n.subdomain_host,
-    port_min: n.port_min,
-    port_max: n.port_max,
+    ...nodeListen(n),
     bandwidth: n.bandwidth,
     api_addr: n.api_addr,
     api_user: n.api_user,
