@@ -6,8 +6,9 @@ import type {
   UpdateInfoBody,
 } from "@burrow/contract";
 import { AuthApi, UsersApi } from "@burrow/contract";
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 
 export const accountKeys = {
   all: ["account"] as const,
@@ -25,11 +26,7 @@ export const userInfoQuery = () =>
 
 /** GET /user/loginList: the user's own sign-in history. */
 export const loginListQuery = (page: number, size: number) =>
-  queryOptions({
-    queryKey: accountKeys.loginList(page, size),
-    queryFn: ({ signal }) => api.call(UsersApi.getUserLoginList, { query: { page, size } }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(accountKeys.loginList(page, size), UsersApi.getUserLoginList, { page, size });
 
 /** PATCH /user/info */
 export const updateInfo = (body: UpdateInfoBody) => api.call(UsersApi.patchUserInfo, { body });

@@ -3,6 +3,7 @@ import { AffiliateApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 
 /** The operator's list filters as the URL holds them (the server validates the method). */
 export type WithdrawalFilters = Partial<Omit<AdminWithdrawalQuery, "page" | "size" | "method">> & {
@@ -53,11 +54,7 @@ export const requestWithdrawal = (body: z.input<typeof WithdrawBody>) =>
 
 /** GET /super/aff/list */
 export const adminWithdrawalsQuery = (filters: WithdrawalFilters) =>
-  queryOptions({
-    queryKey: affKeys.admin(filters),
-    queryFn: ({ signal }) => api.call(AffiliateApi.getSuperAffList, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(affKeys.admin(filters), AffiliateApi.getSuperAffList, filters);
 
 /** POST /super/aff/approve */
 export const decideWithdrawal = (body: z.input<typeof AffApproveBody>) =>

@@ -1,7 +1,8 @@
 import type { AuditQuery } from "@burrow/contract";
 import { AuditApi } from "@burrow/contract";
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 
 /** Audit filters as the page holds them. */
 export type AuditFilters = Partial<AuditQuery> & { page: number; size: number };
@@ -14,11 +15,7 @@ export const auditKeys = {
 
 /** GET /super/audit: every admin write, newest first, named and readable. */
 export const auditListQuery = (filters: AuditFilters) =>
-  queryOptions({
-    queryKey: auditKeys.list(filters),
-    queryFn: ({ signal }) => api.call(AuditApi.getSuperAudit, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(auditKeys.list(filters), AuditApi.getSuperAudit, filters);
 
 /** GET /super/audit/operators: who wrote the log, for the operator filter. */
 export const auditOperatorsQuery = () =>

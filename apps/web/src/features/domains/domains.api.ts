@@ -1,7 +1,7 @@
 import type { AddDomainBody, AdminDomainListQuery, AdminUnbindDomainBody, DomainListQuery } from "@burrow/contract";
 import { DomainsApi } from "@burrow/contract";
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 import type { ListFilters } from "@/lib/url-filters";
 
 export type DomainFilters = ListFilters<DomainListQuery>;
@@ -15,11 +15,7 @@ export const domainsKeys = {
 
 /** GET /user/domain */
 export const myDomainsQuery = (filters: DomainFilters) =>
-  queryOptions({
-    queryKey: domainsKeys.list(filters),
-    queryFn: ({ signal }) => api.call(DomainsApi.getUserDomain, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(domainsKeys.list(filters), DomainsApi.getUserDomain, filters);
 
 export const addDomain = (body: AddDomainBody) => api.call(DomainsApi.postUserDomain, { body });
 export const verifyDomain = (id: number) => api.call(DomainsApi.postUserDomainVerify, { body: { id } });
@@ -27,10 +23,6 @@ export const deleteDomain = (id: number) => api.call(DomainsApi.deleteUserDomain
 
 /** GET /super/domain */
 export const adminDomainsQuery = (filters: AdminDomainFilters) =>
-  queryOptions({
-    queryKey: domainsKeys.adminList(filters),
-    queryFn: ({ signal }) => api.call(DomainsApi.getSuperDomain, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(domainsKeys.adminList(filters), DomainsApi.getSuperDomain, filters);
 
 export const unbindDomain = (body: AdminUnbindDomainBody) => api.call(DomainsApi.postSuperDomainUnbind, { body });

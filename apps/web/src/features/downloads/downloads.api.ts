@@ -1,7 +1,8 @@
 import type { CreateDownloadBody, DownloadListQuery, UpdateDownloadBody } from "@burrow/contract";
 import { DownloadsApi } from "@burrow/contract";
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 
 export type DownloadFilters = Partial<Omit<DownloadListQuery, "page" | "size">> & { page: number; size: number };
 
@@ -21,11 +22,7 @@ export const userDownloadsQuery = () =>
 
 /** GET /super/download */
 export const adminDownloadsQuery = (filters: DownloadFilters) =>
-  queryOptions({
-    queryKey: downloadsKeys.admin(filters),
-    queryFn: ({ signal }) => api.call(DownloadsApi.getSuperDownload, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(downloadsKeys.admin(filters), DownloadsApi.getSuperDownload, filters);
 
 /** POST /super/download: one build per os, arch and version (40008 on version) */
 export const createDownload = (body: CreateDownloadBody) => api.call(DownloadsApi.postSuperDownload, { body });

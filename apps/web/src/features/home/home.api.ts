@@ -1,7 +1,8 @@
 import type { CreateHomeConfigBody, HomeConfigListQuery, UpdateHomeConfigBody } from "@burrow/contract";
 import { HomeApi } from "@burrow/contract";
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 
 export type HomeConfigFilters = Partial<Omit<HomeConfigListQuery, "page" | "size">> & { page: number; size: number };
 
@@ -21,11 +22,7 @@ export const userHomeQuery = () =>
 
 /** GET /super/config/index */
 export const adminHomeConfigQuery = (filters: HomeConfigFilters) =>
-  queryOptions({
-    queryKey: homeKeys.admin(filters),
-    queryFn: ({ signal }) => api.call(HomeApi.getSuperConfigIndex, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(homeKeys.admin(filters), HomeApi.getSuperConfigIndex, filters);
 
 /** POST /super/config/index */
 export const createHomeConfig = (body: CreateHomeConfigBody) => api.call(HomeApi.postSuperConfigIndex, { body });

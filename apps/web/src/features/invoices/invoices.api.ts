@@ -1,8 +1,9 @@
 import type { AdminInvoiceActionBody, AdminInvoiceListQuery, CreateInvoiceBody } from "@burrow/contract";
 import { InvoicesApi } from "@burrow/contract";
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
 import { saveBlob } from "@/lib/download";
+import { pagedListQuery } from "@/lib/table-query";
 
 export type AdminInvoiceFilters = Partial<Omit<AdminInvoiceListQuery, "page" | "size">> & {
   page: number;
@@ -19,11 +20,7 @@ export const invoicesKeys = {
 
 /** GET /user/invoice (clears the "changed" marks on the server; the answer still carries them) */
 export const myInvoicesQuery = (page: number, size: number, status?: number) =>
-  queryOptions({
-    queryKey: invoicesKeys.mine(page, size, status),
-    queryFn: ({ signal }) => api.call(InvoicesApi.getUserInvoice, { query: { page, size, status } }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(invoicesKeys.mine(page, size, status), InvoicesApi.getUserInvoice, { page, size, status });
 
 /** GET /user/invoice/orders */
 export const invoiceableOrdersQuery = () =>
@@ -34,11 +31,7 @@ export const invoiceableOrdersQuery = () =>
 
 /** GET /super/invoiceList */
 export const adminInvoicesQuery = (filters: AdminInvoiceFilters) =>
-  queryOptions({
-    queryKey: invoicesKeys.adminList(filters),
-    queryFn: ({ signal }) => api.call(InvoicesApi.getSuperInvoiceList, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(invoicesKeys.adminList(filters), InvoicesApi.getSuperInvoiceList, filters);
 
 export const requestInvoice = (body: CreateInvoiceBody) => api.call(InvoicesApi.postUserInvoice, { body });
 export const actOnInvoice = (body: AdminInvoiceActionBody) => api.call(InvoicesApi.patchSuperInvoice, { body });

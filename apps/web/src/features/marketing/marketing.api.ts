@@ -8,9 +8,9 @@ import type {
   UpdateGiftCardBody,
 } from "@burrow/contract";
 import { MarketingApi } from "@burrow/contract";
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 import type { ListFilters } from "@/lib/url-filters";
 
 export type DiscountCodeFilters = ListFilters<DiscountCodeQuery>;
@@ -31,11 +31,7 @@ export const marketingKeys = {
 
 /** GET /super/discountCode */
 export const discountCodeListQuery = (filters: DiscountCodeFilters) =>
-  queryOptions({
-    queryKey: marketingKeys.codeList(filters),
-    queryFn: ({ signal }) => api.call(MarketingApi.getSuperDiscountCode, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(marketingKeys.codeList(filters), MarketingApi.getSuperDiscountCode, filters);
 /** POST /super/discountCode: without `code` the server makes a random one */
 export const createDiscountCode = (body: z.input<typeof CreateDiscountCodeBody>) =>
   api.call(MarketingApi.postSuperDiscountCode, { body });
@@ -46,11 +42,7 @@ export const deleteDiscountCode = (id: number) => api.call(MarketingApi.deleteSu
 
 /** GET /super/giftCard */
 export const giftCardListQuery = (filters: GiftCardFilters) =>
-  queryOptions({
-    queryKey: marketingKeys.giftList(filters),
-    queryFn: ({ signal }) => api.call(MarketingApi.getSuperGiftCard, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(marketingKeys.giftList(filters), MarketingApi.getSuperGiftCard, filters);
 /** POST /super/giftCard: one batch of `count` cards; answers their numbers */
 export const createGiftCards = (body: z.input<typeof CreateGiftCardsBody>) =>
   api.call(MarketingApi.postSuperGiftCard, { body });
@@ -68,11 +60,7 @@ export const exportGiftCards = (query: Partial<GiftCardExportQuery>) =>
 
 /** GET /super/discountRecharge */
 export const rechargePromotionListQuery = (filters: PageFilters) =>
-  queryOptions({
-    queryKey: marketingKeys.rechargeList(filters),
-    queryFn: ({ signal }) => api.call(MarketingApi.getSuperDiscountRecharge, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(marketingKeys.rechargeList(filters), MarketingApi.getSuperDiscountRecharge, filters);
 /** POST /super/discountRecharge */
 export const createRechargePromotion = (body: z.input<typeof CreateRechargePromotionBody>) =>
   api.call(MarketingApi.postSuperDiscountRecharge, { body });

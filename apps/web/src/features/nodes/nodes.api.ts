@@ -13,8 +13,9 @@ import type {
   UpdateNodeBody,
 } from "@burrow/contract";
 import { FrpApi, NodesApi } from "@burrow/contract";
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 import type { ListFilters } from "@/lib/url-filters";
 
 export type AreaFilters = ListFilters<AreaListQuery>;
@@ -40,11 +41,7 @@ export const nodesKeys = {
 
 /** GET /super/area */
 export const areaListQuery = (filters: AreaFilters) =>
-  queryOptions({
-    queryKey: nodesKeys.areas(filters),
-    queryFn: ({ signal }) => api.call(NodesApi.getSuperArea, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(nodesKeys.areas(filters), NodesApi.getSuperArea, filters);
 /** POST /super/area */
 export const createArea = (body: CreateAreaBody) => api.call(NodesApi.postSuperArea, { body });
 /** PATCH /super/area */
@@ -56,11 +53,7 @@ export const deleteArea = (area_id: number) => api.call(NodesApi.deleteSuperArea
 
 /** GET /super/node/netType */
 export const netTypeListQuery = (filters: NetTypeFilters) =>
-  queryOptions({
-    queryKey: nodesKeys.netTypes(filters),
-    queryFn: ({ signal }) => api.call(NodesApi.getSuperNodeNetType, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(nodesKeys.netTypes(filters), NodesApi.getSuperNodeNetType, filters);
 /** POST /super/node/netType */
 export const createNetType = (body: CreateNetTypeBody) => api.call(NodesApi.postSuperNodeNetType, { body });
 /** PATCH /super/node/netType */
@@ -72,11 +65,7 @@ export const deleteNetType = (id: number) => api.call(NodesApi.deleteSuperNodeNe
 
 /** GET /super/plan/level */
 export const levelListQuery = (filters: LevelFilters) =>
-  queryOptions({
-    queryKey: nodesKeys.levels(filters),
-    queryFn: ({ signal }) => api.call(NodesApi.getSuperPlanLevel, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(nodesKeys.levels(filters), NodesApi.getSuperPlanLevel, filters);
 /** POST /super/plan/level */
 export const createLevel = (body: CreateLevelBody) => api.call(NodesApi.postSuperPlanLevel, { body });
 /** PATCH /super/plan/level */
@@ -88,11 +77,7 @@ export const deleteLevel = (id: number) => api.call(NodesApi.deleteSuperPlanLeve
 
 /** GET /super/node */
 export const adminNodeListQuery = (filters: NodeFilters) =>
-  queryOptions({
-    queryKey: nodesKeys.adminNodes(filters),
-    queryFn: ({ signal }) => api.call(NodesApi.getSuperNode, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(nodesKeys.adminNodes(filters), NodesApi.getSuperNode, filters);
 /** GET /super/node/detail: the row with its dashboard password and plugin secret */
 export const nodeDetailQuery = (nodeId: number) =>
   queryOptions({
@@ -120,8 +105,4 @@ export const pollNode = (node_id: number) => api.call(FrpApi.postSuperNodePoll, 
 
 /** GET /user/node: the nodes the customer's plan may use */
 export const userNodeListQuery = (filters: NodeFilters) =>
-  queryOptions({
-    queryKey: nodesKeys.userNodes(filters),
-    queryFn: ({ signal }) => api.call(NodesApi.getUserNode, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(nodesKeys.userNodes(filters), NodesApi.getUserNode, filters);

@@ -2,6 +2,7 @@ import type { AdminOrderQuery, OrderListQuery, PlanRegQuery, RefundOrderBody } f
 import { OrdersApi, SubscriptionsApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 import type { ListFilters } from "@/lib/url-filters";
 
 export type OrderFilters = ListFilters<AdminOrderQuery>;
@@ -25,11 +26,7 @@ export const ordersKeys = {
 
 /** GET /super/epay/order: every order, newest first (SPEC §7 filters plus type and status). */
 export const orderListQuery = (filters: OrderFilters) =>
-  queryOptions({
-    queryKey: ordersKeys.list(filters),
-    queryFn: ({ signal }) => api.call(OrdersApi.getSuperEpayOrder, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(ordersKeys.list(filters), OrdersApi.getSuperEpayOrder, filters);
 
 /** GET /super/epay/order/detail?trade_id: the order, its customer, subscription and ledger rows. */
 export const orderDetailQuery = (tradeId: string) =>
@@ -46,11 +43,7 @@ export const refundOrder = (body: RefundOrderBody) => api.call(OrdersApi.postSup
 
 /** GET /super/plan/reg: plan registrations (subscriptions), newest first. */
 export const planRegListQuery = (filters: PlanRegFilters) =>
-  queryOptions({
-    queryKey: ordersKeys.reg(filters),
-    queryFn: ({ signal }) => api.call(SubscriptionsApi.getSuperPlanReg, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(ordersKeys.reg(filters), SubscriptionsApi.getSuperPlanReg, filters);
 
 /** GET /user/order/{tradeID}: one of the customer's orders, its subscription and the plan's periods. */
 export const myOrderQuery = (tradeId: string) =>

@@ -1,7 +1,7 @@
 import type { OutboxDeliveryQuery } from "@burrow/contract";
 import { OutboxApi } from "@burrow/contract";
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 
 export type OutboxFilters = Partial<OutboxDeliveryQuery> & { page: number; size: number };
 
@@ -12,11 +12,7 @@ export const outboxKeys = {
 
 /** GET /super/outbox/deliveries: event deliveries of one status (dead letters by default). */
 export const outboxDeliveriesQuery = (filters: OutboxFilters) =>
-  queryOptions({
-    queryKey: outboxKeys.list(filters),
-    queryFn: ({ signal }) => api.call(OutboxApi.getSuperOutboxDeliveries, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(outboxKeys.list(filters), OutboxApi.getSuperOutboxDeliveries, filters);
 
 /** POST /super/outbox/deliveries/:id/retry: due now, with a fresh set of attempts. */
 export const retryDelivery = (id: number) => api.call(OutboxApi.postSuperOutboxRetry, { params: { id } });

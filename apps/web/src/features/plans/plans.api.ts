@@ -1,7 +1,7 @@
 import type { AdminPlanQuery, CreatePlanBody, UpdatePlanBody } from "@burrow/contract";
 import { PlansApi } from "@burrow/contract";
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 
 /** Plan filters as the page holds them. */
 export type PlanFilters = Partial<Omit<AdminPlanQuery, "page" | "size">> & { page: number; size: number };
@@ -14,11 +14,7 @@ export const plansKeys = {
 
 /** GET /super/plan: plans and traffic packs, by type, sort and id. */
 export const planListQuery = (filters: PlanFilters) =>
-  queryOptions({
-    queryKey: plansKeys.list(filters),
-    queryFn: ({ signal }) => api.call(PlansApi.getSuperPlan, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(plansKeys.list(filters), PlansApi.getSuperPlan, filters);
 
 /** Every plan, for selects (promo code plans, gift card plans): the largest page the server serves. */
 export const allPlansQuery = () => planListQuery({ page: 1, size: 100 });

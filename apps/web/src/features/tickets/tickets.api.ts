@@ -6,8 +6,9 @@ import type {
   TicketReplyBody,
 } from "@burrow/contract";
 import { TicketsApi } from "@burrow/contract";
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 
 export type TicketFilters = Partial<Omit<TicketListQuery, "page" | "size">> & { page: number; size: number };
 export type AdminTicketFilters = Partial<Omit<AdminTicketListQuery, "page" | "size">> & { page: number; size: number };
@@ -25,11 +26,7 @@ export const ticketsKeys = {
 
 /** GET /user/ticket */
 export const myTicketsQuery = (filters: TicketFilters) =>
-  queryOptions({
-    queryKey: ticketsKeys.list(filters),
-    queryFn: ({ signal }) => api.call(TicketsApi.getUserTicket, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(ticketsKeys.list(filters), TicketsApi.getUserTicket, filters);
 
 /** GET /user/ticket/:ticket_id (marks staff replies read) */
 export const myTicketQuery = (id: number) =>
@@ -49,11 +46,7 @@ export const unreadTicketsQuery = () =>
 
 /** GET /super/ticket */
 export const adminTicketsQuery = (filters: AdminTicketFilters) =>
-  queryOptions({
-    queryKey: ticketsKeys.adminList(filters),
-    queryFn: ({ signal }) => api.call(TicketsApi.getSuperTicket, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(ticketsKeys.adminList(filters), TicketsApi.getSuperTicket, filters);
 
 /** GET /super/ticket/:ticket_id */
 export const adminTicketQuery = (id: number) =>

@@ -2,6 +2,7 @@ import type { ConnListQuery, FlowQuery, UserTrafficQuery, UserTrafficRowsQuery }
 import { TrafficApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 
 export type FlowFilters = Partial<Omit<FlowQuery, "page" | "size">> & { page: number; size: number };
 export type ConnFilters = Partial<Omit<ConnListQuery, "page" | "size">> & { page: number; size: number };
@@ -16,27 +17,14 @@ export const trafficKeys = {
 
 /** GET /user/traffic: quota, per day, per tunnel over a range (default: the last 30 days) */
 export const userTrafficQuery = (q: UserTrafficQuery) =>
-  queryOptions({
-    queryKey: trafficKeys.user(q),
-    queryFn: ({ signal }) => api.call(TrafficApi.getUserTraffic, { query: q }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(trafficKeys.user(q), TrafficApi.getUserTraffic, q);
 
 /** GET /user/traffic/rows: per tunnel per day over a range, newest day first, paged */
 export const userTrafficRowsQuery = (q: UserTrafficRowsQuery) =>
-  queryOptions({
-    queryKey: trafficKeys.userRows(q),
-    queryFn: ({ signal }) => api.call(TrafficApi.getUserTrafficRows, { query: q }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(trafficKeys.userRows(q), TrafficApi.getUserTrafficRows, q);
 
 /** GET /super/flow: traffic by day, node and user (default: the last 7 days) */
-export const flowQuery = (f: FlowFilters) =>
-  queryOptions({
-    queryKey: trafficKeys.flow(f),
-    queryFn: ({ signal }) => api.call(TrafficApi.getSuperFlow, { query: f }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+export const flowQuery = (f: FlowFilters) => pagedListQuery(trafficKeys.flow(f), TrafficApi.getSuperFlow, f);
 
 /** GET /super/tun/conns: recent connections (paged) and what is open now */
 export const connOverviewQuery = (f: ConnFilters) =>

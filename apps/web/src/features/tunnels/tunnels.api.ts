@@ -15,6 +15,7 @@ import type {
 import { FrpApi, TrafficApi, TunnelsApi } from "@burrow/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 import type { ListFilters } from "@/lib/url-filters";
 
 export type TunnelFilters = ListFilters<TunnelListQuery>;
@@ -44,11 +45,7 @@ export const tunnelsKeys = {
 
 /** GET /user/tun */
 export const tunnelListQuery = (filters: TunnelFilters) =>
-  queryOptions({
-    queryKey: tunnelsKeys.list(filters),
-    queryFn: ({ signal }) => api.call(TunnelsApi.getUserTun, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(tunnelsKeys.list(filters), TunnelsApi.getUserTun, filters);
 
 /** GET /user/tun/{tunid} */
 export const tunnelDetailQuery = (tunId: number) =>
@@ -127,33 +124,21 @@ export const freeTunnelSession = (tunId: number) => api.call(FrpApi.postUserTunT
 
 /** GET /super/tun/list */
 export const adminTunnelListQuery = (filters: AdminTunnelFilters) =>
-  queryOptions({
-    queryKey: tunnelsKeys.adminList(filters),
-    queryFn: ({ signal }) => api.call(TunnelsApi.getSuperTunList, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(tunnelsKeys.adminList(filters), TunnelsApi.getSuperTunList, filters);
 
 /** PATCH /super/tun: status and banned_reason together (3 locks with a reason, 2 unlocks), rename */
 export const adminUpdateTunnel = (body: AdminUpdateTunnelBody) => api.call(TunnelsApi.patchSuperTun, { body });
 
 /** GET /super/tun/illegal */
 export const illegalListQuery = (filters: IllegalFilters) =>
-  queryOptions({
-    queryKey: tunnelsKeys.illegal(filters),
-    queryFn: ({ signal }) => api.call(TunnelsApi.getSuperTunIllegal, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(tunnelsKeys.illegal(filters), TunnelsApi.getSuperTunIllegal, filters);
 
 /** PATCH /super/tun/illegal: ban (locks the tunnel) or clear a flag */
 export const handleIllegal = (body: HandleIllegalBody) => api.call(TunnelsApi.patchSuperTunIllegal, { body });
 
 /** GET /super/tun/illegal/rule */
 export const illegalRuleListQuery = (filters: IllegalRuleFilters) =>
-  queryOptions({
-    queryKey: tunnelsKeys.rules(filters),
-    queryFn: ({ signal }) => api.call(TunnelsApi.getSuperTunIllegalRule, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(tunnelsKeys.rules(filters), TunnelsApi.getSuperTunIllegalRule, filters);
 
 /** POST /super/tun/illegal/rule */
 export const createIllegalRule = (body: CreateIllegalRuleBody) =>

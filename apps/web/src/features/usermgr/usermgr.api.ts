@@ -1,7 +1,8 @@
 import type { AdminUpdateUserBody, AdminUserListQuery } from "@burrow/contract";
 import { UsermgrApi } from "@burrow/contract";
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { pagedListQuery } from "@/lib/table-query";
 
 /** List filters as the page holds them (everything optional but paging). */
 export type UserListFilters = Partial<Omit<AdminUserListQuery, "page" | "size">> & { page: number; size: number };
@@ -18,11 +19,7 @@ export const usermgrKeys = {
 
 /** GET /super/user/list */
 export const userListQuery = (filters: UserListFilters) =>
-  queryOptions({
-    queryKey: usermgrKeys.list(filters),
-    queryFn: ({ signal }) => api.call(UsermgrApi.getSuperUserList, { query: filters }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(usermgrKeys.list(filters), UsermgrApi.getSuperUserList, filters);
 
 /** GET /super/user/detail?uid= (profile and balance ledger) */
 export const userDetailQuery = (uid: number) =>
@@ -33,11 +30,7 @@ export const userDetailQuery = (uid: number) =>
 
 /** GET /super/user/loginList?uid&page&size */
 export const userLoginListQuery = (uid: number, page: number, size: number) =>
-  queryOptions({
-    queryKey: usermgrKeys.loginList(uid, page, size),
-    queryFn: ({ signal }) => api.call(UsermgrApi.getSuperUserLoginList, { query: { uid, page, size } }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  pagedListQuery(usermgrKeys.loginList(uid, page, size), UsermgrApi.getSuperUserLoginList, { uid, page, size });
 
 /** PATCH /super/user/info: one change per call from the UI (nickname, role, status, balance, password). */
 export const updateUser = (body: AdminUpdateUserBody) => api.call(UsermgrApi.patchSuperUserInfo, { body });
