@@ -1,11 +1,15 @@
 // @vitest-environment jsdom
-import { HostName } from "@burrow/contract";
-import { render, screen } from "@testing-library/react";
+import { HostName, IpNetText } from "@burrow/contract";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { Form, type FormInstance } from "antd";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { ListItem } from "./ListItem";
 import { NumberItem, PortItem } from "./NumberItem";
 import { SwitchItem } from "./SwitchItem";
 import { TextItem } from "./TextItem";
+
+// Unmount each form, so that nothing of antd is left running when the file's jsdom goes.
+afterEach(cleanup);
 
 /** Renders the items in a form and hands back the form, to validate values directly. */
 function renderForm(items: React.ReactNode) {
@@ -88,8 +92,16 @@ describe("TextItem", () => {
 describe("SwitchItem", () => {
   it("holds a boolean", async () => {
     const form = renderForm(<SwitchItem name="on" label="启用" />);
-    screen.getByRole("switch").click();
-    await new Promise((r) => setTimeout(r, 0));
-    expect(form.getFieldValue("on")).toBe(true);
+    fireEvent.click(screen.getByRole("switch"));
+    await waitFor(() => expect(form.getFieldValue("on")).toBe(true));
+  });
+});
+
+describe("ListItem", () => {
+  it("checks every entry with the contract's schema", async () => {
+    const form = renderForm(<ListItem name="allow" label="允许列表" schema={IpNetText} ariaLabel="允许列表" />);
+    expect(await errorsFor(form, "allow", ["203.0.113.0/24", "10.0.0.1"])).toEqual([]);
+    expect((await errorsFor(form, "allow", ["203.0.113.0/24", "not an address"])).length).toBe(1);
+    expect(await errorsFor(form, "allow", undefined)).toEqual([]);
   });
 });

@@ -11,18 +11,18 @@ import {
   type UserNodeRow,
 } from "@burrow/contract";
 import { Checkbox, Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Space, Typography } from "antd";
+import { HalfCol } from "@/components/form/HalfCol";
+import { ListItem } from "@/components/form/ListItem";
 import { NumberItem, PortItem } from "@/components/form/NumberItem";
 import { SwitchItem } from "@/components/form/SwitchItem";
 import { TextItem } from "@/components/form/TextItem";
 import { NodeStatusTag } from "@/features/nodes/components/NodeTags";
-import { eachRule, fieldRules, schemaRule } from "@/lib/rules";
+import { fieldRules, schemaRule } from "@/lib/rules";
 import { isSecretForm, isWebProtocol } from "../tunnel-form";
 import { PortRangeEndField } from "./PortRangeEndField";
 
 /** The tunnel name's rules, the contract's own (also the operator's rename). */
 export const tunnelNameRules = [...fieldRules("隧道名称", { required: true }), schemaRule(TunnelName)];
-
-const half = { xs: 24, md: 12 };
 
 const PROXY_PROTOCOL_OPTIONS = [
   { value: "off", label: "关闭" },
@@ -55,12 +55,12 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
   return (
     <>
       <Row gutter={16}>
-        <Col {...half}>
+        <HalfCol>
           <Form.Item name="tun_name" label="隧道名称" rules={tunnelNameRules}>
             <Input maxLength={32} placeholder="如：home-nas" />
           </Form.Item>
-        </Col>
-        <Col {...half}>
+        </HalfCol>
+        <HalfCol>
           <Form.Item
             name="node_id"
             label="节点"
@@ -90,7 +90,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
               }}
             />
           </Form.Item>
-        </Col>
+        </HalfCol>
         <Col span={24}>
           <Form.Item name="protocol" label="协议" rules={fieldRules("协议", { required: true, choice: true })}>
             <Radio.Group
@@ -106,7 +106,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
             />
           </Form.Item>
         </Col>
-        <Col {...half}>
+        <HalfCol>
           <TextItem
             name="local_ip"
             label="本地地址"
@@ -115,10 +115,10 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
             schema={LocalIp}
             placeholder="127.0.0.1"
           />
-        </Col>
-        <Col {...half}>
+        </HalfCol>
+        <HalfCol>
           <PortItem name="local_port" label="本地端口" required placeholder="如：22" />
-        </Col>
+        </HalfCol>
         {secret ? (
           <Col span={24}>
             <Typography.Paragraph type="secondary" className="tunnel-secret-note">
@@ -131,23 +131,17 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
           </Col>
         ) : web ? (
           <>
-            <Col {...half}>
-              <Form.Item
+            <HalfCol>
+              <ListItem
                 name="custom_domains"
                 label="自定义域名"
                 extra="须先在「我的域名」中验证并解析到该节点，回车添加多个"
-                rules={[eachRule(CustomDomain)]}
-              >
-                <Select
-                  mode="tags"
-                  open={false}
-                  suffixIcon={null}
-                  tokenSeparators={[",", " "]}
-                  placeholder="如：www.example.com"
-                />
-              </Form.Item>
-            </Col>
-            <Col {...half}>
+                schema={CustomDomain}
+                separators={[",", " "]}
+                placeholder="如：www.example.com"
+              />
+            </HalfCol>
+            <HalfCol>
               <Form.Item
                 label="子域名"
                 htmlFor="subdomain"
@@ -160,10 +154,10 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
                   {node?.subdomain_host ? <Space.Addon>.{node.subdomain_host}</Space.Addon> : null}
                 </Space.Compact>
               </Form.Item>
-            </Col>
+            </HalfCol>
           </>
         ) : (
-          <Col {...half}>
+          <HalfCol>
             <Form.Item
               name="remote_port"
               label="远程端口"
@@ -189,12 +183,12 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
             <Form.Item name="random_port" valuePropName="checked" className="tunnel-random-port">
               <Checkbox>{mode === "edit" ? "重新分配随机端口" : "随机端口"}</Checkbox>
             </Form.Item>
-          </Col>
+          </HalfCol>
         )}
         {web || secret ? null : (
-          <Col {...half}>
+          <HalfCol>
             <PortRangeEndField disabled={!!randomPort} />
-          </Col>
+          </HalfCol>
         )}
       </Row>
       <Row gutter={16}>
@@ -233,25 +227,24 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
             HTTP 附加选项
           </Divider>
           <Row gutter={16}>
-            <Col {...half}>
+            <HalfCol>
               <TextItem
                 name="host_header_rewrite"
                 label="Host 头重写"
                 schema={HostHeaderRewrite}
                 placeholder="如：127.0.0.1"
               />
-            </Col>
-            <Col {...half}>
-              <Form.Item
+            </HalfCol>
+            <HalfCol>
+              <ListItem
                 name="locations"
                 label="路由路径"
                 extra="只转发这些路径，回车添加多个"
-                rules={[eachRule(HttpLocation)]}
-              >
-                <Select mode="tags" open={false} suffixIcon={null} placeholder="如：/api" />
-              </Form.Item>
-            </Col>
-            <Col {...half}>
+                schema={HttpLocation}
+                placeholder="如：/api"
+              />
+            </HalfCol>
+            <HalfCol>
               <TextItem
                 name="http_user"
                 label="访问用户名"
@@ -260,8 +253,8 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
                 autoComplete="off"
                 maxLength={64}
               />
-            </Col>
-            <Col {...half}>
+            </HalfCol>
+            <HalfCol>
               <Form.Item
                 name="http_password"
                 label="访问密码"
@@ -278,7 +271,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
               >
                 <Input.Password autoComplete="new-password" maxLength={64} />
               </Form.Item>
-            </Col>
+            </HalfCol>
           </Row>
         </>
       ) : null}

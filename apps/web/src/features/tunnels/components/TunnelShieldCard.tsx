@@ -1,11 +1,13 @@
 import { IpNetText, SHIELD_LIST_MAX, type ShieldBanRow, type ShieldBody } from "@burrow/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, Col, Form, InputNumber, Popconfirm, Row, Select, Switch, Typography } from "antd";
+import { Alert, Button, Card, Col, Form, InputNumber, Popconfirm, Row, Typography } from "antd";
 import { useEffect, useState } from "react";
+import { HalfCol } from "@/components/form/HalfCol";
+import { ListItem } from "@/components/form/ListItem";
+import { SwitchItem } from "@/components/form/SwitchItem";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
-import { eachRule } from "@/lib/rules";
 import { liftShieldBan, saveShield, shieldBansQuery, shieldKeys, shieldQuery } from "../shield.api";
 
 /** The form's values: the ban in minutes (the API takes seconds). */
@@ -14,12 +16,8 @@ type ShieldValues = Omit<ShieldBody, "ban_s"> & { ban_min: number };
 const toValues = ({ ban_s, ...s }: ShieldBody): ShieldValues => ({ ...s, ban_min: Math.round(ban_s / 60) });
 const toBody = ({ ban_min, ...v }: ShieldValues): ShieldBody => ({ ...v, ban_s: ban_min * 60 });
 
-const listField = {
-  mode: "tags" as const,
-  open: false,
-  suffixIcon: null,
-  tokenSeparators: [",", " ", "\n"],
-};
+/** addresses are often pasted a line each */
+const SEPARATORS = [",", " ", "\n"];
 
 /**
  * 访客防护 on the tunnel page: allow and deny lists (IPs and CIDRs, v4 and v6) and the automatic
@@ -102,35 +100,35 @@ export function TunnelShieldCard({
           ) : null}
           <Form<ShieldValues> form={form} layout="vertical" disabled={disabled} onFinish={(v) => save.mutate(v)}>
             <Row gutter={16}>
-              <Col xs={24} md={12}>
-                <Form.Item
+              <HalfCol>
+                <ListItem
                   name="allow"
                   label="允许列表"
                   extra={`填写后只有这些地址可以连接；IP 或 CIDR 网段，回车添加，最多 ${SHIELD_LIST_MAX} 条`}
-                  rules={[eachRule(IpNetText)]}
-                >
-                  <Select {...listField} placeholder="如：203.0.113.0/24" aria-label="允许列表" />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={12}>
-                <Form.Item
+                  schema={IpNetText}
+                  separators={SEPARATORS}
+                  placeholder="如：203.0.113.0/24"
+                  ariaLabel="允许列表"
+                />
+              </HalfCol>
+              <HalfCol>
+                <ListItem
                   name="deny"
                   label="拒绝列表"
                   extra="这些地址的连接一律断开；支持 IPv4、IPv6 与 CIDR 网段"
-                  rules={[eachRule(IpNetText)]}
-                >
-                  <Select {...listField} placeholder="如：198.51.100.7、2001:db8::/32" aria-label="拒绝列表" />
-                </Form.Item>
-              </Col>
+                  schema={IpNetText}
+                  separators={SEPARATORS}
+                  placeholder="如：198.51.100.7、2001:db8::/32"
+                  ariaLabel="拒绝列表"
+                />
+              </HalfCol>
             </Row>
-            <Form.Item
+            <SwitchItem
               name="rule_enabled"
               label="自动封禁"
-              valuePropName="checked"
+              ariaLabel="自动封禁"
               extra="同一地址短时间内新建连接过多时自动封禁（22、3389、5900 端口默认开启）；允许列表中的地址不会被封禁"
-            >
-              <Switch aria-label="自动封禁" />
-            </Form.Item>
+            />
             <Row gutter={16}>
               <Col xs={24} sm={8}>
                 <Form.Item name="window_s" label="统计时长（秒）" rules={[{ required: true }]}>
