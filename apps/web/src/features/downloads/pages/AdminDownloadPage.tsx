@@ -8,11 +8,12 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Col, Form, Input, Row, Select, Tag, Typography } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import { TextItem } from "@/components/form/TextItem";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { SortField } from "@/components/SortField";
 import { formatBytes, formatTime } from "@/lib/format";
-import { fieldRules, schemaRule } from "@/lib/rules";
+import { fieldRules } from "@/lib/rules";
 import { ARCH_LABEL, OS_LABEL } from "../download-groups";
 import {
   adminDownloadsQuery,
@@ -147,34 +148,39 @@ function BuildFields() {
         </Form.Item>
       </Col>
       <Col {...half}>
-        <Form.Item
+        <TextItem
           name="version"
           label="版本"
-          rules={[...fieldRules("版本", { required: true }), schemaRule(CreateDownloadBody.shape.version)]}
-        >
-          <Input placeholder="0.70.1" disabled={mirrored} />
-        </Form.Item>
+          required
+          schema={CreateDownloadBody.shape.version}
+          placeholder="0.70.1"
+          disabled={mirrored}
+        />
       </Col>
       <Col {...half}>
         <SortField />
       </Col>
       <Col span={24}>
-        <Form.Item
+        <TextItem
           name="url"
           label="下载地址"
-          rules={[...fieldRules("下载地址", { required: true }), schemaRule(CreateDownloadBody.shape.url)]}
-        >
-          <Input placeholder="https://…/frp_0.70.1_linux_amd64.tar.gz" disabled={mirrored} />
-        </Form.Item>
+          required
+          schema={CreateDownloadBody.shape.url}
+          placeholder="https://…/frp_0.70.1_linux_amd64.tar.gz"
+          disabled={mirrored}
+        />
       </Col>
       <Col span={24}>
-        <Form.Item
+        <TextItem
           name="checksum"
           label="SHA-256 校验和"
-          rules={[...fieldRules("校验和", { required: true }), schemaRule(CreateDownloadBody.shape.checksum)]}
-        >
-          <Input maxLength={64} placeholder="64 位十六进制" disabled={mirrored} />
-        </Form.Item>
+          ruleLabel="校验和"
+          required
+          schema={CreateDownloadBody.shape.checksum}
+          maxLength={64}
+          placeholder="64 位十六进制"
+          disabled={mirrored}
+        />
       </Col>
     </>
   );

@@ -1,6 +1,8 @@
 import { CreateHomeConfigBody, type HomeConfigRow, HomeKindLabels, isSafeHref } from "@burrow/contract";
-import { Card, Col, ColorPicker, Form, Input, Row, Select, Switch, Tag, Typography } from "antd";
+import { Card, Col, ColorPicker, Form, Row, Select, Tag, Typography } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import { SwitchItem } from "@/components/form/SwitchItem";
+import { TextItem } from "@/components/form/TextItem";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { SortField } from "@/components/SortField";
@@ -136,14 +138,10 @@ export function AdminHomeConfigPage() {
             <SortField />
           </Col>
           <Col xs={12} sm={6}>
-            <Form.Item name={["addon", "published"]} label="发布" valuePropName="checked">
-              <Switch />
-            </Form.Item>
+            <SwitchItem name={["addon", "published"]} label="发布" />
           </Col>
           <Col xs={24} sm={16}>
-            <Form.Item name="title" label="标题" rules={fieldRules("标题", { required: true, length: { max: 100 } })}>
-              <Input maxLength={100} />
-            </Form.Item>
+            <TextItem name="title" label="标题" required length={{ max: 100 }} maxLength={100} />
           </Col>
           <Col xs={24} sm={8}>
             <Form.Item
@@ -158,11 +156,12 @@ export function AdminHomeConfigPage() {
             </Form.Item>
           </Col>
           <Col span={24}>
-            <Form.Item
+            <TextItem
               name="link"
               label="链接"
+              length={{ max: 500 }}
+              placeholder="https://… 或 /doc/…"
               rules={[
-                ...fieldRules("链接", { length: { max: 500 } }),
                 {
                   validator: (_, v?: string) =>
                     !v?.trim() || isSafeHref(v.trim())
@@ -170,14 +169,10 @@ export function AdminHomeConfigPage() {
                       : Promise.reject(new Error("链接只能是 http(s) 地址或以 / 开头的站内路径")),
                 },
               ]}
-            >
-              <Input placeholder="https://… 或 /doc/…" />
-            </Form.Item>
+            />
           </Col>
           <Col span={24}>
-            <Form.Item name="content" label="内容" rules={fieldRules("内容", { length: { max: 5000 } })}>
-              <Input.TextArea rows={4} maxLength={5000} />
-            </Form.Item>
+            <TextItem name="content" label="内容" length={{ max: 5000 }} rows={4} maxLength={5000} />
           </Col>
           <Col span={24}>
             <Card size="small" title="预览" className="home-preview">

@@ -1,6 +1,8 @@
 import { type AdminPlan, type CreatedGiftCards, type GiftCardRow, Kind } from "@burrow/contract";
-import { Col, Form, InputNumber, Radio, Row } from "antd";
+import { Form, Radio, Row } from "antd";
 import { FormModal } from "@/components/FormModal";
+import { HalfCol } from "@/components/form/HalfCol";
+import { NumberItem } from "@/components/form/NumberItem";
 import { fieldRules } from "@/lib/rules";
 import {
   emptyGiftCardForm,
@@ -38,16 +40,10 @@ export function GiftCardCreateModal({
       width={640}
     >
       <Row gutter={16}>
-        <Col xs={24} md={12}>
-          <Form.Item
-            name="count"
-            label="数量（张）"
-            rules={fieldRules("数量", { required: true, integer: true, range: { min: 1, max: 1000 } })}
-          >
-            <InputNumber min={1} max={1000} precision={0} style={{ width: "100%" }} />
-          </Form.Item>
-        </Col>
-        <Col xs={24} md={12}>
+        <HalfCol>
+          <NumberItem name="count" label="数量（张）" ruleLabel="数量" required min={1} max={1000} precision={0} />
+        </HalfCol>
+        <HalfCol>
           <Form.Item name="type" label="类型" rules={fieldRules("类型", { required: true, choice: true })}>
             <Radio.Group
               options={[
@@ -56,7 +52,7 @@ export function GiftCardCreateModal({
               ]}
             />
           </Form.Item>
-        </Col>
+        </HalfCol>
         <Form.Item noStyle shouldUpdate={(a: GiftCardForm, b: GiftCardForm) => a.type !== b.type}>
           {({ getFieldValue }) => <GiftCardFields kind={getFieldValue("type")} plans={plans} />}
         </Form.Item>

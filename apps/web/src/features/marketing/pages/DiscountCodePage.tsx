@@ -1,9 +1,12 @@
 import { type DiscountCodeRow, PromoCode } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Col, DatePicker, Form, Input, InputNumber, Modal, Row, Select, Tag, Typography } from "antd";
+import { Button, Col, Form, Modal, Row, Select, Tag, Typography } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
+import { HalfCol } from "@/components/form/HalfCol";
+import { NumberItem } from "@/components/form/NumberItem";
+import { TextItem } from "@/components/form/TextItem";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
@@ -15,8 +18,8 @@ import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { askDelete } from "@/lib/confirm";
 import { formatTime } from "@/lib/format";
-import { fieldRules, schemaRule } from "@/lib/rules";
-import { beforeToday, type DiscountCodeForm, discountCodeBody, emptyDiscountCodeForm } from "../forms";
+import { ExpireDateItem } from "../components/ExpireDateItem";
+import { type DiscountCodeForm, discountCodeBody, emptyDiscountCodeForm } from "../forms";
 import { createDiscountCode, deleteDiscountCode, discountCodeListQuery, marketingKeys } from "../marketing.api";
 
 /** /admin/market/code: promo codes (a multiplier off plans, packs and renewals until a date, within use limits). */
@@ -124,55 +127,51 @@ export function DiscountCodePage() {
           width={640}
         >
           <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item
+            <HalfCol>
+              <TextItem
                 name="code"
                 label="优惠码"
                 extra="留空则自动生成 8 位随机码；字母不区分大小写"
-                rules={[schemaRule(PromoCode)]}
-              >
-                <Input maxLength={32} placeholder="如 SPRING2026" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
+                schema={PromoCode}
+                maxLength={32}
+                placeholder="如 SPRING2026"
+              />
+            </HalfCol>
+            <HalfCol>
+              <NumberItem
                 name="discount"
                 label="折扣"
                 extra="价格乘数，0.85 即八五折"
-                rules={fieldRules("折扣", { required: true, range: { min: 0.01, max: 0.99 } })}
-              >
-                <InputNumber min={0.01} max={0.99} step={0.05} style={{ width: "100%" }} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="expire_date"
-                label="过期日期"
-                extra="当天 23:59:59 过期"
-                rules={fieldRules("过期日期", { required: true, choice: true })}
-              >
-                <DatePicker disabledDate={beforeToday} style={{ width: "100%" }} />
-              </Form.Item>
-            </Col>
+                required
+                min={0.01}
+                max={0.99}
+                step={0.05}
+              />
+            </HalfCol>
+            <HalfCol>
+              <ExpireDateItem extra="当天 23:59:59 过期" />
+            </HalfCol>
             <Col xs={12} md={6}>
-              <Form.Item
+              <NumberItem
                 name="use_limit"
                 label="总次数"
                 tooltip="0 表示不限"
-                rules={fieldRules("总次数", { required: true, integer: true, range: { min: 0, max: 1_000_000 } })}
-              >
-                <InputNumber min={0} max={1_000_000} precision={0} style={{ width: "100%" }} />
-              </Form.Item>
+                required
+                min={0}
+                max={1_000_000}
+                precision={0}
+              />
             </Col>
             <Col xs={12} md={6}>
-              <Form.Item
+              <NumberItem
                 name="user_limit"
                 label="每人次数"
                 tooltip="0 表示不限"
-                rules={fieldRules("每人次数", { required: true, integer: true, range: { min: 0, max: 1000 } })}
-              >
-                <InputNumber min={0} max={1000} precision={0} style={{ width: "100%" }} />
-              </Form.Item>
+                required
+                min={0}
+                max={1000}
+                precision={0}
+              />
             </Col>
             <Col span={24}>
               <Form.Item name="plan_ids" label="适用套餐" extra="不选表示适用于全部套餐、流量包与续费">

@@ -2,9 +2,11 @@ import type { RechargePromotionRow } from "@burrow/contract";
 import { fenToYuan } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, DatePicker, Form, Input, InputNumber, Modal, Tag } from "antd";
+import { Button, DatePicker, Form, Modal, Tag } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
+import { NumberItem } from "@/components/form/NumberItem";
+import { TextItem } from "@/components/form/TextItem";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
@@ -115,23 +117,25 @@ export function RechargePromotionPage() {
           onClose={() => setCreating(false)}
           successText="充值优惠已创建"
         >
-          <Form.Item name="name" label="名称" rules={fieldRules("名称", { length: { max: 32 } })}>
-            <Input maxLength={32} placeholder="如：开学季充值送" />
-          </Form.Item>
-          <Form.Item
+          <TextItem name="name" label="名称" length={{ max: 32 }} maxLength={32} placeholder="如：开学季充值送" />
+          <NumberItem
             name="min_amount"
             label="起充金额（元）"
-            rules={fieldRules("起充金额", { required: true, range: { min: 0.01, max: 50_000 } })}
-          >
-            <InputNumber min={0.01} max={50_000} precision={2} style={{ width: "100%" }} />
-          </Form.Item>
-          <Form.Item
+            ruleLabel="起充金额"
+            required
+            min={0.01}
+            max={50_000}
+            precision={2}
+          />
+          <NumberItem
             name="bonus"
             label="赠送金额（元）"
-            rules={fieldRules("赠送金额", { required: true, range: { min: 0.01, max: 10_000_000 } })}
-          >
-            <InputNumber min={0.01} max={10_000_000} precision={2} style={{ width: "100%" }} />
-          </Form.Item>
+            ruleLabel="赠送金额"
+            required
+            min={0.01}
+            max={10_000_000}
+            precision={2}
+          />
           <Form.Item
             name="range"
             label="活动日期"
