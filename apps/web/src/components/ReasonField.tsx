@@ -1,11 +1,17 @@
-import { Form, Input } from "antd";
-import { fieldRules } from "@/lib/rules";
+import { TextItem } from "@/components/form/TextItem";
 
 /** The reason an operator gives for an action the customer will see (1–200 characters, required). */
-export function ReasonField({ name, label }: { name: string; label: string }) {
+export function ReasonField({ name, label, placeholder }: { name: string; label: string; placeholder?: string }) {
   return (
-    <Form.Item name={name} label={label} rules={fieldRules(label, { required: true, length: { min: 1, max: 200 } })}>
-      <Input.TextArea rows={3} maxLength={200} showCount />
-    </Form.Item>
+    <TextItem
+      name={name}
+      label={label}
+      required
+      length={{ min: 1, max: 200 }}
+      rows={3}
+      maxLength={200}
+      showCount
+      placeholder={placeholder}
+    />
   );
 }

@@ -1,9 +1,10 @@
 import type { AffSummary, WithdrawMethod } from "@burrow/contract";
 import { fenToYuan, WithdrawMethodLabel, WithdrawMethods, yuanToFen } from "@burrow/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { Alert, Form, Input, InputNumber, Radio } from "antd";
+import { Alert, Form, InputNumber, Radio } from "antd";
 import { Link } from "react-router";
 import { FormModal } from "@/components/FormModal";
+import { TextItem } from "@/components/form/TextItem";
 import { fieldRules } from "@/lib/rules";
 import { affKeys, requestWithdrawal } from "../affiliate.api";
 
@@ -91,31 +92,29 @@ export function WithdrawModal({ open, onClose, summary }: { open: boolean; onClo
                       }
                     />
                   )}
-                  <Form.Item
+                  <TextItem
                     name="account"
                     label={method === "alipay" ? "支付宝账号（手机号或邮箱）" : "银行卡号"}
-                    rules={fieldRules(method === "alipay" ? "支付宝账号" : "银行卡号", {
-                      required: true,
-                      length: { max: 64 },
-                    })}
-                  >
-                    <Input autoComplete="off" />
-                  </Form.Item>
-                  <Form.Item
+                    ruleLabel={method === "alipay" ? "支付宝账号" : "银行卡号"}
+                    required
+                    length={{ max: 64 }}
+                    autoComplete="off"
+                  />
+                  <TextItem
                     name="account_name"
                     label="收款人姓名"
-                    rules={fieldRules("收款人姓名", { required: true, length: { min: 2, max: 32 } })}
-                  >
-                    <Input autoComplete="off" />
-                  </Form.Item>
+                    required
+                    length={{ min: 2, max: 32 }}
+                    autoComplete="off"
+                  />
                   {method === "bank" ? (
-                    <Form.Item
+                    <TextItem
                       name="bank_name"
                       label="开户行"
-                      rules={fieldRules("开户行", { required: true, length: { max: 64 } })}
-                    >
-                      <Input placeholder="如：中国工商银行北京分行" />
-                    </Form.Item>
+                      required
+                      length={{ max: 64 }}
+                      placeholder="如：中国工商银行北京分行"
+                    />
                   ) : null}
                 </>
               );

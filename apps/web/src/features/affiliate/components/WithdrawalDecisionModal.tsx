@@ -1,8 +1,8 @@
 import { type AdminWithdrawalRow, fenToYuan, WithdrawalSignalLabel } from "@burrow/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { Form, Input, Typography } from "antd";
+import { Typography } from "antd";
 import { FormModal } from "@/components/FormModal";
-import { fieldRules } from "@/lib/rules";
+import { TextItem } from "@/components/form/TextItem";
 import { affKeys, decideWithdrawal } from "../affiliate.api";
 import { withdrawTarget } from "./WithdrawalTags";
 
@@ -43,21 +43,15 @@ export function WithdrawalDecisionModal({ decision, onClose }: { decision: Withd
         </Typography.Paragraph>
       ) : null}
       {approving ? (
-        <Form.Item
+        <TextItem
           name="payout_ref"
           label="付款流水号"
-          rules={fieldRules("付款流水号", { required: true, length: { max: 100 } })}
-        >
-          <Input placeholder="支付宝或银行的转账流水号" />
-        </Form.Item>
+          required
+          length={{ max: 100 }}
+          placeholder="支付宝或银行的转账流水号"
+        />
       ) : (
-        <Form.Item
-          name="reason"
-          label="驳回原因"
-          rules={fieldRules("驳回原因", { required: true, length: { max: 200 } })}
-        >
-          <Input.TextArea rows={3} />
-        </Form.Item>
+        <TextItem name="reason" label="驳回原因" required length={{ max: 200 }} rows={3} />
       )}
     </FormModal>
   );

@@ -1,7 +1,9 @@
 import { CreateOidcProviderBody, type OidcProviderRow } from "@burrow/contract";
-import { Form, Input, Switch } from "antd";
+import { Form, Input } from "antd";
 import { FormModal } from "@/components/FormModal";
-import { fieldRules, schemaRule } from "@/lib/rules";
+import { SwitchItem } from "@/components/form/SwitchItem";
+import { TextItem } from "@/components/form/TextItem";
+import { fieldRules } from "@/lib/rules";
 import { createOidcProvider, updateOidcProvider } from "../oidc.api";
 
 interface ProviderForm {
@@ -80,34 +82,32 @@ export function OidcProviderModal({
       onClose={onClose}
       width={600}
     >
-      <Form.Item name="name" label="显示名称" rules={fieldRules("显示名称", { required: true, length: { max: 32 } })}>
-        <Input placeholder="登录按钮显示为：使用 {名称} 登录" />
-      </Form.Item>
-      <Form.Item
+      <TextItem
+        name="name"
+        label="显示名称"
+        required
+        length={{ max: 32 }}
+        placeholder="登录按钮显示为：使用 {名称} 登录"
+      />
+      <TextItem
         name="issuer"
         label="签发者地址（Issuer）"
-        rules={[...fieldRules("签发者地址", { required: true }), schemaRule(CreateOidcProviderBody.shape.issuer)]}
-      >
-        <Input placeholder="https://accounts.example.com" />
-      </Form.Item>
-      <Form.Item
-        name="client_id"
-        label="Client ID"
-        rules={fieldRules("Client ID", { required: true, length: { max: 200 } })}
-      >
-        <Input autoComplete="off" />
-      </Form.Item>
+        ruleLabel="签发者地址"
+        required
+        schema={CreateOidcProviderBody.shape.issuer}
+        placeholder="https://accounts.example.com"
+      />
+      <TextItem name="client_id" label="Client ID" required length={{ max: 200 }} autoComplete="off" />
       <SecretField row={row} />
-      <Form.Item
+      <TextItem
         name="scopes"
         label="范围（scope）"
-        rules={fieldRules("范围", { required: true, length: { max: 200 } })}
-      >
-        <Input placeholder="openid profile" />
-      </Form.Item>
-      <Form.Item name="enabled" label="启用" valuePropName="checked">
-        <Switch />
-      </Form.Item>
+        ruleLabel="范围"
+        required
+        length={{ max: 200 }}
+        placeholder="openid profile"
+      />
+      <SwitchItem name="enabled" label="启用" />
     </FormModal>
   );
 }

@@ -1,12 +1,13 @@
 import type { AdminOrderDetail, RefundOrderBody } from "@burrow/contract";
 import { fenToYuan, yuanToFen } from "@burrow/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Alert, Checkbox, Descriptions, Form, Input, InputNumber, Modal, Typography } from "antd";
+import { Alert, Checkbox, Descriptions, Form, Modal, Typography } from "antd";
 import { useEffect } from "react";
+import { NumberItem } from "@/components/form/NumberItem";
+import { TextItem } from "@/components/form/TextItem";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
 import { phoneText } from "@/lib/format";
-import { fieldRules } from "@/lib/rules";
 import { ordersKeys, refundOrder } from "../orders.api";
 
 interface RefundForm {
@@ -117,22 +118,28 @@ export function RefundModal({ order, onClose }: RefundModalProps) {
         </Form.Item>
         {override && (
           <>
-            <Form.Item
+            <NumberItem
               name="amount"
               label="退款金额（元）"
+              ruleLabel="退款金额"
               style={{ marginTop: 12 }}
               extra={`最多 ¥${fenToYuan(maxOverride)}（已转出的价值不能再次退还）`}
-              rules={fieldRules("退款金额", { required: true, range: { min: 0.01, max: maxOverride / 100 } })}
-            >
-              <InputNumber min={0.01} max={maxOverride / 100} precision={2} step={1} style={{ width: "100%" }} />
-            </Form.Item>
-            <Form.Item
+              required
+              min={0.01}
+              max={maxOverride / 100}
+              precision={2}
+              step={1}
+            />
+            <TextItem
               name="override_reason"
               label="调整原因"
-              rules={fieldRules("调整原因", { required: true, length: { min: 1, max: 200 } })}
-            >
-              <Input.TextArea rows={2} maxLength={200} showCount placeholder="记录在审计日志与余额流水中" />
-            </Form.Item>
+              required
+              length={{ min: 1, max: 200 }}
+              rows={2}
+              maxLength={200}
+              showCount
+              placeholder="记录在审计日志与余额流水中"
+            />
           </>
         )}
       </Form>

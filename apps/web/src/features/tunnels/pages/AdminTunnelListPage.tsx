@@ -5,6 +5,7 @@ import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
+import { ReasonField } from "@/components/ReasonField";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, TextFilter } from "@/components/SearchFields";
@@ -13,7 +14,6 @@ import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
 import { labelOptions } from "@/lib/options";
-import { fieldRules } from "@/lib/rules";
 import { tunnelNameRules } from "../components/TunnelFields";
 import { TunnelFilterFields } from "../components/TunnelFilterFields";
 import { adminTunnelListQuery, adminUpdateTunnel, tunnelsKeys } from "../tunnels.api";
@@ -149,13 +149,7 @@ export function AdminTunnelListPage() {
             <Input maxLength={32} />
           </Form.Item>
         ) : (
-          <Form.Item
-            name="banned_reason"
-            label="锁定原因"
-            rules={fieldRules("锁定原因", { required: true, length: { min: 1, max: 200 } })}
-          >
-            <Input.TextArea rows={3} maxLength={200} showCount placeholder="将展示给用户并记录在审计日志中" />
-          </Form.Item>
+          <ReasonField name="banned_reason" label="锁定原因" placeholder="将展示给用户并记录在审计日志中" />
         )}
       </FormModal>
     </PageContainer>

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Form, Input, InputNumber, Modal, Radio, Select } from "antd";
 import { useEffect } from "react";
 import { NewPasswordFields } from "@/components/NewPasswordFields";
+import { ReasonField } from "@/components/ReasonField";
 import { feedback } from "@/lib/feedback";
 import { showFormError } from "@/lib/form-error";
 import { labelOptions } from "@/lib/options";
@@ -89,13 +90,7 @@ export function UserActionModal({ action, user, onClose }: UserActionModalProps)
             </Form.Item>
           )}
           {action === "ban" && (
-            <Form.Item
-              name="ban_reason"
-              label="封禁原因"
-              rules={fieldRules("封禁原因", { required: true, length: { min: 1, max: 200 } })}
-            >
-              <Input.TextArea rows={3} maxLength={200} showCount placeholder="将展示给用户并记录在审计日志中" />
-            </Form.Item>
+            <ReasonField name="ban_reason" label="封禁原因" placeholder="将展示给用户并记录在审计日志中" />
           )}
           {action === "balance" && (
             <>
