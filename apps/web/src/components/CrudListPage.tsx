@@ -1,5 +1,4 @@
 import type { Paged } from "@burrow/contract";
-import { RiAddLine } from "@remixicon/react";
 import { type QueryKey, type UseQueryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Form, Popconfirm, Space } from "antd";
 import { type ReactNode, useState } from "react";
@@ -11,6 +10,7 @@ import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
 import type { FilterSpec, FiltersOf } from "@/lib/url-filters";
+import { AddButton } from "./table/AddButton";
 
 export interface CrudListPageProps<T extends Partial<F>, F extends object, S extends FilterSpec, K extends QueryKey> {
   title: string;
@@ -121,13 +121,7 @@ export function CrudListPage<T extends Partial<F>, F extends object, S extends F
     <PageContainer
       title={title}
       description={description}
-      extra={
-        canWrite ? (
-          <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => setEditing({})}>
-            {`新增${noun}`}
-          </Button>
-        ) : null
-      }
+      extra={canWrite ? <AddButton onClick={() => setEditing({})}>{`新增${noun}`}</AddButton> : null}
     >
       <SearchCard form={form} onFinish={search} onReset={reset}>
         {searchFields}

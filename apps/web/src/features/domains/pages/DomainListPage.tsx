@@ -1,5 +1,4 @@
 import { CustomDomain } from "@burrow/contract";
-import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Form, Input, Popconfirm, Select, Space } from "antd";
 import { useState } from "react";
@@ -8,6 +7,7 @@ import { FormModal } from "@/components/FormModal";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import { statePaging } from "@/components/PagedTableCard";
+import { AddButton } from "@/components/table/AddButton";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
@@ -86,11 +86,7 @@ export function DomainListPage() {
     <PageContainer
       title="我的域名"
       description="添加自己的域名，按提示在域名的 DNS 服务商处添加解析记录并验证；验证通过的域名才能用于 http/https 隧道"
-      extra={
-        <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => setAdding(true)}>
-          添加域名
-        </Button>
-      }
+      extra={<AddButton onClick={() => setAdding(true)}>添加域名</AddButton>}
     >
       <Space orientation="vertical" size={16} style={{ width: "100%" }}>
         {flagged.map((d) => (

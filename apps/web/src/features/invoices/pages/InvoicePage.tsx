@@ -1,5 +1,5 @@
 import { type InvoiceRow, InvoiceStatus, InvoiceStatusLabel } from "@burrow/contract";
-import { RiAddLine, RiDownloadLine } from "@remixicon/react";
+import { RiDownloadLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Badge, Button, Card, Space, Typography } from "antd";
 import { useEffect, useState } from "react";
@@ -7,6 +7,7 @@ import { statusColumn, timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
+import { AddButton } from "@/components/table/AddButton";
 import { InvoiceDetails, InvoiceStatusTag, yuan } from "../components/InvoiceParts";
 import { RequestInvoiceModal } from "../components/RequestInvoiceModal";
 import { downloadInvoicePdf, myInvoicesQuery } from "../invoices.api";
@@ -69,11 +70,7 @@ export function InvoicePage() {
     <PageContainer
       title="发票"
       description="为在线支付的订单申请电子发票，开具后可在此下载，并发送到你填写的邮箱。"
-      extra={
-        <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => setCreating(true)}>
-          申请发票
-        </Button>
-      }
+      extra={<AddButton onClick={() => setCreating(true)}>申请发票</AddButton>}
     >
       {changed.size ? (
         <Alert

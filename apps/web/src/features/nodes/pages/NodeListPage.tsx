@@ -1,5 +1,4 @@
 import { type AdminNodeRow, NodeStatus, NodeStatusLabel } from "@burrow/contract";
-import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Form, Popconfirm, Space } from "antd";
 import { useState } from "react";
@@ -7,6 +6,7 @@ import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
+import { AddButton } from "@/components/table/AddButton";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
@@ -127,13 +127,7 @@ export function NodeListPage() {
   return (
     <PageContainer
       title="节点管理"
-      extra={
-        canWrite ? (
-          <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => setEditing({})}>
-            新增节点
-          </Button>
-        ) : null
-      }
+      extra={canWrite ? <AddButton onClick={() => setEditing({})}>新增节点</AddButton> : null}
     >
       <SearchCard form={form} onFinish={search} onReset={reset}>
         <TextFilter name="name" label="节点名称" max={50} placeholder="支持部分名称" />

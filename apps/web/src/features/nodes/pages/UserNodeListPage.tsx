@@ -1,14 +1,13 @@
 import { NodeStatusLabel, type UserNodeRow } from "@burrow/contract";
-import { RiAddLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import { Card, Empty, Form, Space, Typography } from "antd";
 import { Link } from "react-router";
-import { LinkButton } from "@/components/LinkButton";
 import { statusColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
+import { AddButton } from "@/components/table/AddButton";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { labelOptions } from "@/lib/options";
 import { NodeStatusTag, ProtocolTags } from "../components/NodeTags";
@@ -84,11 +83,7 @@ export function UserNodeListPage() {
     <PageContainer
       title="节点列表"
       description="你的套餐可以使用的节点；节点等级高于套餐等级时不会显示"
-      extra={
-        <LinkButton type="primary" icon={<RiAddLine size={16} />} to="/tun/list/add">
-          创建隧道
-        </LinkButton>
-      }
+      extra={<AddButton to="/tun/list/add">创建隧道</AddButton>}
     >
       <SearchCard form={form} onFinish={search} onReset={reset}>
         <TextFilter name="name" label="节点名称" max={50} placeholder="支持部分名称" />

@@ -1,11 +1,11 @@
 import type { OidcProviderRow } from "@burrow/contract";
-import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Card, Popconfirm, Space, Tag, Typography } from "antd";
 import { useState } from "react";
 import { statusColumn, timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import { AddButton } from "@/components/table/AddButton";
 import { siteQuery } from "@/features/shell/shell.api";
 import { feedback } from "@/lib/feedback";
 import { OidcProviderModal } from "../components/OidcProviderModal";
@@ -71,14 +71,7 @@ export function AdminOidcPage() {
           }
         />
       ) : null}
-      <Card
-        title="OpenID Connect 登录方式"
-        extra={
-          <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => setEditing({})}>
-            新增登录方式
-          </Button>
-        }
-      >
+      <Card title="OpenID Connect 登录方式" extra={<AddButton onClick={() => setEditing({})}>新增登录方式</AddButton>}>
         <ResponsiveTable<OidcProviderRow>
           rowKey="id"
           loading={isFetching}

@@ -1,5 +1,4 @@
 import { type AdminPlan, OrderType } from "@burrow/contract";
-import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Form, Modal, Space, Switch, Tag } from "antd";
 import { useState } from "react";
@@ -8,6 +7,7 @@ import { PageContainer } from "@/components/PageContainer";
 import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { PLAN_KIND_OPTIONS } from "@/components/StoreTags";
+import { AddButton } from "@/components/table/AddButton";
 import { ALL, levelListQuery } from "@/features/nodes/nodes.api";
 import { useAccess } from "@/hooks/useAccess";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -102,13 +102,7 @@ export function PlanListPage() {
   return (
     <PageContainer
       title="套餐管理"
-      extra={
-        canWrite ? (
-          <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => setEditing({})}>
-            新建套餐
-          </Button>
-        ) : null
-      }
+      extra={canWrite ? <AddButton onClick={() => setEditing({})}>新建套餐</AddButton> : null}
     >
       {modalHolder}
       <SearchCard form={form} onFinish={search} onReset={reset}>

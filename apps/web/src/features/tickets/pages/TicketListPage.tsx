@@ -1,13 +1,13 @@
 import { type TicketRow, TicketStatusUserLabel } from "@burrow/contract";
-import { RiAddLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
-import { Badge, Button, Card, Space, Typography } from "antd";
+import { Badge, Card, Space, Typography } from "antd";
 import { useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { StatusFilter, useStatusPaging } from "@/components/StatusFilter";
+import { AddButton } from "@/components/table/AddButton";
 import { PagedTable } from "@/components/table/PagedTable";
 import { NewTicketModal } from "../components/NewTicketModal";
 import { ticketCategoryColumn, ticketStatusColumn } from "../components/TicketTags";
@@ -60,11 +60,7 @@ export function TicketListPage() {
     <PageContainer
       title="工单"
       description="遇到问题请提交工单，客服会在这里回复你。"
-      extra={
-        <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => setCreating(true)}>
-          新建工单
-        </Button>
-      }
+      extra={<AddButton onClick={() => setCreating(true)}>新建工单</AddButton>}
     >
       <Card>
         <StatusFilter labels={TicketStatusUserLabel} value={status} onChange={setStatus} />

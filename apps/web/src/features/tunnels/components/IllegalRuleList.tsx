@@ -1,11 +1,11 @@
 import { IllegalRuleKinds, type IllegalRuleRow } from "@burrow/contract";
-import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from "antd";
 import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { timeColumn } from "@/components/ListColumns";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import { AddButton } from "@/components/table/AddButton";
 import { feedback } from "@/lib/feedback";
 import { fieldRules } from "@/lib/rules";
 import { createIllegalRule, deleteIllegalRule, illegalRuleListQuery, tunnelsKeys } from "../tunnels.api";
@@ -88,13 +88,7 @@ export function IllegalRuleList({ canWrite }: { canWrite: boolean }) {
           />
         </Space>
       }
-      extra={
-        canWrite ? (
-          <Button type="primary" icon={<RiAddLine size={16} />} onClick={() => setAdding(true)}>
-            新增规则
-          </Button>
-        ) : null
-      }
+      extra={canWrite ? <AddButton onClick={() => setAdding(true)}>新增规则</AddButton> : null}
     >
       <Typography.Paragraph type="secondary">
         隧道创建、修改时以及在线期间都会按规则检测：关键词匹配隧道名称和域名，端口规则匹配远程端口。命中的隧道进入违规记录等待处理。

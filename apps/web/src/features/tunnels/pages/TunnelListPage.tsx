@@ -1,5 +1,4 @@
 import { TunnelStatus, TunnelStatusLabel, type TunnelView } from "@burrow/contract";
-import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Empty, Form, Popconfirm, Space, Switch, Typography } from "antd";
 import { useState } from "react";
@@ -9,6 +8,7 @@ import { statusColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
+import { AddButton } from "@/components/table/AddButton";
 import { ProtocolTag } from "@/features/nodes/components/NodeTags";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -156,14 +156,7 @@ export function TunnelListPage() {
   ];
 
   return (
-    <PageContainer
-      title="隧道列表"
-      extra={
-        <LinkButton type="primary" icon={<RiAddLine size={16} />} to="/tun/list/add">
-          创建隧道
-        </LinkButton>
-      }
-    >
+    <PageContainer title="隧道列表" extra={<AddButton to="/tun/list/add">创建隧道</AddButton>}>
       <SearchCard form={form} onFinish={search} onReset={reset}>
         <TunnelFilterFields nodes={nodes.data?.list} statusOptions={statusOptions} />
       </SearchCard>
