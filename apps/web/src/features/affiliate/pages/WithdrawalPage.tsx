@@ -9,7 +9,7 @@ import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter, TextFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { ADMIN_BASE } from "@/lib/access";
-import { labelOptions } from "@/lib/options";
+import { labelOptions, valueOptions } from "@/lib/options";
 import { adminWithdrawalsQuery } from "../affiliate.api";
 import { type WithdrawalDecision, WithdrawalDecisionModal } from "../components/WithdrawalDecisionModal";
 import { withdrawalColumns } from "./WithdrawalPage.columns";
@@ -40,7 +40,7 @@ export function WithdrawalPage() {
           name="method"
           label="方式"
           width={130}
-          options={WithdrawMethods.map((m) => ({ value: m, label: WithdrawMethodLabel[m] }))}
+          options={valueOptions(WithdrawMethods, WithdrawMethodLabel)}
         />
         <IdFilter name="uid" label="用户 UID" width={120} />
         <IdFilter name="id" label="编号" width={100} />

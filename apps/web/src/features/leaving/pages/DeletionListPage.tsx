@@ -9,11 +9,12 @@ import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { formatTime } from "@/lib/format";
+import { valueOptions } from "@/lib/options";
 import { adminDeletionsQuery } from "../leaving.api";
 
 const FILTERS = { status: "text" } as const;
 const STATUSES = Object.values(DeletionStatus);
-const STATUS_OPTIONS = STATUSES.map((s) => ({ value: s, label: DeletionStatusLabel[s] }));
+const STATUS_OPTIONS = valueOptions(STATUSES, DeletionStatusLabel);
 const STATUS_COLOR: Record<DeletionStatus, string> = { pending: "warning", cancelled: "default", done: "success" };
 
 /**

@@ -10,11 +10,12 @@ import { PagedTable } from "@/components/table/PagedTable";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
 import { formatTime } from "@/lib/format";
+import { valueOptions } from "@/lib/options";
 import { outboxDeliveriesQuery, outboxKeys, retryDelivery } from "../outbox.api";
 
 const FILTERS = { status: "text" } as const;
 const STATUS_COLOR = { pending: "processing", done: "success", dead: "error" } as const;
-const STATUS_OPTIONS = OutboxDeliveryStatus.map((s) => ({ value: s, label: OutboxDeliveryStatusLabel[s] }));
+const STATUS_OPTIONS = valueOptions(OutboxDeliveryStatus, OutboxDeliveryStatusLabel);
 
 /**
  * /admin/outbox: what the domain-event handlers (the assistant's traffic notice, later mail and

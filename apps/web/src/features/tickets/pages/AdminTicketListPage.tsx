@@ -17,7 +17,7 @@ import { CustomerFilterCols, SEARCH_COL, SelectFilter } from "@/components/Searc
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { ADMIN_BASE } from "@/lib/access";
 import { formatTime, phoneText } from "@/lib/format";
-import { labelOptions } from "@/lib/options";
+import { labelOptions, valueOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";
 import { ticketCategoryColumn, ticketStatusColumn } from "../components/TicketTags";
 import { adminTicketsQuery } from "../tickets.api";
@@ -82,11 +82,7 @@ export function AdminTicketListPage() {
           <SelectFilter name="status" label="状态" options={labelOptions(TicketStatusAdminLabel)} />
         </Col>
         <Col {...SEARCH_COL}>
-          <SelectFilter
-            name="category"
-            label="分类"
-            options={TicketCategories.map((c) => ({ value: c, label: TicketCategoryLabel[c] }))}
-          />
+          <SelectFilter name="category" label="分类" options={valueOptions(TicketCategories, TicketCategoryLabel)} />
         </Col>
         <CustomerFilterCols />
         <Col {...SEARCH_COL}>

@@ -15,7 +15,7 @@ import { SearchCard } from "@/components/SearchCard";
 import { IdFilter, SelectFilter } from "@/components/SearchFields";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { feedback } from "@/lib/feedback";
-import { labelOptions } from "@/lib/options";
+import { labelOptions, valueOptions } from "@/lib/options";
 import { illegalFlagColumns } from "../pages/IllegalTunnelPage.columns";
 import { handleIllegal, illegalListQuery, tunnelsKeys } from "../tunnels.api";
 
@@ -54,7 +54,7 @@ export function IllegalFlagList({ canWrite }: { canWrite: boolean }) {
           name="source"
           label="来源"
           width={110}
-          options={IllegalSources.map((s) => ({ value: s, label: IllegalSourceLabel[s] }))}
+          options={valueOptions(IllegalSources, IllegalSourceLabel)}
         />
         <IdFilter name="uid" label="UID" width={110} />
         <IdFilter name="tun_id" label="隧道 ID" width={110} />

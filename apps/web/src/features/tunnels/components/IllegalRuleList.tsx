@@ -7,6 +7,7 @@ import { timeColumn } from "@/components/ListColumns";
 import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
 import { AddButton } from "@/components/table/AddButton";
 import { feedback } from "@/lib/feedback";
+import { valueOptions } from "@/lib/options";
 import { fieldRules } from "@/lib/rules";
 import { createIllegalRule, deleteIllegalRule, illegalRuleListQuery, tunnelsKeys } from "../tunnels.api";
 
@@ -84,7 +85,7 @@ export function IllegalRuleList({ canWrite }: { canWrite: boolean }) {
               setKind(v);
               setPage((p) => ({ ...p, page: 1 }));
             }}
-            options={IllegalRuleKinds.map((k) => ({ value: k, label: ruleKindLabel[k] }))}
+            options={valueOptions(IllegalRuleKinds, ruleKindLabel)}
           />
         </Space>
       }
@@ -119,7 +120,7 @@ export function IllegalRuleList({ canWrite }: { canWrite: boolean }) {
         onClose={() => setAdding(false)}
       >
         <Form.Item name="kind" label="类型" rules={fieldRules("类型", { required: true, choice: true })}>
-          <Radio.Group options={IllegalRuleKinds.map((k) => ({ value: k, label: ruleKindLabel[k] }))} />
+          <Radio.Group options={valueOptions(IllegalRuleKinds, ruleKindLabel)} />
         </Form.Item>
         <Form.Item
           name="value"
