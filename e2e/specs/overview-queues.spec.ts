@@ -6,8 +6,13 @@ import { openSignedIn } from "../fixtures/browser";
 /** The queue page's search form (its status filter). */
 const filters = (page: Page) => page.locator("form").filter({ has: page.getByRole("button", { name: "查询" }) });
 
-/** Issue 30 §12: the overview's waiting work lists withdrawals and invoices, each linking to its queue. */
-test("the overview's waiting list links to the withdrawals and invoices awaiting an operator", async ({ page }) => {
+/**
+ * Issue 30 §12: the overview's waiting work lists withdrawals and invoices, each linking to its queue; issue 31
+ * §3: and the event deliveries given up on, for the Managers who retry them.
+ */
+test("the overview's waiting list links to the withdrawals, invoices and dead deliveries awaiting an operator", async ({
+  page,
+}) => {
   const token = await adminToken();
   const view = await call(OverviewApi.getSuperViewInfo, { token });
   const count = (key: string) => view.waiting.find((w) => w.key === key)?.count;
@@ -16,6 +21,7 @@ test("the overview's waiting list links to the withdrawals and invoices awaiting
   for (const [label, key] of [
     ["待审核提现", "withdrawals"],
     ["待开具发票", "invoices"],
+    ["投递失败的事件", "outbox"],
   ] as const) {
     const item = waiting.getByRole("listitem").filter({ hasText: label });
     await expect(item).toContainText(String(count(key)));
@@ -31,4 +37,10 @@ test("the overview's waiting list links to the withdrawals and invoices awaiting
   await expect(page).toHaveURL(/\/admin\/invoice\/list\?status=2$/);
   await expect(page.getByRole("heading", { name: "发票管理" })).toBeVisible();
   await expect(filters(page).getByText("待开具", { exact: true })).toBeVisible();
+
+  await page.goBack();
+  await waiting.getByRole("link", { name: "投递失败的事件" }).click();
+  await expect(page).toHaveURL(/\/admin\/outbox\?status=dead$/);
+  await expect(page.getByRole("heading", { name: "事件投递" })).toBeVisible();
+  await expect(filters(page).getByText("已放弃", { exact: true })).toBeVisible();
 });

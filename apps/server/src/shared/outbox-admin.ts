@@ -64,6 +64,13 @@ export async function listDeliveries(db: Kysely<DB>, q: OutboxDeliveryQuery): Pr
   );
 }
 
+/** Dead deliveries, as a figure: the Managers' waiting queue (an operator retries or lets them be). */
+export const deadDeliveries = (db: Kysely<DB>) =>
+  db
+    .selectFrom("outbox_deliveries")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("status", "=", "dead");
+
 export async function findDelivery(db: Kysely<DB>, id: number): Promise<OutboxDelivery | undefined> {
   const row = await deliveries(db).where("d.id", "=", id).executeTakeFirst();
   return row && present(row);

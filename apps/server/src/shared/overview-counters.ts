@@ -1,3 +1,4 @@
+import { Role } from "@burrow/contract";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../context";
 import type { DB } from "../db/schema";
@@ -17,11 +18,17 @@ export interface WaitingCounter {
   path: string;
   /** the count, as a query the overview reads with its other figures (shared/figures.ts) */
   count: (db: Kysely<DB>) => Figure;
+  /** the queue's page is the Managers' only: the overview shows it to them alone */
+  managers?: true;
 }
 
-/** The waiting counters of the app's modules, in the modules' order. */
-export function waitingCounters(ctx: AppContext): WaitingCounter[] {
-  return ctx.modules.flatMap((m) => m.waiting ?? []);
+/**
+ * The waiting counters of the app's modules, in the modules' order; with a viewer's role, only those
+ * whose page that role may open (all of them for the queue watch, which tells the Managers).
+ */
+export function waitingCounters(ctx: AppContext, role?: number): WaitingCounter[] {
+  const all = ctx.modules.flatMap((m) => m.waiting ?? []);
+  return role === undefined || role === Role.Manager ? all : all.filter((c) => !c.managers);
 }
 
 /** Verified users as a figure, none while no module of the app counts them. */

@@ -1,5 +1,6 @@
 import type { ModuleManifest } from "../../shared/module";
 import { AppState } from "../../shared/module";
+import { deadDeliveries } from "../../shared/outbox-admin";
 import { outboxJob, startOutboxWakeups } from "../../shared/outbox-dispatch";
 import { outboxRoutes } from "./outbox.routes";
 
@@ -16,6 +17,8 @@ export const outboxModule: ModuleManifest = {
   state: [wakeups],
   routes: outboxRoutes,
   jobs: () => [outboxJob],
+  // a dead delivery waits for a Manager to retry it (事件投递 is theirs alone)
+  waiting: [{ key: "outbox", label: "投递失败的事件", path: "/outbox?status=dead", count: deadDeliveries, managers: true }],
   background: (config) => config.OUTBOX_DISPATCH,
   start(ctx) {
     wakeups.of(ctx).stop = startOutboxWakeups(ctx);

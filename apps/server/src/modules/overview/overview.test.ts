@@ -1,4 +1,4 @@
-import { InvoiceStatus, type ViewInfo, WithdrawalStatus } from "@burrow/contract";
+import { InvoiceStatus, Role, type ViewInfo, WithdrawalStatus } from "@burrow/contract";
 import { describe, expect, it } from "vitest";
 import { adminSuite } from "../../../test/admin-fixtures";
 import { tunnelRow } from "../../../test/frp-fixtures";
@@ -205,9 +205,46 @@ describe("operator overview", () => {
       { key: "verifications", label: "待审核实名认证", path: "/verify/list", count: 0 },
       { key: "withdrawals", label: "待审核提现", path: "/withdrawal?status=2", count: 0 },
       { key: "invoices", label: "待开具发票", path: "/invoice/list?status=2", count: 0 },
+      { key: "outbox", label: "投递失败的事件", path: "/outbox?status=dead", count: 0 },
     ]);
     const u = await t.register();
     const r = await t.api("GET", "/super/viewInfo", { token: u.token });
     expect(r.status).toBe(403);
+  });
+
+  it("counts dead event deliveries for Managers only: 事件投递 is their page (issue 31 §3)", async () => {
+    const at = new Date().toISOString();
+    const event = await t.db
+      .insertInto("outbox_events")
+      .values({ type: "queue.waiting", payload: "{}", uid: null, dedupe_key: null, created_at: at, fanned_out: 1 })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const delivery = (handler: string, status: string) => ({
+      event_id: Number(event.id),
+      handler,
+      status,
+      attempts: 8,
+      next_at: at,
+      holder: null,
+      lease_until: null,
+      last_error: status === "dead" ? "boom" : null,
+      updated_at: at,
+    });
+    await t.db
+      .insertInto("outbox_deliveries")
+      .values([delivery("a.dead", "dead"), delivery("b.dead", "dead"), delivery("c.done", "done")])
+      .execute();
+    expect((await get()).waiting.find((w) => w.key === "outbox")).toEqual({
+      key: "outbox",
+      label: "投递失败的事件",
+      path: "/outbox?status=dead",
+      count: 2,
+    });
+    // Support staff see the overview without it.
+    const staff = await t.register();
+    await t.api("PATCH", "/super/user/info", { token: admin, body: { uid: staff.uid, role: Role.Support } });
+    const r = await t.api<ViewInfo>("GET", "/super/viewInfo", { token: staff.token });
+    expect(r.status).toBe(200);
+    expect(r.body.data.waiting.map((w) => w.key)).toEqual(["tickets", "verifications", "withdrawals", "invoices"]);
   });
 });

@@ -100,11 +100,11 @@ async function pastDays(db: Kysely<DB>, today: string, days: string[]): Promise<
   return cache;
 }
 
-/** The operator's overview (/admin/view). */
-export async function viewInfo(ctx: AppContext): Promise<ViewInfo> {
+/** The operator's overview (/admin/view), its waiting queues those the viewer's role may open. */
+export async function viewInfo(ctx: AppContext, role: number): Promise<ViewInfo> {
   const db = ctx.db;
   const today = shanghaiDate();
-  const counters = waitingCounters(ctx);
+  const counters = waitingCounters(ctx, role);
   // The counts, each a few seconds old at most once it counts thousands of rows and exact below
   // (memoFigures), and today's money and sign-ups, live: one statement.
   const verified = verifiedUsersFigure(ctx);
