@@ -18,7 +18,9 @@ export const outboxModule: ModuleManifest = {
   routes: outboxRoutes,
   jobs: () => [outboxJob],
   // a dead delivery waits for a Manager to retry it (事件投递 is theirs alone)
-  waiting: [{ key: "outbox", label: "投递失败的事件", path: "/outbox?status=dead", count: deadDeliveries, managers: true }],
+  waiting: [
+    { key: "outbox", label: "投递失败的事件", path: "/outbox?status=dead", count: deadDeliveries, managers: true },
+  ],
   background: (config) => config.OUTBOX_DISPATCH,
   start(ctx) {
     wakeups.of(ctx).stop = startOutboxWakeups(ctx);
