@@ -4,7 +4,7 @@
 //   copy frp's go.sum; add vp_0.70.go.txt as vp.go for frp >= 0.70 (visitor plugins), else
 //   `func visitorPlugins() map[string]any { return map[string]any{} }`
 //   GOPROXY=off GOFLAGS=-mod=mod go mod tidy && go run . > keys-X.json
-//   node to-ts.mjs 0.61.2=keys-0.61.2.json 0.70.1=keys-0.70.1.json > ../../src/frp-config-keys.ts
+//   node to-json.mjs 0.61.2=keys-0.61.2.json 0.70.1=keys-0.70.1.json > ../../src/frp-config-keys.json
 package main
 
 import (
