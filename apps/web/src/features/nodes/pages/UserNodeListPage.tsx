@@ -4,10 +4,11 @@ import { Card, Empty, Form, Space, Typography } from "antd";
 import { Link } from "react-router";
 import { statusColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { SelectFilter, TextFilter } from "@/components/SearchFields";
 import { AddButton } from "@/components/table/AddButton";
+import { PagedTable } from "@/components/table/PagedTable";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
 import { labelOptions } from "@/lib/options";
 import { NodeStatusTag, ProtocolTags } from "../components/NodeTags";
@@ -90,12 +91,11 @@ export function UserNodeListPage() {
         <SelectFilter name="status" label="状态" width={120} options={labelOptions(NodeStatusLabel)} />
       </SearchCard>
       <Card>
-        <ResponsiveTable<UserNodeRow>
+        <PagedTable<UserNodeRow>
           rowKey="node_id"
           columns={[...columns, actions]}
-          dataSource={data?.list}
-          loading={isFetching}
-          pagination={pagination(data?.total)}
+          query={{ data, isFetching }}
+          pagination={pagination}
           locale={{ emptyText: <Empty description="暂无可用节点，请先购买或续费套餐" /> }}
         />
       </Card>

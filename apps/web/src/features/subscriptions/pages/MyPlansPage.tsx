@@ -4,8 +4,9 @@ import { Alert, Button, Card, Descriptions, Segmented, Space } from "antd";
 import { Link, useNavigate } from "react-router";
 import { statusColumn, timeColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { PLAN_KIND_OPTIONS, PlanName } from "@/components/StoreTags";
+import { PagedTable } from "@/components/table/PagedTable";
 import { AutoRenewSwitch } from "@/features/autopay/components/AutoRenewSwitch";
 import { TopupRuleCard } from "@/features/autopay/components/TopupRuleCard";
 import { bandwidthText } from "@/features/store/pricing";
@@ -137,12 +138,11 @@ export function MyPlansPage() {
           />
         }
       >
-        <ResponsiveTable<SubscriptionView>
+        <PagedTable<SubscriptionView>
           rowKey="id"
           columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
-          pagination={pagination(data?.total)}
+          query={{ data, isFetching }}
+          pagination={pagination}
         />
       </Card>
       <TopupRuleCard />

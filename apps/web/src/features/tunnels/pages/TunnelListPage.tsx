@@ -6,9 +6,10 @@ import { Link } from "react-router";
 import { LinkButton } from "@/components/LinkButton";
 import { statusColumn } from "@/components/ListColumns";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
+import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { SearchCard } from "@/components/SearchCard";
 import { AddButton } from "@/components/table/AddButton";
+import { PagedTable } from "@/components/table/PagedTable";
 import { ProtocolTag } from "@/features/nodes/components/NodeTags";
 import { ALL, userNodeListQuery } from "@/features/nodes/nodes.api";
 import { useUrlFilters } from "@/hooks/useUrlFilters";
@@ -168,7 +169,7 @@ export function TunnelListPage() {
             return refresh();
           }}
         />
-        <ResponsiveTable<TunnelView>
+        <PagedTable<TunnelView>
           rowKey="tun_id"
           rowSelection={{
             selectedRowKeys: selected.map((t) => t.tun_id),
@@ -176,9 +177,8 @@ export function TunnelListPage() {
             getCheckboxProps: (row) => ({ "aria-label": `选择 ${row.tun_name}` }),
           }}
           columns={columns}
-          dataSource={data?.list}
-          loading={isFetching}
-          pagination={pagination(data?.total)}
+          query={{ data, isFetching }}
+          pagination={pagination}
           locale={{
             emptyText: (
               <Empty description="还没有隧道">
