@@ -2,6 +2,7 @@ import http from "node:http";
 import type { DomainVerifyResult, DomainView, SslOrderView, SslOverview } from "@burrow/contract";
 import * as acme from "acme-client";
 import { afterAll, beforeAll, expect } from "vitest";
+import { advanceDueIssues } from "../src/modules/ssl/acme-steps";
 import { type AcmeServer, startAcmeServer } from "./acme-server";
 import { startDnsServer, type TestDnsServer } from "./dns-server";
 import { createTestNode } from "./frp-fixtures";
@@ -74,6 +75,15 @@ export function sslSuite() {
       s.t
         .api<SslOrderView>("POST", "/user/ssl/order", { token: u.token, body: { domain: u.domain, challenge } })
         .then((r) => r.body.data),
+    /** The issue job's next run with the order's next look-up due now (not waiting out its back-off). */
+    async checkNow(orderId: number) {
+      await s.t.db
+        .updateTable("ssl_orders")
+        .set({ next_check_at: new Date(0).toISOString() })
+        .where("id", "=", orderId)
+        .execute();
+      await advanceDueIssues(s.t.ctx);
+    },
     /** GET a certificate's part as the browser does (the raw reply: headers and bytes). */
     download: (token: string, id: number, part: string) =>
       s.t.app.inject({

@@ -5,6 +5,7 @@ import { createTestNode, createTestTunnel, registerWithPlan } from "../../../tes
 import type { TestApp } from "../../../test/harness";
 import { giveBalance } from "../../../test/store-fixtures";
 import { DAY_MS } from "../../shared/time";
+import { newEndpointRow } from "../webhooks/webhooks.service";
 import { eraseDueAccounts } from "./erasure";
 
 let t: TestApp;
@@ -231,20 +232,12 @@ describe("account deletion", () => {
       .execute();
     await t.db
       .insertInto("webhook_endpoints")
-      .values({
-        uid: u.uid,
-        url: "https://hooks.example.com/echo",
-        description: "",
-        events: "[]",
-        secret: "sealed",
-        status: "active",
-        paused_reason: null,
-        paused_at: null,
-        failure_streak: 0,
-        first_failure_at: null,
-        created_at: at,
-        updated_at: at,
-      })
+      .values(
+        newEndpointRow(
+          { uid: u.uid, url: "https://hooks.example.com/echo", description: "", events: "[]", secret: "sealed" },
+          at,
+        ),
+      )
       .execute();
     const tokenMade = await t.api("POST", "/user/apiToken", {
       token: u.token,

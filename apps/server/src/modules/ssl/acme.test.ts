@@ -12,7 +12,7 @@ import { renewDueCertificates } from "./renewals";
 /* Certificates issued by a real ACME CA (pebble): DNS-01, HTTP-01, failures, rate limits, renewals. */
 
 const suite = sslSuite();
-const { customerWithDomain, startOrder, download, overview } = suite;
+const { customerWithDomain, startOrder, download, overview, checkNow } = suite;
 let t: TestApp;
 let dns: TestDnsServer;
 let pebble: AcmeServer;
@@ -47,24 +47,14 @@ describe("ACME issues against pebble", () => {
     expect(early.body.data.step).toBe("waiting");
     expect(early.body.data.message).toMatch(/尚未检测到正确的 TXT 记录 _acme-challenge\..*没有查到任何 TXT 记录/);
     await dns.setTxt(`_acme-challenge.${u.domain}`, "wrong-value");
-    await t.db
-      .updateTable("ssl_orders")
-      .set({ next_check_at: new Date(0).toISOString() })
-      .where("id", "=", order.id)
-      .execute();
-    await advanceDueIssues(t.ctx);
+    await checkNow(order.id);
     expect(
       (await t.api<SslOrderView>("GET", `/user/ssl/order/${order.id}`, { token: u.token })).body.data.message,
     ).toMatch(/查到的值：wrong-value/);
 
     // The record appears; the job's next run takes it all the way.
     await dns.setTxt(`_acme-challenge.${u.domain}`, order.record?.value ?? "");
-    await t.db
-      .updateTable("ssl_orders")
-      .set({ next_check_at: new Date(0).toISOString() })
-      .where("id", "=", order.id)
-      .execute();
-    await advanceDueIssues(t.ctx);
+    await checkNow(order.id);
     const done = (await t.api<SslOrderView>("GET", `/user/ssl/order/${order.id}`, { token: u.token })).body.data;
     expect(done.step).toBe("issued");
     expect(done.record).toBeNull();

@@ -5,12 +5,11 @@ import type { TestDnsServer } from "../../../test/dns-server";
 import { createTestTunnel, setPlan } from "../../../test/frp-fixtures";
 import type { TestApp } from "../../../test/harness";
 import { sslSuite } from "../../../test/ssl-fixtures";
-import { advanceDueIssues } from "./acme-steps";
 
 /* Certificates for a wildcard custom domain (`*.<apex>`): uploaded, or issued by pebble through DNS-01 only. */
 
 const suite = sslSuite();
-const { overview } = suite;
+const { overview, checkNow } = suite;
 let t: TestApp;
 let dns: TestDnsServer;
 beforeAll(() => {
@@ -82,12 +81,7 @@ describe("wildcard certificates", () => {
     const order = start.body.data;
     expect(order.record?.name).toBe(`_acme-challenge.${u.apex}`);
     await dns.setTxt(`_acme-challenge.${u.apex}`, order.record?.value ?? "");
-    await t.db
-      .updateTable("ssl_orders")
-      .set({ next_check_at: new Date(0).toISOString() })
-      .where("id", "=", order.id)
-      .execute();
-    await advanceDueIssues(t.ctx);
+    await checkNow(order.id);
     const done = (await t.api<SslOrderView>("GET", `/user/ssl/order/${order.id}`, { token: u.token })).body.data;
     expect(done.step).toBe("issued");
     const cert = (await overview(u.token)).certificates[0];

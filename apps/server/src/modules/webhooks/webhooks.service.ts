@@ -114,6 +114,21 @@ export async function listWebhooks(ctx: AppContext, uid: number): Promise<Webhoo
   return rows.map((r) => present(r, pending.get(Number(r.id)) ?? 0));
 }
 
+/** A new endpoint's row: active, not paused, no failures yet. */
+export const newEndpointRow = (
+  e: Pick<WebhookEndpointTable, "uid" | "url" | "description" | "events" | "secret">,
+  at: string,
+) => ({
+  ...e,
+  status: "active",
+  paused_reason: null,
+  paused_at: null,
+  failure_streak: 0,
+  first_failure_at: null,
+  created_at: at,
+  updated_at: at,
+});
+
 /**
  * Adds an endpoint: at most MAX_WEBHOOK_ENDPOINTS per customer, counted under the customer's lock
  * so that concurrent additions cannot pass the count together. The answer is the only time the
@@ -134,20 +149,9 @@ export async function createWebhook(ctx: AppContext, uid: number, body: CreateWe
     if (Number(n) >= MAX_WEBHOOK_ENDPOINTS) throw refused(`最多添加 ${MAX_WEBHOOK_ENDPOINTS} 个 Webhook 地址`);
     return trx
       .insertInto("webhook_endpoints")
-      .values({
-        uid,
-        url,
-        description: body.description,
-        events: body.events.join(","),
-        secret: sealed,
-        status: "active",
-        paused_reason: null,
-        paused_at: null,
-        failure_streak: 0,
-        first_failure_at: null,
-        created_at: at,
-        updated_at: at,
-      })
+      .values(
+        newEndpointRow({ uid, url, description: body.description, events: body.events.join(","), secret: sealed }, at),
+      )
       .returningAll()
       .executeTakeFirstOrThrow();
   });
