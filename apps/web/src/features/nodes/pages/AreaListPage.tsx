@@ -1,11 +1,11 @@
 import type { AreaRow } from "@burrow/contract";
-import { Form, Input, Switch, Tag } from "antd";
+import { Form, Switch, Tag } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import { TextItem } from "@/components/form/TextItem";
 import { timeColumn } from "@/components/ListColumns";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { TextFilter } from "@/components/SearchFields";
 import { SortField } from "@/components/SortField";
-import { fieldRules } from "@/lib/rules";
 import { areaListQuery, createArea, deleteArea, nodesKeys, updateArea } from "../nodes.api";
 
 interface AreaForm {
@@ -61,13 +61,14 @@ export function AreaListPage() {
       newValues={{ sort: 0, icp_required: 0 }}
       formFields={
         <>
-          <Form.Item
+          <TextItem
             name="area_name"
             label="地区名称"
-            rules={fieldRules("地区名称", { required: true, length: { min: 1, max: 50 } })}
-          >
-            <Input maxLength={50} placeholder="如：华东-上海" />
-          </Form.Item>
+            required
+            length={{ min: 1, max: 50 }}
+            maxLength={50}
+            placeholder="如：华东-上海"
+          />
           <SortField extra="数值越小越靠前" />
           <Form.Item
             name="icp_required"

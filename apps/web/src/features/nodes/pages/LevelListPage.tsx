@@ -1,10 +1,10 @@
 import type { PlanLevelRow } from "@burrow/contract";
-import { Form, Input, InputNumber } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import { NumberItem } from "@/components/form/NumberItem";
+import { TextItem } from "@/components/form/TextItem";
 import { timeColumn } from "@/components/ListColumns";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { TextFilter } from "@/components/SearchFields";
-import { fieldRules } from "@/lib/rules";
 import { createLevel, deleteLevel, levelListQuery, nodesKeys, updateLevel } from "../nodes.api";
 
 interface LevelForm {
@@ -47,21 +47,15 @@ export function LevelListPage() {
       onSave={save}
       formFields={
         <>
-          <Form.Item
+          <TextItem
             name="name"
             label="等级名称"
-            rules={fieldRules("等级名称", { required: true, length: { min: 1, max: 50 } })}
-          >
-            <Input maxLength={50} placeholder="如：专业版" />
-          </Form.Item>
-          <Form.Item
-            name="level"
-            label="等级"
-            extra="数值越大等级越高"
-            rules={fieldRules("等级", { required: true, integer: true, range: { min: 0, max: 1000 } })}
-          >
-            <InputNumber min={0} max={1000} precision={0} style={{ width: "100%" }} />
-          </Form.Item>
+            required
+            length={{ min: 1, max: 50 }}
+            maxLength={50}
+            placeholder="如：专业版"
+          />
+          <NumberItem name="level" label="等级" extra="数值越大等级越高" required min={0} max={1000} precision={0} />
         </>
       }
     />

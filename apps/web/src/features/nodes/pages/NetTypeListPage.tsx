@@ -1,10 +1,10 @@
 import type { NetTypeRow } from "@burrow/contract";
-import { Form, Input, Space, Tag } from "antd";
+import { Space, Tag } from "antd";
 import { CrudListPage } from "@/components/CrudListPage";
+import { TextItem } from "@/components/form/TextItem";
 import { timeColumn } from "@/components/ListColumns";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
 import { TextFilter } from "@/components/SearchFields";
-import { fieldRules } from "@/lib/rules";
 import { createNetType, deleteNetType, netTypeListQuery, nodesKeys, updateNetType } from "../nodes.api";
 
 interface NetTypeForm {
@@ -54,11 +54,7 @@ export function NetTypeListPage() {
       onDelete={(row) => deleteNetType(row.id)}
       deleteBlocked={(row) => (row.builtin ? "内置类型不能删除" : undefined)}
       onSave={save}
-      formFields={
-        <Form.Item name="name" label="名称" rules={fieldRules("名称", { required: true, length: { min: 1, max: 50 } })}>
-          <Input maxLength={50} />
-        </Form.Item>
-      }
+      formFields={<TextItem name="name" label="名称" required length={{ min: 1, max: 50 }} maxLength={50} />}
     />
   );
 }
