@@ -1,67 +1,19 @@
-import { createHash } from "node:crypto";
 import type { AdminNodeDetail, TunnelView } from "@burrow/contract";
 import { afterAll, beforeAll } from "vitest";
 import { frpRuntime } from "../src/modules/frp/frp.routes";
 import { openDomains } from "./domain-fixtures";
 import { createTestNode, createTestTunnel, type PlanOverrides, setPlan } from "./frp-fixtures";
+import type { FrpsCustomer } from "./frps-bodies";
 import { createTestApp, type TestApp } from "./harness";
 
-export interface PluginCustomer {
-  uid: number;
+/** A customer of the plugin suites: what frps-bodies.ts needs, and the tunnels as the console answered. */
+export interface PluginCustomer extends FrpsCustomer {
   token: string;
-  user: string;
-  frpToken: string;
   tcp: TunnelView;
   http: TunnelView;
 }
 
-export const RUN_ID = "8e2f0c4b9a1d7e35";
-/** The plugin's answer that lets an operation pass unchanged. */
-export const ALLOW = { reject: false, unchange: true };
-
 type Customer = PluginCustomer;
-export const userInfo = (c: Customer, runId = RUN_ID, token = c.frpToken) => ({
-  user: c.user,
-  metas: { token },
-  run_id: runId,
-});
-export const loginContent = (c: Customer, token = c.frpToken) => {
-  const timestamp = 1753279200;
-  return {
-    version: "0.70.1",
-    hostname: "nas",
-    os: "linux",
-    arch: "amd64",
-    user: c.user,
-    privilege_key: createHash("md5").update(`${timestamp}`).digest("hex"),
-    timestamp,
-    metas: { token },
-    client_spec: {},
-    pool_count: 1,
-    client_address: "203.0.113.7:51234",
-  };
-};
-export const tcpProxy = (c: Customer, extra: Record<string, unknown> = {}) => ({
-  user: userInfo(c),
-  proxy_name: `${c.user}.t_${c.tcp.tun_id}`,
-  proxy_type: "tcp",
-  remote_port: c.tcp.remote_port,
-  ...extra,
-});
-export const httpProxy = (c: Customer, extra: Record<string, unknown> = {}) => ({
-  user: userInfo(c),
-  proxy_name: `${c.user}.t_${c.http.tun_id}`,
-  proxy_type: "http",
-  use_compression: true,
-  metas: { tunnel_id: String(c.http.tun_id) },
-  custom_domains: [`www${c.uid}.example.com`],
-  subdomain: `alice${c.uid}`,
-  locations: ["/", "/api"],
-  http_user: "u",
-  http_pwd: "p",
-  host_header_rewrite: "127.0.0.1",
-  ...extra,
-});
 
 /**
  * The set-up of the frps plugin's suites: one app listening on a socket (as frps calls it, so the

@@ -1,7 +1,8 @@
 import type { Paged, PluginResponse, TunnelEventRow } from "@burrow/contract";
 import { FREED_SESSION } from "@burrow/frp-decision";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { loginContent, type PluginCustomer, pluginSuite, tcpProxy, userInfo } from "../../../test/plugin-fixtures";
+import { loginContent, tcpProxy, userInfo } from "../../../test/frps-bodies";
+import { type PluginCustomer, pluginSuite } from "../../../test/plugin-fixtures";
 import { DAY_MS, shanghaiWallClock } from "../../shared/time";
 import { EVENTS_PER_TUNNEL, pruneTunnelEvents, recordTunnelEvents } from "../tunnels/tunnel-events";
 import { frpRuntime } from "./frp.routes";

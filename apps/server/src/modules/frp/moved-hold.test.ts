@@ -3,16 +3,8 @@ import type { Kysely } from "kysely";
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel } from "../../../test/frp-fixtures";
-import {
-  ALLOW,
-  httpProxy,
-  loginContent,
-  type PluginCustomer,
-  pluginSuite,
-  RUN_ID,
-  tcpProxy,
-  userInfo,
-} from "../../../test/plugin-fixtures";
+import { ALLOW, httpProxy, loginContent, RUN_ID, tcpProxy, userInfo } from "../../../test/frps-bodies";
+import { type PluginCustomer, pluginSuite } from "../../../test/plugin-fixtures";
 import { buildApp } from "../../app";
 import type { DB } from "../../db/schema";
 

@@ -1,8 +1,9 @@
 import type { AdminNodeDetail } from "@burrow/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, setPlan } from "../../../test/frp-fixtures";
+import { ALLOW, httpProxy, loginContent, RUN_ID, tcpProxy } from "../../../test/frps-bodies";
 import type { TestApp } from "../../../test/harness";
-import { ALLOW, httpProxy, loginContent, pluginSuite, RUN_ID, tcpProxy } from "../../../test/plugin-fixtures";
+import { pluginSuite } from "../../../test/plugin-fixtures";
 
 /* Login and NewProxy: who may connect, and which proxies they may start. */
 

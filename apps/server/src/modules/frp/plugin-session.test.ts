@@ -1,17 +1,9 @@
 import type { AdminNodeDetail, ConnOverview, ConnRow, Paged, TunnelView } from "@burrow/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import { setPlan } from "../../../test/frp-fixtures";
+import { ALLOW, httpProxy, loginContent, RUN_ID, tcpProxy, userInfo } from "../../../test/frps-bodies";
 import type { TestApp } from "../../../test/harness";
-import {
-  ALLOW,
-  httpProxy,
-  loginContent,
-  type PluginCustomer,
-  pluginSuite,
-  RUN_ID,
-  tcpProxy,
-  userInfo,
-} from "../../../test/plugin-fixtures";
+import { type PluginCustomer, pluginSuite } from "../../../test/plugin-fixtures";
 
 /* A running session: limits re-checked at connect time, heartbeats, visitors, cut-offs. */
 

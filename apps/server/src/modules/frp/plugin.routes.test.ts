@@ -1,16 +1,8 @@
 import type { AdminNodeDetail } from "@burrow/contract";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ALLOW, httpProxy, loginContent, RUN_ID, tcpProxy, userInfo } from "../../../test/frps-bodies";
 import type { TestApp } from "../../../test/harness";
-import {
-  ALLOW,
-  httpProxy,
-  loginContent,
-  type PluginCustomer,
-  pluginSuite,
-  RUN_ID,
-  tcpProxy,
-  userInfo,
-} from "../../../test/plugin-fixtures";
+import { type PluginCustomer, pluginSuite } from "../../../test/plugin-fixtures";
 import { frpRuntime } from "./frp.routes";
 
 /* The plugin endpoint itself: its authentication, the validation of what frps posts, the cache. */

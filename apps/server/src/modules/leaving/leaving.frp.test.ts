@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ALLOW, pluginSuite, tcpProxy, userInfo } from "../../../test/plugin-fixtures";
+import { ALLOW, tcpProxy, userInfo } from "../../../test/frps-bodies";
+import { pluginSuite } from "../../../test/plugin-fixtures";
 
 /* A deletion request cuts the customer's running frp sessions the way an operator's lock does. */
 

@@ -7,8 +7,9 @@ import {
 } from "@burrow/contract";
 import { scheduleNote, scheduleState, scheduleWhen } from "@burrow/frp-decision";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { ALLOW, tcpProxy, userInfo } from "../../../test/frps-bodies";
 import type { TestApp } from "../../../test/harness";
-import { ALLOW, pluginSuite, tcpProxy, userInfo } from "../../../test/plugin-fixtures";
+import { pluginSuite } from "../../../test/plugin-fixtures";
 
 /* 定时开放: the window arithmetic (pure, explicit clock), the API, and the plugin's decisions. */
 

@@ -2,8 +2,9 @@ import type { AdminTunnelRow, Paged, TunnelConfig, TunnelDetail, TunnelView } fr
 import { parseFrpcConfig, parseToml } from "@burrow/frps-sim";
 import { beforeAll, describe, expect, it } from "vitest";
 import { setPlan } from "../../../test/frp-fixtures";
+import { ALLOW, loginContent, userInfo } from "../../../test/frps-bodies";
 import type { TestApp } from "../../../test/harness";
-import { ALLOW, loginContent, type PluginCustomer, pluginSuite, userInfo } from "../../../test/plugin-fixtures";
+import { type PluginCustomer, pluginSuite } from "../../../test/plugin-fixtures";
 
 /* Secret tunnels (stcp, xtcp, sudp): the API, the two frpc.toml files, and the plugin's NewProxy. */
 

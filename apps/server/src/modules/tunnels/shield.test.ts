@@ -7,8 +7,9 @@ import {
   type ShieldView,
 } from "@burrow/contract";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ALLOW, userInfo } from "../../../test/frps-bodies";
 import type { TestApp } from "../../../test/harness";
-import { ALLOW, type PluginCustomer, pluginSuite, userInfo } from "../../../test/plugin-fixtures";
+import { type PluginCustomer, pluginSuite } from "../../../test/plugin-fixtures";
 import { direct } from "../../shared/tx";
 import { frpRuntime } from "../frp/frp.routes";
 import { eraseAccountTunnels } from "./account-data";

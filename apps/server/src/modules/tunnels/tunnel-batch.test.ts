@@ -1,8 +1,9 @@
 import type { AdminNodeDetail, TunnelBatchResult, TunnelConfig, TunnelView } from "@burrow/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestNode, createTestTunnel } from "../../../test/frp-fixtures";
+import { ALLOW, httpProxy, loginContent, RUN_ID, tcpProxy, userInfo } from "../../../test/frps-bodies";
 import type { TestApp } from "../../../test/harness";
-import { ALLOW, httpProxy, loginContent, pluginSuite, RUN_ID, tcpProxy, userInfo } from "../../../test/plugin-fixtures";
+import { pluginSuite } from "../../../test/plugin-fixtures";
 
 /* 我的隧道's batch actions, moving a tunnel to another node, and the PROXY protocol option. */
 
