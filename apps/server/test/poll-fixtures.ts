@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from "vitest";
 import { shanghaiDate, shanghaiDayStart } from "../src/shared/time";
 import { createTestTunnel, type PlanOverrides, setPlan } from "./frp-fixtures";
 import { createTestApp, type TestApp } from "./harness";
-import { type SimNode, startSimNode } from "./sim-env";
+import { frpcFor, type SimNode, startSimNode } from "./sim-env";
 
 /** Shanghai's date when the suite loads. */
 export const today = shanghaiDate();
@@ -26,24 +26,39 @@ export function pollerSuite() {
     await s.t.close();
   });
 
+  const simNode = async (opts: Parameters<typeof startSimNode>[2] = {}) => {
+    const n = await startSimNode(s.t, s.admin, opts);
+    sims.push(n);
+    return n;
+  };
+  /** A new customer on a plan with one tcp tunnel "ssh" on the node. */
+  const customerOn = async (nodeId: number, plan: PlanOverrides = {}) => {
+    const u = await s.t.register();
+    await setPlan(s.t, u.uid, plan);
+    const tcp = await createTestTunnel(s.t, u.token, {
+      node_id: nodeId,
+      tun_name: "ssh",
+      protocol: "tcp",
+      local_port: 22,
+    });
+    return { ...u, tcp };
+  };
+
   return {
     get: () => s,
-    async simNode(opts: Parameters<typeof startSimNode>[2] = {}) {
-      const n = await startSimNode(s.t, s.admin, opts);
-      sims.push(n);
-      return n;
-    },
-    /** A new customer on a plan with one tcp tunnel "ssh" on the node. */
-    async customerOn(nodeId: number, plan: PlanOverrides = {}) {
-      const u = await s.t.register();
-      await setPlan(s.t, u.uid, plan);
-      const tcp = await createTestTunnel(s.t, u.token, {
-        node_id: nodeId,
-        tun_name: "ssh",
-        protocol: "tcp",
-        local_port: 22,
-      });
-      return { ...u, tcp };
+    simNode,
+    customerOn,
+    /**
+     * The poll suites' usual start: a simulated node (`node` options as simNode's), a new customer
+     * on it (`plan`, as customerOn) and that customer's frpc, logged in with its proxy up.
+     */
+    async clientOn(opts: Parameters<typeof startSimNode>[2] & { plan?: PlanOverrides } = {}) {
+      const { plan, ...simOpts } = opts;
+      const { node, sim } = await simNode(simOpts);
+      const u = await customerOn(node.node_id, plan);
+      const c = await frpcFor(s.t, sim, u.token, node.node_id);
+      await c.start();
+      return { node, sim, u, c };
     },
     tunnel: (id: number) =>
       s.t.db

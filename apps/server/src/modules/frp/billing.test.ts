@@ -10,7 +10,7 @@ import { pollNode } from "./poll-node";
 /* What a poll bills: counter growth once, across frps restarts and replaced stats entries. */
 
 const suite = pollerSuite();
-const { simNode, customerOn, tunnel, days, used } = suite;
+const { simNode, customerOn, tunnel, days, used, clientOn } = suite;
 let t: TestApp;
 let admin: string;
 beforeAll(() => {
@@ -19,10 +19,7 @@ beforeAll(() => {
 
 describe("traffic", () => {
   it("turns counter growth into per-day rows, tunnel totals and quota, once", async () => {
-    const { node, sim } = await simNode();
-    const u = await customerOn(node.node_id);
-    const c = await frpcFor(t, sim, u.token, node.node_id);
-    await c.start();
+    const { node, u, c } = await clientOn();
     await frpRuntime(t.ctx).writer.flush();
     expect((await tunnel(u.tcp.tun_id)).status).toBe(1);
     const name = `t_${u.tcp.tun_id}`;
@@ -70,10 +67,7 @@ describe("traffic", () => {
 
   it("counts what a restarted frps shows as new, without counting old bytes twice", async () => {
     let clock = noon(today).getTime();
-    const { node, sim } = await simNode({ sim: { clock: () => new Date(clock) } });
-    const u = await customerOn(node.node_id);
-    const c = await frpcFor(t, sim, u.token, node.node_id);
-    await c.start();
+    const { node, sim, u, c } = await clientOn({ sim: { clock: () => new Date(clock) } });
     const name = `t_${u.tcp.tun_id}`;
     await c.visit(name, { bytesIn: 100, bytesOut: 100 });
     expect((await pollNode(t.ctx, node.node_id, { now: noon(today) }))?.charged).toBe(200);
@@ -144,10 +138,7 @@ describe("traffic", () => {
   });
 
   it("notices a restart from counters that went back", async () => {
-    const { node, sim } = await simNode();
-    const u = await customerOn(node.node_id);
-    const c = await frpcFor(t, sim, u.token, node.node_id);
-    await c.start();
+    const { node, sim, u, c } = await clientOn();
     const name = `t_${u.tcp.tun_id}`;
     await c.visit(name, { bytesIn: 1000, bytesOut: 0 });
     await pollNode(t.ctx, node.node_id, { now: noon(today) });

@@ -11,7 +11,7 @@ import { pollAll } from "./poller";
 /* A dashboard's answers are not trusted: bad counters, impossible increases, huge or slow bodies. */
 
 const suite = pollerSuite();
-const { simNode, customerOn, tunnel, days, used } = suite;
+const { simNode, customerOn, tunnel, days, used, clientOn } = suite;
 let t: TestApp;
 let admin: string;
 beforeAll(() => {
@@ -64,10 +64,7 @@ describe("hostile or broken dashboards", () => {
   }
 
   it("ignores server totals that are not counters (no restart inferred, nothing stored)", async () => {
-    const { node, sim } = await simNode();
-    const u = await customerOn(node.node_id);
-    const c = await frpcFor(t, sim, u.token, node.node_id);
-    await c.start();
+    const { node, sim, u, c } = await clientOn();
     await c.visit(`t_${u.tcp.tun_id}`, { bytesIn: 100, bytesOut: 0 });
     await pollNode(t.ctx, node.node_id, { now: noon(today) });
     sim.dashboardScript = (path) =>
@@ -90,10 +87,7 @@ describe("hostile or broken dashboards", () => {
   });
 
   it("refuses an increase above what the node's bandwidth carries in the elapsed time", async () => {
-    const { node, sim } = await simNode({ node: { bandwidth: 1 } });
-    const u = await customerOn(node.node_id);
-    const c = await frpcFor(t, sim, u.token, node.node_id);
-    await c.start();
+    const { node, sim, u, c } = await clientOn({ node: { bandwidth: 1 } });
     const name = `u_${u.uid}.t_${u.tcp.tun_id}`;
     await c.visit(`t_${u.tcp.tun_id}`, { bytesIn: 1000, bytesOut: 0 });
     expect((await pollNode(t.ctx, node.node_id, { now: noon(today) }))?.charged).toBe(1000);
@@ -145,10 +139,7 @@ describe("hostile or broken dashboards", () => {
 
   it("flags a node whose counters roll over away from Shanghai midnight and bills it once", async () => {
     const yesterday = addDays(today, -1);
-    const { node, sim } = await simNode();
-    const u = await customerOn(node.node_id);
-    const c = await frpcFor(t, sim, u.token, node.node_id);
-    await c.start();
+    const { node, sim, u, c } = await clientOn();
     const name = `t_${u.tcp.tun_id}`;
     await c.visit(name, { bytesIn: 100, bytesOut: 0 });
     expect((await pollNode(t.ctx, node.node_id, { now: noon(yesterday) }))?.charged).toBe(100);

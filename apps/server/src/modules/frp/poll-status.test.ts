@@ -2,14 +2,13 @@ import type { ConnOverview, IllegalFlagRow, Paged } from "@burrow/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../../test/harness";
 import { noon, pollerSuite, today } from "../../../test/poll-fixtures";
-import { frpcFor } from "../../../test/sim-env";
 import { frpRuntime } from "./frp.routes";
 import { pollNode } from "./poll-node";
 
 /* What a poll enforces: quota spent, tunnel status following the dashboard, rules added later. */
 
 const suite = pollerSuite();
-const { simNode, customerOn, tunnel } = suite;
+const { tunnel, clientOn } = suite;
 let t: TestApp;
 let admin: string;
 beforeAll(() => {
@@ -18,10 +17,7 @@ beforeAll(() => {
 
 describe("quota and control", () => {
   it("spends the quota, marks the subscription over quota, and the client's next heartbeat is refused", async () => {
-    const { node, sim } = await simNode();
-    const u = await customerOn(node.node_id, { traffic: 1 });
-    const c = await frpcFor(t, sim, u.token, node.node_id);
-    await c.start();
+    const { node, sim, u, c } = await clientOn({ plan: { traffic: 1 } });
     expect(await c.heartbeat()).toBe(true);
     sim.addTraffic(`u_${u.uid}.t_${u.tcp.tun_id}`, 700 * 1024 ** 2, 400 * 1024 ** 2);
     await pollNode(t.ctx, node.node_id, { now: noon(today) });
@@ -42,10 +38,7 @@ describe("quota and control", () => {
   });
 
   it("makes tunnel status follow the dashboard and refuses visitors of a tunnel locked meanwhile", async () => {
-    const { node, sim } = await simNode();
-    const u = await customerOn(node.node_id);
-    const c = await frpcFor(t, sim, u.token, node.node_id);
-    await c.start();
+    const { node, sim, u, c } = await clientOn();
     await frpRuntime(t.ctx).writer.flush();
     // CloseProxy may never come (frps crash): the poller notices the proxy is gone.
     await sim.restart();
@@ -92,10 +85,7 @@ describe("quota and control", () => {
   });
 
   it("flags online tunnels that break a rule added later", async () => {
-    const { node, sim } = await simNode();
-    const u = await customerOn(node.node_id);
-    const c = await frpcFor(t, sim, u.token, node.node_id);
-    await c.start();
+    const { node, u, c } = await clientOn();
     await t.api("POST", "/super/tun/illegal/rule", {
       token: admin,
       body: { kind: "port", value: String(u.tcp.remote_port) },

@@ -17,7 +17,7 @@ import { pollAll, pruneConnections } from "./poller";
 /* The poll of one node (health, a node deleted meanwhile) and of all (leases, overlap, pruning). */
 
 const suite = pollerSuite();
-const { simNode, customerOn, tunnel } = suite;
+const { simNode, customerOn, tunnel, clientOn } = suite;
 let t: TestApp;
 let admin: string;
 beforeAll(() => {
@@ -122,10 +122,7 @@ describe("node health", () => {
   });
 
   it("reads the snake_case, text/plain dashboards of frps ≤ 0.52.0 (an exception for its version, still billed)", async () => {
-    const { node, sim } = await simNode({ sim: { version: "0.52.0" } });
-    const u = await customerOn(node.node_id);
-    const c = await frpcFor(t, sim, u.token, node.node_id);
-    await c.start();
+    const { node, u, c } = await clientOn({ sim: { version: "0.52.0" } });
     await c.visit(`t_${u.tcp.tun_id}`, { bytesIn: 7, bytesOut: 9 });
     const r = await pollNode(t.ctx, node.node_id, { now: noon(today) });
     expect(r).toMatchObject({ status: 3, proxies: 1, charged: 16 });
@@ -241,10 +238,7 @@ describe("pollAll", () => {
   });
 
   it("never counts bytes twice when two polls of one node overlap", async () => {
-    const { node, sim } = await simNode();
-    const u = await customerOn(node.node_id);
-    const c = await frpcFor(t, sim, u.token, node.node_id);
-    await c.start();
+    const { node, u, c } = await clientOn();
     await pollNode(t.ctx, node.node_id, { now: noon(today) });
     await c.visit(`t_${u.tcp.tun_id}`, { bytesIn: 1000, bytesOut: 0 });
     const both = await Promise.allSettled([

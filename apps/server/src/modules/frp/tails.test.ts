@@ -9,7 +9,7 @@ import { pollNode } from "./poll-node";
 /* Traffic across Shanghai midnight: yesterday's tail from frps's 7-day history, days skipped. */
 
 const suite = pollerSuite();
-const { simNode, customerOn, days, used } = suite;
+const { simNode, customerOn, days, used, clientOn } = suite;
 let t: TestApp;
 beforeAll(() => {
   ({ t } = suite.get());
@@ -18,10 +18,7 @@ beforeAll(() => {
 describe("traffic across midnight", () => {
   it("collects yesterday's last bytes across midnight from the 7-day history", async () => {
     const yesterday = addDays(today, -1);
-    const { node, sim } = await simNode();
-    const u = await customerOn(node.node_id);
-    const c = await frpcFor(t, sim, u.token, node.node_id);
-    await c.start();
+    const { node, sim, u, c } = await clientOn();
     const name = `t_${u.tcp.tun_id}`;
     await c.visit(name, { bytesIn: 100, bytesOut: 10 });
     await pollNode(t.ctx, node.node_id, { now: noon(yesterday) });
@@ -39,10 +36,7 @@ describe("traffic across midnight", () => {
 
   it("fills the days in between when the node was not polled for a while", async () => {
     const start = addDays(today, -3);
-    const { node, sim } = await simNode();
-    const u = await customerOn(node.node_id);
-    const c = await frpcFor(t, sim, u.token, node.node_id);
-    await c.start();
+    const { node, sim, u, c } = await clientOn();
     const name = `t_${u.tcp.tun_id}`;
     await c.visit(name, { bytesIn: 10, bytesOut: 0 });
     await pollNode(t.ctx, node.node_id, { now: noon(start) });
@@ -109,10 +103,7 @@ describe("traffic across midnight", () => {
   });
 
   it("leaves traffic for the next poll right around midnight", async () => {
-    const { node, sim } = await simNode();
-    const u = await customerOn(node.node_id);
-    const c = await frpcFor(t, sim, u.token, node.node_id);
-    await c.start();
+    const { node, u, c } = await clientOn();
     await c.visit(`t_${u.tcp.tun_id}`, { bytesIn: 10, bytesOut: 0 });
     const r = await pollNode(t.ctx, node.node_id, { now: new Date(shanghaiDayStart(today).getTime() + 20_000) });
     expect(r).toMatchObject({ deferred: true, charged: 0, status: 1 });
