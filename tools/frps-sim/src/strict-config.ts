@@ -12,7 +12,7 @@
  * decoded in sorted key order and only the first unknown key is reported; an error from a proxy
  * (a custom UnmarshalJSON in 0.61.2) wins over an unknown top-level key saved before it.
  */
-import keySets from "./frp-config-keys.json";
+import keySets from "./frp-config-keys.json" with { type: "json" };
 import type { TomlTable, TomlValue } from "./toml";
 
 /** A struct's keys: 0 a leaf (or a free map), a nested struct, or a list of structs. */
