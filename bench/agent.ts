@@ -15,7 +15,7 @@ import { GB } from "../apps/server/src/modules/subscriptions/default-plan";
 import { freePort } from "../apps/server/test/free-port";
 import { benchConsole } from "./console";
 import { type FrpsOp, frpsBodies } from "./frps-ops";
-import { inChild, report } from "./lib";
+import { inChild, machine, report } from "./lib";
 import type { PacedRequest, PacedResult } from "./paced";
 import { benchTunnel, seedBenchCustomers } from "./seed-rows";
 
@@ -245,9 +245,7 @@ const consoleCpu = Object.fromEntries(
 ) as Record<Exclude<Load, "bare">, number>;
 
 report("agent", {
-  database: config.DATABASE_URL ? "postgres" : "sqlite",
-  cpus: os.cpus().length,
-  load_average_1m_at_end: Number(os.loadavg()[0].toFixed(2)),
+  ...machine(config.DATABASE_URL),
   users: USERS,
   rate_rps: RATE,
   seconds_per_run: SECONDS,

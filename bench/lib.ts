@@ -182,6 +182,15 @@ export async function loadFromChild(
   return { ...r, cpu_us_per_req: Number(((cpu.user + cpu.system) / requests).toFixed(1)) };
 }
 
+/** What every result file says of the machine it ran on: the database, the cores and the load at the end. */
+export function machine(databaseUrl: string | undefined) {
+  return {
+    database: databaseUrl ? "postgres" : "sqlite",
+    cpus: os.cpus().length,
+    load_average_1m_at_end: Number(os.loadavg()[0].toFixed(2)),
+  };
+}
+
 /** Writes a result file under bench/results and prints it. */
 export function report(name: string, data: unknown): void {
   fs.mkdirSync(RESULTS, { recursive: true });

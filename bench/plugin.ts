@@ -12,7 +12,7 @@ import { frpRuntime } from "../apps/server/src/modules/frp/frp.routes";
 import { GB } from "../apps/server/src/modules/subscriptions/default-plan";
 import { benchConsole } from "./console";
 import { type FrpsOp, frpsBodies } from "./frps-ops";
-import { inChild, type LoadResult, loadFromChild, report, WRK } from "./lib";
+import { inChild, type LoadResult, loadFromChild, machine, report, WRK } from "./lib";
 import type { PacedRequest, PacedResult } from "./paced";
 import { benchTunnel, seedBenchCustomers } from "./seed-rows";
 
@@ -311,10 +311,8 @@ const atAQuarter = {
   p99_over_bare_ms: Number((quarter.p99_ms.mixed_1_1_8 - quarter.p99_ms.bare).toFixed(2)),
 };
 report(SHIELD_ENTRIES > 0 ? `plugin-shield-${SHIELD_ENTRIES}` : "plugin", {
-  database: config.DATABASE_URL ? "postgres" : "sqlite",
+  ...machine(config.DATABASE_URL),
   shield_entries: SHIELD_ENTRIES,
-  cpus: os.cpus().length,
-  load_average_1m_at_end: Number(os.loadavg()[0].toFixed(2)),
   users: USERS,
   seconds_per_mix: SECONDS,
   connections: CONNECTIONS,

@@ -4,13 +4,12 @@
 // polls after it that collect yesterday's tails. Each pollAll must fit well inside the interval.
 import { fork } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pollAll } from "../apps/server/src/modules/frp/poller";
 import { endlessSubscriptionRow, GB } from "../apps/server/src/modules/subscriptions/default-plan";
 import { addDays, shanghaiDate, shanghaiDayStart } from "../apps/server/src/shared/time";
 import { benchConsole } from "./console";
-import { report } from "./lib";
+import { machine, report } from "./lib";
 import { benchTunnel, benchUser } from "./seed-rows";
 import type { FarmRequest } from "./sim-farm";
 
@@ -140,9 +139,7 @@ const counts = await db
   .select((eb) => eb.fn.countAll<number>().as("n"))
   .executeTakeFirstOrThrow();
 report("poller", {
-  database: config.DATABASE_URL ? "postgres" : "sqlite",
-  cpus: os.cpus().length,
-  load_average_1m_at_end: Number(os.loadavg()[0].toFixed(2)),
+  ...machine(config.DATABASE_URL),
   nodes: NODES,
   proxies_per_node: PROXIES,
   setup_ms: setupMs,
