@@ -69,6 +69,15 @@ let pluginUrl = "";
 let answer: (op: string, body: Record<string, unknown>) => { status?: number; body: string } = () => ({
   body: '{"reject":false,"unchange":true}',
 });
+/** The plugin's answer that changes every NewProxy's content by `fields` and allows the rest unchanged. */
+const modifyEveryProxy =
+  (fields: Record<string, unknown>): typeof answer =>
+  (op, body) =>
+    op === "NewProxy"
+      ? {
+          body: JSON.stringify({ reject: false, unchange: false, content: { ...(body.content as object), ...fields } }),
+        }
+      : { body: '{"reject":false,"unchange":true}' };
 const seen: { url: string; headers: Record<string, unknown>; body: Record<string, unknown> }[] = [];
 
 beforeAll(async () => {
@@ -172,21 +181,7 @@ describe("plugin calls", () => {
     expect(r.content.proxy_type).toBeUndefined();
 
     // a modified content is what frps builds the proxy from
-    answer = (op, body) =>
-      op === "NewProxy"
-        ? {
-            body: JSON.stringify({
-              reject: false,
-              unchange: false,
-              content: {
-                ...(body.content as object),
-                remote_port: 6050,
-                bandwidth_limit: "1MB",
-                bandwidth_limit_mode: "server",
-              },
-            }),
-          }
-        : { body: '{"reject":false,"unchange":true}' };
+    answer = modifyEveryProxy({ remote_port: 6050, bandwidth_limit: "1MB", bandwidth_limit_mode: "server" });
     const m = await session.newProxy({ name: "web", type: "tcp", remotePort: 6002 });
     expect(m.remoteAddr).toBe(":6050");
     expect(s.stats.get("a.web")?.content?.bandwidth_limit).toBe("1MB");
@@ -513,16 +508,7 @@ describe("bandwidth limits", () => {
     let now = 0;
     const s = sim({ clock: () => new Date(now) });
     const session = await s.login({ user: "u" });
-    answer = (op, body) =>
-      op === "NewProxy"
-        ? {
-            body: JSON.stringify({
-              reject: false,
-              unchange: false,
-              content: { ...(body.content as object), bandwidth_limit: "1KB", bandwidth_limit_mode: "server" },
-            }),
-          }
-        : { body: '{"reject":false,"unchange":true}' };
+    answer = modifyEveryProxy({ bandwidth_limit: "1KB", bandwidth_limit_mode: "server" });
     await session.newProxy({ name: "p", type: "tcp", remotePort: 6060 });
     const bucket = s.stats.get("u.p")?.limiter;
     expect(bucket?.bytesPerSecond).toBe(1024);
@@ -536,16 +522,7 @@ describe("bandwidth limits", () => {
       ["1KB", "client"],
       ["1KB", ""],
     ].entries()) {
-      answer = (op, body) =>
-        op === "NewProxy"
-          ? {
-              body: JSON.stringify({
-                reject: false,
-                unchange: false,
-                content: { ...(body.content as object), bandwidth_limit: limit, bandwidth_limit_mode: mode },
-              }),
-            }
-          : { body: '{"reject":false,"unchange":true}' };
+      answer = modifyEveryProxy({ bandwidth_limit: limit, bandwidth_limit_mode: mode });
       await session.newProxy({
         name: `q${limit}${mode}`,
         type: "tcp",
@@ -558,16 +535,7 @@ describe("bandwidth limits", () => {
   it("takes the time the limit allows, and a limited proxy never passes the visitor's close on", async () => {
     const s = sim();
     const session = await s.login({ user: "u" });
-    answer = (op, body) =>
-      op === "NewProxy"
-        ? {
-            body: JSON.stringify({
-              reject: false,
-              unchange: false,
-              content: { ...(body.content as object), bandwidth_limit: "100KB", bandwidth_limit_mode: "server" },
-            }),
-          }
-        : { body: '{"reject":false,"unchange":true}' };
+    answer = modifyEveryProxy({ bandwidth_limit: "100KB", bandwidth_limit_mode: "server" });
     await session.newProxy({ name: "p", type: "tcp", remotePort: 6070 });
     const started = Date.now();
     // burst 100 KB, then 20 KB more at 100 KB/s: 200 ms
