@@ -31,7 +31,10 @@ const nullableOptional = <T extends z.ZodType>(schema: T) =>
 export const AreaListQuery = PageQuery.extend({ area_name: optionalText(50) });
 export type AreaListQuery = z.infer<typeof AreaListQuery>;
 
-const AreaName = z.string().trim().min(1, "请输入地区名称").max(50, "地区名称最多 50 个字符");
+/** The name of an area, network type, level or node: required, at most 50 characters, errors naming `what`. */
+const entryName = (what: string) => z.string().trim().min(1, `请输入${what}名称`).max(50, `${what}名称最多 50 个字符`);
+
+const AreaName = entryName("地区");
 const Sort = z.number().int().min(0).max(1_000_000);
 
 /** POST /super/area */
@@ -72,7 +75,7 @@ export interface AreaRow {
 export const NetTypeListQuery = PageQuery.extend({ name: optionalText(50) });
 export type NetTypeListQuery = z.infer<typeof NetTypeListQuery>;
 
-const NetTypeName = z.string().trim().min(1, "请输入网络类型名称").max(50, "网络类型名称最多 50 个字符");
+const NetTypeName = entryName("网络类型");
 /** POST /super/node/netType */
 export const CreateNetTypeBody = z.object({ name: NetTypeName });
 export type CreateNetTypeBody = z.infer<typeof CreateNetTypeBody>;
@@ -100,7 +103,7 @@ export interface NetTypeRow {
 export const LevelListQuery = PageQuery.extend({ name: optionalText(50) });
 export type LevelListQuery = z.infer<typeof LevelListQuery>;
 
-const LevelName = z.string().trim().min(1, "请输入等级名称").max(50, "等级名称最多 50 个字符");
+const LevelName = entryName("等级");
 const LevelRank = z.number().int().min(0, "等级范围 0-1000").max(1000, "等级范围 0-1000");
 /** POST /super/plan/level */
 export const CreateLevelBody = z.object({ name: LevelName, level: LevelRank });
@@ -146,7 +149,7 @@ export const DashboardAddr = z
   .regex(/^https?:\/\/[^\s/]+(:\d+)?\/?$/, "请输入 http(s)://主机:端口");
 
 const NodeFields = {
-  name: z.string().trim().min(1, "请输入节点名称").max(50, "节点名称最多 50 个字符"),
+  name: entryName("节点"),
   area_id: Id,
   net_type_id: Id,
   /** minimum store level (plan_levels.id) */

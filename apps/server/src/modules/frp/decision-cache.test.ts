@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { adminSuite } from "../../../test/admin-fixtures";
-import { createTestNode, createTestTunnel, setPlan } from "../../../test/frp-fixtures";
+import { createTestNode, createTestTunnel, registerWithPlan } from "../../../test/frp-fixtures";
 import type { TestApp } from "../../../test/harness";
 import { createEventBus, type EventBus } from "../../shared/events";
 import { FrpDecisionCache, secretEquals, type UserEntry } from "./decision-cache";
@@ -41,8 +41,7 @@ describe("the decision cache across processes", () => {
     const [here, there] = buses;
     try {
       const other = new FrpDecisionCache(t.db, there);
-      const u = await t.register();
-      await setPlan(t, u.uid);
+      const u = await registerWithPlan(t);
       const before = (await other.user(u.uid)) as UserEntry;
       expect(before.active).toBe(true);
       // Give the subscriber a moment to be connected before publishing.
@@ -55,8 +54,7 @@ describe("the decision cache across processes", () => {
       );
       expect(after?.active).toBe(false);
       const node = await createTestNode(t, {}, admin);
-      const v = await t.register();
-      await setPlan(t, v.uid);
+      const v = await registerWithPlan(t);
       const tun = await createTestTunnel(t, v.token, { node_id: node.node_id });
       expect(((await other.user(v.uid)) as UserEntry).tunnels.get(tun.tun_id)?.status).toBe(2);
       await t.db.updateTable("tunnels").set({ status: 3 }).where("tun_id", "=", tun.tun_id).execute();

@@ -1,7 +1,7 @@
 import type { Paged, TunnelEventRow, TunnelView } from "@burrow/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDomains } from "../../../test/domain-fixtures";
-import { createTestTunnel, setPlan } from "../../../test/frp-fixtures";
+import { createTestTunnel, registerWithPlan, setPlan } from "../../../test/frp-fixtures";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { frpcFor, type SimNode, startSimNode } from "../../../test/sim-env";
 import { shanghaiDate, shanghaiDayStart } from "../../shared/time";
@@ -145,8 +145,7 @@ describe("deleted tunnels frps still holds", () => {
     expect(again.status).toBe(403);
     expect(JSON.stringify(again.body)).toContain("tunnel_limit");
     // Nor can another customer take its port.
-    const other = await t.register();
-    await setPlan(t, other.uid);
+    const other = await registerWithPlan(t);
     const taken = await t.api("POST", "/user/tun", {
       token: other.token,
       body: { tun_name: "p", protocol: "tcp", local_port: 22, node_id: x.node.node_id, remote_port: port },
@@ -167,8 +166,7 @@ describe("deleted tunnels frps still holds", () => {
 
   it("keep their domains reserved until frps lets go", async () => {
     const s = await simNode();
-    const u = await t.register();
-    await setPlan(t, u.uid);
+    const u = await registerWithPlan(t);
     const web = await createTestTunnel(t, u.token, {
       node_id: s.node.node_id,
       protocol: "http",
@@ -179,8 +177,7 @@ describe("deleted tunnels frps still holds", () => {
     await c.start();
     await flush();
     await t.api("DELETE", "/user/tun", { token: u.token, body: { tun_id: web.tun_id } });
-    const other = await t.register();
-    await setPlan(t, other.uid);
+    const other = await registerWithPlan(t);
     const body = {
       tun_name: "w",
       protocol: "http",

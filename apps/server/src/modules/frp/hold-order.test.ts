@@ -2,7 +2,7 @@ import type { PluginResponse, TunnelView } from "@burrow/contract";
 import { FrpPlugin } from "@burrow/frp-decision";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSuite } from "../../../test/admin-fixtures";
-import { createTestTunnel, setPlan } from "../../../test/frp-fixtures";
+import { createTestTunnel, registerWithPlan, setPlan } from "../../../test/frp-fixtures";
 import type { TestApp } from "../../../test/harness";
 import { listen, type SimNode, startSimNode } from "../../../test/sim-env";
 import { nowIso, shanghaiDate, shanghaiDayStart } from "../../shared/time";
@@ -238,8 +238,7 @@ describe("a CloseProxy without a reconnect", () => {
       await pingsAllowed(other, c);
       expect((await t.api("DELETE", "/user/tun", { token: c.token, body: { tun_id: c.tcp.tun_id } })).status).toBe(200);
       expect((await main.call("Ping", { user: userInfo(c) })).reject_reason).toContain("已删除");
-      const d = await t.register();
-      await setPlan(t, d.uid);
+      const d = await registerWithPlan(t);
       const body = {
         tun_name: "p",
         protocol: "tcp",

@@ -3,7 +3,7 @@ import { parseToml, type TomlTable } from "@burrow/frps-sim";
 import type { Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
 import { adminSuite } from "../../../test/admin-fixtures";
-import { createTestNode, createTestTunnel, setPlan, tunnelRow } from "../../../test/frp-fixtures";
+import { createTestNode, createTestTunnel, registerWithPlan, tunnelRow } from "../../../test/frp-fixtures";
 import { onlyOn, type TestApp } from "../../../test/harness";
 import { holding, whileHeld } from "../../../test/locks";
 import type { DB } from "../../db/schema";
@@ -122,8 +122,7 @@ describe("nodes (/super/node)", () => {
 
   it("refuses changes that would strand live tunnels, and deleting a node that still has tunnels", async () => {
     const n = await createTestNode(t, {}, admin);
-    const u = await t.register();
-    await setPlan(t, u.uid);
+    const u = await registerWithPlan(t);
     const tun = await createTestTunnel(t, u.token, { node_id: n.node_id, remote_port: 20090 });
     await createTestTunnel(t, u.token, { node_id: n.node_id, protocol: "http", subdomain: `s${u.uid}` });
     const shrink = await t.api("PATCH", "/super/node", { token: admin, body: { node_id: n.node_id, port_max: 20050 } });
@@ -230,8 +229,7 @@ racing("deleting a node while a tunnel is created on it", () => {
 
   it("refuses a tunnel on a node whose deletion holds it: no tunnel points at the deleted node", async () => {
     const n = await createTestNode(t, {}, admin);
-    const u = await t.register();
-    await setPlan(t, u.uid);
+    const u = await registerWithPlan(t);
     const create = await whileHeld(
       t,
       holdingNode(n.node_id, "update", (trx) => trx.deleteFrom("nodes").where("node_id", "=", n.node_id).execute()),
@@ -272,8 +270,7 @@ racing("editing a node's ports while a tunnel is written on it", () => {
 
   it("checks a tunnel created during the edit against the new range", async () => {
     const n = await createTestNode(t, {}, admin);
-    const u = await t.register();
-    await setPlan(t, u.uid);
+    const u = await registerWithPlan(t);
     const create = await whileHeld(
       t,
       holdingNode(n.node_id, "update", (trx) =>
@@ -291,8 +288,7 @@ racing("editing a node's ports while a tunnel is written on it", () => {
 
   it("checks a tunnel edited during the edit against the new range", async () => {
     const n = await createTestNode(t, {}, admin);
-    const u = await t.register();
-    await setPlan(t, u.uid);
+    const u = await registerWithPlan(t);
     const tun = await createTestTunnel(t, u.token, { node_id: n.node_id, protocol: "tcp", remote_port: 20010 });
     const move = await whileHeld(
       t,
@@ -310,8 +306,7 @@ racing("editing a node's ports while a tunnel is written on it", () => {
 describe("deleting a node whose frps still held a deleted tunnel", () => {
   it("releases the tunnel's hold and domains, which no poll of the node could release any more", async () => {
     const n = await createTestNode(t, {}, admin);
-    const u = await t.register();
-    await setPlan(t, u.uid);
+    const u = await registerWithPlan(t);
     const web = await createTestTunnel(t, u.token, { node_id: n.node_id, protocol: "http", subdomain: `held${u.uid}` });
     // frps holds the proxy (a session), then the customer deletes the tunnel: it keeps its domains
     await t.db.updateTable("tunnels").set({ run_id: "run-held" }).where("tun_id", "=", web.tun_id).execute();
