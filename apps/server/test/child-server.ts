@@ -144,8 +144,15 @@ export function ok<T>(r: ApiAnswer<T>, what: string): T {
 export const signIn = async (s: ServerProcess, phone: string, password: string): Promise<string> =>
   ok(await s.api<{ token: string }>("POST", "/auth/login", { body: { phone, password } }), "login").token;
 
+/** A mobile number (13[5-8]…) unlikely to be registered already in a long-lived console. */
+export const randomPhone = () =>
+  `13${5 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+
 /** Registers a customer through SMS (the console driver prints the code) and returns its token and uid. */
-export async function registerCustomer(s: ServerProcess, phone: string): Promise<{ uid: number; token: string }> {
+export async function registerCustomer(
+  s: ServerProcess,
+  phone = randomPhone(),
+): Promise<{ uid: number; token: string }> {
   ok(await s.api("POST", "/auth/sms", { body: { phone, scene: "register" } }), "sms");
   let code: string | undefined;
   for (let i = 0; i < 50 && !code; i++) {

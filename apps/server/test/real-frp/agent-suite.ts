@@ -122,8 +122,6 @@ export function agentSuite(version: string, opts: { smoke?: boolean } = {}) {
       (await api<Paged<TunnelView>>("GET", "/user/tun?page=1&page_size=50", { token: c.token })).list.find(
         (t) => t.tun_id === c.tunnel.tun_id,
       ) as TunnelView;
-    const randomPhone = () =>
-      `13${5 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
     /** the agent's "closing open connections" lines for a port (its ss -K), with their times */
     const kills = (port: number) =>
       agent
@@ -139,7 +137,7 @@ export function agentSuite(version: string, opts: { smoke?: boolean } = {}) {
       start = true,
       localPort = local.tcpPort,
     ) => {
-      const c = await registerCustomer(s, randomPhone());
+      const c = await registerCustomer(s);
       const tunnel = await api<TunnelView>("POST", "/user/tun", {
         token: c.token,
         body: {

@@ -119,8 +119,6 @@ export function realFrpSuite(version: string) {
         return ok(r, "POST /super/node/poll");
       });
 
-    const randomPhone = () =>
-      `13${5 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
     /** a new customer who bought, with balance the operator gave, a plan of their own on the node's level */
     const customerOnPlan = async (limits: {
       traffic: number;
@@ -143,7 +141,7 @@ export function realFrpSuite(version: string) {
           ...limits,
         },
       });
-      const c = await registerCustomer(s, randomPhone());
+      const c = await registerCustomer(s);
       await api("PATCH", "/super/user/info", {
         token: admin,
         body: { uid: c.uid, balance_change: 100, balance_reason: "real-frp" },
@@ -177,7 +175,7 @@ export function realFrpSuite(version: string) {
       files.frps = path.join(dir, "frps.toml");
       fs.writeFileSync(files.frps, setup.frps_toml);
 
-      customer = await registerCustomer(s, randomPhone());
+      customer = await registerCustomer(s);
       local = await localServices(version);
       const create = (body: Record<string, unknown>) =>
         api<TunnelView>("POST", "/user/tun", { token: customer.token, body: { node_id: node.node_id, ...body } });
@@ -281,7 +279,7 @@ export function realFrpSuite(version: string) {
     });
 
     it("the remote port is Burrow's: another one is refused with the reason, frpc's \"any port\" gets the tunnel's", async () => {
-      const c = await registerCustomer(s, randomPhone());
+      const c = await registerCustomer(s);
       const t = await api<TunnelView>("POST", "/user/tun", {
         token: c.token,
         body: {
@@ -318,7 +316,7 @@ export function realFrpSuite(version: string) {
     });
 
     it("http by a verified custom domain, and https by SNI with the certificate uploaded to the console", async () => {
-      const c = await registerCustomer(s, randomPhone());
+      const c = await registerCustomer(s);
       const tag = randomBytes(3).toString("hex");
       const webDomain = `web-${tag}.example.com`;
       const tlsDomain = `tls-${tag}.example.com`;
@@ -612,7 +610,7 @@ export function realFrpSuite(version: string) {
     it("a ban, a delete, a downgrade and a lock of a client without heartbeats each cut their real session, with a second frpc from the same file too", async () => {
       /** a customer with tunnels on the node and frpc running their config (as edited by `edit`) */
       const withFrpc = async (bodies: Record<string, unknown>[], edit = (toml: string) => toml, copies = 1) => {
-        const c = await registerCustomer(s, randomPhone());
+        const c = await registerCustomer(s);
         const made: TunnelView[] = [];
         for (const b of bodies)
           made.push(
@@ -830,7 +828,7 @@ export function realFrpSuite(version: string) {
       // A live holder (an old frpc left running): its heartbeats are what the button refuses. A
       // stopped one (kill -STOP) sends none, so frps drops it only at heartbeatTimeout whatever
       // the console does (frp-protocol.md Appendix C; docs/frp.md 强制下线).
-      const c = await registerCustomer(s, randomPhone());
+      const c = await registerCustomer(s);
       const made = await api<TunnelView>("POST", "/user/tun", {
         token: c.token,
         body: {
@@ -990,7 +988,7 @@ export function realFrpSuite(version: string) {
         vhostPort: base + 1,
         dns,
         api,
-        customer: () => registerCustomer(s, randomPhone()),
+        customer: () => registerCustomer(s),
       }));
 
     /** What both secret-tunnel cases run with: a serving and a visitor frpc of one customer on this node. */
