@@ -1,4 +1,5 @@
 import { fenToYuan } from "@burrow/contract";
+import { Button } from "antd";
 import { Link } from "react-router";
 import { ADMIN_BASE } from "@/lib/access";
 import { formatTime, phoneText } from "@/lib/format";
@@ -33,6 +34,23 @@ export function amountColumn<T extends { amount: number }>(
 /** A list's 操作 column holding one link (to the row's page). */
 export function linkActionColumn<T>(label: string, to: (row: T) => string, width = 80): ResponsiveColumn<T> {
   return { title: "操作", key: "actions", width, render: (_: unknown, row: T) => <Link to={to(row)}>{label}</Link> };
+}
+
+/**
+ * A list's 操作 column holding one 删除 link button (danger) that calls `onDelete` with the row (which
+ * asks to confirm); `label` names the row for assistive technology where the text alone is ambiguous.
+ */
+export function deleteActionColumn<T>(onDelete: (row: T) => void, label?: (row: T) => string): ResponsiveColumn<T> {
+  return {
+    title: "操作",
+    key: "actions",
+    width: 80,
+    render: (_: unknown, row: T) => (
+      <Button type="link" size="small" danger onClick={() => onDelete(row)} aria-label={label?.(row)}>
+        删除
+      </Button>
+    ),
+  };
 }
 
 /** A time column: the row's ISO time under `dataIndex`, shown as Shanghai wall-clock time ("-" when unset). */

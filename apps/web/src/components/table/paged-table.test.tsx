@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
-import { render, screen, within } from "@testing-library/react";
+import { fireEvent, render, screen, within } from "@testing-library/react";
 import type { TablePaginationConfig } from "antd";
 import { describe, expect, it } from "vitest";
-import { statusColumn, timeColumn } from "../ListColumns";
+import { deleteActionColumn, statusColumn, timeColumn } from "../ListColumns";
 import type { ResponsiveColumns } from "../ResponsiveTable";
 import { PagedTable } from "./PagedTable";
 
@@ -64,5 +64,30 @@ describe("PagedTable and the list column factories", () => {
     );
     expect(totals.at(-1)).toBeUndefined();
     expect(document.querySelector(".ant-spin")).toBeTruthy();
+  });
+
+  it("deleteActionColumn's 删除 hands its own row to onDelete, named for assistive technology when asked", () => {
+    const deleted: number[] = [];
+    const rows: Row[] = [
+      { id: 7, state: "a", created_at: "2026-11-27T02:00:00.000Z", handled_at: null },
+      { id: 8, state: "b", created_at: "2026-11-27T02:00:00.000Z", handled_at: null },
+    ];
+    render(
+      <PagedTable<Row>
+        rowKey="id"
+        columns={[
+          ...columns,
+          deleteActionColumn<Row>(
+            (r) => deleted.push(r.id),
+            (r) => `删除 ${r.id}`,
+          ),
+        ]}
+        query={{ data: { list: rows, total: 2 }, isFetching: false }}
+        pagination={(total) => ({ total: total ?? 0 })}
+      />,
+    );
+    expect(screen.getByRole("columnheader", { name: "操作" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "删除 8" }));
+    expect(deleted).toEqual([8]);
   });
 });

@@ -7,6 +7,7 @@ import { FormModal } from "@/components/FormModal";
 import { HalfCol } from "@/components/form/HalfCol";
 import { NumberItem } from "@/components/form/NumberItem";
 import { TextItem } from "@/components/form/TextItem";
+import { deleteActionColumn } from "@/components/ListColumns";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
@@ -84,18 +85,7 @@ export function DiscountCodePage() {
     { title: "过期时间", priority: 3, dataIndex: "expire_date", width: 175, render: (v: string) => formatTime(v) },
     { title: "创建时间", priority: 5, dataIndex: "created_at", width: 175, render: (v: string) => formatTime(v) },
   ];
-  if (canWrite) {
-    columns.push({
-      title: "操作",
-      key: "actions",
-      width: 80,
-      render: (_: unknown, row) => (
-        <Button type="link" size="small" danger onClick={() => confirmDelete(row)} aria-label={`删除 ${row.code}`}>
-          删除
-        </Button>
-      ),
-    });
-  }
+  if (canWrite) columns.push(deleteActionColumn(confirmDelete, (row) => `删除 ${row.code}`));
 
   return (
     <PageContainer

@@ -7,6 +7,7 @@ import { useState } from "react";
 import { FormModal } from "@/components/FormModal";
 import { NumberItem } from "@/components/form/NumberItem";
 import { TextItem } from "@/components/form/TextItem";
+import { deleteActionColumn } from "@/components/ListColumns";
 import { ListTableCard } from "@/components/ListTableCard";
 import { PageContainer } from "@/components/PageContainer";
 import type { ResponsiveColumns } from "@/components/ResponsiveTable";
@@ -79,18 +80,7 @@ export function RechargePromotionPage() {
     { title: "开始时间", priority: 3, dataIndex: "start_at", width: 175, render: (v: string) => formatTime(v) },
     { title: "结束时间", priority: 3, dataIndex: "end_at", width: 175, render: (v: string) => formatTime(v) },
   ];
-  if (canWrite) {
-    columns.push({
-      title: "操作",
-      key: "actions",
-      width: 80,
-      render: (_: unknown, row) => (
-        <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
-          删除
-        </Button>
-      ),
-    });
-  }
+  if (canWrite) columns.push(deleteActionColumn(confirmDelete));
 
   return (
     <PageContainer
