@@ -1,8 +1,5 @@
 import {
   CustomDomain,
-  HostHeaderRewrite,
-  HttpLocation,
-  HttpUser,
   LocalIp,
   Subdomain,
   TunnelName,
@@ -10,7 +7,7 @@ import {
   TunnelProtocols,
   type UserNodeRow,
 } from "@burrow/contract";
-import { Checkbox, Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Space, Typography } from "antd";
+import { Col, Form, Input, Radio, Row, Select, Space, Typography } from "antd";
 import { HalfCol } from "@/components/form/HalfCol";
 import { ListItem } from "@/components/form/ListItem";
 import { NumberItem, PortItem } from "@/components/form/NumberItem";
@@ -19,7 +16,9 @@ import { TextItem } from "@/components/form/TextItem";
 import { NodeStatusTag } from "@/features/nodes/components/NodeTags";
 import { fieldRules, schemaRule } from "@/lib/rules";
 import { isSecretForm, isWebProtocol } from "../tunnel-form";
+import { HttpOptionsFields } from "./HttpOptionsFields";
 import { PortRangeEndField } from "./PortRangeEndField";
+import { RemotePortField } from "./RemotePortField";
 
 /** The tunnel name's rules, the contract's own (also the operator's rename). */
 export const tunnelNameRules = [...fieldRules("隧道名称", { required: true }), schemaRule(TunnelName)];
@@ -157,33 +156,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
             </HalfCol>
           </>
         ) : (
-          <HalfCol>
-            <Form.Item
-              name="remote_port"
-              label="远程端口"
-              rules={
-                randomPort
-                  ? []
-                  : fieldRules("远程端口", {
-                      required: true,
-                      integer: true,
-                      range: node ? { min: node.port_min, max: node.port_max } : { min: 1, max: 65535 },
-                    })
-              }
-            >
-              <InputNumber
-                disabled={!!randomPort}
-                min={1}
-                max={65535}
-                precision={0}
-                style={{ width: "100%" }}
-                placeholder={randomPort ? "由系统分配" : node ? `${node.port_min}-${node.port_max}` : "远程端口"}
-              />
-            </Form.Item>
-            <Form.Item name="random_port" valuePropName="checked" className="tunnel-random-port">
-              <Checkbox>{mode === "edit" ? "重新分配随机端口" : "随机端口"}</Checkbox>
-            </Form.Item>
-          </HalfCol>
+          <RemotePortField node={node} randomPort={randomPort} mode={mode} />
         )}
         {web || secret ? null : (
           <HalfCol>
@@ -221,60 +194,7 @@ export function TunnelFields({ nodes, nodesLoading, mode }: TunnelFieldsProps) {
           </Col>
         ) : null}
       </Row>
-      {protocol === "http" ? (
-        <>
-          <Divider titlePlacement="start" plain>
-            HTTP 附加选项
-          </Divider>
-          <Row gutter={16}>
-            <HalfCol>
-              <TextItem
-                name="host_header_rewrite"
-                label="Host 头重写"
-                schema={HostHeaderRewrite}
-                placeholder="如：127.0.0.1"
-              />
-            </HalfCol>
-            <HalfCol>
-              <ListItem
-                name="locations"
-                label="路由路径"
-                extra="只转发这些路径，回车添加多个"
-                schema={HttpLocation}
-                placeholder="如：/api"
-              />
-            </HalfCol>
-            <HalfCol>
-              <TextItem
-                name="http_user"
-                label="访问用户名"
-                extra="设置后访客需要输入用户名和密码"
-                schema={HttpUser}
-                autoComplete="off"
-                maxLength={64}
-              />
-            </HalfCol>
-            <HalfCol>
-              <Form.Item
-                name="http_password"
-                label="访问密码"
-                dependencies={["http_user"]}
-                rules={[
-                  ...fieldRules("访问密码", { length: { max: 64 } }),
-                  ({ getFieldValue }) => ({
-                    validator: (_rule, value) =>
-                      getFieldValue("http_user") && !value
-                        ? Promise.reject(new Error("请输入访问密码"))
-                        : Promise.resolve(),
-                  }),
-                ]}
-              >
-                <Input.Password autoComplete="new-password" maxLength={64} />
-              </Form.Item>
-            </HalfCol>
-          </Row>
-        </>
-      ) : null}
+      {protocol === "http" ? <HttpOptionsFields /> : null}
     </>
   );
 }
