@@ -1,4 +1,5 @@
-import type { DownloadRow } from "@burrow/contract";
+import { DownloadArches, DownloadOses, type DownloadRow } from "@burrow/contract";
+import { valueOptions } from "@/lib/options";
 
 /** Names of the systems frpc is built for. */
 export const OS_LABEL: Record<DownloadRow["os"], string> = {
@@ -22,6 +23,10 @@ export const ARCH_LABEL: Record<DownloadRow["arch"], string> = {
   riscv64: "RISC-V 64",
   loong64: "LoongArch64",
 };
+
+/** The systems and architectures as Select options, in the contract's order. */
+export const osOptions = valueOptions(DownloadOses, OS_LABEL);
+export const archOptions = valueOptions(DownloadArches, ARCH_LABEL);
 
 const OS_ORDER: DownloadRow["os"][] = ["windows", "darwin", "linux", "freebsd", "android"];
 

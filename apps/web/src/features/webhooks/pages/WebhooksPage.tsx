@@ -1,50 +1,21 @@
-import {
-  type CreatedWebhook,
-  CreateWebhookBody,
-  MAX_WEBHOOK_ENDPOINTS,
-  WebhookEventLabel,
-  WebhookEventTypes,
-  type WebhookView,
-} from "@burrow/contract";
+import { MAX_WEBHOOK_ENDPOINTS, type WebhookView } from "@burrow/contract";
 import { RiAddLine } from "@remixicon/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, Checkbox, Form, Input, Popconfirm, Space, Tag, Typography } from "antd";
+import { Alert, Button, Card, Space, Typography } from "antd";
 import { useState } from "react";
-import { FormModal } from "@/components/FormModal";
 import { PageContainer } from "@/components/PageContainer";
-import { type ResponsiveColumns, ResponsiveTable } from "@/components/ResponsiveTable";
-import { ShownOnceModal } from "@/components/ShownOnceModal";
+import { ResponsiveTable } from "@/components/ResponsiveTable";
 import { feedback } from "@/lib/feedback";
-import { schemaRule } from "@/lib/rules";
+import { CreateWebhookModal } from "../components/CreateWebhookModal";
 import { DeliveryLogCard } from "../components/DeliveryLogCard";
-import {
-  createWebhook,
-  deleteWebhook,
-  sendTestWebhook,
-  updateWebhook,
-  webhookKeys,
-  webhooksQuery,
-} from "../webhooks.api";
-
-interface CreateValues {
-  url: string;
-  description: string;
-  events: CreateWebhookBody["events"];
-}
-
-const EVENT_OPTIONS = WebhookEventTypes.map((e) => ({ value: e, label: WebhookEventLabel[e] }));
-
-function statusTag(h: WebhookView) {
-  if (h.status === "active") return <Tag color="success">正常</Tag>;
-  return h.paused_reason === "failures" ? <Tag color="error">连续失败已暂停</Tag> : <Tag>已暂停</Tag>;
-}
+import { deleteWebhook, sendTestWebhook, updateWebhook, webhookKeys, webhooksQuery } from "../webhooks.api";
+import { webhookColumns } from "./WebhooksPage.columns";
 
 /** /account/webhooks: endpoints (add, test send, pause/resume, delete) and the chosen one's delivery log. */
 export function WebhooksPage() {
   const queryClient = useQueryClient();
   const { data: hooks = [], isLoading } = useQuery(webhooksQuery());
   const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: webhookKeys.all });
   const shown = hooks.find((h) => h.id === selected) ?? hooks[0];
@@ -68,78 +39,14 @@ export function WebhooksPage() {
     },
   });
 
-  const columns: ResponsiveColumns<WebhookView> = [
-    {
-      title: "地址",
-      key: "url",
-      role: "title",
-      width: 260,
-      render: (_, h) => (
-        <>
-          <div>
-            <Typography.Text strong={h.id === shown?.id}>{h.url}</Typography.Text>
-          </div>
-          {h.description ? <Typography.Text type="secondary">{h.description}</Typography.Text> : null}
-        </>
-      ),
-    },
-    {
-      title: "事件",
-      key: "events",
-      priority: 2,
-      width: 220,
-      render: (_, h) => (
-        <Space size={[4, 4]} wrap>
-          {h.events.map((e) => (
-            <Tag key={e}>{WebhookEventLabel[e]}</Tag>
-          ))}
-        </Space>
-      ),
-    },
-    {
-      title: "状态",
-      key: "status",
-      role: "status",
-      width: 120,
-      render: (_, h) => (
-        <>
-          {statusTag(h)}
-          {h.pending ? <Typography.Text type="secondary"> 待投递 {h.pending}</Typography.Text> : null}
-        </>
-      ),
-    },
-    {
-      title: "操作",
-      key: "actions",
-      role: "action",
-      width: 250,
-      render: (_, h) => (
-        <Space size={4} wrap>
-          <Button size="small" onClick={() => setSelected(h.id)}>
-            投递记录
-          </Button>
-          <Button size="small" loading={test.isPending && test.variables === h.id} onClick={() => test.mutate(h.id)}>
-            测试发送
-          </Button>
-          <Button size="small" onClick={() => act.mutate({ h, op: h.status === "paused" ? "resume" : "pause" })}>
-            {h.status === "paused" ? "恢复" : "暂停"}
-          </Button>
-          <Popconfirm
-            title="删除此 Webhook？"
-            description="待投递的事件和投递记录将一并删除。"
-            okText="删除"
-            cancelText="取消"
-            okButtonProps={{ danger: true }}
-            onConfirm={() => act.mutateAsync({ h, op: "delete" })}
-          >
-            <Button size="small" danger>
-              删除
-            </Button>
-          </Popconfirm>
-        </Space>
-      ),
-    },
-  ];
+  const columns = webhookColumns({
+    shownId: shown?.id,
+    testingId: test.isPending ? test.variables : undefined,
+    onShow: setSelected,
+    onTest: (id) => test.mutate(id),
+    onPauseOrResume: (h) => act.mutate({ h, op: h.status === "paused" ? "resume" : "pause" }),
+    onDelete: (h) => act.mutateAsync({ h, op: "delete" }),
+  });
 
   const failing = hooks.filter((h) => h.status === "paused" && h.paused_reason === "failures");
   return (
@@ -184,44 +91,13 @@ export function WebhooksPage() {
         </Card>
         {shown ? <DeliveryLogCard key={shown.id} hook={shown} /> : null}
       </Space>
-      <FormModal<CreateValues>
+      <CreateWebhookModal
         open={creating}
-        title="添加 Webhook"
-        okText="添加"
-        initialValues={{ events: ["tunnel.offline", "tunnel.online"], description: "" }}
         onClose={() => setCreating(false)}
-        onSubmit={async (v) => {
-          const hook = await createWebhook({ url: v.url, description: v.description ?? "", events: v.events });
-          setCreated(hook);
+        onCreated={(hook) => {
           setSelected(hook.id);
-          await refresh();
+          return refresh();
         }}
-      >
-        <Form.Item
-          name="url"
-          label="接收地址"
-          rules={[{ required: true, message: "请输入接收地址" }, schemaRule(CreateWebhookBody.shape.url)]}
-        >
-          <Input placeholder="https://example.com/burrow-webhook" maxLength={500} />
-        </Form.Item>
-        <Form.Item name="description" label="备注">
-          <Input placeholder="如：运维告警" maxLength={60} />
-        </Form.Item>
-        <Form.Item
-          name="events"
-          label="事件"
-          rules={[{ required: true, type: "array", min: 1, message: "请至少选择一个事件" }]}
-        >
-          <Checkbox.Group options={EVENT_OPTIONS} />
-        </Form.Item>
-      </FormModal>
-      <ShownOnceModal
-        value={created?.secret ?? null}
-        title="Webhook 已添加"
-        what="签名密钥"
-        lost="遗失后请删除此地址并重新添加。"
-        testId="webhook-secret"
-        onClose={() => setCreated(null)}
       />
     </PageContainer>
   );
