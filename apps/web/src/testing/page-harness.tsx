@@ -1,11 +1,12 @@
 import type { Endpoint } from "@burrow/contract";
 import { SUCCESS } from "@burrow/contract/codes";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, configure, render } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactElement } from "react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, vi } from "vitest";
+import { createQueryClient } from "@/api/query-client";
 import { AntdRoot } from "@/components/AntdRoot";
 
 /** What a page sent to one endpoint. */
@@ -82,8 +83,9 @@ function envelope(status: number, body: object): Response {
 }
 
 /**
- * Renders a page with the console's providers (antd in zh-CN, a fresh TanStack Query client, a
- * router at `at`) against a {@link FakeApi}. `path` is the route pattern the page is mounted on.
+ * Renders a page with the console's providers (antd in zh-CN, a fresh TanStack Query client with
+ * the console's error toasts, a router at `at`) against a {@link FakeApi}. `path` is the route
+ * pattern the page is mounted on.
  */
 export function renderPage(
   page: ReactElement,
@@ -91,7 +93,12 @@ export function renderPage(
   { path = "/", at = path }: { path?: string; at?: string } = {},
 ) {
   vi.stubGlobal("fetch", api.fetch);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  // The console's own client (its error toasts, its stale time), never retrying: a refusal is final here.
+  const client = createQueryClient();
+  client.setDefaultOptions({
+    ...client.getDefaultOptions(),
+    queries: { ...client.getDefaultOptions().queries, retry: false },
+  });
   const user = userEvent.setup({ delay: null });
   const view = render(
     <AntdRoot>
