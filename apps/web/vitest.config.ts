@@ -13,8 +13,9 @@ export default mergeConfig(
       environment: "node",
       include: ["src/**/*.test.ts", "src/**/*.test.tsx", "test/**/*.test.ts"],
       setupFiles: ["src/testing/setup-dom.ts"],
-      // A component test renders antd in jsdom and types into it: seconds on a loaded machine.
-      testTimeout: 60_000,
+      // A component test renders antd in jsdom and types into it: seconds, and tens of seconds on a
+      // machine that runs the API suites beside it (CI: one such test took 41 s of 60).
+      testTimeout: 120_000,
       // The root test script collects results from VITEST_JSON.
       reporters: process.env.VITEST_JSON ? ["default", ["json", { outputFile: process.env.VITEST_JSON }]] : ["default"],
     },
