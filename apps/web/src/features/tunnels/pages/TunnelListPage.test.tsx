@@ -1,38 +1,16 @@
 // @vitest-environment jsdom
-import { ErrorCode, type NodeSummary, NodesApi, TunnelStatus, TunnelsApi, type TunnelView } from "@burrow/contract";
+import { ErrorCode, NodesApi, TunnelStatus, TunnelsApi, type TunnelView } from "@burrow/contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { formatBytes } from "@/lib/format";
+import { nodeSummary } from "@/testing/nodes";
 import { ApiFailure, FakeApi, type FakeCall, renderPage } from "@/testing/page-harness";
 import { TunnelListPage } from "./TunnelListPage";
 
-const node = (o: Partial<NodeSummary>): NodeSummary => ({
-  node_id: 7,
-  name: "上海一区",
-  area_id: 1,
-  area_name: "华东",
-  icp_required: 0,
-  net_type_id: 1,
-  net_type_name: "BGP",
-  level_id: 1,
-  level_name: "免费",
-  level: 0,
-  host: "sh1.example.com",
-  bind_port: 7000,
-  vhost_http_port: 80,
-  vhost_https_port: 443,
-  subdomain_host: "frp.example.com",
-  port_min: 20000,
-  port_max: 30000,
-  bandwidth: 0,
-  status: 1,
-  protocols: ["tcp", "udp", "http", "https"],
-  description: "",
-  sort: 0,
-  load: { clients: 0, proxies: 0, cur_conns: 0, tunnels: 0 },
-  ...o,
-});
-const nodes = [node({}), node({ node_id: 8, name: "北京二区", area_name: "华北", host: "bj2.example.com" })];
+const nodes = [
+  nodeSummary({}),
+  nodeSummary({ node_id: 8, name: "北京二区", area_name: "华北", host: "bj2.example.com" }),
+];
 
 const tunnel = (o: Partial<TunnelView>): TunnelView => ({
   tun_id: 1,
